@@ -1,0 +1,140 @@
+// `layoutbench capacity`: usable space, efficiency and fault tolerance of a layout of disks.
+#include "app/cli/commands.h"
+#include "engine/capacity.h"
+#include "engine/layout.h"
+#include "engine/size.h"
+#include "reports/display.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace lb::cli {
+
+namespace {
+
+struct CapacityOptions {
+    std::string kind;
+    unsigned disks = 0;
+    std::string diskSize;
+    std::string recordsize = "128K";
+    unsigned ashift = 12;
+    double underprovision = 1.0;
+};
+
+nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityInput& in,
+                      const Capacity& c) {
+    return {{"kind", kind},
+            {"disks", disks},
+            {"raw_bytes", c.rawBytes},
+            {"usable_bytes", c.usableBytes},
+            {"data_efficiency", c.dataEfficiency},
+            {"fault_tolerance", c.faultTolerance},
+            {"fault_tolerance_best", c.faultToleranceBest},
+            {"parity_bytes", c.parityBytes},
+            {"padding_bytes", c.paddingBytes},
+            {"slop_bytes", c.slopBytes},
+            {"underprovisioned_bytes", c.underprovisionedBytes},
+            {"mixed_size_waste_bytes", c.mixedSizeWasteBytes},
+            {"reserved_bytes", c.reservedBytes},
+            {"recordsize_bytes", in.recordsizeBytes},
+            {"ashift", in.ashift},
+            {"underprovision", in.underprovision}};
+}
+
+// --disk-size takes one size for every disk, or a comma-separated list of one size per disk.
+Expected<std::vector<std::uint64_t>> diskSizes(const CapacityOptions& o) {
+    std::vector<std::uint64_t> sizes;
+    std::stringstream list(o.diskSize);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        auto size = parseSize(item);
+        if (!size)
+            return badInput("--disk-size: " + size.error().message);
+        sizes.push_back(*size);
+    }
+    if (sizes.empty())
+        return badInput("--disk-size: no size given");
+    if (sizes.size() == 1 && o.disks > 1)
+        sizes.assign(o.disks, sizes.front());
+    if (o.disks != 0 && sizes.size() != o.disks)
+        return badInput("--disk-size: " + std::to_string(sizes.size()) + " sizes for --disks " +
+                        std::to_string(o.disks));
+    return sizes;
+}
+
+int runCapacity(const Globals& g, const CapacityOptions& o) {
+    auto sizes = diskSizes(o);
+    if (!sizes)
+        return report(sizes.error());
+    auto record = parseSize(o.recordsize, SizeConvention::Binary);
+    if (!record)
+        return report(Error::badInput("--recordsize: " + record.error().message));
+
+    std::vector<LayoutKind> kinds;
+    if (o.kind == "all") {
+        kinds = diskLayoutKinds();
+    } else if (auto k = parseLayoutKind(o.kind)) {
+        kinds.push_back(*k);
+    } else {
+        return report(Error::badInput("--kind: unknown layout kind '" + o.kind + "'"));
+    }
+
+    nlohmann::json all = nlohmann::json::array();
+    display::Table table({"kind", "disks", "raw", "usable", "efficiency", "tolerates", "parity",
+                          "padding", "slop", "unpartitioned", "reserved"});
+    for (const auto kind : kinds) {
+        CapacityInput in;
+        in.kind = kind;
+        in.diskBytes = *sizes;
+        in.recordsizeBytes = *record;
+        in.ashift = o.ashift;
+        in.underprovision = o.underprovision;
+        auto c = computeCapacity(in);
+        if (!c) {
+            if (kinds.size() == 1)
+                return report(c.error());
+            continue; // "all": skip kinds that cannot be built from these disks
+        }
+        all.push_back(toJson(layoutKindName(kind), sizes->size(), in, *c));
+        table.addRow(
+            {std::string(layoutKindName(kind)), std::to_string(sizes->size()),
+             formatBytes(c->rawBytes), formatBytes(c->usableBytes),
+             display::percent(c->dataEfficiency).substr(1),
+             std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
+             formatBytes(c->parityBytes), formatBytes(c->paddingBytes), formatBytes(c->slopBytes),
+             formatBytes(c->underprovisionedBytes), formatBytes(c->reservedBytes)});
+    }
+    if (g.json) {
+        if (kinds.size() == 1)
+            std::cout << all.front().dump(2) << '\n';
+        else
+            std::cout << nlohmann::json{{"layouts", all}}.dump(2) << '\n';
+    } else {
+        std::cout << table.render();
+    }
+    return 0;
+}
+
+} // namespace
+
+void addCapacity(CLI::App& app, Globals& g, Action& action) {
+    auto opts = std::make_shared<CapacityOptions>();
+    auto* sub = app.add_subcommand("capacity", "Usable capacity and fault tolerance of a layout");
+    sub->add_option("--kind", opts->kind, "Layout kind (md-raid10, zfs-raidz2, ...) or 'all'")
+        ->required();
+    sub->add_option("--disks", opts->disks, "Number of disks")->check(CLI::Range(1U, 1024U));
+    sub->add_option("--disk-size", opts->diskSize,
+                    "Size of each disk (500G = 500*10^9 bytes, 465GiB), or one per disk: 500G,1T")
+        ->required();
+    sub->add_option("--recordsize", opts->recordsize, "ZFS record size for efficiency")
+        ->capture_default_str();
+    sub->add_option("--ashift", opts->ashift, "ZFS sector shift")->capture_default_str();
+    sub->add_option("--underprovision", opts->underprovision,
+                    "Fraction of each disk partitioned, e.g. 0.8")
+        ->capture_default_str();
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, opts] { action = [&g, opts] { return runCapacity(g, *opts); }; });
+}
+
+} // namespace lb::cli

@@ -1,0 +1,52 @@
+// `layoutbench import`: bonnie++ CSV and fio JSON results from elsewhere, each file all or nothing.
+#include "app/cli/commands.h"
+#include "probes/import.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace lb::cli {
+
+namespace {
+
+int runImport(const Globals& g, const ImportRequest& request) {
+    auto store = Store::open(g.db);
+    if (!store)
+        return report(store.error());
+    auto summary = importFiles(*store, request);
+    if (!summary)
+        return report(summary.error());
+    if (g.json) {
+        std::cout << nlohmann::json{{"layout", summary->layout},
+                                    {"runs", summary->runs},
+                                    {"failed_runs", summary->failedRuns},
+                                    {"metrics", summary->metrics},
+                                    {"files", summary->files}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        std::cout << "imported " << summary->runs << " run(s) with " << summary->metrics
+                  << " metric(s) into layout '" << summary->layout << "'";
+        if (summary->failedRuns)
+            std::cout << " (" << summary->failedRuns << " failed run(s) recorded)";
+        std::cout << '\n';
+    }
+    return 0;
+}
+
+} // namespace
+
+void addImport(CLI::App& app, Globals& g, Action& action) {
+    auto req = std::make_shared<ImportRequest>();
+    auto* sub = app.add_subcommand("import", "Import bonnie++ CSV lines and fio JSON files");
+    sub->add_option("--layout", req->layout, "Layout the results belong to")->required();
+    sub->add_option("--host", req->host, "Host the results were measured on")
+        ->capture_default_str();
+    sub->add_option("--kind", req->kind, "Layout kind, recorded when the layout is new")
+        ->capture_default_str();
+    sub->add_option("files", req->files, "bonnie++ CSV or fio JSON files")->required();
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, req] { action = [&g, req] { return runImport(g, *req); }; });
+}
+
+} // namespace lb::cli

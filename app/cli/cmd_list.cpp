@@ -1,0 +1,105 @@
+// `layoutbench list`: what the database holds: layouts, runs or campaigns.
+#include "app/cli/commands.h"
+#include "engine/store.h"
+#include "reports/display.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace lb::cli {
+
+namespace {
+
+int listLayouts(const Globals& g, Store& store) {
+    auto rows = store.layouts();
+    if (!rows)
+        return report(rows.error());
+    nlohmann::json out = nlohmann::json::array();
+    display::Table table({"layout", "kind", "host", "runs", "failed"});
+    for (const auto& l : *rows) {
+        out.push_back({{"name", l.name},
+                       {"kind", l.kind},
+                       {"host", l.host},
+                       {"runs", l.runs},
+                       {"failed_runs", l.failedRuns},
+                       {"spec", nlohmann::json::parse(l.spec, nullptr, false)}});
+        table.addRow(
+            {l.name, l.kind, l.host, std::to_string(l.runs), std::to_string(l.failedRuns)});
+    }
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    return 0;
+}
+
+int listRuns(const Globals& g, Store& store) {
+    auto rows = store.runs();
+    if (!rows)
+        return report(rows.error());
+    nlohmann::json out = nlohmann::json::array();
+    display::Table table(
+        {"id", "campaign", "layout", "workload", "iter", "status", "seconds", "metrics", "reason"});
+    for (const auto& r : *rows) {
+        out.push_back({{"id", r.id},
+                       {"campaign", r.campaignId ? nlohmann::json(r.campaignId) : nullptr},
+                       {"layout", r.layout},
+                       {"workload", r.workload},
+                       {"probe", r.probe},
+                       {"iteration", r.iteration},
+                       {"status", runStatusName(r.status)},
+                       {"reason", r.reason},
+                       {"started_at", r.startedAt},
+                       {"wall_seconds", r.wallSeconds},
+                       {"metrics", r.metrics}});
+        table.addRow(
+            {std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-", r.layout,
+             r.workload, std::to_string(r.iteration), std::string(runStatusName(r.status)),
+             display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics), r.reason});
+    }
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    return 0;
+}
+
+int listCampaigns(const Globals& g, Store& store) {
+    auto rows = store.campaigns();
+    if (!rows)
+        return report(rows.error());
+    nlohmann::json out = nlohmann::json::array();
+    display::Table table({"id", "name", "status", "started", "finished", "runs", "scenario"});
+    for (const auto& c : *rows) {
+        out.push_back({{"id", c.id},
+                       {"name", c.name},
+                       {"status", c.status},
+                       {"started_at", c.startedAt},
+                       {"finished_at", c.finishedAt},
+                       {"runs", c.runs},
+                       {"scenario", c.scenarioPath}});
+        table.addRow({std::to_string(c.id), c.name, c.status, c.startedAt, c.finishedAt,
+                      std::to_string(c.runs), c.scenarioPath});
+    }
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    return 0;
+}
+
+} // namespace
+
+void addList(CLI::App& app, Globals& g, Action& action) {
+    auto what = std::make_shared<std::string>("layouts");
+    auto* sub = app.add_subcommand("list", "List layouts, runs or campaigns in the database");
+    sub->add_option("what", *what, "layouts, runs or campaigns")
+        ->check(CLI::IsMember({"layouts", "runs", "campaigns"}))
+        ->capture_default_str();
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, what] {
+        action = [&g, what]() -> int {
+            auto store = Store::open(g.db);
+            if (!store)
+                return report(store.error());
+            if (*what == "runs")
+                return listRuns(g, *store);
+            if (*what == "campaigns")
+                return listCampaigns(g, *store);
+            return listLayouts(g, *store);
+        };
+    });
+}
+
+} // namespace lb::cli

@@ -1,0 +1,265 @@
+// `layoutbench run` and `layoutbench plan`: run a scenario's campaign, or show every command it
+// would run (build steps with their undo, and each workload's command line) without running any.
+#include "app/cli/commands.h"
+#include "engine/campaign.h"
+#include "engine/plan.h"
+#include "probes/tools.h"
+#include "reports/comparison_text.h"
+#include "reports/display.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+namespace lb::cli {
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void onSignal(int) {
+    interrupted.store(true);
+}
+
+struct RunOptions {
+    std::string scenario;
+    std::string layout;
+    std::int64_t resume = 0;
+};
+
+std::string duration(double seconds) {
+    const auto s = static_cast<long>(seconds + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    return buf;
+}
+
+// Terminal progress: one rewritten line on a terminal, plain lines otherwise.
+class ProgressPrinter {
+public:
+    explicit ProgressPrinter(bool tty) : tty_(tty) {}
+    void operator()(const CampaignProgress& p) {
+        std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] ";
+        switch (p.kind) {
+        case CampaignProgress::Kind::Building:
+            line += p.layout + ": building";
+            break;
+        case CampaignProgress::Kind::TearingDown:
+            line += p.layout + ": tearing down";
+            break;
+        case CampaignProgress::Kind::Running:
+            line += p.layout + " · " + p.workload + " · iteration " +
+                    std::to_string(p.iteration + 1) + "/" + std::to_string(p.iterations);
+            break;
+        case CampaignProgress::Kind::RunFinished:
+            line += p.layout + " · " + p.workload + " · iteration " +
+                    std::to_string(p.iteration + 1) + ": " + std::string(runStatusName(p.status));
+            if (!p.message.empty())
+                line += " (" + p.message + ")";
+            break;
+        case CampaignProgress::Kind::Message:
+            line += p.message;
+            break;
+        }
+        if (p.etaSeconds)
+            line += " · ETA " + duration(*p.etaSeconds);
+        if (tty_) {
+            // A finished run that failed stays on screen; the rest is rewritten in place.
+            const bool keep =
+                p.kind == CampaignProgress::Kind::RunFinished && p.status != RunStatus::Ok;
+            std::cout << "\r\033[K" << line << (keep ? "\n" : "") << std::flush;
+        } else {
+            std::cout << line << '\n' << std::flush;
+        }
+    }
+    void finish() {
+        if (tty_)
+            std::cout << "\r\033[K" << std::flush;
+    }
+
+private:
+    bool tty_;
+};
+
+Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeRegistry& probes) {
+    if (o.resume == 0 || !store)
+        return loadScenario(o.scenario, probes);
+    // A resumed campaign runs the scenario it started with, whatever the file says now.
+    auto stored = storedScenario(*store, o.resume);
+    if (!stored)
+        return fail(stored.error());
+    return parseScenario(stored->second, o.scenario, probes);
+}
+
+int runRun(const Globals& g, const RunOptions& o) {
+    const ProbeRegistry probes = standardProbes();
+    auto store = Store::open(g.db);
+    if (!store)
+        return report(store.error());
+    auto scenario = scenarioFor(o, &*store, probes);
+    if (!scenario)
+        return report(scenario.error());
+    if (!o.layout.empty()) {
+        bool found = false;
+        for (const auto& l : scenario->layouts)
+            found = found || l.name == o.layout;
+        if (!found)
+            return report(
+                Error::badInput("--layout: no layout named '" + o.layout + "' in " + o.scenario));
+    }
+
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+
+    ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
+    CampaignOptions co;
+    if (o.resume)
+        co.resume = o.resume;
+    if (!o.layout.empty())
+        co.onlyLayout = o.layout;
+    co.cancel = &interrupted;
+    if (!g.json)
+        co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
+    auto runner = makeLocalRunner();
+    auto result = runCampaign(*store, *scenario, probes, *runner, co);
+    printer.finish();
+    if (!result)
+        return report(result.error());
+
+    nlohmann::json comparisons = nlohmann::json::array();
+    std::string tables;
+    const auto& base = scenario->baseline();
+    for (const auto& l : scenario->layouts) {
+        if (l.baseline || (!o.layout.empty() && l.name != o.layout))
+            continue;
+        auto cmp = compareStoredLayouts(*store, base.name, l.name, scenario->thresholds,
+                                        result->campaignId);
+        if (cmp) {
+            comparisons.push_back(comparisonJson(*cmp));
+            tables += "\n" + comparisonTable(*cmp);
+        } else {
+            tables += "\n" + l.name + ": no comparison (" + cmp.error().message + ")\n";
+        }
+    }
+    if (g.json) {
+        std::cout << nlohmann::json{{"campaign", result->campaignId},
+                                    {"status", result->status},
+                                    {"runs", result->runs},
+                                    {"failed_runs", result->failedRuns},
+                                    {"skipped_runs", result->skippedRuns},
+                                    {"problems", result->problems},
+                                    {"comparisons", comparisons}}
+                         .dump(2)
+                  << '\n';
+    } else {
+        std::cout << "campaign " << result->campaignId << " (" << scenario->name
+                  << "): " << result->status << ", " << result->runs << " run(s), "
+                  << result->failedRuns << " failed";
+        if (result->skippedRuns)
+            std::cout << ", " << result->skippedRuns << " already done";
+        std::cout << '\n';
+        for (const auto& p : result->problems)
+            std::cout << "  problem: " << p << '\n';
+        std::cout << tables;
+        if (result->status == "aborted")
+            std::cout << "\nresume with: layoutbench run " << o.scenario << " --resume "
+                      << result->campaignId << '\n';
+    }
+    return result->status == "done" ? 0 : 1;
+}
+
+int runPlan(const Globals& g, const std::string& path) {
+    const ProbeRegistry probes = standardProbes();
+    auto scenario = loadScenario(path, probes);
+    if (!scenario)
+        return report(scenario.error());
+    nlohmann::json out = nlohmann::json::array();
+    std::ostringstream text;
+    const auto ram = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                     static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    for (const auto& layout : scenario->layouts) {
+        auto plan = planLayout(*scenario, layout);
+        if (!plan)
+            return report(plan.error());
+        nlohmann::json steps = nlohmann::json::array();
+        text << "== layout " << layout.name << " (" << layoutKindName(layout.kind)
+             << (layout.baseline ? ", baseline" : "") << ")\n";
+        int n = 0;
+        for (const auto& s : plan->steps) {
+            steps.push_back({{"description", s.description},
+                             {"argv", s.command.argvForDisplay()},
+                             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
+                                             : nlohmann::json(nullptr)}});
+            text << "  " << ++n << ". " << s.command.toUserOutput() << "\n";
+            if (s.undo)
+                text << "     undo: " << s.undo->toUserOutput() << "\n";
+        }
+        WorkloadContext ctx;
+        ctx.workdir = plan->workdir;
+        ctx.ramBytes = ram;
+        ctx.root = geteuid() == 0;
+        ctx.workloadName = layout.name;
+        nlohmann::json workloads = nlohmann::json::array();
+        for (const auto& w : scenario->workloads) {
+            auto mc = probes.find(w.probe)->command(w.options, ctx);
+            if (!mc)
+                return report(mc.error());
+            nlohmann::json prepare = nlohmann::json::array();
+            for (const auto& c : mc->prepare) {
+                prepare.push_back(c.argvForDisplay());
+                text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
+            }
+            text << "  run " << w.name << " x" << scenario->iterations << ": "
+                 << mc->command.toUserOutput() << "\n";
+            workloads.push_back({{"name", w.name},
+                                 {"iterations", scenario->iterations},
+                                 {"prepare", prepare},
+                                 {"argv", mc->command.argvForDisplay()}});
+        }
+        text << "  teardown: the undo commands above, newest first\n";
+        out.push_back({{"layout", layout.name},
+                       {"kind", layoutKindName(layout.kind)},
+                       {"baseline", layout.baseline},
+                       {"workdir", plan->workdir},
+                       {"steps", steps},
+                       {"workloads", workloads}});
+    }
+    if (g.json)
+        std::cout << nlohmann::json{{"scenario", scenario->name}, {"layouts", out}}.dump(2) << '\n';
+    else
+        std::cout << text.str();
+    return 0;
+}
+
+} // namespace
+
+void addRun(CLI::App& app, Globals& g, Action& action) {
+    auto opts = std::make_shared<RunOptions>();
+    auto* sub = app.add_subcommand("run", "Run a scenario's campaign: build, benchmark, compare");
+    sub->add_option("scenario", opts->scenario, "Scenario file (TOML)")->required();
+    sub->add_option("--layout", opts->layout, "Run only this layout (and the baseline)");
+    sub->add_option("--resume", opts->resume, "Resume this campaign: run only what is missing")
+        ->check(CLI::PositiveNumber);
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, opts] { action = [&g, opts] { return runRun(g, *opts); }; });
+}
+
+void addPlan(CLI::App& app, Globals& g, Action& action) {
+    auto path = std::make_shared<std::string>();
+    auto* sub = app.add_subcommand("plan", "Every command a scenario would run, with its undo");
+    sub->add_option("scenario", *path, "Scenario file (TOML)")->required();
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, path] { action = [&g, path] { return runPlan(g, *path); }; });
+}
+
+} // namespace lb::cli

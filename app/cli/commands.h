@@ -1,0 +1,35 @@
+// The command-line front end: each command registers its options on the CLI11 app and leaves the
+// action to run. Actions return the exit status: 0 done, 1 runtime failure, 2 bad input or usage.
+#pragma once
+
+#include "engine/expected.h"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace lb::cli {
+
+struct Globals {
+    std::string db;    // --db PATH
+    bool json = false; // --json
+};
+
+using Action = std::function<int()>;
+
+// Prints "layoutbench: message" on stderr and returns the exit status for the error's kind.
+int report(const Error& error);
+
+// Each registers a subcommand whose callback stores the action to run into `action`.
+void addCapacity(CLI::App& app, Globals& g, Action& action);
+void addImport(CLI::App& app, Globals& g, Action& action);
+void addCompare(CLI::App& app, Globals& g, Action& action);
+void addList(CLI::App& app, Globals& g, Action& action);
+void addRun(CLI::App& app, Globals& g, Action& action);
+void addPlan(CLI::App& app, Globals& g, Action& action);
+
+// Adds --db and --json to a subcommand.
+void addGlobalOptions(CLI::App& sub, Globals& g);
+
+} // namespace lb::cli

@@ -1,0 +1,57 @@
+// layoutbench: the command line. Runs alone on a headless storage server.
+#include "app/cli/commands.h"
+#include "engine/store.h"
+
+#include <iostream>
+
+namespace lb::cli {
+
+int report(const Error& error) {
+    std::cerr << "layoutbench: " << error.message << '\n';
+    return error.kind == ErrorKind::BadInput ? 2 : 1;
+}
+
+void addGlobalOptions(CLI::App& sub, Globals& g) {
+    sub.add_option("--db", g.db, "SQLite results database")->default_str(defaultDatabasePath());
+    sub.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");
+}
+
+} // namespace lb::cli
+
+int main(int argc, char** argv) {
+    using namespace lb::cli;
+    CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
+    app.require_subcommand(1);
+    Globals globals;
+    Action action;
+    addCapacity(app, globals, action);
+    addImport(app, globals, action);
+    addCompare(app, globals, action);
+    addList(app, globals, action);
+    addPlan(app, globals, action);
+    addRun(app, globals, action);
+    std::string known;
+    bool isCommand = false;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+        isCommand = isCommand || (argc > 1 && sub->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !isCommand) {
+        std::cerr << "layoutbench: unknown command '" << argv[1] << "' (commands: " << known
+                  << ")\n";
+        return 2;
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "layoutbench: " << e.what() << '\n';
+        return 2;
+    }
+    if (globals.db.empty())
+        globals.db = lb::defaultDatabasePath();
+    return action ? action() : 2;
+}

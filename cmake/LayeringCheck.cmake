@@ -1,0 +1,20 @@
+# The engine and the probes must run on a headless storage server: they may neither include
+# nor link Qt. This check runs at configure time and fails the build if either does.
+function(layoutbench_check_no_qt target dir)
+    file(GLOB_RECURSE sources "${dir}/*.h" "${dir}/*.cpp" "${dir}/CMakeLists.txt")
+    foreach(source IN LISTS sources)
+        file(STRINGS "${source}" hits REGEX "#[ \t]*include[ \t]*[<\"]Q[A-Za-z]|Qt[56]::|find_package\\(Qt")
+        if(hits)
+            message(FATAL_ERROR "Layering violation: ${source} uses Qt (${hits}); "
+                                "engine/ and probes/ must stay Qt-free")
+        endif()
+    endforeach()
+    get_target_property(libs ${target} LINK_LIBRARIES)
+    if(libs)
+        foreach(lib IN LISTS libs)
+            if(lib MATCHES "^Qt[56]?::|QCustomPlot")
+                message(FATAL_ERROR "Layering violation: ${target} links ${lib}")
+            endif()
+        endforeach()
+    endif()
+endfunction()

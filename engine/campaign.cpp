@@ -1,0 +1,560 @@
+#include "engine/campaign.h"
+
+#include "engine/plan.h"
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace lb {
+
+namespace {
+
+using nlohmann::json;
+
+Command simple(std::string program, std::vector<std::string> args, int timeoutSeconds = 60) {
+    Command c;
+    c.program = std::move(program);
+    c.args = std::move(args);
+    c.timeout = std::chrono::seconds(timeoutSeconds);
+    c.env = {{"LC_ALL", "C"}};
+    return c;
+}
+
+// Runs a small helper command; its stdout on success, nullopt otherwise.
+std::optional<std::string> capture(Runner& runner, Command c) {
+    auto r = runner.run(c);
+    if (!r || !r->ok())
+        return std::nullopt;
+    return r->stdoutText;
+}
+
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+struct Target {
+    std::uint64_t ramBytes = 0;
+    bool root = false;
+    json inventory;
+};
+
+// What the target is: CPU, memory, kernel, disks (lsblk), tool versions.
+Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
+    Target t;
+    t.inventory["target"] = runner.target();
+    if (auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}))) {
+        std::istringstream in(*meminfo);
+        std::string key;
+        std::uint64_t kib = 0;
+        std::string unit;
+        while (in >> key >> kib) {
+            std::getline(in, unit);
+            if (key == "MemTotal:")
+                t.ramBytes = kib * 1024;
+            if (key == "SwapTotal:")
+                t.inventory["swap_bytes"] = kib * 1024;
+        }
+    }
+    t.inventory["ram_bytes"] = t.ramBytes;
+    if (auto n = capture(runner, simple("nproc", {})))
+        t.inventory["cpus"] = trim(*n);
+    if (auto cpuinfo = capture(runner, simple("cat", {"/proc/cpuinfo"}))) {
+        const auto pos = cpuinfo->find("model name");
+        if (pos != std::string::npos) {
+            const auto colon = cpuinfo->find(':', pos);
+            const auto nl = cpuinfo->find('\n', colon);
+            t.inventory["cpu_model"] = trim(cpuinfo->substr(colon + 2, nl - colon - 2));
+        }
+    }
+    if (auto kernel = capture(runner, simple("uname", {"-srm"})))
+        t.inventory["kernel"] = trim(*kernel);
+    if (auto host = capture(runner, simple("uname", {"-n"})))
+        t.inventory["hostname"] = trim(*host);
+    if (auto id = capture(runner, simple("id", {"-u"})))
+        t.root = trim(*id) == "0";
+    t.inventory["root"] = t.root;
+    if (auto lsblk = capture(runner, simple("lsblk", {"--json", "--bytes", "-o",
+                                                      "NAME,PATH,MODEL,SERIAL,SIZE,ROTA,TYPE"}))) {
+        auto parsed = json::parse(*lsblk, nullptr, false);
+        if (!parsed.is_discarded())
+            t.inventory["disks"] = parsed.value("blockdevices", json::array());
+    }
+    json tools = json::object();
+    std::set<std::string> used;
+    for (const auto& w : scenario.workloads)
+        used.insert(w.probe);
+    for (const auto& name : used) {
+        const Probe* p = probes.find(name);
+        auto r = runner.run(p->versionCommand());
+        tools[name] = r ? p->parseVersion(*r) : "not installed: " + r.error().message;
+    }
+    if (auto zfs = capture(runner, simple("zpool", {"upgrade", "-v"})))
+        tools["zpool"] = trim(zfs->substr(0, zfs->find('\n')));
+    t.inventory["tools"] = tools;
+    return t;
+}
+
+json layoutSpec(const Scenario& s, const ScenarioLayout& l) {
+    json disks = json::array(), bytes = json::array();
+    for (const auto& d : l.disks) {
+        disks.push_back(d);
+        bytes.push_back(s.disk(d)->sizeBytes);
+    }
+    json spec{{"kind", layoutKindName(l.kind)},
+              {"baseline", l.baseline},
+              {"disks", disks},
+              {"disk_bytes", bytes},
+              {"underprovision", l.underprovision}};
+    if (l.kind == LayoutKind::Dir) {
+        spec["path"] = l.path;
+    } else {
+        spec["pool"] = l.pool;
+        spec["ashift"] = l.ashift;
+        spec["recordsize"] = l.recordsizeBytes;
+        spec["compression"] = l.compression;
+        spec["atime"] = l.atime;
+    }
+    return spec;
+}
+
+std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
+    if (r.timedOut)
+        return "timed out after " + std::to_string(timeoutSeconds) + " s";
+    if (r.cancelled)
+        return "stopped by the user";
+    const std::string err = r.stderrText + r.stdoutText;
+    const bool oom = err.find("Cannot allocate memory") != std::string::npos ||
+                     err.find("Can't allocate") != std::string::npos ||
+                     err.find("out of memory") != std::string::npos ||
+                     err.find("Out of memory") != std::string::npos;
+    const bool full = err.find("No space left on device") != std::string::npos ||
+                      err.find("disk full") != std::string::npos;
+    std::string why;
+    if (r.termSignal)
+        why = "killed by signal " + std::to_string(*r.termSignal) +
+              (*r.termSignal == 9 ? " (SIGKILL: the kernel's OOM killer, or a timeout)" : "");
+    else
+        why = "exit status " + std::to_string(r.exitCode);
+    if (oom)
+        why = "out of memory: " + why;
+    else if (full)
+        why = "disk full: " + why;
+    std::string last = trim(r.stderrText);
+    if (const auto nl = last.rfind('\n'); nl != std::string::npos)
+        last = last.substr(nl + 1);
+    if (!last.empty())
+        why += ": " + last;
+    return why;
+}
+
+struct RunKey {
+    std::string layout, workload;
+    int iteration;
+    bool operator<(const RunKey& o) const {
+        return std::tie(layout, workload, iteration) < std::tie(o.layout, o.workload, o.iteration);
+    }
+};
+
+// Runs already settled (ok or failed) in a campaign; interrupted ones are marked aborted.
+Expected<std::set<RunKey>> settledRuns(Store& store, std::int64_t campaignId) {
+    auto& db = store.database();
+    auto mark = db.prepare("UPDATE run SET status = 'aborted', reason = 'interrupted: "
+                           "layoutbench stopped during this run' WHERE campaign_id = ?1 AND "
+                           "status = 'running'");
+    if (!mark)
+        return fail(mark.error());
+    if (auto r = mark->bind(1, campaignId).run(); !r)
+        return fail(r.error());
+    auto q = db.prepare("SELECT l.name, r.workload, r.iteration FROM run r JOIN layout l ON "
+                        "l.id = r.layout_id WHERE r.campaign_id = ?1 AND r.status IN ('ok', "
+                        "'failed')");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    std::set<RunKey> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.insert({q->columnText(0), q->columnText(1), static_cast<int>(q->columnInt(2))});
+    }
+    return out;
+}
+
+Expected<void> setCampaignStatus(Store& store, std::int64_t id, const std::string& status,
+                                 bool finished) {
+    auto q =
+        store.database().prepare("UPDATE campaign SET status = ?1, finished_at = ?2 WHERE id = ?3");
+    if (!q)
+        return fail(q.error());
+    return q->bind(1, status)
+        .bind(2, finished ? std::optional<std::string>(store.now()) : std::nullopt)
+        .bind(3, id)
+        .run();
+}
+
+class CampaignRunner {
+public:
+    CampaignRunner(Store& store, const Scenario& scenario, const ProbeRegistry& probes,
+                   Runner& runner, const CampaignOptions& options)
+        : store_(store), scenario_(scenario), probes_(probes), runner_(runner), opt_(options) {}
+
+    Expected<CampaignResult> run();
+
+private:
+    bool cancelled() const { return opt_.cancel && opt_.cancel->load(); }
+    void progress(CampaignProgress p) {
+        p.done = done_;
+        p.total = total_;
+        p.iterations = scenario_.iterations;
+        if (sessionRuns_ > 0 && done_ < total_)
+            p.etaSeconds = sessionSeconds_ / static_cast<double>(sessionRuns_) *
+                           static_cast<double>(total_ - done_);
+        if (opt_.onProgress)
+            opt_.onProgress(p);
+    }
+    Expected<std::int64_t> openCampaign(const Target& target);
+    Expected<void> runLayout(const ScenarioLayout& layout, const Target& target);
+    Expected<void> runOne(const ScenarioLayout& layout, std::int64_t layoutId,
+                          const ScenarioWorkload& w, int iteration, const WorkloadContext& base,
+                          const std::vector<std::string>& layoutCaveats);
+    std::vector<std::string> dropCaches();
+
+    Store& store_;
+    const Scenario& scenario_;
+    const ProbeRegistry& probes_;
+    Runner& runner_;
+    const CampaignOptions& opt_;
+    CampaignResult result_;
+    std::set<RunKey> settled_;
+    std::size_t done_ = 0, total_ = 0, sessionRuns_ = 0;
+    double sessionSeconds_ = 0;
+    std::int64_t hostId_ = 0;
+    std::map<std::string, std::string> toolVersions_;
+};
+
+Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
+    auto host = store_.ensureHost(target.inventory.value("hostname", std::string("local")),
+                                  target.inventory.dump());
+    if (!host)
+        return fail(host.error());
+    hostId_ = *host;
+    if (opt_.resume) {
+        if (auto r = setCampaignStatus(store_, *opt_.resume, "running", false); !r)
+            return fail(r.error());
+        return *opt_.resume;
+    }
+    auto q = store_.database().prepare(
+        "INSERT INTO campaign(name, scenario_path, scenario, host_id, inventory, started_at, "
+        "status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, 'running')");
+    if (!q)
+        return fail(q.error());
+    if (auto r = q->bind(1, scenario_.name)
+                     .bind(2, scenario_.path)
+                     .bind(3, scenario_.text)
+                     .bind(4, hostId_)
+                     .bind(5, target.inventory.dump())
+                     .bind(6, store_.now())
+                     .run();
+        !r)
+        return fail(r.error());
+    return store_.database().lastInsertId();
+}
+
+std::vector<std::string> CampaignRunner::dropCaches() {
+    if (!scenario_.dropCaches)
+        return {"page cache not dropped: drop_caches = false in the scenario"};
+    (void)runner_.run(simple("sync", {}, 600));
+    auto r = runner_.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
+    if (r && r->ok())
+        return {"page cache dropped before the run"};
+    return {"page cache not dropped: " + (r ? trim(r->stderrText).empty()
+                                                  ? "exit status " + std::to_string(r->exitCode)
+                                                  : trim(r->stderrText)
+                                            : r.error().message)};
+}
+
+Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t layoutId,
+                                      const ScenarioWorkload& w, int iteration,
+                                      const WorkloadContext& base,
+                                      const std::vector<std::string>& layoutCaveats) {
+    const Probe* probe = probes_.find(w.probe);
+    WorkloadContext ctx = base;
+    ctx.iteration = iteration;
+    ctx.workloadName = layout.name;
+    progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
+
+    Run run;
+    run.campaignId = result_.campaignId;
+    run.layout = layout.name;
+    run.workload = w.name;
+    run.probe = w.probe;
+    run.iteration = iteration;
+    run.caveats = layoutCaveats;
+
+    auto mc = probe->command(w.options, ctx);
+    if (mc) {
+        mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
+        run.argv = mc->command.argvForDisplay();
+        run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
+    }
+    const auto cacheNotes = dropCaches();
+    run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
+    run.startedAt = store_.now();
+    auto id = store_.beginRun(layoutId, run);
+    if (!id)
+        return fail(id.error());
+    run.id = *id;
+
+    auto settle = [&](RunStatus status, std::string reason) -> Expected<void> {
+        run.status = status;
+        run.reason = std::move(reason);
+        if (status != RunStatus::Ok)
+            run.metrics.clear();
+        if (auto r = store_.finishRun(run); !r)
+            return r;
+        if (status != RunStatus::Aborted) {
+            ++done_;
+            ++result_.runs;
+            if (status == RunStatus::Failed)
+                ++result_.failedRuns;
+        }
+        CampaignProgress p{CampaignProgress::Kind::RunFinished, layout.name, w.name, iteration};
+        p.status = status;
+        p.message = run.reason;
+        progress(p);
+        return {};
+    };
+
+    if (!mc)
+        return settle(RunStatus::Failed, "cannot build the command: " + mc.error().message);
+    auto cleanup = [&]() {
+        for (const auto& c : mc->cleanup)
+            (void)runner_.run(c);
+    };
+    for (const auto& prep : mc->prepare) {
+        auto r = runner_.run(prep);
+        if (!r || !r->ok()) {
+            cleanup();
+            run.stderrText = r ? r->stderrText : r.error().message;
+            (void)store_.recordRunOutput(run);
+            return settle(RunStatus::Failed,
+                          "preparing (" + prep.toUserOutput() + "): " +
+                              (r ? failureReason(*r, w.timeoutSeconds) : r.error().message));
+        }
+    }
+
+    RunOptions ro;
+    ro.onOutput = opt_.onToolOutput;
+    ro.cancel = opt_.cancel;
+    ro.graceInterrupt = opt_.graceInterrupt;
+    ro.graceTerminate = opt_.graceTerminate;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = runner_.run(mc->command, ro);
+    sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++sessionRuns_;
+    if (!result) {
+        cleanup();
+        run.stderrText = result.error().message;
+        run.finishedAt = store_.now();
+        (void)store_.recordRunOutput(run);
+        return settle(RunStatus::Failed, result.error().message);
+    }
+    // Record before interpreting: the raw output is safe before any parser looks at it.
+    run.exitCode = result->exitCode;
+    run.stdoutText = result->stdoutText;
+    run.stderrText = result->stderrText;
+    run.startedAt = result->startedAt;
+    run.finishedAt = result->finishedAt;
+    run.wallSeconds = result->wallSeconds;
+    run.toolVersion = toolVersions_.count(w.probe) ? toolVersions_.at(w.probe) : "";
+    if (auto r = store_.recordRunOutput(run); !r)
+        return r;
+
+    if (result->cancelled) {
+        cleanup();
+        return settle(RunStatus::Aborted, "stopped by the user");
+    }
+    if (!result->ok()) {
+        cleanup();
+        return settle(RunStatus::Failed, failureReason(*result, w.timeoutSeconds));
+    }
+    std::vector<ProcessResult> inspected;
+    for (const auto& c : mc->inspect) {
+        auto r = runner_.run(c);
+        if (r)
+            inspected.push_back(std::move(*r));
+    }
+    cleanup();
+    auto parsed = probe->parse(*result, inspected, w.options);
+    if (!parsed)
+        return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
+    run.metrics = std::move(parsed->metrics);
+    run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
+    if (parsed->failed)
+        return settle(RunStatus::Failed, parsed->failureReason);
+    return settle(RunStatus::Ok, "");
+}
+
+Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Target& target) {
+    auto layoutId = store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
+                                        layoutSpec(scenario_, layout).dump(), hostId_);
+    if (!layoutId)
+        return fail(layoutId.error());
+
+    bool missing = false;
+    for (int i = 0; i < scenario_.iterations && !missing; ++i)
+        for (const auto& w : scenario_.workloads)
+            if (!settled_.count({layout.name, w.name, i}))
+                missing = true;
+    if (!missing)
+        return {};
+
+    progress({CampaignProgress::Kind::Building, layout.name});
+    auto plan = planLayout(scenario_, layout);
+    if (!plan)
+        return fail(plan.error());
+    if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, *plan); !applied) {
+        result_.problems.push_back(applied.error().message);
+        // The layout's runs are recorded as failed so the report says why they are missing.
+        for (int i = 0; i < scenario_.iterations; ++i)
+            for (const auto& w : scenario_.workloads) {
+                if (settled_.count({layout.name, w.name, i}))
+                    continue;
+                Run run;
+                run.campaignId = result_.campaignId;
+                run.workload = w.name;
+                run.probe = w.probe;
+                run.iteration = i;
+                run.status = RunStatus::Failed;
+                run.reason = "layout not built: " + applied.error().message;
+                run.startedAt = run.finishedAt = store_.now();
+                if (auto r = store_.insertRun(*layoutId, run); !r)
+                    return fail(r.error());
+                ++done_;
+                ++result_.runs;
+                ++result_.failedRuns;
+            }
+        return {};
+    }
+
+    WorkloadContext ctx;
+    ctx.workdir = plan->workdir;
+    ctx.ramBytes = target.ramBytes;
+    ctx.root = target.root;
+    std::vector<std::string> layoutCaveats;
+    const std::string probeFile = plan->workdir + "/.lb-odirect-probe";
+    auto direct = runner_.run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096", "count=1",
+                                            "oflag=direct", "status=none"}));
+    ctx.directIo = direct && direct->ok();
+    (void)runner_.run(simple("rm", {"-f", "--", probeFile}));
+    if (!ctx.directIo)
+        layoutCaveats.push_back("the file system of this layout does not accept O_DIRECT");
+    if (isZfs(layout.kind))
+        layoutCaveats.push_back("ZFS reads can come from the ARC when the data set is smaller "
+                                "than RAM; dropping the page cache does not empty the ARC");
+
+    for (int i = 0; i < scenario_.iterations && !cancelled(); ++i) {
+        for (const auto& w : scenario_.workloads) {
+            if (cancelled())
+                break;
+            if (settled_.count({layout.name, w.name, i}))
+                continue;
+            if (auto r = runOne(layout, *layoutId, w, i, ctx, layoutCaveats); !r)
+                return r;
+        }
+    }
+    progress({CampaignProgress::Kind::TearingDown, layout.name});
+    auto undone = undoApplied(store_, runner_, result_.campaignId, *layoutId);
+    if (!undone)
+        return fail(undone.error());
+    for (const auto& p : *undone)
+        result_.problems.push_back("teardown of '" + layout.name + "': " + p);
+    return {};
+}
+
+Expected<CampaignResult> CampaignRunner::run() {
+    const Target target = inspectTarget(runner_, scenario_, probes_);
+    for (const auto& [name, version] : target.inventory["tools"].items())
+        toolVersions_[name] = version.get<std::string>();
+    auto id = openCampaign(target);
+    if (!id)
+        return fail(id.error());
+    result_.campaignId = *id;
+
+    // A crash may have left layouts half-built: undo what the journal shows, newest first.
+    auto recovered = undoApplied(store_, runner_, *id, std::nullopt);
+    if (!recovered)
+        return fail(recovered.error());
+    auto settled = settledRuns(store_, *id);
+    if (!settled)
+        return fail(settled.error());
+    settled_ = std::move(*settled);
+
+    std::vector<const ScenarioLayout*> layouts;
+    for (const auto& l : scenario_.layouts)
+        if (!opt_.onlyLayout || l.baseline || l.name == *opt_.onlyLayout)
+            layouts.push_back(&l);
+    for (const auto* l : layouts)
+        for (int i = 0; i < scenario_.iterations; ++i)
+            for (const auto& w : scenario_.workloads) {
+                ++total_;
+                if (settled_.count({l->name, w.name, i})) {
+                    ++done_;
+                    ++result_.skippedRuns;
+                }
+            }
+
+    if (auto r = runner_.run(simple("mkdir", {"-p", "--", scenario_.workDir})); !r || !r->ok())
+        return runtimeError(scenario_.workDir + ": cannot create the work directory" +
+                            (r ? ": " + trim(r->stderrText) : ": " + r.error().message));
+
+    for (const auto* l : layouts) {
+        if (cancelled())
+            break;
+        if (auto r = runLayout(*l, target); !r) {
+            (void)undoApplied(store_, runner_, *id, std::nullopt);
+            (void)setCampaignStatus(store_, *id, "failed", true);
+            return fail(r.error());
+        }
+    }
+    result_.status = cancelled() ? "aborted" : result_.problems.empty() ? "done" : "failed";
+    if (auto r = setCampaignStatus(store_, *id, result_.status, true); !r)
+        return fail(r.error());
+    return result_;
+}
+
+} // namespace
+
+Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
+                                     const ProbeRegistry& probes, Runner& runner,
+                                     const CampaignOptions& options) {
+    CampaignRunner campaign(store, scenario, probes, runner, options);
+    return campaign.run();
+}
+
+Expected<std::pair<std::string, std::string>> storedScenario(Store& store,
+                                                             std::int64_t campaignId) {
+    auto q = store.database().prepare(
+        "SELECT COALESCE(scenario_path, ''), COALESCE(scenario, ''), status FROM campaign "
+        "WHERE id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return badInput("--resume: no campaign " + std::to_string(campaignId) + " in " +
+                        store.path());
+    return std::pair{q->columnText(0), q->columnText(1)};
+}
+
+} // namespace lb

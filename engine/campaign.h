@@ -1,0 +1,61 @@
+// A campaign: build each layout of a scenario, run every workload on it for every iteration,
+// store everything as it happens, tear the layout down. Resumable after a crash: a resumed
+// campaign first undoes what the journal shows half-built, then runs only the missing runs.
+#pragma once
+
+#include "engine/expected.h"
+#include "engine/probe.h"
+#include "engine/runner.h"
+#include "engine/scenario.h"
+#include "engine/store.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lb {
+
+struct CampaignProgress {
+    enum class Kind { Building, Running, RunFinished, TearingDown, Message };
+    Kind kind = Kind::Message;
+    std::string layout;
+    std::string workload;
+    int iteration = 0;
+    int iterations = 0;
+    std::size_t done = 0;  // runs finished (this session and before, when resuming)
+    std::size_t total = 0; // runs in the campaign
+    std::optional<double> etaSeconds;
+    RunStatus status = RunStatus::Running; // for RunFinished
+    std::string message;
+};
+
+struct CampaignOptions {
+    std::optional<std::int64_t> resume;    // campaign id to resume
+    std::optional<std::string> onlyLayout; // --layout NAME (the baseline is always included)
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(const CampaignProgress&)> onProgress;
+    std::function<void(OutputStream, std::string_view)> onToolOutput;
+    std::chrono::milliseconds graceInterrupt{5000};
+    std::chrono::milliseconds graceTerminate{5000};
+};
+
+struct CampaignResult {
+    std::int64_t campaignId = 0;
+    std::string status; // done, failed, aborted
+    std::size_t runs = 0;
+    std::size_t failedRuns = 0;
+    std::size_t skippedRuns = 0;       // already done before a resume
+    std::vector<std::string> problems; // layouts that failed to build, teardown problems
+};
+
+Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
+                                     const ProbeRegistry& probes, Runner& runner,
+                                     const CampaignOptions& options);
+
+// The scenario stored with a campaign, for --resume.
+Expected<std::pair<std::string, std::string>> storedScenario(Store& store, std::int64_t campaignId);
+
+} // namespace lb

@@ -1,0 +1,83 @@
+// The capacity model: how many bytes a layout of given disks can hold, and where the rest goes.
+// Byte counts are exact integers that add up to the raw size; only dataEfficiency is a ratio.
+// The ZFS rules follow OpenZFS (vdev.c, vdev_raidz.c, spa_misc.c), the md rules mdadm 4.x
+// (super1.c, Create.c); capacity.cpp says which rule comes from where.
+#pragma once
+
+#include "engine/expected.h"
+#include "engine/layout.h"
+#include "engine/size.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace lb {
+
+struct CapacityInput {
+    LayoutKind kind = LayoutKind::Dir;         // no default layout: dir is refused, name one
+    std::vector<std::uint64_t> diskBytes;      // one entry per member disk (mixed sizes allowed)
+    std::uint64_t recordsizeBytes = 128 * KiB; // ZFS record size used for efficiency
+    unsigned ashift = 12;                      // ZFS sector shift (9..16)
+    double underprovision = 1.0; // fraction of each disk partitioned (e.g. 0.8); 1.0 = whole disk
+    std::uint64_t mdChunkBytes = 512 * KiB; // md chunk (power of two, at least 4 KiB)
+};
+
+// Every byte of rawBytes lands in exactly one of: usable, slop, parity, padding, reserved,
+// underprovisioned, mixedSizeWaste. They always add up to rawBytes.
+struct Capacity {
+    std::uint64_t rawBytes = 0;    // sum of the disks as sold
+    std::uint64_t usableBytes = 0; // what data can fill, at the given record size, after the rest
+    // Fraction of allocated raw space holding data at that record size (parity, padding, mirror
+    // copies taken out; nothing else). ZFS: recordsize over the bytes one record allocates.
+    double dataEfficiency = 0;
+    unsigned faultTolerance = 0;     // disks that may fail, guaranteed (worst case)
+    unsigned faultToleranceBest = 0; // best case (e.g. RAID10: one per mirror)
+    std::uint64_t parityBytes = 0;   // raw space holding parity or mirror copies
+    // RAIDZ skip-sector padding, plus the unfilled end of the last sector when the record size is
+    // smaller than a sector (ZFS kinds only).
+    std::uint64_t paddingBytes = 0;
+    // ZFS slop reserve (spa_get_slop_space), as the bytes of records at the given record size it
+    // keeps out, including the embedded ZIL metaslab of each vdev with more than 64 metaslabs:
+    // OpenZFS counts those as part of the same ~3 % kept from writers.
+    std::uint64_t slopBytes = 0;
+    std::uint64_t underprovisionedBytes = 0; // left unpartitioned
+    std::uint64_t mixedSizeWasteBytes = 0; // lost because a larger disk is paired with smaller ones
+    // md superblock/bitmap/data offset and size rounding; ZFS labels, boot area, 256 KiB label
+    // alignment and the partial metaslab at the end of each vdev.
+    std::uint64_t reservedBytes = 0;
+    bool operator==(const Capacity&) const = default;
+};
+
+// Bad input (too few disks for the kind, raid10 with an odd count, ashift out of range,
+// underprovision not in (0,1], recordsize not a power of two between 512 and 16M, md chunk not a
+// power of two of at least 4 KiB, disks too small for the kind, kind dir/guest) -> badInput naming
+// the field, e.g. "--disks: zfs-raidz2 needs at least 3 disks, got 2".
+Expected<Capacity> computeCapacity(const CapacityInput& in);
+
+// Ahrens' RAIDZ allocation rule for one block: returns sectors {data, parity, padding}.
+struct RaidzAllocation {
+    std::uint64_t dataSectors, paritySectors, paddingSectors;
+    bool operator==(const RaidzAllocation&) const = default;
+};
+RaidzAllocation raidzAllocate(std::uint64_t blockBytes, unsigned width, unsigned parity,
+                              unsigned ashift);
+// blockBytes over the bytes the block allocates (data + parity + padding sectors).
+double raidzEfficiency(std::uint64_t blockBytes, unsigned width, unsigned parity, unsigned ashift);
+
+// The pieces of the ZFS and md rules, exposed so each can be tested on its own.
+
+// Allocatable size of a ZFS leaf device of deviceBytes: rounded down to the 256 KiB label size,
+// less the front labels and boot area (4 MiB) and the back labels (512 KiB). 0 if the device is
+// below the 64 MiB minimum.
+std::uint64_t zfsLeafAsize(std::uint64_t deviceBytes);
+// log2 of the metaslab size OpenZFS picks for a top-level vdev of asize bytes.
+unsigned zfsMetaslabShift(std::uint64_t asize);
+// spa_get_slop_space: from the pool's deflated space in the normal class and the deflated space
+// of the embedded ZIL metaslabs. Returns the slop proper (without the embedded log space).
+std::uint64_t zfsSlopSpace(std::uint64_t normalDeflatedBytes,
+                           std::uint64_t embeddedLogDeflatedBytes = 0);
+// mdadm's v1.2 data offset, in 512-byte sectors, for a first member of deviceSectors and a chunk
+// of chunkSectors (0 for raid1, which has no chunk).
+std::uint64_t mdDataOffsetSectors(std::uint64_t deviceSectors, std::uint64_t chunkSectors);
+
+} // namespace lb

@@ -1,0 +1,115 @@
+#include "engine/metric.h"
+
+#include <array>
+#include <utility>
+
+namespace lb {
+
+namespace {
+
+constexpr std::array<std::pair<Unit, std::string_view>, 6> unitNames{{
+    {Unit::BytesPerSecond, "bytes/s"},
+    {Unit::OpsPerSecond, "ops/s"},
+    {Unit::Seconds, "seconds"},
+    {Unit::Nanoseconds, "nanoseconds"},
+    {Unit::Percent, "percent"},
+    {Unit::Count, "count"},
+}};
+
+// bonnie++ tests: block rates are throughputs, seeks and file operations are ops/s.
+struct BonnieTest {
+    std::string_view name;
+    Unit unit;
+};
+constexpr std::array<BonnieTest, 12> bonnieTests{{
+    {"putc", Unit::BytesPerSecond},
+    {"put_block", Unit::BytesPerSecond},
+    {"rewrite", Unit::BytesPerSecond},
+    {"getc", Unit::BytesPerSecond},
+    {"get_block", Unit::BytesPerSecond},
+    {"seeks", Unit::OpsPerSecond},
+    {"seq_create", Unit::OpsPerSecond},
+    {"seq_stat", Unit::OpsPerSecond},
+    {"seq_del", Unit::OpsPerSecond},
+    {"ran_create", Unit::OpsPerSecond},
+    {"ran_stat", Unit::OpsPerSecond},
+    {"ran_del", Unit::OpsPerSecond},
+}};
+
+std::optional<MetricInfo> describeBonnie(std::string_view rest, std::string_view full) {
+    for (const auto& t : bonnieTests) {
+        if (rest == t.name)
+            return MetricInfo{std::string(full), t.unit, Better::Higher, true};
+        if (rest.size() == t.name.size() + 4 && rest.substr(0, t.name.size()) == t.name) {
+            const auto suffix = rest.substr(t.name.size());
+            if (suffix == "_cpu")
+                return MetricInfo{std::string(full), Unit::Percent, Better::Lower, false};
+        }
+        if (rest.size() == t.name.size() + 8 && rest.substr(0, t.name.size()) == t.name &&
+            rest.substr(t.name.size()) == "_latency")
+            return MetricInfo{std::string(full), Unit::Nanoseconds, Better::Lower, true};
+    }
+    return std::nullopt;
+}
+
+// <job>.<read|write|trim>.<stat> for fio, iscsi and nfs.
+std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_view full) {
+    const auto lastDot = rest.rfind('.');
+    if (lastDot == std::string_view::npos)
+        return std::nullopt;
+    const auto stat = rest.substr(lastDot + 1);
+    const auto head = rest.substr(0, lastDot);
+    const auto dirDot = head.rfind('.');
+    if (dirDot == std::string_view::npos || dirDot == 0)
+        return std::nullopt;
+    const auto dir = head.substr(dirDot + 1);
+    if (dir != "read" && dir != "write" && dir != "trim")
+        return std::nullopt;
+    if (stat == "bw")
+        return MetricInfo{std::string(full), Unit::BytesPerSecond, Better::Higher, true};
+    if (stat == "iops")
+        return MetricInfo{std::string(full), Unit::OpsPerSecond, Better::Higher, true};
+    if (stat == "clat_p50" || stat == "clat_p99" || stat == "clat_p99_9" || stat == "lat_mean")
+        return MetricInfo{std::string(full), Unit::Nanoseconds, Better::Lower, true};
+    // A job's runtime is fixed by its own settings for time-based jobs: shown, never decisive.
+    if (stat == "runtime")
+        return MetricInfo{std::string(full), Unit::Seconds, Better::Lower, false};
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string_view unitName(Unit u) {
+    for (const auto& [unit, name] : unitNames)
+        if (unit == u)
+            return name;
+    return "count";
+}
+
+std::optional<Unit> unitFromName(std::string_view name) {
+    for (const auto& [unit, n] : unitNames)
+        if (n == name)
+            return unit;
+    return std::nullopt;
+}
+
+std::optional<MetricInfo> describeMetric(std::string_view name) {
+    const auto dot = name.find('.');
+    if (dot == std::string_view::npos)
+        return std::nullopt;
+    const auto family = name.substr(0, dot);
+    const auto rest = name.substr(dot + 1);
+    if (family == "bonnie")
+        return describeBonnie(rest, name);
+    if (family == "fio" || family == "iscsi" || family == "nfs")
+        return describeJobMetric(rest, name);
+    if (name == "xz.throughput" || name == "randfile.throughput")
+        return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, true};
+    if (name == "xz.wall")
+        return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, true};
+    if (name == "xz.cpu")
+        return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
+    return std::nullopt;
+}
+
+} // namespace lb

@@ -1,0 +1,39 @@
+// The metric catalog: every metric layoutbench stores has a canonical name, a canonical unit and a
+// direction (is more better or worse). Values in the store are always in the canonical unit.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lb {
+
+enum class Unit { BytesPerSecond, OpsPerSecond, Seconds, Nanoseconds, Percent, Count };
+enum class Better { Higher, Lower };
+
+std::string_view unitName(Unit u); // "bytes/s", "ops/s", "seconds", "nanoseconds", "percent", ...
+std::optional<Unit> unitFromName(std::string_view name);
+
+struct MetricInfo {
+    std::string name;
+    Unit unit = Unit::Count;
+    Better better = Better::Higher;
+    // A decisive metric costs the user time (throughput, latency, wall time) and takes part in a
+    // layout's overall verdict; CPU percentages and counts are shown but do not decide.
+    bool decisive = true;
+    bool operator==(const MetricInfo&) const = default;
+};
+
+// Looks a name up in the catalog (ARCHITECTURE.md "Metric names and units"), including the
+// per-job families fio.<job>.<dir>.<stat>, iscsi.<job>..., nfs.<job>....
+std::optional<MetricInfo> describeMetric(std::string_view name);
+
+// A measured value in canonical units.
+struct Metric {
+    std::string name;
+    double value = 0;
+    Unit unit = Unit::Count;
+    bool operator==(const Metric&) const = default;
+};
+
+} // namespace lb

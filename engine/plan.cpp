@@ -1,0 +1,276 @@
+#include "engine/plan.h"
+
+#include "engine/store.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lb {
+
+namespace {
+
+Command cmd(std::string program, std::vector<std::string> args) {
+    Command c;
+    c.program = std::move(program);
+    c.args = std::move(args);
+    c.timeout = std::chrono::minutes(10);
+    return c;
+}
+
+std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& files) {
+    std::vector<std::string> out;
+    switch (kind) {
+    case LayoutKind::ZfsStripe:
+        return files;
+    case LayoutKind::ZfsMirror:
+        out.push_back("mirror");
+        out.insert(out.end(), files.begin(), files.end());
+        return out;
+    case LayoutKind::ZfsRaid10:
+        for (std::size_t i = 0; i + 1 < files.size(); i += 2) {
+            out.push_back("mirror");
+            out.push_back(files[i]);
+            out.push_back(files[i + 1]);
+        }
+        return out;
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3:
+        out.push_back("raidz" + std::to_string(parityOf(kind)));
+        out.insert(out.end(), files.begin(), files.end());
+        return out;
+    default:
+        return out;
+    }
+}
+
+std::size_t minimumDisks(LayoutKind kind) {
+    switch (kind) {
+    case LayoutKind::ZfsMirror:
+    case LayoutKind::ZfsRaid10:
+        return 2;
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3:
+        return parityOf(kind) + 1;
+    default:
+        return 1;
+    }
+}
+
+std::string json(const std::vector<std::string>& v) {
+    return nlohmann::json(v).dump();
+}
+
+std::vector<std::string> argvOf(const Command& c) {
+    std::vector<std::string> v{c.program};
+    v.insert(v.end(), c.args.begin(), c.args.end());
+    return v;
+}
+
+Command commandFromJson(const std::string& text) {
+    const auto v = nlohmann::json::parse(text).get<std::vector<std::string>>();
+    Command c;
+    c.program = v.at(0);
+    c.args.assign(v.begin() + 1, v.end());
+    c.timeout = std::chrono::minutes(10);
+    return c;
+}
+
+std::string outputOf(const ProcessResult& r) {
+    std::string out = r.stdoutText;
+    if (!r.stderrText.empty())
+        out += (out.empty() ? "" : "\n") + r.stderrText;
+    return out;
+}
+
+std::string failureOf(const ProcessResult& r) {
+    if (r.timedOut)
+        return "timed out";
+    if (r.cancelled)
+        return "cancelled";
+    if (r.termSignal)
+        return "killed by signal " + std::to_string(*r.termSignal);
+    std::string why = "exit status " + std::to_string(r.exitCode);
+    std::string err = r.stderrText;
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r'))
+        err.pop_back();
+    if (!err.empty())
+        why += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
+    return why;
+}
+
+} // namespace
+
+Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout) {
+    LayoutPlan plan;
+    plan.layout = layout.name;
+    if (layout.kind == LayoutKind::Dir) {
+        plan.workdir = layout.path + "/layoutbench-" + layout.name;
+        plan.steps.push_back({"make the work directory", cmd("mkdir", {"--", plan.workdir}),
+                              cmd("rm", {"-rf", "--", plan.workdir})});
+        return plan;
+    }
+    if (!isZfs(layout.kind))
+        return badInput("layout '" + layout.name +
+                        "': " + std::string(layoutKindName(layout.kind)) +
+                        " cannot be built by this version");
+    if (layout.disks.size() < minimumDisks(layout.kind) ||
+        (layout.kind == LayoutKind::ZfsRaid10 && layout.disks.size() % 2 != 0))
+        return badInput("layout '" + layout.name +
+                        "': " + std::string(layoutKindName(layout.kind)) + " cannot be made of " +
+                        std::to_string(layout.disks.size()) + " disks");
+    std::vector<std::string> files;
+    for (const auto& name : layout.disks) {
+        const ScenarioDisk* d = scenario.disk(name);
+        if (!d || d->file.empty())
+            return badInput("layout '" + layout.name + "': disk '" + name + "' is not a file disk");
+        files.push_back(d->file);
+        // Never reuse an existing file: it may be someone's data or another pool's vdev.
+        plan.steps.push_back({"check that " + d->file + " does not exist yet",
+                              cmd("test", {"!", "-e", d->file}), std::nullopt});
+        plan.steps.push_back({"create sparse file vdev " + d->name,
+                              cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
+                              cmd("rm", {"-f", "--", d->file})});
+    }
+    const std::string mount = scenario.workDir + "/mnt-" + layout.name;
+    std::vector<std::string> create{
+        "create",   "-f",
+        "-o",       "ashift=" + std::to_string(layout.ashift),
+        "-O",       "recordsize=" + std::to_string(layout.recordsizeBytes),
+        "-O",       "compression=" + layout.compression,
+        "-O",       std::string("atime=") + (layout.atime ? "on" : "off"),
+        "-m",       mount,
+        layout.pool};
+    for (auto& v : vdevSpec(layout.kind, files))
+        create.push_back(std::move(v));
+    plan.steps.push_back({"create pool " + layout.pool, cmd("zpool", std::move(create)),
+                          cmd("zpool", {"destroy", "-f", layout.pool})});
+    plan.workdir = mount;
+    return plan;
+}
+
+Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campaignId,
+                                std::int64_t layoutId, const LayoutPlan& plan) {
+    auto& db = store.database();
+    auto seqQ = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
+    if (!seqQ)
+        return fail(seqQ.error());
+    seqQ->bind(1, campaignId);
+    if (auto r = seqQ->step(); !r)
+        return fail(r.error());
+    auto seq = seqQ->columnInt(0);
+
+    std::size_t applied = 0;
+    for (const auto& step : plan.steps) {
+        // Journal first: if we die while the command runs, recovery knows it may have applied.
+        auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
+                              "undo_argv, started_at, status) VALUES(?1, ?2, ?3, 'build', ?4, "
+                              "?5, ?6, 'running')");
+        if (!ins)
+            return fail(ins.error());
+        ins->bind(1, campaignId)
+            .bind(2, layoutId)
+            .bind(3, ++seq)
+            .bind(4, json(step.command.argvForDisplay()))
+            .bind(5,
+                  step.undo ? std::optional<std::string>(json(argvOf(*step.undo))) : std::nullopt)
+            .bind(6, store.now());
+        if (auto r = ins->run(); !r)
+            return fail(r.error());
+        const auto stepId = db.lastInsertId();
+        auto result = runner.run(step.command);
+        const bool ok = result && result->ok();
+        auto upd = db.prepare("UPDATE plan_step SET exit_code = ?1, output = ?2, finished_at = "
+                              "?3, status = ?4 WHERE id = ?5");
+        if (!upd)
+            return fail(upd.error());
+        upd->bind(1, result ? std::optional<std::int64_t>(result->exitCode) : std::nullopt)
+            .bind(2, result ? outputOf(*result) : result.error().message)
+            .bind(3, store.now())
+            .bind(4, ok ? "applied" : "failed")
+            .bind(5, stepId);
+        if (auto r = upd->run(); !r)
+            return fail(r.error());
+        if (!ok) {
+            const std::string why = result ? failureOf(*result) : result.error().message;
+            auto undone = undoApplied(store, runner, campaignId, layoutId);
+            std::string msg = "building layout '" + plan.layout + "': step '" + step.description +
+                              "' (" + step.command.toUserOutput() + ") failed: " + why;
+            if (undone && !undone->empty())
+                msg += "; undo problems: " + undone->front();
+            return runtimeError(msg);
+        }
+        ++applied;
+    }
+    return applied;
+}
+
+Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
+                                               std::int64_t campaignId,
+                                               std::optional<std::int64_t> layoutId) {
+    auto& db = store.database();
+    // 'running' steps are included: a crash during the command leaves us unsure it applied, and
+    // every undo here is safe to run on something that does not exist.
+    auto q = db.prepare("SELECT id, layout_id, undo_argv FROM plan_step WHERE campaign_id = ?1 "
+                        "AND phase = 'build' AND status IN ('applied', 'running') AND "
+                        "undo_argv IS NOT NULL AND (?2 IS NULL OR layout_id = ?2) "
+                        "ORDER BY seq DESC");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId).bind(2, layoutId);
+    struct Pending {
+        std::int64_t id, layout;
+        std::string undo;
+    };
+    std::vector<Pending> pending;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        pending.push_back({q->columnInt(0), q->columnInt(1), q->columnText(2)});
+    }
+    std::vector<std::string> problems;
+    auto seqQ = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
+    if (!seqQ)
+        return fail(seqQ.error());
+    seqQ->bind(1, campaignId);
+    if (auto r = seqQ->step(); !r)
+        return fail(r.error());
+    auto seq = seqQ->columnInt(0);
+    for (const auto& p : pending) {
+        const Command undo = commandFromJson(p.undo);
+        const auto started = store.now();
+        auto result = runner.run(undo);
+        const bool ok = result && result->ok();
+        if (!ok)
+            problems.push_back(undo.toUserOutput() + ": " +
+                               (result ? failureOf(*result) : result.error().message));
+        auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
+                              "exit_code, output, started_at, finished_at, status) VALUES(?1, ?2, "
+                              "?3, 'undo', ?4, ?5, ?6, ?7, ?8, ?9)");
+        if (!ins)
+            return fail(ins.error());
+        ins->bind(1, campaignId)
+            .bind(2, p.layout)
+            .bind(3, ++seq)
+            .bind(4, p.undo)
+            .bind(5, result ? std::optional<std::int64_t>(result->exitCode) : std::nullopt)
+            .bind(6, result ? outputOf(*result) : result.error().message)
+            .bind(7, started)
+            .bind(8, store.now())
+            .bind(9, ok ? "applied" : "failed");
+        if (auto r = ins->run(); !r)
+            return fail(r.error());
+        // The build step is settled either way: a failed undo is reported, not retried forever.
+        auto upd = db.prepare("UPDATE plan_step SET status = ?1 WHERE id = ?2");
+        if (!upd)
+            return fail(upd.error());
+        if (auto r = upd->bind(1, ok ? "undone" : "undo-failed").bind(2, p.id).run(); !r)
+            return fail(r.error());
+    }
+    return problems;
+}
+
+} // namespace lb

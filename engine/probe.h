@@ -1,0 +1,120 @@
+// The Probe interface: one adapter per external tool. A probe declares its options as a table
+// (which validates scenarios and builds argv, and later the GUI's forms), builds the commands of
+// one measured run, and parses the tool's output as a pure function of text.
+//
+// Required hooks: name, options, versionCommand, command, parse. validate and parseVersion
+// have defaults.
+#pragma once
+
+#include "engine/command.h"
+#include "engine/expected.h"
+#include "engine/run.h"
+#include "engine/runner.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace lb {
+
+enum class OptionType { Bool, Int, Size, String, Choice, Path };
+
+struct OptionSpec {
+    std::string name;  // key in the scenario's [[workloads]] table
+    std::string label; // short text for forms
+    OptionType type = OptionType::String;
+    std::string help;
+    std::optional<std::int64_t> min; // for Int and Size
+    std::optional<std::int64_t> max;
+    std::string defaultValue; // as written in a scenario; empty: no default
+    std::vector<std::string> choices;
+    bool required = false;
+};
+
+// A validated value: Size and Int become integers (bytes for sizes), Bool a bool.
+using OptionValue = std::variant<bool, std::int64_t, std::string>;
+
+class OptionValues {
+public:
+    void set(std::string name, OptionValue v) { values_[std::move(name)] = std::move(v); }
+    bool has(const std::string& name) const { return values_.count(name) != 0; }
+    std::int64_t integer(const std::string& name, std::int64_t fallback = 0) const;
+    std::uint64_t bytes(const std::string& name, std::uint64_t fallback = 0) const;
+    std::string text(const std::string& name, std::string fallback = {}) const;
+    bool flag(const std::string& name, bool fallback = false) const;
+    const std::map<std::string, OptionValue>& all() const { return values_; }
+    bool operator==(const OptionValues&) const = default;
+
+private:
+    std::map<std::string, OptionValue> values_;
+};
+
+// A raw option as read from a scenario, with its position for error messages.
+struct RawOption {
+    using Value = std::variant<bool, std::int64_t, double, std::string>;
+    Value value;
+    int line = 0;
+    int column = 0;
+};
+
+// Checks raw options against a table: unknown names, wrong types and values out of range are
+// bad input "FILE:LINE:COL: workloads[N].NAME: ...". Defaults are filled in.
+Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
+                                       const std::map<std::string, RawOption>& raw,
+                                       const std::string& where);
+
+// Where and how a workload runs.
+struct WorkloadContext {
+    std::string workdir;        // a directory on the layout under test
+    std::uint64_t ramBytes = 0; // the target's memory
+    bool root = false;
+    bool directIo = true; // the file system accepts O_DIRECT
+    int iteration = 0;
+    std::string workloadName;
+};
+
+struct MeasuredCommand {
+    std::vector<Command> prepare; // run before, not measured (input files)
+    Command command;              // the measured run
+    std::vector<Command> inspect; // run after a successful measured run; outputs go to parse
+    std::vector<Command> cleanup; // run after, whatever happened
+    std::vector<std::string> caveats;
+};
+
+class Probe {
+public:
+    virtual ~Probe() = default;
+    virtual std::string_view name() const = 0;
+    virtual const std::vector<OptionSpec>& options() const = 0;
+    // Checks that concern several options at once (the table checks each alone). `where` is
+    // "FILE:LINE" of the workload.
+    virtual Expected<void> validate(const OptionValues& opts, const std::string& where) const;
+    virtual Command versionCommand() const = 0;
+    // Tool version from the version command's output.
+    virtual std::string parseVersion(const ProcessResult& r) const;
+    virtual Expected<MeasuredCommand> command(const OptionValues& opts,
+                                              const WorkloadContext& ctx) const = 0;
+    // Metrics from a finished, successful measured run: the whole process result (wall and CPU
+    // time are the measurement for xz) and the outputs of the inspect commands, in order.
+    virtual Expected<ParsedRun> parse(const ProcessResult& result,
+                                      const std::vector<ProcessResult>& inspected,
+                                      const OptionValues& opts) const = 0;
+};
+
+// The probes the application registered, by name. Explicit registration, no static magic.
+class ProbeRegistry {
+public:
+    void add(std::unique_ptr<Probe> probe);
+    const Probe* find(std::string_view name) const;
+    std::vector<std::string> names() const;
+
+private:
+    std::vector<std::unique_ptr<Probe>> probes_;
+};
+
+} // namespace lb

@@ -1,0 +1,31 @@
+#include "engine/run.h"
+
+#include <array>
+#include <utility>
+
+namespace lb {
+
+namespace {
+constexpr std::array<std::pair<RunStatus, std::string_view>, 4> names{{
+    {RunStatus::Ok, "ok"},
+    {RunStatus::Failed, "failed"},
+    {RunStatus::Aborted, "aborted"},
+    {RunStatus::Running, "running"},
+}};
+} // namespace
+
+std::string_view runStatusName(RunStatus s) {
+    for (const auto& [status, name] : names)
+        if (status == s)
+            return name;
+    return "running";
+}
+
+std::optional<RunStatus> runStatusFromName(std::string_view name) {
+    for (const auto& [status, n] : names)
+        if (n == name)
+            return status;
+    return std::nullopt;
+}
+
+} // namespace lb

@@ -1,0 +1,53 @@
+// One iteration of one workload on one layout, as recorded: what ran, what it printed, what it
+// measured. Raw output is kept so a parser fix can re-derive metrics later.
+#pragma once
+
+#include "engine/metric.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+enum class RunStatus { Ok, Failed, Aborted, Running };
+
+std::string_view runStatusName(RunStatus s); // "ok", "failed", "aborted", "running"
+std::optional<RunStatus> runStatusFromName(std::string_view name);
+
+// What a parser makes of one tool output: metrics, or the reason the run failed.
+struct ParsedRun {
+    std::string workload;    // e.g. "bonnie", "fio:seq-read-1m"
+    std::string toolVersion; // as the tool reported it, e.g. "fio-3.33", "2.00a"
+    std::vector<Metric> metrics;
+    std::vector<std::string> caveats; // e.g. "bonnie.putc: too fast to time (+++++)"
+    bool failed = false;
+    std::string failureReason;
+    bool operator==(const ParsedRun&) const = default;
+};
+
+struct Run {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0; // 0: imported, not part of a campaign
+    std::string layout;
+    std::string workload;
+    std::string probe;
+    int iteration = 0;
+    std::vector<std::string> argv;
+    std::optional<int> exitCode;
+    std::string stdoutText;
+    std::string stderrText;
+    std::string toolVersion;
+    std::string startedAt;  // ISO 8601 UTC
+    std::string finishedAt; // ISO 8601 UTC
+    double wallSeconds = 0;
+    RunStatus status = RunStatus::Running;
+    std::string reason;
+    std::vector<std::string> caveats;
+    std::string source; // the imported file, for imported runs
+    std::vector<Metric> metrics;
+};
+
+} // namespace lb

@@ -1,0 +1,488 @@
+#include "engine/scenario.h"
+
+#include "engine/size.h"
+
+#include <algorithm>
+#include <cassert>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace lb {
+
+namespace fs = std::filesystem;
+
+const ScenarioLayout& Scenario::baseline() const {
+    const auto it = std::find_if(layouts.begin(), layouts.end(),
+                                 [](const ScenarioLayout& l) { return l.baseline; });
+    assert(it != layouts.end());
+    return *it;
+}
+
+const ScenarioDisk* Scenario::disk(std::string_view diskName) const {
+    for (const auto& d : disks)
+        if (d.name == diskName)
+            return &d;
+    return nullptr;
+}
+
+namespace {
+
+// Builds "FILE:LINE:COL: field: message" for the node a problem is at.
+class Reporter {
+public:
+    explicit Reporter(std::string path) : path_(std::move(path)) {}
+    std::string at(const toml::node& node, const std::string& field, const std::string& msg) const {
+        const auto& src = node.source();
+        return path_ + ":" + std::to_string(src.begin.line) + ":" +
+               std::to_string(src.begin.column) + ": " + field + ": " + msg;
+    }
+    std::string at(const toml::source_region& src, const std::string& field,
+                   const std::string& msg) const {
+        return path_ + ":" + std::to_string(src.begin.line) + ":" +
+               std::to_string(src.begin.column) + ": " + field + ": " + msg;
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+Expected<void> rejectUnknown(const toml::table& table, const std::set<std::string>& allowed,
+                             const std::string& where, const Reporter& rep) {
+    for (const auto& [key, node] : table) {
+        const std::string k(key.str());
+        if (!allowed.count(k)) {
+            std::string list;
+            for (const auto& a : allowed)
+                list += (list.empty() ? "" : ", ") + a;
+            return badInput(rep.at(key.source(), where + k, "unknown key (allowed: " + list + ")"));
+        }
+    }
+    return {};
+}
+
+Expected<std::string> getString(const toml::table& t, const char* key, const std::string& where,
+                                const Reporter& rep, bool required, std::string fallback = {}) {
+    const toml::node* node = t.get(key);
+    if (!node) {
+        if (required)
+            return badInput(rep.at(t, where + key, "is required"));
+        return fallback;
+    }
+    if (const auto* s = node->as_string())
+        return s->get();
+    return badInput(rep.at(*node, where + key, "expected a string"));
+}
+
+Expected<bool> getBool(const toml::table& t, const char* key, const std::string& where,
+                       const Reporter& rep, bool fallback) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return fallback;
+    if (const auto* b = node->as_boolean())
+        return b->get();
+    return badInput(rep.at(*node, where + key, "expected true or false"));
+}
+
+Expected<std::int64_t> getInt(const toml::table& t, const char* key, const std::string& where,
+                              const Reporter& rep, std::int64_t fallback, std::int64_t min,
+                              std::int64_t max) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return fallback;
+    const auto* i = node->as_integer();
+    if (!i)
+        return badInput(rep.at(*node, where + key, "expected a whole number"));
+    if (i->get() < min || i->get() > max)
+        return badInput(rep.at(*node, where + key,
+                               std::to_string(i->get()) + " is outside " + std::to_string(min) +
+                                   ".." + std::to_string(max)));
+    return i->get();
+}
+
+Expected<double> getDouble(const toml::table& t, const char* key, const std::string& where,
+                           const Reporter& rep, double fallback) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return fallback;
+    if (const auto* f = node->as_floating_point())
+        return f->get();
+    if (const auto* i = node->as_integer())
+        return static_cast<double>(i->get());
+    return badInput(rep.at(*node, where + key, "expected a number"));
+}
+
+Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std::string& where,
+                                const Reporter& rep, std::uint64_t fallback,
+                                SizeConvention convention = SizeConvention::Decimal) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return fallback;
+    if (const auto* i = node->as_integer()) {
+        if (i->get() < 0)
+            return badInput(rep.at(*node, where + key, "must not be negative"));
+        return static_cast<std::uint64_t>(i->get());
+    }
+    if (const auto* s = node->as_string()) {
+        auto size = parseSize(s->get(), convention);
+        if (!size)
+            return badInput(rep.at(*node, where + key, size.error().message));
+        return *size;
+    }
+    return badInput(rep.at(*node, where + key, "expected a size such as \"256M\""));
+}
+
+std::string resolve(const std::string& base, const std::string& p) {
+    if (p.empty() || fs::path(p).is_absolute())
+        return p;
+    return (fs::path(base) / p).lexically_normal().string();
+}
+
+bool validName(const std::string& s) {
+    return !s.empty() && s.size() <= 64 &&
+           std::all_of(s.begin(), s.end(),
+                       [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                                  c == '_' || c == '.';
+                       }) &&
+           s.front() != '-' && s.front() != '.';
+}
+
+template <typename T> Unexpected propagate(const Expected<T>& e) {
+    return fail(e.error());
+}
+
+#define LB_TRY(var, expr)                                                                          \
+    auto var##_r = (expr);                                                                         \
+    if (!var##_r)                                                                                  \
+        return propagate(var##_r);                                                                 \
+    auto var = std::move(*var##_r)
+
+Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
+                                 const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, {"name", "device", "file", "size", "wipe"}, where, rep); !r)
+        return fail(r.error());
+    ScenarioDisk d;
+    d.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(name, getString(t, "name", where, rep, true));
+    LB_TRY(device, getString(t, "device", where, rep, false));
+    LB_TRY(file, getString(t, "file", where, rep, false));
+    LB_TRY(size, getSize(t, "size", where, rep, 0));
+    LB_TRY(wipe, getBool(t, "wipe", where, rep, false));
+    if (!validName(name))
+        return badInput(
+            rep.at(*t.get("name"), where + "name", "use letters, digits, '-', '_' and '.' only"));
+    if (device.empty() == file.empty())
+        return badInput(rep.at(t, where + "device", "give exactly one of device or file"));
+    if (!file.empty() && size == 0)
+        return badInput(rep.at(t, where + "size", "a file disk needs a size"));
+    if (!device.empty() && size != 0)
+        return badInput(rep.at(*t.get("size"), where + "size",
+                               "only file disks have a size; a device has its own"));
+    d.name = name;
+    d.device = device;
+    d.file = resolve(baseDir, file);
+    d.sizeBytes = size;
+    d.wipe = wipe;
+    return d;
+}
+
+Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
+                                     const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t,
+                               {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
+                                "recordsize", "compression", "atime", "underprovision"},
+                               where, rep);
+        !r)
+        return fail(r.error());
+    ScenarioLayout l;
+    l.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(name, getString(t, "name", where, rep, true));
+    if (!validName(name))
+        return badInput(
+            rep.at(*t.get("name"), where + "name", "use letters, digits, '-', '_' and '.' only"));
+    l.name = name;
+    LB_TRY(kindText, getString(t, "kind", where, rep, true));
+    const auto kind = parseLayoutKind(kindText);
+    if (!kind)
+        return badInput(
+            rep.at(*t.get("kind"), where + "kind", "unknown layout kind '" + kindText + "'"));
+    if (*kind == LayoutKind::Guest)
+        return badInput(rep.at(*t.get("kind"), where + "kind",
+                               "the guest layout is not supported by this version"));
+    l.kind = *kind;
+    LB_TRY(baseline, getBool(t, "baseline", where, rep, false));
+    l.baseline = baseline;
+    LB_TRY(path, getString(t, "path", where, rep, l.kind == LayoutKind::Dir));
+    l.path = resolve(baseDir, path);
+    if (l.kind != LayoutKind::Dir && !path.empty())
+        return badInput(rep.at(*t.get("path"), where + "path", "only dir layouts take a path"));
+    LB_TRY(pool, getString(t, "pool", where, rep, false, "lb-" + l.name));
+    if (!validName(pool))
+        return badInput(rep.at(t, where + "pool", "use letters, digits, '-', '_' and '.' only"));
+    l.pool = pool;
+    LB_TRY(ashift, getInt(t, "ashift", where, rep, 12, 9, 16));
+    l.ashift = static_cast<unsigned>(ashift);
+    LB_TRY(record, getSize(t, "recordsize", where, rep, 128 * 1024, SizeConvention::Binary));
+    if (record < 512 || record > 16 * 1024 * 1024 || (record & (record - 1)) != 0)
+        return badInput(rep.at(*t.get("recordsize"), where + "recordsize",
+                               "must be a power of two from 512 to 16M"));
+    l.recordsizeBytes = record;
+    LB_TRY(compression, getString(t, "compression", where, rep, false, "off"));
+    l.compression = compression;
+    LB_TRY(atime, getBool(t, "atime", where, rep, false));
+    l.atime = atime;
+    LB_TRY(under, getDouble(t, "underprovision", where, rep, 1.0));
+    if (!(under > 0 && under <= 1.0))
+        return badInput(rep.at(*t.get("underprovision"), where + "underprovision",
+                               "must be a fraction in (0, 1]"));
+    l.underprovision = under;
+    if (const toml::node* disks = t.get("disks")) {
+        const auto* arr = disks->as_array();
+        if (!arr)
+            return badInput(rep.at(*disks, where + "disks", "expected a list of disk names"));
+        for (const auto& item : *arr) {
+            const auto* s = item.as_string();
+            if (!s)
+                return badInput(rep.at(item, where + "disks", "expected a disk name"));
+            l.disks.push_back(s->get());
+        }
+    }
+    if (l.kind == LayoutKind::Dir && !l.disks.empty())
+        return badInput(rep.at(*t.get("disks"), where + "disks", "a dir layout takes no disks"));
+    if (l.kind != LayoutKind::Dir && l.disks.empty())
+        return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
+    return l;
+}
+
+Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string& where,
+                                         const std::string& baseDir, const Reporter& rep,
+                                         const ProbeRegistry& probes) {
+    ScenarioWorkload w;
+    w.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(probeName, getString(t, "probe", where, rep, true));
+    const Probe* probe = probes.find(probeName);
+    if (!probe) {
+        std::string list;
+        for (const auto& n : probes.names())
+            list += (list.empty() ? "" : ", ") + n;
+        return badInput(rep.at(*t.get("probe"), where + "probe",
+                               "unknown probe '" + probeName + "' (known: " + list + ")"));
+    }
+    w.probe = probeName;
+    LB_TRY(timeout, getInt(t, "timeout", where, rep, 3600, 1, 7 * 24 * 3600));
+    w.timeoutSeconds = static_cast<int>(timeout);
+
+    std::map<std::string, RawOption> raw;
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (k == "probe" || k == "name" || k == "timeout")
+            continue;
+        RawOption opt;
+        opt.line = static_cast<int>(key.source().begin.line);
+        opt.column = static_cast<int>(key.source().begin.column);
+        if (const auto* s = node.as_string())
+            opt.value = s->get();
+        else if (const auto* i = node.as_integer())
+            opt.value = i->get();
+        else if (const auto* b = node.as_boolean())
+            opt.value = b->get();
+        else if (const auto* f = node.as_floating_point())
+            opt.value = f->get();
+        else
+            return badInput(rep.at(node, where + k, "expected a string, number or boolean"));
+        raw.emplace(k, std::move(opt));
+    }
+    auto values = validateOptions(probe->options(), raw, rep.path());
+    if (!values)
+        return fail(values.error());
+    if (auto r = probe->validate(*values, rep.path() + ":" + std::to_string(w.line)); !r)
+        return fail(r.error());
+    // Paths in a scenario are relative to the scenario file.
+    for (const auto& spec : probe->options())
+        if (spec.type == OptionType::Path && values->has(spec.name))
+            values->set(spec.name, resolve(baseDir, values->text(spec.name)));
+    w.options = std::move(*values);
+
+    std::string defaultName = probeName;
+    if (w.options.has("preset"))
+        defaultName += ":" + w.options.text("preset");
+    else if (w.options.has("job_file"))
+        defaultName += ":" + fs::path(w.options.text("job_file")).stem().string();
+    LB_TRY(name, getString(t, "name", where, rep, false, defaultName));
+    w.name = name;
+    return w;
+}
+
+template <typename T, typename F>
+Expected<std::vector<T>> parseArray(const toml::table& root, const char* key, const Reporter& rep,
+                                    F&& parseOne) {
+    std::vector<T> out;
+    const toml::node* node = root.get(key);
+    if (!node)
+        return out;
+    const auto* arr = node->as_array();
+    if (!arr)
+        return badInput(rep.at(*node, key, "expected [[" + std::string(key) + "]] tables"));
+    std::size_t index = 0;
+    for (const auto& item : *arr) {
+        const auto* table = item.as_table();
+        const std::string where = std::string(key) + "[" + std::to_string(index++) + "].";
+        if (!table)
+            return badInput(rep.at(item, where, "expected a table"));
+        auto parsed = parseOne(*table, where);
+        if (!parsed)
+            return fail(parsed.error());
+        out.push_back(std::move(*parsed));
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
+                                 const ProbeRegistry& probes) {
+    const Reporter rep(path.empty() ? "<scenario>" : path);
+    toml::table root;
+    try {
+        root = toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        return badInput(rep.at(e.source(), "syntax", std::string(e.description())));
+    }
+    const std::string baseDir = path.empty() ? fs::current_path().string()
+                                             : fs::absolute(fs::path(path)).parent_path().string();
+
+    if (auto r = rejectUnknown(root,
+                               {"name", "description", "iterations", "work_dir", "drop_caches",
+                                "host", "thresholds", "disks", "layouts", "workloads"},
+                               "", rep);
+        !r)
+        return fail(r.error());
+
+    Scenario s;
+    s.path = path;
+    s.text = std::string(text);
+    LB_TRY(name, getString(root, "name", "", rep, true));
+    if (!validName(name))
+        return badInput(
+            rep.at(*root.get("name"), "name", "use letters, digits, '-', '_' and '.' only"));
+    s.name = name;
+    LB_TRY(description, getString(root, "description", "", rep, false));
+    s.description = description;
+    LB_TRY(iterations, getInt(root, "iterations", "", rep, 3, 1, 1000));
+    s.iterations = static_cast<int>(iterations);
+    LB_TRY(dropCaches, getBool(root, "drop_caches", "", rep, true));
+    s.dropCaches = dropCaches;
+    LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
+    s.workDir = resolve(baseDir, workDir);
+
+    if (const toml::node* host = root.get("host")) {
+        const auto* t = host->as_table();
+        if (!t)
+            return badInput(rep.at(*host, "host", "expected a [host] table"));
+        if (auto r = rejectUnknown(*t, {"target", "identity"}, "host.", rep); !r)
+            return fail(r.error());
+        LB_TRY(target, getString(*t, "target", "host.", rep, false, "local"));
+        if (target != "local")
+            return badInput(rep.at(*t->get("target"), "host.target",
+                                   "only \"local\" is supported by this version"));
+        s.host.target = target;
+        LB_TRY(identity, getString(*t, "identity", "host.", rep, false));
+        s.host.identity = identity;
+    }
+    if (const toml::node* thr = root.get("thresholds")) {
+        const auto* t = thr->as_table();
+        if (!t)
+            return badInput(rep.at(*thr, "thresholds", "expected a [thresholds] table"));
+        if (auto r = rejectUnknown(*t, {"viable", "not_viable"}, "thresholds.", rep); !r)
+            return fail(r.error());
+        LB_TRY(viable, getDouble(*t, "viable", "thresholds.", rep, 1.10));
+        LB_TRY(notViable, getDouble(*t, "not_viable", "thresholds.", rep, 2.0));
+        if (!(viable >= 1.0 && notViable > viable))
+            return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
+        s.thresholds = {viable, notViable};
+    }
+
+    auto disks = parseArray<ScenarioDisk>(root, "disks", rep, [&](const auto& t, const auto& w) {
+        return parseDisk(t, w, s.workDir, rep);
+    });
+    if (!disks)
+        return fail(disks.error());
+    s.disks = std::move(*disks);
+    auto layouts =
+        parseArray<ScenarioLayout>(root, "layouts", rep, [&](const auto& t, const auto& w) {
+            return parseLayout(t, w, s.workDir, rep);
+        });
+    if (!layouts)
+        return fail(layouts.error());
+    s.layouts = std::move(*layouts);
+    auto workloads =
+        parseArray<ScenarioWorkload>(root, "workloads", rep, [&](const auto& t, const auto& w) {
+            return parseWorkload(t, w, baseDir, rep, probes);
+        });
+    if (!workloads)
+        return fail(workloads.error());
+    s.workloads = std::move(*workloads);
+
+    // Cross-checks: unique names, disks exist and are used once per layout, one baseline.
+    std::set<std::string> seen;
+    for (const auto& d : s.disks)
+        if (!seen.insert(d.name).second)
+            return badInput(rep.path() + ":" + std::to_string(d.line) + ": disks.name: '" + d.name +
+                            "' is defined twice");
+    seen.clear();
+    std::set<std::string> pools;
+    int baselines = 0;
+    for (const auto& l : s.layouts) {
+        const std::string at = rep.path() + ":" + std::to_string(l.line) + ": layouts.";
+        if (!seen.insert(l.name).second)
+            return badInput(at + "name: '" + l.name + "' is defined twice");
+        if (isZfs(l.kind) && !pools.insert(l.pool).second)
+            return badInput(at + "pool: '" + l.pool + "' is used by two layouts");
+        baselines += l.baseline ? 1 : 0;
+        std::set<std::string> used;
+        for (const auto& d : l.disks) {
+            if (!s.disk(d))
+                return badInput(at + "disks: '" + d + "' is not in [[disks]]");
+            if (!used.insert(d).second)
+                return badInput(at + "disks: '" + d + "' is listed twice");
+        }
+        if (isMd(l.kind) || (l.kind != LayoutKind::Dir && !isZfs(l.kind)))
+            return badInput(at + "kind: " + std::string(layoutKindName(l.kind)) +
+                            " layouts cannot be built by this version (dir and zfs-* can)");
+        for (const auto& d : l.disks)
+            if (!s.disk(d)->device.empty())
+                return badInput(at + "disks: '" + d +
+                                "' is a block device; this version builds layouts on file "
+                                "disks only");
+    }
+    if (s.layouts.empty())
+        return badInput(rep.path() + ": layouts: at least one [[layouts]] is required");
+    if (baselines != 1)
+        return badInput(rep.path() +
+                        ": layouts.baseline: exactly one layout must be marked "
+                        "baseline = true (found " +
+                        std::to_string(baselines) + ")");
+    if (s.workloads.empty())
+        return badInput(rep.path() + ": workloads: at least one [[workloads]] is required");
+    seen.clear();
+    for (const auto& w : s.workloads)
+        if (!seen.insert(w.name).second)
+            return badInput(rep.path() + ":" + std::to_string(w.line) + ": workloads.name: '" +
+                            w.name + "' is used twice; give one of them a name");
+    return s;
+}
+
+Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return badInput(path + ": cannot read scenario file");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parseScenario(buf.str(), path, probes);
+}
+
+} // namespace lb

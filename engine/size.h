@@ -1,0 +1,32 @@
+// Sizes as people write them for drives and files: 500G/500GB are decimal (how drives are sold),
+// 465GiB is binary. Parsing is exact integer arithmetic; no floating point touches a byte count.
+#pragma once
+
+#include "engine/expected.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lb {
+
+constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t MiB = 1024 * KiB;
+constexpr std::uint64_t GiB = 1024 * MiB;
+constexpr std::uint64_t TiB = 1024 * GiB;
+
+// How a bare K/M/G/T (no "B", no "i") is read. Drive and disk sizes are decimal, as drives are
+// sold; block, record and tool file sizes are binary, as ZFS, fio and bonnie++ read them.
+// "KB/MB/GB" are decimal and "KiB/MiB/GiB" binary under both.
+enum class SizeConvention { Decimal, Binary };
+
+// "500G", "500GB", "465GiB", "4k", "128K", "1.5T", "4096". A bare number is bytes.
+// Fractions are allowed where they give a whole number of bytes.
+Expected<std::uint64_t> parseSize(std::string_view text,
+                                  SizeConvention convention = SizeConvention::Decimal);
+
+// 500000000000 -> "500 GB"; binary=true -> "465.66 GiB". For humans only.
+std::string formatBytes(std::uint64_t bytes, bool binary = false);
+std::string formatRate(double bytesPerSecond); // "343.7 MB/s"
+
+} // namespace lb

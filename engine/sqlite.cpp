@@ -1,0 +1,147 @@
+#include "engine/sqlite.h"
+
+#include <sqlite3.h>
+
+namespace lb::sql {
+
+void Database::Closer::operator()(sqlite3* db) const {
+    sqlite3_close_v2(db);
+}
+void Statement::Finalizer::operator()(sqlite3_stmt* s) const {
+    sqlite3_finalize(s);
+}
+
+Expected<Database> Database::open(const std::string& path) {
+    sqlite3* raw = nullptr;
+    const int rc =
+        sqlite3_open_v2(path.c_str(), &raw,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    Database db;
+    db.db_.reset(raw);
+    db.path_ = path;
+    if (rc != SQLITE_OK)
+        return runtimeError(
+            path + ": cannot open database: " + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+    sqlite3_busy_timeout(raw, 5000);
+    return db;
+}
+
+Expected<void> Database::exec(std::string_view sql) {
+    char* msg = nullptr;
+    const std::string text(sql);
+    if (sqlite3_exec(db_.get(), text.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+        std::string err = path_ + ": " + (msg ? msg : "unknown SQLite error");
+        sqlite3_free(msg);
+        return runtimeError(std::move(err));
+    }
+    return {};
+}
+
+Expected<Statement> Database::prepare(std::string_view sql) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_.get(), sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
+        SQLITE_OK)
+        return runtimeError(path_ + ": " + lastError());
+    return Statement(db_.get(), stmt);
+}
+
+std::int64_t Database::lastInsertId() const {
+    return sqlite3_last_insert_rowid(db_.get());
+}
+int Database::changes() const {
+    return sqlite3_changes(db_.get());
+}
+std::string Database::lastError() const {
+    return sqlite3_errmsg(db_.get());
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    if (sqlite3_bind_int64(stmt_.get(), index, value) != SQLITE_OK)
+        bindError_ = sqlite3_errmsg(db_);
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value) {
+    if (sqlite3_bind_double(stmt_.get(), index, value) != SQLITE_OK)
+        bindError_ = sqlite3_errmsg(db_);
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+    if (sqlite3_bind_text64(stmt_.get(), index, text.data(), text.size(), SQLITE_TRANSIENT,
+                            SQLITE_UTF8) != SQLITE_OK)
+        bindError_ = sqlite3_errmsg(db_);
+    return *this;
+}
+
+Statement& Statement::bindNull(int index) {
+    if (sqlite3_bind_null(stmt_.get(), index) != SQLITE_OK)
+        bindError_ = sqlite3_errmsg(db_);
+    return *this;
+}
+
+Expected<bool> Statement::step() {
+    if (!bindError_.empty())
+        return runtimeError("binding a parameter: " + bindError_);
+    const int rc = sqlite3_step(stmt_.get());
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    return runtimeError(std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+Expected<void> Statement::run() {
+    auto r = step();
+    if (!r)
+        return fail(r.error());
+    reset();
+    return {};
+}
+
+void Statement::reset() {
+    sqlite3_reset(stmt_.get());
+    sqlite3_clear_bindings(stmt_.get());
+    bindError_.clear();
+}
+
+std::int64_t Statement::columnInt(int col) const {
+    return sqlite3_column_int64(stmt_.get(), col);
+}
+double Statement::columnDouble(int col) const {
+    return sqlite3_column_double(stmt_.get(), col);
+}
+bool Statement::columnIsNull(int col) const {
+    return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL;
+}
+std::string Statement::columnText(int col) const {
+    const auto* text = sqlite3_column_text(stmt_.get(), col);
+    const int bytes = sqlite3_column_bytes(stmt_.get(), col);
+    if (!text)
+        return {};
+    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(bytes));
+}
+
+Expected<Transaction> Transaction::begin(Database& db) {
+    if (auto r = db.exec("BEGIN IMMEDIATE"); !r)
+        return fail(r.error());
+    return Transaction(db);
+}
+
+Transaction::Transaction(Transaction&& other) noexcept : db_(other.db_), open_(other.open_) {
+    other.open_ = false;
+}
+
+Transaction::~Transaction() {
+    if (open_)
+        (void)db_->exec("ROLLBACK");
+}
+
+Expected<void> Transaction::commit() {
+    auto r = db_->exec("COMMIT");
+    if (r)
+        open_ = false;
+    return r;
+}
+
+} // namespace lb::sql

@@ -1,0 +1,93 @@
+// A thin RAII layer over SQLite: one connection, prepared statements with bound parameters only,
+// and transactions that roll back unless committed. Errors come back as values.
+#pragma once
+
+#include "engine/expected.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace lb::sql {
+
+class Statement;
+
+class Database {
+public:
+    static Expected<Database> open(const std::string& path);
+
+    Expected<void> exec(std::string_view sql); // statements without parameters or results
+    Expected<Statement> prepare(std::string_view sql);
+    std::int64_t lastInsertId() const;
+    int changes() const;
+    std::string lastError() const;
+    const std::string& path() const { return path_; }
+
+private:
+    struct Closer {
+        void operator()(sqlite3* db) const;
+    };
+    std::unique_ptr<sqlite3, Closer> db_;
+    std::string path_;
+};
+
+class Statement {
+public:
+    Statement& bind(int index, std::int64_t value);
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, double value);
+    Statement& bind(int index, std::string_view text);
+    Statement& bind(int index, const std::string& text) {
+        return bind(index, std::string_view(text));
+    }
+    Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+    Statement& bindNull(int index);
+    template <typename T> Statement& bind(int index, const std::optional<T>& value) {
+        return value ? bind(index, *value) : bindNull(index);
+    }
+
+    // Steps once: true while a row is available, false when done.
+    Expected<bool> step();
+    // Runs a statement that returns no rows.
+    Expected<void> run();
+    void reset();
+
+    std::int64_t columnInt(int col) const;
+    double columnDouble(int col) const;
+    std::string columnText(int col) const;
+    bool columnIsNull(int col) const;
+
+private:
+    friend class Database;
+    struct Finalizer {
+        void operator()(sqlite3_stmt* s) const;
+    };
+    Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+    sqlite3* db_;
+    std::unique_ptr<sqlite3_stmt, Finalizer> stmt_;
+    std::string bindError_;
+};
+
+// Begins IMMEDIATE on construction (one writer, no upgrade deadlocks); rolls back on destruction
+// unless commit() succeeded.
+class Transaction {
+public:
+    static Expected<Transaction> begin(Database& db);
+    Transaction(Transaction&& other) noexcept;
+    Transaction& operator=(Transaction&&) = delete;
+    Transaction(const Transaction&) = delete;
+    ~Transaction();
+    Expected<void> commit();
+
+private:
+    explicit Transaction(Database& db) : db_(&db) {}
+    Database* db_;
+    bool open_ = true;
+};
+
+} // namespace lb::sql

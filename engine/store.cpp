@@ -1,0 +1,477 @@
+#include "engine/store.h"
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace lb {
+
+namespace {
+
+// Migration N takes the schema from version N to N+1. Never edit a shipped step: add one.
+const std::vector<const char*> migrations{
+    R"sql(
+CREATE TABLE host(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    inventory TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE disk(
+    id INTEGER PRIMARY KEY,
+    host_id INTEGER NOT NULL REFERENCES host(id),
+    path TEXT NOT NULL,
+    model TEXT,
+    serial TEXT,
+    size_bytes INTEGER,
+    rotational INTEGER,
+    UNIQUE(host_id, path)
+);
+CREATE TABLE layout(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    spec TEXT NOT NULL DEFAULT '{}',
+    host_id INTEGER REFERENCES host(id),
+    created_at TEXT NOT NULL
+);
+CREATE TABLE campaign(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    scenario_path TEXT,
+    scenario TEXT,
+    host_id INTEGER REFERENCES host(id),
+    inventory TEXT NOT NULL DEFAULT '{}',
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL CHECK(status IN ('running', 'done', 'failed', 'aborted'))
+);
+CREATE TABLE run(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER REFERENCES campaign(id),
+    layout_id INTEGER NOT NULL REFERENCES layout(id),
+    workload TEXT NOT NULL,
+    probe TEXT NOT NULL,
+    iteration INTEGER NOT NULL DEFAULT 0,
+    argv TEXT NOT NULL DEFAULT '[]',
+    exit_code INTEGER,
+    stdout TEXT NOT NULL DEFAULT '',
+    stderr TEXT NOT NULL DEFAULT '',
+    tool_version TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    wall_seconds REAL,
+    status TEXT NOT NULL CHECK(status IN ('ok', 'failed', 'aborted', 'running')),
+    reason TEXT NOT NULL DEFAULT '',
+    caveats TEXT NOT NULL DEFAULT '[]',
+    source TEXT
+);
+CREATE INDEX run_layout ON run(layout_id, status);
+CREATE INDEX run_campaign ON run(campaign_id);
+CREATE TABLE metric(
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value REAL NOT NULL,
+    unit TEXT NOT NULL,
+    UNIQUE(run_id, name)
+);
+CREATE TABLE plan_step(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER REFERENCES campaign(id),
+    layout_id INTEGER REFERENCES layout(id),
+    seq INTEGER NOT NULL,
+    phase TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    undo_argv TEXT,
+    exit_code INTEGER,
+    output TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    status TEXT NOT NULL
+);
+)sql",
+};
+
+std::string toJson(const std::vector<std::string>& items) {
+    return nlohmann::json(items).dump();
+}
+
+} // namespace
+
+std::string utcNow() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string defaultDatabasePath() {
+    std::filesystem::path base;
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = std::filesystem::path(home) / ".local" / "share";
+    else
+        base = ".";
+    return (base / "layoutbench" / "results.db").string();
+}
+
+Expected<Store> Store::open(const std::string& path, Clock clock) {
+    if (path != ":memory:") {
+        std::error_code ec;
+        const auto parent = std::filesystem::path(path).parent_path();
+        if (!parent.empty())
+            std::filesystem::create_directories(parent, ec);
+        if (ec)
+            return runtimeError(parent.string() + ": cannot create directory: " + ec.message());
+    }
+    auto db = sql::Database::open(path);
+    if (!db)
+        return fail(db.error());
+    Store store(std::move(*db), std::move(clock));
+    for (const char* pragma :
+         {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"})
+        if (auto r = store.db_.exec(pragma); !r)
+            return fail(r.error());
+    if (auto r = store.migrate(); !r)
+        return fail(r.error());
+    return store;
+}
+
+Expected<void> Store::migrate() {
+    if (auto r = db_.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
+                          "NULL)");
+        !r)
+        return r;
+    auto read = db_.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+    if (!read)
+        return fail(read.error());
+    auto has = read->step();
+    if (!has)
+        return fail(has.error());
+    int version =
+        *has ? static_cast<int>(std::strtol(read->columnText(0).c_str(), nullptr, 10)) : 0;
+    if (version > latestSchemaVersion)
+        return runtimeError(db_.path() + ": written by a newer layoutbench (schema " +
+                            std::to_string(version) + ", this version knows up to " +
+                            std::to_string(latestSchemaVersion) + ")");
+    while (version < latestSchemaVersion) {
+        auto tx = transaction();
+        if (!tx)
+            return fail(tx.error());
+        if (auto r = db_.exec(migrations[static_cast<std::size_t>(version)]); !r)
+            return runtimeError("migrating " + db_.path() + " to schema " +
+                                std::to_string(version + 1) + ": " + r.error().message);
+        auto set = db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
+                               "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+        if (!set)
+            return fail(set.error());
+        if (auto r = set->bind(1, std::to_string(version + 1)).run(); !r)
+            return r;
+        if (auto r = tx->commit(); !r)
+            return r;
+        ++version;
+    }
+    schemaVersion_ = version;
+    return {};
+}
+
+Expected<std::int64_t> Store::ensureHost(const std::string& name,
+                                         const std::string& inventoryJson) {
+    auto ins = db_.prepare("INSERT INTO host(name, inventory) VALUES(?1, ?2) "
+                           "ON CONFLICT(name) DO UPDATE SET inventory = CASE WHEN ?2 = '{}' "
+                           "THEN inventory ELSE ?2 END RETURNING id");
+    if (!ins)
+        return fail(ins.error());
+    ins->bind(1, name).bind(2, inventoryJson);
+    auto row = ins->step();
+    if (!row)
+        return fail(row.error());
+    return ins->columnInt(0);
+}
+
+Expected<std::int64_t> Store::ensureLayout(const std::string& name, const std::string& kind,
+                                           const std::string& specJson,
+                                           std::optional<std::int64_t> hostId) {
+    auto existing = findLayout(name);
+    if (!existing)
+        return fail(existing.error());
+    if (*existing) {
+        if ((*existing)->kind != kind)
+            return badInput("layout '" + name + "' already exists with kind '" + (*existing)->kind +
+                            "', not '" + kind + "'");
+        return (*existing)->id;
+    }
+    auto ins = db_.prepare(
+        "INSERT INTO layout(name, kind, spec, host_id, created_at) VALUES(?1, ?2, ?3, ?4, ?5)");
+    if (!ins)
+        return fail(ins.error());
+    if (auto r =
+            ins->bind(1, name).bind(2, kind).bind(3, specJson).bind(4, hostId).bind(5, now()).run();
+        !r)
+        return fail(r.error());
+    return db_.lastInsertId();
+}
+
+Expected<std::optional<LayoutRecord>> Store::findLayout(const std::string& name) {
+    auto q = db_.prepare("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, '') FROM layout l "
+                         "LEFT JOIN host h ON h.id = l.host_id WHERE l.name = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, name);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<LayoutRecord>{};
+    LayoutRecord rec;
+    rec.id = q->columnInt(0);
+    rec.name = q->columnText(1);
+    rec.kind = q->columnText(2);
+    rec.spec = q->columnText(3);
+    rec.host = q->columnText(4);
+    return std::optional<LayoutRecord>{rec};
+}
+
+Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
+    auto ins = db_.prepare(
+        "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
+        "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
+        "caveats, source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+        "?15, ?16, ?17)");
+    if (!ins)
+        return fail(ins.error());
+    ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
+        .bind(2, layoutId)
+        .bind(3, run.workload)
+        .bind(4, run.probe)
+        .bind(5, run.iteration)
+        .bind(6, toJson(run.argv))
+        .bind(7, run.exitCode)
+        .bind(8, run.stdoutText)
+        .bind(9, run.stderrText)
+        .bind(10, run.toolVersion)
+        .bind(11, run.startedAt)
+        .bind(12, run.finishedAt)
+        .bind(13, run.wallSeconds)
+        .bind(14, runStatusName(run.status))
+        .bind(15, run.reason)
+        .bind(16, toJson(run.caveats))
+        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source));
+    if (auto r = ins->run(); !r)
+        return fail(r.error());
+    const std::int64_t runId = db_.lastInsertId();
+    if (!run.metrics.empty()) {
+        auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, "
+                             "?4)");
+        if (!m)
+            return fail(m.error());
+        for (const auto& metric : run.metrics) {
+            if (auto r = m->bind(1, runId)
+                             .bind(2, metric.name)
+                             .bind(3, metric.value)
+                             .bind(4, unitName(metric.unit))
+                             .run();
+                !r)
+                return fail(r.error());
+        }
+    }
+    return runId;
+}
+
+Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
+    Run pending = run;
+    pending.status = RunStatus::Running;
+    pending.metrics.clear();
+    return insertRun(layoutId, pending);
+}
+
+Expected<void> Store::recordRunOutput(const Run& run) {
+    auto q = db_.prepare("UPDATE run SET exit_code = ?1, stdout = ?2, stderr = ?3, started_at = "
+                         "?4, finished_at = ?5, wall_seconds = ?6, tool_version = ?7 WHERE id = "
+                         "?8");
+    if (!q)
+        return fail(q.error());
+    return q->bind(1, run.exitCode)
+        .bind(2, run.stdoutText)
+        .bind(3, run.stderrText)
+        .bind(4, run.startedAt)
+        .bind(5, run.finishedAt)
+        .bind(6, run.wallSeconds)
+        .bind(7, run.toolVersion)
+        .bind(8, run.id)
+        .run();
+}
+
+Expected<void> Store::finishRun(const Run& run) {
+    auto tx = transaction();
+    if (!tx)
+        return fail(tx.error());
+    auto q = db_.prepare("UPDATE run SET status = ?1, reason = ?2, caveats = ?3 WHERE id = ?4");
+    if (!q)
+        return fail(q.error());
+    if (auto r = q->bind(1, runStatusName(run.status))
+                     .bind(2, run.reason)
+                     .bind(3, toJson(run.caveats))
+                     .bind(4, run.id)
+                     .run();
+        !r)
+        return r;
+    auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
+    if (!m)
+        return fail(m.error());
+    for (const auto& metric : run.metrics)
+        if (auto r = m->bind(1, run.id)
+                         .bind(2, metric.name)
+                         .bind(3, metric.value)
+                         .bind(4, unitName(metric.unit))
+                         .run();
+            !r)
+            return r;
+    return tx->commit();
+}
+
+Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& layout,
+                                                          std::optional<std::int64_t> campaignId) {
+    auto q = db_.prepare("SELECT m.name, m.value FROM metric m JOIN run r ON r.id = m.run_id "
+                         "JOIN layout l ON l.id = r.layout_id "
+                         "WHERE l.name = ?1 AND r.status = 'ok' "
+                         "AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY m.name, r.id");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, layout).bind(2, campaignId);
+    std::vector<MetricSamples> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        std::string name = q->columnText(0);
+        if (out.empty() || out.back().name != name)
+            out.push_back({std::move(name), {}});
+        out.back().values.push_back(q->columnDouble(1));
+    }
+    return out;
+}
+
+Expected<std::vector<LayoutRecord>> Store::layouts() {
+    auto q =
+        db_.prepare("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, ''), "
+                    "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id), "
+                    "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id AND r.status != 'ok') "
+                    "FROM layout l LEFT JOIN host h ON h.id = l.host_id ORDER BY l.name");
+    if (!q)
+        return fail(q.error());
+    std::vector<LayoutRecord> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.push_back({q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3),
+                       q->columnText(4), q->columnInt(5), q->columnInt(6)});
+    }
+    return out;
+}
+
+Expected<std::vector<RunSummary>> Store::runs() {
+    auto q = db_.prepare("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
+                         "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
+                         "COALESCE(r.wall_seconds, 0), "
+                         "(SELECT COUNT(*) FROM metric m WHERE m.run_id = r.id) "
+                         "FROM run r JOIN layout l ON l.id = r.layout_id ORDER BY r.id");
+    if (!q)
+        return fail(q.error());
+    std::vector<RunSummary> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        RunSummary s;
+        s.id = q->columnInt(0);
+        s.campaignId = q->columnInt(1);
+        s.layout = q->columnText(2);
+        s.workload = q->columnText(3);
+        s.probe = q->columnText(4);
+        s.iteration = static_cast<int>(q->columnInt(5));
+        s.status = runStatusFromName(q->columnText(6)).value_or(RunStatus::Failed);
+        s.reason = q->columnText(7);
+        s.startedAt = q->columnText(8);
+        s.wallSeconds = q->columnDouble(9);
+        s.metrics = q->columnInt(10);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+Expected<std::vector<CampaignRecord>> Store::campaigns() {
+    auto q = db_.prepare("SELECT c.id, c.name, COALESCE(c.scenario_path, ''), c.status, "
+                         "c.started_at, COALESCE(c.finished_at, ''), "
+                         "(SELECT COUNT(*) FROM run r WHERE r.campaign_id = c.id) "
+                         "FROM campaign c ORDER BY c.id");
+    if (!q)
+        return fail(q.error());
+    std::vector<CampaignRecord> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.push_back({q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3),
+                       q->columnText(4), q->columnText(5), q->columnInt(6)});
+    }
+    return out;
+}
+
+Expected<std::string> Store::integrityCheck() {
+    auto q = db_.prepare("PRAGMA integrity_check");
+    if (!q)
+        return fail(q.error());
+    std::string result;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        if (!result.empty())
+            result += "\n";
+        result += q->columnText(0);
+    }
+    return result;
+}
+
+Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
+                                          const std::string& candidate, const Thresholds& t,
+                                          std::optional<std::int64_t> campaignId) {
+    for (const auto& [flag, name] :
+         {std::pair{"--baseline", &baseline}, std::pair{"--candidate", &candidate}}) {
+        auto found = store.findLayout(*name);
+        if (!found)
+            return fail(found.error());
+        if (!*found)
+            return badInput(std::string(flag) + ": no layout named '" + *name + "' in " +
+                            store.path());
+    }
+    auto b = store.metricSamples(baseline, campaignId);
+    if (!b)
+        return fail(b.error());
+    auto c = store.metricSamples(candidate, campaignId);
+    if (!c)
+        return fail(c.error());
+    auto cmp = compareLayouts(baseline, *b, candidate, *c, t);
+    if (cmp.metrics.empty())
+        return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
+                        candidate + "'");
+    return cmp;
+}
+
+} // namespace lb

@@ -1,0 +1,118 @@
+// The results store: one SQLite file holding hosts, disks, layouts, campaigns, runs with their raw
+// output, metrics, and the journal of every command applied to a server (plan_step).
+#pragma once
+
+#include "engine/analysis.h"
+#include "engine/expected.h"
+#include "engine/run.h"
+#include "engine/sqlite.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lb {
+
+// Returns the current time as ISO 8601 UTC ("2026-11-29T21:27:12Z"); injectable for tests.
+using Clock = std::function<std::string()>;
+std::string utcNow();
+
+// Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
+std::string defaultDatabasePath();
+
+struct LayoutRecord {
+    std::int64_t id = 0;
+    std::string name;
+    std::string kind;
+    std::string spec; // JSON
+    std::string host;
+    std::int64_t runs = 0;
+    std::int64_t failedRuns = 0;
+};
+
+struct RunSummary {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0;
+    std::string layout;
+    std::string workload;
+    std::string probe;
+    int iteration = 0;
+    RunStatus status = RunStatus::Ok;
+    std::string reason;
+    std::string startedAt;
+    double wallSeconds = 0;
+    std::int64_t metrics = 0;
+};
+
+struct CampaignRecord {
+    std::int64_t id = 0;
+    std::string name;
+    std::string scenarioPath;
+    std::string status;
+    std::string startedAt;
+    std::string finishedAt;
+    std::int64_t runs = 0;
+};
+
+class Store {
+public:
+    static constexpr int latestSchemaVersion = 1;
+
+    // Opens (creating if needed) and migrates the database to the latest schema.
+    static Expected<Store> open(const std::string& path, Clock clock = utcNow);
+
+    int schemaVersion() const { return schemaVersion_; }
+    const std::string& path() const { return db_.path(); }
+    sql::Database& database() { return db_; }
+    std::string now() const { return clock_(); }
+
+    // A write transaction: everything done before commit() is one unit.
+    Expected<sql::Transaction> transaction() { return sql::Transaction::begin(db_); }
+
+    Expected<std::int64_t> ensureHost(const std::string& name,
+                                      const std::string& inventoryJson = "{}");
+    Expected<std::int64_t> ensureLayout(const std::string& name, const std::string& kind,
+                                        const std::string& specJson,
+                                        std::optional<std::int64_t> hostId);
+    Expected<std::optional<LayoutRecord>> findLayout(const std::string& name);
+
+    // Stores the run with its argv, raw output and metrics; returns its id.
+    Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
+
+    // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
+    // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
+    // finishRun (status, reason, caveats and metrics in one transaction).
+    Expected<std::int64_t> beginRun(std::int64_t layoutId, const Run& run);
+    Expected<void> recordRunOutput(const Run& run);
+    Expected<void> finishRun(const Run& run);
+
+    // Every metric of every successful run of a layout, grouped by name (sorted); only the
+    // campaign's runs when one is given.
+    Expected<std::vector<MetricSamples>>
+    metricSamples(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
+
+    Expected<std::vector<LayoutRecord>> layouts();
+    Expected<std::vector<RunSummary>> runs();
+    Expected<std::vector<CampaignRecord>> campaigns();
+
+    // "ok" when PRAGMA integrity_check finds nothing.
+    Expected<std::string> integrityCheck();
+
+private:
+    Store(sql::Database db, Clock clock) : db_(std::move(db)), clock_(std::move(clock)) {}
+    Expected<void> migrate();
+
+    sql::Database db_;
+    Clock clock_;
+    int schemaVersion_ = 0;
+};
+
+// Loads both layouts' successful runs and compares every metric they share. Bad input when a
+// layout does not exist or they share no metric.
+Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
+                                          const std::string& candidate, const Thresholds& t,
+                                          std::optional<std::int64_t> campaignId = std::nullopt);
+
+} // namespace lb

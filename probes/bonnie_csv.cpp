@@ -1,0 +1,314 @@
+// bonnie++ CSV parsing: the field layout of each format version, unit conversion to canonical
+// units, and bonnie++'s markers for "too fast to time" (+++++) and "not run" (empty).
+#include "probes/bonnie_csv.h"
+
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace lb::bonnie {
+
+namespace {
+
+enum class Kind {
+    Info,      // run parameters (host, sizes, counts): not metrics, and written loosely ("64M",
+               // "link", empty chunk size), so they are not validated
+    KibPerSec, // block IO rate, KiB/s in the file
+    PerSec,    // seeks or file operations per second
+    Cpu,       // percent of one CPU; above 100 is normal with -c or seeker processes
+    Latency,   // "<n>us", "<n>ms" or "<n>s": the worst latency seen in the test
+};
+
+struct Field {
+    std::string name; // bonnie++'s column name; a metric field becomes "bonnie." + name
+    Kind kind = Kind::Info;
+};
+
+struct Test {
+    std::string_view name;
+    Kind rate;
+};
+
+// In the order bonnie++ writes them; the latencies at the end follow the same order.
+constexpr std::array<Test, 6> ioTests{{
+    {"putc", Kind::KibPerSec},
+    {"put_block", Kind::KibPerSec},
+    {"rewrite", Kind::KibPerSec},
+    {"getc", Kind::KibPerSec},
+    {"get_block", Kind::KibPerSec},
+    {"seeks", Kind::PerSec},
+}};
+constexpr std::array<std::string_view, 6> fileTests{"seq_create", "seq_stat", "seq_del",
+                                                    "ran_create", "ran_stat", "ran_del"};
+
+struct Format {
+    std::string_view version;
+    // Format 1.98 added the number of seeks and of seeker processes after io_chunk_size.
+    bool seekCounts;
+};
+constexpr std::array<Format, 3> formats{{{"1.96", false}, {"1.97", false}, {"1.98", true}}};
+
+std::vector<Field> buildLayout(bool seekCounts) {
+    std::vector<Field> fields{{"format_version", Kind::Info}, {"bonnie_version", Kind::Info},
+                              {"name", Kind::Info},           {"concurrency", Kind::Info},
+                              {"seed", Kind::Info},           {"file_size", Kind::Info},
+                              {"io_chunk_size", Kind::Info}};
+    if (seekCounts) {
+        fields.push_back({"num_seeks", Kind::Info});
+        fields.push_back({"seek_procs", Kind::Info});
+    }
+    for (const auto& t : ioTests) {
+        fields.push_back({std::string(t.name), t.rate});
+        fields.push_back({std::string(t.name) + "_cpu", Kind::Cpu});
+    }
+    // bonnie++'s header says num_dirs,file_chunk_size but it writes <empty>,num_dirs; both are
+    // Info fields, so the mix-up does not matter here.
+    for (std::string_view name :
+         {"num_files", "max_size", "min_size", "num_dirs", "file_chunk_size"})
+        fields.push_back({std::string(name), Kind::Info});
+    for (const auto name : fileTests) {
+        fields.push_back({std::string(name), Kind::PerSec});
+        fields.push_back({std::string(name) + "_cpu", Kind::Cpu});
+    }
+    for (const auto& t : ioTests)
+        fields.push_back({std::string(t.name) + "_latency", Kind::Latency});
+    for (const auto name : fileTests)
+        fields.push_back({std::string(name) + "_latency", Kind::Latency});
+    return fields;
+}
+
+const std::vector<Field>& layout(bool seekCounts) {
+    static const std::vector<Field> withoutSeekCounts = buildLayout(false); // 48 fields
+    static const std::vector<Field> withSeekCounts = buildLayout(true);     // 50 fields
+    return seekCounts ? withSeekCounts : withoutSeekCounts;
+}
+
+const Format* findFormat(std::string_view version) {
+    for (const auto& f : formats)
+        if (f.version == version)
+            return &f;
+    return nullptr;
+}
+
+std::string_view trim(std::string_view s) {
+    constexpr std::string_view space = " \t\r\n\v\f";
+    const auto first = s.find_first_not_of(space);
+    if (first == std::string_view::npos)
+        return {};
+    return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+std::vector<std::string_view> splitFields(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = line.find(',', start);
+        out.push_back(trim(line.substr(start, comma - start)));
+        if (comma == std::string_view::npos)
+            return out;
+        start = comma + 1;
+    }
+}
+
+bool allPlus(std::string_view s) {
+    return !s.empty() && s.find_first_not_of('+') == std::string_view::npos;
+}
+
+// bonnie++ writes integers, and seeks below 1000/s with one decimal; nothing else is a number
+// here (no sign, exponent, inf or nan).
+bool isPlainDecimal(std::string_view s) {
+    int digits = 0;
+    int dots = 0;
+    for (const char c : s) {
+        if (c >= '0' && c <= '9')
+            ++digits;
+        else if (c == '.')
+            ++dots;
+        else
+            return false;
+    }
+    return digits > 0 && dots <= 1;
+}
+
+std::string quoted(std::string_view s) {
+    return "'" + std::string(s) + "'";
+}
+
+Expected<double> parseNonNegative(std::string_view number, std::string_view whole) {
+    if (!number.empty() && number.front() == '-' && isPlainDecimal(number.substr(1)))
+        return badInput(quoted(whole) + " is negative");
+    if (!isPlainDecimal(number))
+        return badInput(quoted(whole) + " is not a number");
+    double value = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (ec != std::errc{} || end != number.data() + number.size())
+        return badInput(quoted(whole) + " is not a number");
+    return value;
+}
+
+Expected<double> parseLatencyNs(std::string_view text) {
+    struct Suffix {
+        std::string_view unit;
+        double ns;
+    };
+    // bonnie++ 1.96-2.00a print only us, ms and s; ns is accepted in case a later version adds it.
+    constexpr std::array<Suffix, 4> suffixes{{{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
+    const auto unitAt = text.find_first_not_of("-0123456789.");
+    if (unitAt == std::string_view::npos) {
+        if (auto n = parseNonNegative(text, text); !n)
+            return n;
+        return badInput(quoted(text) + " has no unit (expected ns, us, ms or s)");
+    }
+    const auto number = text.substr(0, unitAt);
+    const auto unit = text.substr(unitAt);
+    auto value = parseNonNegative(number, text);
+    if (!value)
+        return value;
+    for (const auto& s : suffixes)
+        if (s.unit == unit)
+            return *value * s.ns;
+    return badInput(quoted(text) + " has an unknown unit " + quoted(unit) +
+                    " (expected ns, us, ms or s)");
+}
+
+Unit unitOf(Kind kind) {
+    switch (kind) {
+    case Kind::KibPerSec:
+        return Unit::BytesPerSecond;
+    case Kind::PerSec:
+        return Unit::OpsPerSecond;
+    case Kind::Cpu:
+        return Unit::Percent;
+    case Kind::Latency:
+        return Unit::Nanoseconds;
+    case Kind::Info:
+        break;
+    }
+    return Unit::Count;
+}
+
+Expected<double> parseValue(std::string_view text, Kind kind) {
+    if (kind == Kind::Latency)
+        return parseLatencyNs(text);
+    auto value = parseNonNegative(text, text);
+    if (value && kind == Kind::KibPerSec)
+        return *value * 1024.0;
+    return value;
+}
+
+Unexpected fieldError(std::size_t index, const Field& field, const std::string& what) {
+    return badInput("field " + std::to_string(index + 1) + " (" + field.name + "): " + what);
+}
+
+// bonnie++ 1.96 with -s 0 wrote one empty IO field too few (47 fields; seen in a real 1.96
+// result). When the whole IO block is empty the missing field cannot shift any value, so it is
+// restored instead of rejecting a genuine result.
+constexpr std::size_t shortLineSize = 47;
+constexpr std::size_t ioBlockStart = 5;      // file_size, 0-based
+constexpr std::size_t shortIoBlockSize = 13; // file_size .. seeks_cpu, one short
+
+bool isShortNoIoLine(const std::vector<std::string_view>& values) {
+    if (values.size() != shortLineSize)
+        return false;
+    for (std::size_t i = ioBlockStart; i < ioBlockStart + shortIoBlockSize; ++i)
+        if (!values[i].empty())
+            return false;
+    return true;
+}
+
+// A CSV format version is always <digit>.<two digits> ("1.96", "1.98"); being this strict keeps
+// ordinary numeric CSV ("1.5,2.5") from looking like bonnie++.
+bool looksLikeFormatVersion(std::string_view s) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    return s.size() == 4 && digit(s[0]) && s[1] == '.' && digit(s[2]) && digit(s[3]);
+}
+
+// A bonnie++ version: "1.96", "2.00a", "1.03e"; lenient about anything after the first digit.
+bool looksLikeToolVersion(std::string_view s) {
+    if (s.empty() || s[0] < '0' || s[0] > '9' || s.find('.') == std::string_view::npos)
+        return false;
+    for (const char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '.'))
+            return false;
+    return true;
+}
+
+} // namespace
+
+Expected<ParsedRun> parseCsvLine(std::string_view line) {
+    const auto text = trim(line);
+    if (text.empty())
+        return badInput("empty input: expected a bonnie++ CSV line");
+    if (text.find('\n') != std::string_view::npos)
+        return badInput("expected one bonnie++ CSV line, got several lines");
+
+    auto values = splitFields(text);
+    const auto* format = findFormat(values[0]);
+    if (format == nullptr)
+        return badInput("field 1 (format_version): " + quoted(values[0]) +
+                        " is not a bonnie++ CSV format version this parser knows (1.96, 1.97, "
+                        "1.98); bonnie++ 1.0x lines have no version field and are not supported");
+    const auto& fields = layout(format->seekCounts);
+    if (!format->seekCounts && isShortNoIoLine(values))
+        values.insert(values.begin() + static_cast<std::ptrdiff_t>(ioBlockStart),
+                      std::string_view{});
+    if (values.size() != fields.size()) {
+        const auto& other = layout(!format->seekCounts);
+        std::string msg = "expected " + std::to_string(fields.size()) + " fields (format " +
+                          std::string(format->version) + "), got " + std::to_string(values.size());
+        if (values.size() == other.size())
+            msg += "; " + std::to_string(other.size()) + " fields is format " +
+                   (format->seekCounts ? "1.96/1.97" : "1.98");
+        else if (values.size() < fields.size())
+            msg += " (truncated line?)";
+        return badInput(msg);
+    }
+
+    ParsedRun run;
+    run.workload = "bonnie";
+    run.toolVersion = std::string(values[1]);
+    if (run.toolVersion.empty())
+        return fieldError(1, fields[1], "is empty");
+
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const auto& field = fields[i];
+        const auto value = values[i];
+        if (field.kind == Kind::Info || value.empty())
+            continue;
+        if (allPlus(value)) {
+            // The CPU column of a too-fast test is always +++ too; one caveat per test is enough.
+            const bool rateAlreadyNoted = field.kind == Kind::Cpu && allPlus(values[i - 1]);
+            if (!rateAlreadyNoted)
+                run.caveats.push_back("bonnie." + field.name + ": too fast to time (" +
+                                      std::string(value) + ")");
+            continue;
+        }
+        auto parsed = parseValue(value, field.kind);
+        if (!parsed)
+            return fieldError(i, field, parsed.error().message);
+        run.metrics.push_back(Metric{"bonnie." + field.name, *parsed, unitOf(field.kind)});
+    }
+    return run;
+}
+
+bool looksLikeCsv(std::string_view text) {
+    std::string_view line;
+    std::size_t pos = 0;
+    while (line.empty()) {
+        if (pos >= text.size())
+            return false;
+        const auto end = text.find('\n', pos);
+        line = trim(text.substr(pos, end - pos));
+        if (end == std::string_view::npos)
+            break;
+        pos = end + 1;
+    }
+    const auto fields = splitFields(line);
+    return fields.size() >= 3 && looksLikeFormatVersion(fields[0]) &&
+           looksLikeToolVersion(fields[1]);
+}
+
+} // namespace lb::bonnie

@@ -1,0 +1,29 @@
+// Parser for the CSV line bonnie++ writes (the only stdout output with -q, the last stdout line
+// without it). A pure function of text: no process, no files.
+#pragma once
+
+#include "engine/expected.h"
+#include "engine/run.h"
+
+#include <string_view>
+
+namespace lb::bonnie {
+
+// Parses one CSV line as bonnie++ writes it with -q or to its CSV output. Returns ParsedRun with
+// workload "bonnie", toolVersion = bonnie++ version field (e.g. "2.00a"), metrics in canonical
+// units: block rates in bytes/s, seeks and file tests in ops/s, CPU in percent, latencies in
+// nanoseconds. A test printed as +++++ (too fast to time) gives no metric and a caveat; an empty
+// field (test not run) gives neither.
+// Format versions 1.96 and 1.97 have 48 fields, 1.98 (bonnie++ 1.98 and 2.00a) has 50.
+// On bad input returns badInput(msg) where msg names the field, e.g.
+// "field 10 (put_block): 'abc' is not a number" or "expected 48 fields (format 1.97), got 31".
+// A trailing newline/CR and surrounding whitespace are ignored.
+Expected<ParsedRun> parseCsvLine(std::string_view line);
+
+// True if the text looks like bonnie++ CSV: its first non-blank line has at least three fields,
+// the first a format version like 1.96/1.97/1.98 and the second a bonnie++ version ("1.98,2.00a,
+// ..."). Used to detect the type of an imported file. Unknown format versions of that shape are
+// accepted so that parseCsvLine can say what is wrong instead of the file going unrecognised.
+bool looksLikeCsv(std::string_view text);
+
+} // namespace lb::bonnie

@@ -1,0 +1,202 @@
+// The two file tests from the seed report: write a large file of random bytes (randfile), and
+// compress a file with xz on all processors (xz). Both measure what a user feels: wall time.
+#include "engine/size.h"
+#include "probes/tools.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace lb {
+
+namespace {
+
+std::vector<std::string_view> splitFields(std::string_view line, char sep) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto pos = line.find(sep, start);
+        out.push_back(line.substr(start, pos - start));
+        if (pos == std::string_view::npos)
+            break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+bool toU64(std::string_view s, std::uint64_t& out) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// Writes `bytes` random bytes to `path` with dd (fsync'd, so the bytes are on the layout).
+Command ddRandom(const std::string& path, std::uint64_t bytes) {
+    return {"dd",
+            {"if=/dev/urandom", "of=" + path, "bs=1M", "count=" + std::to_string(bytes),
+             "iflag=count_bytes,fullblock", "conv=fsync"},
+            {{"LC_ALL", "C"}}};
+}
+
+class RandfileProbe final : public Probe {
+public:
+    RandfileProbe() {
+        options_ = {{"size",
+                     "File size",
+                     OptionType::Size,
+                     "Bytes of /dev/urandom to write (the seed's 100 G file test)",
+                     MiB,
+                     {},
+                     "1G"}};
+    }
+    std::string_view name() const override { return "randfile"; }
+    const std::vector<OptionSpec>& options() const override { return options_; }
+    Command versionCommand() const override { return {"dd", {"--version"}}; }
+
+    Expected<MeasuredCommand> command(const OptionValues& o,
+                                      const WorkloadContext& ctx) const override {
+        MeasuredCommand mc;
+        const std::string path = ctx.workdir + "/lb-randfile.dat";
+        mc.command = ddRandom(path, o.bytes("size"));
+        mc.cleanup.push_back({"rm", {"-f", "--", path}});
+        mc.caveats.push_back("written from /dev/urandom: the kernel's generator can cap the "
+                             "rate on fast storage");
+        return mc;
+    }
+
+    Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
+                              const OptionValues&) const override {
+        auto dd = parseDdSummary(r.stderrText);
+        if (!dd)
+            return fail(dd.error());
+        ParsedRun run;
+        run.workload = "randfile";
+        run.metrics.push_back({"randfile.throughput", static_cast<double>(dd->bytes) / dd->seconds,
+                               Unit::BytesPerSecond});
+        return run;
+    }
+
+private:
+    std::vector<OptionSpec> options_;
+};
+
+class XzProbe final : public Probe {
+public:
+    XzProbe() {
+        options_ = {
+            {"size",
+             "Input size",
+             OptionType::Size,
+             "Random input written before each run",
+             MiB,
+             {},
+             "256M"},
+            {"input", "Input file", OptionType::Path,
+             "Compress a copy of this file instead of random bytes"},
+            {"threads", "Threads", OptionType::Int, "xz -T; 0 means every processor", 0, 1024, "0"},
+            {"level", "Level", OptionType::Int, "Compression preset 0-9", 0, 9, "6"},
+        };
+    }
+    std::string_view name() const override { return "xz"; }
+    const std::vector<OptionSpec>& options() const override { return options_; }
+    Command versionCommand() const override { return {"xz", {"--version"}}; }
+
+    Expected<MeasuredCommand> command(const OptionValues& o,
+                                      const WorkloadContext& ctx) const override {
+        MeasuredCommand mc;
+        const std::string input = ctx.workdir + "/lb-xz-input";
+        if (o.has("input"))
+            mc.prepare.push_back({"cp", {"--", o.text("input"), input}});
+        else
+            mc.prepare.push_back(ddRandom(input, o.bytes("size")));
+        mc.command = {"xz",
+                      {"-T" + std::to_string(o.integer("threads")),
+                       "-" + std::to_string(o.integer("level", 6)), "-k", "-f", "--", input},
+                      {{"LC_ALL", "C"}}};
+        mc.inspect.push_back({"xz", {"--robot", "--list", "--", input + ".xz"}});
+        mc.cleanup.push_back({"rm", {"-f", "--", input, input + ".xz"}});
+        return mc;
+    }
+
+    Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>& inspected,
+                              const OptionValues&) const override {
+        if (inspected.empty())
+            return badInput("xz: no size listing after the run");
+        auto totals = parseXzRobotList(inspected.front().stdoutText);
+        if (!totals)
+            return fail(totals.error());
+        if (r.wallSeconds <= 0)
+            return badInput("xz: no wall time measured");
+        ParsedRun run;
+        run.workload = "xz";
+        run.metrics = {
+            {"xz.wall", r.wallSeconds, Unit::Seconds},
+            {"xz.cpu", r.cpuUserSeconds + r.cpuSystemSeconds, Unit::Seconds},
+            {"xz.throughput", static_cast<double>(totals->uncompressedBytes) / r.wallSeconds,
+             Unit::BytesPerSecond},
+        };
+        return run;
+    }
+
+private:
+    std::vector<OptionSpec> options_;
+};
+
+} // namespace
+
+Expected<DdSummary> parseDdSummary(std::string_view text) {
+    // The last line that says "copied": "67108864 bytes (67 MB, 64 MiB) copied, 0.31 s, 216 MB/s"
+    std::istringstream lines{std::string(text)};
+    std::string line, found;
+    while (std::getline(lines, line))
+        if (line.find(" copied, ") != std::string::npos)
+            found = line;
+    if (found.empty())
+        return badInput("dd: no 'copied' summary line in its output");
+    DdSummary s;
+    const auto sp = found.find(' ');
+    if (!toU64(std::string_view(found).substr(0, sp), s.bytes))
+        return badInput("dd: byte count in '" + found + "' is not a number");
+    const auto copied = found.find(" copied, ");
+    const auto secStart = copied + 9;
+    const auto secEnd = found.find(" s", secStart);
+    try {
+        s.seconds = std::stod(found.substr(secStart, secEnd - secStart));
+    } catch (const std::exception&) {
+        return badInput("dd: seconds in '" + found + "' are not a number");
+    }
+    if (s.seconds <= 0)
+        return badInput("dd: zero seconds in '" + found + "'");
+    return s;
+}
+
+Expected<XzTotals> parseXzRobotList(std::string_view text) {
+    std::istringstream lines{std::string(text)};
+    std::string line;
+    while (std::getline(lines, line)) {
+        const auto f = splitFields(line, '\t');
+        if (f.empty() || f[0] != "totals")
+            continue;
+        XzTotals t;
+        if (f.size() < 5 || !toU64(f[3], t.compressedBytes) || !toU64(f[4], t.uncompressedBytes))
+            return badInput("xz --robot --list: malformed totals line '" + line + "'");
+        return t;
+    }
+    return badInput("xz --robot --list: no totals line");
+}
+
+std::unique_ptr<Probe> makeXzProbe() {
+    return std::make_unique<XzProbe>();
+}
+std::unique_ptr<Probe> makeRandfileProbe() {
+    return std::make_unique<RandfileProbe>();
+}
+
+ProbeRegistry standardProbes() {
+    ProbeRegistry r;
+    r.add(makeFioProbe());
+    r.add(makeBonnieProbe());
+    r.add(makeXzProbe());
+    r.add(makeRandfileProbe());
+    return r;
+}
+
+} // namespace lb

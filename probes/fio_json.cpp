@@ -1,0 +1,684 @@
+// Parser for fio's JSON output: finds the JSON object among fio's log lines, parses it once with
+// nlohmann::json and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
+#include "probes/fio_json.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace lb::fio {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 3> directions{"read", "write", "trim"};
+// fio 3.33's default percentile_list keys for p50, p99 and p99.9.
+constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
+constexpr std::array<std::string_view, 3> percentileStats{"clat_p50", "clat_p99", "clat_p99_9"};
+// fio --client adds a summary entry under this job name (client.c, handle_ts).
+constexpr std::string_view allClientsName = "All clients";
+
+// ---- Finding the JSON among fio's log lines ----
+
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// fio's top-level object starts with "fio version"; "jobs" and "client_stats" are accepted as
+// well so that a file trimmed by hand is still recognised.
+bool opensFioObject(std::string_view text, std::size_t brace) {
+    std::size_t i = brace + 1;
+    while (i < text.size() && isSpace(text[i]))
+        ++i;
+    const auto rest = text.substr(i);
+    return rest.starts_with("\"fio version\"") || rest.starts_with("\"jobs\"") ||
+           rest.starts_with("\"client_stats\"");
+}
+
+std::optional<std::size_t> findFioObject(std::string_view text, std::size_t from) {
+    for (auto pos = text.find('{', from); pos != std::string_view::npos;
+         pos = text.find('{', pos + 1))
+        if (opensFioObject(text, pos))
+            return pos;
+    return std::nullopt;
+}
+
+// A '{' inside a log line (a file name, say) must not be taken for the start of the JSON, so a
+// brace that opens fio's object wins, then one at the start of a line, then any brace; the last
+// two let truncated or mangled output reach the JSON parser and get a precise error.
+std::optional<std::size_t> findJsonStart(std::string_view text) {
+    if (const auto pos = findFioObject(text, 0))
+        return pos;
+    std::optional<std::size_t> first;
+    for (auto pos = text.find('{'); pos != std::string_view::npos; pos = text.find('{', pos + 1)) {
+        if (pos == 0 || text[pos - 1] == '\n')
+            return pos;
+        if (!first)
+            first = pos;
+    }
+    return first;
+}
+
+// One string-aware pass to the brace that closes the object: lets the text after it
+// (--output-format=json,normal) be ignored, and tells a truncated file from a syntax error.
+std::optional<std::size_t> findJsonEnd(std::string_view text, std::size_t begin) {
+    long depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (std::size_t i = begin; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            break;
+        case '{':
+        case '[':
+            ++depth;
+            break;
+        case '}':
+        case ']':
+            if (--depth <= 0)
+                return i + 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string noJsonMessage(std::string_view stderrText) {
+    std::string msg = "no JSON object found in fio output";
+    // When fio rejects its options it prints no JSON; its stderr says why.
+    std::size_t pos = 0;
+    while (pos < stderrText.size()) {
+        auto eol = stderrText.find('\n', pos);
+        if (eol == std::string_view::npos)
+            eol = stderrText.size();
+        const auto line = trim(stderrText.substr(pos, eol - pos));
+        if (!line.empty()) {
+            msg += " (stderr: ";
+            msg += line;
+            msg += ')';
+            break;
+        }
+        pos = eol + 1;
+    }
+    return msg;
+}
+
+struct Span {
+    std::size_t begin = 0;
+    std::size_t end = 0; // one past the closing brace
+};
+
+// With --status-interval fio prints a complete report every interval, the final one last.
+Expected<Span> locateJson(std::string_view text, std::string_view stderrText) {
+    const auto begin = findJsonStart(text);
+    if (!begin)
+        return badInput(noJsonMessage(stderrText));
+    Span span{*begin, 0};
+    for (;;) {
+        const auto end = findJsonEnd(text, span.begin);
+        if (!end)
+            return badInput("truncated JSON at byte " + std::to_string(text.size()) +
+                            ": fio output ends inside the object that starts at byte " +
+                            std::to_string(span.begin));
+        span.end = *end;
+        const auto next = findFioObject(text, span.end);
+        if (!next)
+            return span;
+        span.begin = *next;
+    }
+}
+
+// fio logs a job error as "err=<code>": "fio: pid=1, err=20/file:..." and, in normal output,
+// "<job>: (groupid=0, jobs=1): err=20 (file:...)". A line that also names the job is preferred.
+std::string_view findErrorLine(std::string_view text, std::string_view job, std::int64_t code) {
+    const std::string needle = "err=" + std::to_string(code);
+    std::string_view fallback;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto eol = text.find('\n', pos);
+        if (eol == std::string_view::npos)
+            eol = text.size();
+        const auto line = trim(text.substr(pos, eol - pos));
+        for (auto at = line.find(needle); at != std::string_view::npos;
+             at = line.find(needle, at + 1)) {
+            const auto after = at + needle.size();
+            if (after < line.size() && line[after] >= '0' && line[after] <= '9')
+                continue; // err=5 must not match err=55
+            if (line.find(job) != std::string_view::npos)
+                return line;
+            if (fallback.empty())
+                fallback = line;
+            break;
+        }
+        pos = eol + 1;
+    }
+    return fallback;
+}
+
+// Drops nlohmann's "[json.exception.parse_error.101] parse error at line 3, column 7: " prefix:
+// its line and column count from the '{', not from the start of fio's output.
+std::string withoutPosition(std::string what) {
+    if (const auto colon = what.find(": "); colon != std::string::npos)
+        what.erase(0, colon + 2);
+    return what;
+}
+
+std::string errorText(std::int64_t code) {
+    std::string text = "error " + std::to_string(code);
+    // fio's job errors are errno values.
+    if (code > 0 && code < 4096)
+        text += " (" + std::generic_category().message(static_cast<int>(code)) + ")";
+    return text;
+}
+
+// ---- Typed access with the JSON path in every error ----
+
+std::string fieldPath(std::string_view parent, std::string_view key) {
+    std::string path;
+    path.reserve(parent.size() + 1 + key.size());
+    path += parent;
+    if (!parent.empty())
+        path += '.';
+    path += key;
+    return path;
+}
+
+Unexpected fieldError(std::string_view parent, std::string_view key, std::string_view what) {
+    return badInput(fieldPath(parent, key) + ": " + std::string(what));
+}
+
+Expected<double> numberField(const json& object, std::string_view key, std::string_view path) {
+    const auto it = object.find(key);
+    if (it == object.end())
+        return fieldError(path, key, "missing");
+    if (!it->is_number())
+        return fieldError(path, key, "expected a number");
+    return it->get<double>();
+}
+
+Expected<std::int64_t> integerField(const json& object, std::string_view key,
+                                    std::string_view path) {
+    const auto it = object.find(key);
+    if (it == object.end())
+        return fieldError(path, key, "missing");
+    if (!it->is_number_integer())
+        return fieldError(path, key, "expected an integer");
+    return it->get<std::int64_t>();
+}
+
+Expected<std::string> stringField(const json& object, std::string_view key, std::string_view path) {
+    const auto it = object.find(key);
+    if (it == object.end())
+        return fieldError(path, key, "missing");
+    if (!it->is_string())
+        return fieldError(path, key, "expected a string");
+    return it->get<std::string>();
+}
+
+// ---- One entry of "jobs" or "client_stats" ----
+
+struct DirectionStats {
+    bool didIo = false;
+    double bwBytes = 0;
+    double iops = 0;
+    double runtimeMs = 0;
+    double totalIos = 0;
+    double latMeanNs = 0;
+    std::array<std::optional<double>, 3> percentiles; // as percentileKeys
+};
+
+struct Entry {
+    std::string path; // "jobs[0]", for messages
+    std::string name;
+    std::int64_t error = 0;
+    bool summary = false; // fio --client's "All clients"
+    std::string host;
+    std::optional<std::int64_t> port;
+    std::string client; // host, or host:port when several servers share a host name
+    std::array<std::optional<DirectionStats>, 3> stats; // as `directions`; absent if not printed
+    bool unifiedOnly = false;                           // unified_rw_reporting: only "mixed"
+};
+
+Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::string_view dir,
+                                                       std::string_view entryPath) {
+    const auto it = entry.find(dir);
+    if (it == entry.end())
+        return std::optional<DirectionStats>{};
+    const std::string path = fieldPath(entryPath, dir);
+    if (!it->is_object())
+        return badInput(path + ": expected an object");
+    const json& d = *it;
+
+    DirectionStats s;
+    const auto ios = numberField(d, "total_ios", path);
+    if (!ios)
+        return fail(ios.error());
+    const auto bytes = numberField(d, "io_bytes", path);
+    if (!bytes)
+        return fail(bytes.error());
+    s.totalIos = *ios;
+    s.didIo = *ios > 0 || *bytes > 0;
+    if (!s.didIo)
+        return std::optional<DirectionStats>{s}; // the remaining fields are zeros; not needed
+
+    const auto bw = numberField(d, "bw_bytes", path);
+    if (!bw)
+        return fail(bw.error());
+    const auto iops = numberField(d, "iops", path);
+    if (!iops)
+        return fail(iops.error());
+    const auto runtime = numberField(d, "runtime", path);
+    if (!runtime)
+        return fail(runtime.error());
+    const std::string latPath = fieldPath(path, "lat_ns");
+    const auto lat = d.find("lat_ns");
+    if (lat == d.end())
+        return badInput(latPath + ": missing");
+    if (!lat->is_object())
+        return badInput(latPath + ": expected an object");
+    const auto latMean = numberField(*lat, "mean", latPath);
+    if (!latMean)
+        return fail(latMean.error());
+    s.bwBytes = *bw;
+    s.iops = *iops;
+    s.runtimeMs = *runtime;
+    s.latMeanNs = *latMean;
+
+    // Percentiles are optional: fio omits them with clat_percentiles=0, with lat_percentiles=1
+    // (they move to lat_ns), with a custom percentile_list, and in "All clients".
+    const auto clat = d.find("clat_ns");
+    if (clat == d.end() || !clat->is_object())
+        return std::optional<DirectionStats>{s};
+    const auto pct = clat->find("percentile");
+    if (pct == clat->end() || !pct->is_object())
+        return std::optional<DirectionStats>{s};
+    for (std::size_t k = 0; k < percentileKeys.size(); ++k) {
+        const auto v = pct->find(percentileKeys[k]);
+        if (v == pct->end())
+            continue;
+        if (!v->is_number())
+            return badInput(path + ".clat_ns.percentile[\"" + std::string(percentileKeys[k]) +
+                            "\"]: expected a number");
+        s.percentiles[k] = v->get<double>();
+    }
+    return std::optional<DirectionStats>{s};
+}
+
+Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode) {
+    Entry e;
+    e.path = std::move(path);
+    if (!value.is_object())
+        return badInput(e.path + ": expected an object");
+    auto name = stringField(value, "jobname", e.path);
+    if (!name)
+        return fail(name.error());
+    if (name->empty())
+        return badInput(e.path + ".jobname: empty");
+    e.name = std::move(*name);
+    const auto error = integerField(value, "error", e.path);
+    if (!error)
+        return fail(error.error());
+    e.error = *error;
+
+    if (clientMode) {
+        e.summary = e.name == allClientsName;
+        // The summary carries the host of whichever client reported last; it is not used.
+        if (!e.summary) {
+            auto host = stringField(value, "hostname", e.path);
+            if (!host)
+                return fail(host.error());
+            e.host = std::move(*host);
+            if (value.contains("port")) {
+                const auto port = integerField(value, "port", e.path);
+                if (!port)
+                    return fail(port.error());
+                e.port = *port;
+            }
+        }
+    }
+
+    if (e.error != 0)
+        return e; // a failed job's numbers are not used, so they need not be valid
+
+    bool anyDirection = false;
+    for (std::size_t d = 0; d < directions.size(); ++d) {
+        auto stats = parseDirection(value, directions[d], e.path);
+        if (!stats)
+            return fail(stats.error());
+        anyDirection = anyDirection || stats->has_value();
+        e.stats[d] = *stats;
+    }
+    if (!anyDirection) {
+        if (!value.contains("mixed"))
+            return badInput(e.path + ": no read, write or trim statistics");
+        e.unifiedOnly = true;
+    }
+    return e;
+}
+
+// ---- Combining entries into metrics ----
+
+// Entries whose numbers become one set of metrics fio.<job>[@<client>].<dir>.*.
+struct Group {
+    std::string job;
+    std::string client; // empty for local jobs and for client-mode aggregates
+    std::string prefix; // "fio.<job>" or "fio.<job>@<client>"
+    std::vector<const Entry*> members;
+    // Where percentiles come from when no member has them ("All clients" has none).
+    std::vector<const Entry*> percentileFallback;
+    std::string membersNoun; // for the caveat when percentiles are a maximum over members
+    std::string fallbackNoun;
+    bool failed = false;
+};
+
+struct PercentileMax {
+    std::array<std::optional<double>, 3> values;
+    std::size_t sources = 0;
+};
+
+PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size_t dir) {
+    PercentileMax result;
+    for (const Entry* e : entries) {
+        const auto& s = e->stats[dir];
+        if (!s || !s->didIo)
+            continue;
+        bool any = false;
+        for (std::size_t k = 0; k < s->percentiles.size(); ++k) {
+            if (!s->percentiles[k])
+                continue;
+            const double v = *s->percentiles[k];
+            result.values[k] = result.values[k] ? std::max(*result.values[k], v) : v;
+            any = true;
+        }
+        if (any)
+            ++result.sources;
+    }
+    return result;
+}
+
+void emitGroup(const Group& g, ParsedRun& run) {
+    for (std::size_t d = 0; d < directions.size(); ++d) {
+        double bw = 0;
+        double iops = 0;
+        double runtimeMs = 0;
+        double ios = 0;
+        double latTimesIos = 0;
+        double latSum = 0;
+        std::size_t withIo = 0;
+        for (const Entry* e : g.members) {
+            const auto& s = e->stats[d];
+            if (!s || !s->didIo)
+                continue;
+            ++withIo;
+            bw += s->bwBytes;
+            iops += s->iops;
+            // Same-named jobs run side by side, so the longest one is the elapsed time.
+            runtimeMs = std::max(runtimeMs, s->runtimeMs);
+            ios += s->totalIos;
+            latTimesIos += s->latMeanNs * s->totalIos;
+            latSum += s->latMeanNs;
+        }
+        if (withIo == 0)
+            continue;
+
+        const std::string base = g.prefix + "." + std::string(directions[d]) + ".";
+        const auto add = [&](std::string_view stat, double value, Unit unit) {
+            run.metrics.push_back(Metric{base + std::string(stat), value, unit});
+        };
+        add("bw", bw, Unit::BytesPerSecond);
+        add("iops", iops, Unit::OpsPerSecond);
+
+        auto pct = maxPercentiles(g.members, d);
+        const std::string* noun = &g.membersNoun;
+        if (pct.sources == 0 && !g.percentileFallback.empty()) {
+            pct = maxPercentiles(g.percentileFallback, d);
+            noun = &g.fallbackNoun;
+        }
+        for (std::size_t k = 0; k < pct.values.size(); ++k)
+            if (pct.values[k])
+                add(percentileStats[k], *pct.values[k], Unit::Nanoseconds);
+        if (pct.sources > 1)
+            run.caveats.push_back(base + "clat_p*: maximum over " + std::to_string(pct.sources) +
+                                  " " + *noun + ", not a merged percentile");
+
+        const double latMean = ios > 0 ? latTimesIos / ios : latSum / static_cast<double>(withIo);
+        add("lat_mean", latMean, Unit::Nanoseconds);
+        add("runtime", runtimeMs / 1000.0, Unit::Seconds);
+    }
+}
+
+Group& groupFor(std::vector<Group>& groups, const std::string& job, const std::string& client) {
+    for (auto& g : groups)
+        if (g.job == job && g.client == client)
+            return g;
+    Group& g = groups.emplace_back();
+    g.job = job;
+    g.client = client;
+    g.prefix = "fio." + job;
+    if (!client.empty())
+        g.prefix += "@" + client;
+    g.membersNoun = "jobs named '" + job + "'" + (client.empty() ? "" : " on " + client) +
+                    " (numjobs>1 without group_reporting)";
+    return g;
+}
+
+// Host names repeat when several fio servers run on one host; the port tells them apart then.
+void labelClients(std::vector<Entry>& entries) {
+    for (auto& e : entries) {
+        if (e.summary)
+            continue;
+        const bool shared = std::any_of(entries.begin(), entries.end(), [&](const Entry& o) {
+            return !o.summary && o.host == e.host && o.port != e.port;
+        });
+        e.client = e.host;
+        if (shared && e.port)
+            e.client += ":" + std::to_string(*e.port);
+    }
+}
+
+std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& run) {
+    std::vector<std::string> jobs;
+    std::vector<const Entry*> summaries;
+    for (const auto& e : entries) {
+        if (e.summary)
+            summaries.push_back(&e);
+        else if (std::find(jobs.begin(), jobs.end(), e.name) == jobs.end())
+            jobs.push_back(e.name);
+    }
+
+    std::vector<Group> aggregates;
+    for (const auto& job : jobs) {
+        Group& g = groupFor(aggregates, job, "");
+        for (const auto& e : entries) {
+            if (e.summary || e.name != job)
+                continue;
+            g.members.push_back(&e);
+            g.failed = g.failed || e.error != 0;
+        }
+        g.membersNoun = "client entries of job '" + job + "'";
+    }
+    if (jobs.size() == 1 && summaries.size() == 1) {
+        // fio's own sum over the clients; it has no percentiles, so those come from the clients.
+        Group& g = aggregates.front();
+        g.percentileFallback = std::move(g.members);
+        g.members = {summaries.front()};
+        g.fallbackNoun = "clients (fio's \"All clients\" entry has no percentiles)";
+        g.failed = g.failed || summaries.front()->error != 0;
+    } else if (!summaries.empty()) {
+        std::string names;
+        for (const auto& job : jobs)
+            names += (names.empty() ? "" : ", ") + job;
+        run.caveats.push_back("fio's \"All clients\" entry adds up different jobs (" + names +
+                              ") and is not imported; fio.<job>.* combine each job's clients");
+    }
+
+    std::vector<Group> perClient;
+    for (const auto& e : entries) {
+        if (e.summary)
+            continue;
+        Group& g = groupFor(perClient, e.name, e.client);
+        g.members.push_back(&e);
+        g.failed = g.failed || e.error != 0;
+    }
+    aggregates.insert(aggregates.end(), std::make_move_iterator(perClient.begin()),
+                      std::make_move_iterator(perClient.end()));
+    return aggregates;
+}
+
+std::vector<Group> localGroups(const std::vector<Entry>& entries) {
+    std::vector<Group> groups;
+    for (const auto& e : entries) {
+        Group& g = groupFor(groups, e.name, "");
+        g.members.push_back(&e);
+        g.failed = g.failed || e.error != 0;
+    }
+    return groups;
+}
+
+std::string failureReason(const Entry& e, bool anyClientFailed, std::string_view stdoutNoise,
+                          std::string_view stderrText) {
+    std::string reason;
+    if (e.summary) {
+        if (anyClientFailed)
+            return {}; // fio copies a client's error into the summary; already reported
+        reason = "fio's \"All clients\" entry reports " + errorText(e.error);
+    } else {
+        reason = "fio job '" + e.name + "'";
+        if (!e.client.empty())
+            reason += " on " + e.client;
+        reason += " failed with " + errorText(e.error);
+    }
+    auto line = findErrorLine(stderrText, e.name, e.error);
+    if (line.empty())
+        line = findErrorLine(stdoutNoise, e.name, e.error); // fio 3.33 logs some errors there
+    if (!line.empty()) {
+        reason += ": ";
+        reason += line;
+    }
+    return reason;
+}
+
+} // namespace
+
+bool looksLikeJson(std::string_view text) {
+    return findFioObject(text, 0).has_value();
+}
+
+Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText) {
+    const auto span = locateJson(stdoutText, stderrText);
+    if (!span)
+        return fail(span.error());
+    const std::size_t begin = span->begin;
+    const std::size_t end = span->end;
+
+    json root;
+    try {
+        root = json::parse(stdoutText.data() + begin, stdoutText.data() + end);
+    } catch (const json::parse_error& e) {
+        const std::size_t offset = begin + (e.byte > 0 ? e.byte - 1 : 0);
+        return badInput("invalid JSON at byte " + std::to_string(offset) + ": " +
+                        withoutPosition(e.what()));
+    } catch (const json::exception& e) {
+        return badInput("invalid JSON: " + withoutPosition(e.what()));
+    }
+
+    ParsedRun run;
+    run.workload = "fio";
+    auto version = stringField(root, "fio version", "");
+    if (!version)
+        return fail(version.error());
+    run.toolVersion = std::move(*version);
+
+    // fio --client prints "client_stats" instead of "jobs".
+    const bool clientMode = !root.contains("jobs") && root.contains("client_stats");
+    const std::string_view arrayKey = clientMode ? "client_stats" : "jobs";
+    const auto array = root.find(arrayKey);
+    if (array == root.end())
+        return badInput("jobs: missing (the fio JSON has neither \"jobs\" nor \"client_stats\")");
+    if (!array->is_array())
+        return badInput(std::string(arrayKey) + ": expected an array");
+
+    std::vector<Entry> entries;
+    entries.reserve(array->size());
+    for (std::size_t i = 0; i < array->size(); ++i) {
+        auto entry = parseEntry((*array)[i], std::string(arrayKey) + "[" + std::to_string(i) + "]",
+                                clientMode);
+        if (!entry)
+            return fail(entry.error());
+        entries.push_back(std::move(*entry));
+    }
+    if (entries.empty()) {
+        run.failed = true;
+        run.failureReason = "fio reported no jobs";
+        return run;
+    }
+    if (clientMode)
+        labelClients(entries);
+
+    const bool anyClientFailed = std::any_of(
+        entries.begin(), entries.end(), [](const Entry& e) { return !e.summary && e.error != 0; });
+    std::string noise; // fio's log lines around the JSON
+    for (const auto& e : entries) {
+        if (e.error == 0)
+            continue;
+        if (!run.failed) {
+            noise = stdoutText.substr(0, begin);
+            noise += '\n';
+            noise += stdoutText.substr(end);
+        }
+        run.failed = true;
+        const auto reason = failureReason(e, anyClientFailed, noise, stderrText);
+        if (reason.empty())
+            continue;
+        if (!run.failureReason.empty())
+            run.failureReason += "; ";
+        run.failureReason += reason;
+    }
+
+    for (const auto& e : entries) {
+        if (!e.unifiedOnly)
+            continue;
+        std::string caveat = "fio job '" + e.name +
+                             "' has only unified_rw_reporting (\"mixed\") statistics, which are "
+                             "not imported; run it without unified_rw_reporting";
+        if (std::find(run.caveats.begin(), run.caveats.end(), caveat) == run.caveats.end())
+            run.caveats.push_back(std::move(caveat));
+    }
+
+    const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);
+    for (const auto& g : groups)
+        if (!g.failed)
+            emitGroup(g, run);
+    return run;
+}
+
+} // namespace lb::fio

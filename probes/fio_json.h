@@ -1,0 +1,33 @@
+// Parser for fio's JSON output (--output-format=json or json+, local or fio --client): a pure
+// function of the captured text, so imports and parser fixes never need to rerun fio.
+#pragma once
+
+#include "engine/expected.h"
+#include "engine/run.h"
+
+#include <string_view>
+
+namespace lb::fio {
+
+// Parses fio --output-format=json or json+ output. Tolerates log lines before the first '{' (fio
+// prints warnings and "fio: pid=..., err=..." lines there) and text after the closing brace
+// (--output-format=json,normal). With --status-interval fio prints one report per interval; the
+// last, final one is used. Returns workload "fio", toolVersion from "fio version", and per
+// job and direction (read/write/trim) that did I/O the metrics
+//   fio.<job>.<dir>.bw, iops, clat_p50, clat_p99, clat_p99_9, lat_mean, runtime
+// in canonical units. Several entries with the same job name (numjobs>1 without group_reporting)
+// are combined: bw and iops summed, lat_mean weighted by total_ios, runtime the longest,
+// percentiles the maximum (with a caveat). fio --client output ("client_stats") gives the
+// aggregate as fio.<job>.<dir>.* and each client as fio.<job>@<host>.<dir>.* (<host>:<port> when
+// several servers share a host name).
+// A job with "error" != 0 makes the run failed, with a reason naming the job, the error and the
+// matching "err=<code>" log line; no metrics come from that job.
+// Malformed or truncated JSON and missing or mistyped fields give a BadInput error naming the
+// byte offset or the JSON path, e.g. "jobs[0].read.bw_bytes: expected a number".
+Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText = {});
+
+// True if the text contains a '{' whose first key is "fio version", "jobs" or "client_stats",
+// i.e. it looks like fio JSON output (possibly truncated) rather than fio's normal text output.
+bool looksLikeJson(std::string_view text);
+
+} // namespace lb::fio

@@ -1,0 +1,39 @@
+// The probes that run tools on a layout: fio (presets and job files), bonnie++, xz and the
+// random-file write. Each is an adapter: options table -> argv, pure parser, version command.
+#pragma once
+
+#include "engine/probe.h"
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace lb {
+
+std::unique_ptr<Probe> makeFioProbe();
+std::unique_ptr<Probe> makeBonnieProbe();
+std::unique_ptr<Probe> makeXzProbe();
+std::unique_ptr<Probe> makeRandfileProbe();
+
+// The registry the applications use: every probe above, registered explicitly.
+ProbeRegistry standardProbes();
+
+} // namespace lb
+
+namespace lb {
+
+// dd's closing line "N bytes (...) copied, S s, R MB/s" (LC_ALL=C): bytes and seconds.
+struct DdSummary {
+    std::uint64_t bytes = 0;
+    double seconds = 0;
+};
+Expected<DdSummary> parseDdSummary(std::string_view stderrText);
+
+// `xz --robot --list FILE.xz`: the uncompressed and compressed sizes from the "totals" line.
+struct XzTotals {
+    std::uint64_t compressedBytes = 0;
+    std::uint64_t uncompressedBytes = 0;
+};
+Expected<XzTotals> parseXzRobotList(std::string_view stdoutText);
+
+} // namespace lb

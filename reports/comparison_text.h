@@ -1,0 +1,15 @@
+// A comparison as the command line shows it: the JSON of the contract (canonical units) and an
+// aligned table for people (MB/s, ms), followed by the reasons behind every non-viable verdict.
+#pragma once
+
+#include "engine/analysis.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace lb {
+
+nlohmann::json comparisonJson(const Comparison& c);
+std::string comparisonTable(const Comparison& c);
+
+} // namespace lb

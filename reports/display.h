@@ -1,0 +1,29 @@
+// Conversion from canonical units to what people read: MB/s (10^6 bytes/s), ms, %. Only the
+// reports and the applications convert; everything underneath stays canonical.
+#pragma once
+
+#include "engine/metric.h"
+
+#include <string>
+#include <vector>
+
+namespace lb::display {
+
+// 343719*1024 bytes/s -> "352.0 MB/s"; 1.5e6 ns -> "1.50 ms"; 12 ops/s -> "12.0 ops/s".
+std::string value(double canonical, Unit unit);
+std::string percent(double fraction, int decimals = 1); // 0.58 -> "58.0 %"
+std::string ratio(double r);                            // "1.58"
+
+// A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
+class Table {
+public:
+    explicit Table(std::vector<std::string> headers);
+    void addRow(std::vector<std::string> cells);
+    std::string render() const;
+
+private:
+    std::vector<std::string> headers_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+} // namespace lb::display

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything layoutbench needs to build, test and benchmark on Debian 12, as root.
+# Idempotent: packages already present are not fetched again; apt-get update runs only when
+# something is missing.
+set -euo pipefail
+
+packages=(
+    # build
+    cmake ninja-build g++ pkg-config clang-format
+    libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+    libgtest-dev libbenchmark-dev
+    # the tools layoutbench drives and the storage it builds
+    fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+    echo "setup: all packages present"
+fi

@@ -1,0 +1,181 @@
+// The command-line contract of ARCHITECTURE.md, exercised through the real binary.
+#include "tests/cli/process.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using lb::test::ProcessResult;
+using lb::test::runProcess;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string data = LAYOUTBENCH_TEST_DATA_DIR;
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("lb-cli-" +
+                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        db_ = (dir_ / "results.db").string();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    ProcessResult lb(std::vector<std::string> args, bool withDb = true) {
+        args.insert(args.begin(), LAYOUTBENCH_CLI);
+        if (withDb) {
+            args.push_back("--db");
+            args.push_back(db_);
+        }
+        return runProcess(args);
+    }
+    std::string write(const std::string& name, const std::string& text) {
+        const auto path = (dir_ / name).string();
+        std::ofstream(path) << text;
+        return path;
+    }
+    std::size_t storedRuns() {
+        const auto r = lb({"list", "runs", "--json"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return json::parse(r.out).size();
+    }
+
+    fs::path dir_;
+    std::string db_;
+};
+
+// One line on stderr, no stdout: the error contract for bad input.
+void expectOneLineError(const ProcessResult& r, const std::string& mustMention) {
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_NE(r.err.find(mustMention), std::string::npos) << r.err;
+}
+
+} // namespace
+
+TEST_F(Cli, CapacityJsonForTheSeedServer) {
+    const auto r =
+        lb({"capacity", "--kind", "zfs-raidz2", "--disks", "10", "--disk-size", "500G", "--json"},
+           false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    for (const char* key :
+         {"kind", "disks", "raw_bytes", "usable_bytes", "data_efficiency", "fault_tolerance",
+          "parity_bytes", "padding_bytes", "slop_bytes", "underprovisioned_bytes"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["kind"], "zfs-raidz2");
+    EXPECT_EQ(j["disks"], 10);
+    EXPECT_EQ(j["raw_bytes"], 5'000'000'000'000ULL);
+    // 128 KiB at ashift 12 on 10 wide RAIDZ2: 32 data + 8 parity sectors, padded to 42.
+    EXPECT_NEAR(j["data_efficiency"].get<double>(), 32.0 / 42.0, 1e-12);
+    EXPECT_EQ(j["fault_tolerance"], 2);
+    EXPECT_EQ(j["underprovisioned_bytes"], 0);
+    EXPECT_LT(j["usable_bytes"].get<std::uint64_t>(), 5'000'000'000'000ULL * 32 / 42);
+}
+
+TEST_F(Cli, CapacityTableForEveryKind) {
+    const auto r = lb({"capacity", "--kind", "all", "--disks", "4", "--disk-size", "1TB"}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* kind : {"md-raid10", "md-raid6", "zfs-raid10", "zfs-raidz1", "zfs-mirror"})
+        EXPECT_NE(r.out.find(kind), std::string::npos) << kind;
+}
+
+TEST_F(Cli, CapacityBadInput) {
+    expectOneLineError(
+        lb({"capacity", "--kind", "raid7", "--disks", "4", "--disk-size", "1T"}, false), "--kind");
+    expectOneLineError(
+        lb({"capacity", "--kind", "zfs-raidz2", "--disks", "4", "--disk-size", "1X"}, false),
+        "--disk-size");
+    expectOneLineError(
+        lb({"capacity", "--kind", "zfs-raidz3", "--disks", "2", "--disk-size", "1T"}, false),
+        "disks");
+    expectOneLineError(lb({"capacity", "--disks", "2"}, false), "--kind");
+}
+
+TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {
+    auto a = lb({"import", "--layout", "bare-metal", data + "/bonnie++/1.97/seed-bare-metal.csv"});
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    auto b = lb({"import", "--layout", "guest", data + "/bonnie++/1.97/seed-guest.csv"});
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    const auto r = lb({"compare", "--baseline", "bare-metal", "--candidate", "guest", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_EQ(j["baseline"], "bare-metal");
+    EXPECT_EQ(j["candidate"], "guest");
+    bool found = false;
+    for (const auto& m : j["metrics"]) {
+        for (const char* key : {"name", "unit", "baseline_median", "candidate_median", "ratio",
+                                "overhead", "ci_low", "ci_high", "verdict", "confident"})
+            EXPECT_TRUE(m.contains(key)) << key;
+        if (m["name"] == "bonnie.put_block") {
+            found = true;
+            EXPECT_EQ(m["unit"], "bytes/s");
+            EXPECT_DOUBLE_EQ(m["baseline_median"].get<double>(), 343719.0 * 1024);
+            EXPECT_DOUBLE_EQ(m["candidate_median"].get<double>(), 217553.0 * 1024);
+            EXPECT_NEAR(m["ratio"].get<double>(), 1.58, 0.005);
+            EXPECT_EQ(m["verdict"], "decision");
+        }
+    }
+    EXPECT_TRUE(found);
+    const auto human = lb({"compare", "--baseline", "bare-metal", "--candidate", "guest"});
+    ASSERT_EQ(human.exitCode, 0);
+    EXPECT_NE(human.out.find("put_block: 58 % more time per byte — decision required"),
+              std::string::npos)
+        << human.out;
+}
+
+TEST_F(Cli, ImportIsAllOrNothing) {
+    const auto good = data + "/bonnie++/1.97/seed-bare-metal.csv";
+    std::ifstream in(good);
+    std::string line;
+    std::getline(in, line);
+    // Second line has a non-numeric put_block: the whole file must be refused.
+    const auto bad = write("bad.csv", line + "\n" + "1.97,1.97,h,1,1,1G,,,,abc\n");
+    auto r = lb({"import", "--layout", "x", good, bad});
+    expectOneLineError(r, "bad.csv:2");
+    EXPECT_EQ(storedRuns(), 0U);
+    EXPECT_NE(lb({"list", "layouts", "--json"}).out.find("[]"), std::string::npos);
+}
+
+TEST_F(Cli, ImportRejectsUnknownFilesAndMissingFiles) {
+    expectOneLineError(lb({"import", "--layout", "x", write("notes.txt", "hello\n")}),
+                       "notes.txt:1");
+    expectOneLineError(lb({"import", "--layout", "x", (dir_ / "missing.json").string()}),
+                       "missing.json");
+    expectOneLineError(lb({"import", "--layout", "x", write("cut.json", "{\"fio version\": ")}),
+                       "cut.json");
+    EXPECT_EQ(storedRuns(), 0U);
+}
+
+TEST_F(Cli, CompareUnknownLayoutIsBadInput) {
+    ASSERT_EQ(lb({"import", "--layout", "a", data + "/bonnie++/1.97/seed-guest.csv"}).exitCode, 0);
+    expectOneLineError(lb({"compare", "--baseline", "a", "--candidate", "zz"}), "zz");
+}
+
+TEST_F(Cli, ListShowsImportedLayoutsAndRuns) {
+    ASSERT_EQ(lb({"import", "--layout", "guest", "--host", "xen1",
+                  data + "/bonnie++/1.97/seed-guest.csv"})
+                  .exitCode,
+              0);
+    const auto layouts = json::parse(lb({"list", "layouts", "--json"}).out);
+    ASSERT_EQ(layouts.size(), 1U);
+    EXPECT_EQ(layouts[0]["name"], "guest");
+    EXPECT_EQ(layouts[0]["host"], "xen1");
+    const auto runs = json::parse(lb({"list", "runs", "--json"}).out);
+    ASSERT_EQ(runs.size(), 1U);
+    EXPECT_EQ(runs[0]["status"], "ok");
+    EXPECT_EQ(lb({"list", "campaigns", "--json"}).out, "[]\n");
+    expectOneLineError(lb({"list", "bogus"}), "bogus");
+}
+
+TEST_F(Cli, UsageErrorsExitTwo) {
+    expectOneLineError(lb({"compare", "--baseline", "a"}), "--candidate");
+    expectOneLineError(lb({"frobnicate"}, false), "frobnicate");
+}

@@ -1,0 +1,101 @@
+// Verdicts follow the rule: cost ratio <= 1.10 viable, >= 2.0 not viable, between a decision.
+#include "engine/analysis.h"
+
+#include <gtest/gtest.h>
+
+using namespace lb;
+
+TEST(Median, OddEvenAndUnsorted) {
+    EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+    EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+    EXPECT_DOUBLE_EQ(median({7}), 7);
+}
+
+TEST(CostRatio, ThroughputAndLatencyPointTheSameWay) {
+    // Half the throughput costs twice the time; twice the latency costs twice the time.
+    EXPECT_DOUBLE_EQ(costRatio(200, 100, Better::Higher), 2.0);
+    EXPECT_DOUBLE_EQ(costRatio(100, 200, Better::Lower), 2.0);
+    EXPECT_DOUBLE_EQ(costRatio(100, 200, Better::Higher), 0.5);
+}
+
+TEST(Verdict, Bands) {
+    const Thresholds t;
+    EXPECT_EQ(verdictFor(0.7, t), Verdict::Viable);
+    EXPECT_EQ(verdictFor(1.10, t), Verdict::Viable);
+    EXPECT_EQ(verdictFor(1.11, t), Verdict::Decision);
+    EXPECT_EQ(verdictFor(1.99, t), Verdict::Decision);
+    EXPECT_EQ(verdictFor(2.0, t), Verdict::NotViable);
+    const Thresholds strict{1.05, 1.5};
+    EXPECT_EQ(verdictFor(1.08, strict), Verdict::Decision);
+    EXPECT_EQ(verdictFor(1.5, strict), Verdict::NotViable);
+    EXPECT_EQ(worse(Verdict::Decision, Verdict::Viable), Verdict::Decision);
+    EXPECT_EQ(worse(Verdict::Decision, Verdict::NotViable), Verdict::NotViable);
+}
+
+TEST(Compare, SeedPutBlockIsADecision) {
+    // The seed measurement: bare metal 343719 KiB/s, the guest 217553 KiB/s.
+    const std::vector<MetricSamples> bare{{"bonnie.put_block", {343719.0 * 1024}}};
+    const std::vector<MetricSamples> guest{{"bonnie.put_block", {217553.0 * 1024}}};
+    const auto c = compareLayouts("bare", bare, "guest", guest);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    const auto& m = c.metrics[0];
+    EXPECT_NEAR(m.ratio, 1.58, 0.005);
+    EXPECT_NEAR(m.overhead, 0.58, 0.005);
+    EXPECT_EQ(m.verdict, Verdict::Decision);
+    EXPECT_TRUE(m.confident); // one sample each: the interval is the point
+    EXPECT_EQ(c.verdict, Verdict::Decision);
+    EXPECT_EQ(verdictReason(m), "put_block: 58 % more time per byte — decision required");
+}
+
+TEST(Compare, WorstDecisiveMetricDecidesAndInfoMetricsDoNot) {
+    const std::vector<MetricSamples> base{{"bonnie.get_block", {100, 101, 99}},
+                                          {"bonnie.put_block_cpu", {10, 10, 10}},
+                                          {"fio.j.read.clat_p99", {1000, 1000, 1000}}};
+    const std::vector<MetricSamples> cand{{"bonnie.get_block", {90, 91, 89}},
+                                          {"bonnie.put_block_cpu", {90, 90, 90}},
+                                          {"fio.j.read.clat_p99", {2500, 2400, 2600}}};
+    const auto c = compareLayouts("a", base, "b", cand);
+    ASSERT_EQ(c.metrics.size(), 3U);
+    EXPECT_EQ(c.metrics[0].name, "bonnie.get_block");    // sorted by name
+    EXPECT_EQ(c.metrics[0].verdict, Verdict::Decision);  // 100/90 = 1.11
+    EXPECT_EQ(c.metrics[1].verdict, Verdict::NotViable); // cpu 9x, but informational
+    EXPECT_FALSE(c.metrics[1].decisive);
+    EXPECT_EQ(c.metrics[2].verdict, Verdict::NotViable); // latency 2.5x
+    EXPECT_EQ(c.verdict, Verdict::NotViable);
+}
+
+TEST(Compare, MetricsOnOneSideOnlyAreListed) {
+    const std::vector<MetricSamples> base{{"xz.wall", {10}}, {"bonnie.seeks", {5}}};
+    const std::vector<MetricSamples> cand{{"xz.wall", {10.5}}, {"randfile.throughput", {3}}};
+    const auto c = compareLayouts("a", base, "b", cand);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    EXPECT_EQ(c.metrics[0].verdict, Verdict::Viable);
+    EXPECT_EQ(c.onlyInBaseline, std::vector<std::string>{"bonnie.seeks"});
+    EXPECT_EQ(c.onlyInCandidate, std::vector<std::string>{"randfile.throughput"});
+}
+
+TEST(Bootstrap, ReproducibleAndCoversTheRatio) {
+    const std::vector<double> base{100, 104, 98, 101, 99};
+    const std::vector<double> cand{60, 70, 65, 62, 64};
+    const auto a = bootstrapRatioInterval(base, cand, Better::Higher);
+    const auto b = bootstrapRatioInterval(base, cand, Better::Higher);
+    EXPECT_EQ(a, b);
+    const double point = costRatio(median(base), median(cand), Better::Higher);
+    EXPECT_LE(a.low, point);
+    EXPECT_GE(a.high, point);
+    EXPECT_GT(a.high, a.low);
+    // The extremes bound the interval: no resample can go beyond max/min.
+    EXPECT_GE(a.low, 98.0 / 70.0);
+    EXPECT_LE(a.high, 104.0 / 60.0);
+}
+
+TEST(Bootstrap, NotConfidentWhenTheIntervalStraddlesABand) {
+    // Ratios spread from about 1.0 to 1.3: straddles the 1.10 line.
+    const std::vector<MetricSamples> base{{"bonnie.get_block", {100, 130, 100, 130, 115}}};
+    const std::vector<MetricSamples> cand{{"bonnie.get_block", {100, 100, 100, 100, 100}}};
+    const auto c = compareLayouts("a", base, "b", cand);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    EXPECT_LT(c.metrics[0].interval.low, 1.10);
+    EXPECT_GT(c.metrics[0].interval.high, 1.10);
+    EXPECT_FALSE(c.metrics[0].confident);
+}

@@ -1,0 +1,55 @@
+// The catalog knows every metric name in ARCHITECTURE.md with its unit and direction.
+#include "engine/metric.h"
+
+#include <gtest/gtest.h>
+
+using namespace lb;
+
+TEST(MetricCatalog, BonnieBlockRatesAreThroughputs) {
+    auto m = describeMetric("bonnie.put_block");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->unit, Unit::BytesPerSecond);
+    EXPECT_EQ(m->better, Better::Higher);
+    EXPECT_TRUE(m->decisive);
+    EXPECT_EQ(describeMetric("bonnie.seeks")->unit, Unit::OpsPerSecond);
+    EXPECT_EQ(describeMetric("bonnie.ran_del")->unit, Unit::OpsPerSecond);
+}
+
+TEST(MetricCatalog, CpuAndLatencyVariants) {
+    auto cpu = describeMetric("bonnie.put_block_cpu");
+    ASSERT_TRUE(cpu);
+    EXPECT_EQ(cpu->unit, Unit::Percent);
+    EXPECT_FALSE(cpu->decisive);
+    auto lat = describeMetric("bonnie.seq_create_latency");
+    ASSERT_TRUE(lat);
+    EXPECT_EQ(lat->unit, Unit::Nanoseconds);
+    EXPECT_EQ(lat->better, Better::Lower);
+}
+
+TEST(MetricCatalog, JobFamilies) {
+    EXPECT_EQ(describeMetric("fio.seq-read-1m.read.bw")->unit, Unit::BytesPerSecond);
+    EXPECT_EQ(describeMetric("fio.job.write.iops")->unit, Unit::OpsPerSecond);
+    EXPECT_EQ(describeMetric("fio.job.read.clat_p99_9")->better, Better::Lower);
+    EXPECT_EQ(describeMetric("iscsi.rand.read.lat_mean")->unit, Unit::Nanoseconds);
+    EXPECT_EQ(describeMetric("nfs.seq.write.bw")->better, Better::Higher);
+    // A job name may contain dots (client/server: job@127.0.0.1:8765).
+    EXPECT_TRUE(describeMetric("fio.job@127.0.0.1:8765.read.bw"));
+    EXPECT_FALSE(describeMetric("fio.job.read.runtime")->decisive);
+}
+
+TEST(MetricCatalog, OthersAndUnknowns) {
+    EXPECT_EQ(describeMetric("xz.wall")->better, Better::Lower);
+    EXPECT_EQ(describeMetric("xz.throughput")->unit, Unit::BytesPerSecond);
+    EXPECT_EQ(describeMetric("randfile.throughput")->better, Better::Higher);
+    EXPECT_FALSE(describeMetric("bonnie.nonsense"));
+    EXPECT_FALSE(describeMetric("fio.job.sideways.bw"));
+    EXPECT_FALSE(describeMetric("fio.read.bw"));
+    EXPECT_FALSE(describeMetric("nodot"));
+}
+
+TEST(Units, NamesRoundTrip) {
+    for (auto u : {Unit::BytesPerSecond, Unit::OpsPerSecond, Unit::Seconds, Unit::Nanoseconds,
+                   Unit::Percent, Unit::Count})
+        EXPECT_EQ(unitFromName(unitName(u)), u);
+    EXPECT_EQ(unitName(Unit::BytesPerSecond), "bytes/s");
+}

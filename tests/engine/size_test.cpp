@@ -1,0 +1,53 @@
+// Sizes are parsed exactly: decimal suffixes as drives are sold, binary with "i".
+#include "engine/size.h"
+
+#include <gtest/gtest.h>
+
+using namespace lb;
+
+TEST(ParseSize, DecimalSuffixesAreHowDrivesAreSold) {
+    EXPECT_EQ(*parseSize("500G"), 500'000'000'000ULL);
+    EXPECT_EQ(*parseSize("500GB"), 500'000'000'000ULL);
+    EXPECT_EQ(*parseSize("500gb"), 500'000'000'000ULL);
+    EXPECT_EQ(*parseSize("4k"), 4000ULL);
+    EXPECT_EQ(*parseSize("2TB"), 2'000'000'000'000ULL);
+}
+
+TEST(ParseSize, BinarySuffixes) {
+    EXPECT_EQ(*parseSize("465GiB"), 465ULL * 1024 * 1024 * 1024);
+    EXPECT_EQ(*parseSize("128KiB"), 131072ULL);
+    EXPECT_EQ(*parseSize("1MiB"), 1048576ULL);
+    EXPECT_EQ(*parseSize("4Ki"), 4096ULL);
+}
+
+TEST(ParseSize, BareNumbersAreBytesAndFractionsStayExact) {
+    EXPECT_EQ(*parseSize("4096"), 4096ULL);
+    EXPECT_EQ(*parseSize(" 4096B "), 4096ULL);
+    EXPECT_EQ(*parseSize("1.5T"), 1'500'000'000'000ULL);
+    EXPECT_EQ(*parseSize("0.5KiB"), 512ULL);
+}
+
+TEST(ParseSize, BadInputIsAnErrorNamingTheText) {
+    for (const char* bad : {"", "G", "12X", "1.5", "-3G", "1.0001KiB", "99999999999999999999"}) {
+        auto r = parseSize(bad);
+        ASSERT_FALSE(r) << bad;
+        EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    }
+    EXPECT_NE(parseSize("12X").error().message.find("12X"), std::string::npos);
+    EXPECT_FALSE(parseSize("20000P"));
+}
+
+TEST(FormatBytes, HumanReadable) {
+    EXPECT_EQ(formatBytes(500'000'000'000ULL), "500.00 GB");
+    EXPECT_EQ(formatBytes(512), "512 B");
+    EXPECT_EQ(formatBytes(1024ULL * 1024 * 1024, true), "1.00 GiB");
+}
+
+TEST(ParseSize, BinaryConventionForRecordAndToolSizes) {
+    EXPECT_EQ(*parseSize("128K", SizeConvention::Binary), 131072ULL);
+    EXPECT_EQ(*parseSize("256M", SizeConvention::Binary), 256ULL * 1024 * 1024);
+    EXPECT_EQ(*parseSize("128KiB", SizeConvention::Binary), 131072ULL);
+    // An explicit B keeps the decimal meaning: "MB" is 10^6 in both conventions.
+    EXPECT_EQ(*parseSize("1MB", SizeConvention::Binary), 1'000'000ULL);
+    EXPECT_EQ(*parseSize("128K"), 128'000ULL);
+}
