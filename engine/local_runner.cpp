@@ -3,18 +3,21 @@
 // cancel flag by stopping the child's whole process group politely (SIGINT, SIGTERM, SIGKILL),
 // and records exit status, times and CPU use. Also RecordingRunner, the dry-run runner.
 
+// clang-format off
+// These must stay before the Boost.Process headers.
 // Boost.Process v2 otherwise uses boost::filesystem, a compiled library we do not link.
 #define BOOST_PROCESS_USE_STD_FS 1
-
 // Boost 1.81's config.hpp names boost::optional without including it when
-// BOOST_PROCESS_USE_STD_FS is set, so include it first.
+// BOOST_PROCESS_USE_STD_FS is set.
+#include <boost/optional.hpp>
+// clang-format on
+
 #include "engine/runner.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/readable_pipe.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/optional.hpp>
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
@@ -498,13 +501,16 @@ public:
 
         int status = 0;
         rusage usage{};
-        if (!reaper.reap(status, usage))
-            return runtimeError(cmd.program + ": cannot wait for process: " + std::strerror(errno));
+        // Fails only if something else reaped our child (SIGCHLD set to SIG_IGN): the output is
+        // still worth recording; exitCode stays -1, "unknown".
+        const bool reaped = reaper.reap(status, usage);
         result.wallSeconds = std::chrono::duration<double>(Clock::now() - startedSteady).count();
         result.finishedAt = isoUtc(std::chrono::system_clock::now());
         result.cpuUserSeconds = seconds(usage.ru_utime);
         result.cpuSystemSeconds = seconds(usage.ru_stime);
         // Boost's exit_code() folds "killed by signal N" into N; decode the raw status.
+        if (!reaped)
+            return result;
         if (WIFEXITED(status))
             result.exitCode = WEXITSTATUS(status);
         else if (WIFSIGNALED(status))

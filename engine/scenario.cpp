@@ -138,7 +138,10 @@ Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std
 std::string resolve(const std::string& base, const std::string& p) {
     if (p.empty() || fs::path(p).is_absolute())
         return p;
-    return (fs::path(base) / p).lexically_normal().string();
+    auto out = (fs::path(base) / p).lexically_normal().string();
+    while (out.size() > 1 && out.back() == '/')
+        out.pop_back();
+    return out;
 }
 
 bool validName(const std::string& s) {

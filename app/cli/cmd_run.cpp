@@ -220,11 +220,13 @@ int runPlan(const Globals& g, const std::string& path) {
                 text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
             }
             text << "  run " << w.name << " x" << scenario->iterations << ": "
-                 << mc->command.toUserOutput() << "\n";
+                 << mc->command.toUserOutput()
+                 << (mc->command.cwd.empty() ? "" : "   (in " + mc->command.cwd + ")") << "\n";
             workloads.push_back({{"name", w.name},
                                  {"iterations", scenario->iterations},
                                  {"prepare", prepare},
-                                 {"argv", mc->command.argvForDisplay()}});
+                                 {"argv", mc->command.argvForDisplay()},
+                                 {"cwd", mc->command.cwd}});
         }
         text << "  teardown: the undo commands above, newest first\n";
         out.push_back({{"layout", layout.name},

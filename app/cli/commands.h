@@ -27,6 +27,7 @@ void addImport(CLI::App& app, Globals& g, Action& action);
 void addCompare(CLI::App& app, Globals& g, Action& action);
 void addList(CLI::App& app, Globals& g, Action& action);
 void addRun(CLI::App& app, Globals& g, Action& action);
+void addProject(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
 
 // Adds --db and --json to a subcommand.

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     addList(app, globals, action);
     addPlan(app, globals, action);
     addRun(app, globals, action);
+    addProject(app, globals, action);
     std::string known;
     bool isCommand = false;
     for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

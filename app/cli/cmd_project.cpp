@@ -1,0 +1,541 @@
+// `layoutbench project`: when the data outgrows each layout, what growing it costs, and when its
+// SSDs reach their rated endurance, month by month over the horizon (five years by default).
+#include "app/cli/commands.h"
+#include "engine/drive_catalog.h"
+#include "engine/layout.h"
+#include "engine/projection.h"
+#include "engine/size.h"
+#include "engine/store.h"
+#include "reports/display.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#ifndef LAYOUTBENCH_DATA_DIR
+#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
+#endif
+
+namespace lb::cli {
+
+namespace {
+
+struct ProjectOptions {
+    std::vector<std::string> layouts; // --layout, from the database
+    std::vector<std::string> kinds;   // --kind, several to compare side by side
+    unsigned disks = 0;
+    std::string diskSize;
+    std::string recordsize = "128K";
+    unsigned ashift = 12;
+    double underprovision = 1.0;
+    std::string used;
+    std::string growth;
+    std::string samples;
+    unsigned years = 5;
+    double ceiling = 0;
+    bool ceilingGiven = false;
+    std::string drive;
+    std::string hostWrites;
+    double waGain = 1.0;
+    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+};
+
+// Where the growth model came from, for the output.
+struct GrowthSource {
+    GrowthModel model;
+    std::optional<GrowthFit> fit;
+    std::string samplesPath;
+};
+
+nlohmann::json optionalJson(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::string usd(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "$%.0f", v);
+    return buf;
+}
+
+std::string pct(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", fraction * 100.0);
+    return buf;
+}
+
+std::string years1(double y) {
+    if (std::isinf(y))
+        return "never";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f years", y);
+    return buf;
+}
+
+// --disk-size: one size for every disk or one per disk; without it, the catalog drive's size.
+Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
+                                               const std::optional<Drive>& drive) {
+    std::vector<std::uint64_t> sizes;
+    if (o.diskSize.empty()) {
+        if (!drive)
+            return badInput("--disk-size: required with --kind (or --drive, to use the drive's "
+                            "capacity)");
+        sizes.push_back(drive->capacityBytes);
+    } else {
+        std::stringstream list(o.diskSize);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            auto size = parseSize(item);
+            if (!size)
+                return badInput("--disk-size: " + size.error().message);
+            sizes.push_back(*size);
+        }
+    }
+    if (sizes.empty())
+        return badInput("--disk-size: no size given");
+    if (sizes.size() == 1) {
+        if (o.disks == 0)
+            return badInput("--disks: required with a single --disk-size");
+        sizes.assign(o.disks, sizes.front());
+    }
+    if (o.disks != 0 && sizes.size() != o.disks)
+        return badInput("--disk-size: " + std::to_string(sizes.size()) + " sizes for --disks " +
+                        std::to_string(o.disks));
+    return sizes;
+}
+
+// A stored layout's spec must carry what the capacity model needs: "kind" and "disk_bytes".
+Expected<ProjectionInput> storedLayout(Store& store, const std::string& name) {
+    auto rec = store.findLayout(name);
+    if (!rec)
+        return fail(rec.error());
+    if (!*rec)
+        return badInput("--layout: no layout named '" + name + "' in " + store.path());
+    const auto spec = nlohmann::json::parse((*rec)->spec, nullptr, false);
+    const std::string where = "--layout: layout '" + name + "' ";
+    if (!spec.is_object())
+        return badInput(where + "has a spec that is not a JSON object");
+    if (!spec.contains("kind") || !spec["kind"].is_string() || !spec.contains("disk_bytes") ||
+        !spec["disk_bytes"].is_array())
+        return badInput(where + "has no \"kind\" and \"disk_bytes\" in its spec (an imported " +
+                        "layout records no disks); project it with --kind, --disks and " +
+                        "--disk-size instead");
+    const auto kindName = spec["kind"].get<std::string>();
+    const auto kind = parseLayoutKind(kindName);
+    if (!kind)
+        return badInput(where + "has an unknown kind '" + kindName + "'");
+    ProjectionInput in;
+    in.name = name;
+    in.layout.kind = *kind;
+    for (const auto& d : spec["disk_bytes"]) {
+        if (!d.is_number_unsigned() || d.get<std::uint64_t>() == 0)
+            return badInput(where + "has a disk_bytes entry that is not a positive integer");
+        in.layout.diskBytes.push_back(d.get<std::uint64_t>());
+    }
+    // Options the layout was built with, when the spec records them.
+    if (spec.contains("recordsize_bytes") && spec["recordsize_bytes"].is_number_unsigned())
+        in.layout.recordsizeBytes = spec["recordsize_bytes"].get<std::uint64_t>();
+    if (spec.contains("ashift") && spec["ashift"].is_number_unsigned())
+        in.layout.ashift = spec["ashift"].get<unsigned>();
+    if (spec.contains("underprovision") && spec["underprovision"].is_number())
+        in.layout.underprovision = spec["underprovision"].get<double>();
+    return in;
+}
+
+nlohmann::json expansionJson(const ExpansionPath& e) {
+    nlohmann::json schedule = nlohmann::json::array();
+    for (const auto& s : e.schedule)
+        schedule.push_back({{"month", s.month},
+                            {"disks", s.disks},
+                            {"total_disks", s.totalDisks},
+                            {"usable_bytes", s.usableBytes},
+                            {"effective_usable_bytes", s.effectiveUsableBytes}});
+    return {{"path", expansionKindName(e.kind)},
+            {"description", e.description},
+            {"disks_per_step", e.disksPerStep},
+            {"disk_bytes", e.diskBytes},
+            {"step_usable_bytes", e.stepUsableBytes},
+            {"step_cost_usd", optionalJson(e.stepCostUsd)},
+            {"cost_per_usable_tb_usd", optionalJson(e.costPerUsableTbUsd)},
+            {"requires_openzfs",
+             e.requiresOpenZfs ? nlohmann::json(*e.requiresOpenZfs) : nlohmann::json(nullptr)},
+            {"reported_step_usable_bytes", e.reportedStepUsableBytes
+                                               ? nlohmann::json(*e.reportedStepUsableBytes)
+                                               : nlohmann::json(nullptr)},
+            {"approximate", e.approximate},
+            {"note", e.note},
+            {"schedule", schedule},
+            {"disks_per_year", e.disksPerYear},
+            {"disks_bought", e.disksBought},
+            {"total_cost_usd", optionalJson(e.totalCostUsd)},
+            {"keeps_up", e.keepsUp},
+            {"limit_month", e.limitMonth ? nlohmann::json(*e.limitMonth) : nlohmann::json(nullptr)},
+            {"final_usable_bytes", e.finalUsableBytes}};
+}
+
+nlohmann::json layoutJson(const LayoutProjection& p) {
+    nlohmann::json months = nlohmann::json::array();
+    for (const auto& m : p.months)
+        months.push_back(
+            {{"month", m.month}, {"usable_bytes", m.usableBytes}, {"used_bytes", m.usedBytes}});
+    nlohmann::json expansions = nlohmann::json::array();
+    for (const auto& e : p.expansions)
+        expansions.push_back(expansionJson(e));
+    nlohmann::json wear = nullptr;
+    std::optional<double> enduranceYears;
+    if (p.wear) {
+        const auto& w = *p.wear;
+        if (w.years && std::isfinite(*w.years))
+            enduranceYears = w.years;
+        wear = {{"write_amplification_layout", w.layout.factor},
+                {"write_amplification_basis", w.layout.basis},
+                {"underprovision_wa_gain", w.underprovisionGain},
+                {"write_amplification", w.writeAmplification},
+                {"host_writes_bytes_per_day", w.hostBytesPerDay},
+                {"device_writes_bytes_per_day", w.deviceBytesPerDay},
+                {"endurance_bytes", optionalJson(w.enduranceBytes)},
+                {"endurance_years", optionalJson(enduranceYears)}};
+    }
+    nlohmann::json out = {{"name", p.name},
+                          {"kind", layoutKindName(p.kind)},
+                          {"disks", p.diskBytes.size()},
+                          {"disk_bytes", p.diskBytes},
+                          {"raw_bytes", p.capacity.rawBytes},
+                          {"usable_bytes", p.capacity.usableBytes},
+                          {"ceiling_fraction", p.ceilingFraction},
+                          {"ceiling_bytes", p.ceilingBytes},
+                          {"ceiling_month", p.ceilingMonth ? nlohmann::json(*p.ceilingMonth)
+                                                           : nlohmann::json(nullptr)},
+                          {"months", months},
+                          {"expansions", expansions},
+                          {"endurance_years", optionalJson(enduranceYears)},
+                          {"wear", wear},
+                          {"notes", p.notes}};
+    if (p.wholeDiskCapacity)
+        out["underprovision"] = {
+            {"usable_bytes_whole_disks", p.wholeDiskCapacity->usableBytes},
+            {"underprovisioned_bytes", p.capacity.underprovisionedBytes},
+            {"usable_bytes_given_up",
+             p.wholeDiskCapacity->usableBytes -
+                 std::min(p.wholeDiskCapacity->usableBytes, p.capacity.usableBytes)}};
+    return out;
+}
+
+nlohmann::json growthJson(const GrowthSource& g) {
+    nlohmann::json out = {
+        {"model", g.model.kind == GrowthKind::Linear ? "linear" : "compound"},
+        {"bytes_per_year",
+         g.model.kind == GrowthKind::Linear ? nlohmann::json(g.model.bytesPerYear) : nullptr},
+        {"annual_rate",
+         g.model.kind == GrowthKind::Compound ? nlohmann::json(g.model.annualRate) : nullptr},
+        {"source", g.fit ? "samples" : "--growth"}};
+    if (g.fit) {
+        const auto& f = *g.fit;
+        out["fit"] = {{"file", g.samplesPath},
+                      {"samples", f.samples},
+                      {"first_date", f.firstDate},
+                      {"last_date", f.lastDate},
+                      {"chosen", f.exponential ? "exponential" : "linear"},
+                      {"linear_bytes_per_year", f.linear.bytesPerYear},
+                      {"linear_rms_bytes", f.linearRmsBytes},
+                      {"exponential_annual_rate",
+                       f.compound ? nlohmann::json(f.compound->annualRate) : nullptr},
+                      {"exponential_rms_bytes", optionalJson(f.exponentialRmsBytes)}};
+    }
+    return out;
+}
+
+std::string renderLayout(const LayoutProjection& p, unsigned years,
+                         const std::optional<Drive>& drive) {
+    std::ostringstream out;
+    std::uint64_t smallest = p.diskBytes.front(), largest = p.diskBytes.front();
+    for (auto d : p.diskBytes) {
+        smallest = std::min(smallest, d);
+        largest = std::max(largest, d);
+    }
+    out << p.name << ": " << p.diskBytes.size() << " x "
+        << (smallest == largest ? formatBytes(smallest) : "mixed disks");
+    if (p.name != layoutKindName(p.kind))
+        out << " " << layoutKindName(p.kind);
+    out << ", usable " << formatBytes(p.capacity.usableBytes) << ", ceiling "
+        << pct(p.ceilingFraction) << " = " << formatBytes(p.ceilingBytes) << ", ";
+    if (p.ceilingMonth)
+        out << "passed in month " << *p.ceilingMonth << " without expansion\n";
+    else
+        out << "not passed within " << years << " years\n";
+
+    std::vector<std::string> headers{"year", "month", "usable", "used", "full"};
+    for (const auto& e : p.expansions)
+        headers.push_back(std::string(expansionKindName(e.kind)) + " disks");
+    display::Table table(headers);
+    for (unsigned y = 0; y <= years; ++y) {
+        const auto& m = p.months[y * 12];
+        std::vector<std::string> row{
+            std::to_string(y), std::to_string(m.month), formatBytes(m.usableBytes),
+            formatBytes(m.usedBytes),
+            pct(static_cast<double>(m.usedBytes) / static_cast<double>(m.usableBytes))};
+        for (const auto& e : p.expansions)
+            row.push_back(y == 0 || e.disksPerYear[y - 1] == 0
+                              ? ""
+                              : "+" + std::to_string(e.disksPerYear[y - 1]));
+        table.addRow(row);
+    }
+    out << table.render();
+
+    if (!p.expansions.empty()) {
+        display::Table paths({"path", "disks/step", "step usable", "step cost", "per usable TB",
+                              "disks bought", "total cost", "usable at end"});
+        for (const auto& e : p.expansions)
+            paths.addRow({std::string(expansionKindName(e.kind)), std::to_string(e.disksPerStep),
+                          formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""),
+                          e.stepCostUsd ? usd(*e.stepCostUsd) : "-",
+                          e.costPerUsableTbUsd ? usd(*e.costPerUsableTbUsd) : "-",
+                          std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
+                          e.totalCostUsd ? usd(*e.totalCostUsd) : "-",
+                          formatBytes(e.finalUsableBytes)});
+        out << "\n" << paths.render();
+        for (const auto& e : p.expansions) {
+            out << "  " << expansionKindName(e.kind) << ": " << e.description << ". " << e.note;
+            if (e.reportedStepUsableBytes)
+                out << " zfs list would show the first step adding "
+                    << formatBytes(*e.reportedStepUsableBytes) << ".";
+            if (!e.keepsUp && e.limitMonth)
+                out << " Reaches its limit in month " << *e.limitMonth << ".";
+            out << "\n";
+        }
+    }
+    for (const auto& n : p.notes)
+        out << "  " << n << "\n";
+
+    if (p.wholeDiskCapacity)
+        out << "Underprovisioned: usable " << formatBytes(p.capacity.usableBytes) << " instead of "
+            << formatBytes(p.wholeDiskCapacity->usableBytes) << " on whole disks ("
+            << formatBytes(p.capacity.underprovisionedBytes) << " left unpartitioned).\n";
+    if (p.wear) {
+        const auto& w = *p.wear;
+        out << "Wear: write amplification " << display::ratio(w.layout.factor) << " ("
+            << w.layout.basis << ")";
+        if (w.underprovisionGain != 1.0)
+            out << " x " << display::ratio(w.underprovisionGain)
+                << " (given for underprovisioning)";
+        out << "; " << formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay))
+            << "/day from the hosts is "
+            << formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))
+            << "/day per disk";
+        if (w.years)
+            out << "; rated endurance "
+                << formatBytes(static_cast<std::uint64_t>(std::llround(*w.enduranceBytes)))
+                << " written per disk, reached in " << years1(*w.years);
+        else if (drive && drive->medium == DriveMedium::Hdd)
+            out << "; endurance not applicable (hard disk)";
+        else
+            out << "; give --drive for the rated endurance";
+        out << ".\n";
+    }
+    return out.str();
+}
+
+int runProject(const Globals& g, const ProjectOptions& o) {
+    // Growth: a rate, or a fit to samples.
+    GrowthSource growth;
+    if (!o.growth.empty() && !o.samples.empty())
+        return report(Error::badInput("--growth/--samples: give one (a rate, or samples to fit)"));
+    if (o.growth.empty() && o.samples.empty())
+        return report(Error::badInput(
+            "--growth: required: 30% (compound) or 2TB/y (linear), or --samples FILE.csv"));
+    if (!o.samples.empty()) {
+        auto samples = loadUsageSamples(o.samples);
+        if (!samples)
+            return report(samples.error());
+        auto fit = fitGrowth(*samples);
+        if (!fit)
+            return report(fit.error());
+        growth.model = fit->model;
+        growth.fit = *fit;
+        growth.samplesPath = o.samples;
+    } else {
+        auto model = parseGrowth(o.growth);
+        if (!model)
+            return report(model.error());
+        growth.model = *model;
+    }
+
+    std::uint64_t used = 0;
+    if (!o.used.empty()) {
+        auto u = parseSize(o.used);
+        if (!u)
+            return report(Error::badInput("--used: " + u.error().message));
+        used = *u;
+    } else if (growth.fit) {
+        used = growth.fit->lastBytes; // start from the last measurement
+    } else {
+        return report(Error::badInput("--used: required (bytes in use now, e.g. 1.2T)"));
+    }
+
+    std::optional<Drive> drive;
+    if (!o.drive.empty()) {
+        auto catalog = loadDriveCatalog(o.catalog);
+        if (!catalog)
+            return report(catalog.error());
+        auto d = catalog->lookup(o.drive, "--drive");
+        if (!d)
+            return report(d.error());
+        drive = *d;
+    }
+    std::optional<std::uint64_t> hostWrites;
+    if (!o.hostWrites.empty()) {
+        auto w = parseDailyWrites(o.hostWrites);
+        if (!w)
+            return report(w.error());
+        hostWrites = *w;
+    }
+
+    std::vector<ProjectionInput> inputs;
+    if (!o.layouts.empty()) {
+        auto store = Store::open(g.db);
+        if (!store)
+            return report(store.error());
+        for (const auto& name : o.layouts) {
+            auto in = storedLayout(*store, name);
+            if (!in)
+                return report(in.error());
+            inputs.push_back(*in);
+        }
+    }
+    if (!o.kinds.empty()) {
+        auto sizes = diskSizes(o, drive);
+        if (!sizes)
+            return report(sizes.error());
+        auto record = parseSize(o.recordsize, SizeConvention::Binary);
+        if (!record)
+            return report(Error::badInput("--recordsize: " + record.error().message));
+        for (const auto& kindName : o.kinds) {
+            const auto kind = parseLayoutKind(kindName);
+            if (!kind)
+                return report(Error::badInput("--kind: unknown layout kind '" + kindName + "'"));
+            ProjectionInput in;
+            in.name = kindName;
+            in.layout.kind = *kind;
+            in.layout.diskBytes = *sizes;
+            in.layout.recordsizeBytes = *record;
+            in.layout.ashift = o.ashift;
+            in.layout.underprovision = o.underprovision;
+            inputs.push_back(in);
+        }
+    }
+    if (inputs.empty())
+        return report(Error::badInput("--kind/--layout: name at least one layout to project"));
+
+    std::vector<LayoutProjection> projections;
+    for (auto& in : inputs) {
+        in.usedBytes = used;
+        in.growth = growth.model;
+        in.years = o.years;
+        if (o.ceilingGiven)
+            in.ceiling = o.ceiling;
+        in.drive = drive;
+        in.hostBytesPerDay = hostWrites;
+        in.underprovisionGain = o.waGain;
+        auto p = projectLayout(in);
+        if (!p)
+            return report(p.error());
+        projections.push_back(std::move(*p));
+    }
+
+    if (g.json) {
+        nlohmann::json layouts = nlohmann::json::array();
+        for (const auto& p : projections)
+            layouts.push_back(layoutJson(p));
+        nlohmann::json out = {{"growth", growthJson(growth)},
+                              {"used_bytes", used},
+                              {"horizon_years", o.years},
+                              {"host_writes_bytes_per_day",
+                               hostWrites ? nlohmann::json(*hostWrites) : nlohmann::json(nullptr)},
+                              {"drive", nullptr},
+                              {"layouts", layouts}};
+        if (drive)
+            out["drive"] = {{"id", drive->id},
+                            {"model", drive->model},
+                            {"medium", driveMediumName(drive->medium)},
+                            {"capacity_bytes", drive->capacityBytes},
+                            {"tbw", optionalJson(drive->tbw)},
+                            {"dwpd", optionalJson(drive->dwpd)},
+                            {"warranty_years", optionalJson(drive->warrantyYears)},
+                            {"endurance_bytes", optionalJson(drive->enduranceBytes())},
+                            {"price_usd", drive->priceUsd},
+                            {"price_is_illustrative", true}};
+        std::cout << out.dump(2) << '\n';
+        return 0;
+    }
+
+    std::cout << "Growth: " << describeGrowth(growth.model) << " from " << formatBytes(used)
+              << " in use, over " << o.years << " years";
+    if (growth.fit) {
+        const auto& f = *growth.fit;
+        std::cout << "\n  fitted to " << f.samples << " samples in " << growth.samplesPath << " ("
+                  << f.firstDate << " to " << f.lastDate
+                  << "): " << (f.exponential ? "exponential" : "linear")
+                  << " fits better; residual "
+                  << formatBytes(static_cast<std::uint64_t>(f.linearRmsBytes)) << " linear ("
+                  << describeGrowth(f.linear) << ")";
+        if (f.exponentialRmsBytes)
+            std::cout << ", " << formatBytes(static_cast<std::uint64_t>(*f.exponentialRmsBytes))
+                      << " exponential (" << describeGrowth(*f.compound) << ")";
+    }
+    std::cout << "\n";
+    if (drive) {
+        std::cout << "Drive: " << drive->model;
+        if (drive->tbw)
+            std::cout << ", " << *drive->tbw << " TBW";
+        if (drive->dwpd)
+            std::cout << ", " << *drive->dwpd << " DWPD";
+        if (drive->warrantyYears)
+            std::cout << ", " << *drive->warrantyYears << "-year warranty";
+        std::cout << ", " << usd(drive->priceUsd) << " each (illustrative price)\n";
+    }
+    for (const auto& p : projections)
+        std::cout << "\n" << renderLayout(p, o.years, drive);
+    return 0;
+}
+
+} // namespace
+
+void addProject(CLI::App& app, Globals& g, Action& action) {
+    auto opts = std::make_shared<ProjectOptions>();
+    auto* sub = app.add_subcommand(
+        "project", "Five-year capacity, expansion cost and SSD endurance of one or more layouts");
+    sub->add_option("--layout", opts->layouts, "Layout from the results database (repeatable)");
+    sub->add_option("--kind", opts->kinds,
+                    "Layout kind to project (repeatable or comma-separated: zfs-raidz2,md-raid6)")
+        ->delimiter(',');
+    sub->add_option("--disks", opts->disks, "Number of disks")->check(CLI::Range(1U, 1024U));
+    sub->add_option("--disk-size", opts->diskSize,
+                    "Size of each disk (500G = 500*10^9 bytes), or one per disk; default: the "
+                    "--drive's capacity");
+    sub->add_option("--recordsize", opts->recordsize, "ZFS record size")->capture_default_str();
+    sub->add_option("--ashift", opts->ashift, "ZFS sector shift")->capture_default_str();
+    sub->add_option("--underprovision", opts->underprovision,
+                    "Fraction of each disk partitioned, e.g. 0.8")
+        ->capture_default_str();
+    sub->add_option("--used", opts->used, "Bytes in use now (default with --samples: the last)");
+    sub->add_option("--growth", opts->growth, "Yearly growth: 30% (compound) or 2TB/y (linear)");
+    sub->add_option("--samples", opts->samples,
+                    "CSV of date,bytes usage samples to fit the growth to");
+    sub->add_option("--years", opts->years, "Horizon in years")->capture_default_str();
+    sub->add_option("--ceiling", opts->ceiling,
+                    "Fill ceiling as a fraction (default 0.80 for ZFS, 0.90 otherwise)");
+    sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
+    sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
+    sub->add_option("--underprovision-wa-gain", opts->waGain,
+                    "Your expected write-amplification factor from underprovisioning, e.g. 0.8")
+        ->capture_default_str();
+    sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, opts, sub] {
+        opts->ceilingGiven = sub->count("--ceiling") > 0;
+        action = [&g, opts] { return runProject(g, *opts); };
+    });
+}
+
+} // namespace lb::cli

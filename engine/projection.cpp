@@ -1,0 +1,850 @@
+// The projection: growth models and fits, the month-by-month use of a layout, its expansion paths
+// with a purchase schedule, and SSD wear. Every capacity figure, grown layouts included, comes from
+// the capacity model (computeCapacity), so a projection never disagrees with `layoutbench
+// capacity`.
+#include "engine/projection.h"
+
+#include "engine/size.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+namespace lb {
+
+namespace {
+
+// A year of days on average; months are a twelfth of it, so linear and compound growth and fits
+// from dated samples all use the same calendar.
+constexpr double daysPerYear = 365.25;
+constexpr double monthsPerYear = 12;
+constexpr double bytesPerTb = 1e12;
+constexpr unsigned maxYears = 50;
+// Limits of the expansion paths. md arrays with v1.2 metadata and ZFS pools allow more, but no
+// server in this tool's scope does; the cap also bounds the schedule when growth is absurd.
+constexpr unsigned maxDisks = 1024;
+// A cap on RAIDZ width for the expansion path, far beyond any vdev one would build (rebuild
+// time and small-block padding grow with width); it only bounds the schedule.
+constexpr unsigned maxRaidzWidth = 255;
+
+std::string trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::optional<double> parseNumber(std::string_view s) {
+    double v = 0;
+    const auto* end = s.data() + s.size();
+    auto [ptr, ec] = std::from_chars(s.data(), end, v);
+    if (ec != std::errc() || ptr != end || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// A double byte count as an integer, clamped to what 64 bits hold.
+std::uint64_t toBytes(double v) {
+    if (!(v > 0))
+        return 0;
+    if (v >= 18446744073709551615.0)
+        return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(std::llround(v));
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// floor(a * b / c) exactly, for b and c small enough that c * b fits in 64 bits (true for the
+// record and allocation sizes it is used with: both at most 16 MiB times a vdev width).
+std::uint64_t mulDivSmall(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    return (a / c) * b + (a % c) * b / c;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Growth
+
+double GrowthModel::usedAfter(double usedBytes, double months) const {
+    const double years = months / monthsPerYear;
+    const double v = kind == GrowthKind::Linear ? usedBytes + bytesPerYear * years
+                                                : usedBytes * std::pow(1.0 + annualRate, years);
+    return std::max(v, 0.0);
+}
+
+Expected<GrowthModel> parseGrowth(std::string_view text) {
+    const std::string t = trim(text);
+    const std::string usage = "expected a yearly rate: 30% (compound) or 2TB/y (linear)";
+    if (t.empty())
+        return badInput("--growth: " + usage);
+    if (t.front() == '-')
+        return badInput("--growth: negative growth '" + t +
+                        "'; a projection needs growth of 0 or more");
+    GrowthModel g;
+    if (t.back() == '%') {
+        auto v = parseNumber(trim(std::string_view(t).substr(0, t.size() - 1)));
+        if (!v)
+            return badInput("--growth: '" + t + "' is not a percentage; " + usage);
+        g.kind = GrowthKind::Compound;
+        g.annualRate = *v / 100.0;
+        return g;
+    }
+    const auto slash = t.find('/');
+    if (slash == std::string::npos)
+        return badInput("--growth: '" + t + "' has no unit; " + usage);
+    const std::string per = lower(trim(std::string_view(t).substr(slash + 1)));
+    if (per != "y" && per != "yr" && per != "year")
+        return badInput("--growth: '" + t + "' is not per year (/y); " + usage);
+    auto bytes = parseSize(std::string_view(t).substr(0, slash));
+    if (!bytes)
+        return badInput("--growth: " + bytes.error().message);
+    g.kind = GrowthKind::Linear;
+    g.bytesPerYear = static_cast<double>(*bytes);
+    return g;
+}
+
+std::string describeGrowth(const GrowthModel& g) {
+    if (g.kind == GrowthKind::Compound)
+        return "compound " + fixed(g.annualRate * 100.0, 1) + " %/year";
+    return "linear " + std::string(g.bytesPerYear < 0 ? "-" : "") +
+           formatBytes(toBytes(std::fabs(g.bytesPerYear))) + "/year";
+}
+
+Expected<std::uint64_t> parseDailyWrites(std::string_view text) {
+    const std::string t = trim(text);
+    const auto slash = t.find('/');
+    const std::string per =
+        slash == std::string::npos ? "" : lower(trim(std::string_view(t).substr(slash + 1)));
+    if (per != "d" && per != "day")
+        return badInput("--host-writes: expected bytes per day such as 100G/d, got '" + t + "'");
+    auto bytes = parseSize(std::string_view(t).substr(0, slash));
+    if (!bytes)
+        return badInput("--host-writes: " + bytes.error().message);
+    return *bytes;
+}
+
+namespace {
+
+// "YYYY-MM-DD" with an optional "THH:MM[:SS][Z]" (or a space before the time): days since the
+// epoch, the time as a fraction of a day.
+std::optional<double> parseDate(std::string_view s) {
+    auto digits = [&](std::size_t pos, std::size_t n) -> std::optional<int> {
+        if (pos + n > s.size())
+            return std::nullopt;
+        int v = 0;
+        for (std::size_t i = pos; i < pos + n; ++i) {
+            if (!std::isdigit(static_cast<unsigned char>(s[i])))
+                return std::nullopt;
+            v = v * 10 + (s[i] - '0');
+        }
+        return v;
+    };
+    const auto y = digits(0, 4), m = digits(5, 2), d = digits(8, 2);
+    if (!y || !m || !d || s[4] != '-' || s[7] != '-')
+        return std::nullopt;
+    const std::chrono::year_month_day ymd{std::chrono::year{*y},
+                                          std::chrono::month{static_cast<unsigned>(*m)},
+                                          std::chrono::day{static_cast<unsigned>(*d)}};
+    if (!ymd.ok())
+        return std::nullopt;
+    double day = static_cast<double>(std::chrono::sys_days{ymd}.time_since_epoch().count());
+    std::string_view rest = s.substr(10);
+    if (rest.empty())
+        return day;
+    if (rest.front() != 'T' && rest.front() != ' ')
+        return std::nullopt;
+    rest.remove_prefix(1);
+    if (!rest.empty() && rest.back() == 'Z')
+        rest.remove_suffix(1);
+    const std::string_view time = rest;
+    auto two = [&](std::size_t pos) -> std::optional<int> {
+        if (pos + 2 > time.size() || !std::isdigit(static_cast<unsigned char>(time[pos])) ||
+            !std::isdigit(static_cast<unsigned char>(time[pos + 1])))
+            return std::nullopt;
+        return (time[pos] - '0') * 10 + (time[pos + 1] - '0');
+    };
+    const auto hh = two(0), mm = two(3);
+    if (!hh || !mm || time.size() < 5 || time[2] != ':' || *hh > 23 || *mm > 59)
+        return std::nullopt;
+    int ss = 0;
+    if (time.size() != 5) {
+        const auto sec = two(6);
+        if (time.size() != 8 || time[5] != ':' || !sec || *sec > 60)
+            return std::nullopt;
+        ss = *sec;
+    }
+    return day + (*hh * 3600 + *mm * 60 + ss) / 86400.0;
+}
+
+std::string unquote(std::string s) {
+    s = trim(s);
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"')
+        s = s.substr(1, s.size() - 2);
+    return s;
+}
+
+struct LineFit {
+    double slope = 0;     // per day
+    double intercept = 0; // value at the mean day
+    double meanDay = 0;
+};
+
+// Ordinary least squares of ys against days, centred on the mean day for numerical stability.
+LineFit leastSquares(const std::vector<double>& days, const std::vector<double>& ys) {
+    const auto n = static_cast<double>(days.size());
+    double tm = 0, ym = 0;
+    for (std::size_t i = 0; i < days.size(); ++i) {
+        tm += days[i];
+        ym += ys[i];
+    }
+    tm /= n;
+    ym /= n;
+    double sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < days.size(); ++i) {
+        sxx += (days[i] - tm) * (days[i] - tm);
+        sxy += (days[i] - tm) * (ys[i] - ym);
+    }
+    return {sxx > 0 ? sxy / sxx : 0.0, ym, tm};
+}
+
+} // namespace
+
+Expected<std::vector<UsageSample>> parseUsageSamples(std::string_view csv,
+                                                     const std::string& sourceName) {
+    std::vector<UsageSample> out;
+    std::istringstream in{std::string(csv)};
+    std::string raw;
+    unsigned lineNo = 0;
+    bool sawContent = false;
+    while (std::getline(in, raw)) {
+        ++lineNo;
+        const std::string line = trim(raw);
+        if (line.empty() || line.front() == '#')
+            continue;
+        const bool first = !sawContent;
+        sawContent = true;
+        const std::string where = sourceName + ":" + std::to_string(lineNo) + ": ";
+        std::vector<std::string> fields;
+        std::stringstream split(line);
+        std::string field;
+        while (std::getline(split, field, ','))
+            fields.push_back(unquote(field));
+        if (!line.empty() && line.back() == ',')
+            fields.emplace_back();
+        // An optional header: the first line, when its date column does not start with a digit.
+        if (first && !fields.empty() &&
+            (fields[0].empty() || !std::isdigit(static_cast<unsigned char>(fields[0][0]))))
+            continue;
+        if (fields.size() != 2)
+            return badInput(where + "line: expected 2 fields (date,bytes), got " +
+                            std::to_string(fields.size()));
+        UsageSample s;
+        s.line = lineNo;
+        s.date = fields[0];
+        const auto day = parseDate(s.date);
+        if (!day)
+            return badInput(where + "date: '" + s.date +
+                            "' is not a date (YYYY-MM-DD, optionally THH:MM[:SS][Z])");
+        s.day = *day;
+        auto bytes = parseSize(fields[1]);
+        if (!bytes)
+            return badInput(where + "bytes: " + bytes.error().message);
+        s.bytes = *bytes;
+        if (!out.empty() && s.day <= out.back().day)
+            return badInput(where + "date: " + s.date + " is not after " + out.back().date +
+                            " (line " + std::to_string(out.back().line) +
+                            "); samples must be in increasing date order");
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return badInput("--samples: cannot read '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseUsageSamples(text.str(), path);
+}
+
+Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples) {
+    if (samples.size() < 2)
+        return badInput("--samples: " + std::to_string(samples.size()) + " sample" +
+                        (samples.size() == 1 ? "" : "s") + "; a fit needs at least 2");
+    std::vector<double> days, ys;
+    bool positive = true;
+    for (const auto& s : samples) {
+        days.push_back(s.day);
+        ys.push_back(static_cast<double>(s.bytes));
+        positive = positive && s.bytes > 0;
+    }
+    GrowthFit fit;
+    fit.samples = samples.size();
+    fit.firstDate = samples.front().date;
+    fit.lastDate = samples.back().date;
+    fit.lastBytes = samples.back().bytes;
+
+    const auto line = leastSquares(days, ys);
+    double rss = 0;
+    for (std::size_t i = 0; i < days.size(); ++i) {
+        const double r = ys[i] - (line.intercept + line.slope * (days[i] - line.meanDay));
+        rss += r * r;
+    }
+    const auto n = static_cast<double>(days.size());
+    fit.linear = {GrowthKind::Linear, line.slope * daysPerYear, 0};
+    fit.linearRmsBytes = std::sqrt(rss / n);
+    fit.model = fit.linear;
+
+    if (positive) {
+        std::vector<double> logs;
+        for (double y : ys)
+            logs.push_back(std::log(y));
+        const auto exp = leastSquares(days, logs);
+        double erss = 0;
+        for (std::size_t i = 0; i < days.size(); ++i) {
+            const double r = ys[i] - std::exp(exp.intercept + exp.slope * (days[i] - exp.meanDay));
+            erss += r * r;
+        }
+        fit.compound = GrowthModel{GrowthKind::Compound, 0, std::expm1(exp.slope * daysPerYear)};
+        fit.exponentialRmsBytes = std::sqrt(erss / n);
+        if (*fit.exponentialRmsBytes < fit.linearRmsBytes) {
+            fit.exponential = true;
+            fit.model = *fit.compound;
+        }
+    }
+    const double rate = fit.exponential ? fit.model.annualRate : fit.model.bytesPerYear;
+    if (rate < 0)
+        return badInput("--samples: usage shrinks from " + fit.firstDate + " to " + fit.lastDate +
+                        " (fitted " + describeGrowth(fit.model) +
+                        "); a projection needs growth of 0 or more (give --growth)");
+    return fit;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wear
+
+Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layout) {
+    // computeCapacity validates the kind, disk count, record size and ashift the figures use.
+    if (auto c = computeCapacity(layout); !c)
+        return fail(c.error());
+    const auto n = static_cast<unsigned>(layout.diskBytes.size());
+    const std::string nDisks = std::to_string(n);
+    switch (layout.kind) {
+    case LayoutKind::MdRaid1:
+    case LayoutKind::ZfsMirror:
+        return WriteAmplification{static_cast<double>(n), nDisks +
+                                                              "-way mirror: every write lands on " +
+                                                              nDisks + " disks"};
+    case LayoutKind::MdRaid10:
+    case LayoutKind::ZfsRaid10:
+        return WriteAmplification{2.0, "striped two-way mirrors: every write lands on 2 disks"};
+    case LayoutKind::MdRaid5:
+    case LayoutKind::MdRaid6: {
+        // A write smaller than a stripe is read-modify-write: the data chunk and every parity
+        // chunk of the stripe are rewritten. Full-stripe writes cost only n / (n - p), so this
+        // is the small-write (pessimistic) figure, which is what VM and database traffic is.
+        const unsigned p = parityOf(layout.kind);
+        const double full = static_cast<double>(n) / static_cast<double>(n - p);
+        return WriteAmplification{1.0 + p, "RAID-" + std::string(p == 1 ? "5" : "6") +
+                                               " small writes (read-modify-write): data + " +
+                                               std::to_string(p) + " parity chunk" +
+                                               (p == 1 ? "" : "s") +
+                                               "; full-stripe writes would be " + fixed(full, 2)};
+    }
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3: {
+        // Copy-on-write: a record is written once with its parity and padding, no
+        // read-modify-write. Records smaller than the record size (small files, the tail of a
+        // file) pay more padding; this uses full records.
+        const auto a =
+            raidzAllocate(layout.recordsizeBytes, n, parityOf(layout.kind), layout.ashift);
+        const std::uint64_t total = a.dataSectors + a.paritySectors + a.paddingSectors;
+        return WriteAmplification{
+            static_cast<double>(total) / static_cast<double>(a.dataSectors),
+            "RAIDZ" + std::to_string(parityOf(layout.kind)) + " width " + nDisks + ", " +
+                std::to_string(layout.recordsizeBytes / KiB) + "K records, ashift " +
+                std::to_string(layout.ashift) + ": (" + std::to_string(a.dataSectors) + " data + " +
+                std::to_string(a.paritySectors) + " parity + " + std::to_string(a.paddingSectors) +
+                " padding) / " + std::to_string(a.dataSectors) + " sectors"};
+    }
+    case LayoutKind::MdRaid0:
+    case LayoutKind::ZfsStripe:
+        return WriteAmplification{1.0, "striped, no redundancy: every byte written once"};
+    default:
+        return badInput("--kind: " + std::string(layoutKindName(layout.kind)) +
+                        " has no write-amplification model");
+    }
+}
+
+double enduranceYears(double enduranceBytes, double deviceBytesPerDay) {
+    if (deviceBytesPerDay <= 0)
+        return std::numeric_limits<double>::infinity();
+    return enduranceBytes / (deviceBytesPerDay * 365.0);
+}
+
+std::string_view expansionKindName(ExpansionKind k) {
+    switch (k) {
+    case ExpansionKind::MdGrow:
+        return "md-grow";
+    case ExpansionKind::ZfsAddVdev:
+        return "zfs-add-vdev";
+    case ExpansionKind::RaidzExpand:
+        return "raidz-expand";
+    }
+    return "md-grow";
+}
+
+double defaultCeiling(LayoutKind kind) {
+    return isZfs(kind) ? 0.80 : 0.90;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ZFS pools of several identical vdevs. computeCapacity models one mirror or RAIDZ vdev; a pool
+// of k such vdevs holds k times the data, less one pool-wide slop reserve (1/32 of the deflated
+// space, capped at 128 GiB, so it does not scale with k). The per-vdev quantities below follow
+// capacity.cpp's ZFS rules through the helpers capacity.h exposes; the one-vdev result is
+// checked against computeCapacity, and if they ever disagree the pool is scaled from one vdev
+// and marked approximate rather than silently inconsistent.
+
+namespace {
+
+struct VdevSpace {
+    std::uint64_t allocatable = 0;  // raw bytes inside whole metaslabs
+    std::uint64_t logRaw = 0;       // raw bytes of the embedded log metaslab
+    std::uint64_t normalDspace = 0; // deflated space of the normal class
+    std::uint64_t logDspace = 0;    // deflated space of the embedded log class
+    std::uint64_t blockData = 0;    // one record: its data bytes,
+    std::uint64_t blockAlloc = 1;   // the raw bytes it allocates,
+    std::uint64_t blockDsize = 1;   // and the deflated space it is charged
+};
+
+std::uint64_t partitioned(std::uint64_t disk, double fraction) {
+    if (fraction >= 1.0)
+        return disk;
+    constexpr std::uint64_t denominator = 1000000000;
+    const auto numerator =
+        static_cast<std::uint64_t>(std::llround(fraction * static_cast<double>(denominator)));
+    const std::uint64_t bytes = mulDivSmall(disk, numerator, denominator);
+    return bytes - bytes % MiB;
+}
+
+std::optional<VdevSpace> vdevSpace(const CapacityInput& in) {
+    const bool raidz = parityOf(in.kind) > 0;
+    const auto width = static_cast<unsigned>(in.diskBytes.size());
+    std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
+    for (auto d : in.diskBytes)
+        smallest = std::min(smallest, zfsLeafAsize(partitioned(d, in.underprovision)));
+    if (smallest == 0 || width == 0)
+        return std::nullopt;
+    // A mirror's asize is one child; a RAIDZ vdev's is every child (parity included).
+    const std::uint64_t asize = raidz ? smallest * width : smallest;
+    const std::uint64_t rawFactor = raidz ? 1 : width;
+    const unsigned shift = zfsMetaslabShift(asize);
+    const std::uint64_t msCount = asize >> shift;
+    const std::uint64_t msBytes = 1ULL << shift;
+
+    // Raw bytes one block allocates on the vdev (all copies of a mirror).
+    auto alloc = [&](std::uint64_t block) {
+        if (raidz) {
+            const auto a = raidzAllocate(block, width, parityOf(in.kind), in.ashift);
+            return (a.dataSectors + a.paritySectors + a.paddingSectors) << in.ashift;
+        }
+        const std::uint64_t sectorBytes = 1ULL << in.ashift;
+        return (block + sectorBytes - 1) / sectorBytes * sectorBytes * width;
+    };
+    // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block takes per vdev.
+    const std::uint64_t deflateRatio = (128 * KiB) / ((alloc(128 * KiB) / rawFactor) >> 9);
+    const std::uint64_t msDspace = (msBytes >> 9) * deflateRatio;
+    // More than 64 metaslabs: one goes to the embedded log class.
+    const std::uint64_t logMs = msCount > 64 ? 1 : 0;
+
+    VdevSpace v;
+    v.allocatable = msCount * msBytes * rawFactor;
+    v.logRaw = logMs * msBytes * rawFactor;
+    v.normalDspace = (msCount - logMs) * msDspace;
+    v.logDspace = logMs * msDspace;
+    v.blockData = in.recordsizeBytes;
+    v.blockAlloc = alloc(in.recordsizeBytes);
+    v.blockDsize = ((v.blockAlloc / rawFactor) >> 9) * deflateRatio;
+    return v;
+}
+
+// Data at the record size, less the pool's slop (converted to data the way ZFS charges writes)
+// and the embedded log metaslabs.
+std::uint64_t poolUsable(const VdevSpace& v, std::uint64_t k) {
+    const std::uint64_t data = mulDivSmall(v.allocatable * k, v.blockData, v.blockAlloc);
+    const std::uint64_t slop =
+        mulDivSmall(zfsSlopSpace(v.normalDspace * k, v.logDspace * k), v.blockData, v.blockDsize) +
+        mulDivSmall(v.logRaw * k, v.blockData, v.blockAlloc);
+    return data - std::min(slop, data);
+}
+
+// When the reconstruction disagrees with computeCapacity: k vdevs' data, less a slop that scales
+// with k up to OpenZFS's 128 GiB cap (spa_max_slop).
+std::uint64_t scaledPoolUsable(const Capacity& one, std::uint64_t k) {
+    const std::uint64_t data = (one.usableBytes + one.slopBytes) * k;
+    const std::uint64_t slop = std::min(one.slopBytes * k, std::max(one.slopBytes, 128 * GiB));
+    return data - std::min(slop, data);
+}
+
+} // namespace
+
+Expected<PoolUsable> zfsPoolUsable(const CapacityInput& vdev, unsigned vdevs) {
+    if (vdev.kind != LayoutKind::ZfsMirror && parityOf(vdev.kind) == 0)
+        return badInput("--kind: a pool of identical vdevs is modelled for zfs-mirror and "
+                        "zfs-raidz vdevs, not " +
+                        std::string(layoutKindName(vdev.kind)));
+    if (vdevs == 0)
+        return badInput("--vdevs: a pool needs at least one vdev");
+    auto one = computeCapacity(vdev);
+    if (!one)
+        return fail(one.error());
+    if (vdevs == 1)
+        return PoolUsable{one->usableBytes, true};
+    // Two-way mirrors: a pool of them is zfs-raid10, which the capacity model has.
+    if (vdev.kind == LayoutKind::ZfsMirror && vdev.diskBytes.size() == 2) {
+        CapacityInput raid10 = vdev;
+        raid10.kind = LayoutKind::ZfsRaid10;
+        raid10.diskBytes.clear();
+        for (unsigned i = 0; i < vdevs; ++i)
+            raid10.diskBytes.insert(raid10.diskBytes.end(), vdev.diskBytes.begin(),
+                                    vdev.diskBytes.end());
+        auto c = computeCapacity(raid10);
+        if (!c)
+            return fail(c.error());
+        return PoolUsable{c->usableBytes, true};
+    }
+    const auto v = vdevSpace(vdev);
+    if (v && poolUsable(*v, 1) == one->usableBytes)
+        return PoolUsable{poolUsable(*v, vdevs), true};
+    return PoolUsable{scaledPoolUsable(*one, vdevs), false};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expansion paths and their schedules
+
+namespace {
+
+// The layout after `steps` expansion steps; nullopt past the path's limit.
+struct GrownState {
+    std::uint64_t usableBytes = 0;
+    double efficiency = 1;
+    unsigned disks = 0;
+    bool exact = true;
+};
+using StateFn = std::function<Expected<std::optional<GrownState>>(unsigned steps)>;
+
+struct PathSpec {
+    ExpansionKind kind;
+    unsigned disksPerStep;
+    std::uint64_t diskBytes;
+    std::string description;
+    std::string note;
+    StateFn state;
+};
+
+std::vector<std::uint64_t> grownDisks(const std::vector<std::uint64_t>& base,
+                                      const std::vector<std::uint64_t>& added, unsigned steps) {
+    std::vector<std::uint64_t> out = base;
+    for (unsigned s = 0; s < steps; ++s)
+        out.insert(out.end(), added.begin(), added.end());
+    return out;
+}
+
+// A path whose every state is computeCapacity on a layout with more disks of the same kind.
+StateFn grownLayout(const CapacityInput& base, std::vector<std::uint64_t> added, unsigned limit) {
+    return [base, added = std::move(added),
+            limit](unsigned steps) -> Expected<std::optional<GrownState>> {
+        CapacityInput in = base;
+        in.diskBytes = grownDisks(base.diskBytes, added, steps);
+        if (in.diskBytes.size() > limit)
+            return std::optional<GrownState>{};
+        auto c = computeCapacity(in);
+        if (!c)
+            return fail(c.error());
+        return std::optional<GrownState>{GrownState{
+            c->usableBytes, c->dataEfficiency, static_cast<unsigned>(in.diskBytes.size()), true}};
+    };
+}
+
+std::vector<PathSpec> pathsFor(const CapacityInput& in, std::vector<std::string>& notes) {
+    std::vector<PathSpec> paths;
+    const auto& disks = in.diskBytes;
+    const auto n = static_cast<unsigned>(disks.size());
+    const std::uint64_t largest = *std::max_element(disks.begin(), disks.end());
+
+    switch (in.kind) {
+    case LayoutKind::MdRaid0:
+    case LayoutKind::MdRaid5:
+    case LayoutKind::MdRaid6:
+    case LayoutKind::MdRaid10: {
+        const unsigned step = in.kind == LayoutKind::MdRaid10 ? 2 : 1;
+        std::string note = "Reshapes every stripe onto the new disk" +
+                           std::string(step == 2 ? "s" : "") +
+                           " online (hours to days, slower I/O meanwhile); then grow what sits "
+                           "on the array (filesystem, LVM, or the guest's disk and its pool).";
+        if (in.kind == LayoutKind::MdRaid0)
+            note += " md reshapes raid0 by converting it to raid4 and back.";
+        if (in.kind == LayoutKind::MdRaid10)
+            note += " Two disks per step keep the near=2 copies in pairs.";
+        paths.push_back(
+            {ExpansionKind::MdGrow, step, largest,
+             "mdadm --add, then mdadm --grow --raid-devices=" + std::to_string(n + step), note,
+             grownLayout(in, std::vector<std::uint64_t>(step, largest), maxDisks)});
+        break;
+    }
+    case LayoutKind::MdRaid1:
+        notes.push_back("md-raid1: adding a member adds a copy, not space; it grows only by "
+                        "replacing every member with a larger disk (not modelled).");
+        break;
+    case LayoutKind::ZfsStripe:
+        paths.push_back({ExpansionKind::ZfsAddVdev, 1, disks.front(), "zpool add POOL DISK",
+                         "Existing data stays where it is; new writes favour the emptier disk.",
+                         grownLayout(in, {disks.front()}, maxDisks)});
+        break;
+    case LayoutKind::ZfsRaid10:
+        paths.push_back({ExpansionKind::ZfsAddVdev, 2, std::max(disks[0], disks[1]),
+                         "zpool add POOL mirror DISK DISK",
+                         "Existing data stays on the old mirrors; new writes favour the new one.",
+                         grownLayout(in, {disks[0], disks[1]}, maxDisks)});
+        break;
+    case LayoutKind::ZfsMirror:
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3: {
+        const bool raidz = parityOf(in.kind) > 0;
+        const std::string shape =
+            raidz ? "raidz" + std::to_string(parityOf(in.kind)) : std::string("mirror");
+        const double efficiency = [&] {
+            auto c = computeCapacity(in);
+            return c ? c->dataEfficiency : 1.0;
+        }();
+        paths.push_back({ExpansionKind::ZfsAddVdev, n, largest,
+                         "zpool add POOL " + shape + " " + std::to_string(n) + " DISKS",
+                         "Another " + shape +
+                             " vdev of the same width and disks: existing data stays where it "
+                             "is, and the pool is lost if any one vdev is.",
+                         [in, efficiency](unsigned steps) -> Expected<std::optional<GrownState>> {
+                             const std::size_t total = in.diskBytes.size() * (steps + 1);
+                             if (total > maxDisks)
+                                 return std::optional<GrownState>{};
+                             auto p = zfsPoolUsable(in, steps + 1);
+                             if (!p)
+                                 return fail(p.error());
+                             return std::optional<GrownState>{
+                                 GrownState{p->usableBytes, efficiency,
+                                            static_cast<unsigned>(total), p->exact}};
+                         }});
+        if (raidz)
+            paths.push_back(
+                {ExpansionKind::RaidzExpand, 1, largest, "zpool attach POOL " + shape + "-0 DISK",
+                 "Needs OpenZFS 2.3 or later. Blocks written before an expansion keep their "
+                 "old data:parity ratio, so they take more room than the same data written "
+                 "after (the schedule counts this); and OpenZFS keeps using the original "
+                 "ratio to report space, so zfs list and df show less free space than there "
+                 "is.",
+                 grownLayout(in, {largest}, maxRaidzWidth)});
+        break;
+    }
+    default:
+        break;
+    }
+    return paths;
+}
+
+struct Simulation {
+    const GrowthModel& growth;
+    double used0;
+    double ceiling;
+    unsigned months;
+    unsigned years;
+};
+
+Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim,
+                                     const std::optional<Drive>& drive) {
+    ExpansionPath path;
+    path.kind = spec.kind;
+    path.description = spec.description;
+    path.note = spec.note;
+    path.disksPerStep = spec.disksPerStep;
+    path.diskBytes = spec.diskBytes;
+    path.disksPerYear.assign(sim.years, 0);
+    if (spec.kind == ExpansionKind::RaidzExpand)
+        path.requiresOpenZfs = "2.3";
+
+    std::vector<GrownState> states; // states[k]: after k steps
+    auto state = [&](unsigned k) -> Expected<std::optional<GrownState>> {
+        while (states.size() <= k) {
+            auto s = spec.state(static_cast<unsigned>(states.size()));
+            if (!s)
+                return fail(s.error());
+            if (!*s)
+                return std::optional<GrownState>{};
+            path.approximate = path.approximate || !(*s)->exact;
+            states.push_back(**s);
+        }
+        return std::optional<GrownState>{states[k]};
+    };
+    auto first = state(0);
+    if (!first)
+        return fail(first.error());
+    auto second = state(1);
+    if (!second)
+        return fail(second.error());
+    if (!*first || !*second || (*second)->usableBytes <= (*first)->usableBytes)
+        return path; // no step possible; disksPerStep says what one would have been
+    const GrownState s0 = **first, s1 = **second;
+    path.stepUsableBytes = s1.usableBytes - s0.usableBytes;
+    if (spec.kind == ExpansionKind::RaidzExpand) {
+        // Space accounting keeps the original deflate ratio: the new total is reported as if
+        // all of it held data at the old efficiency.
+        const double reported = static_cast<double>(s1.usableBytes) * s0.efficiency / s1.efficiency;
+        path.reportedStepUsableBytes = toBytes(reported - static_cast<double>(s0.usableBytes));
+    }
+    if (drive) {
+        path.stepCostUsd = drive->priceUsd * spec.disksPerStep;
+        path.costPerUsableTbUsd =
+            *path.stepCostUsd / (static_cast<double>(path.stepUsableBytes) / bytesPerTb);
+    }
+
+    // Month by month: before the month's data is written, add steps until it fits under the
+    // ceiling. For RAIDZ expansion, data keeps the efficiency of the width it was written at:
+    // `consumed` counts raw space in units of (usable / efficiency), and what the pool can still
+    // take is the new width's usable less the extra room the old data occupies.
+    const bool oldDataKeepsRatio = spec.kind == ExpansionKind::RaidzExpand;
+    unsigned k = 0;
+    double consumed = 0, usedBefore = 0;
+    auto effective = [&](const GrownState& s) {
+        const double u = static_cast<double>(s.usableBytes);
+        return oldDataKeepsRatio ? u - (consumed * s.efficiency - usedBefore) : u;
+    };
+    for (unsigned m = 0; m <= sim.months && path.keepsUp; ++m) {
+        const double used = sim.growth.usedAfter(sim.used0, m);
+        while (used > sim.ceiling * effective(states[k])) {
+            auto next = state(k + 1);
+            if (!next)
+                return fail(next.error());
+            if (!*next) {
+                path.keepsUp = false;
+                path.limitMonth = m;
+                break;
+            }
+            ++k;
+            const unsigned added = states[k].disks - states[k - 1].disks;
+            path.schedule.push_back(
+                {m, added, states[k].disks, states[k].usableBytes, toBytes(effective(states[k]))});
+            path.disksBought += added;
+            const unsigned year = m == 0 ? 1 : (m + 11) / 12;
+            path.disksPerYear[year - 1] += added;
+        }
+        consumed += (used - usedBefore) / states[k].efficiency;
+        usedBefore = used;
+    }
+    path.finalUsableBytes = toBytes(effective(states[k]));
+    if (drive)
+        path.totalCostUsd = drive->priceUsd * path.disksBought;
+    return path;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
+    if (in.years < 1 || in.years > maxYears)
+        return badInput("--years: must be between 1 and " + std::to_string(maxYears) + ", got " +
+                        std::to_string(in.years));
+    if (in.ceiling && !(*in.ceiling > 0.0 && *in.ceiling <= 1.0))
+        return badInput("--ceiling: must be a fraction in (0, 1], e.g. 0.8, got " +
+                        fixed(*in.ceiling, 3));
+    if (in.growth.bytesPerYear < 0 || in.growth.annualRate < 0 ||
+        !std::isfinite(in.growth.bytesPerYear) || !std::isfinite(in.growth.annualRate))
+        return badInput("--growth: negative growth; a projection needs growth of 0 or more");
+    if (!(in.underprovisionGain > 0.0 && in.underprovisionGain <= 1.0))
+        return badInput("--underprovision-wa-gain: must be a factor in (0, 1] (e.g. 0.8 for "
+                        "20 % less write amplification), got " +
+                        fixed(in.underprovisionGain, 3));
+
+    auto capacity = computeCapacity(in.layout);
+    if (!capacity)
+        return fail(capacity.error());
+
+    LayoutProjection p;
+    p.name = in.name.empty() ? std::string(layoutKindName(in.layout.kind)) : in.name;
+    p.kind = in.layout.kind;
+    p.diskBytes = in.layout.diskBytes;
+    p.capacity = *capacity;
+    if (in.layout.underprovision < 1.0) {
+        CapacityInput whole = in.layout;
+        whole.underprovision = 1.0;
+        if (auto c = computeCapacity(whole))
+            p.wholeDiskCapacity = *c;
+    }
+    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout.kind));
+    p.ceilingBytes =
+        toBytes(std::floor(static_cast<double>(capacity->usableBytes) * p.ceilingFraction));
+
+    const unsigned months = in.years * 12;
+    const auto used0 = static_cast<double>(in.usedBytes);
+    for (unsigned m = 0; m <= months; ++m) {
+        const std::uint64_t used = toBytes(in.growth.usedAfter(used0, m));
+        p.months.push_back({m, capacity->usableBytes, used});
+        if (!p.ceilingMonth && used > p.ceilingBytes)
+            p.ceilingMonth = m;
+    }
+
+    const Simulation sim{in.growth, used0, p.ceilingFraction, months, in.years};
+    for (const auto& spec : pathsFor(in.layout, p.notes)) {
+        auto path = schedulePath(spec, sim, in.drive);
+        if (!path)
+            return fail(path.error());
+        if (path->stepUsableBytes == 0) {
+            p.notes.push_back(std::string(expansionKindName(spec.kind)) +
+                              ": a step would add no usable space; left out.");
+            continue;
+        }
+        p.expansions.push_back(std::move(*path));
+    }
+
+    if (in.hostBytesPerDay) {
+        auto wa = layoutWriteAmplification(in.layout);
+        if (!wa)
+            return fail(wa.error());
+        WearEstimate w;
+        w.layout = *wa;
+        w.underprovisionGain = in.underprovisionGain;
+        w.writeAmplification = wa->factor * in.underprovisionGain;
+        w.hostBytesPerDay = static_cast<double>(*in.hostBytesPerDay);
+        w.deviceBytesPerDay = w.hostBytesPerDay * w.writeAmplification /
+                              static_cast<double>(in.layout.diskBytes.size());
+        if (in.drive) {
+            w.enduranceBytes = in.drive->enduranceBytes();
+            if (w.enduranceBytes)
+                w.years = enduranceYears(*w.enduranceBytes, w.deviceBytesPerDay);
+        }
+        p.wear = w;
+    }
+    return p;
+}
+
+} // namespace lb

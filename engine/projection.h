@@ -1,0 +1,206 @@
+// Five-year projection of a layout: when the data outgrows it, what each way of growing it costs,
+// and when its SSDs reach their rated endurance. Servers are bought for five years, so the layout
+// decision is also a decision about these dates and sums.
+#pragma once
+
+#include "engine/capacity.h"
+#include "engine/drive_catalog.h"
+#include "engine/expected.h"
+#include "engine/layout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+// ---------------------------------------------------------------------------------------------
+// Growth
+
+enum class GrowthKind {
+    Linear,   // the same number of bytes every year
+    Compound, // the same percentage every year, compounded monthly: (1 + r)^(months / 12)
+};
+
+struct GrowthModel {
+    GrowthKind kind = GrowthKind::Linear;
+    double bytesPerYear = 0; // Linear
+    double annualRate = 0;   // Compound: 0.30 for 30 % a year
+
+    // Bytes in use `months` after `usedBytes` (never below zero).
+    double usedAfter(double usedBytes, double months) const;
+    bool operator==(const GrowthModel&) const = default;
+};
+
+// "30%" (compound) or "2TB/y", "500G/year" (linear). Negative or malformed -> badInput naming
+// --growth.
+Expected<GrowthModel> parseGrowth(std::string_view text);
+// "compound 30.0 %/year", "linear 2.00 TB/year"
+std::string describeGrowth(const GrowthModel& g);
+
+// One line of a usage export: "2024-03-01,1200000000000".
+struct UsageSample {
+    std::string date; // as written
+    double day = 0;   // days since 1970-01-01 (the time of day as a fraction)
+    std::uint64_t bytes = 0;
+    unsigned line = 0;
+};
+
+// CSV "date,bytes", header line optional; blank lines and '#' comments skipped. Dates are
+// YYYY-MM-DD with an optional time (THH:MM[:SS][Z]); bytes are a byte count or a size ("1.2T").
+// Errors are badInput "SOURCE:LINE: date|bytes: message"; samples must be in strictly increasing
+// date order.
+Expected<std::vector<UsageSample>> parseUsageSamples(std::string_view csv,
+                                                     const std::string& sourceName);
+Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path);
+
+struct GrowthFit {
+    GrowthModel model;                         // the better of the two fits, as a growth rate
+    bool exponential = false;                  // which one it was
+    GrowthModel linear;                        // least squares of bytes against days
+    double linearRmsBytes = 0;                 // root mean square residual of that line
+    std::optional<GrowthModel> compound;       // least squares of ln(bytes) against days
+    std::optional<double> exponentialRmsBytes; // its residual, measured in bytes like the line's
+    std::size_t samples = 0;
+    std::string firstDate, lastDate;
+    std::uint64_t lastBytes = 0; // the last measured value: where a projection from a fit starts
+};
+
+// Fits both models and keeps the one with the lower residual in bytes (the line on a tie). No
+// exponential fit when a sample is 0 bytes. Fewer than 2 samples, or a fit that shrinks, ->
+// badInput naming --samples.
+Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples);
+
+// "100G/d", "1TB/day" -> bytes per day; errors name --host-writes.
+Expected<std::uint64_t> parseDailyWrites(std::string_view text);
+
+// ---------------------------------------------------------------------------------------------
+// Wear
+
+// Device bytes written per host byte, summed over all members, from the layout alone (not the
+// SSD's internal write amplification):
+//   N-way mirror (md-raid1, zfs-mirror): N; striped mirrors (md-raid10, zfs-raid10): 2;
+//   RAIDZ: (data + parity + padding sectors) / data sectors of one record (ZFS is copy-on-write:
+//   no read-modify-write); md RAID-5/6: writes smaller than a stripe are read-modify-write and
+//   write the data chunk plus 1 or 2 parity chunks: 2 or 3 (large full-stripe writes approach
+//   N / (N - parity), so this is the pessimistic, small-write figure);
+//   md-raid0, zfs-stripe: 1.
+struct WriteAmplification {
+    double factor = 1;
+    std::string basis; // how the figure was derived, for people
+};
+Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layout);
+
+// Years until rated endurance when each disk receives deviceBytesPerDay.
+double enduranceYears(double enduranceBytes, double deviceBytesPerDay);
+
+struct WearEstimate {
+    WriteAmplification layout;
+    double underprovisionGain = 1; // the user's expected WA factor from underprovisioning
+    double writeAmplification = 1; // layout factor * underprovisionGain
+    double hostBytesPerDay = 0;
+    double deviceBytesPerDay = 0;         // per member disk: host * WA / disks (spread evenly)
+    std::optional<double> enduranceBytes; // per disk, from the catalog; none for HDDs
+    std::optional<double> years;          // until rated endurance
+};
+
+// ---------------------------------------------------------------------------------------------
+// Expansion
+
+enum class ExpansionKind {
+    MdGrow,      // mdadm --grow --raid-devices: reshape onto one more disk (two for raid10)
+    ZfsAddVdev,  // zpool add: another top-level vdev of the same shape
+    RaidzExpand, // zpool attach to a RAIDZ vdev (OpenZFS >= 2.3): one more disk in the vdev
+};
+std::string_view expansionKindName(ExpansionKind k); // "md-grow", "zfs-add-vdev", "raidz-expand"
+
+struct ExpansionStep {
+    unsigned month = 0;                     // the month whose use would otherwise pass the ceiling
+    unsigned disks = 0;                     // disks this step adds
+    unsigned totalDisks = 0;                // disks in the layout after it
+    std::uint64_t usableBytes = 0;          // nominal usable after it (a fresh layout this shape)
+    std::uint64_t effectiveUsableBytes = 0; // what the data can really fill (see RaidzExpand)
+};
+
+struct ExpansionPath {
+    ExpansionKind kind = ExpansionKind::MdGrow;
+    std::string description;
+    unsigned disksPerStep = 0;
+    std::uint64_t diskBytes = 0;       // each added disk
+    std::uint64_t stepUsableBytes = 0; // usable added by the first step
+    std::optional<double> stepCostUsd;
+    std::optional<double> costPerUsableTbUsd;   // first step's cost per 10^12 usable bytes added
+    std::optional<std::string> requiresOpenZfs; // minimum OpenZFS version, when there is one
+    // RAIDZ expansion: what `zfs list` shows the first step adding. OpenZFS keeps the vdev's
+    // original data:parity ratio for space accounting, so it reports less than is really there.
+    std::optional<std::uint64_t> reportedStepUsableBytes;
+    bool approximate = false; // a capacity figure had to be scaled rather than computed
+    std::string note;
+
+    std::vector<ExpansionStep> schedule; // steps needed to keep use below the ceiling
+    std::vector<unsigned> disksPerYear;  // [0] = year 1 (month 0 counts in year 1)
+    unsigned disksBought = 0;
+    std::optional<double> totalCostUsd;
+    bool keepsUp = true;                // false: the path reaches a limit before the horizon
+    std::optional<unsigned> limitMonth; // where it did
+    std::uint64_t finalUsableBytes = 0; // effective usable at the end of the horizon
+};
+
+// ---------------------------------------------------------------------------------------------
+// Projection
+
+// Fill ceiling used when none is given: 80 % for ZFS (allocation slows and fragments as a pool
+// fills), 90 % for md.
+double defaultCeiling(LayoutKind kind);
+
+struct ProjectionInput {
+    std::string name; // shown in reports; defaults to the kind's name
+    CapacityInput layout;
+    std::uint64_t usedBytes = 0; // in use at month 0
+    GrowthModel growth;
+    unsigned years = 5;            // horizon
+    std::optional<double> ceiling; // fraction of usable; defaultCeiling(kind) when unset
+    std::optional<Drive> drive;    // price and endurance of the member disks
+    std::optional<std::uint64_t> hostBytesPerDay; // what the hosts write; no wear figures without
+    double underprovisionGain = 1.0;              // user-supplied WA factor, (0, 1]
+};
+
+struct MonthPoint {
+    unsigned month = 0;
+    std::uint64_t usableBytes = 0; // without expansion
+    std::uint64_t usedBytes = 0;
+    bool operator==(const MonthPoint&) const = default;
+};
+
+struct LayoutProjection {
+    std::string name;
+    LayoutKind kind = LayoutKind::Dir;
+    std::vector<std::uint64_t> diskBytes;
+    Capacity capacity;
+    // The same disks unpartitioned, when underprovisioned: what the spare area costs in capacity.
+    std::optional<Capacity> wholeDiskCapacity;
+    double ceilingFraction = 0;
+    std::uint64_t ceilingBytes = 0;
+    std::optional<unsigned> ceilingMonth; // first month used > ceiling without expansion
+    std::vector<MonthPoint> months;       // 0 .. years * 12
+    std::vector<ExpansionPath> expansions;
+    std::optional<WearEstimate> wear; // when host writes are given
+    std::vector<std::string> notes;   // e.g. why a kind has no expansion path
+};
+
+// Bad input (no capacity model for the layout, ceiling outside (0, 1], horizon outside 1..50
+// years, negative growth, gain outside (0, 1]) -> badInput naming the option.
+Expected<LayoutProjection> projectLayout(const ProjectionInput& in);
+
+// Usable bytes of a ZFS pool of `vdevs` identical top-level vdevs, each the one `vdev` describes
+// (a zfs-mirror or zfs-raidz layout). The slop reserve is the pool's, not the sum of the vdevs'
+// (it is capped at 128 GiB). `exact` is false when the figure had to be scaled from one vdev.
+struct PoolUsable {
+    std::uint64_t usableBytes = 0;
+    bool exact = true;
+};
+Expected<PoolUsable> zfsPoolUsable(const CapacityInput& vdev, unsigned vdevs);
+
+} // namespace lb
