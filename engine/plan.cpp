@@ -133,6 +133,9 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
                               cmd("rm", {"-f", "--", d->file})});
     }
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
+    // The mount point is ours: made before the pool, removed after it is destroyed.
+    plan.steps.push_back({"make the mount point", cmd("mkdir", {"--", mount}),
+                          cmd("rmdir", {"--", mount})});
     std::vector<std::string> create{
         "create",   "-f",
         "-o",       "ashift=" + std::to_string(layout.ashift),

@@ -9,8 +9,10 @@ packages=(
     cmake ninja-build g++ pkg-config clang-format
     libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
     libgtest-dev libbenchmark-dev
+    # desktop app, charts and reports (rendered offscreen on a headless machine)
+    qt6-base-dev libgl-dev libqcustomplot-dev fonts-dejavu-core xvfb xauth poppler-utils
     # the tools layoutbench drives and the storage it builds
-    fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps
+    fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps bc
 )
 
 missing=()
