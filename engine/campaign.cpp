@@ -134,22 +134,11 @@ std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
                      err.find("Out of memory") != std::string::npos;
     const bool full = err.find("No space left on device") != std::string::npos ||
                       err.find("disk full") != std::string::npos;
-    std::string why;
-    if (r.termSignal)
-        why = "killed by signal " + std::to_string(*r.termSignal) +
-              (*r.termSignal == 9 ? " (SIGKILL: the kernel's OOM killer, or a timeout)" : "");
-    else
-        why = "exit status " + std::to_string(r.exitCode);
     if (oom)
-        why = "out of memory: " + why;
-    else if (full)
-        why = "disk full: " + why;
-    std::string last = trim(r.stderrText);
-    if (const auto nl = last.rfind('\n'); nl != std::string::npos)
-        last = last.substr(nl + 1);
-    if (!last.empty())
-        why += ": " + last;
-    return why;
+        return "out of memory: " + r.exitSummary();
+    if (full)
+        return "disk full: " + r.exitSummary();
+    return r.exitSummary();
 }
 
 struct RunKey {
@@ -177,14 +166,11 @@ Expected<std::set<RunKey>> settledRuns(Store& store, std::int64_t campaignId) {
         return fail(q.error());
     q->bind(1, campaignId);
     std::set<RunKey> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.insert({q->columnText(0), q->columnText(1), static_cast<int>(q->columnInt(2))});
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            out.insert({row.columnText(0), row.columnText(1), static_cast<int>(row.columnInt(2))});
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 

@@ -76,6 +76,17 @@ Command commandFromJson(const std::string& text) {
     return c;
 }
 
+// The journal numbers a campaign's steps in the order they ran, undo steps included.
+Expected<std::int64_t> lastStepSeq(sql::Database& db, std::int64_t campaignId) {
+    auto q = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    if (auto r = q->step(); !r)
+        return fail(r.error());
+    return q->columnInt(0);
+}
+
 std::string outputOf(const ProcessResult& r) {
     std::string out = r.stdoutText;
     if (!r.stderrText.empty())
@@ -88,15 +99,7 @@ std::string failureOf(const ProcessResult& r) {
         return "timed out";
     if (r.cancelled)
         return "cancelled";
-    if (r.termSignal)
-        return "killed by signal " + std::to_string(*r.termSignal);
-    std::string why = "exit status " + std::to_string(r.exitCode);
-    std::string err = r.stderrText;
-    while (!err.empty() && (err.back() == '\n' || err.back() == '\r'))
-        err.pop_back();
-    if (!err.empty())
-        why += ": " + err.substr(err.rfind('\n') == std::string::npos ? 0 : err.rfind('\n') + 1);
-    return why;
+    return r.exitSummary();
 }
 
 } // namespace
@@ -134,8 +137,8 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
     }
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
     // The mount point is ours: made before the pool, removed after it is destroyed.
-    plan.steps.push_back({"make the mount point", cmd("mkdir", {"--", mount}),
-                          cmd("rmdir", {"--", mount})});
+    plan.steps.push_back(
+        {"make the mount point", cmd("mkdir", {"--", mount}), cmd("rmdir", {"--", mount})});
     std::vector<std::string> create{
         "create",   "-f",
         "-o",       "ashift=" + std::to_string(layout.ashift),
@@ -155,13 +158,10 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
 Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campaignId,
                                 std::int64_t layoutId, const LayoutPlan& plan) {
     auto& db = store.database();
-    auto seqQ = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
-    if (!seqQ)
-        return fail(seqQ.error());
-    seqQ->bind(1, campaignId);
-    if (auto r = seqQ->step(); !r)
-        return fail(r.error());
-    auto seq = seqQ->columnInt(0);
+    auto lastSeq = lastStepSeq(db, campaignId);
+    if (!lastSeq)
+        return fail(lastSeq.error());
+    auto seq = *lastSeq;
 
     std::size_t applied = 0;
     for (const auto& step : plan.steps) {
@@ -226,22 +226,16 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
         std::string undo;
     };
     std::vector<Pending> pending;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        pending.push_back({q->columnInt(0), q->columnInt(1), q->columnText(2)});
-    }
-    std::vector<std::string> problems;
-    auto seqQ = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
-    if (!seqQ)
-        return fail(seqQ.error());
-    seqQ->bind(1, campaignId);
-    if (auto r = seqQ->step(); !r)
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            pending.push_back({row.columnInt(0), row.columnInt(1), row.columnText(2)});
+        });
+        !r)
         return fail(r.error());
-    auto seq = seqQ->columnInt(0);
+    std::vector<std::string> problems;
+    auto lastSeq = lastStepSeq(db, campaignId);
+    if (!lastSeq)
+        return fail(lastSeq.error());
+    auto seq = *lastSeq;
     for (const auto& p : pending) {
         const Command undo = commandFromJson(p.undo);
         const auto started = store.now();

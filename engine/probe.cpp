@@ -119,13 +119,13 @@ Expected<OptionValue> convert(const OptionSpec& spec, const RawOption::Value& va
 
 Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
                                        const std::map<std::string, RawOption>& raw,
-                                       const std::string& where) {
+                                       const std::string& where, const std::string& fieldPrefix) {
     OptionValues out;
     for (const auto& [name, option] : raw) {
         const auto spec = std::find_if(table.begin(), table.end(),
                                        [&](const OptionSpec& s) { return s.name == name; });
         const std::string prefix = where + ":" + std::to_string(option.line) + ":" +
-                                   std::to_string(option.column) + ": " + name;
+                                   std::to_string(option.column) + ": " + fieldPrefix + name;
         if (spec == table.end()) {
             std::string known;
             for (const auto& s : table)

@@ -63,10 +63,12 @@ struct RawOption {
 };
 
 // Checks raw options against a table: unknown names, wrong types and values out of range are
-// bad input "FILE:LINE:COL: workloads[N].NAME: ...". Defaults are filled in.
+// bad input "FILE:LINE:COL: FIELDPREFIX NAME: ..." (prefix e.g. "workloads[2]."). Defaults are
+// filled in.
 Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
                                        const std::map<std::string, RawOption>& raw,
-                                       const std::string& where);
+                                       const std::string& where,
+                                       const std::string& fieldPrefix = {});
 
 // Where and how a workload runs.
 struct WorkloadContext {

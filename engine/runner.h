@@ -30,6 +30,8 @@ struct ProcessResult {
     bool timedOut = false;  // stopped because Command::timeout passed
     bool cancelled = false; // stopped because the cancel flag was raised
     bool ok() const { return !timedOut && !cancelled && !termSignal && exitCode == 0; }
+    // "exit status 1: <last line of stderr>" or "killed by signal 9 (...)": how it ended.
+    std::string exitSummary() const;
 };
 
 struct RunOptions {

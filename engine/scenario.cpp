@@ -220,6 +220,8 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     LB_TRY(baseline, getBool(t, "baseline", where, rep, false));
     l.baseline = baseline;
     LB_TRY(path, getString(t, "path", where, rep, l.kind == LayoutKind::Dir));
+    if (l.kind == LayoutKind::Dir && path.empty())
+        return badInput(rep.at(*t.get("path"), where + "path", "must not be empty"));
     l.path = resolve(baseDir, path);
     if (l.kind != LayoutKind::Dir && !path.empty())
         return badInput(rep.at(*t.get("path"), where + "path", "only dir layouts take a path"));
@@ -299,7 +301,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
             return badInput(rep.at(node, where + k, "expected a string, number or boolean"));
         raw.emplace(k, std::move(opt));
     }
-    auto values = validateOptions(probe->options(), raw, rep.path());
+    auto values = validateOptions(probe->options(), raw, rep.path(), where);
     if (!values)
         return fail(values.error());
     if (auto r = probe->validate(*values, rep.path() + ":" + std::to_string(w.line)); !r)
@@ -316,6 +318,8 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
     else if (w.options.has("job_file"))
         defaultName += ":" + fs::path(w.options.text("job_file")).stem().string();
     LB_TRY(name, getString(t, "name", where, rep, false, defaultName));
+    if (name.empty() || name.size() > 128)
+        return badInput(rep.at(*t.get("name"), where + "name", "must be 1 to 128 characters"));
     w.name = name;
     return w;
 }
@@ -380,6 +384,8 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     LB_TRY(dropCaches, getBool(root, "drop_caches", "", rep, true));
     s.dropCaches = dropCaches;
     LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
+    if (workDir.empty())
+        return badInput(rep.at(*root.get("work_dir"), "work_dir", "must not be empty"));
     s.workDir = resolve(baseDir, workDir);
 
     if (const toml::node* host = root.get("host")) {
@@ -431,11 +437,16 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     s.workloads = std::move(*workloads);
 
     // Cross-checks: unique names, disks exist and are used once per layout, one baseline.
-    std::set<std::string> seen;
-    for (const auto& d : s.disks)
+    std::set<std::string> seen, backings;
+    for (const auto& d : s.disks) {
         if (!seen.insert(d.name).second)
             return badInput(rep.path() + ":" + std::to_string(d.line) + ": disks.name: '" + d.name +
                             "' is defined twice");
+        const std::string& backing = d.file.empty() ? d.device : d.file;
+        if (!backings.insert(backing).second)
+            return badInput(rep.path() + ":" + std::to_string(d.line) + ": disks: '" + backing +
+                            "' backs two disks");
+    }
     seen.clear();
     std::set<std::string> pools;
     int baselines = 0;
@@ -463,14 +474,21 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                 "disks only");
     }
     if (s.layouts.empty())
-        return badInput(rep.path() + ": layouts: at least one [[layouts]] is required");
-    if (baselines != 1)
-        return badInput(rep.path() +
-                        ": layouts.baseline: exactly one layout must be marked "
-                        "baseline = true (found " +
+        return badInput(rep.at(root, "layouts", "at least one [[layouts]] is required"));
+    if (baselines != 1) {
+        // Point at the second baseline, or at the first layout when none is marked.
+        int line = s.layouts.front().line;
+        int seenBaselines = 0;
+        for (const auto& l : s.layouts)
+            if (l.baseline && ++seenBaselines == 2)
+                line = l.line;
+        return badInput(rep.path() + ":" + std::to_string(line) +
+                        ": layouts.baseline: exactly one layout must be marked baseline = true "
+                        "(found " +
                         std::to_string(baselines) + ")");
+    }
     if (s.workloads.empty())
-        return badInput(rep.path() + ": workloads: at least one [[workloads]] is required");
+        return badInput(rep.at(root, "workloads", "at least one [[workloads]] is required"));
     seen.clear();
     for (const auto& w : s.workloads)
         if (!seen.insert(w.name).second)

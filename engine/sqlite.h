@@ -55,6 +55,17 @@ public:
     Expected<bool> step();
     // Runs a statement that returns no rows.
     Expected<void> run();
+    // Steps through every row, calling onRow(*this) for each.
+    template <typename F> Expected<void> forEachRow(F&& onRow) {
+        while (true) {
+            auto row = step();
+            if (!row)
+                return fail(row.error());
+            if (!*row)
+                return {};
+            onRow(*this);
+        }
+    }
     void reset();
 
     std::int64_t columnInt(int col) const;

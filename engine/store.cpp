@@ -344,17 +344,14 @@ Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& lay
         return fail(q.error());
     q->bind(1, layout).bind(2, campaignId);
     std::vector<MetricSamples> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        std::string name = q->columnText(0);
-        if (out.empty() || out.back().name != name)
-            out.push_back({std::move(name), {}});
-        out.back().values.push_back(q->columnDouble(1));
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            std::string name = row.columnText(0);
+            if (out.empty() || out.back().name != name)
+                out.push_back({std::move(name), {}});
+            out.back().values.push_back(row.columnDouble(1));
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 
@@ -367,15 +364,13 @@ Expected<std::vector<LayoutRecord>> Store::layouts() {
     if (!q)
         return fail(q.error());
     std::vector<LayoutRecord> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.push_back({q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3),
-                       q->columnText(4), q->columnInt(5), q->columnInt(6)});
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2),
+                           row.columnText(3), row.columnText(4), row.columnInt(5),
+                           row.columnInt(6)});
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 
@@ -388,26 +383,23 @@ Expected<std::vector<RunSummary>> Store::runs() {
     if (!q)
         return fail(q.error());
     std::vector<RunSummary> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        RunSummary s;
-        s.id = q->columnInt(0);
-        s.campaignId = q->columnInt(1);
-        s.layout = q->columnText(2);
-        s.workload = q->columnText(3);
-        s.probe = q->columnText(4);
-        s.iteration = static_cast<int>(q->columnInt(5));
-        s.status = runStatusFromName(q->columnText(6)).value_or(RunStatus::Failed);
-        s.reason = q->columnText(7);
-        s.startedAt = q->columnText(8);
-        s.wallSeconds = q->columnDouble(9);
-        s.metrics = q->columnInt(10);
-        out.push_back(std::move(s));
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            RunSummary s;
+            s.id = row.columnInt(0);
+            s.campaignId = row.columnInt(1);
+            s.layout = row.columnText(2);
+            s.workload = row.columnText(3);
+            s.probe = row.columnText(4);
+            s.iteration = static_cast<int>(row.columnInt(5));
+            s.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
+            s.reason = row.columnText(7);
+            s.startedAt = row.columnText(8);
+            s.wallSeconds = row.columnDouble(9);
+            s.metrics = row.columnInt(10);
+            out.push_back(std::move(s));
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 
@@ -419,15 +411,13 @@ Expected<std::vector<CampaignRecord>> Store::campaigns() {
     if (!q)
         return fail(q.error());
     std::vector<CampaignRecord> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.push_back({q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3),
-                       q->columnText(4), q->columnText(5), q->columnInt(6)});
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2),
+                           row.columnText(3), row.columnText(4), row.columnText(5),
+                           row.columnInt(6)});
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 
@@ -436,16 +426,13 @@ Expected<std::string> Store::integrityCheck() {
     if (!q)
         return fail(q.error());
     std::string result;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        if (!result.empty())
-            result += "\n";
-        result += q->columnText(0);
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            if (!result.empty())
+                result += "\n";
+            result += row.columnText(0);
+        });
+        !r)
+        return fail(r.error());
     return result;
 }
 

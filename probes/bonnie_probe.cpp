@@ -16,7 +16,7 @@ public:
              "File size",
              OptionType::Size,
              "Total file size; default twice the target's RAM as bonnie++ requires",
-             MiB,
+             2 * MiB,
              {}},
             {"ram",
              "RAM",

@@ -84,6 +84,13 @@ public:
     Expected<void> validate(const OptionValues& o, const std::string& where) const override {
         if (o.has("preset") == o.has("job_file"))
             return badInput(where + ": workloads.preset: give exactly one of preset or job_file");
+        if (const Preset* p = findPreset(o.text("preset"))) {
+            const auto bs = parseSize(p->bs, SizeConvention::Binary);
+            if (bs && o.bytes("size") < *bs)
+                return badInput(where + ": workloads.size: " + std::to_string(o.bytes("size")) +
+                                " bytes is smaller than the " + p->bs + " blocks of preset " +
+                                p->name + " (fio refuses it)");
+        }
         return {};
     }
 

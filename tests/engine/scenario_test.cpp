@@ -1,0 +1,738 @@
+// The scenario loader (engine/scenario.h): the shipped quick.toml, sizes, paths, defaults and
+// default names of a valid scenario, and every kind of bad input: each is ErrorKind::BadInput with
+// a message that starts with "FILE:LINE:COL: field" or "FILE:LINE: field" at the exact place.
+// Fixtures whose file path matters are under tests/data/scenarios/; the rest are inline.
+#include "engine/scenario.h"
+#include "probes/tools.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace lb;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path scenarioData = fs::path(LAYOUTBENCH_TEST_DATA_DIR) / "scenarios";
+const std::string inlinePath = "inline.toml";
+
+const ProbeRegistry& probes() {
+    static const ProbeRegistry registry = standardProbes();
+    return registry;
+}
+
+// A valid scenario; each error test breaks one thing in it.
+const std::string valid = R"(name = "inline"
+description = "a valid scenario the error tests break one line of"
+iterations = 3
+work_dir = "/srv/layoutbench"
+
+[thresholds]
+viable = 1.10
+not_viable = 2.0
+
+[[disks]]
+name = "d1"
+file = "d1.img"
+size = "1G"
+
+[[disks]]
+name = "d2"
+file = "d2.img"
+size = "1G"
+
+[[layouts]]
+name = "plain"
+kind = "dir"
+path = "."
+baseline = true
+
+[[layouts]]
+name = "mirror"
+kind = "zfs-mirror"
+disks = ["d1", "d2"]
+ashift = 12
+underprovision = 1.0
+
+[[workloads]]
+probe = "fio"
+preset = "seq-read-1m"
+
+[[workloads]]
+probe = "xz"
+)";
+
+// `text` with its only occurrence of `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto pos = text.find(from);
+    if (pos == std::string::npos || text.find(from, pos + 1) != std::string::npos) {
+        ADD_FAILURE() << "'" << from << "' is not in the fixture exactly once";
+        return text;
+    }
+    return text.replace(pos, from.size(), to);
+}
+
+struct Position {
+    int line = 0;
+    int column = 0;
+};
+
+// 1-based line and column of the `occurrence`-th (1-based) `needle` in `text`.
+Position positionOf(const std::string& text, const std::string& needle, int occurrence = 1) {
+    std::size_t pos = std::string::npos;
+    for (int i = 0; i < occurrence; ++i) {
+        pos = text.find(needle, pos == std::string::npos ? 0 : pos + 1);
+        if (pos == std::string::npos) {
+            ADD_FAILURE() << "'" << needle << "' occurs fewer than " << occurrence << " times";
+            return {};
+        }
+    }
+    Position p;
+    p.line = 1 + static_cast<int>(std::count(
+                     text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+    const auto lineStart = text.rfind('\n', pos);
+    p.column = static_cast<int>(pos - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
+    return p;
+}
+
+// "inline.toml:LINE:COL" of the needle.
+std::string lineColumn(const std::string& text, const std::string& needle, int occurrence = 1) {
+    const auto p = positionOf(text, needle, occurrence);
+    return inlinePath + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+// "inline.toml:LINE:COL" of the value in an assignment such as "iterations = 0".
+std::string valueAt(const std::string& text, const std::string& assignment) {
+    auto p = positionOf(text, assignment);
+    p.column += static_cast<int>(assignment.find("= ")) + 2;
+    return inlinePath + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+// "inline.toml:LINE" of the needle.
+std::string lineOnly(const std::string& text, const std::string& needle, int occurrence = 1) {
+    return inlinePath + ":" + std::to_string(positionOf(text, needle, occurrence).line);
+}
+
+Expected<Scenario> parse(const std::string& text) {
+    return parseScenario(text, inlinePath, probes());
+}
+
+// The scenario is refused as bad input, and the message starts with "<location>: <field>".
+void expectBadInputAt(const std::string& text, const std::string& location,
+                      const std::string& field) {
+    const auto r = parse(text);
+    ASSERT_FALSE(r) << "accepted:\n" << text;
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput) << r.error().message;
+    const std::string prefix = location + ": " + field;
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix)
+        << "message: " << r.error().message;
+}
+
+// Refused as bad input with "inline.toml:LINE[:COL]: " first and `field` right after it, where no
+// one place in the file is the obvious one.
+void expectBadInputOnSomeLine(const std::string& text, const std::string& field) {
+    const auto r = parse(text);
+    ASSERT_FALSE(r) << "accepted:\n" << text;
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput) << r.error().message;
+    static const std::regex located(R"(^inline\.toml:[1-9][0-9]*(:[1-9][0-9]*)?: (.*)$)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(r.error().message, m, located))
+        << "no FILE:LINE: in: " << r.error().message;
+    EXPECT_EQ(m[2].str().substr(0, field.size()), field) << r.error().message;
+}
+
+const ScenarioWorkload* workload(const Scenario& s, const std::string& name) {
+    for (const auto& w : s.workloads)
+        if (w.name == name)
+            return &w;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(ScenarioFixture, TheBaseOfTheErrorTestsIsValid) {
+    const auto r = parse(valid);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->name, "inline");
+    EXPECT_EQ(r->layouts.size(), 2u);
+    EXPECT_EQ(r->workloads.size(), 2u);
+}
+
+// --- the shipped default -------------------------------------------------------------------------
+
+TEST(ScenarioQuick, LoadsWithItsLayoutsBaselineAndIterations) {
+    const auto s = loadScenario(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml", probes());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->name, "quick");
+    EXPECT_EQ(s->path, LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml");
+    EXPECT_NE(s->text.find("[[layouts]]"), std::string::npos);
+    EXPECT_EQ(s->iterations, 3);
+    EXPECT_EQ(s->workDir, "/var/tmp/layoutbench/quick");
+    EXPECT_EQ(s->host.target, "local");
+    EXPECT_DOUBLE_EQ(s->thresholds.viableMax, 1.10);
+    EXPECT_DOUBLE_EQ(s->thresholds.notViableMin, 2.0);
+
+    ASSERT_EQ(s->layouts.size(), 2u);
+    const auto& dir = s->layouts[0];
+    EXPECT_EQ(dir.name, "dir");
+    EXPECT_EQ(dir.kind, LayoutKind::Dir);
+    EXPECT_TRUE(dir.baseline);
+    EXPECT_EQ(dir.path, "/var/tmp/layoutbench/quick"); // "." resolved against work_dir
+    EXPECT_TRUE(dir.disks.empty());
+    const auto& raidz = s->layouts[1];
+    EXPECT_EQ(raidz.name, "raidz1");
+    EXPECT_EQ(raidz.kind, LayoutKind::ZfsRaidz1);
+    EXPECT_FALSE(raidz.baseline);
+    EXPECT_EQ(raidz.disks, (std::vector<std::string>{"vdev1", "vdev2", "vdev3", "vdev4"}));
+    EXPECT_EQ(raidz.ashift, 12u);
+    EXPECT_EQ(raidz.recordsizeBytes, 131072u);
+    EXPECT_EQ(raidz.compression, "off");
+    EXPECT_EQ(raidz.pool, "lb-raidz1");
+    EXPECT_EQ(s->baseline().name, "dir");
+}
+
+TEST(ScenarioQuick, DisksAreFilesOf512MiBUnderWorkDir) {
+    const auto s = loadScenario(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml", probes());
+    ASSERT_TRUE(s) << s.error().message;
+    ASSERT_EQ(s->disks.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+        const auto& d = s->disks[static_cast<std::size_t>(i)];
+        const std::string n = std::to_string(i + 1);
+        EXPECT_EQ(d.name, "vdev" + n);
+        EXPECT_EQ(d.file, "/var/tmp/layoutbench/quick/vdev" + n + ".img");
+        EXPECT_EQ(d.sizeBytes, 536870912u);
+        EXPECT_TRUE(d.device.empty());
+        EXPECT_FALSE(d.wipe);
+    }
+    ASSERT_NE(s->disk("vdev3"), nullptr);
+    EXPECT_EQ(s->disk("vdev3")->name, "vdev3");
+    EXPECT_EQ(s->disk("vdev5"), nullptr);
+}
+
+TEST(ScenarioQuick, WorkloadsHaveDefaultNamesAndBinaryToolSizes) {
+    const auto s = loadScenario(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml", probes());
+    ASSERT_TRUE(s) << s.error().message;
+    std::vector<std::string> names;
+    for (const auto& w : s->workloads)
+        names.push_back(w.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"fio:seq-write-1m", "fio:seq-read-1m",
+                                               "fio:rand-read-4k-qd1", "randfile", "xz"}));
+    for (const auto& w : s->workloads) {
+        if (w.probe != "fio")
+            continue;
+        EXPECT_EQ(w.options.bytes("size"), 134217728u) << w.name; // 128M, binary
+        EXPECT_EQ(w.options.integer("runtime"), 5) << w.name;
+    }
+    ASSERT_NE(workload(*s, "randfile"), nullptr);
+    EXPECT_EQ(workload(*s, "randfile")->probe, "randfile");
+    EXPECT_EQ(workload(*s, "randfile")->options.bytes("size"), 134217728u);
+    ASSERT_NE(workload(*s, "xz"), nullptr);
+    EXPECT_EQ(workload(*s, "xz")->options.bytes("size"), 16777216u);
+}
+
+// --- valid scenarios: sizes, paths, defaults, names
+// -----------------------------------------------
+
+TEST(ScenarioSizes, DiskSizesAreDecimalAndRecordAndToolSizesBinary) {
+    std::string text =
+        replaced(valid, "size = \"1G\"\n\n[[disks]]", "size = \"500G\"\n\n[[disks]]");
+    text = replaced(text, "name = \"d2\"\nfile = \"d2.img\"\nsize = \"1G\"",
+                    "name = \"d2\"\nfile = \"d2.img\"\nsize = \"465GiB\"");
+    text = replaced(text, "ashift = 12", "ashift = 12\nrecordsize = \"128K\"");
+    text = replaced(text, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\nsize = \"256M\"");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->disks[0].sizeBytes, 500'000'000'000u);
+    EXPECT_EQ(s->disks[1].sizeBytes, 465ULL * 1024 * 1024 * 1024);
+    EXPECT_EQ(s->layouts[1].recordsizeBytes, 131072u);
+    EXPECT_EQ(s->workloads[0].options.bytes("size"), 268435456u);
+}
+
+TEST(ScenarioSizes, IntegerSizesAreBytes) {
+    std::string text = replaced(valid, "size = \"1G\"\n\n[[disks]]", "size = 4096\n\n[[disks]]");
+    text = replaced(text, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\nsize = 2097152");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->disks[0].sizeBytes, 4096u);
+    EXPECT_EQ(s->workloads[0].options.bytes("size"), 2097152u);
+}
+
+TEST(ScenarioPaths, DiskFilesAndDirPathsResolveAgainstWorkDir) {
+    const auto s = parse(replaced(valid, "path = \".\"", "path = \"bench/run\""));
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->workDir, "/srv/layoutbench");
+    EXPECT_EQ(s->disks[0].file, "/srv/layoutbench/d1.img");
+    EXPECT_EQ(s->disks[1].file, "/srv/layoutbench/d2.img");
+    EXPECT_EQ(s->layouts[0].path, "/srv/layoutbench/bench/run");
+}
+
+TEST(ScenarioPaths, RelativePathsInAFileResolveAgainstItsDirectory) {
+    const std::string path = (scenarioData / "job-file.toml").string();
+    const auto s = loadScenario(path, probes());
+    ASSERT_TRUE(s) << s.error().message;
+    const fs::path dir = fs::absolute(scenarioData).lexically_normal();
+    EXPECT_EQ(s->path, path);
+    EXPECT_EQ(s->workDir, (dir / "scratch").string());
+    EXPECT_EQ(s->disks[0].file, (dir / "scratch" / "f1.img").string());
+    EXPECT_EQ(s->disks[1].file, "/srv/vdevs/f2.img"); // absolute paths stay as written
+    EXPECT_EQ(s->layouts[0].path, (dir / "scratch" / "sub" / "dir").string());
+}
+
+TEST(ScenarioPaths, RelativeJobFileResolvesAgainstTheScenarioFilesDirectory) {
+    const auto s = loadScenario((scenarioData / "job-file.toml").string(), probes());
+    ASSERT_TRUE(s) << s.error().message;
+    ASSERT_EQ(s->workloads.size(), 1u);
+    const std::string jobFile = s->workloads[0].options.text("job_file");
+    EXPECT_EQ(
+        jobFile,
+        (fs::absolute(scenarioData).lexically_normal() / "jobs" / "random-70-30.fio").string());
+    EXPECT_TRUE(fs::is_regular_file(jobFile)) << jobFile;
+}
+
+TEST(ScenarioSizes, DiskSizesInAFileAreExact) {
+    const auto s = loadScenario((scenarioData / "job-file.toml").string(), probes());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->disks[0].sizeBytes, 500'000'000'000u);
+    EXPECT_EQ(s->disks[1].sizeBytes, 499'289'948'160u); // 465 * 2^30
+}
+
+TEST(ScenarioDefaults, ProbeOptionDefaultsAreFilledIn) {
+    const auto s = parse(valid);
+    ASSERT_TRUE(s) << s.error().message;
+    const auto& fio = s->workloads[0].options;
+    EXPECT_EQ(fio.integer("runtime", -1), 10);
+    EXPECT_EQ(fio.text("ioengine"), "libaio");
+    EXPECT_EQ(fio.bytes("size"), 268435456u); // "256M" default, binary
+    EXPECT_EQ(fio.integer("ramp_time", -1), 0);
+    EXPECT_EQ(fio.integer("numjobs", -1), 1);
+    EXPECT_TRUE(fio.has("direct"));
+    EXPECT_TRUE(fio.flag("direct", false));
+    EXPECT_FALSE(fio.has("job_file"));
+    const auto& xz = s->workloads[1].options;
+    EXPECT_EQ(xz.integer("level", -1), 6);
+    EXPECT_EQ(xz.integer("threads", -1), 0);
+    EXPECT_EQ(xz.bytes("size"), 268435456u);
+    EXPECT_FALSE(xz.has("input"));
+    EXPECT_EQ(s->workloads[0].timeoutSeconds, 3600);
+}
+
+TEST(ScenarioDefaults, ScenarioAndLayoutDefaultsAreFilledIn) {
+    const std::string text = R"(name = "bare"
+
+[[disks]]
+name = "d1"
+file = "d1.img"
+size = "1G"
+
+[[layouts]]
+name = "plain"
+kind = "dir"
+path = "."
+baseline = true
+
+[[layouts]]
+name = "stripe"
+kind = "zfs-stripe"
+disks = ["d1"]
+
+[[workloads]]
+probe = "randfile"
+)";
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->iterations, 3);
+    EXPECT_TRUE(s->dropCaches);
+    EXPECT_EQ(s->workDir, "/var/tmp/layoutbench/bare");
+    EXPECT_EQ(s->thresholds, Thresholds{});
+    EXPECT_EQ(s->host.target, "local");
+    const auto& stripe = s->layouts[1];
+    EXPECT_EQ(stripe.pool, "lb-stripe");
+    EXPECT_EQ(stripe.ashift, 12u);
+    EXPECT_EQ(stripe.recordsizeBytes, 131072u);
+    EXPECT_EQ(stripe.compression, "off");
+    EXPECT_FALSE(stripe.atime);
+    EXPECT_DOUBLE_EQ(stripe.underprovision, 1.0);
+    EXPECT_EQ(s->workloads[0].options.bytes("size"), 1073741824u); // randfile default "1G"
+}
+
+TEST(ScenarioNames, WorkloadsAreNamedAfterProbeAndPresetOrJobFileUnlessNamed) {
+    std::string text = replaced(valid, "probe = \"xz\"\n", R"(probe = "xz"
+
+[[workloads]]
+probe = "fio"
+job_file = "/etc/layoutbench/mixed-oltp.fio"
+
+[[workloads]]
+name = "big-xz"
+probe = "xz"
+size = "1G"
+)");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    ASSERT_EQ(s->workloads.size(), 4u);
+    EXPECT_EQ(s->workloads[0].name, "fio:seq-read-1m");
+    EXPECT_EQ(s->workloads[1].name, "xz");
+    EXPECT_EQ(s->workloads[2].name, "fio:mixed-oltp");
+    EXPECT_EQ(s->workloads[2].options.text("job_file"), "/etc/layoutbench/mixed-oltp.fio");
+    EXPECT_EQ(s->workloads[3].name, "big-xz");
+    EXPECT_EQ(s->workloads[3].probe, "xz");
+}
+
+TEST(ScenarioNames, JobFileWorkloadIsNamedAfterTheFileStem) {
+    const auto s = loadScenario((scenarioData / "job-file.toml").string(), probes());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->workloads[0].name, "fio:random-70-30");
+}
+
+TEST(ScenarioLines, LayoutsDisksAndWorkloadsRememberTheirLine) {
+    const auto s = parse(valid);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->disks[1].line, positionOf(valid, "[[disks]]", 2).line);
+    EXPECT_EQ(s->layouts[1].line, positionOf(valid, "[[layouts]]", 2).line);
+    EXPECT_EQ(s->workloads[1].line, positionOf(valid, "[[workloads]]", 2).line);
+}
+
+// --- bad input: where and what ------------------------------------------------------------------
+
+TEST(ScenarioErrors, TomlSyntaxErrorNamesItsLine) {
+    const std::string text = replaced(valid, "iterations = 3", "iterations = = 3");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "iterations = = 3") + ":";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("syntax"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, UnterminatedStringIsASyntaxErrorOnItsLine) {
+    const std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"zfs-mirror");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "kind = \"zfs-mirror") + ":";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+}
+
+TEST(ScenarioErrors, UnknownTopLevelKey) {
+    const std::string text = replaced(valid, "iterations = 3", "iteration = 3");
+    expectBadInputAt(text, lineColumn(text, "iteration = 3"), "iteration");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("unknown key"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, UnknownKeyInALayout) {
+    const std::string text = replaced(valid, "ashift = 12", "ashift = 12\nraid_level = 6");
+    expectBadInputAt(text, lineColumn(text, "raid_level"), "layouts[1].raid_level");
+}
+
+TEST(ScenarioErrors, UnknownKeyInADiskHostAndThresholds) {
+    std::string text = replaced(valid, "file = \"d1.img\"", "file = \"d1.img\"\nrpm = 7200");
+    expectBadInputAt(text, lineColumn(text, "rpm"), "disks[0].rpm");
+    text = replaced(valid, "not_viable = 2.0", "not_viable = 2.0\ndecision = 1.5");
+    expectBadInputAt(text, lineColumn(text, "decision"), "thresholds.decision");
+    text = replaced(valid, "[thresholds]", "[host]\nport = 22\n\n[thresholds]");
+    expectBadInputAt(text, lineColumn(text, "port"), "host.port");
+}
+
+TEST(ScenarioErrors, UnknownProbeOptionNamesTheOption) {
+    const std::string text =
+        replaced(valid, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\n  blocksize = 4");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineColumn(text, "blocksize") + ": ";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("blocksize", prefix.size()), std::string::npos)
+        << r.error().message;
+    EXPECT_NE(r.error().message.find("unknown option"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, UnknownProbe) {
+    const std::string text = replaced(valid, "probe = \"xz\"", "probe = \"iozone\"");
+    expectBadInputAt(text, valueAt(text, "probe = \"iozone\""), "workloads[1].probe");
+}
+
+TEST(ScenarioErrors, WrongTypeNamesTheValue) {
+    std::string text = replaced(valid, "iterations = 3", "iterations = \"three\"");
+    expectBadInputAt(text, valueAt(text, "iterations = \"three\""), "iterations");
+    text = replaced(valid, "baseline = true", "baseline = \"yes\"");
+    expectBadInputAt(text, valueAt(text, "baseline = \"yes\""), "layouts[0].baseline");
+    text = replaced(valid, "disks = [\"d1\", \"d2\"]", "disks = \"d1\"");
+    expectBadInputAt(text, valueAt(text, "disks = \"d1\""), "layouts[1].disks");
+}
+
+TEST(ScenarioErrors, WrongTypeOfAProbeOption) {
+    const std::string text =
+        replaced(valid, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\nruntime = \"ten\"");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "runtime = \"ten\"") + ":";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("runtime"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, IterationsOutOfRange) {
+    std::string text = replaced(valid, "iterations = 3", "iterations = 0");
+    expectBadInputAt(text, valueAt(text, "iterations = 0"), "iterations");
+    text = replaced(valid, "iterations = 3", "iterations = 1001");
+    expectBadInputAt(text, valueAt(text, "iterations = 1001"), "iterations");
+}
+
+TEST(ScenarioErrors, AshiftOutOfRange) {
+    const std::string text = replaced(valid, "ashift = 12", "ashift = 20");
+    expectBadInputAt(text, valueAt(text, "ashift = 20"), "layouts[1].ashift");
+}
+
+TEST(ScenarioErrors, ProbeOptionOutOfRange) {
+    const std::string text = replaced(valid, "probe = \"xz\"", "probe = \"xz\"\nlevel = 10");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "level = 10") + ":";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("level"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, BadDiskSize) {
+    const std::string text =
+        replaced(valid, "size = \"1G\"\n\n[[disks]]", "size = \"12X\"\n\n[[disks]]");
+    expectBadInputAt(text, valueAt(text, "size = \"12X\""), "disks[0].size");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("12X"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, BadToolSize) {
+    const std::string text =
+        replaced(valid, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\nsize = \"12X\"");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "size = \"12X\"") + ":";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("12X"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, RecordSizeNotAPowerOfTwo) {
+    const std::string text = replaced(valid, "ashift = 12", "ashift = 12\nrecordsize = \"96K\"");
+    expectBadInputAt(text, valueAt(text, "recordsize = \"96K\""), "layouts[1].recordsize");
+}
+
+TEST(ScenarioErrors, LayoutNamesADiskThatIsNotDefined) {
+    const std::string text =
+        replaced(valid, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\", \"d3\"]");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("'d3'"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, LayoutListsTheSameDiskTwice) {
+    const std::string text =
+        replaced(valid, "disks = [\"d1\", \"d2\"]", "disks = [\"d2\", \"d1\", \"d2\"]");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("'d2'"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, SameDiskDefinedTwice) {
+    const std::string text = replaced(valid, "name = \"d2\"", "name = \"d1\"");
+    expectBadInputAt(text, lineOnly(text, "[[disks]]", 2), "disks.name");
+}
+
+TEST(ScenarioErrors, TwoBaselinesNameTheSecondOne) {
+    const std::string text = replaced(valid, "ashift = 12", "ashift = 12\nbaseline = true");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.baseline");
+}
+
+TEST(ScenarioErrors, NoBaselineNamesTheFirstLayout) {
+    const std::string text = replaced(valid, "baseline = true\n", "");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 1), "layouts.baseline");
+}
+
+TEST(ScenarioErrors, DuplicateLayoutNames) {
+    const std::string text = replaced(valid, "name = \"mirror\"", "name = \"plain\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.name");
+}
+
+TEST(ScenarioErrors, DuplicateWorkloadNames) {
+    const std::string text =
+        replaced(valid, "probe = \"xz\"\n", "probe = \"xz\"\n\n[[workloads]]\nprobe = \"xz\"\n");
+    expectBadInputAt(text, lineOnly(text, "[[workloads]]", 3), "workloads.name");
+}
+
+TEST(ScenarioErrors, DuplicateDefaultWorkloadNamesAskForAName) {
+    const std::string text = replaced(valid, "probe = \"xz\"\n",
+                                      "probe = \"fio\"\npreset = \"seq-read-1m\"\nsize = \"1G\"\n");
+    expectBadInputAt(text, lineOnly(text, "[[workloads]]", 2), "workloads.name");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("fio:seq-read-1m"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, FioWorkloadWithPresetAndJobFile) {
+    const std::string text = replaced(valid, "preset = \"seq-read-1m\"",
+                                      "preset = \"seq-read-1m\"\njob_file = \"mine.fio\"");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "[[workloads]]") + ": ";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("preset"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("job_file"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, FioWorkloadWithNeitherPresetNorJobFile) {
+    const std::string text = replaced(valid, "preset = \"seq-read-1m\"", "runtime = 5");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineOnly(text, "[[workloads]]") + ": ";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("preset"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, UnknownFioPreset) {
+    const std::string text = replaced(valid, "\"seq-read-1m\"", "\"seq-read-2m\"");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = lineColumn(text, "preset") + ": ";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find("seq-read-2m"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, DirLayoutWithoutPath) {
+    const std::string text = replaced(valid, "path = \".\"\n", "");
+    expectBadInputAt(text, lineColumn(text, "[[layouts]]"), "layouts[0].path");
+}
+
+TEST(ScenarioErrors, ZfsLayoutWithPath) {
+    const std::string text = replaced(valid, "ashift = 12", "ashift = 12\npath = \"/tank\"");
+    expectBadInputAt(text, valueAt(text, "path = \"/tank\""), "layouts[1].path");
+}
+
+TEST(ScenarioErrors, ZfsLayoutWithoutDisks) {
+    const std::string text = replaced(valid, "disks = [\"d1\", \"d2\"]\n", "");
+    expectBadInputAt(text, lineColumn(text, "[[layouts]]", 2), "layouts[1].disks");
+}
+
+TEST(ScenarioErrors, UnknownLayoutKind) {
+    const std::string text = replaced(valid, "\"zfs-mirror\"", "\"raid7\"");
+    expectBadInputAt(text, valueAt(text, "kind = \"raid7\""), "layouts[1].kind");
+}
+
+TEST(ScenarioErrors, FileDiskWithoutSize) {
+    const std::string text = replaced(valid, "size = \"1G\"\n\n[[disks]]", "\n[[disks]]");
+    expectBadInputAt(text, lineColumn(text, "[[disks]]"), "disks[0].size");
+}
+
+TEST(ScenarioErrors, DiskWithBothDeviceAndFile) {
+    const std::string text =
+        replaced(valid, "file = \"d2.img\"", "file = \"d2.img\"\ndevice = \"/dev/sdb\"");
+    expectBadInputAt(text, lineColumn(text, "[[disks]]", 2), "disks[1].device");
+}
+
+TEST(ScenarioErrors, UnderprovisionAboveOne) {
+    const std::string text = replaced(valid, "underprovision = 1.0", "underprovision = 1.5");
+    expectBadInputAt(text, valueAt(text, "underprovision = 1.5"), "layouts[1].underprovision");
+}
+
+TEST(ScenarioErrors, ThresholdsViableNotBelowNotViable) {
+    for (const std::string viable : {"2.0", "2.5"}) {
+        const std::string text = replaced(valid, "viable = 1.10", "viable = " + viable);
+        expectBadInputAt(text, lineColumn(text, "[thresholds]"), "thresholds");
+    }
+}
+
+TEST(ScenarioErrors, SshTargetIsNotSupportedYet) {
+    const std::string text =
+        replaced(valid, "[thresholds]", "[host]\ntarget = \"ssh://root@nas\"\n\n[thresholds]");
+    expectBadInputAt(text, valueAt(text, "target = \"ssh://root@nas\""), "host.target");
+}
+
+TEST(ScenarioErrors, MdRaid5CannotBeBuiltByThisVersion) {
+    const std::string text = replaced(valid, "\"zfs-mirror\"", "\"md-raid5\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.kind");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("md-raid5"), std::string::npos) << r.error().message;
+}
+
+TEST(ScenarioErrors, EmptyDirPathIsRefused) {
+    const std::string text = replaced(valid, "path = \".\"", "path = \"\"");
+    expectBadInputAt(text, valueAt(text, "path = \"\""), "layouts[0].path");
+}
+
+TEST(ScenarioErrors, EmptyWorkDirIsRefused) {
+    const std::string text = replaced(valid, "work_dir = \"/srv/layoutbench\"", "work_dir = \"\"");
+    expectBadInputAt(text, valueAt(text, "work_dir = \"\""), "work_dir");
+}
+
+TEST(ScenarioErrors, NoLayoutsNamesALineAndTheField) {
+    const std::string text = R"(name = "no-layouts"
+
+[[workloads]]
+probe = "xz"
+)";
+    expectBadInputOnSomeLine(text, "layouts");
+}
+
+TEST(ScenarioErrors, NoWorkloadsNamesALineAndTheField) {
+    const std::string text = R"(name = "no-workloads"
+
+[[layouts]]
+name = "plain"
+kind = "dir"
+path = "."
+baseline = true
+)";
+    expectBadInputOnSomeLine(text, "workloads");
+}
+
+// fio refuses a file smaller than the block size ("size too small, must not be less than
+// minimum block size"); the scenario should be refused before anything runs.
+TEST(ScenarioErrors, FioSizeBelowThePresetsBlockSize) {
+    const std::string text =
+        replaced(valid, "preset = \"seq-read-1m\"", "preset = \"seq-read-1m\"\nsize = \"64K\"");
+    const auto r = parse(text);
+    ASSERT_FALSE(r) << "a 64 KiB file for 1 MiB blocks was accepted";
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const auto sizeLine = std::to_string(positionOf(text, "size = \"64K\"").line);
+    const auto tableLine = std::to_string(positionOf(text, "[[workloads]]").line);
+    const auto& msg = r.error().message;
+    EXPECT_TRUE(msg.rfind(inlinePath + ":" + sizeLine + ":", 0) == 0 ||
+                msg.rfind(inlinePath + ":" + tableLine + ":", 0) == 0)
+        << msg;
+    EXPECT_NE(msg.find("size"), std::string::npos) << msg;
+}
+
+TEST(ScenarioErrors, MissingNameIsReportedAtTheTopOfTheFile) {
+    const std::string text = replaced(valid, "name = \"inline\"\n", "");
+    expectBadInputAt(text, inlinePath + ":1:1", "name");
+}
+
+TEST(ScenarioErrors, LoadedFileErrorsNameThatFile) {
+    const std::string path = (scenarioData / "unknown-layout-key.toml").string();
+    const auto r = loadScenario(path, probes());
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = path + ":12:1: layouts[0].raid_level";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+}
+
+TEST(ScenarioErrors, MissingFileIsBadInputNamingIt) {
+    const std::string path = (scenarioData / "no-such-scenario.toml").string();
+    const auto r = loadScenario(path, probes());
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message.substr(0, path.size() + 1), path + ":") << r.error().message;
+}

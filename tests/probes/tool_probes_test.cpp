@@ -1,0 +1,946 @@
+// The tool probes (probes/tools.h): each probe's options table, the argv every fio preset, job
+// file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on golden bonnie++
+// captures and on output captured here from the real dd, xz and fio. Also validateOptions
+// (engine/probe.h) on fio's table, and parseDdSummary / parseXzRobotList on malformed input.
+#include "engine/probe.h"
+#include "engine/runner.h"
+#include "engine/size.h"
+#include "probes/tools.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace lb;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const ProbeRegistry& registry() {
+    static const ProbeRegistry r = standardProbes();
+    return r;
+}
+
+const Probe& probe(const std::string& name) {
+    const Probe* p = registry().find(name);
+    if (!p)
+        throw std::runtime_error("no probe " + name);
+    return *p;
+}
+
+// Validated options for `p` from raw values, with the table's defaults filled in.
+OptionValues options(const Probe& p, const std::map<std::string, RawOption::Value>& values = {}) {
+    std::map<std::string, RawOption> raw;
+    int line = 1;
+    for (const auto& [name, value] : values)
+        raw[name] = RawOption{value, line++, 1};
+    auto v = validateOptions(p.options(), raw, "test.toml");
+    EXPECT_TRUE(v) << (v ? "" : v.error().message);
+    return v ? *v : OptionValues{};
+}
+
+WorkloadContext context() {
+    WorkloadContext ctx;
+    ctx.workdir = "/mnt/lb-test/work";
+    ctx.ramBytes = 8 * GiB;
+    ctx.root = false;
+    ctx.directIo = true;
+    ctx.workloadName = "under-test";
+    return ctx;
+}
+
+MeasuredCommand command(const Probe& p, const OptionValues& o, const WorkloadContext& ctx) {
+    auto mc = p.command(o, ctx);
+    EXPECT_TRUE(mc) << (mc ? "" : mc.error().message);
+    return mc ? *mc : MeasuredCommand{};
+}
+
+bool contains(const std::vector<std::string>& args, const std::string& arg) {
+    return std::find(args.begin(), args.end(), arg) != args.end();
+}
+
+// The argument right after `flag`, or nullopt.
+std::optional<std::string> after(const std::vector<std::string>& args, const std::string& flag) {
+    const auto it = std::find(args.begin(), args.end(), flag);
+    if (it == args.end() || it + 1 == args.end())
+        return std::nullopt;
+    return *(it + 1);
+}
+
+// The value of "--key=value" in args, or nullopt.
+std::optional<std::string> longOption(const std::vector<std::string>& args,
+                                      const std::string& key) {
+    const std::string prefix = "--" + key + "=";
+    for (const auto& a : args)
+        if (a.rfind(prefix, 0) == 0)
+            return a.substr(prefix.size());
+    return std::nullopt;
+}
+
+std::optional<Metric> metric(const ParsedRun& run, const std::string& name) {
+    for (const auto& m : run.metrics)
+        if (m.name == name)
+            return m;
+    return std::nullopt;
+}
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in) << "cannot open " << path;
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+// A fresh directory under the system's temporary directory, removed with what it holds.
+class TempDir {
+public:
+    TempDir() {
+        std::string pattern = (fs::temp_directory_path() / "lb-probes-XXXXXX").string();
+        if (!mkdtemp(pattern.data()))
+            ADD_FAILURE() << "mkdtemp failed for " << pattern;
+        path_ = pattern;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const fs::path& path() const { return path_; }
+    std::string str() const { return path_.string(); }
+
+private:
+    fs::path path_;
+};
+
+// Runs a command on this machine; the test fails if it cannot start or does not exit 0.
+ProcessResult runOk(Runner& runner, const Command& cmd) {
+    auto r = runner.run(cmd);
+    EXPECT_TRUE(r) << cmd.toUserOutput() << ": " << (r ? "" : r.error().message);
+    if (!r)
+        return {};
+    EXPECT_TRUE(r->ok()) << cmd.toUserOutput() << " exited " << r->exitCode << "\n"
+                         << r->stderrText;
+    return *r;
+}
+
+// Whether the file system under `dir` accepts O_DIRECT (tmpfs does not).
+bool acceptsDirectIo(const fs::path& dir) {
+    const auto file = dir / "lb-odirect-check";
+    const int fd = ::open(file.c_str(), O_CREAT | O_WRONLY | O_DIRECT, 0600);
+    if (fd >= 0)
+        ::close(fd);
+    std::error_code ec;
+    fs::remove(file, ec);
+    return fd >= 0;
+}
+
+const char* const bonnieCsv = LAYOUTBENCH_TEST_DATA_DIR "/bonnie++/2.00a/s512-n16-files.csv";
+
+} // namespace
+
+// --- registry and options tables -----------------------------------------------------------------
+
+TEST(StandardProbes, RegistersFioBonnieXzAndRandfileByName) {
+    EXPECT_EQ(registry().names(), (std::vector<std::string>{"fio", "bonnie", "xz", "randfile"}));
+    for (const auto& name : registry().names()) {
+        ASSERT_NE(registry().find(name), nullptr) << name;
+        EXPECT_EQ(registry().find(name)->name(), name);
+    }
+    EXPECT_EQ(registry().find("iozone"), nullptr);
+}
+
+TEST(ProbeOptions, EveryOptionHasAUniqueNameALabelAndHelp) {
+    for (const auto& probeName : registry().names()) {
+        const auto& table = probe(probeName).options();
+        EXPECT_FALSE(table.empty()) << probeName;
+        std::set<std::string> names;
+        for (const auto& spec : table) {
+            EXPECT_FALSE(spec.name.empty()) << probeName;
+            EXPECT_FALSE(spec.label.empty()) << probeName << "." << spec.name;
+            EXPECT_FALSE(spec.help.empty()) << probeName << "." << spec.name;
+            EXPECT_TRUE(names.insert(spec.name).second) << probeName << "." << spec.name;
+        }
+    }
+}
+
+TEST(ProbeOptions, DefaultsValidateAgainstTheirOwnTable) {
+    for (const auto& probeName : registry().names()) {
+        const auto& table = probe(probeName).options();
+        const auto values = validateOptions(table, {}, probeName + ".toml");
+        ASSERT_TRUE(values) << probeName << ": " << values.error().message;
+        for (const auto& spec : table)
+            EXPECT_EQ(values->has(spec.name), !spec.defaultValue.empty())
+                << probeName << "." << spec.name;
+    }
+}
+
+TEST(ProbeOptions, ChoicesAreListedAndRangesAreOrdered) {
+    for (const auto& probeName : registry().names()) {
+        for (const auto& spec : probe(probeName).options()) {
+            if (spec.type == OptionType::Choice) {
+                EXPECT_FALSE(spec.choices.empty()) << probeName << "." << spec.name;
+            } else {
+                EXPECT_TRUE(spec.choices.empty()) << probeName << "." << spec.name;
+            }
+            if (spec.min && spec.max) {
+                EXPECT_LE(*spec.min, *spec.max) << probeName << "." << spec.name;
+            }
+        }
+    }
+}
+
+TEST(ProbeOptions, ToolSizesAreBinary) {
+    const auto fio = options(probe("fio"), {{"preset", "seq-read-1m"}, {"size", "64M"}});
+    EXPECT_EQ(fio.bytes("size"), 67108864u);
+    const auto fioDefault = options(probe("fio"), {{"preset", "seq-read-1m"}});
+    EXPECT_EQ(fioDefault.bytes("size"), 268435456u);                  // "256M"
+    EXPECT_EQ(options(probe("randfile")).bytes("size"), 1073741824u); // "1G"
+    EXPECT_EQ(options(probe("xz")).bytes("size"), 268435456u);
+}
+
+// --- validateOptions on fio's table
+// ---------------------------------------------------------------
+
+namespace {
+
+Expected<OptionValues> validateOne(const std::string& name, RawOption::Value value) {
+    std::map<std::string, RawOption> raw;
+    raw[name] = RawOption{std::move(value), 7, 3};
+    return validateOptions(probe("fio").options(), raw, "s.toml");
+}
+
+void expectRefused(const std::string& name, RawOption::Value value, const std::string& why) {
+    const auto r = validateOne(name, std::move(value));
+    ASSERT_FALSE(r) << name << " accepted";
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    const std::string prefix = "s.toml:7:3: " + name + ": ";
+    EXPECT_EQ(r.error().message.substr(0, prefix.size()), prefix) << r.error().message;
+    EXPECT_NE(r.error().message.find(why), std::string::npos) << r.error().message;
+}
+
+} // namespace
+
+TEST(ValidateOptions, RefusesUnknownNamesWrongTypesAndValuesOutOfRange) {
+    expectRefused("blocksize", std::int64_t{4}, "unknown option");
+    expectRefused("runtime", std::string("ten"), "whole number");
+    expectRefused("runtime", 1.5, "whole number");
+    expectRefused("runtime", std::int64_t{0}, "minimum");
+    expectRefused("runtime", std::int64_t{86401}, "maximum");
+    expectRefused("size", std::int64_t{4095}, "minimum");
+    expectRefused("size", std::string("12X"), "12X");
+    expectRefused("direct", std::string("yes"), "true or false");
+    expectRefused("ioengine", std::string("spdk"), "spdk");
+    expectRefused("preset", std::string("seq-read-2m"), "seq-read-2m");
+    expectRefused("job_file", std::string(""), "empty");
+}
+
+TEST(ValidateOptions, AcceptsValuesAtTheLimitsAndKeepsThem) {
+    const auto r = validateOne("runtime", std::int64_t{86400});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->integer("runtime"), 86400);
+    const auto size = validateOne("size", std::int64_t{4096});
+    ASSERT_TRUE(size) << size.error().message;
+    EXPECT_EQ(size->bytes("size"), 4096u);
+    const auto direct = validateOne("direct", false);
+    ASSERT_TRUE(direct) << direct.error().message;
+    EXPECT_TRUE(direct->has("direct"));
+    EXPECT_FALSE(direct->flag("direct", true));
+}
+
+// --- fio
+// ------------------------------------------------------------------------------------------
+
+namespace {
+
+struct ExpectedPreset {
+    std::string rw;
+    std::string bs;
+    int iodepth;
+    std::string extra; // one more option, or ""
+};
+
+const std::map<std::string, ExpectedPreset> fioPresets = {
+    {"seq-read-1m", {"read", "1M", 8, ""}},
+    {"seq-write-1m", {"write", "1M", 8, ""}},
+    {"rand-read-4k-qd1", {"randread", "4k", 1, ""}},
+    {"rand-read-4k-qd32", {"randread", "4k", 32, ""}},
+    {"rand-write-4k-qd32", {"randwrite", "4k", 32, ""}},
+    {"randrw-70-30-4k", {"randrw", "4k", 16, "--rwmixread=70"}},
+    {"fsync-write-4k", {"write", "4k", 1, "--fsync=1"}},
+};
+
+std::vector<std::string> presetChoices() {
+    for (const auto& spec : probe("fio").options())
+        if (spec.name == "preset")
+            return spec.choices;
+    ADD_FAILURE() << "fio has no preset option";
+    return {};
+}
+
+} // namespace
+
+TEST(FioProbe, OffersTheSevenPresets) {
+    std::set<std::string> offered;
+    for (const auto& c : presetChoices())
+        offered.insert(c);
+    std::set<std::string> expected;
+    for (const auto& [name, preset] : fioPresets)
+        expected.insert(name);
+    EXPECT_EQ(offered, expected);
+}
+
+TEST(FioProbe, EveryPresetBuildsItsJobInTheWorkdirAndRemovesItsFile) {
+    const auto ctx = context();
+    for (const auto& preset : presetChoices()) {
+        SCOPED_TRACE(preset);
+        const auto it = fioPresets.find(preset);
+        ASSERT_NE(it, fioPresets.end());
+        const auto mc = command(probe("fio"), options(probe("fio"), {{"preset", preset}}), ctx);
+        const auto& args = mc.command.args;
+        EXPECT_EQ(mc.command.program, "fio");
+        EXPECT_EQ(mc.command.cwd, ctx.workdir);
+        ASSERT_FALSE(args.empty());
+        EXPECT_EQ(args.front(), "--output-format=json");
+        EXPECT_EQ(longOption(args, "name"), preset);
+        EXPECT_EQ(longOption(args, "direct"), "1");
+        EXPECT_EQ(longOption(args, "rw"), it->second.rw);
+        EXPECT_EQ(longOption(args, "bs"), it->second.bs);
+        EXPECT_EQ(longOption(args, "iodepth"), std::to_string(it->second.iodepth));
+        if (!it->second.extra.empty()) {
+            EXPECT_TRUE(contains(args, it->second.extra));
+        }
+        EXPECT_EQ(longOption(args, "size"), "268435456");
+        EXPECT_EQ(longOption(args, "runtime"), "10");
+        EXPECT_EQ(longOption(args, "ioengine"), "libaio");
+        EXPECT_EQ(longOption(args, "numjobs"), "1");
+        EXPECT_TRUE(contains(args, "--time_based"));
+        EXPECT_FALSE(longOption(args, "ramp_time")) << "ramp_time 0 is left out";
+        EXPECT_TRUE(mc.caveats.empty());
+        EXPECT_TRUE(mc.prepare.empty());
+
+        // The cleanup removes the very file the job writes (relative to its cwd).
+        const auto file = longOption(args, "filename");
+        ASSERT_TRUE(file);
+        EXPECT_FALSE(file->empty());
+        ASSERT_EQ(mc.cleanup.size(), 1u);
+        EXPECT_EQ(mc.cleanup[0].program, "rm");
+        EXPECT_EQ(mc.cleanup[0].args,
+                  (std::vector<std::string>{"-f", "--", ctx.workdir + "/" + *file}));
+    }
+}
+
+TEST(FioProbe, PresetsWriteDistinctFiles) {
+    std::set<std::string> files;
+    for (const auto& preset : presetChoices()) {
+        const auto mc =
+            command(probe("fio"), options(probe("fio"), {{"preset", preset}}), context());
+        files.insert(longOption(mc.command.args, "filename").value_or(""));
+    }
+    EXPECT_EQ(files.size(), fioPresets.size());
+}
+
+TEST(FioProbe, WithoutODirectTheRunIsBufferedAndSaysSo) {
+    auto ctx = context();
+    ctx.directIo = false;
+    const auto mc = command(probe("fio"), options(probe("fio"), {{"preset", "seq-read-1m"}}), ctx);
+    EXPECT_EQ(longOption(mc.command.args, "direct"), "0");
+    EXPECT_FALSE(contains(mc.command.args, "--direct=1"));
+    ASSERT_EQ(mc.caveats.size(), 1u);
+    EXPECT_NE(mc.caveats[0].find("direct=0"), std::string::npos) << mc.caveats[0];
+}
+
+TEST(FioProbe, DirectFalseIsBufferedWithoutACaveat) {
+    const auto mc =
+        command(probe("fio"), options(probe("fio"), {{"preset", "seq-read-1m"}, {"direct", false}}),
+                context());
+    EXPECT_EQ(longOption(mc.command.args, "direct"), "0");
+    EXPECT_TRUE(mc.caveats.empty());
+}
+
+TEST(FioProbe, OptionsReachTheArgv) {
+    const auto mc = command(probe("fio"),
+                            options(probe("fio"), {{"preset", "rand-read-4k-qd32"},
+                                                   {"size", "1G"},
+                                                   {"runtime", std::int64_t{30}},
+                                                   {"ramp_time", std::int64_t{5}},
+                                                   {"numjobs", std::int64_t{4}},
+                                                   {"ioengine", "io_uring"}}),
+                            context());
+    const auto& args = mc.command.args;
+    EXPECT_EQ(longOption(args, "size"), "1073741824");
+    EXPECT_EQ(longOption(args, "runtime"), "30");
+    EXPECT_EQ(longOption(args, "ramp_time"), "5");
+    EXPECT_EQ(longOption(args, "numjobs"), "4");
+    EXPECT_EQ(longOption(args, "ioengine"), "io_uring");
+}
+
+TEST(FioProbe, JobFileRunsAsIsInTheWorkdirWithACaveat) {
+    const auto ctx = context();
+    const auto mc =
+        command(probe("fio"), options(probe("fio"), {{"job_file", "/etc/lb/mixed.fio"}}), ctx);
+    EXPECT_EQ(mc.command.program, "fio");
+    EXPECT_EQ(mc.command.args,
+              (std::vector<std::string>{"--output-format=json", "/etc/lb/mixed.fio"}));
+    EXPECT_EQ(mc.command.cwd, ctx.workdir);
+    ASSERT_EQ(mc.caveats.size(), 1u);
+    EXPECT_NE(mc.caveats[0].find("/etc/lb/mixed.fio"), std::string::npos) << mc.caveats[0];
+}
+
+TEST(FioProbe, ValidateRefusesPresetWithJobFileAndNeither) {
+    const Probe& fio = probe("fio");
+    const auto both =
+        fio.validate(options(fio, {{"preset", "seq-read-1m"}, {"job_file", "/a.fio"}}), "s.toml:9");
+    ASSERT_FALSE(both);
+    EXPECT_EQ(both.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(both.error().message.rfind("s.toml:9: ", 0), 0u) << both.error().message;
+    EXPECT_NE(both.error().message.find("job_file"), std::string::npos) << both.error().message;
+
+    const auto neither = fio.validate(options(fio), "s.toml:9");
+    ASSERT_FALSE(neither);
+    EXPECT_EQ(neither.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(neither.error().message.rfind("s.toml:9: ", 0), 0u) << neither.error().message;
+
+    EXPECT_TRUE(fio.validate(options(fio, {{"preset", "seq-read-1m"}}), "s.toml:9"));
+    EXPECT_TRUE(fio.validate(options(fio, {{"job_file", "/a.fio"}}), "s.toml:9"));
+}
+
+// Every preset's argv is accepted by the real fio and gives metrics for the job it names.
+TEST(FioProbeReal, EveryPresetRunsAndParses) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    ctx.directIo = acceptsDirectIo(dir.path());
+    for (const auto& preset : presetChoices()) {
+        SCOPED_TRACE(preset);
+        const auto opts = options(
+            probe("fio"), {{"preset", preset}, {"size", "1M"}, {"runtime", std::int64_t{1}}});
+        const auto mc = command(probe("fio"), opts, ctx);
+        const auto result = runOk(*runner, mc.command);
+        const auto file = dir.path() / longOption(mc.command.args, "filename").value_or("?");
+        EXPECT_TRUE(fs::exists(file)) << file;
+        auto parsed = probe("fio").parse(result, {}, opts);
+        ASSERT_TRUE(parsed) << parsed.error().message;
+        EXPECT_FALSE(parsed->failed) << parsed->failureReason;
+        const auto& rw = fioPresets.at(preset).rw;
+        if (rw != "write" && rw != "randwrite") {
+            EXPECT_TRUE(metric(*parsed, "fio." + preset + ".read.bw")) << "no read bw";
+        }
+        if (rw != "read" && rw != "randread") {
+            EXPECT_TRUE(metric(*parsed, "fio." + preset + ".write.bw")) << "no write bw";
+        }
+        for (const auto& c : mc.cleanup)
+            runOk(*runner, c);
+        EXPECT_FALSE(fs::exists(file)) << file << " left behind";
+    }
+}
+
+// --- bonnie++
+// -------------------------------------------------------------------------------------
+
+TEST(BonnieProbe, SizeDefaultsToTwiceTheRamInMiB) {
+    const auto ctx = context(); // 8 GiB
+    const auto mc = command(probe("bonnie"), options(probe("bonnie")), ctx);
+    const auto& args = mc.command.args;
+    EXPECT_EQ(mc.command.program, "bonnie++");
+    EXPECT_EQ(after(args, "-d"), ctx.workdir);
+    EXPECT_EQ(after(args, "-s"), "16384");
+    EXPECT_EQ(after(args, "-r"), "8192");
+    EXPECT_EQ(after(args, "-n"), "16");
+    EXPECT_TRUE(contains(args, "-q"));
+    EXPECT_FALSE(contains(args, "-f"));
+    EXPECT_TRUE(mc.caveats.empty());
+}
+
+// bonnie++ refuses a file size under twice the RAM it is told ("File size should be double RAM
+// for good results"): no size the table accepts may build such a command.
+TEST(BonnieProbe, EverySizeTheTableAcceptsSatisfiesBonniesRule) {
+    const Probe& bonnie = probe("bonnie");
+    for (const std::string size : {"1M", "1536K", "2M", "3M", "5M", "1G", "1025M"}) {
+        SCOPED_TRACE(size);
+        std::map<std::string, RawOption> raw;
+        raw["size"] = RawOption{size, 1, 1};
+        const auto opts = validateOptions(bonnie.options(), raw, "s.toml");
+        if (!opts)
+            continue; // refused up front: fine
+        const auto mc = command(bonnie, *opts, context());
+        const auto s = std::stoull(after(mc.command.args, "-s").value_or("0"));
+        const auto r = std::stoull(after(mc.command.args, "-r").value_or("0"));
+        EXPECT_GE(s, 1u);
+        EXPECT_GE(r, 1u);
+        EXPECT_GE(s, 2 * r) << "bonnie++ -s " << s << " -r " << r << " is refused by bonnie++";
+    }
+}
+
+TEST(BonnieProbe, RunsAsRootOnlyWhenRoot) {
+    auto ctx = context();
+    ctx.root = false;
+    const auto user = command(probe("bonnie"), options(probe("bonnie")), ctx);
+    EXPECT_FALSE(contains(user.command.args, "-u"));
+    EXPECT_TRUE(contains(user.command.args, "-q"));
+    ctx.root = true;
+    const auto root = command(probe("bonnie"), options(probe("bonnie")), ctx);
+    EXPECT_EQ(after(root.command.args, "-u"), "root");
+    EXPECT_TRUE(contains(root.command.args, "-q"));
+}
+
+TEST(BonnieProbe, SizeBelowTwiceTheRamAssumesHalfTheSizeAndSaysSo) {
+    const auto mc = command(probe("bonnie"), options(probe("bonnie"), {{"size", "1G"}}), context());
+    EXPECT_EQ(after(mc.command.args, "-s"), "1024");
+    EXPECT_EQ(after(mc.command.args, "-r"), "512");
+    ASSERT_EQ(mc.caveats.size(), 1u);
+    EXPECT_NE(mc.caveats[0].find("1024 MiB"), std::string::npos) << mc.caveats[0];
+    EXPECT_NE(mc.caveats[0].find("8192 MiB"), std::string::npos) << mc.caveats[0];
+}
+
+TEST(BonnieProbe, SizeOfTwiceTheRamOrMoreHasNoCaveat) {
+    const auto mc =
+        command(probe("bonnie"), options(probe("bonnie"), {{"size", "20G"}}), context());
+    EXPECT_EQ(after(mc.command.args, "-s"), "20480");
+    EXPECT_EQ(after(mc.command.args, "-r"), "8192");
+    EXPECT_TRUE(mc.caveats.empty());
+}
+
+TEST(BonnieProbe, RamOptionReplacesTheTargetsRam) {
+    const auto mc = command(probe("bonnie"), options(probe("bonnie"), {{"ram", "2G"}}), context());
+    EXPECT_EQ(after(mc.command.args, "-s"), "4096");
+    EXPECT_EQ(after(mc.command.args, "-r"), "2048");
+    EXPECT_TRUE(mc.caveats.empty());
+}
+
+TEST(BonnieProbe, FilesFastAndMachineNameReachTheArgv) {
+    const auto mc =
+        command(probe("bonnie"),
+                options(probe("bonnie"), {{"files", std::int64_t{0}}, {"fast", true}}), context());
+    EXPECT_EQ(after(mc.command.args, "-n"), "0");
+    EXPECT_TRUE(contains(mc.command.args, "-f"));
+    EXPECT_EQ(after(mc.command.args, "-m"), "under-test");
+}
+
+TEST(BonnieProbe, ParseTakesTheLastLineOfStdout) {
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stdoutText = "Using uid:0, gid:0.\nWriting intelligently...done\nRewriting...done\n" +
+                   readFile(bonnieCsv) + "\n";
+    const auto run = probe("bonnie").parse(r, {}, options(probe("bonnie")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->toolVersion, "2.00a");
+    const auto putBlock = metric(*run, "bonnie.put_block");
+    ASSERT_TRUE(putBlock);
+    EXPECT_DOUBLE_EQ(putBlock->value, 511098.0 * 1024); // KiB/s in the CSV
+    EXPECT_EQ(putBlock->unit, Unit::BytesPerSecond);
+}
+
+TEST(BonnieProbe, ParseTakesTheCsvAfterTheTextTable) {
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stdoutText = readFile(LAYOUTBENCH_TEST_DATA_DIR "/bonnie++/2.00a/s64-n1-without-q.stdout");
+    const auto run = probe("bonnie").parse(r, {}, options(probe("bonnie")));
+    ASSERT_TRUE(run) << run.error().message;
+    const auto putc = metric(*run, "bonnie.putc");
+    ASSERT_TRUE(putc);
+    EXPECT_DOUBLE_EQ(putc->value, 1959.0 * 1024);
+}
+
+TEST(BonnieProbe, ParseToleratesCrLfAndTrailingBlankLines) {
+    std::string csv = readFile(bonnieCsv);
+    while (!csv.empty() && csv.back() == '\n')
+        csv.pop_back();
+    ProcessResult r;
+    r.stdoutText = "Using uid:0, gid:0.\r\n" + csv + "\r\n\r\n";
+    const auto run = probe("bonnie").parse(r, {}, options(probe("bonnie")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(metric(*run, "bonnie.put_block"));
+}
+
+TEST(BonnieProbe, ParseRefusesOutputWithoutACsvLine) {
+    ProcessResult r;
+    r.stdoutText = "Using uid:0, gid:0.\nCan't write block.: No space left on device\n";
+    const auto run = probe("bonnie").parse(r, {}, options(probe("bonnie")));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+}
+
+// --- xz
+// -------------------------------------------------------------------------------------------
+
+TEST(XzProbe, PreparesRandomInputOfTheGivenSizeWithDd) {
+    const auto ctx = context();
+    const auto mc = command(probe("xz"), options(probe("xz"), {{"size", "64M"}}), ctx);
+    ASSERT_EQ(mc.prepare.size(), 1u);
+    EXPECT_EQ(mc.prepare[0].program, "dd");
+    EXPECT_EQ(
+        mc.prepare[0].args,
+        (std::vector<std::string>{"if=/dev/urandom", "of=" + ctx.workdir + "/lb-xz-input", "bs=1M",
+                                  "count=67108864", "iflag=count_bytes,fullblock", "conv=fsync"}));
+}
+
+TEST(XzProbe, CompressesOnEveryProcessorAtLevel6KeepingTheInput) {
+    const auto ctx = context();
+    const auto mc = command(probe("xz"), options(probe("xz")), ctx);
+    EXPECT_EQ(mc.command.program, "xz");
+    EXPECT_EQ(mc.command.args, (std::vector<std::string>{"-T0", "-6", "-k", "-f", "--",
+                                                         ctx.workdir + "/lb-xz-input"}));
+}
+
+TEST(XzProbe, InspectListsTheCompressedFileAndCleanupRemovesBoth) {
+    const auto ctx = context();
+    const auto mc = command(probe("xz"), options(probe("xz")), ctx);
+    const std::string input = ctx.workdir + "/lb-xz-input";
+    ASSERT_EQ(mc.inspect.size(), 1u);
+    EXPECT_EQ(mc.inspect[0].program, "xz");
+    EXPECT_EQ(mc.inspect[0].args,
+              (std::vector<std::string>{"--robot", "--list", "--", input + ".xz"}));
+    ASSERT_EQ(mc.cleanup.size(), 1u);
+    EXPECT_EQ(mc.cleanup[0].program, "rm");
+    EXPECT_EQ(mc.cleanup[0].args, (std::vector<std::string>{"-f", "--", input, input + ".xz"}));
+}
+
+TEST(XzProbe, InputOptionCopiesThatFileAndThreadsAndLevelReachTheArgv) {
+    const auto ctx = context();
+    const auto mc = command(probe("xz"),
+                            options(probe("xz"), {{"input", "/data/sample.tar"},
+                                                  {"threads", std::int64_t{2}},
+                                                  {"level", std::int64_t{9}}}),
+                            ctx);
+    ASSERT_EQ(mc.prepare.size(), 1u);
+    EXPECT_EQ(mc.prepare[0].program, "cp");
+    EXPECT_EQ(mc.prepare[0].args,
+              (std::vector<std::string>{"--", "/data/sample.tar", ctx.workdir + "/lb-xz-input"}));
+    EXPECT_EQ(mc.command.args, (std::vector<std::string>{"-T2", "-9", "-k", "-f", "--",
+                                                         ctx.workdir + "/lb-xz-input"}));
+}
+
+TEST(XzProbe, ParseComputesThroughputFromUncompressedBytesAndWallTime) {
+    ProcessResult r;
+    r.exitCode = 0;
+    r.wallSeconds = 2.0;
+    r.cpuUserSeconds = 3.25;
+    r.cpuSystemSeconds = 0.5;
+    ProcessResult listing;
+    listing.exitCode = 0;
+    listing.stdoutText = "name\t/w/lb-xz-input.xz\n"
+                         "file\t1\t1\t268500000\t268435456\t1.000\tCRC64\t0\n"
+                         "totals\t1\t1\t268500000\t268435456\t1.000\tCRC64\t0\t1\n";
+    const auto run = probe("xz").parse(r, {listing}, options(probe("xz")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->workload, "xz");
+    const auto throughput = metric(*run, "xz.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_DOUBLE_EQ(throughput->value, 134217728.0);
+    EXPECT_EQ(throughput->unit, Unit::BytesPerSecond);
+    const auto wall = metric(*run, "xz.wall");
+    ASSERT_TRUE(wall);
+    EXPECT_DOUBLE_EQ(wall->value, 2.0);
+    EXPECT_EQ(wall->unit, Unit::Seconds);
+    const auto cpu = metric(*run, "xz.cpu");
+    ASSERT_TRUE(cpu);
+    EXPECT_DOUBLE_EQ(cpu->value, 3.75);
+    EXPECT_EQ(cpu->unit, Unit::Seconds);
+}
+
+TEST(XzProbe, ParseRefusesAMissingListingOrNoWallTime) {
+    ProcessResult r;
+    r.wallSeconds = 1.0;
+    EXPECT_FALSE(probe("xz").parse(r, {}, options(probe("xz"))));
+    ProcessResult listing;
+    listing.stdoutText = "totals\t1\t1\t100\t1000\t0.100\tCRC64\t0\t1\n";
+    r.wallSeconds = 0;
+    const auto run = probe("xz").parse(r, {listing}, options(probe("xz")));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+    ProcessResult garbage;
+    garbage.stdoutText = "xz: /w/lb-xz-input.xz: No such file or directory\n";
+    r.wallSeconds = 1.0;
+    EXPECT_FALSE(probe("xz").parse(r, {garbage}, options(probe("xz"))));
+}
+
+// prepare, measured run, inspect and cleanup of the xz probe on this machine, at 1 MiB.
+TEST(XzProbeReal, MeasuresTheBytesItCompressedAndCleansUp) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    const auto opts = options(probe("xz"), {{"size", "1M"}});
+    const auto mc = command(probe("xz"), opts, ctx);
+    for (const auto& c : mc.prepare)
+        runOk(*runner, c);
+    EXPECT_EQ(fs::file_size(dir.path() / "lb-xz-input"), 1048576u);
+    const auto result = runOk(*runner, mc.command);
+    std::vector<ProcessResult> inspected;
+    for (const auto& c : mc.inspect)
+        inspected.push_back(runOk(*runner, c));
+    const auto run = probe("xz").parse(result, inspected, opts);
+    ASSERT_TRUE(run) << run.error().message;
+    const auto throughput = metric(*run, "xz.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_GT(result.wallSeconds, 0);
+    EXPECT_DOUBLE_EQ(throughput->value, 1048576.0 / result.wallSeconds);
+    for (const auto& c : mc.cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-xz-input"));
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-xz-input.xz"));
+}
+
+// --- randfile
+// -------------------------------------------------------------------------------------
+
+TEST(RandfileProbe, WritesRandomBytesWithDdCountingBytesAndFsync) {
+    const auto ctx = context();
+    const auto mc = command(probe("randfile"), options(probe("randfile"), {{"size", "64M"}}), ctx);
+    const std::string path = ctx.workdir + "/lb-randfile.dat";
+    EXPECT_EQ(mc.command.program, "dd");
+    EXPECT_EQ(mc.command.args,
+              (std::vector<std::string>{"if=/dev/urandom", "of=" + path, "bs=1M", "count=67108864",
+                                        "iflag=count_bytes,fullblock", "conv=fsync"}));
+    const auto lcAll = std::find(mc.command.env.begin(), mc.command.env.end(),
+                                 std::pair<std::string, std::string>{"LC_ALL", "C"});
+    EXPECT_NE(lcAll, mc.command.env.end()) << "dd must print its summary in the C locale";
+    ASSERT_EQ(mc.cleanup.size(), 1u);
+    EXPECT_EQ(mc.cleanup[0].args, (std::vector<std::string>{"-f", "--", path}));
+    EXPECT_TRUE(mc.prepare.empty());
+}
+
+TEST(RandfileProbe, ParseReadsThroughputFromDdsSummary) {
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stderrText = "64+0 records in\n64+0 records out\n"
+                   "67108864 bytes (67 MB, 64 MiB) copied, 0.5 s, 134 MB/s\n";
+    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->workload, "randfile");
+    const auto throughput = metric(*run, "randfile.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_DOUBLE_EQ(throughput->value, 134217728.0);
+    EXPECT_EQ(throughput->unit, Unit::BytesPerSecond);
+}
+
+TEST(RandfileProbe, ParseRefusesOutputWithoutASummary) {
+    ProcessResult r;
+    r.stderrText = "dd: error writing '/w/lb-randfile.dat': No space left on device\n";
+    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+}
+
+// The randfile probe's command on this machine, at 1 MiB.
+TEST(RandfileProbeReal, WritesTheFileParsesItsRateAndCleansUp) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    const auto opts = options(probe("randfile"), {{"size", "1M"}});
+    const auto mc = command(probe("randfile"), opts, ctx);
+    const auto result = runOk(*runner, mc.command);
+    EXPECT_EQ(fs::file_size(dir.path() / "lb-randfile.dat"), 1048576u);
+    const auto dd = parseDdSummary(result.stderrText);
+    ASSERT_TRUE(dd) << dd.error().message << "\n" << result.stderrText;
+    EXPECT_EQ(dd->bytes, 1048576u);
+    const auto run = probe("randfile").parse(result, {}, opts);
+    ASSERT_TRUE(run) << run.error().message;
+    const auto throughput = metric(*run, "randfile.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_DOUBLE_EQ(throughput->value, 1048576.0 / dd->seconds);
+    for (const auto& c : mc.cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-randfile.dat"));
+}
+
+// --- parseDdSummary
+// -------------------------------------------------------------------------------
+
+namespace {
+
+// dd's stderr, captured once from the real dd in the C locale.
+class DdCapture : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        auto runner = makeLocalRunner();
+        // With iflag=count_bytes, count counts bytes: this copies 4 bytes, and dd prints its
+        // short form ("4 bytes copied, ...").
+        shortForm_ =
+            runOk(*runner,
+                  {"dd",
+                   {"if=/dev/zero", "of=/dev/null", "bs=1M", "count=4", "iflag=count_bytes"},
+                   {{"LC_ALL", "C"}}})
+                .stderrText;
+        // 4 MiB: the long form with "(4.2 MB, 4.0 MiB)".
+        longForm_ =
+            runOk(*runner,
+                  {"dd",
+                   {"if=/dev/zero", "of=/dev/null", "bs=1M", "count=4194304", "iflag=count_bytes"},
+                   {{"LC_ALL", "C"}}})
+                .stderrText;
+    }
+    static std::string shortForm_;
+    static std::string longForm_;
+};
+
+std::string DdCapture::shortForm_;
+std::string DdCapture::longForm_;
+
+} // namespace
+
+TEST_F(DdCapture, ParsesTheRealShortForm) {
+    ASSERT_NE(shortForm_.find(" copied, "), std::string::npos) << shortForm_;
+    const auto s = parseDdSummary(shortForm_);
+    ASSERT_TRUE(s) << s.error().message << "\n" << shortForm_;
+    EXPECT_EQ(s->bytes, 4u);
+    EXPECT_GT(s->seconds, 0);
+    EXPECT_LT(s->seconds, 60);
+
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stderrText = shortForm_;
+    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
+    ASSERT_TRUE(run) << run.error().message;
+    const auto throughput = metric(*run, "randfile.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_DOUBLE_EQ(throughput->value, 4.0 / s->seconds);
+}
+
+TEST_F(DdCapture, ParsesTheRealLongForm) {
+    ASSERT_NE(longForm_.find(" MiB) copied, "), std::string::npos) << longForm_;
+    const auto s = parseDdSummary(longForm_);
+    ASSERT_TRUE(s) << s.error().message << "\n" << longForm_;
+    EXPECT_EQ(s->bytes, 4194304u);
+    EXPECT_GT(s->seconds, 0);
+    EXPECT_LT(s->seconds, 60);
+
+    // The randfile probe reads the same capture as its rate.
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stderrText = longForm_;
+    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
+    ASSERT_TRUE(run) << run.error().message;
+    const auto throughput = metric(*run, "randfile.throughput");
+    ASSERT_TRUE(throughput);
+    EXPECT_DOUBLE_EQ(throughput->value, 4194304.0 / s->seconds);
+}
+
+TEST(ParseDdSummary, ReadsBytesAndSecondsExactly) {
+    const auto s = parseDdSummary("2+0 records in\n2+0 records out\n"
+                                  "2097152 bytes (2.1 MB, 2.0 MiB) copied, 0.0123 s, 171 MB/s\n");
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->bytes, 2097152u);
+    EXPECT_DOUBLE_EQ(s->seconds, 0.0123);
+}
+
+TEST(ParseDdSummary, ReadsSecondsInExponentNotation) {
+    const auto s = parseDdSummary("4 bytes copied, 3.6635e-05 s, 109 kB/s\n");
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->bytes, 4u);
+    EXPECT_DOUBLE_EQ(s->seconds, 3.6635e-05);
+}
+
+TEST(ParseDdSummary, TakesTheLastSummaryLine) {
+    // status=progress prints interim lines before the final summary.
+    const auto s = parseDdSummary("1048576 bytes (1.0 MB, 1.0 MiB) copied, 1 s, 1.0 MB/s\n"
+                                  "2+0 records in\n2+0 records out\n"
+                                  "2097152 bytes (2.1 MB, 2.0 MiB) copied, 1.5 s, 1.4 MB/s\n");
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->bytes, 2097152u);
+    EXPECT_DOUBLE_EQ(s->seconds, 1.5);
+}
+
+TEST(ParseDdSummary, RejectsMalformedInput) {
+    for (const char* bad : {
+             "",
+             "0+0 records in\n0+0 records out\n",
+             "dd: failed to open '/nope': No such file or directory\n",
+             "many bytes (1 MB, 1 MiB) copied, 0.5 s, 2 MB/s\n",
+             "-5 bytes copied, 0.5 s, 2 MB/s\n",
+             "1048576 bytes (1.0 MB, 1.0 MiB) copied, fast s, 2 MB/s\n",
+             "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0 s, inf B/s\n",
+             "1048576 bytes (1.0 MB, 1.0 MiB) copied, -1 s, 2 MB/s\n",
+         }) {
+        const auto s = parseDdSummary(bad);
+        EXPECT_FALSE(s) << "accepted: " << bad;
+        if (!s) {
+            EXPECT_EQ(s.error().kind, ErrorKind::BadInput) << bad;
+        }
+    }
+}
+
+// --- parseXzRobotList
+// -----------------------------------------------------------------------------
+
+TEST(ParseXzRobotList, ReadsTheTotalsLine) {
+    const auto t = parseXzRobotList("name\tz.xz\n"
+                                    "file\t1\t1\t148\t100000\t0.001\tCRC64\t0\n"
+                                    "totals\t1\t1\t148\t100000\t0.001\tCRC64\t0\t1\n");
+    ASSERT_TRUE(t) << t.error().message;
+    EXPECT_EQ(t->compressedBytes, 148u);
+    EXPECT_EQ(t->uncompressedBytes, 100000u);
+}
+
+TEST(ParseXzRobotList, ParsesARealListingOfAFileCompressedHere) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    const auto input = dir.path() / "sample.txt";
+    {
+        std::ofstream out(input, std::ios::binary);
+        for (int i = 0; i < 5000; ++i)
+            out << "line " << i << " of a small file for xz\n";
+    }
+    const auto inputBytes = fs::file_size(input);
+    runOk(*runner, {"xz", {"-k", "-f", "--", input.string()}, {{"LC_ALL", "C"}}});
+    const auto compressed = fs::path(input.string() + ".xz");
+    ASSERT_TRUE(fs::exists(compressed));
+    const auto listing =
+        runOk(*runner, {"xz", {"--robot", "--list", "--", compressed.string()}, {{"LC_ALL", "C"}}});
+    const auto t = parseXzRobotList(listing.stdoutText);
+    ASSERT_TRUE(t) << t.error().message << "\n" << listing.stdoutText;
+    EXPECT_EQ(t->uncompressedBytes, inputBytes);
+    EXPECT_EQ(t->compressedBytes, fs::file_size(compressed));
+    EXPECT_LT(t->compressedBytes, t->uncompressedBytes);
+}
+
+TEST(ParseXzRobotList, RejectsMalformedInput) {
+    for (const char* bad : {
+             "",
+             "name\tz.xz\nfile\t1\t1\t148\t100000\t0.001\tCRC64\t0\n", // no totals
+             "totals\t1\t1\t148\n",                                    // too few fields
+             "totals\t1\t1\tlots\t100000\t0.001\tCRC64\t0\t1\n",       // non-numeric
+             "totals\t1\t1\t148\t-100000\t0.001\tCRC64\t0\t1\n",       // negative
+             "totals 1 1 148 100000 0.001 CRC64 0 1\n",                // not tab-separated
+         }) {
+        const auto t = parseXzRobotList(bad);
+        EXPECT_FALSE(t) << "accepted: " << bad;
+        if (!t) {
+            EXPECT_EQ(t.error().kind, ErrorKind::BadInput) << bad;
+        }
+    }
+}
+
+// --- versions from the real tools
+// -----------------------------------------------------------------
+
+TEST(ProbeVersionsReal, EachProbeReadsItsToolsVersion) {
+    auto runner = makeLocalRunner();
+    const std::map<std::string, std::string> expectedStart = {
+        {"fio", "fio-"}, {"bonnie", "bonnie++ "}, {"xz", "xz (XZ Utils) "}, {"randfile", "dd "}};
+    for (const auto& [name, start] : expectedStart) {
+        SCOPED_TRACE(name);
+        const auto r = runner->run(probe(name).versionCommand());
+        ASSERT_TRUE(r) << r.error().message;
+        const std::string version = probe(name).parseVersion(*r);
+        EXPECT_EQ(version.rfind(start, 0), 0u) << version;
+        EXPECT_GT(version.size(), start.size()) << version;
+        EXPECT_EQ(version.find('\n'), std::string::npos) << version;
+    }
+}
