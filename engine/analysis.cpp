@@ -180,10 +180,9 @@ std::string verdictReason(const MetricComparison& m) {
         tail = "decision required";
     else if (m.verdict == Verdict::NotViable)
         tail = "not viable";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s: %.0f %% %s — %s", shortName.c_str(), pct,
-                  m.overhead >= 0 ? what : lessWhat, tail);
-    return buf;
+    char pctText[32];
+    std::snprintf(pctText, sizeof pctText, "%.0f", pct);
+    return shortName + ": " + pctText + " % " + (m.overhead >= 0 ? what : lessWhat) + " — " + tail;
 }
 
 } // namespace lb

@@ -207,6 +207,7 @@ private:
             opt_.onProgress(p);
     }
     Expected<std::int64_t> openCampaign(const Target& target);
+    Expected<void> recordDisks(const json& inventory);
     Expected<void> runLayout(const ScenarioLayout& layout, const Target& target);
     Expected<void> runOne(const ScenarioLayout& layout, std::int64_t layoutId,
                           const ScenarioWorkload& w, int iteration, const WorkloadContext& base,
@@ -226,12 +227,50 @@ private:
     std::map<std::string, std::string> toolVersions_;
 };
 
+// The host's disks as lsblk reported them, one row each in the disk table.
+Expected<void> CampaignRunner::recordDisks(const json& inventory) {
+    auto q = store_.database().prepare(
+        "INSERT INTO disk(host_id, path, model, serial, size_bytes, rotational) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(host_id, path) DO UPDATE SET "
+        "model = excluded.model, serial = excluded.serial, size_bytes = excluded.size_bytes, "
+        "rotational = excluded.rotational");
+    if (!q)
+        return fail(q.error());
+    auto text = [](const json& d, const char* key) {
+        const auto it = d.find(key);
+        return it != d.end() && it->is_string() ? std::optional(it->get<std::string>())
+                                                : std::nullopt;
+    };
+    for (const auto& d : inventory.value("disks", json::array())) {
+        const auto path = text(d, "path");
+        if (!path)
+            continue;
+        std::optional<std::int64_t> size, rota;
+        if (d.contains("size") && d["size"].is_number_integer())
+            size = d["size"].get<std::int64_t>();
+        if (d.contains("rota") && d["rota"].is_boolean())
+            rota = d["rota"].get<bool>() ? 1 : 0;
+        if (auto r = q->bind(1, hostId_)
+                         .bind(2, *path)
+                         .bind(3, text(d, "model"))
+                         .bind(4, text(d, "serial"))
+                         .bind(5, size)
+                         .bind(6, rota)
+                         .run();
+            !r)
+            return r;
+    }
+    return {};
+}
+
 Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
     auto host = store_.ensureHost(target.inventory.value("hostname", std::string("local")),
                                   target.inventory.dump());
     if (!host)
         return fail(host.error());
     hostId_ = *host;
+    if (auto r = recordDisks(target.inventory); !r)
+        return fail(r.error());
     if (opt_.resume) {
         if (auto r = setCampaignStatus(store_, *opt_.resume, "running", false); !r)
             return fail(r.error());

@@ -28,6 +28,7 @@ void addCompare(CLI::App& app, Globals& g, Action& action);
 void addList(CLI::App& app, Globals& g, Action& action);
 void addRun(CLI::App& app, Globals& g, Action& action);
 void addProject(CLI::App& app, Globals& g, Action& action);
+void addReport(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
 
 // Adds --db and --json to a subcommand.

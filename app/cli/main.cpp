@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     addPlan(app, globals, action);
     addRun(app, globals, action);
     addProject(app, globals, action);
+    addReport(app, globals, action);
     std::string known;
     bool isCommand = false;
     for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

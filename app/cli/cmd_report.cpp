@@ -1,0 +1,210 @@
+// `layoutbench report`: the decision report as self-contained HTML, PDF or Markdown, chosen by
+// the extension of --out. Charts need Qt's GUI classes but no display: on a headless server the
+// offscreen platform is used.
+#include "app/cli/commands.h"
+#include "engine/store.h"
+#include "reports/comparison_text.h"
+#include "reports/report.h"
+
+#include <QApplication>
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace lb::cli {
+
+namespace {
+
+enum class Format { Html, Pdf, Markdown };
+
+struct ReportOptions {
+    std::string out;
+    std::string baseline;
+    std::string candidate;
+    std::int64_t campaign = 0;
+    double viable = 0;    // 0: the scenario's, else the default
+    double notViable = 0; // 0: the scenario's, else the default
+};
+
+std::optional<Format> formatOf(const std::string& path) {
+    const auto dot = path.rfind('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos)
+        return std::nullopt;
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == "html" || ext == "htm")
+        return Format::Html;
+    if (ext == "pdf")
+        return Format::Pdf;
+    if (ext == "md" || ext == "markdown")
+        return Format::Markdown;
+    return std::nullopt;
+}
+
+const char* formatName(Format f) {
+    switch (f) {
+    case Format::Html:
+        return "html";
+    case Format::Pdf:
+        return "pdf";
+    case Format::Markdown:
+        return "markdown";
+    }
+    return "";
+}
+
+// Writes next to the target and renames, so a failed write never leaves half a report.
+Expected<void> writeFile(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return runtimeError(path + ": cannot write: " + std::strerror(errno));
+        out << text;
+        out.flush();
+        if (!out) {
+            std::remove(tmp.c_str());
+            return runtimeError(path + ": cannot write: " + std::strerror(errno));
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        return runtimeError(path + ": cannot write: " + why);
+    }
+    return {};
+}
+
+// Qt's chatter ("XDG_RUNTIME_DIR not set", font fallbacks) is noise on a command line; only its
+// errors get through.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::cerr << "layoutbench: Qt: " << message.toStdString() << '\n';
+}
+
+// Charts are drawn with QCustomPlot, which needs a QApplication. The command opens no window, so
+// it always draws offscreen unless the user chose a platform: with no display that is the only
+// choice; with one, a stale DISPLAY (ssh -X, sudo) would abort in xcb, and a HiDPI screen would
+// change the charts' pixels, and so the report's bytes.
+std::unique_ptr<QApplication> makeApplication() {
+    if (QApplication::instance())
+        return nullptr;
+    qInstallMessageHandler(quietQtMessages);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "layoutbench";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+int runReport(const Globals& g, const ReportOptions& o) {
+    const auto format = formatOf(o.out);
+    if (!format)
+        return report(Error::badInput("--out: '" + o.out +
+                                      "' must end in .html, .pdf or .md (the format follows the "
+                                      "extension)"));
+    ReportRequest request;
+    if (!o.baseline.empty())
+        request.baseline = o.baseline;
+    if (!o.candidate.empty())
+        request.candidate = o.candidate;
+    if (o.campaign > 0)
+        request.campaignId = o.campaign;
+    if (o.viable > 0 || o.notViable > 0) {
+        request.scenarioThresholds = false;
+        if (o.viable > 0)
+            request.thresholds.viableMax = o.viable;
+        if (o.notViable > 0)
+            request.thresholds.notViableMin = o.notViable;
+        if (!(request.thresholds.viableMax >= 1.0 &&
+              request.thresholds.notViableMin > request.thresholds.viableMax))
+            return report(Error::badInput("--viable/--not-viable: need 1 <= viable < not-viable"));
+    }
+
+    auto store = Store::open(g.db);
+    if (!store)
+        return report(store.error());
+    auto data = gatherReport(*store, request);
+    if (!data)
+        return report(data.error());
+
+    if (*format == Format::Markdown) {
+        if (auto w = writeFile(o.out, renderMarkdown(*data)); !w)
+            return report(w.error());
+    } else {
+        const auto app = makeApplication();
+        if (*format == Format::Html) {
+            if (auto w = writeFile(o.out, renderHtml(*data)); !w)
+                return report(w.error());
+        } else if (auto w = renderPdf(*data, o.out); !w) {
+            return report(w.error());
+        }
+    }
+
+    std::int64_t failed = 0;
+    for (const auto& r : data->runs)
+        failed += r.status == RunStatus::Ok ? 0 : 1;
+    if (g.json) {
+        nlohmann::json comparisons = nlohmann::json::array();
+        for (const auto& c : data->comparisons)
+            comparisons.push_back(comparisonJson(c));
+        nlohmann::json layouts = nlohmann::json::array();
+        for (const auto& l : data->layouts)
+            layouts.push_back(l.name);
+        std::cout << nlohmann::json{{"out", o.out},
+                                    {"format", formatName(*format)},
+                                    {"baseline", data->baseline},
+                                    {"campaign", data->campaignId
+                                                     ? nlohmann::json(*data->campaignId)
+                                                     : nlohmann::json(nullptr)},
+                                    {"layouts", layouts},
+                                    {"runs", data->runs.size()},
+                                    {"failed_runs", failed},
+                                    {"comparisons", comparisons}}
+                         .dump(2)
+                  << '\n';
+        return 0;
+    }
+    std::cout << "wrote " << o.out << " (" << formatName(*format) << "): baseline "
+              << data->baseline;
+    for (const auto& c : data->comparisons)
+        std::cout << "; " << c.candidate << ": "
+                  << (c.metrics.empty() ? std::string("nothing to compare")
+                                        : std::string(verdictName(c.verdict)));
+    std::cout << "; " << data->runs.size() << " runs, " << failed << " failed\n";
+    return 0;
+}
+
+} // namespace
+
+void addReport(CLI::App& app, Globals& g, Action& action) {
+    auto opts = std::make_shared<ReportOptions>();
+    auto* sub = app.add_subcommand("report", "Write the decision report (HTML, PDF or Markdown)");
+    sub->add_option("--out", opts->out, "Report file: FILE.html, FILE.pdf or FILE.md")->required();
+    sub->add_option("--baseline", opts->baseline,
+                    "Baseline layout (default: the one the scenario marks, else the first)");
+    sub->add_option("--candidate", opts->candidate,
+                    "Only this candidate (default: every other layout)");
+    sub->add_option("--campaign", opts->campaign, "Only the runs of this campaign id")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--viable", opts->viable,
+                    "Cost ratio at or below which a metric is viable (default: the scenario's, "
+                    "else 1.10)");
+    sub->add_option("--not-viable", opts->notViable,
+                    "Cost ratio at or above which a metric is not viable (default: the "
+                    "scenario's, else 2.0)");
+    addGlobalOptions(*sub, g);
+    sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
+}
+
+} // namespace lb::cli

@@ -1,0 +1,48 @@
+// The charts of the app and of the decision report, drawn by the same code into a QCustomPlot:
+// grouped bars per layout with the spread over iterations as error bars, and the overhead chart
+// (one bar per metric: the candidate's overhead %, with the viable and not-viable thresholds
+// drawn as bands). Needs Qt Widgets; never used by engine/ or probes/.
+//
+// Both builders first clear what an earlier build left in the plot (plottables, items, their
+// title and legend rows), so a chart can be rebuilt in place; neither sets interactions. Layout
+// of a built plot, top to bottom: a QCPTextElement title (objectName "chart-title"), the legend
+// in its own row (a QCPLayoutGrid named "legend-row"), the axis rect. Key axis: a
+// QCPAxisTickerText with one tick per metric at 1, 2, ... (labels upright when more than four).
+#pragma once
+
+#include "reports/report_data.h"
+
+#include <QString>
+#include <QStringList>
+
+class QCustomPlot;
+
+namespace lb::charts {
+
+// Which metrics the grouped-bar chart shows: bonnie put_block, get_block, rewrite, seeks and every
+// fio bandwidth and IOPS metric, that any layout has. Sorted.
+QStringList barMetrics(const ReportData& data);
+
+// Grouped bars: one QCPBars series per layout (named after it, in data.layouts order, side by side
+// in a QCPBarsGroup), one group per metric in `metrics` (key i+1 for metrics[i]; a layout without
+// the metric has no bar there), each bar the median in display units (MB/s or ops/s), with a
+// QCPErrorBars (not in the legend) from the minimum to the maximum over iterations. When
+// `normalise` is true every bar is a percentage of the baseline's median (=100 %), so metrics of
+// mixed units can stand side by side; metrics the baseline lacks are then left out.
+void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
+                      bool normalise);
+
+// Overhead chart for one comparison: one bar per decisive metric (key i+1 for the i-th decisive
+// metric), the overhead in %, coloured by verdict — one QCPBars per verdict present, named
+// "viable", "decision required", "not viable" — with the 95 % interval as QCPErrorBars and the
+// bands drawn behind on the "background" layer: QCPItemRect items named "band-viable" (overhead
+// -100 % to viableMax-1, since a faster candidate is viable too) and "band-not-viable"
+// (notViableMin-1 upwards). The value axis stops at three times the not-viable threshold; longer
+// bars are cut there and labelled with their true value. Value labels are QCPItemText items on a
+// layer "labels" above the bars.
+void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
+
+// Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.
+QString verdictColor(Verdict v);
+
+} // namespace lb::charts

@@ -1,0 +1,863 @@
+// The decision report's renderers. The contents are built once as a list of blocks (headings,
+// paragraphs, tables, code, charts) from the ReportData; an HTML emitter and a Markdown emitter
+// write them out, and the PDF is Qt's text layout of the same HTML with the charts added as
+// document resources. Every string that came from a scenario, a disk or a tool is escaped by the
+// emitter, never by the builder, so nothing can slip through unescaped.
+#include "reports/report.h"
+
+#include "engine/command.h"
+#include "engine/size.h"
+#include "reports/charts.h"
+#include "reports/display.h"
+
+#include <QBuffer>
+#include <QByteArray>
+#include <QFile>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QPixmap>
+#include <QTextDocument>
+#include <QUrl>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+#include <set>
+
+namespace lb {
+
+namespace {
+
+using nlohmann::json;
+
+// ---- the document model ----------------------------------------------------------------------
+
+struct Span {
+    std::string text;
+    bool strong = false;
+    std::string color; // background colour of a verdict, "" for none
+};
+
+struct Cell {
+    std::string text;
+    std::string color; // background colour (verdicts), "" for none
+    bool numeric = false;
+};
+
+struct Block {
+    enum class Kind { Heading, Paragraph, Bullets, Table, Code, Chart };
+    Kind kind = Kind::Paragraph;
+    int level = 2;                        // Heading
+    std::vector<Span> spans;              // Paragraph
+    std::vector<std::vector<Span>> items; // Bullets
+    std::vector<std::string> headers;     // Table
+    std::vector<std::vector<Cell>> rows;  // Table
+    std::string text;                     // Heading, Code; Chart: the chart id
+    std::string caption;                  // Chart
+};
+
+class Doc {
+public:
+    void heading(int level, std::string text) {
+        Block b;
+        b.kind = Block::Kind::Heading;
+        b.level = level;
+        b.text = std::move(text);
+        blocks.push_back(std::move(b));
+    }
+    void para(std::vector<Span> spans) {
+        Block b;
+        b.kind = Block::Kind::Paragraph;
+        b.spans = std::move(spans);
+        blocks.push_back(std::move(b));
+    }
+    void para(std::string text) { para(std::vector<Span>{{std::move(text)}}); }
+    void bullets(std::vector<std::vector<Span>> items) {
+        Block b;
+        b.kind = Block::Kind::Bullets;
+        b.items = std::move(items);
+        blocks.push_back(std::move(b));
+    }
+    void table(std::vector<std::string> headers, std::vector<std::vector<Cell>> rows) {
+        Block b;
+        b.kind = Block::Kind::Table;
+        b.headers = std::move(headers);
+        b.rows = std::move(rows);
+        blocks.push_back(std::move(b));
+    }
+    void code(std::string text) {
+        Block b;
+        b.kind = Block::Kind::Code;
+        b.text = std::move(text);
+        blocks.push_back(std::move(b));
+    }
+    void chart(std::string id, std::string caption) {
+        Block b;
+        b.kind = Block::Kind::Chart;
+        b.text = std::move(id);
+        b.caption = std::move(caption);
+        blocks.push_back(std::move(b));
+    }
+    std::vector<Block> blocks;
+};
+
+// ---- formatting helpers ----------------------------------------------------------------------
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string plainPercent(double fraction) {
+    return fixed(fraction * 100.0, 1) + " %";
+}
+
+std::string intervalText(const Interval& i) {
+    return display::ratio(i.low) + "–" + display::ratio(i.high);
+}
+
+std::string verdictText(Verdict v) {
+    return std::string(verdictName(v));
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep) {
+    std::string out;
+    for (const auto& s : items)
+        out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+std::string commandLine(const std::vector<std::string>& argv) {
+    if (argv.empty())
+        return "";
+    Command c;
+    c.program = argv.front();
+    c.args.assign(argv.begin() + 1, argv.end());
+    return c.toUserOutput();
+}
+
+std::string jsonScalar(const json& v) {
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_null())
+        return "";
+    return v.dump();
+}
+
+std::string plural(std::int64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// ---- the contents ----------------------------------------------------------------------------
+
+struct ChartRef {
+    std::string id;
+    std::string caption;
+};
+
+// Which charts a report has, and their captions (the same in every format).
+std::vector<ChartRef> chartPlan(const ReportData& data) {
+    std::vector<ChartRef> out;
+    bool bytes = false, ops = false;
+    for (const QString& m : charts::barMetrics(data)) {
+        const auto info = describeMetric(m.toStdString());
+        bytes = bytes || (info && info->unit == Unit::BytesPerSecond);
+        ops = ops || (info && info->unit == Unit::OpsPerSecond);
+    }
+    if (bytes)
+        out.push_back({"bars-throughput", "Throughput per layout: median over iterations in MB/s; "
+                                          "the whiskers span the slowest to the fastest run."});
+    if (ops)
+        out.push_back({"bars-ops", "Operations per second per layout: median over iterations; "
+                                   "the whiskers span the slowest to the fastest run."});
+    for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
+        const Comparison& c = data.comparisons[i];
+        const bool any = std::any_of(c.metrics.begin(), c.metrics.end(),
+                                     [](const MetricComparison& m) { return m.decisive; });
+        if (any)
+            out.push_back({"overhead-" + std::to_string(i),
+                           "Overhead of " + c.candidate + " against " + c.baseline +
+                               " per decisive metric (% more time per unit of work), with the "
+                               "95 % interval; green band: viable, red band: not viable."});
+    }
+    return out;
+}
+
+std::vector<std::string> barMetricsOfUnit(const ReportData& data, Unit unit) {
+    std::vector<std::string> out;
+    for (const QString& m : charts::barMetrics(data)) {
+        const auto info = describeMetric(m.toStdString());
+        if (info && info->unit == unit)
+            out.push_back(m.toStdString());
+    }
+    return out;
+}
+
+void addQuestion(Doc& doc, const ReportData& data) {
+    doc.heading(2, "The question");
+    std::vector<std::string> candidates;
+    for (const auto& l : data.layouts)
+        if (!l.baseline)
+            candidates.push_back(l.name);
+    if (candidates.empty())
+        doc.para("Only the baseline " + data.baseline +
+                 " has results; there is no candidate to "
+                 "compare yet.");
+    else
+        doc.para(std::vector<Span>{
+            {"Can "},
+            {joined(candidates, ", "), true},
+            {" take the place of the baseline "},
+            {data.baseline, true},
+            {" without costing too much time? Every candidate ran the same workloads as the "
+             "baseline, and each metric is compared with the baseline's."}});
+    if (!data.scenarioDescription.empty())
+        doc.para(std::vector<Span>{{"Scenario: ", true}, {data.scenarioDescription}});
+    const Thresholds& t = data.thresholds;
+    doc.para("The rule: for every metric the cost ratio is the candidate's time per unit of work "
+             "over the baseline's (baseline ÷ candidate for a throughput, candidate ÷ baseline "
+             "for a time or a latency).");
+    doc.bullets({{{"viable", true, charts::verdictColor(Verdict::Viable).toStdString()},
+                  {": ratio ≤ " + display::ratio(t.viableMax) + " (at most " +
+                   fixed((t.viableMax - 1) * 100, 0) + " % more time)"}},
+                 {{"decision", true, charts::verdictColor(Verdict::Decision).toStdString()},
+                  {": between the two: someone has to decide"}},
+                 {{"not-viable", true, charts::verdictColor(Verdict::NotViable).toStdString()},
+                  {": ratio ≥ " + display::ratio(t.notViableMin) + " (" +
+                   fixed((t.notViableMin - 1) * 100, 0) + " % more time or worse)"}}});
+    doc.para("Values are medians over the iterations. The 95 % interval of each ratio comes from a "
+             "bootstrap of the runs; a verdict is confident when the whole interval lies in one "
+             "band. A layout's verdict is that of its worst decisive metric (throughput, latency "
+             "and time decide; CPU use and counts are shown for information).");
+}
+
+void addVerdicts(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Verdicts");
+    if (data.comparisons.empty()) {
+        doc.para("No candidate to judge.");
+        return;
+    }
+    for (const Comparison& c : data.comparisons) {
+        if (c.metrics.empty()) {
+            doc.para(std::vector<Span>{
+                {c.candidate, true},
+                {": no verdict — no metric was measured successfully on both it and the "
+                 "baseline."}});
+            continue;
+        }
+        doc.para(std::vector<Span>{
+            {c.candidate, true},
+            {": "},
+            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()}});
+        // The worst first: not viable, then those needing a decision; by name within each.
+        std::vector<std::vector<Span>> reasons;
+        for (Verdict v : {Verdict::NotViable, Verdict::Decision})
+            for (const auto& m : c.metrics)
+                if (m.decisive && m.verdict == v)
+                    reasons.push_back(
+                        {{verdictReason(m) + (m.confident ? "" : " (not confident)")}});
+        if (reasons.empty())
+            reasons.push_back(
+                {{"every decisive metric is within " +
+                  fixed((c.thresholds.viableMax - 1) * 100, 0) + " % of the baseline's time"}});
+        doc.bullets(std::move(reasons));
+    }
+}
+
+void addInventory(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Host and disks");
+    const json inv = json::parse(data.inventoryJson, nullptr, false);
+    if (!inv.is_object() || inv.empty()) {
+        doc.para("No inventory was recorded for these runs (results imported from files).");
+        return;
+    }
+    static const std::pair<const char*, const char*> known[] = {
+        {"hostname", "host name"}, {"target", "target"},   {"kernel", "kernel"},
+        {"cpu_model", "CPU"},      {"cpus", "CPUs"},       {"ram_bytes", "memory"},
+        {"swap_bytes", "swap"},    {"root", "ran as root"}};
+    std::vector<std::vector<Cell>> rows;
+    std::set<std::string> shown{"disks", "tools"};
+    for (const auto& [key, label] : known) {
+        const auto it = inv.find(key);
+        if (it == inv.end())
+            continue;
+        shown.insert(key);
+        std::string value = jsonScalar(*it);
+        if ((std::string(key) == "ram_bytes" || std::string(key) == "swap_bytes") &&
+            it->is_number_unsigned())
+            value = formatBytes(it->get<std::uint64_t>(), true);
+        if (it->is_boolean())
+            value = it->get<bool>() ? "yes" : "no";
+        rows.push_back({{label}, {value}});
+    }
+    for (const auto& [key, value] : inv.items())
+        if (!shown.count(key))
+            rows.push_back({{key}, {jsonScalar(value)}});
+    doc.table({"", "value"}, std::move(rows));
+
+    if (const auto disks = inv.find("disks"); disks != inv.end() && disks->is_array()) {
+        doc.heading(3, "Disks");
+        std::vector<std::vector<Cell>> drows;
+        std::function<void(const json&, int)> addDisk = [&](const json& d, int depth) {
+            if (!d.is_object())
+                return;
+            std::string size;
+            if (auto s = d.find("size"); s != d.end() && s->is_number_unsigned())
+                size = formatBytes(s->get<std::uint64_t>());
+            std::string rota;
+            if (auto r = d.find("rota"); r != d.end() && r->is_boolean())
+                rota = r->get<bool>() ? "yes" : "no";
+            const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+            drows.push_back({{(depth ? indent + "└ " : "") + jsonScalar(d.value("name", json()))},
+                             {jsonScalar(d.value("path", json()))},
+                             {jsonScalar(d.value("type", json()))},
+                             {jsonScalar(d.value("model", json()))},
+                             {jsonScalar(d.value("serial", json()))},
+                             {size, "", true},
+                             {rota}});
+            if (auto ch = d.find("children"); ch != d.end() && ch->is_array())
+                for (const auto& c : *ch)
+                    addDisk(c, depth + 1);
+        };
+        for (const auto& d : *disks)
+            addDisk(d, 0);
+        doc.table({"device", "path", "type", "model", "serial", "size", "rotational"},
+                  std::move(drows));
+    }
+    if (const auto tools = inv.find("tools"); tools != inv.end() && tools->is_object()) {
+        doc.heading(3, "Tools");
+        std::vector<std::vector<Cell>> trows;
+        for (const auto& [name, version] : tools->items())
+            trows.push_back({{name}, {jsonScalar(version)}});
+        doc.table({"tool", "version"}, std::move(trows));
+    }
+}
+
+std::string layoutOptions(const ReportLayout& l) {
+    const json spec = json::parse(l.specJson, nullptr, false);
+    if (!spec.is_object())
+        return "";
+    std::vector<std::string> parts;
+    if (spec.value("imported", false))
+        parts.push_back("imported results");
+    if (auto d = spec.find("disks"); d != spec.end() && d->is_array() && !d->empty()) {
+        std::vector<std::string> names;
+        for (const auto& n : *d)
+            names.push_back(jsonScalar(n));
+        parts.push_back("disks " + joined(names, ", "));
+    }
+    if (auto p = spec.find("path"); p != spec.end() && p->is_string())
+        parts.push_back("path " + p->get<std::string>());
+    if (auto a = spec.find("ashift"); a != spec.end() && a->is_number())
+        parts.push_back("ashift " + a->dump());
+    if (auto r = spec.find("recordsize"); r != spec.end() && r->is_number_unsigned())
+        parts.push_back("recordsize " + formatBytes(r->get<std::uint64_t>(), true));
+    if (auto c = spec.find("compression"); c != spec.end() && c->is_string())
+        parts.push_back("compression " + c->get<std::string>());
+    if (auto u = spec.find("underprovision"); u != spec.end() && u->is_number()) {
+        const double f = u->get<double>();
+        if (f < 1.0)
+            parts.push_back(fixed(f * 100, 0) + " % of each disk partitioned");
+    }
+    return joined(parts, "; ");
+}
+
+void addLayouts(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Layouts and capacity");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& l : data.layouts) {
+        std::vector<Cell> row{{l.name}, {l.baseline ? "baseline" : "candidate"}, {l.kind}};
+        if (l.capacity) {
+            const Capacity& c = *l.capacity;
+            std::string tolerance = std::to_string(c.faultTolerance);
+            if (c.faultToleranceBest > c.faultTolerance)
+                tolerance += "–" + std::to_string(c.faultToleranceBest);
+            tolerance += c.faultToleranceBest == 1 ? " disk" : " disks";
+            row.push_back({formatBytes(c.rawBytes), "", true});
+            row.push_back({formatBytes(c.usableBytes), "", true});
+            row.push_back({plainPercent(c.dataEfficiency), "", true});
+            row.push_back({tolerance});
+        } else {
+            for (int i = 0; i < 4; ++i)
+                row.push_back({"—"});
+        }
+        row.push_back({std::to_string(l.runs), "", true});
+        row.push_back({std::to_string(l.failedRuns), "", true});
+        row.push_back({layoutOptions(l)});
+        rows.push_back(std::move(row));
+    }
+    doc.table({"layout", "role", "kind", "raw", "usable", "data efficiency", "fault tolerance",
+               "runs", "failed", "options"},
+              std::move(rows));
+    doc.para("Usable space is what data can fill after parity, padding, reserves and "
+             "underprovisioning; data efficiency is the share of allocated space that holds data "
+             "at the record size. A dash: the layout has no capacity model (a directory, a "
+             "guest, or imported results).");
+}
+
+void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
+        const Comparison& c = data.comparisons[i];
+        doc.heading(2, c.candidate + " against " + c.baseline);
+        if (c.metrics.empty()) {
+            doc.para("No metric was measured successfully on both layouts; nothing to compare.");
+            continue;
+        }
+        doc.para(std::vector<Span>{
+            {"Verdict: "},
+            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+            {" (the worst decisive metric decides)."}});
+        std::vector<std::vector<Cell>> rows;
+        for (const auto& m : c.metrics) {
+            std::string verdict = verdictText(m.verdict);
+            if (!m.decisive)
+                verdict += " (information)";
+            rows.push_back(
+                {{m.name},
+                 {display::value(m.baselineMedian, m.unit), "", true},
+                 {display::value(m.candidateMedian, m.unit), "", true},
+                 {display::ratio(m.ratio), "", true},
+                 {display::percent(m.overhead), "", true},
+                 {intervalText(m.interval), "", true},
+                 {verdict,
+                  m.decisive ? charts::verdictColor(m.verdict).toStdString() : std::string()},
+                 {m.confident ? "yes" : "no"},
+                 {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples),
+                  "", true}});
+        }
+        doc.table({"metric", "baseline", "candidate", "ratio", "overhead", "95 % interval",
+                   "verdict", "confident", "runs"},
+                  std::move(rows));
+        if (!c.onlyInBaseline.empty())
+            doc.para("Measured only on the baseline: " + joined(c.onlyInBaseline, ", ") + ".");
+        if (!c.onlyInCandidate.empty())
+            doc.para("Measured only on the candidate: " + joined(c.onlyInCandidate, ", ") + ".");
+        const std::string id = "overhead-" + std::to_string(i);
+        if (charts.count(id))
+            for (const auto& ref : chartPlan(data))
+                if (ref.id == id)
+                    doc.chart(ref.id, ref.caption);
+    }
+}
+
+void addCharts(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    std::vector<ChartRef> bars;
+    for (const auto& ref : chartPlan(data))
+        if (ref.id.rfind("bars-", 0) == 0 && charts.count(ref.id))
+            bars.push_back(ref);
+    if (bars.empty())
+        return;
+    doc.heading(2, "Results per layout");
+    for (const auto& ref : bars)
+        doc.chart(ref.id, ref.caption);
+}
+
+void addFailedRuns(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Failed runs");
+    std::vector<std::vector<Cell>> rows;
+    std::vector<const ReportRun*> failed;
+    for (const auto& r : data.runs)
+        if (r.status != RunStatus::Ok) {
+            failed.push_back(&r);
+            rows.push_back({{"#" + std::to_string(r.id), "", true},
+                            {r.layout},
+                            {r.workload},
+                            {std::to_string(r.iteration), "", true},
+                            {std::string(runStatusName(r.status))},
+                            {r.exitCode ? std::to_string(*r.exitCode) : "—", "", true},
+                            {r.reason.empty() ? "no reason recorded" : r.reason}});
+        }
+    if (failed.empty()) {
+        doc.para("None: every run finished and its output was parsed.");
+        return;
+    }
+    doc.para(plural(static_cast<std::int64_t>(failed.size()), "run", "runs") +
+             " did not give results; their metrics take no part in the comparisons.");
+    doc.table({"run", "layout", "workload", "iteration", "status", "exit", "why"}, std::move(rows));
+    for (const ReportRun* r : failed)
+        if (!r->stderrTail.empty()) {
+            doc.para(std::vector<Span>{
+                {"Run #" + std::to_string(r->id) + " (" + r->layout + ", " + r->workload + ")",
+                 true},
+                {": the end of its error output"}});
+            doc.code(r->stderrTail);
+        }
+}
+
+void addCaveats(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Caveats");
+    struct Where {
+        std::set<std::string> places;
+        std::vector<std::int64_t> runs;
+    };
+    std::map<std::string, Where> caveats;
+    for (const auto& r : data.runs)
+        for (const auto& c : r.caveats) {
+            Where& w = caveats[c];
+            w.places.insert(r.layout + ": " + r.workload);
+            w.runs.push_back(r.id);
+        }
+    if (caveats.empty()) {
+        doc.para("No caveats were recorded with the runs.");
+        return;
+    }
+    doc.para("Recorded with the runs: conditions that can make a number less trustworthy than it "
+             "looks (caching, O_DIRECT refused, a data set smaller than memory).");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& [text, where] : caveats) {
+        std::vector<std::string> ids;
+        for (auto id : where.runs)
+            ids.push_back("#" + std::to_string(id));
+        rows.push_back(
+            {{text},
+             {joined(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
+             {joined(ids, ", ")}});
+    }
+    doc.table({"caveat", "where", "runs"}, std::move(rows));
+}
+
+void addAppendix(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Appendix: every run's command line");
+    if (data.runs.empty()) {
+        doc.para("No runs.");
+        return;
+    }
+    std::string text;
+    for (const auto& r : data.runs) {
+        std::string head = "# run " + std::to_string(r.id) + " · " + r.layout + " · " + r.workload +
+                           " · iteration " + std::to_string(r.iteration) + " · " +
+                           std::string(runStatusName(r.status));
+        if (!r.toolVersion.empty())
+            head += " · " + r.toolVersion;
+        if (r.wallSeconds > 0)
+            head += " · " + fixed(r.wallSeconds, 1) + " s";
+        text += head + "\n";
+        text += r.argv.empty() ? "(no command: imported" +
+                                     (r.source.empty() ? std::string() : " from " + r.source) + ")"
+                               : commandLine(r.argv);
+        text += "\n";
+    }
+    text.pop_back();
+    doc.code(text);
+}
+
+Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
+    Doc doc;
+    doc.heading(1, data.title);
+    if (data.campaignId)
+        doc.para("Campaign #" + std::to_string(*data.campaignId) +
+                 (data.campaign.empty() ? "" : " “" + data.campaign + "”") +
+                 (data.scenarioPath.empty() ? "" : ", scenario " + data.scenarioPath) + ".");
+    else
+        doc.para("Every run in the database.");
+    addQuestion(doc, data);
+    addVerdicts(doc, data);
+    addInventory(doc, data);
+    addLayouts(doc, data);
+    addComparisons(doc, data, charts);
+    addCharts(doc, data, charts);
+    addFailedRuns(doc, data);
+    addCaveats(doc, data);
+    addAppendix(doc, data);
+    return doc;
+}
+
+// ---- HTML ------------------------------------------------------------------------------------
+
+// What an <img> of a chart points at: a data URI in the HTML file, a resource name in the PDF.
+using ImageSource = std::function<std::string(const std::string& id)>;
+
+// Shared by the browser and Qt's rich-text engine (which lays out the PDF): plain CSS 2.1.
+const char* const htmlStyleCommon =
+    "h1{font-size:18pt}h2{font-size:14pt;margin-top:1.4em}h3{font-size:11pt}"
+    "table{border-collapse:collapse;margin:0.4em 0}"
+    "th,td{border:1px solid #b0b0b0;padding:3px 6px;text-align:left;vertical-align:top}"
+    "th{background-color:#eeeeee}td.num{text-align:right}"
+    "span.verdict,td.verdict{color:#ffffff;font-weight:bold}"
+    "pre{background-color:#f4f4f4;padding:6px;font-family:'DejaVu Sans Mono',monospace;"
+    "font-size:8pt;white-space:pre-wrap}"
+    "p.caption{font-style:italic;font-size:9pt}";
+// The browser gets a readable column and numbers kept on one line.
+const char* const htmlStyleScreen =
+    "body{font-family:'DejaVu Sans',sans-serif;font-size:10pt;color:#222;max-width:64em;"
+    "margin:1.5em auto;padding:0 1em}td.num{white-space:nowrap}"
+    "p.chart img{max-width:100%;height:auto}";
+// Qt's table layout starves text columns next to unbreakable ones: let everything wrap, and
+// use a smaller type in tables so nine columns fit an A4 page.
+const char* const htmlStylePrint = "body{font-family:'DejaVu Sans',sans-serif;color:#222}"
+                                   "th,td{font-size:7.5pt;padding:2px 4px}";
+
+struct HtmlFlavor {
+    bool print = false; // for Qt's PDF layout rather than a browser
+    int imageWidth = 900;
+};
+
+std::string htmlSpans(const std::vector<Span>& spans) {
+    std::string out;
+    for (const auto& s : spans) {
+        std::string t = htmlEscape(s.text);
+        if (!s.color.empty())
+            t = "<span class=\"verdict\" style=\"background-color:" + htmlEscape(s.color) +
+                ";color:#ffffff\">&nbsp;" + t + "&nbsp;</span>";
+        if (s.strong)
+            t = "<b>" + t + "</b>";
+        out += t;
+    }
+    return out;
+}
+
+std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource& image,
+                     const HtmlFlavor& flavor) {
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<title>" +
+                      htmlEscape(title) + "</title>\n<style>" + htmlStyleCommon +
+                      (flavor.print ? htmlStylePrint : htmlStyleScreen) +
+                      "</style>\n</head>\n<body>\n";
+    for (const Block& b : doc.blocks) {
+        switch (b.kind) {
+        case Block::Kind::Heading: {
+            const std::string tag = "h" + std::to_string(b.level);
+            out += "<" + tag + ">" + htmlEscape(b.text) + "</" + tag + ">\n";
+            break;
+        }
+        case Block::Kind::Paragraph:
+            out += "<p>" + htmlSpans(b.spans) + "</p>\n";
+            break;
+        case Block::Kind::Bullets:
+            out += "<ul>\n";
+            for (const auto& item : b.items)
+                out += "<li>" + htmlSpans(item) + "</li>\n";
+            out += "</ul>\n";
+            break;
+        case Block::Kind::Table:
+            out += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>";
+            for (const auto& h : b.headers)
+                out += "<th>" + htmlEscape(h) + "</th>";
+            out += "</tr>\n";
+            for (const auto& row : b.rows) {
+                out += "<tr>";
+                for (const auto& cell : row) {
+                    if (!cell.color.empty())
+                        out += "<td class=\"verdict\" bgcolor=\"" + htmlEscape(cell.color) +
+                               "\" style=\"background-color:" + htmlEscape(cell.color) +
+                               ";color:#ffffff\">";
+                    else if (cell.numeric)
+                        out += "<td class=\"num\" align=\"right\">";
+                    else
+                        out += "<td>";
+                    out += htmlEscape(cell.text) + "</td>";
+                }
+                out += "</tr>\n";
+            }
+            out += "</table>\n";
+            break;
+        case Block::Kind::Code:
+            out += "<pre>" + htmlEscape(b.text) + "</pre>\n";
+            break;
+        case Block::Kind::Chart:
+            out += "<p class=\"chart\"><img src=\"" + htmlEscape(image(b.text)) + "\" width=\"" +
+                   std::to_string(flavor.imageWidth) + "\" alt=\"" + htmlEscape(b.caption) +
+                   "\"></p>\n<p class=\"caption\">" + htmlEscape(b.caption) + "</p>\n";
+            break;
+        }
+    }
+    out += "</body>\n</html>\n";
+    return out;
+}
+
+// ---- Markdown --------------------------------------------------------------------------------
+
+std::string mdSpans(const std::vector<Span>& spans) {
+    std::string out;
+    for (const auto& s : spans)
+        out += s.strong ? "**" + markdownEscape(s.text) + "**" : markdownEscape(s.text);
+    return out;
+}
+
+std::string emitMarkdown(const Doc& doc) {
+    std::string out;
+    for (const Block& b : doc.blocks) {
+        switch (b.kind) {
+        case Block::Kind::Heading:
+            out += std::string(static_cast<std::size_t>(b.level), '#') + " " +
+                   markdownEscape(b.text) + "\n\n";
+            break;
+        case Block::Kind::Paragraph:
+            out += mdSpans(b.spans) + "\n\n";
+            break;
+        case Block::Kind::Bullets:
+            for (const auto& item : b.items)
+                out += "- " + mdSpans(item) + "\n";
+            out += "\n";
+            break;
+        case Block::Kind::Table: {
+            std::string header = "|", rule = "|";
+            for (std::size_t c = 0; c < b.headers.size(); ++c) {
+                header += " " + markdownEscape(b.headers[c]) + " |";
+                const bool numeric =
+                    !b.rows.empty() && b.rows.front().size() > c && b.rows.front()[c].numeric;
+                rule += numeric ? " ---: |" : " --- |";
+            }
+            out += header + "\n" + rule + "\n";
+            for (const auto& row : b.rows) {
+                out += "|";
+                for (const auto& cell : row)
+                    out += " " + markdownEscape(cell.text) + " |";
+                out += "\n";
+            }
+            out += "\n";
+            break;
+        }
+        case Block::Kind::Code: {
+            // A fence longer than any run of backticks inside, so nothing can close it early.
+            std::size_t longest = 0, run = 0;
+            for (char ch : b.text) {
+                run = ch == '`' ? run + 1 : 0;
+                longest = std::max(longest, run);
+            }
+            const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+            out += fence + "\n" + b.text + "\n" + fence + "\n\n";
+            break;
+        }
+        case Block::Kind::Chart:
+            break; // charts are in the HTML and PDF reports
+        }
+    }
+    while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+        out.pop_back();
+    return out;
+}
+
+// ---- charts ----------------------------------------------------------------------------------
+
+std::string pngBytes(QCustomPlot& plot, int width, int height) {
+    // Twice the pixels of the layout size: sharp in print and on high-density screens.
+    const QPixmap pixmap = plot.toPixmap(width, height, 2.0);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    pixmap.toImage().save(&buffer, "PNG");
+    return bytes.toStdString();
+}
+
+std::set<std::string> chartIds(const std::vector<ReportChart>& charts) {
+    std::set<std::string> ids;
+    for (const auto& c : charts)
+        ids.insert(c.id);
+    return ids;
+}
+
+} // namespace
+
+std::string htmlEscape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string markdownEscape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '\n' || c == '\r') {
+            out += ' ';
+            continue;
+        }
+        if (std::string_view("\\`*_[]<>|&#~").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::vector<ReportChart> renderCharts(const ReportData& data, int width, int height) {
+    std::vector<ReportChart> out;
+    QCustomPlot plot;
+    plot.setFont(QFont("DejaVu Sans", 9));
+    for (const ChartRef& ref : chartPlan(data)) {
+        if (ref.id == "bars-throughput" || ref.id == "bars-ops") {
+            QStringList metrics;
+            for (const auto& m : barMetricsOfUnit(
+                     data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
+                metrics << QString::fromStdString(m);
+            charts::buildGroupedBars(plot, data, metrics, false);
+        } else {
+            const auto index = std::stoul(ref.id.substr(std::string("overhead-").size()));
+            charts::buildOverheadChart(plot, data.comparisons[index]);
+        }
+        out.push_back({ref.id, ref.caption, pngBytes(plot, width, height)});
+    }
+    return out;
+}
+
+std::string renderMarkdown(const ReportData& data) {
+    return emitMarkdown(buildDoc(data, {}));
+}
+
+std::string renderHtml(const ReportData& data) {
+    const std::vector<ReportChart> charts = renderCharts(data);
+    std::map<std::string, std::string> uris;
+    for (const auto& c : charts)
+        uris[c.id] =
+            "data:image/png;base64," + QByteArray::fromStdString(c.png).toBase64().toStdString();
+    return emitHtml(
+        buildDoc(data, chartIds(charts)), data.title,
+        [&uris](const std::string& id) { return uris.at(id); }, HtmlFlavor{false, 900});
+}
+
+Expected<void> renderPdf(const ReportData& data, const std::string& path) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return runtimeError(path + ": cannot write: " + file.errorString().toStdString());
+    const std::vector<ReportChart> charts = renderCharts(data);
+    const std::string html = emitHtml(
+        buildDoc(data, chartIds(charts)), data.title,
+        [](const std::string& id) { return "chart:" + id; }, HtmlFlavor{true, 620});
+
+    QPdfWriter writer(&file);
+    writer.setTitle(QString::fromStdString(data.title));
+    writer.setCreator("layoutbench");
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    // No margins of our own: QTextDocument::print then keeps 2 mm and adds its 2 cm page margins.
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
+    QTextDocument doc;
+    doc.setDefaultFont(QFont("DejaVu Sans", 9));
+    for (const auto& c : charts)
+        doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString("chart:" + c.id)),
+                        QImage::fromData(QByteArray::fromStdString(c.png), "PNG"));
+    doc.setHtml(QString::fromStdString(html));
+    doc.print(&writer);
+    file.close();
+    if (file.error() != QFileDevice::NoError)
+        return runtimeError(path + ": cannot write: " + file.errorString().toStdString());
+    return {};
+}
+
+} // namespace lb

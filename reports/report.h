@@ -1,0 +1,40 @@
+// The decision report's renderers: self-contained HTML (charts embedded as PNG data URIs), PDF
+// (Qt's PDF writer) and Markdown (for a ticket). All three show the same contents in the same
+// order; HTML and Markdown are byte-identical for the same ReportData. The HTML and PDF renderers
+// draw charts with QCustomPlot and need a QApplication; this header itself is Qt-free.
+#pragma once
+
+#include "engine/expected.h"
+#include "reports/report_data.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+// & < > " ' as entities: safe in element text and in quoted attribute values.
+std::string htmlEscape(std::string_view text);
+
+// Backslash-escapes what Markdown would read as markup or HTML (\ ` * _ [ ] < > | & # ~),
+// and turns line breaks into spaces so a value stays in its table cell.
+std::string markdownEscape(std::string_view text);
+
+// One chart of a report, rendered to PNG bytes.
+struct ReportChart {
+    std::string id;      // "bars-throughput", "bars-ops", "overhead-<n>" (n: comparison index)
+    std::string caption; // plain text
+    std::string png;     // the PNG file's bytes
+};
+
+// The charts the HTML and PDF reports show, in order: grouped bars per unit (MB/s, ops/s) and
+// one overhead chart per comparison with metrics. Deterministic: same data, same bytes. Needs a
+// QApplication.
+std::vector<ReportChart> renderCharts(const ReportData& data, int width = 900, int height = 420);
+
+std::string renderMarkdown(const ReportData& data);
+std::string renderHtml(const ReportData& data); // needs a QApplication
+// Writes a PDF to `path`; a runtime error naming the path when it cannot. Needs a QApplication.
+Expected<void> renderPdf(const ReportData& data, const std::string& path);
+
+} // namespace lb

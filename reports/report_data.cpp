@@ -1,0 +1,381 @@
+// Gathers a decision report's contents from the store: which layouts, which runs, which campaign,
+// the comparisons and the samples behind them. Everything is sorted and nothing reads the clock,
+// so the same database always gives the same ReportData (and the same report).
+#include "reports/report_data.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <toml++/toml.h>
+
+namespace lb {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t stderrTailLines = 12;
+constexpr std::size_t stderrTailBytes = 4000;
+
+// The last lines of a tool's stderr, trailing blank lines dropped.
+std::string tail(const std::string& text) {
+    std::size_t end = text.size();
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' '))
+        --end;
+    std::size_t begin = end;
+    std::size_t lines = 0;
+    while (begin > 0) {
+        if (text[begin - 1] == '\n' && ++lines == stderrTailLines)
+            break;
+        --begin;
+    }
+    if (end - begin > stderrTailBytes)
+        begin = end - stderrTailBytes;
+    return text.substr(begin, end - begin);
+}
+
+std::vector<std::string> stringArray(const std::string& text) {
+    std::vector<std::string> out;
+    const json j = json::parse(text, nullptr, false);
+    if (!j.is_array())
+        return out;
+    for (const auto& item : j)
+        out.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+    return out;
+}
+
+bool specMarksBaseline(const std::string& specJson) {
+    const json j = json::parse(specJson, nullptr, false);
+    return j.is_object() && j.value("baseline", false) == true;
+}
+
+struct CampaignRow {
+    std::int64_t id = 0;
+    std::string name;
+    std::string scenarioPath;
+    std::string scenario;
+    std::string inventory;
+};
+
+Expected<std::optional<CampaignRow>> findCampaign(Store& store, std::int64_t id) {
+    auto q = store.database().prepare(
+        "SELECT id, name, COALESCE(scenario_path, ''), COALESCE(scenario, ''), inventory "
+        "FROM campaign WHERE id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, id);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<CampaignRow>{};
+    return std::optional<CampaignRow>{CampaignRow{
+        q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3), q->columnText(4)}};
+}
+
+// Thresholds and description from a stored scenario's TOML; nothing when it does not parse.
+struct ScenarioBits {
+    std::optional<Thresholds> thresholds;
+    std::string description;
+};
+
+ScenarioBits scenarioBits(const std::string& text) {
+    ScenarioBits bits;
+    if (text.empty())
+        return bits;
+    toml::table root;
+    try {
+        root = toml::parse(text);
+    } catch (const toml::parse_error&) {
+        return bits; // the campaign stored it after validating it; nothing to add here
+    }
+    if (auto d = root["description"].value<std::string>())
+        bits.description = *d;
+    if (const toml::table* t = root["thresholds"].as_table()) {
+        Thresholds th;
+        th.viableMax = (*t)["viable"].value_or(th.viableMax);
+        th.notViableMin = (*t)["not_viable"].value_or(th.notViableMin);
+        if (th.viableMax >= 1.0 && th.notViableMin > th.viableMax)
+            bits.thresholds = th;
+    }
+    return bits;
+}
+
+// Layouts with at least one run in the campaign, with their run counts in it.
+Expected<std::map<std::string, std::pair<std::int64_t, std::int64_t>>>
+campaignLayoutCounts(Store& store, std::int64_t campaignId) {
+    auto q = store.database().prepare(
+        "SELECT l.name, COUNT(*), SUM(CASE WHEN r.status != 'ok' THEN 1 ELSE 0 END) FROM run r "
+        "JOIN layout l ON l.id = r.layout_id WHERE r.campaign_id = ?1 GROUP BY l.name");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out[q->columnText(0)] = {q->columnInt(1), q->columnInt(2)};
+    }
+    return out;
+}
+
+Expected<std::string> hostInventory(Store& store, const std::string& host) {
+    auto q = store.database().prepare("SELECT inventory FROM host WHERE name = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, host);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    return *row ? q->columnText(0) : std::string("{}");
+}
+
+Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::string>& layouts,
+                                          std::optional<std::int64_t> campaignId) {
+    auto q = store.database().prepare(
+        "SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, r.iteration, "
+        "r.status, r.reason, r.argv, r.caveats, r.tool_version, "
+        "CASE WHEN r.status = 'ok' THEN '' ELSE r.stderr END, "
+        "COALESCE(r.wall_seconds, 0), r.exit_code, COALESCE(r.source, '') FROM run r JOIN layout l "
+        "ON l.id = r.layout_id "
+        "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    std::vector<ReportRun> out;
+    while (true) {
+        auto row = q->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        std::string layout = q->columnText(2);
+        if (!layouts.count(layout))
+            continue;
+        ReportRun r;
+        r.id = q->columnInt(0);
+        r.campaignId = q->columnInt(1);
+        r.layout = std::move(layout);
+        r.workload = q->columnText(3);
+        r.probe = q->columnText(4);
+        r.iteration = static_cast<int>(q->columnInt(5));
+        r.status = runStatusFromName(q->columnText(6)).value_or(RunStatus::Failed);
+        r.reason = q->columnText(7);
+        r.argv = stringArray(q->columnText(8));
+        r.caveats = stringArray(q->columnText(9));
+        r.toolVersion = q->columnText(10);
+        if (r.status != RunStatus::Ok)
+            r.stderrTail = tail(q->columnText(11));
+        r.wallSeconds = q->columnDouble(12);
+        if (!q->columnIsNull(13))
+            r.exitCode = static_cast<int>(q->columnInt(13));
+        r.source = q->columnText(14);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind) {
+    const json spec = json::parse(specJson, nullptr, false);
+    if (!spec.is_object())
+        return std::nullopt;
+    const auto k = parseLayoutKind(spec.value("kind", kind));
+    const auto disks = spec.find("disk_bytes");
+    if (!k || disks == spec.end() || !disks->is_array() || disks->empty())
+        return std::nullopt;
+    CapacityInput in;
+    in.kind = *k;
+    for (const auto& d : *disks) {
+        if (!d.is_number_unsigned())
+            return std::nullopt;
+        in.diskBytes.push_back(d.get<std::uint64_t>());
+    }
+    if (auto it = spec.find("recordsize"); it != spec.end() && it->is_number_unsigned())
+        in.recordsizeBytes = it->get<std::uint64_t>();
+    if (auto it = spec.find("ashift"); it != spec.end() && it->is_number_unsigned())
+        in.ashift = it->get<unsigned>();
+    if (auto it = spec.find("underprovision"); it != spec.end() && it->is_number())
+        in.underprovision = it->get<double>();
+    if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
+        in.mdChunkBytes = it->get<std::uint64_t>();
+    auto cap = computeCapacity(in);
+    if (!cap)
+        return std::nullopt;
+    return *cap;
+}
+
+Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
+    ReportData data;
+    data.title = "layoutbench decision report";
+    data.thresholds = request.thresholds;
+
+    auto all = store.layouts();
+    if (!all)
+        return fail(all.error());
+    std::optional<CampaignRow> campaign;
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> campaignCounts;
+    if (request.campaignId) {
+        auto found = findCampaign(store, *request.campaignId);
+        if (!found)
+            return fail(found.error());
+        if (!*found)
+            return badInput("--campaign: no campaign " + std::to_string(*request.campaignId) +
+                            " in " + store.path());
+        campaign = std::move(*found);
+        auto counts = campaignLayoutCounts(store, campaign->id);
+        if (!counts)
+            return fail(counts.error());
+        campaignCounts = std::move(*counts);
+    }
+
+    // The layouts in scope: every layout, or those with runs in the campaign.
+    std::vector<LayoutRecord> scope;
+    for (auto& l : *all) {
+        if (campaign) {
+            const auto it = campaignCounts.find(l.name);
+            if (it == campaignCounts.end())
+                continue;
+            l.runs = it->second.first;
+            l.failedRuns = it->second.second;
+        }
+        scope.push_back(l);
+    }
+    auto byName = [&](const std::string& name) -> const LayoutRecord* {
+        for (const auto& l : *all)
+            if (l.name == name)
+                return &l;
+        return nullptr;
+    };
+    for (const auto& [flag, name] :
+         {std::pair{"--baseline", &request.baseline}, std::pair{"--candidate", &request.candidate}})
+        if (*name && !byName(**name))
+            return badInput(std::string(flag) + ": no layout named '" + **name + "' in " +
+                            store.path());
+    if (scope.empty())
+        return badInput(campaign ? "--campaign: campaign " + std::to_string(campaign->id) +
+                                       " has no runs in " + store.path()
+                                 : "no layouts in " + store.path() +
+                                       ": import results or run a scenario first");
+
+    // The baseline: named, else the one the scenario marked, else the first by name.
+    std::string baseline;
+    if (request.baseline) {
+        baseline = *request.baseline;
+    } else {
+        baseline = scope.front().name;
+        for (const auto& l : scope)
+            if (specMarksBaseline(l.spec)) {
+                baseline = l.name;
+                break;
+            }
+    }
+    data.baseline = baseline;
+
+    std::vector<LayoutRecord> chosen;
+    auto inScope = [&](const std::string& name) -> LayoutRecord {
+        for (const auto& l : scope)
+            if (l.name == name)
+                return l;
+        LayoutRecord l = *byName(name); // named but without runs in the campaign
+        l.runs = l.failedRuns = 0;
+        return l;
+    };
+    chosen.push_back(inScope(baseline));
+    if (request.candidate) {
+        if (*request.candidate == baseline)
+            return badInput("--candidate: '" + baseline + "' is also the baseline");
+        chosen.push_back(inScope(*request.candidate));
+    } else {
+        for (const auto& l : scope)
+            if (l.name != baseline)
+                chosen.push_back(l);
+    }
+
+    // Campaign context: the one named, else the only campaign every chosen run belongs to.
+    if (!campaign) {
+        auto q = store.database().prepare(
+            "SELECT DISTINCT COALESCE(campaign_id, 0) FROM run WHERE layout_id = ?1");
+        if (!q)
+            return fail(q.error());
+        std::set<std::int64_t> ids;
+        for (const auto& l : chosen) {
+            q->reset();
+            q->bind(1, l.id);
+            while (true) {
+                auto row = q->step();
+                if (!row)
+                    return fail(row.error());
+                if (!*row)
+                    break;
+                ids.insert(q->columnInt(0));
+            }
+        }
+        if (ids.size() == 1 && *ids.begin() != 0) {
+            auto found = findCampaign(store, *ids.begin());
+            if (!found)
+                return fail(found.error());
+            campaign = std::move(*found);
+        }
+    }
+    if (campaign) {
+        data.campaignId = campaign->id;
+        data.campaign = campaign->name;
+        data.scenarioPath = campaign->scenarioPath;
+        const ScenarioBits bits = scenarioBits(campaign->scenario);
+        data.scenarioDescription = bits.description;
+        if (request.scenarioThresholds && bits.thresholds)
+            data.thresholds = *bits.thresholds;
+        data.inventoryJson = campaign->inventory;
+    }
+    if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
+        auto inv = hostInventory(store, chosen.front().host);
+        if (!inv)
+            return fail(inv.error());
+        data.inventoryJson = *inv;
+    }
+    if (data.inventoryJson.empty())
+        data.inventoryJson = "{}";
+
+    std::set<std::string> names;
+    for (const auto& l : chosen) {
+        ReportLayout rl;
+        rl.name = l.name;
+        rl.kind = l.kind;
+        rl.host = l.host;
+        rl.specJson = l.spec;
+        rl.baseline = l.name == baseline;
+        rl.capacity = capacityFromSpec(l.spec, l.kind);
+        rl.runs = l.runs;
+        rl.failedRuns = l.failedRuns;
+        data.layouts.push_back(std::move(rl));
+        names.insert(l.name);
+
+        auto samples = store.metricSamples(l.name, request.campaignId);
+        if (!samples)
+            return fail(samples.error());
+        data.samples[l.name] = std::move(*samples);
+    }
+
+    for (std::size_t i = 1; i < data.layouts.size(); ++i) {
+        const std::string& candidate = data.layouts[i].name;
+        Comparison cmp = compareLayouts(baseline, data.samples[baseline], candidate,
+                                        data.samples[candidate], data.thresholds);
+        if (cmp.metrics.empty() && request.candidate)
+            return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
+                            candidate + "'");
+        data.comparisons.push_back(std::move(cmp));
+    }
+
+    auto runs = loadRuns(store, names, request.campaignId);
+    if (!runs)
+        return fail(runs.error());
+    data.runs = std::move(*runs);
+    return data;
+}
+
+} // namespace lb

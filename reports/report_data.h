@@ -1,0 +1,85 @@
+// Everything a decision report shows, gathered from the store as plain values: the question and
+// thresholds, host and disk inventory, each layout with its capacity, the comparisons of every
+// candidate against the baseline, per-metric samples for the charts, failed runs and caveats,
+// and every run's command line. Qt-free: the app, the CLI and every renderer share it.
+#pragma once
+
+#include "engine/analysis.h"
+#include "engine/capacity.h"
+#include "engine/expected.h"
+#include "engine/store.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lb {
+
+struct ReportRequest {
+    std::optional<std::string> baseline;  // default: the campaign's baseline, else the first layout
+    std::optional<std::string> candidate; // default: every other layout
+    std::optional<std::int64_t> campaignId; // default: every run in the database
+    Thresholds thresholds;
+    // When the report is about one campaign (given, or the only one the runs belong to) and its
+    // scenario has a [thresholds] table, those thresholds replace `thresholds`. Set to false when
+    // the user named thresholds explicitly.
+    bool scenarioThresholds = true;
+};
+
+struct ReportLayout {
+    std::string name;
+    std::string kind;
+    std::string host;
+    std::string specJson;
+    bool baseline = false;
+    std::optional<Capacity> capacity; // when the spec says kind and disk sizes
+    std::int64_t runs = 0;
+    std::int64_t failedRuns = 0;
+};
+
+struct ReportRun {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0; // 0: imported
+    std::string layout;
+    std::string workload;
+    std::string probe;
+    int iteration = 0;
+    std::optional<int> exitCode;
+    RunStatus status = RunStatus::Ok;
+    std::string reason;
+    std::vector<std::string> argv;
+    std::vector<std::string> caveats;
+    std::string toolVersion;
+    std::string stderrTail; // last lines of stderr, for failed runs
+    double wallSeconds = 0;
+    std::string source; // the imported file, for imported runs
+};
+
+struct ReportData {
+    std::string title;
+    std::string baseline;
+    Thresholds thresholds;
+    std::optional<std::int64_t> campaignId; // the campaign the report is about, if one
+    std::string campaign;                   // its name ("" without one)
+    std::string scenarioPath;               // the scenario file it ran ("" without one)
+    std::string scenarioDescription;        // the scenario's description, if it has one
+    std::string inventoryJson;           // the campaign's (or host's) inventory, "{}" when unknown
+    std::vector<ReportLayout> layouts;   // sorted by name, baseline first
+    std::vector<Comparison> comparisons; // one per candidate, in layout order
+    std::map<std::string, std::vector<MetricSamples>> samples; // layout -> samples (sorted)
+    std::vector<ReportRun> runs;                               // by id
+};
+
+// Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the
+// database holds no layout, or when the named candidate shares no measured metric with the
+// baseline. A candidate taken by default that shares none gets a comparison with no metrics.
+Expected<ReportData> gatherReport(Store& store, const ReportRequest& request);
+
+// The capacity of a stored layout spec (JSON with "kind", "disk_bytes" and optionally
+// "recordsize", "ashift", "underprovision", "chunk"); nullopt when the spec does not say enough
+// or the kind has no capacity model (dir, guest, imported).
+std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind);
+
+} // namespace lb

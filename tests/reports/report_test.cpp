@@ -1,0 +1,556 @@
+// The decision report from a fixture database built here from the golden files (bonnie++ seed
+// results, fio JSON) plus hand-made runs for extra iterations, a failed run and caveats: what it
+// says, that it escapes hostile names, that it is deterministic, that the PDF renders, and that
+// the charts have the series and bands the app relies on. Runs under the offscreen platform.
+#include "engine/store.h"
+#include "probes/import.h"
+#include "reports/charts.h"
+#include "reports/display.h"
+#include "reports/report.h"
+
+#include <QApplication>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace lb;
+
+namespace {
+
+const std::string dataDir = LAYOUTBENCH_TEST_DATA_DIR;
+const std::string hostile = "<script>alert(1)</script>";
+const std::string oomReason = "out of memory: exit status 1: Can't write block.: Cannot "
+                              "allocate memory";
+const std::string odirectCaveat = "the file system of this layout does not accept O_DIRECT";
+const std::string arcCaveat = "ZFS reads can come from the ARC when the data set is smaller than "
+                              "RAM; dropping the page cache does not empty the ARC";
+const std::string smallFileCaveat = "bonnie++ file size 15360 MiB is below twice the RAM "
+                                    "(28672 MiB): the page cache inflates the numbers";
+
+// Where the test writes its reports: $LAYOUTBENCH_REPORT_OUT if set (to look at them), else a
+// fresh temporary directory.
+fs::path outputDir() {
+    static const fs::path dir = [] {
+        if (const char* keep = std::getenv("LAYOUTBENCH_REPORT_OUT"); keep && *keep) {
+            fs::create_directories(keep);
+            return fs::path(keep);
+        }
+        fs::path d =
+            fs::temp_directory_path() / ("layoutbench-report-test-" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+std::string fixedClock() {
+    return "2024-04-04T12:00:00Z";
+}
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Metric bytesPerSecond(const std::string& name, double kibPerSecond) {
+    return {name, kibPerSecond * 1024.0, Unit::BytesPerSecond};
+}
+
+// A bonnie++ run recorded by hand, as a campaign would store it.
+Run bonnieRun(const std::string& layout, int iteration, double putBlockKiB, double getBlockKiB,
+              std::vector<std::string> caveats) {
+    Run r;
+    r.layout = layout;
+    r.workload = "bonnie";
+    r.probe = "bonnie";
+    r.iteration = iteration;
+    r.argv = {"bonnie++", "-d", "/mnt/lb-" + layout, "-s", "63G", "-n", "16", "-u", "root"};
+    r.exitCode = 0;
+    r.toolVersion = "1.97";
+    r.startedAt = r.finishedAt = fixedClock();
+    r.wallSeconds = 812.5;
+    r.status = RunStatus::Ok;
+    r.caveats = std::move(caveats);
+    r.metrics = {bytesPerSecond("bonnie.put_block", putBlockKiB),
+                 bytesPerSecond("bonnie.get_block", getBlockKiB)};
+    return r;
+}
+
+void check(bool ok, const std::string& what) {
+    if (!ok)
+        throw std::runtime_error("fixture: " + what);
+}
+
+template <typename T> T must(Expected<T> e, const std::string& what) {
+    if (!e)
+        throw std::runtime_error("fixture: " + what + ": " + e.error().message);
+    return std::move(*e);
+}
+
+// bare-metal (ZFS RAIDZ2, the baseline), guest-vm (md RAID6 under a guest, SSDs partitioned to
+// 80 %) and a layout with a hostile name, from the golden files and hand-made runs.
+std::string buildFixture() {
+    const fs::path db = outputDir() / "fixture.db";
+    fs::remove(db);
+    fs::remove(db.string() + "-wal");
+    fs::remove(db.string() + "-shm");
+    auto store = must(Store::open(db.string(), fixedClock), "open");
+
+    const nlohmann::json inventory = {{"hostname", "storage1"},
+                                      {"kernel", "Linux 6.1.0-18-amd64 x86_64"},
+                                      {"cpu_model", "Intel(R) Xeon(R) E-2236 CPU @ 3.40GHz"},
+                                      {"cpus", "12"},
+                                      {"ram_bytes", 34359738368ULL},
+                                      {"swap_bytes", 0},
+                                      {"root", true},
+                                      {"disks",
+                                       {{{"name", "sda"},
+                                         {"path", "/dev/sda"},
+                                         {"model", "Samsung SSD 860 EVO <500GB> & \"friends\""},
+                                         {"serial", "S3Z9NB0K123456"},
+                                         {"size", 500107862016ULL},
+                                         {"rota", false},
+                                         {"type", "disk"},
+                                         {"children",
+                                          {{{"name", "sda1"},
+                                            {"path", "/dev/sda1"},
+                                            {"size", 400086289408ULL},
+                                            {"rota", false},
+                                            {"type", "part"}}}}}}},
+                                      {"tools", {{"bonnie", "1.97"}, {"fio", "fio-3.33"}}}};
+    const auto host = must(store.ensureHost("storage1", inventory.dump()), "host");
+
+    nlohmann::json disks = nlohmann::json::array(), bytes = nlohmann::json::array();
+    for (int i = 0; i < 10; ++i) {
+        disks.push_back("ssd" + std::to_string(i));
+        bytes.push_back(500107862016ULL);
+    }
+    const nlohmann::json bareSpec = {{"kind", "zfs-raidz2"}, {"baseline", true},
+                                     {"disks", disks},       {"disk_bytes", bytes},
+                                     {"ashift", 12},         {"recordsize", 131072},
+                                     {"compression", "off"}, {"underprovision", 1.0}};
+    const nlohmann::json guestSpec = {{"kind", "md-raid6"},
+                                      {"disks", disks},
+                                      {"disk_bytes", bytes},
+                                      {"underprovision", 0.8},
+                                      {"hypervisor", "xen-hvm"}};
+    const auto bare =
+        must(store.ensureLayout("bare-metal", "zfs-raidz2", bareSpec.dump(), host), "bare");
+    const auto guest =
+        must(store.ensureLayout("guest-vm", "md-raid6", guestSpec.dump(), host), "guest");
+
+    const std::string bonnie = dataDir + "/bonnie++/1.97/";
+    const std::string fio = dataDir + "/fio/3.33/";
+    must(importFiles(store, {"bare-metal",
+                             "storage1",
+                             "zfs-raidz2",
+                             {bonnie + "seed-bare-metal.csv", fio + "seq_read.json"}}),
+         "import bare-metal");
+    must(importFiles(store, {"guest-vm",
+                             "storage1",
+                             "md-raid6",
+                             {bonnie + "seed-guest.csv", fio + "seq_read.json"}}),
+         "import guest-vm");
+    must(importFiles(store, {hostile, "storage1", "imported", {bonnie + "hdd-slow-seeks.csv"}}),
+         "import hostile");
+
+    // Two more iterations each, around the seed values so the medians stay the seed's.
+    must(store.insertRun(bare, bonnieRun("bare-metal", 1, 340000, 420000, {arcCaveat})), "run");
+    must(store.insertRun(bare, bonnieRun("bare-metal", 2, 350000, 425000, {arcCaveat})), "run");
+    must(store.insertRun(guest, bonnieRun("guest-vm", 1, 210000, 295000, {odirectCaveat})), "run");
+    must(store.insertRun(guest, bonnieRun("guest-vm", 2, 225000, 301000, {odirectCaveat})), "run");
+
+    // bonnie++ aborted in the guest once its memory went from 32 G to 28 G with no swap.
+    Run failed = bonnieRun("guest-vm", 3, 0, 0, {odirectCaveat, smallFileCaveat});
+    failed.metrics.clear();
+    failed.status = RunStatus::Failed;
+    failed.exitCode = 1;
+    failed.reason = oomReason;
+    failed.stderrText = "Using uid:0, gid:0.\nWriting a byte at a time...done\n"
+                        "Writing intelligently...Can't write block.: Cannot allocate memory\n\n";
+    must(store.insertRun(guest, failed), "failed run");
+    return db.string();
+}
+
+const std::string& fixturePath() {
+    static const std::string path = buildFixture();
+    return path;
+}
+
+ReportData gather(ReportRequest request = {}) {
+    auto store = Store::open(fixturePath(), fixedClock);
+    check(static_cast<bool>(store), "reopen");
+    auto data = gatherReport(*store, request);
+    check(static_cast<bool>(data), data ? "" : data.error().message);
+    return *data;
+}
+
+const Comparison& comparisonOf(const ReportData& data, const std::string& candidate) {
+    for (const auto& c : data.comparisons)
+        if (c.candidate == candidate)
+            return c;
+    throw std::runtime_error("no comparison for " + candidate);
+}
+
+std::size_t count(const std::string& haystack, const std::string& needle) {
+    std::size_t n = 0;
+    for (auto pos = haystack.find(needle); pos != std::string::npos;
+         pos = haystack.find(needle, pos + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST(HtmlEscape, EscapesMarkupQuotesAndAmpersands) {
+    EXPECT_EQ(htmlEscape("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+    EXPECT_EQ(htmlEscape("say \"hi\" & 'bye'"), "say &quot;hi&quot; &amp; &#39;bye&#39;");
+    EXPECT_EQ(htmlEscape("&amp;"), "&amp;amp;");
+    EXPECT_EQ(htmlEscape("plain ünïcode — ok"), "plain ünïcode — ok");
+}
+
+TEST(MarkdownEscape, EscapesMarkupAndKeepsCellsOnOneLine) {
+    EXPECT_EQ(markdownEscape("<script>alert(1)</script>"), "\\<script\\>alert(1)\\</script\\>");
+    EXPECT_EQ(markdownEscape("a|b\nc"), "a\\|b c");
+    EXPECT_EQ(markdownEscape("put_block *x*"), "put\\_block \\*x\\*");
+}
+
+TEST(GatherReport, BaselineFirstThenCandidatesByNameWithCapacity) {
+    const ReportData data = gather();
+    EXPECT_EQ(data.title, "layoutbench decision report");
+    EXPECT_EQ(data.baseline, "bare-metal"); // marked baseline in its spec
+    ASSERT_EQ(data.layouts.size(), 3U);
+    EXPECT_EQ(data.layouts[0].name, "bare-metal");
+    EXPECT_TRUE(data.layouts[0].baseline);
+    EXPECT_EQ(data.layouts[1].name, hostile);
+    EXPECT_EQ(data.layouts[2].name, "guest-vm");
+    ASSERT_TRUE(data.layouts[0].capacity);
+    EXPECT_EQ(data.layouts[0].capacity->faultTolerance, 2U);
+    ASSERT_TRUE(data.layouts[2].capacity);
+    EXPECT_GT(data.layouts[2].capacity->underprovisionedBytes, 0U);
+    EXPECT_FALSE(data.layouts[1].capacity); // imported: no spec to compute from
+    EXPECT_EQ(data.layouts[2].failedRuns, 1);
+    ASSERT_EQ(data.comparisons.size(), 2U);
+    EXPECT_EQ(data.comparisons[0].candidate, hostile);
+    EXPECT_EQ(data.comparisons[1].candidate, "guest-vm");
+    EXPECT_NE(data.inventoryJson.find("storage1"), std::string::npos);
+    EXPECT_TRUE(std::is_sorted(data.runs.begin(), data.runs.end(),
+                               [](const auto& a, const auto& b) { return a.id < b.id; }));
+
+    const Comparison& guest = comparisonOf(data, "guest-vm");
+    const auto put = std::find_if(guest.metrics.begin(), guest.metrics.end(),
+                                  [](const auto& m) { return m.name == "bonnie.put_block"; });
+    ASSERT_NE(put, guest.metrics.end());
+    EXPECT_DOUBLE_EQ(put->baselineMedian, 343719.0 * 1024);
+    EXPECT_DOUBLE_EQ(put->candidateMedian, 217553.0 * 1024);
+    EXPECT_EQ(put->verdict, Verdict::Decision);
+    EXPECT_EQ(put->baselineSamples, 3U);
+}
+
+TEST(GatherReport, FailedRunKeepsItsReasonStderrTailAndCaveats) {
+    const ReportData data = gather();
+    const auto failed = std::find_if(data.runs.begin(), data.runs.end(),
+                                     [](const auto& r) { return r.status == RunStatus::Failed; });
+    ASSERT_NE(failed, data.runs.end());
+    EXPECT_EQ(failed->layout, "guest-vm");
+    EXPECT_EQ(failed->reason, oomReason);
+    const std::string end = "Writing intelligently...Can't write block.: Cannot allocate memory";
+    ASSERT_GE(failed->stderrTail.size(), end.size());
+    EXPECT_EQ(failed->stderrTail.substr(failed->stderrTail.size() - end.size()), end)
+        << "trailing blank lines dropped";
+    EXPECT_EQ(failed->argv.front(), "bonnie++");
+    EXPECT_EQ(failed->caveats, (std::vector<std::string>{odirectCaveat, smallFileCaveat}));
+    EXPECT_EQ(failed->exitCode, 1);
+}
+
+TEST(GatherReport, NamedPairAndErrors) {
+    ReportRequest pair;
+    pair.baseline = "bare-metal";
+    pair.candidate = "guest-vm";
+    const ReportData data = gather(pair);
+    ASSERT_EQ(data.layouts.size(), 2U);
+    ASSERT_EQ(data.comparisons.size(), 1U);
+    for (const auto& r : data.runs)
+        EXPECT_NE(r.layout, hostile);
+
+    auto store = Store::open(fixturePath(), fixedClock);
+    ASSERT_TRUE(store);
+    ReportRequest unknown;
+    unknown.baseline = "nope";
+    auto e = gatherReport(*store, unknown);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(e.error().message.rfind("--baseline: no layout named 'nope'", 0), 0U);
+    ReportRequest badCandidate;
+    badCandidate.candidate = "missing";
+    e = gatherReport(*store, badCandidate);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().message.rfind("--candidate: no layout named 'missing'", 0), 0U);
+    ReportRequest badCampaign;
+    badCampaign.campaignId = 99;
+    e = gatherReport(*store, badCampaign);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().kind, ErrorKind::BadInput);
+}
+
+TEST(GatherReport, CampaignGivesThresholdsInventoryAndScope) {
+    const fs::path db = outputDir() / "campaign.db";
+    fs::remove(db);
+    auto store = Store::open(db.string(), fixedClock);
+    ASSERT_TRUE(store);
+    auto host = store->ensureHost("h", "{}");
+    ASSERT_TRUE(host);
+    auto q = store->database().prepare(
+        "INSERT INTO campaign(name, scenario_path, scenario, host_id, inventory, started_at, "
+        "status) VALUES('nas', 'nas.toml', ?1, ?2, ?3, '2024-01-01T00:00:00Z', 'done')");
+    ASSERT_TRUE(q);
+    ASSERT_TRUE(q->bind(1, "name = \"nas\"\ndescription = \"Home NAS\"\n[thresholds]\nviable = "
+                           "1.2\nnot_viable = 3.0\n")
+                    .bind(2, *host)
+                    .bind(3, R"({"hostname":"nas","ram_bytes":1024})")
+                    .run());
+    const auto campaign = store->database().lastInsertId();
+    auto a = store->ensureLayout("mirrors", "zfs-raid10", R"({"baseline":true})", *host);
+    auto b = store->ensureLayout("raidz1", "zfs-raidz1", "{}", *host);
+    auto other = store->ensureLayout("other", "dir", "{}", *host);
+    ASSERT_TRUE(a && b && other);
+    for (auto [layoutId, name, kib] :
+         {std::tuple{*a, "mirrors", 180000.0}, std::tuple{*b, "raidz1", 40000.0 * 4}}) {
+        lb::Run r = bonnieRun(name, 0, kib, kib, {});
+        r.campaignId = campaign;
+        ASSERT_TRUE(store->insertRun(layoutId, r));
+    }
+    ASSERT_TRUE(store->insertRun(*other, bonnieRun("other", 0, 1, 1, {}))); // not in it
+
+    ReportRequest request;
+    request.campaignId = campaign;
+    auto data = gatherReport(*store, request);
+    ASSERT_TRUE(data) << data.error().message;
+    EXPECT_EQ(data->baseline, "mirrors");
+    ASSERT_EQ(data->layouts.size(), 2U);
+    EXPECT_EQ(data->thresholds, (Thresholds{1.2, 3.0}));
+    EXPECT_EQ(data->scenarioDescription, "Home NAS");
+    EXPECT_EQ(data->campaign, "nas");
+    EXPECT_NE(data->inventoryJson.find("\"nas\""), std::string::npos);
+    ASSERT_EQ(data->comparisons.size(), 1U);
+    EXPECT_EQ(data->comparisons[0].metrics[0].verdict, Verdict::Viable); // 1.125 <= 1.2
+
+    request.scenarioThresholds = false;
+    data = gatherReport(*store, request);
+    ASSERT_TRUE(data);
+    EXPECT_EQ(data->thresholds, Thresholds{});
+    EXPECT_EQ(data->comparisons[0].metrics[0].verdict, Verdict::Decision);
+}
+
+TEST(Report, MarkdownHasTheVerdictReasonsAndSeedNumbers) {
+    const std::string md = renderMarkdown(gather());
+    EXPECT_NE(md.find("# layoutbench decision report"), std::string::npos);
+    EXPECT_NE(md.find("put\\_block: 58 % more time per byte — decision required"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("decision"), std::string::npos);
+    const std::string baseline = display::value(343719.0 * 1024, Unit::BytesPerSecond);
+    const std::string candidate = display::value(217553.0 * 1024, Unit::BytesPerSecond);
+    EXPECT_EQ(baseline, "352.0 MB/s");
+    EXPECT_EQ(candidate, "222.8 MB/s");
+    EXPECT_NE(md.find("| bonnie.put\\_block | " + baseline + " | " + candidate + " | 1.58 |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("ratio ≤ 1.10"), std::string::npos);
+    EXPECT_NE(md.find("ratio ≥ 2.00"), std::string::npos);
+    EXPECT_NE(md.find("\\<script\\>alert(1)\\</script\\>"), std::string::npos);
+    // Raw only inside fenced code blocks (the appendix), which Markdown shows as text.
+    std::string outsideCode;
+    bool inCode = false;
+    std::istringstream lines(md);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("```", 0) == 0)
+            inCode = !inCode;
+        else if (!inCode)
+            outsideCode += line + "\n";
+    }
+    EXPECT_FALSE(inCode);
+    EXPECT_EQ(outsideCode.find("<script>"), std::string::npos);
+}
+
+TEST(Report, HtmlHasVerdictReasonAndEscapesTheHostileLayout) {
+    const std::string html = renderHtml(gather());
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
+    EXPECT_NE(html.find("put_block: 58 % more time per byte — decision required"),
+              std::string::npos);
+    EXPECT_NE(html.find(">decision<"), std::string::npos);
+    EXPECT_NE(html.find("352.0 MB/s"), std::string::npos);
+    EXPECT_NE(html.find("222.8 MB/s"), std::string::npos);
+    // The hostile name appears, but only escaped: no raw tag anywhere.
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("alert(1)</"), std::string::npos);
+    EXPECT_GE(count(html, "&lt;script&gt;alert(1)&lt;/script&gt;"), 3U);
+    // The disk model with markup and quotes from the inventory, escaped.
+    EXPECT_NE(html.find("Samsung SSD 860 EVO &lt;500GB&gt; &amp; &quot;friends&quot;"),
+              std::string::npos);
+    // Charts embedded, nothing fetched from elsewhere.
+    EXPECT_GE(count(html, "src=\"data:image/png;base64,"), 3U);
+    EXPECT_EQ(html.find("http://"), std::string::npos);
+    EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+TEST(Report, FailedRunsAndCaveatsAppear) {
+    const ReportData data = gather();
+    for (const std::string& out : {renderMarkdown(data), renderHtml(data)}) {
+        EXPECT_NE(out.find("Failed runs"), std::string::npos);
+        EXPECT_NE(out.find("Cannot allocate memory"), std::string::npos); // the stderr tail
+        EXPECT_NE(out.find("out of memory: exit status 1"), std::string::npos);
+        EXPECT_NE(out.find("does not accept O"), std::string::npos); // O_DIRECT, O\\_DIRECT
+        EXPECT_NE(out.find("ARC"), std::string::npos);
+        EXPECT_NE(out.find("page cache inflates the numbers"), std::string::npos);
+        EXPECT_NE(out.find("bonnie++ -d /mnt/lb-guest-vm -s 63G"), std::string::npos);
+        EXPECT_NE(out.find("imported from"), std::string::npos);
+    }
+}
+
+TEST(Report, SameDatabaseSameBytes) {
+    const ReportData first = gather();
+    const ReportData second = gather();
+    EXPECT_EQ(renderMarkdown(first), renderMarkdown(second));
+    const std::string html = renderHtml(first);
+    EXPECT_EQ(html, renderHtml(second));
+    EXPECT_EQ(html, renderHtml(first));
+    const auto a = renderCharts(first);
+    const auto b = renderCharts(second);
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GE(a.size(), 3U);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].id, b[i].id);
+        EXPECT_EQ(a[i].png.substr(1, 3), "PNG");
+        EXPECT_EQ(a[i].png, b[i].png) << a[i].id;
+    }
+    std::ofstream(outputDir() / "report.html", std::ios::binary) << html;
+    std::ofstream(outputDir() / "report.md", std::ios::binary) << renderMarkdown(first);
+    for (const auto& c : a)
+        std::ofstream(outputDir() / (c.id + ".png"), std::ios::binary) << c.png;
+}
+
+TEST(Report, PdfRendersToPages) {
+    const fs::path pdf = outputDir() / "report.pdf";
+    fs::remove(pdf);
+    auto r = renderPdf(gather(), pdf.string());
+    ASSERT_TRUE(r) << r.error().message;
+    const std::string bytes = readFile(pdf);
+    ASSERT_GT(bytes.size(), 1000U);
+    EXPECT_EQ(bytes.substr(0, 4), "%PDF");
+
+    if (std::system("command -v pdftoppm >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "pdftoppm (poppler-utils) is not installed: cannot rasterise the PDF";
+    const fs::path prefix = outputDir() / "page";
+    for (const auto& e : fs::directory_iterator(outputDir()))
+        if (e.path().filename().string().rfind("page-", 0) == 0)
+            fs::remove(e.path());
+    const std::string cmd = "pdftoppm -png -r 50 '" + pdf.string() + "' '" + prefix.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::size_t pages = 0;
+    for (const auto& e : fs::directory_iterator(outputDir()))
+        if (e.path().filename().string().rfind("page-", 0) == 0 && e.path().extension() == ".png")
+            ++pages;
+    EXPECT_GE(pages, 1U);
+}
+
+TEST(Report, PdfToAnUnwritablePathIsARuntimeError) {
+    auto r = renderPdf(gather(), "/nonexistent-dir/x/report.pdf");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::Runtime);
+    EXPECT_NE(r.error().message.find("/nonexistent-dir/x/report.pdf"), std::string::npos);
+}
+
+TEST(Charts, GroupedBarsHaveOneSeriesPerLayout) {
+    const ReportData data = gather();
+    const QStringList metrics = charts::barMetrics(data);
+    EXPECT_TRUE(metrics.contains("bonnie.put_block"));
+    EXPECT_TRUE(metrics.contains("bonnie.seeks"));
+    EXPECT_FALSE(metrics.contains("bonnie.putc"));
+    EXPECT_TRUE(std::is_sorted(metrics.begin(), metrics.end()));
+    QCustomPlot plot;
+    for (int pass = 0; pass < 2; ++pass) { // rebuilding in place leaves nothing behind
+        charts::buildGroupedBars(plot, data, metrics, pass == 1);
+        std::vector<QString> names;
+        int errorBars = 0;
+        for (int i = 0; i < plot.plottableCount(); ++i) {
+            if (auto* bars = qobject_cast<QCPBars*>(plot.plottable(i)))
+                names.push_back(bars->name());
+            if (auto* err = qobject_cast<QCPErrorBars*>(plot.plottable(i))) {
+                ++errorBars;
+                EXPECT_NE(err->dataPlottable(), nullptr);
+            }
+        }
+        ASSERT_EQ(names.size(), data.layouts.size());
+        for (std::size_t i = 0; i < names.size(); ++i)
+            EXPECT_EQ(names[i].toStdString(), data.layouts[i].name);
+        EXPECT_EQ(errorBars, static_cast<int>(data.layouts.size()));
+        EXPECT_TRUE(plot.legend->visible());
+    }
+    EXPECT_EQ(plot.yAxis->label(), "% of the baseline's median");
+    charts::buildGroupedBars(plot, data, {"bonnie.put_block", "bonnie.get_block"}, false);
+    EXPECT_EQ(plot.yAxis->label(), "MB/s");
+    auto* baseline = qobject_cast<QCPBars*>(plot.plottable(0));
+    ASSERT_NE(baseline, nullptr);
+    ASSERT_EQ(baseline->data()->size(), 2);
+    // Keys follow the metric order: put_block at 1, get_block at 2; the value in MB/s.
+    EXPECT_NEAR(baseline->data()->at(0)->value, 343719.0 * 1024 / 1e6, 1e-9);
+}
+
+TEST(Charts, OverheadChartHasBandsAndOneBarPerDecisiveMetric) {
+    const ReportData data = gather();
+    const Comparison& guest = comparisonOf(data, "guest-vm");
+    QCustomPlot plot;
+    charts::buildOverheadChart(plot, guest);
+    QCPItemRect* viable = nullptr;
+    QCPItemRect* notViable = nullptr;
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        if (plot.item(i)->objectName() == "band-viable")
+            viable = qobject_cast<QCPItemRect*>(plot.item(i));
+        if (plot.item(i)->objectName() == "band-not-viable")
+            notViable = qobject_cast<QCPItemRect*>(plot.item(i));
+    }
+    ASSERT_NE(viable, nullptr);
+    ASSERT_NE(notViable, nullptr);
+    EXPECT_NEAR(viable->topLeft->coords().y(), 10.0, 1e-9); // (1.10 - 1) * 100
+    EXPECT_NEAR(notViable->bottomRight->coords().y(), 100.0, 1e-9);
+
+    const auto decisive = std::count_if(guest.metrics.begin(), guest.metrics.end(),
+                                        [](const auto& m) { return m.decisive; });
+    ASSERT_GT(decisive, 0);
+    int bars = 0;
+    bool decisionBarFound = false;
+    for (int i = 0; i < plot.plottableCount(); ++i)
+        if (auto* b = qobject_cast<QCPBars*>(plot.plottable(i))) {
+            bars += b->data()->size();
+            if (b->name() == "decision required") {
+                decisionBarFound = true;
+                EXPECT_EQ(b->brush().color(), QColor(charts::verdictColor(Verdict::Decision)));
+            }
+        }
+    EXPECT_EQ(bars, decisive);
+    EXPECT_TRUE(decisionBarFound);
+}
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    const int status = RUN_ALL_TESTS();
+    if (const char* keep = std::getenv("LAYOUTBENCH_REPORT_OUT"); !keep || !*keep) {
+        std::error_code ignored;
+        fs::remove_all(outputDir(), ignored);
+    }
+    return status;
+}
