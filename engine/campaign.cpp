@@ -134,10 +134,20 @@ std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
                      err.find("Out of memory") != std::string::npos;
     const bool full = err.find("No space left on device") != std::string::npos ||
                       err.find("disk full") != std::string::npos;
+    // Name the tool's own line about it, not whatever it printed last.
+    auto lineWith = [&](std::initializer_list<const char*> phrases) {
+        std::istringstream lines(err);
+        std::string line;
+        while (std::getline(lines, line))
+            for (const char* phrase : phrases)
+                if (line.find(phrase) != std::string::npos)
+                    return line;
+        return r.exitSummary();
+    };
     if (oom)
-        return "out of memory: " + r.exitSummary();
+        return "out of memory: " + lineWith({"allocate", "memory"});
     if (full)
-        return "disk full: " + r.exitSummary();
+        return "disk full: " + lineWith({"No space left", "disk full"});
     return r.exitSummary();
 }
 
@@ -313,7 +323,7 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
     const Probe* probe = probes_.find(w.probe);
     WorkloadContext ctx = base;
     ctx.iteration = iteration;
-    ctx.workloadName = layout.name;
+    ctx.layoutName = layout.name;
     progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
 
     Run run;

@@ -34,6 +34,7 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -202,6 +203,10 @@ struct ChildSetup {
         dfl.sa_handler = SIG_DFL;
         for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGXFSZ})
             ::sigaction(sig, &dfl, nullptr);
+        // If layoutbench dies (kill -9), the tool is told to stop and clean up rather than run
+        // on unwatched and race a --resume. The runner's thread waits for the child for its
+        // whole life, so the thread-scoped death signal is the process's in practice.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
 #ifdef CLOSE_RANGE_CLOEXEC
         // Boost 1.81's close_all_fds skips the descriptors between stderr and its own error
         // pipe (a typo in close_handles.ipp), so mark everything above stderr close-on-exec.

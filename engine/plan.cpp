@@ -2,7 +2,10 @@
 
 #include "engine/store.h"
 
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
 
 namespace lb {
 
@@ -214,7 +217,8 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
     auto& db = store.database();
     // 'running' steps are included: a crash during the command leaves us unsure it applied, and
     // every undo here is safe to run on something that does not exist.
-    auto q = db.prepare("SELECT id, layout_id, undo_argv FROM plan_step WHERE campaign_id = ?1 "
+    auto q = db.prepare("SELECT id, layout_id, undo_argv, status FROM plan_step WHERE "
+                        "campaign_id = ?1 "
                         "AND phase = 'build' AND status IN ('applied', 'running') AND "
                         "undo_argv IS NOT NULL AND (?2 IS NULL OR layout_id = ?2) "
                         "ORDER BY seq DESC");
@@ -224,10 +228,12 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
     struct Pending {
         std::int64_t id, layout;
         std::string undo;
+        bool certain; // the step finished: its effect is known to exist
     };
     std::vector<Pending> pending;
     if (auto r = q->forEachRow([&](sql::Statement& row) {
-            pending.push_back({row.columnInt(0), row.columnInt(1), row.columnText(2)});
+            pending.push_back({row.columnInt(0), row.columnInt(1), row.columnText(2),
+                               row.columnText(3) == "applied"});
         });
         !r)
         return fail(r.error());
@@ -236,14 +242,32 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
     if (!lastSeq)
         return fail(lastSeq.error());
     auto seq = *lastSeq;
+    // A layout whose teardown stopped at a failed undo keeps its older steps applied: removing
+    // the vdev files under a pool that could not be destroyed would be worse than leaving both,
+    // and a later recovery (--resume) retries from the failed step.
+    std::set<std::int64_t> stopped;
     for (const auto& p : pending) {
+        if (stopped.count(p.layout))
+            continue;
         const Command undo = commandFromJson(p.undo);
         const auto started = store.now();
         auto result = runner.run(undo);
+        // zfs-fuse releases the last files of a pool asynchronously: "pool is busy" for a moment
+        // after the workload ended. Wait a little and try again.
+        for (int attempt = 1; attempt < 20 && result && !result->ok() &&
+                              outputOf(*result).find("busy") != std::string::npos;
+             ++attempt) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            result = runner.run(undo);
+        }
         const bool ok = result && result->ok();
-        if (!ok)
+        // A step interrupted by a crash may never have taken effect; its undo failing says so.
+        const bool settled = ok || !p.certain;
+        if (!ok && p.certain) {
             problems.push_back(undo.toUserOutput() + ": " +
                                (result ? failureOf(*result) : result.error().message));
+            stopped.insert(p.layout);
+        }
         auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
                               "exit_code, output, started_at, finished_at, status) VALUES(?1, ?2, "
                               "?3, 'undo', ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -260,11 +284,12 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
             .bind(9, ok ? "applied" : "failed");
         if (auto r = ins->run(); !r)
             return fail(r.error());
-        // The build step is settled either way: a failed undo is reported, not retried forever.
-        auto upd = db.prepare("UPDATE plan_step SET status = ?1 WHERE id = ?2");
+        if (!settled)
+            continue; // stays 'applied': the next recovery tries this undo again
+        auto upd = db.prepare("UPDATE plan_step SET status = 'undone' WHERE id = ?1");
         if (!upd)
             return fail(upd.error());
-        if (auto r = upd->bind(1, ok ? "undone" : "undo-failed").bind(2, p.id).run(); !r)
+        if (auto r = upd->bind(1, p.id).run(); !r)
             return fail(r.error());
     }
     return problems;

@@ -77,7 +77,7 @@ struct WorkloadContext {
     bool root = false;
     bool directIo = true; // the file system accepts O_DIRECT
     int iteration = 0;
-    std::string workloadName;
+    std::string layoutName; // shown by tools that label their output (bonnie++ -m)
 };
 
 struct MeasuredCommand {

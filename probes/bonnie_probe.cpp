@@ -63,7 +63,7 @@ public:
                   "-s", std::to_string(sizeMiB),
                   "-r", std::to_string(assumedRam),
                   "-n", std::to_string(o.integer("files", 16)),
-                  "-m", ctx.workloadName.empty() ? "layoutbench" : ctx.workloadName,
+                  "-m", ctx.layoutName.empty() ? "layoutbench" : ctx.layoutName,
                   "-q"};
         if (o.flag("fast"))
             c.args.push_back("-f");

@@ -208,7 +208,7 @@ int runPlan(const Globals& g, const std::string& path) {
         ctx.workdir = plan->workdir;
         ctx.ramBytes = ram;
         ctx.root = geteuid() == 0;
-        ctx.workloadName = layout.name;
+        ctx.layoutName = layout.name;
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& w : scenario->workloads) {
             auto mc = probes.find(w.probe)->command(w.options, ctx);

@@ -57,7 +57,7 @@ WorkloadContext context() {
     ctx.ramBytes = 8 * GiB;
     ctx.root = false;
     ctx.directIo = true;
-    ctx.workloadName = "under-test";
+    ctx.layoutName = "under-test";
     return ctx;
 }
 

@@ -1,0 +1,223 @@
+// The SSH runner: builds one `ssh -o BatchMode=yes ... user@host -- REMOTE` command per Command
+// and runs it through a LocalRunner. The remote command is a single string in which every word
+// is quoted for a POSIX shell, so the remote shell splits it back into exactly the argv the
+// Command holds. Exit status 255 is ssh's own failure (connection, authentication, host key):
+// an error naming the host, not a tool result.
+
+#include "engine/ssh_runner.h"
+
+#include <cctype>
+#include <charconv>
+#include <utility>
+
+namespace lb {
+
+namespace {
+
+bool validEnvName(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+        return false;
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+            return false;
+    return true;
+}
+
+// A user or host ssh cannot mistake for an option, and that cannot smuggle a second word in.
+bool safeHostPart(const std::string& s) {
+    if (s.empty() || s.front() == '-')
+        return false;
+    for (char c : s)
+        if (std::iscntrl(static_cast<unsigned char>(c)) || c == ' ' || c == '@' || c == '/')
+            return false;
+    return true;
+}
+
+Expected<void> validateTarget(const SshTarget& t) {
+    if (!safeHostPart(t.host))
+        return badInput("ssh: invalid host '" + t.host + "'");
+    if (!t.user.empty() && !safeHostPart(t.user))
+        return badInput("ssh: invalid user '" + t.user + "' for " + t.host);
+    if (t.port < 1 || t.port > 65535)
+        return badInput("ssh: invalid port " + std::to_string(t.port) + " for " + t.host);
+    return {};
+}
+
+Expected<void> validateCommand(const Command& cmd) {
+    if (cmd.program.empty())
+        return badInput("command has no program");
+    for (const auto& a : cmd.args)
+        if (a.find('\0') != std::string::npos)
+            return badInput(cmd.program + ": an argument contains a NUL byte");
+    for (const auto& [name, value] : cmd.env)
+        if (!validEnvName(name) || value.find('\0') != std::string::npos)
+            return badInput(cmd.program + ": invalid environment variable name '" + name + "'");
+    if (cmd.cwd.find('\0') != std::string::npos)
+        return badInput(cmd.program + ": the working directory contains a NUL byte");
+    return {};
+}
+
+std::string destination(const SshTarget& t) {
+    return t.user.empty() ? t.host : t.user + "@" + t.host;
+}
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+class SshRunner : public Runner {
+public:
+    explicit SshRunner(SshTarget target) : target_(std::move(target)), local_(makeLocalRunner()) {}
+
+    Expected<ProcessResult> run(const Command& cmd, const RunOptions& opts) override {
+        if (auto ok = validateTarget(target_); !ok)
+            return fail(ok.error());
+        if (auto ok = validateCommand(cmd); !ok)
+            return fail(ok.error());
+        auto result = local_->run(sshCommand(target_, cmd), opts);
+        if (!result)
+            return runtimeError(target() +
+                                ": cannot run the ssh client: " + result.error().message);
+        // 255 is ssh's own failure. (A remote command that itself exits 255 is reported the
+        // same way; ssh cannot tell the two apart.)
+        if (!result->timedOut && !result->cancelled && !result->termSignal &&
+            result->exitCode == 255) {
+            const auto why = trimmed(result->stderrText);
+            return runtimeError("ssh to " + destination(target_) + " port " +
+                                std::to_string(target_.port) + " failed" +
+                                (why.empty() ? std::string(" (exit status 255)") : ": " + why));
+        }
+        return result;
+    }
+
+    std::string target() const override { return sshUrl(target_); }
+
+private:
+    SshTarget target_;
+    std::unique_ptr<Runner> local_;
+};
+
+} // namespace
+
+Expected<SshTarget> parseSshUrl(const std::string& url) {
+    const std::string scheme = "ssh://";
+    const auto bad = [&](const std::string& why) {
+        return badInput("'" + url + "': not an ssh://[user@]host[:port] URL: " + why);
+    };
+    if (!url.starts_with(scheme))
+        return bad("it must start with ssh://");
+    std::string rest = url.substr(scheme.size());
+    if (!rest.empty() && rest.back() == '/')
+        rest.pop_back();
+    if (rest.find('/') != std::string::npos)
+        return bad("a path is not allowed");
+    SshTarget t;
+    if (const auto at = rest.rfind('@'); at != std::string::npos) {
+        t.user = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+        if (t.user.empty())
+            return bad("the user is empty");
+    }
+    std::string portText;
+    if (rest.starts_with("[")) {
+        const auto close = rest.find(']');
+        if (close == std::string::npos)
+            return bad("unclosed [");
+        t.host = rest.substr(1, close - 1);
+        const auto after = rest.substr(close + 1);
+        if (!after.empty()) {
+            if (after.front() != ':')
+                return bad("unexpected text after ]");
+            portText = after.substr(1);
+            if (portText.empty())
+                return bad("the port is empty");
+        }
+    } else if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
+        t.host = rest.substr(0, colon);
+        portText = rest.substr(colon + 1);
+        if (portText.empty())
+            return bad("the port is empty");
+    } else {
+        t.host = rest;
+    }
+    if (t.host.empty())
+        return bad("the host is empty");
+    if (!portText.empty()) {
+        int port = 0;
+        const auto [end, ec] =
+            std::from_chars(portText.data(), portText.data() + portText.size(), port);
+        if (ec != std::errc{} || end != portText.data() + portText.size() || port < 1 ||
+            port > 65535)
+            return bad("the port must be a number from 1 to 65535");
+        t.port = port;
+    }
+    if (auto ok = validateTarget(t); !ok)
+        return fail(ok.error());
+    return t;
+}
+
+std::string sshUrl(const SshTarget& t) {
+    const bool v6 = t.host.find(':') != std::string::npos;
+    return "ssh://" + (t.user.empty() ? std::string() : t.user + "@") +
+           (v6 ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
+}
+
+std::string shellQuote(const std::string& word) {
+    std::string out = "'";
+    for (char c : word) {
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    out += '\'';
+    return out;
+}
+
+std::string remoteShellCommand(const Command& cmd, bool masked) {
+    std::string out;
+    if (!cmd.cwd.empty())
+        out += "cd " + shellQuote(cmd.cwd) + " && ";
+    if (!cmd.env.empty()) {
+        // `--` ends env's options; what follows are NAME=VALUE words, then the program.
+        out += "env --";
+        for (const auto& [name, value] : cmd.env)
+            out += " " + shellQuote(name + "=" + value);
+        out += " ";
+    }
+    out += shellQuote(cmd.program);
+    for (std::size_t i = 0; i < cmd.args.size(); ++i)
+        out += " " + (masked && cmd.maskedArgs.count(i) ? std::string("'****'")
+                                                        : shellQuote(cmd.args[i]));
+    return out;
+}
+
+Command sshCommand(const SshTarget& t, const Command& cmd) {
+    Command ssh;
+    ssh.program = t.sshProgram;
+    ssh.timeout = cmd.timeout;
+    for (const char* opt : {"BatchMode=yes", "ConnectTimeout=10", "ServerAliveInterval=15",
+                            "StrictHostKeyChecking=yes", "LogLevel=ERROR"})
+        ssh.arg("-o").arg(opt);
+    ssh.arg("-T").arg("-p").arg(std::to_string(t.port));
+    if (!t.identityFile.empty())
+        ssh.arg("-i").arg(t.identityFile).arg("-o").arg("IdentitiesOnly=yes");
+    if (!t.knownHostsFile.empty())
+        ssh.arg("-o").arg("UserKnownHostsFile=" + t.knownHostsFile);
+    for (const auto& o : t.extraOptions)
+        ssh.arg("-o").arg(o);
+    ssh.arg(destination(t)).arg("--");
+    if (cmd.maskedArgs.empty())
+        ssh.arg(remoteShellCommand(cmd));
+    else
+        ssh.maskedArg(remoteShellCommand(cmd));
+    return ssh;
+}
+
+std::unique_ptr<Runner> makeSshRunner(SshTarget target) {
+    return std::make_unique<SshRunner>(std::move(target));
+}
+
+} // namespace lb

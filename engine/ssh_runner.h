@@ -1,0 +1,45 @@
+// The SSH runner: runs a Command on a remote host through the system OpenSSH client in batch
+// mode. Every argument is quoted for the remote POSIX shell, so hostile names arrive intact and
+// run nothing else; known hosts are always checked. The ssh client itself runs through a
+// LocalRunner, which gives streaming, timeouts and polite cancelling of the client.
+#pragma once
+
+#include "engine/command.h"
+#include "engine/expected.h"
+#include "engine/runner.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lb {
+
+struct SshTarget {
+    std::string user; // empty: ssh's default (the local user or ~/.ssh/config)
+    std::string host; // a name, an IPv4 address or an IPv6 address (without brackets)
+    int port = 22;
+    std::string identityFile;              // empty: ssh's default keys and agent
+    std::string knownHostsFile;            // empty: the user's ~/.ssh/known_hosts
+    std::vector<std::string> extraOptions; // each passed as "-o OPTION"
+    std::string sshProgram = "ssh";
+    bool operator==(const SshTarget&) const = default;
+};
+
+// "ssh://[user@]host[:port]", host may be "[v6addr]". Bad input when it is not such a URL or
+// a part could be taken for an ssh option.
+Expected<SshTarget> parseSshUrl(const std::string& url);
+// "ssh://user@host:port" (the port always shown).
+std::string sshUrl(const SshTarget& target);
+
+// One word quoted for a POSIX shell: 'it'\''s'.
+std::string shellQuote(const std::string& word);
+// The one string the remote shell runs: [cd DIR &&] [env NAME=VALUE... --] PROGRAM ARGS...,
+// every word quoted. With masked = true, masked arguments are shown as **** (for display).
+std::string remoteShellCommand(const Command& cmd, bool masked = false);
+// The local `ssh ...` command that runs `cmd` on the target. When `cmd` has masked arguments,
+// the remote command string is masked as a whole in the ssh command's display.
+Command sshCommand(const SshTarget& target, const Command& cmd);
+
+std::unique_ptr<Runner> makeSshRunner(SshTarget target);
+
+} // namespace lb

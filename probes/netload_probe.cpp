@@ -1,0 +1,223 @@
+// The netload probe: options table -> lb-netload argv, and lb-netload's fio-shaped JSON ->
+// iscsi.* / nfs.* metrics through fio's own parser.
+#include "probes/fio_json.h"
+#include "probes/netload.h"
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lb {
+
+namespace netload {
+
+namespace {
+
+constexpr std::string_view versionKey = "\"lb-netload version\"";
+constexpr std::string_view fioVersionKey = "\"fio version\"";
+
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The '{' whose first key is "lb-netload version": the position of that key, if any.
+std::optional<std::size_t> findVersionKey(std::string_view text) {
+    for (auto pos = text.find('{'); pos != std::string_view::npos;
+         pos = text.find('{', pos + 1)) {
+        std::size_t i = pos + 1;
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
+        if (text.substr(i).starts_with(versionKey))
+            return i;
+    }
+    return std::nullopt;
+}
+
+std::string firstLine(std::string_view text) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto eol = text.find('\n', pos);
+        if (eol == std::string_view::npos)
+            eol = text.size();
+        auto line = text.substr(pos, eol - pos);
+        while (!line.empty() && isSpace(line.back()))
+            line.remove_suffix(1);
+        if (!line.empty())
+            return std::string(line);
+        pos = eol + 1;
+    }
+    return {};
+}
+
+void replacePrefix(std::string& s, std::string_view from, std::string_view to) {
+    if (s.starts_with(from))
+        s.replace(0, from.size(), to);
+}
+
+} // namespace
+
+std::string protocolOf(std::string_view url) {
+    if (url.starts_with("iscsi://"))
+        return "iscsi";
+    if (url.starts_with("nfs://"))
+        return "nfs";
+    return {};
+}
+
+Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText,
+                              std::string_view protocol) {
+    const auto key = findVersionKey(stdoutText);
+    if (!key) {
+        std::string msg = "no lb-netload JSON object found in the output";
+        if (const auto line = firstLine(stderrText); !line.empty())
+            msg += " (stderr: " + line + ")";
+        return badInput(msg);
+    }
+    // fio's parser wants "fio version" as the first key. The key is renamed in place and padded
+    // with spaces before its ':' (valid JSON), so byte offsets in error messages stay true.
+    std::string text(stdoutText);
+    std::string renamed(fioVersionKey);
+    renamed.append(versionKey.size() - fioVersionKey.size(), ' ');
+    text.replace(*key, versionKey.size(), renamed);
+
+    auto run = fio::parseJson(text, stderrText);
+    if (!run)
+        return fail(Error{run.error().kind, "lb-netload output: " + run.error().message});
+
+    const std::string prefix = std::string(protocol) + ".";
+    run->workload = "netload";
+    for (auto& m : run->metrics)
+        replacePrefix(m.name, "fio.", prefix);
+    for (auto& c : run->caveats)
+        replacePrefix(c, "fio.", prefix);
+    replacePrefix(run->failureReason, "fio job", "lb-netload job");
+    return run;
+}
+
+} // namespace netload
+
+namespace {
+
+using netload::protocolOf;
+
+class NetloadProbe final : public Probe {
+public:
+    NetloadProbe() {
+        options_ = {
+            {"url",
+             "URL",
+             OptionType::String,
+             "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the protocol "
+             "(iscsi or nfs) comes from the scheme",
+             {},
+             {},
+             "",
+             {},
+             true},
+            {"rw",
+             "Pattern",
+             OptionType::Choice,
+             "Sequential or random, read or write",
+             {},
+             {},
+             "randread",
+             {"read", "write", "randread", "randwrite"}},
+            {"bs", "Block size", OptionType::Size, "Bytes per I/O", 512, 16 << 20, "4k"},
+            {"iodepth", "Queue depth", OptionType::Int, "I/Os in flight", 1, 1024, "32"},
+            {"runtime", "Runtime (s)", OptionType::Int,
+             "Seconds of I/O (time based; give runtime or size)", 1, 86400},
+            {"size", "Size", OptionType::Size,
+             "Bytes to transfer, or with runtime the region used", 512, {}},
+            {"name", "Job name", OptionType::String, "Names the metrics <protocol>.<name>.*", {},
+             {}, "netload"},
+            {"timeout", "Network timeout (s)", OptionType::Int,
+             "Bound on every network step: connect, login, mount, each I/O", 1, 3600, "10"},
+        };
+    }
+    std::string_view name() const override { return "netload"; }
+    const std::vector<OptionSpec>& options() const override { return options_; }
+    Command versionCommand() const override { return {"lb-netload", {"--version"}}; }
+
+    Expected<void> validate(const OptionValues& o, const std::string& where) const override {
+        const std::string url = o.text("url");
+        const std::string protocol = protocolOf(url);
+        if (protocol.empty())
+            return badInput(where + ": workloads.url: '" + url +
+                            "' is neither iscsi://HOST/IQN/LUN nor nfs://HOST/EXPORT/FILE");
+        const auto rest = std::string_view(url).substr(protocol.size() + 3);
+        const auto slash = rest.find('/');
+        if (slash == 0 || slash == std::string_view::npos || slash + 1 == rest.size())
+            return badInput(where + ": workloads.url: '" + url + "' names no " +
+                            (protocol == "iscsi" ? "target and LUN" : "export and file"));
+        if (protocol == "iscsi") {
+            const auto path = rest.substr(slash + 1);
+            const auto lunSlash = path.rfind('/');
+            if (lunSlash == std::string_view::npos || lunSlash + 1 == path.size() ||
+                path.substr(lunSlash + 1).find_first_not_of("0123456789") !=
+                    std::string_view::npos)
+                return badInput(where + ": workloads.url: '" + url +
+                                "' has no LUN number (iscsi://HOST/IQN/LUN)");
+        }
+        if (!o.has("runtime") && !o.has("size"))
+            return badInput(where + ": workloads: give runtime or size");
+        const std::string job = o.text("name", "netload");
+        if (job.empty() || job.find_first_of(".@ /") != std::string::npos)
+            return badInput(where + ": workloads.name: '" + job +
+                            "' must be non-empty without '.', '@', '/' or spaces (it is part of "
+                            "the metric names)");
+        if (o.has("size") && o.bytes("size") < o.bytes("bs", 4096))
+            return badInput(where + ": workloads.size: smaller than one block of bs");
+        return {};
+    }
+
+    Expected<MeasuredCommand> command(const OptionValues& o,
+                                      const WorkloadContext&) const override {
+        MeasuredCommand mc;
+        Command& c = mc.command;
+        c.program = "lb-netload";
+        c.env = {{"LC_ALL", "C"}};
+        const std::string url = o.text("url");
+        // user%password@ in an iSCSI URL is CHAP: the URL is a secret then.
+        if (url.find('@') != std::string::npos)
+            c.maskedArg(url);
+        else
+            c.arg(url);
+        c.arg("--rw=" + o.text("rw", "randread"));
+        c.arg("--bs=" + std::to_string(o.bytes("bs", 4096)));
+        c.arg("--iodepth=" + std::to_string(o.integer("iodepth", 32)));
+        if (o.has("runtime"))
+            c.arg("--runtime=" + std::to_string(o.integer("runtime")));
+        if (o.has("size"))
+            c.arg("--size=" + std::to_string(o.bytes("size")));
+        c.arg("--name=" + o.text("name", "netload"));
+        const auto timeout = o.integer("timeout", 10);
+        c.arg("--timeout=" + std::to_string(timeout));
+        // lb-netload bounds each step itself; this outer bound catches a stuck process.
+        if (o.has("runtime"))
+            c.timeout = std::chrono::seconds(o.integer("runtime") + 4 * timeout + 30);
+        if (protocolOf(url) == "nfs" && url.find("version=4") != std::string::npos &&
+            (o.text("rw") == "write" || o.text("rw") == "randwrite"))
+            mc.caveats.push_back("NFSv4 writes need a libnfs that can encode NFSv4 WRITE "
+                                 "(Debian 12's libnfs 4.0.0 cannot: use version=3)");
+        return mc;
+    }
+
+    Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
+                              const OptionValues& o) const override {
+        return netload::parseJson(r.stdoutText, r.stderrText, protocolOf(o.text("url")));
+    }
+
+private:
+    std::vector<OptionSpec> options_;
+};
+
+} // namespace
+
+std::unique_ptr<Probe> makeNetloadProbe() {
+    return std::make_unique<NetloadProbe>();
+}
+
+} // namespace lb
