@@ -13,6 +13,7 @@ packages=(
     qt6-base-dev libgl-dev libqcustomplot-dev fonts-dejavu-core xvfb xauth poppler-utils
     # the tools layoutbench drives and the storage it builds
     fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps bc
+    openssh-server openssh-client gdisk e2fsprogs
 )
 
 missing=()
