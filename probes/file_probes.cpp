@@ -1,6 +1,7 @@
 // The two file tests from the seed report: write a large file of random bytes (randfile), and
 // compress a file with xz on all processors (xz). Both measure what a user feels: wall time.
 #include "engine/size.h"
+#include "probes/netload.h"
 #include "probes/tools.h"
 
 #include <charconv>
@@ -196,6 +197,7 @@ ProbeRegistry standardProbes() {
     r.add(makeBonnieProbe());
     r.add(makeXzProbe());
     r.add(makeRandfileProbe());
+    r.add(makeNetloadProbe());
     return r;
 }
 

@@ -72,8 +72,7 @@ Expected<Command> clientsCommand(const std::vector<ClientEndpoint>& clients,
     for (std::size_t i = 0; i < clients.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (clients[i] == clients[j])
-                return badInput("fio clients: " + connectString(clients[i]) +
-                                " is listed twice");
+                return badInput("fio clients: " + connectString(clients[i]) + " is listed twice");
     Command c;
     c.program = "fio";
     c.env = {{"LC_ALL", "C"}};
@@ -100,10 +99,9 @@ Expected<ParsedRun> parseClients(std::string_view stdoutText, std::string_view s
         });
         const std::string label = shared ? e.host + ":" + std::to_string(e.port) : e.host;
         const std::string needle = "@" + label + ".";
-        const bool reported = std::any_of(run->metrics.begin(), run->metrics.end(),
-                                          [&](const Metric& m) {
-                                              return m.name.find(needle) != std::string::npos;
-                                          });
+        const bool reported =
+            std::any_of(run->metrics.begin(), run->metrics.end(),
+                        [&](const Metric& m) { return m.name.find(needle) != std::string::npos; });
         if (!reported) {
             run->failed = true;
             if (!run->failureReason.empty())

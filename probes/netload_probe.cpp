@@ -25,8 +25,7 @@ bool isSpace(char c) {
 
 // The '{' whose first key is "lb-netload version": the position of that key, if any.
 std::optional<std::size_t> findVersionKey(std::string_view text) {
-    for (auto pos = text.find('{'); pos != std::string_view::npos;
-         pos = text.find('{', pos + 1)) {
+    for (auto pos = text.find('{'); pos != std::string_view::npos; pos = text.find('{', pos + 1)) {
         std::size_t i = pos + 1;
         while (i < text.size() && isSpace(text[i]))
             ++i;
@@ -129,10 +128,19 @@ public:
             {"iodepth", "Queue depth", OptionType::Int, "I/Os in flight", 1, 1024, "32"},
             {"runtime", "Runtime (s)", OptionType::Int,
              "Seconds of I/O (time based; give runtime or size)", 1, 86400},
-            {"size", "Size", OptionType::Size,
-             "Bytes to transfer, or with runtime the region used", 512, {}},
-            {"name", "Job name", OptionType::String, "Names the metrics <protocol>.<name>.*", {},
-             {}, "netload"},
+            {"size",
+             "Size",
+             OptionType::Size,
+             "Bytes to transfer, or with runtime the region used",
+             512,
+             {}},
+            {"name",
+             "Job name",
+             OptionType::String,
+             "Names the metrics <protocol>.<name>.*",
+             {},
+             {},
+             "netload"},
             {"timeout", "Network timeout (s)", OptionType::Int,
              "Bound on every network step: connect, login, mount, each I/O", 1, 3600, "10"},
         };
@@ -156,8 +164,7 @@ public:
             const auto path = rest.substr(slash + 1);
             const auto lunSlash = path.rfind('/');
             if (lunSlash == std::string_view::npos || lunSlash + 1 == path.size() ||
-                path.substr(lunSlash + 1).find_first_not_of("0123456789") !=
-                    std::string_view::npos)
+                path.substr(lunSlash + 1).find_first_not_of("0123456789") != std::string_view::npos)
                 return badInput(where + ": workloads.url: '" + url +
                                 "' has no LUN number (iscsi://HOST/IQN/LUN)");
         }

@@ -14,6 +14,8 @@ packages=(
     # the tools layoutbench drives and the storage it builds
     fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps bc
     openssh-server openssh-client gdisk e2fsprogs
+    # iSCSI and NFS: targets and servers for the tests, userspace client libraries
+    libiscsi-dev libiscsi-bin libnfs-dev libnfs-utils tgt nfs-ganesha nfs-ganesha-vfs rpcbind
 )
 
 missing=()

@@ -2,12 +2,13 @@
 //  - tgtd serving a 64 MiB file LUN: lb-netload, built from the netload probe's options, writes
 //    then reads it, sequential and random at queue depth 1 and 16; the metrics come out as
 //    iscsi.<job>.<dir>.<stat> with plausible values, and the written data is on the LUN file;
+//    the same on a LUN file in a zfs-fuse dataset (zfs-fuse has no zvols);
 //  - nfs-ganesha (with rpcbind) exporting a directory: lb-netload over NFSv3 and NFSv4;
 //  - three `fio --server` instances on 127.0.0.1:8765-8767 driven as three clients by one
 //    `fio --client` run, per-client and aggregate metrics stored in a results database;
 //  - faults, each a non-zero exit with one clear line on stderr within a bound, never a hang:
-//    nothing listening on the portal, a wrong IQN, a wrong LUN, a path that is not exported, and
-//    tgtd killed in the middle of a run.
+//    nothing listening on the portal, a wrong IQN, a wrong LUN, a path that is not exported,
+//    tgtd killed in the middle of a run, and tgtd stopped (SIGSTOP) so that only timeouts help.
 // Everything lives under /var/tmp/layoutbench-test-network and is removed afterwards; daemons are
 // started by the fixtures and stopped by their process ids.
 #include "engine/probe.h"
@@ -17,6 +18,7 @@
 #include "tests/cli/process.h"
 #include "tests/support/ganesha.h"
 #include "tests/support/tgtd.h"
+#include "tests/support/zfs_fuse.h"
 
 #include <algorithm>
 #include <chrono>
@@ -147,6 +149,13 @@ void expectOneLineError(const Outcome& o, const std::string& needle) {
     EXPECT_NE(err.find(needle), std::string::npos) << "'" << needle << "' not in: " << err;
 }
 
+// The working root goes away after the last test, whatever happened.
+class RemoveRoot : public ::testing::Environment {
+public:
+    void TearDown() override { fs::remove_all(root); }
+};
+const auto* const removeRoot = ::testing::AddGlobalTestEnvironment(new RemoveRoot);
+
 // ---- iSCSI ----
 
 class IscsiTest : public ::testing::Test {
@@ -172,6 +181,7 @@ protected:
 
     static inline std::unique_ptr<Tgtd> tgtd;
     static inline std::string lunFile;
+    static inline Outcome lastOutput; // the real output of the last random-read job
     static inline std::string setupError;
 };
 
@@ -183,24 +193,24 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
         const char* dir;
     };
     // Writes first, so the reads read what was written.
-    for (const Case c : {Case{"write", 1, "write"}, Case{"write", 16, "write"},
-                         Case{"randwrite", 1, "write"}, Case{"randwrite", 16, "write"},
-                         Case{"read", 1, "read"}, Case{"read", 16, "read"},
-                         Case{"randread", 1, "read"}, Case{"randread", 16, "read"}}) {
+    for (const Case c :
+         {Case{"write", 1, "write"}, Case{"write", 16, "write"}, Case{"randwrite", 1, "write"},
+          Case{"randwrite", 16, "write"}, Case{"read", 1, "read"}, Case{"read", 16, "read"},
+          Case{"randread", 1, "read"}, Case{"randread", 16, "read"}}) {
         const std::string job = std::string(c.rw) + "-qd" + std::to_string(c.iodepth);
         SCOPED_TRACE(job);
-        std::map<std::string, lb::RawOption::Value> raw = {
-            {"url", url},
-            {"rw", std::string(c.rw)},
-            {"bs", std::string("4k")},
-            {"iodepth", std::int64_t{c.iodepth}},
-            {"name", job}};
+        std::map<std::string, lb::RawOption::Value> raw = {{"url", url},
+                                                           {"rw", std::string(c.rw)},
+                                                           {"bs", std::string("4k")},
+                                                           {"iodepth", std::int64_t{c.iodepth}},
+                                                           {"name", job}};
         // Sequential jobs by size (the whole LUN once at qd16), random ones by time.
         if (std::string(c.rw).starts_with("rand"))
             raw["runtime"] = std::int64_t{2};
         else
             raw["size"] = std::string(c.iodepth == 16 ? "64M" : "8M");
-        const auto run = runNetload(netloadOptions(raw));
+        Outcome runOutput;
+        const auto run = runNetload(netloadOptions(raw), &runOutput);
         ASSERT_TRUE(run) << run.error().message;
         EXPECT_FALSE(run->failed) << run->failureReason;
         EXPECT_EQ(run->workload, "netload");
@@ -210,6 +220,8 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
         const std::string other = std::string("iscsi.") + job + "." +
                                   (std::string(c.dir) == "read" ? "write" : "read") + ".iops";
         EXPECT_FALSE(m.count(other)) << other << " reported for a one-direction job";
+        if (std::string(c.rw) == "randread" && c.iodepth == 16)
+            lastOutput = runOutput;
         if (std::string(c.rw) == "write" && c.iodepth == 16) {
             // The whole LUN was written: its backing file holds no zero block any more.
             const std::string data = lb::test::readFile(lunFile);
@@ -217,6 +229,32 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
             EXPECT_EQ(data.find(std::string(4096, '\0')), std::string::npos);
         }
     }
+}
+
+// The parser on the real output above, cut short and mangled: errors, not guesses.
+TEST_F(IscsiTest, ParserNamesMetricsByProtocolAndRejectsBrokenOutput) {
+    const std::string& out = lastOutput.process.out;
+    ASSERT_FALSE(out.empty()) << "runs after WritesThenReads...";
+    const auto nfs = lb::netload::parseJson("a log line\n" + out, "", "nfs");
+    ASSERT_TRUE(nfs) << nfs.error().message;
+    EXPECT_TRUE(byName(*nfs).count("nfs.randread-qd16.read.iops"));
+    const auto cut = lb::netload::parseJson(out.substr(0, out.size() / 2), "", "iscsi");
+    ASSERT_FALSE(cut);
+    EXPECT_TRUE(cut.error().message.starts_with("lb-netload output: truncated JSON"))
+        << cut.error().message;
+    const auto none = lb::netload::parseJson("", "lb-netload: iscsi://x: boom\n", "iscsi");
+    ASSERT_FALSE(none);
+    EXPECT_EQ(
+        none.error().message,
+        "no lb-netload JSON object found in the output (stderr: lb-netload: iscsi://x: boom)");
+    std::string mistyped = out;
+    const auto at = mistyped.find("\"total_ios\": ", mistyped.find("\"read\""));
+    ASSERT_NE(at, std::string::npos);
+    const auto valueEnd = mistyped.find_first_of(",\n}", at + 13);
+    mistyped.replace(at + 13, valueEnd - (at + 13), "\"many\"");
+    const auto bad = lb::netload::parseJson(mistyped, "", "iscsi");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().message, "lb-netload output: jobs[0].read.total_ios: expected a number");
 }
 
 TEST_F(IscsiTest, UnreachablePortalFailsQuicklyWithAClearMessage) {
@@ -248,8 +286,8 @@ TEST_F(IscsiTest, WrongLunFailsWithLogicalUnitNotSupported) {
 }
 
 TEST_F(IscsiTest, BlockSizeThatIsNotAMultipleOfTheLunBlocksIsBadInput) {
-    const auto o = runBounded({netloadBinary(), tgtd->url(iqn, 1), "--rw", "read", "--bs", "1000",
-                               "--size", "1m"});
+    const auto o = runBounded(
+        {netloadBinary(), tgtd->url(iqn, 1), "--rw", "read", "--bs", "1000", "--size", "1m"});
     expectOneLineError(o, "is not a multiple of the LUN's 512-byte blocks");
     EXPECT_EQ(o.process.exitCode, 2);
 }
@@ -269,8 +307,8 @@ TEST(IscsiKillTest, TargetKilledMidRunIsAnErrorWithinTheTimeoutNotAHang) {
 
         ChildDaemon load;
         const std::string log = root + "/kill/netload.log";
-        ASSERT_TRUE(load.start({netloadBinary(), tgtd.url(iqn, 1), "--rw", "randread", "--bs",
-                                "4k", "--iodepth", "16", "--runtime", "60", "--timeout", "5"},
+        ASSERT_TRUE(load.start({netloadBinary(), tgtd.url(iqn, 1), "--rw", "randread", "--bs", "4k",
+                                "--iodepth", "16", "--runtime", "60", "--timeout", "5"},
                                log, "", &why))
             << why;
         std::this_thread::sleep_for(1500ms);
@@ -290,6 +328,113 @@ TEST(IscsiKillTest, TargetKilledMidRunIsAnErrorWithinTheTimeoutNotAHang) {
         EXPECT_EQ(text.find("\"jobs\""), std::string::npos) << "no results after a failure";
     }
     fs::remove_all(root + "/kill");
+}
+
+// ZFS behind the target. zfs-fuse has no zvols ("zfs create -V" fails with "Function not
+// implemented"), so the LUN is a file in a zfs-fuse dataset; a real server's zvol is a block
+// device to tgtadm like any other.
+TEST(IscsiZfsTest, LunOnAFileInAZfsFuseDatasetIsWrittenAndRead) {
+    lb::test::ZfsFuse zfs;
+    if (!zfs.available())
+        GTEST_SKIP() << "ZFS unavailable: " << zfs.why();
+    const std::string dir = root + "/zfs";
+    const std::string pool = "lbnettest";
+    if (lb::test::poolExists(pool)) // left by a crashed run
+        lb::test::runProcess({"zpool", "destroy", "-f", pool});
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string vdev = dir + "/vdev.img";
+    std::ofstream(vdev).close();
+    fs::resize_file(vdev, 256 << 20);
+    const auto created = lb::test::runProcess({"zpool", "create", "-m", dir + "/mnt", pool, vdev});
+    ASSERT_EQ(created.exitCode, 0) << created.err;
+    // Destroyed however the test ends; the FUSE mount can stay busy a moment after tgtd exits.
+    struct PoolGuard {
+        std::string pool;
+        ~PoolGuard() {
+            for (int i = 0; i < 20 && lb::test::poolExists(pool); ++i) {
+                if (lb::test::runProcess({"zpool", "destroy", "-f", pool}).exitCode == 0)
+                    break;
+                std::this_thread::sleep_for(500ms);
+            }
+        }
+    };
+    {
+        PoolGuard guard{pool};
+        const std::string lun = dir + "/mnt/lun.img";
+        std::ofstream(lun).close();
+        fs::resize_file(lun, 64 << 20);
+        Tgtd tgtd(dir + "/tgtd", portalPort + 3, controlPort + 3);
+        ASSERT_TRUE(tgtd.available()) << tgtd.why();
+        std::string why;
+        ASSERT_TRUE(tgtd.addLun(1, iqn, 1, lun, &why)) << why;
+        const auto write = runNetload(netloadOptions({{"url", tgtd.url(iqn, 1)},
+                                                      {"rw", std::string("write")},
+                                                      {"bs", std::string("64k")},
+                                                      {"iodepth", std::int64_t{16}},
+                                                      {"size", std::string("16M")},
+                                                      {"name", std::string("zfs-write")}}));
+        ASSERT_TRUE(write) << write.error().message;
+        expectPlausible(*write, "iscsi.zfs-write.write", 65536);
+        const auto read = runNetload(netloadOptions({{"url", tgtd.url(iqn, 1)},
+                                                     {"rw", std::string("randread")},
+                                                     {"bs", std::string("4k")},
+                                                     {"iodepth", std::int64_t{16}},
+                                                     {"runtime", std::int64_t{2}},
+                                                     {"size", std::string("16M")},
+                                                     {"name", std::string("zfs-randread")}}));
+        ASSERT_TRUE(read) << read.error().message;
+        expectPlausible(*read, "iscsi.zfs-randread.read", 4096);
+    }
+    EXPECT_FALSE(lb::test::poolExists(pool)) << "pool " << pool << " could not be destroyed";
+    fs::remove_all(dir);
+}
+
+// A target that stops answering but keeps the connection open (SIGSTOP): only lb-netload's own
+// timeouts can end the run, at connect and login as in the middle of it.
+TEST(IscsiKillTest, TargetThatStopsAnsweringIsAnErrorWithinTheTimeout) {
+    fs::remove_all(root + "/stop");
+    fs::create_directories(root + "/stop");
+    const std::string lun = root + "/stop/lun.img";
+    std::ofstream(lun).close();
+    fs::resize_file(lun, 16 << 20);
+    {
+        Tgtd tgtd(root + "/stop/tgtd", portalPort + 2, controlPort + 2);
+        ASSERT_TRUE(tgtd.available()) << tgtd.why();
+        std::string why;
+        ASSERT_TRUE(tgtd.addLun(1, iqn, 1, lun, &why)) << why;
+
+        ChildDaemon load;
+        const std::string log = root + "/stop/netload.log";
+        ASSERT_TRUE(load.start({netloadBinary(), tgtd.url(iqn, 1), "--rw", "randread", "--bs", "4k",
+                                "--iodepth", "16", "--runtime", "60", "--timeout", "3"},
+                               log, "", &why))
+            << why;
+        std::this_thread::sleep_for(1500ms);
+        ASSERT_TRUE(load.running()) << lb::test::readFile(log);
+        const auto stoppedAt = std::chrono::steady_clock::now();
+        tgtd.freeze(true);
+        const auto status = load.waitExit(20s);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+        if (!status)
+            load.stop();
+        ASSERT_TRUE(status) << "lb-netload still runs 20 s after tgtd stopped answering";
+        EXPECT_EQ(*status, 1);
+        // libiscsi checks its PDU timeouts once a second: the 3 s timeout plus that tick.
+        EXPECT_LT(seconds, 3.0 + 2.5);
+        EXPECT_GT(seconds, 2.0);
+        EXPECT_NE(lb::test::readFile(log).find("timed out"), std::string::npos)
+            << lb::test::readFile(log);
+
+        // A new login to the frozen target: TCP connects (the kernel accepts), login times out.
+        const auto login = runBounded({netloadBinary(), tgtd.url(iqn, 1), "--rw", "read", "--bs",
+                                       "4k", "--size", "1m", "--timeout", "3"});
+        expectOneLineError(login, "login to target");
+        EXPECT_LT(login.seconds, 3.0 + 2.5);
+        tgtd.freeze(false);
+    }
+    fs::remove_all(root + "/stop");
 }
 
 // ---- NFS ----
@@ -382,8 +527,8 @@ TEST_F(NfsTest, PathThatIsNotExportedIsRefused) {
     expectOneLineError(v3, "MNT3ERR_ACCES");
     EXPECT_NE(v3.process.err.find("mounting export /var/tmp/not-exported"), std::string::npos)
         << v3.process.err;
-    const auto v4 = runBounded({netloadBinary(), "nfs://127.0.0.1/not-exported/f?version=4",
-                                "--rw", "read", "--bs", "4k", "--runtime", "1", "--timeout", "5"});
+    const auto v4 = runBounded({netloadBinary(), "nfs://127.0.0.1/not-exported/f?version=4", "--rw",
+                                "read", "--bs", "4k", "--runtime", "1", "--timeout", "5"});
     expectOneLineError(v4, "NFS4ERR_NOENT");
     EXPECT_LT(v3.seconds + v4.seconds, 12.0);
 }
@@ -410,8 +555,7 @@ TEST(FioClientsTest, ThreeServersDrivenAsThreeClientsStorePerClientAndAggregateM
         argv.insert(argv.end(), cmd.args.begin(), cmd.args.end());
         auto server = std::make_unique<ChildDaemon>();
         std::string why;
-        ASSERT_TRUE(server->start(argv, work + "/fio-server.log", work + "/fio.pid", &why,
-                                  cmd.cwd))
+        ASSERT_TRUE(server->start(argv, work + "/fio-server.log", work + "/fio.pid", &why, cmd.cwd))
             << why;
         servers.push_back(std::move(server));
     }
@@ -466,9 +610,9 @@ TEST(FioClientsTest, ThreeServersDrivenAsThreeClientsStorePerClientAndAggregateM
     std::vector<std::string> names;
     for (const auto& s : *samples)
         names.push_back(s.name);
-    for (const std::string n : {"fio.clients.read.iops", "fio.clients@127.0.0.1:8765.read.iops",
-                                "fio.clients@127.0.0.1:8766.read.clat_p99",
-                                "fio.clients@127.0.0.1:8767.read.bw"})
+    for (const std::string n :
+         {"fio.clients.read.iops", "fio.clients@127.0.0.1:8765.read.iops",
+          "fio.clients@127.0.0.1:8766.read.clat_p99", "fio.clients@127.0.0.1:8767.read.bw"})
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n << " not stored";
 
     for (auto& s : servers)

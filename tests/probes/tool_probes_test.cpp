@@ -154,8 +154,9 @@ const char* const bonnieCsv = LAYOUTBENCH_TEST_DATA_DIR "/bonnie++/2.00a/s512-n1
 
 // --- registry and options tables -----------------------------------------------------------------
 
-TEST(StandardProbes, RegistersFioBonnieXzAndRandfileByName) {
-    EXPECT_EQ(registry().names(), (std::vector<std::string>{"fio", "bonnie", "xz", "randfile"}));
+TEST(StandardProbes, RegistersEveryProbeByName) {
+    EXPECT_EQ(registry().names(),
+              (std::vector<std::string>{"fio", "bonnie", "xz", "randfile", "netload"}));
     for (const auto& name : registry().names()) {
         ASSERT_NE(registry().find(name), nullptr) << name;
         EXPECT_EQ(registry().find(name)->name(), name);
@@ -180,10 +181,15 @@ TEST(ProbeOptions, EveryOptionHasAUniqueNameALabelAndHelp) {
 TEST(ProbeOptions, DefaultsValidateAgainstTheirOwnTable) {
     for (const auto& probeName : registry().names()) {
         const auto& table = probe(probeName).options();
-        const auto values = validateOptions(table, {}, probeName + ".toml");
+        // Required options have no default: give each a value so the defaults are what is tested.
+        std::map<std::string, RawOption> required;
+        for (const auto& spec : table)
+            if (spec.required)
+                required[spec.name] = RawOption{std::string("iscsi://127.0.0.1/iqn.x/1"), 1, 1};
+        const auto values = validateOptions(table, required, probeName + ".toml");
         ASSERT_TRUE(values) << probeName << ": " << values.error().message;
         for (const auto& spec : table)
-            EXPECT_EQ(values->has(spec.name), !spec.defaultValue.empty())
+            EXPECT_EQ(values->has(spec.name), spec.required || !spec.defaultValue.empty())
                 << probeName << "." << spec.name;
     }
 }

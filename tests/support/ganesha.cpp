@@ -1,11 +1,11 @@
 // The nfs-ganesha + rpcbind fixture (see ganesha.h).
 #include "tests/support/ganesha.h"
 
+#include "tests/cli/process.h"
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
-
-#include "tests/cli/process.h"
 
 namespace lb::test {
 

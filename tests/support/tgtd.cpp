@@ -1,22 +1,22 @@
 // ChildDaemon, leftover cleanup and the tgtd fixture (see tgtd.h).
 #include "tests/support/tgtd.h"
 
+#include "tests/cli/process.h"
+
 #include <arpa/inet.h>
+#include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sstream>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
-
-#include "tests/cli/process.h"
+#include <unistd.h>
 
 extern char** environ;
 
@@ -46,7 +46,14 @@ bool ChildDaemon::start(const std::vector<std::string>& argv, const std::string&
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    const int rc = posix_spawnp(&pid_, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+    // Its own process group, so that stop() reaches the children it forks too (fio --server
+    // runs each job in a child).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    const int rc = posix_spawnp(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
         pid_ = -1;
@@ -88,14 +95,23 @@ std::optional<int> ChildDaemon::waitExit(std::chrono::milliseconds limit) {
 void ChildDaemon::stop(std::chrono::milliseconds grace) {
     if (running()) {
         for (const int sig : {SIGINT, SIGTERM}) {
-            kill(pid_, sig);
+            kill(-pid_, sig);
             if (waitExit(grace))
                 break;
         }
         if (running()) {
-            kill(pid_, SIGKILL);
+            kill(-pid_, SIGKILL);
             waitExit(5s);
         }
+    }
+    // The group outlives its leader while forked children finish; they get the grace too.
+    if (pid_ > 0) {
+        const auto deadline = std::chrono::steady_clock::now() + grace;
+        while (kill(-pid_, 0) == 0 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(50ms);
+        if (kill(-pid_, 0) == 0)
+            kill(-pid_, SIGKILL);
+        pid_ = -1;
     }
     if (!pidFile_.empty()) {
         std::error_code ec;
@@ -109,6 +125,11 @@ void ChildDaemon::killHard() {
         kill(pid_, SIGKILL);
         waitExit(5s);
     }
+}
+
+void ChildDaemon::signal(int sig) {
+    if (running())
+        kill(pid_, sig);
 }
 
 void stopLeftover(const std::string& pidFile, const std::string& comm) {
@@ -203,6 +224,11 @@ Tgtd::~Tgtd() {
         tgtadm({"--op", "delete", "--mode", "system"}, nullptr);
     }
     daemon_.stop();
+    // tgtd leaves its management socket behind even when it exits cleanly.
+    std::error_code ec;
+    const std::string socket = "/var/run/tgtd/socket." + std::to_string(controlPort_);
+    fs::remove(socket, ec);
+    fs::remove(socket + ".lock", ec);
 }
 
 bool Tgtd::tgtadm(const std::vector<std::string>& args, std::string* why) {
@@ -225,10 +251,14 @@ bool Tgtd::addLun(int tid, const std::string& iqn, int lun, const std::string& b
     if (!tgtadm({"--op", "new", "--mode", "target", "--tid", t, "-T", iqn}, why))
         return false;
     tids_.push_back(tid);
-    return tgtadm({"--op", "new", "--mode", "logicalunit", "--tid", t, "--lun",
-                   std::to_string(lun), "-b", backing},
+    return tgtadm({"--op", "new", "--mode", "logicalunit", "--tid", t, "--lun", std::to_string(lun),
+                   "-b", backing},
                   why) &&
            tgtadm({"--op", "bind", "--mode", "target", "--tid", t, "-I", "ALL"}, why);
+}
+
+void Tgtd::freeze(bool frozen) {
+    daemon_.signal(frozen ? SIGSTOP : SIGCONT);
 }
 
 std::string Tgtd::url(const std::string& iqn, int lun) const {

@@ -4,11 +4,10 @@
 // targets and file-backed LUNs made through tgtadm and every initiator bound.
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace lb::test {
@@ -29,6 +28,7 @@ public:
     // SIGINT, then SIGTERM, then SIGKILL, with waits between; removes the pid file.
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(3000));
     void killHard(); // SIGKILL now, as a crash would
+    void signal(int sig);
     // Waits up to `limit` for the process to exit: its exit status, or nothing if it runs on.
     std::optional<int> waitExit(std::chrono::milliseconds limit);
     pid_t pid() const { return pid_; }
@@ -72,6 +72,8 @@ public:
     std::string url(const std::string& iqn, int lun) const;
     int portalPort() const { return portalPort_; }
     void killHard() { daemon_.killHard(); }
+    // SIGSTOP / SIGCONT: a target that keeps its connections open but stops answering.
+    void freeze(bool frozen);
     bool running() { return daemon_.running(); }
 
 private:

@@ -1,21 +1,22 @@
 #include "tests/support/zfs_fuse.h"
 
+#include "tests/cli/process.h"
+
+#include <chrono>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <thread>
-
-#include "tests/cli/process.h"
+#include <unistd.h>
 
 extern char** environ;
 
 namespace lb::test {
 
 namespace {
-bool zpoolAnswers() { return runProcess({"zpool", "list", "-H"}).exitCode == 0; }
+bool zpoolAnswers() {
+    return runProcess({"zpool", "list", "-H"}).exitCode == 0;
+}
 } // namespace
 
 ZfsFuse::ZfsFuse() {
@@ -26,8 +27,7 @@ ZfsFuse::ZfsFuse() {
     // --no-daemon keeps it our child, so we know its pid and stop exactly it.
     const char* argv[] = {"zfs-fuse", "--no-daemon", nullptr};
     pid_t pid = 0;
-    if (posix_spawnp(&pid, "zfs-fuse", nullptr, nullptr, const_cast<char**>(argv), environ) !=
-        0) {
+    if (posix_spawnp(&pid, "zfs-fuse", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
         why_ = "zfs-fuse is not installed (apt-get install zfs-fuse)";
         return;
     }
