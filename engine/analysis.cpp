@@ -72,12 +72,65 @@ private:
     std::uint64_t state_;
 };
 
-double resampledMedian(const std::vector<double>& values, SplitMix64& rng,
+// Uniform in (0, 1), never 0: 53 random bits.
+double uniform(SplitMix64& rng) {
+    return (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double normal(SplitMix64& rng) {
+    // Box-Muller; the second variate is thrown away to keep the stream simple.
+    constexpr double twoPi = 6.283185307179586476925;
+    return std::sqrt(-2.0 * std::log(uniform(rng))) * std::cos(twoPi * uniform(rng));
+}
+
+// Marsaglia and Tsang's method; every shape used here is at least 1.
+double gamma(double shape, SplitMix64& rng) {
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    while (true) {
+        double x = 0, v = 0;
+        do {
+            x = normal(rng);
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const double u = uniform(rng);
+        if (u < 1.0 - 0.0331 * x * x * x * x ||
+            std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+            return d * v;
+    }
+}
+
+double beta(double a, double b, SplitMix64& rng) {
+    const double x = gamma(a, rng);
+    return x / (x + gamma(b, rng));
+}
+
+// One bootstrap replicate of the median of `sorted`.
+//
+// Small samples are resampled directly. For large ones the same distribution is drawn in O(1):
+// a resample of n picks indexes floor(n*U) for n uniforms U, so its k-th smallest pick is
+// floor(n*U_(k)), and the k-th order statistic of n uniforms is Beta(k, n-k+1); given it, the
+// next one is U_(k) + (1-U_(k)) * Beta(1, n-k). Exact in distribution, without touching n values.
+double resampledMedian(const std::vector<double>& sorted, SplitMix64& rng,
                        std::vector<double>& scratch) {
-    scratch.resize(values.size());
-    for (auto& v : scratch)
-        v = values[rng.below(values.size())];
-    return median(scratch);
+    const std::size_t n = sorted.size();
+    constexpr std::size_t directLimit = 64;
+    if (n <= directLimit) {
+        scratch.resize(n);
+        for (auto& v : scratch)
+            v = sorted[rng.below(n)];
+        return median(scratch);
+    }
+    auto at = [&](double u) {
+        return sorted[std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)))];
+    };
+    const std::size_t k = (n + 1) / 2; // 1-based rank of the (lower) middle
+    const double uk = beta(static_cast<double>(k), static_cast<double>(n - k + 1), rng);
+    if (n % 2 == 1)
+        return at(uk);
+    const double next = uk + (1.0 - uk) * beta(1.0, static_cast<double>(n - k), rng);
+    return (at(uk) + at(next)) / 2;
 }
 
 double percentile(std::vector<double>& sorted, double p) {
@@ -96,12 +149,15 @@ Interval bootstrapRatioInterval(const std::vector<double>& baseline,
                                 std::uint64_t seed) {
     assert(!baseline.empty() && !candidate.empty() && resamples > 0);
     SplitMix64 rng(seed);
+    std::vector<double> base(baseline), cand(candidate);
+    std::sort(base.begin(), base.end());
+    std::sort(cand.begin(), cand.end());
     std::vector<double> ratios;
     ratios.reserve(static_cast<std::size_t>(resamples));
     std::vector<double> scratch;
     for (int i = 0; i < resamples; ++i) {
-        const double b = resampledMedian(baseline, rng, scratch);
-        const double c = resampledMedian(candidate, rng, scratch);
+        const double b = resampledMedian(base, rng, scratch);
+        const double c = resampledMedian(cand, rng, scratch);
         ratios.push_back(costRatio(b, c, better));
     }
     std::sort(ratios.begin(), ratios.end());

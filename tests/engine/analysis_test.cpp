@@ -99,3 +99,40 @@ TEST(Bootstrap, NotConfidentWhenTheIntervalStraddlesABand) {
     EXPECT_GT(c.metrics[0].interval.high, 1.10);
     EXPECT_FALSE(c.metrics[0].confident);
 }
+
+TEST(Bootstrap, LargeSamplesUseOrderStatisticsWithTheSameDistribution) {
+    // 201 and 200 values (odd and even) go through the order-statistic draw. On an evenly
+    // spaced grid the bootstrap median wanders by about sqrt(n)/2 ranks (one standard
+    // deviation), which fixes how wide the interval must be.
+    for (std::size_t n : {200U, 201U}) {
+        std::vector<double> base(n), cand(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            base[i] = 1000.0 + static_cast<double>(i);       // median ~1100
+            cand[i] = 500.0 + static_cast<double>(i) / 2.0;  // median ~550: ratio ~2
+        }
+        const auto ci = bootstrapRatioInterval(base, cand, Better::Higher, 4000);
+        const double point = costRatio(median(base), median(cand), Better::Higher);
+        EXPECT_LT(ci.low, point);
+        EXPECT_GT(ci.high, point);
+        // The median rank wanders by about sqrt(n)/2 = 7 ranks (sd); 95 % ~ +-14 ranks.
+        // Baseline 1100+-14, candidate 550+-7: ratio within about [1.96, 2.04].
+        EXPECT_GT(ci.low, 1.94);
+        EXPECT_LT(ci.high, 2.06);
+        EXPECT_LT(ci.low, 1.995);
+        EXPECT_GT(ci.high, 2.005);
+    }
+}
+
+TEST(Bootstrap, DirectAndOrderStatisticDrawsAgreeAtTheBoundary) {
+    // 64 values are resampled directly, 65 by order statistics: on the same kind of data the
+    // two intervals must be close (their difference comes from one extra value only).
+    auto interval = [](std::size_t n) {
+        std::vector<double> base(n), cand(n, 100.0);
+        for (std::size_t i = 0; i < n; ++i)
+            base[i] = 100.0 + static_cast<double>(i % 21); // median 110, spread 0..20
+        return bootstrapRatioInterval(base, cand, Better::Higher, 4000);
+    };
+    const auto direct = interval(64), drawn = interval(65);
+    EXPECT_NEAR(direct.low, drawn.low, 0.02);
+    EXPECT_NEAR(direct.high, drawn.high, 0.02);
+}
