@@ -4,6 +4,7 @@
 #include "probes/fio_json.h"
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -92,22 +93,27 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
     if (!layoutId)
         return fail(layoutId.error());
 
-    auto countQ =
-        store.database().prepare("SELECT COUNT(*) FROM run WHERE layout_id = ?1 AND workload = ?2");
+    // Iterations continue from what the layout already holds: counted once per workload here,
+    // then in memory (counting per run would rescan the layout's runs for every file).
+    auto countQ = store.database().prepare(
+        "SELECT workload, COUNT(*) FROM run WHERE layout_id = ?1 GROUP BY workload");
     if (!countQ)
         return fail(countQ.error());
+    std::map<std::string, int> nextIteration;
+    countQ->bind(1, *layoutId);
+    if (auto r = countQ->forEachRow([&](sql::Statement& row) {
+            nextIteration[row.columnText(0)] = static_cast<int>(row.columnInt(1));
+        });
+        !r)
+        return fail(r.error());
     ImportSummary summary;
     summary.layout = request.layout;
+    const std::string importedAt = store.now();
     for (auto& file : parsed) {
         summary.files.push_back(file.path);
         for (auto& run : file.runs) {
-            countQ->bind(1, *layoutId).bind(2, run.workload);
-            auto row = countQ->step();
-            if (!row)
-                return fail(row.error());
-            run.iteration = static_cast<int>(countQ->columnInt(0));
-            countQ->reset();
-            run.finishedAt = store.now();
+            run.iteration = nextIteration[run.workload]++;
+            run.finishedAt = importedAt;
             auto id = store.insertRun(*layoutId, run);
             if (!id)
                 return fail(id.error());
