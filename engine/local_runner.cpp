@@ -32,9 +32,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>

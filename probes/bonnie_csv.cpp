@@ -134,7 +134,12 @@ bool isPlainDecimal(std::string_view s) {
 }
 
 std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '\'';
+    out += s;
+    out += '\'';
+    return out;
 }
 
 Expected<double> parseNonNegative(std::string_view number, std::string_view whole) {

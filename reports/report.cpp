@@ -513,7 +513,7 @@ void addCaveats(Doc& doc, const ReportData& data) {
     for (const auto& [text, where] : caveats) {
         std::vector<std::string> ids;
         for (auto id : where.runs)
-            ids.push_back("#" + std::to_string(id));
+            ids.push_back(std::string(1, '#').append(std::to_string(id)));
         rows.push_back(
             {{text},
              {joined(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
@@ -708,7 +708,7 @@ std::string emitMarkdown(const Doc& doc) {
             for (const auto& row : b.rows) {
                 out += "|";
                 for (const auto& cell : row)
-                    out += " " + markdownEscape(cell.text) + " |";
+                    out.append(" ").append(markdownEscape(cell.text)).append(" |");
                 out += "\n";
             }
             out += "\n";

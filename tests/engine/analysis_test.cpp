@@ -107,8 +107,8 @@ TEST(Bootstrap, LargeSamplesUseOrderStatisticsWithTheSameDistribution) {
     for (std::size_t n : {200U, 201U}) {
         std::vector<double> base(n), cand(n);
         for (std::size_t i = 0; i < n; ++i) {
-            base[i] = 1000.0 + static_cast<double>(i);       // median ~1100
-            cand[i] = 500.0 + static_cast<double>(i) / 2.0;  // median ~550: ratio ~2
+            base[i] = 1000.0 + static_cast<double>(i);      // median ~1100
+            cand[i] = 500.0 + static_cast<double>(i) / 2.0; // median ~550: ratio ~2
         }
         const auto ci = bootstrapRatioInterval(base, cand, Better::Higher, 4000);
         const double point = costRatio(median(base), median(cand), Better::Higher);

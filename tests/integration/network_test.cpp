@@ -181,7 +181,6 @@ protected:
 
     static inline std::unique_ptr<Tgtd> tgtd;
     static inline std::string lunFile;
-    static inline Outcome lastOutput; // the real output of the last random-read job
     static inline std::string setupError;
 };
 
@@ -220,8 +219,6 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
         const std::string other = std::string("iscsi.") + job + "." +
                                   (std::string(c.dir) == "read" ? "write" : "read") + ".iops";
         EXPECT_FALSE(m.count(other)) << other << " reported for a one-direction job";
-        if (std::string(c.rw) == "randread" && c.iodepth == 16)
-            lastOutput = runOutput;
         if (std::string(c.rw) == "write" && c.iodepth == 16) {
             // The whole LUN was written: its backing file holds no zero block any more.
             const std::string data = lb::test::readFile(lunFile);
@@ -233,8 +230,18 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
 
 // The parser on the real output above, cut short and mangled: errors, not guesses.
 TEST_F(IscsiTest, ParserNamesMetricsByProtocolAndRejectsBrokenOutput) {
-    const std::string& out = lastOutput.process.out;
-    ASSERT_FALSE(out.empty()) << "runs after WritesThenReads...";
+    // Its own short random-read run: each test may run alone (ctest runs them one by one).
+    Outcome runOutput;
+    const auto run = runNetload(netloadOptions({{"url", tgtd->url(iqn, 1)},
+                                                {"rw", std::string("randread")},
+                                                {"bs", std::string("4k")},
+                                                {"iodepth", std::int64_t{16}},
+                                                {"name", std::string("randread-qd16")},
+                                                {"runtime", std::int64_t{1}}}),
+                                &runOutput);
+    ASSERT_TRUE(run) << run.error().message;
+    const std::string& out = runOutput.process.out;
+    ASSERT_FALSE(out.empty());
     const auto nfs = lb::netload::parseJson("a log line\n" + out, "", "nfs");
     ASSERT_TRUE(nfs) << nfs.error().message;
     EXPECT_TRUE(byName(*nfs).count("nfs.randread-qd16.read.iops"));

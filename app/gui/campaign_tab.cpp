@@ -1,0 +1,243 @@
+// The Campaign tab (see campaign_tab.h).
+#include "app/gui/campaign_tab.h"
+
+#include "app/gui/campaign_queue_model.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace lb::gui {
+
+QString formatDuration(double seconds) {
+    const auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+    if (s >= 3600)
+        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
+    run_ = new QPushButton(tr("Run scenario"));
+    run_->setToolTip(tr("Build each layout of the scenario, run every workload, store everything"));
+    stop_ = new QPushButton(tr("Stop"));
+    stop_->setToolTip(tr("Stop the running tool politely (SIGINT, then SIGTERM, then SIGKILL) "
+                         "and tear the layout down; the campaign can be resumed"));
+    resume_ = new QPushButton(tr("Resume"));
+    resumeBox_ = new QComboBox;
+    resumeBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    resumeBox_->setMinimumContentsLength(16);
+    database_ = new QLabel;
+    database_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(stop_);
+    buttons->addSpacing(16);
+    buttons->addWidget(new QLabel(tr("Unfinished campaign:")));
+    buttons->addWidget(resumeBox_);
+    buttons->addWidget(resume_);
+    buttons->addStretch(1);
+    buttons->addWidget(database_);
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(QString());
+    eta_ = new QLabel;
+    status_ = new QLabel(tr("No campaign running."));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(progress_, 1);
+    progressRow->addWidget(eta_);
+
+    queue_ = new CampaignQueueModel(this);
+    queueView_ = new QTableView;
+    queueView_->setModel(queue_);
+    queueView_->verticalHeader()->hide();
+    queueView_->verticalHeader()->setDefaultSectionSize(queueView_->fontMetrics().height() + 6);
+    queueView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    queueView_->setWordWrap(false);
+    queueView_->horizontalHeader()->setStretchLastSection(true);
+    queueView_->setColumnWidth(CampaignQueueModel::Layout, 120);
+    queueView_->setColumnWidth(CampaignQueueModel::Workload, 170);
+    queueView_->setColumnWidth(CampaignQueueModel::Iteration, 70);
+    queueView_->setColumnWidth(CampaignQueueModel::State, 110);
+    queueView_->setColumnWidth(CampaignQueueModel::Seconds, 70);
+
+    output_ = new QPlainTextEdit;
+    output_->setReadOnly(true);
+    output_->setMaximumBlockCount(maxOutputLines);
+    output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    output_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    output_->setPlaceholderText(tr("The running tool's output appears here."));
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(queueView_);
+    split->addWidget(output_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addLayout(progressRow);
+    layout->addWidget(status_);
+    layout->addWidget(split, 1);
+
+    connect(run_, &QPushButton::clicked, this, &CampaignTab::runRequested);
+    connect(stop_, &QPushButton::clicked, this, &CampaignTab::stopRequested);
+    connect(resume_, &QPushButton::clicked, this, [this] {
+        if (resumeBox_->currentIndex() >= 0)
+            emit resumeRequested(resumeBox_->currentData().toLongLong());
+    });
+    connect(queue_, &CampaignQueueModel::progressChanged, this, &CampaignTab::updateProgress);
+    updateButtons();
+}
+
+void CampaignTab::setCampaigns(const std::vector<CampaignRecord>& campaigns) {
+    resumeBox_->clear();
+    // Newest first: the one just stopped is the one to resume.
+    for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it)
+        if (it->status != "done")
+            resumeBox_->addItem(tr("#%1 %2 (%3, %4 runs)")
+                                    .arg(it->id)
+                                    .arg(qs(it->name), qs(it->status))
+                                    .arg(it->runs),
+                                QVariant::fromValue<qlonglong>(it->id));
+    updateButtons();
+}
+
+void CampaignTab::setScenarioValid(bool valid) {
+    scenarioValid_ = valid;
+    updateButtons();
+}
+
+void CampaignTab::setDatabase(const QString& path) {
+    database_->setText(path.isEmpty() ? QString()
+                                      : tr("Database: %1").arg(QFileInfo(path).fileName()));
+    database_->setToolTip(path);
+}
+
+void CampaignTab::setRunning(bool running) {
+    running_ = running;
+    updateButtons();
+}
+
+void CampaignTab::updateButtons() {
+    run_->setEnabled(!running_ && scenarioValid_);
+    run_->setToolTip(scenarioValid_ ? QString() : tr("Fix the scenario first (Scenario tab)"));
+    stop_->setEnabled(running_);
+    resume_->setEnabled(!running_ && resumeBox_->count() > 0);
+    resumeBox_->setEnabled(!running_ && resumeBox_->count() > 0);
+}
+
+void CampaignTab::campaignPlanned(const CampaignPlan& plan, const RunTable* runs) {
+    queue_->setPlan(plan);
+    if (plan.resume && runs)
+        queue_->markDoneBefore(*runs, *plan.resume);
+    output_->clear();
+    lastOutputEndedLine_ = true;
+    status_->setText(plan.resume
+                         ? tr("Resuming campaign #%1 (%2)").arg(*plan.resume).arg(qs(plan.scenario))
+                         : tr("Starting campaign %1").arg(qs(plan.scenario)));
+}
+
+void CampaignTab::campaignProgress(const CampaignProgress& p) {
+    queue_->applyProgress(p);
+    const QString layout = qs(p.layout);
+    switch (p.kind) {
+    case CampaignProgress::Kind::Building:
+        status_->setText(tr("%1: building the layout").arg(layout));
+        appendMessage(tr("== %1: building").arg(layout));
+        break;
+    case CampaignProgress::Kind::TearingDown:
+        status_->setText(tr("%1: tearing down").arg(layout));
+        appendMessage(tr("== %1: tearing down").arg(layout));
+        break;
+    case CampaignProgress::Kind::Running:
+        status_->setText(tr("%1 · %2 · iteration %3 of %4")
+                             .arg(layout, qs(p.workload))
+                             .arg(p.iteration + 1)
+                             .arg(p.iterations));
+        appendMessage(
+            tr("== %1 · %2 · iteration %3").arg(layout, qs(p.workload)).arg(p.iteration + 1));
+        break;
+    case CampaignProgress::Kind::RunFinished:
+        if (p.status != RunStatus::Ok)
+            appendMessage(tr("== %1 · %2 · iteration %3: %4 — %5")
+                              .arg(layout, qs(p.workload))
+                              .arg(p.iteration + 1)
+                              .arg(qs(runStatusName(p.status)), qs(p.message)));
+        break;
+    case CampaignProgress::Kind::Message:
+        status_->setText(qs(p.message));
+        appendMessage(qs(p.message));
+        break;
+    }
+}
+
+void CampaignTab::appendToolOutput(bool stderrStream, const QString& text) {
+    Q_UNUSED(stderrStream);
+    QScrollBar* bar = output_->verticalScrollBar();
+    const bool atEnd = bar->value() == bar->maximum();
+    QTextCursor cursor(output_->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(text);
+    lastOutputEndedLine_ = text.endsWith(QLatin1Char('\n'));
+    if (atEnd)
+        bar->setValue(bar->maximum());
+}
+
+void CampaignTab::appendMessage(const QString& text) {
+    appendToolOutput(false, (lastOutputEndedLine_ ? QString() : QStringLiteral("\n")) + text +
+                                QLatin1Char('\n'));
+}
+
+void CampaignTab::campaignFinished(const CampaignResult& r) {
+    QString text = tr("Campaign #%1 %2: %3 run(s), %4 failed")
+                       .arg(r.campaignId)
+                       .arg(qs(r.status))
+                       .arg(r.runs)
+                       .arg(r.failedRuns);
+    if (r.skippedRuns)
+        text += tr(", %1 done before").arg(r.skippedRuns);
+    for (const auto& p : r.problems)
+        text += QStringLiteral("\n") + tr("problem: %1").arg(qs(p));
+    if (r.status == "aborted")
+        text += QStringLiteral("\n") + tr("Resume it with Resume.");
+    status_->setText(text);
+    appendMessage(text);
+}
+
+void CampaignTab::campaignFailed(const QString& message) {
+    status_->setText(tr("The campaign could not run: %1").arg(message));
+    appendMessage(status_->text());
+}
+
+void CampaignTab::campaignStopped() {
+    queue_->campaignStopped();
+}
+
+void CampaignTab::updateProgress() {
+    const auto total = static_cast<int>(queue_->total());
+    progress_->setRange(0, std::max(total, 1));
+    progress_->setValue(static_cast<int>(queue_->done()));
+    progress_->setFormat(total > 0 ? tr("%v / %m runs") : QString());
+    if (const auto eta = queue_->etaSeconds())
+        eta_->setText(tr("ETA %1").arg(formatDuration(*eta)));
+    else
+        eta_->clear();
+}
+
+} // namespace lb::gui

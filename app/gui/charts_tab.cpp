@@ -1,0 +1,260 @@
+// The Charts tab (see charts_tab.h).
+#include "app/gui/charts_tab.h"
+
+#include "reports/charts.h"
+#include "reports/display.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace lb::gui {
+
+namespace {
+
+QCustomPlot* makePlot(const QString& name) {
+    auto* plot = new QCustomPlot;
+    plot->setObjectName(name);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->setMinimumHeight(140);
+    plot->setNoAntialiasingOnDrag(true);
+    plot->setMouseTracking(true);
+    return plot;
+}
+
+// After a chart function built a plot: the app's interactions, whatever the chart set.
+void finish(QCustomPlot* plot) {
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->replot();
+}
+
+// The label a text ticker gives a key, else the key itself.
+QString keyLabel(const QCPAxis* axis, double key) {
+    if (auto text = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker())) {
+        const auto& ticks = text->ticks();
+        auto it = ticks.lowerBound(key - 0.5);
+        QString best;
+        double distance = 1e300;
+        for (; it != ticks.end() && it.key() <= key + 0.5; ++it)
+            if (std::abs(it.key() - key) < distance) {
+                distance = std::abs(it.key() - key);
+                best = it.value();
+            }
+        if (!best.isEmpty())
+            return best.simplified();
+    }
+    return QString::number(key);
+}
+
+} // namespace
+
+ChartsTab::ChartsTab(QWidget* parent) : QWidget(parent) {
+    bars_ = makePlot(QStringLiteral("bars"));
+    overhead_ = makePlot(QStringLiteral("overhead"));
+    // One chart at a time: each gets the whole height, which a 768-pixel screen needs for the
+    // metric names under the bars.
+    plots_ = new QTabWidget;
+    plots_->setDocumentMode(true);
+    // Each chart sits on a stack with a placeholder, shown while there is nothing to draw.
+    for (QCustomPlot* plot : {bars_, overhead_}) {
+        auto* stack = new QStackedWidget;
+        auto* empty = new QLabel;
+        empty->setAlignment(Qt::AlignCenter);
+        empty->setWordWrap(true);
+        empty->setObjectName(QStringLiteral("placeholder"));
+        stack->addWidget(empty);
+        stack->addWidget(plot);
+        stacks_.push_back(stack);
+    }
+    plots_->addTab(stacks_[0], tr("Grouped bars per layout"));
+    plots_->addTab(stacks_[1], tr("Overhead of the candidate"));
+
+    note_ = new QLabel;
+    note_->setWordWrap(true); // never widens the window
+    note_->setTextFormat(Qt::RichText);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    normalise_ = new QCheckBox(tr("Normalise to the baseline"));
+    normalise_->setChecked(true);
+    normalise_->setToolTip(tr("Bars of mixed units (MB/s, ops/s) side by side as a percentage "
+                              "of the baseline's median (= 100 %)"));
+    connect(normalise_, &QCheckBox::toggled, this, [this] { rebuildBars(); });
+    auto* reset = new QPushButton(tr("Reset view"));
+    reset->setToolTip(tr("Undo zoom and pan"));
+    auto* png = new QPushButton(tr("Export PNG…"));
+    auto* pdf = new QPushButton(tr("Export PDF…"));
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(note_, 1);
+    top->addSpacing(12);
+    top->addWidget(normalise_);
+    top->addWidget(reset);
+    top->addWidget(png);
+    top->addWidget(pdf);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(plots_, 1);
+
+    connect(plots_, &QTabWidget::currentChanged, this,
+            [this] { normalise_->setEnabled(currentPlot() == bars_); });
+    connect(reset, &QPushButton::clicked, this, [this] {
+        if (currentPlot() == bars_)
+            rebuildBars();
+        else
+            rebuildOverhead();
+    });
+    connect(png, &QPushButton::clicked, this, [this] { exportDialog(currentPlot(), false); });
+    connect(pdf, &QPushButton::clicked, this, [this] { exportDialog(currentPlot(), true); });
+    for (QCustomPlot* plot : {bars_, overhead_})
+        connect(plot, &QCustomPlot::mouseMove, this,
+                [this, plot](QMouseEvent* e) { onMouseMove(plot, e); });
+    clear();
+}
+
+QCustomPlot* ChartsTab::currentPlot() const {
+    return plots_->currentIndex() == 0 ? bars_ : overhead_;
+}
+
+void ChartsTab::rebuildOverhead() {
+    overhead_->clearPlottables();
+    overhead_->clearItems();
+    if (hasData_ && !data_.comparisons.empty())
+        charts::buildOverheadChart(*overhead_, data_.comparisons.front());
+    finish(overhead_);
+}
+
+void ChartsTab::showResult(const ComparisonResult& result) {
+    data_ = result.chartData;
+    hasData_ = true;
+    for (QStackedWidget* stack : stacks_)
+        stack->setCurrentIndex(1);
+    note_->setText(tr("<b>%1</b> against <b>%2</b>: %3. <span style=\"color: gray\">Drag to "
+                      "pan, wheel to zoom, hover a bar for its values.</span>")
+                       .arg(qs(result.comparison.candidate).toHtmlEscaped(),
+                            qs(result.comparison.baseline).toHtmlEscaped(),
+                            qs(verdictName(result.comparison.verdict))));
+    rebuildBars();
+    rebuildOverhead();
+}
+
+void ChartsTab::clear(const QString& why) {
+    hasData_ = false;
+    data_ = {};
+    for (QCustomPlot* plot : {bars_, overhead_}) {
+        plot->clearPlottables();
+        plot->clearItems();
+        plot->replot();
+    }
+    const QString text = why.isEmpty() ? tr("Open a database and pick a baseline and a candidate "
+                                            "on the Results tab.")
+                                       : why;
+    for (QStackedWidget* stack : stacks_) {
+        stack->setCurrentIndex(0);
+        qobject_cast<QLabel*>(stack->widget(0))->setText(text);
+    }
+    note_->setText(text.toHtmlEscaped());
+}
+
+void ChartsTab::rebuildBars() {
+    bars_->clearPlottables();
+    bars_->clearItems();
+    barMetrics_ = hasData_ ? charts::barMetrics(data_) : QStringList();
+    if (hasData_)
+        charts::buildGroupedBars(*bars_, data_, barMetrics_, normalise_->isChecked());
+    finish(bars_);
+}
+
+QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
+    int index = -1;
+    auto* bars = plot->plottableAt<QCPBars>(pos, false, &index);
+    if (!bars || index < 0 || index >= bars->data()->size() || !hasData_)
+        return {};
+    const double key = bars->data()->at(index)->key;
+    const double value = bars->data()->at(index)->value;
+    const QString label = keyLabel(bars->keyAxis(), key).toHtmlEscaped();
+    // The charts put metric k (in the order they were given) at key k + 1.
+    const auto k = static_cast<qsizetype>(std::lround(key)) - 1;
+    if (plot == overhead_) {
+        std::vector<const MetricComparison*> decisive;
+        if (!data_.comparisons.empty())
+            for (const auto& m : data_.comparisons.front().metrics)
+                if (m.decisive)
+                    decisive.push_back(&m);
+        if (k < 0 || k >= static_cast<qsizetype>(decisive.size()))
+            return QStringLiteral("<b>%1</b><br>%2 %").arg(label).arg(value, 0, 'f', 1);
+        const MetricComparison& m = *decisive[static_cast<std::size_t>(k)];
+        return tr("<b>%1</b><br>%2 → %3<br>ratio %4, 95 % interval %5–%6 (%7)<br>%8")
+            .arg(qs(m.name).toHtmlEscaped(), qs(display::value(m.baselineMedian, m.unit)),
+                 qs(display::value(m.candidateMedian, m.unit)), qs(display::ratio(m.ratio)),
+                 qs(display::ratio(m.interval.low)), qs(display::ratio(m.interval.high)),
+                 m.confident ? tr("confident") : tr("not confident"),
+                 qs(verdictReason(m)).toHtmlEscaped());
+    }
+    if (k < 0 || k >= barMetrics_.size())
+        return QStringLiteral("<b>%1</b><br>%2: %3")
+            .arg(label, bars->name().toHtmlEscaped())
+            .arg(value, 0, 'g', 4);
+    const std::string metric = ss(barMetrics_[k]);
+    const std::string layout = ss(bars->name());
+    const auto info = describeMetric(metric);
+    const Unit unit = info ? info->unit : Unit::Count;
+    QString text = QStringLiteral("<b>%1</b> on <b>%2</b>")
+                       .arg(qs(metric).toHtmlEscaped(), bars->name().toHtmlEscaped());
+    if (const auto it = data_.samples.find(layout); it != data_.samples.end())
+        for (const auto& s : it->second)
+            if (s.name == metric && !s.values.empty()) {
+                const auto [lo, hi] = std::minmax_element(s.values.begin(), s.values.end());
+                text += tr("<br>median %1").arg(qs(display::value(median(s.values), unit)));
+                if (s.values.size() > 1)
+                    text += tr("<br>%1 iterations, from %2 to %3")
+                                .arg(s.values.size())
+                                .arg(qs(display::value(*lo, unit)), qs(display::value(*hi, unit)));
+            }
+    if (normalise_->isChecked())
+        text += tr("<br>%1 % of the baseline's median").arg(value, 0, 'f', 1);
+    return text;
+}
+
+void ChartsTab::onMouseMove(QCustomPlot* plot, QMouseEvent* event) {
+    if (event->buttons() != Qt::NoButton)
+        return; // dragging
+    const QString text = hoverText(plot, event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+}
+
+bool ChartsTab::exportChart(QCustomPlot* plot, const QString& path) {
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return plot->savePdf(path, 0, 0, QCP::epAllowCosmetic, QStringLiteral("layoutbench"),
+                             QFileInfo(path).completeBaseName());
+    return plot->savePng(path, 0, 0, 2.0);
+}
+
+void ChartsTab::exportDialog(QCustomPlot* plot, bool pdf) {
+    const QString suffix = pdf ? QStringLiteral(".pdf") : QStringLiteral(".png");
+    const QString base =
+        plot == bars_ ? QStringLiteral("layoutbench-bars") : QStringLiteral("layoutbench-overhead");
+    QString path = QFileDialog::getSaveFileName(
+        this, pdf ? tr("Export chart as PDF") : tr("Export chart as PNG"), base + suffix,
+        pdf ? tr("PDF document (*.pdf)") : tr("PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(suffix, Qt::CaseInsensitive))
+        path += suffix;
+    if (!exportChart(plot, path))
+        QMessageBox::warning(this, tr("Export chart"), tr("Could not write %1.").arg(path));
+}
+
+} // namespace lb::gui

@@ -1,0 +1,209 @@
+// The comparison table model (see comparison_model.h).
+#include "app/gui/comparison_model.h"
+
+#include "app/gui/gui_types.h"
+#include "reports/charts.h"
+#include "reports/display.h"
+
+#include <QBrush>
+#include <QColor>
+#include <cmath>
+
+namespace lb::gui {
+
+namespace {
+
+int severity(lb::Verdict v) {
+    switch (v) {
+    case lb::Verdict::Viable:
+        return 0;
+    case lb::Verdict::Decision:
+        return 1;
+    case lb::Verdict::NotViable:
+        return 2;
+    }
+    return 0;
+}
+
+QString ratioText(double r) {
+    if (!std::isfinite(r))
+        return QStringLiteral("∞");
+    return qs(display::ratio(r));
+}
+
+// The verdict colour; lighter for metrics that are shown but do not decide (CPU use, counts).
+QColor verdictBackground(const MetricComparison& m) {
+    QColor c(charts::verdictColor(m.verdict));
+    if (!m.decisive)
+        c = QColor::fromRgbF(0.55f + 0.45f * c.redF(), 0.55f + 0.45f * c.greenF(),
+                             0.55f + 0.45f * c.blueF());
+    return c;
+}
+
+} // namespace
+
+ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ComparisonModel::setComparison(Comparison comparison) {
+    beginResetModel();
+    comparison_ = std::move(comparison);
+    has_ = true;
+    endResetModel();
+}
+
+void ComparisonModel::clear() {
+    beginResetModel();
+    comparison_ = {};
+    has_ = false;
+    endResetModel();
+}
+
+QString ComparisonModel::summary() const {
+    if (!has_)
+        return {};
+    QString text = tr("%1 against %2: %3")
+                       .arg(qs(comparison_.candidate), qs(comparison_.baseline),
+                            qs(verdictName(comparison_.verdict)));
+    QStringList reasons;
+    for (const auto& m : comparison_.metrics)
+        if (m.decisive && m.verdict == comparison_.verdict && m.verdict != lb::Verdict::Viable)
+            reasons << qs(verdictReason(m));
+    if (!reasons.isEmpty())
+        text += QStringLiteral(" — ") + reasons.join(QStringLiteral("; "));
+    return text;
+}
+
+int ComparisonModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(comparison_.metrics.size());
+}
+
+int ComparisonModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : Count;
+}
+
+QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const auto& m = comparison_.metrics[static_cast<std::size_t>(index.row())];
+    const auto column = static_cast<Column>(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case Metric:
+            return qs(m.name);
+        case Baseline:
+            return qs(display::value(m.baselineMedian, m.unit));
+        case Candidate:
+            return qs(display::value(m.candidateMedian, m.unit));
+        case Ratio:
+            return ratioText(m.ratio);
+        case Overhead:
+            return std::isfinite(m.overhead) ? qs(display::percent(m.overhead))
+                                             : QStringLiteral("∞");
+        case Interval:
+            return ratioText(m.interval.low) + QStringLiteral("–") + ratioText(m.interval.high);
+        case Verdict:
+            return m.decisive ? qs(verdictName(m.verdict))
+                              : qs(verdictName(m.verdict)) + tr(" (info)");
+        case Confident:
+            return m.confident ? tr("yes") : tr("no");
+        case Count:
+            break;
+        }
+        return {};
+    case SortRole:
+        switch (column) {
+        case Metric:
+            return qs(m.name);
+        case Baseline:
+            return m.baselineMedian;
+        case Candidate:
+            return m.candidateMedian;
+        case Ratio:
+            return m.ratio;
+        case Overhead:
+            return m.overhead;
+        case Interval:
+            return m.interval.low;
+        case Verdict:
+            return severity(m.verdict) + (m.decisive ? 10 : 0);
+        case Confident:
+            return m.confident;
+        case Count:
+            break;
+        }
+        return {};
+    case Qt::BackgroundRole:
+        if (column == Verdict)
+            return QBrush(verdictBackground(m));
+        return {};
+    case Qt::ForegroundRole:
+        if (column == Verdict)
+            return QBrush(verdictBackground(m).lightnessF() < 0.5f ? QColor(Qt::white)
+                                                                   : QColor(Qt::black));
+        if (!m.decisive)
+            return QBrush(QColor(0x60, 0x60, 0x60));
+        return {};
+    case Qt::ToolTipRole:
+        if (!m.decisive)
+            return tr("Shown for information; it does not decide the layout's verdict.");
+        return qs(verdictReason(m)) + tr("\n%1 baseline and %2 candidate sample(s); %3")
+                                          .arg(m.baselineSamples)
+                                          .arg(m.candidateSamples)
+                                          .arg(m.confident
+                                                   ? tr("the 95 % interval lies in one band")
+                                                   : tr("the 95 % interval spans two bands"));
+    case Qt::TextAlignmentRole:
+        if (column == Metric)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        if (column == Verdict || column == Confident)
+            return QVariant::fromValue(Qt::AlignCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole) {
+        switch (static_cast<Column>(section)) {
+        case Ratio:
+            return tr("Cost ratio: the candidate's time per unit of work over the baseline's");
+        case Overhead:
+            return tr("Ratio − 1: how much more time the candidate takes");
+        case Interval:
+            return tr("Bootstrap 95 % interval of the ratio");
+        case Confident:
+            return tr("The whole interval lies inside one verdict band");
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (static_cast<Column>(section)) {
+    case Metric:
+        return tr("Metric");
+    case Baseline:
+        return comparison_.baseline.empty() ? tr("Baseline") : qs(comparison_.baseline);
+    case Candidate:
+        return comparison_.candidate.empty() ? tr("Candidate") : qs(comparison_.candidate);
+    case Ratio:
+        return tr("Ratio");
+    case Overhead:
+        return tr("Overhead");
+    case Interval:
+        return tr("95 % interval");
+    case Verdict:
+        return tr("Verdict");
+    case Confident:
+        return tr("Confident");
+    case Count:
+        break;
+    }
+    return {};
+}
+
+} // namespace lb::gui

@@ -1,0 +1,95 @@
+// The value types that cross from the engine's worker threads to the GUI thread in queued signals
+// (engine structs, the database snapshot, comparison results), their Qt metatype declarations, and
+// the small string conversions every GUI file needs.
+#pragma once
+
+#include "engine/analysis.h"
+#include "engine/campaign.h"
+#include "engine/store.h"
+#include "reports/report_data.h"
+
+#include <QMetaType>
+#include <QString>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lb::gui {
+
+inline QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+inline QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+inline std::string ss(const QString& s) {
+    return s.toStdString();
+}
+
+// Every run of a database in a compact, read-only form: the strings (layout, workload, reason)
+// interned once, about 48 bytes a run, so 100,000 runs cost a few MB and the model never copies a
+// string per row. Built on the store's worker thread, shared with the GUI thread by pointer.
+struct RunTable {
+    struct Row {
+        std::int64_t id = 0;
+        std::int64_t campaignId = 0;
+        double wallSeconds = 0;
+        std::uint32_t layout = 0; // index into strings
+        std::uint32_t workload = 0;
+        std::uint32_t reason = 0;
+        std::int32_t iteration = 0;
+        std::int32_t metrics = 0;
+        RunStatus status = RunStatus::Ok;
+    };
+    std::vector<Row> rows;                    // by id
+    std::vector<QString> strings;             // strings[0] is ""
+    std::vector<std::uint32_t> collationRank; // per string: its position in sorted order
+
+    const QString& text(std::uint32_t index) const { return strings[index]; }
+};
+
+// Compacts the store's run list (consumed) into a RunTable.
+RunTable makeRunTable(std::vector<RunSummary> runs);
+
+// What the GUI shows of a database once it is open.
+struct DatabaseSnapshot {
+    QString path;
+    std::vector<LayoutRecord> layouts;     // by name
+    std::vector<CampaignRecord> campaigns; // by id
+    std::shared_ptr<const RunTable> runs;
+};
+
+// A comparison of two stored layouts and what the charts need to draw it: every layout's samples
+// and the comparison, gathered on the worker thread.
+struct ComparisonResult {
+    std::uint64_t request = 0; // the request it answers; older answers are dropped
+    Comparison comparison;
+    ReportData chartData;
+};
+
+// The runs a campaign will make, in order (see planCampaign in campaign_controller.h).
+struct CampaignPlan {
+    std::string scenario;
+    std::optional<std::int64_t> resume;
+    struct Entry {
+        std::string layout;
+        std::string workload;
+        int iteration = 0; // from 0
+    };
+    std::vector<Entry> runs;
+};
+
+// Registers the types above and the engine types used in queued signals. Call once, before any
+// queued connection carries them (MainWindow's constructor does).
+void registerGuiMetaTypes();
+
+} // namespace lb::gui
+
+Q_DECLARE_METATYPE(lb::Comparison)
+Q_DECLARE_METATYPE(lb::CampaignProgress)
+Q_DECLARE_METATYPE(lb::CampaignResult)
+Q_DECLARE_METATYPE(lb::gui::DatabaseSnapshot)
+Q_DECLARE_METATYPE(lb::gui::ComparisonResult)
+Q_DECLARE_METATYPE(lb::gui::CampaignPlan)

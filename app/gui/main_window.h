@@ -1,0 +1,85 @@
+// The main window of layoutbench-gui: the Scenario, Campaign, Results and Charts tabs, the File
+// menu (open a database, recent databases, open and save scenarios) and the wiring between the
+// tabs and the two worker-thread adapters (StoreService, CampaignController).
+#pragma once
+
+#include "app/gui/gui_types.h"
+
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace lb::gui {
+
+class CampaignController;
+class CampaignTab;
+class ChartsTab;
+class ResultsTab;
+class ScenarioTab;
+class StoreService;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // The default size; the window never asks for more than a 1366×768 screen has.
+    static constexpr int defaultWidth = 1280;
+    static constexpr int defaultHeight = 720;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a results database (loaded on the store's thread; databaseOpened when shown).
+    void openDatabase(const QString& path);
+    QString databasePath() const { return databasePath_; }
+    const DatabaseSnapshot& snapshot() const { return snapshot_; }
+
+    QTabWidget* tabs() const { return tabs_; }
+    ScenarioTab* scenarioTab() const { return scenario_; }
+    CampaignTab* campaignTab() const { return campaign_; }
+    ResultsTab* resultsTab() const { return results_; }
+    ChartsTab* chartsTab() const { return charts_; }
+    CampaignController* campaignController() const { return controller_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+
+signals:
+    void databaseOpened(const QString& path);
+    void databaseFailed(const QString& message);
+    void comparisonShown();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void onOpened(const DatabaseSnapshot& snapshot);
+    void onOpenFailed(const QString& path, const QString& message);
+    void onCompared(const ComparisonResult& result);
+    void startCampaign(std::optional<std::int64_t> resume);
+    void newScenario();
+    void openScenarioDialog();
+    bool saveScenario(bool askPath);
+    bool maybeSaveScenario();
+    void updateTitle();
+
+    StoreService* store_ = nullptr;
+    CampaignController* controller_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    ScenarioTab* scenario_ = nullptr;
+    CampaignTab* campaign_ = nullptr;
+    ResultsTab* results_ = nullptr;
+    ChartsTab* charts_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* statusDb_ = nullptr;
+    QString databasePath_;
+    DatabaseSnapshot snapshot_;
+    bool showResultsOnOpen_ = false;
+    // A campaign asked for while its database was still opening: nullopt inside for a new one.
+    std::optional<std::optional<std::int64_t>> pendingCampaign_;
+};
+
+} // namespace lb::gui

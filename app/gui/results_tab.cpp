@@ -1,0 +1,285 @@
+// The Results tab (see results_tab.h).
+#include "app/gui/results_tab.h"
+
+#include "app/gui/comparison_model.h"
+#include "app/gui/runs_model.h"
+#include "reports/charts.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace lb::gui {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model) {
+    auto* view = new QTableView;
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    // Fixed row heights: the view never measures 100,000 rows.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setHighlightSections(false);
+    return view;
+}
+
+} // namespace
+
+ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
+    // Runs.
+    runs_ = new RunsModel(this);
+    runsProxy_ = new RunsFilterModel(this);
+    runsProxy_->setSourceModel(runs_);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("Filter runs: layout, workload, status or reason (all words)"));
+    filter_->setClearButtonEnabled(true);
+    runCount_ = new QLabel;
+    auto* filterTimer = new QTimer(this);
+    filterTimer->setSingleShot(true);
+    filterTimer->setInterval(150);
+    connect(filter_, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
+    connect(filterTimer, &QTimer::timeout, this, [this] {
+        runsProxy_->setFilterText(filter_->text());
+        updateRunCount();
+    });
+    runsView_ = makeTable(runsProxy_);
+    // Shown in id order as loaded; a click on a header sorts.
+    runsView_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    runsView_->setColumnWidth(RunsModel::Id, 60);
+    runsView_->setColumnWidth(RunsModel::Campaign, 80);
+    runsView_->setColumnWidth(RunsModel::Layout, 110);
+    runsView_->setColumnWidth(RunsModel::Workload, 150);
+    runsView_->setColumnWidth(RunsModel::Iteration, 70);
+    runsView_->setColumnWidth(RunsModel::Status, 70);
+    runsView_->setColumnWidth(RunsModel::Seconds, 70);
+    runsView_->setColumnWidth(RunsModel::Metrics, 60);
+
+    auto* runsTop = new QHBoxLayout;
+    runsTop->addWidget(new QLabel(tr("Runs")));
+    runsTop->addWidget(filter_, 1);
+    runsTop->addWidget(runCount_);
+    auto* runsBox = new QWidget;
+    auto* runsLayout = new QVBoxLayout(runsBox);
+    runsLayout->setContentsMargins(0, 0, 0, 0);
+    runsLayout->addLayout(runsTop);
+    runsLayout->addWidget(runsView_, 1);
+
+    // Comparison.
+    baseline_ = new QComboBox;
+    candidate_ = new QComboBox;
+    campaign_ = new QComboBox;
+    for (QComboBox* box : {baseline_, candidate_, campaign_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setMinimumContentsLength(10);
+    }
+    viable_ = new QDoubleSpinBox;
+    notViable_ = new QDoubleSpinBox;
+    for (QDoubleSpinBox* box : {viable_, notViable_}) {
+        box->setRange(1.0, 100.0);
+        box->setDecimals(2);
+        box->setSingleStep(0.05);
+        box->setKeyboardTracking(false);
+    }
+    const Thresholds defaults;
+    viable_->setValue(defaults.viableMax);
+    notViable_->setValue(defaults.notViableMin);
+    viable_->setToolTip(tr("A cost ratio at or below this is viable"));
+    notViable_->setToolTip(tr("A cost ratio at or above this is not viable"));
+
+    auto* pick = new QHBoxLayout;
+    pick->addWidget(new QLabel(tr("Baseline")));
+    pick->addWidget(baseline_);
+    pick->addWidget(new QLabel(tr("Candidate")));
+    pick->addWidget(candidate_);
+    pick->addWidget(new QLabel(tr("Runs of")));
+    pick->addWidget(campaign_);
+    pick->addStretch(1);
+    pick->addWidget(new QLabel(tr("Viable ≤")));
+    pick->addWidget(viable_);
+    pick->addWidget(new QLabel(tr("Not viable ≥")));
+    pick->addWidget(notViable_);
+
+    summary_ = new QLabel;
+    summary_->setTextFormat(Qt::RichText);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setMargin(4);
+
+    comparison_ = new ComparisonModel(this);
+    comparisonProxy_ = new QSortFilterProxyModel(this);
+    comparisonProxy_->setSourceModel(comparison_);
+    comparisonProxy_->setSortRole(ComparisonModel::SortRole);
+    comparisonView_ = makeTable(comparisonProxy_);
+    comparisonView_->sortByColumn(ComparisonModel::Metric, Qt::AscendingOrder);
+    comparisonView_->setColumnWidth(ComparisonModel::Metric, 230);
+    for (int c : {ComparisonModel::Baseline, ComparisonModel::Candidate})
+        comparisonView_->setColumnWidth(c, 120);
+    comparisonView_->setColumnWidth(ComparisonModel::Ratio, 70);
+    comparisonView_->setColumnWidth(ComparisonModel::Overhead, 90);
+    comparisonView_->setColumnWidth(ComparisonModel::Interval, 110);
+    comparisonView_->setColumnWidth(ComparisonModel::Verdict, 130);
+    comparisonView_->setColumnWidth(ComparisonModel::Confident, 90);
+    // The metric names take what is left; the numbers keep their width.
+    comparisonView_->horizontalHeader()->setStretchLastSection(false);
+    comparisonView_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Metric,
+                                                              QHeaderView::Stretch);
+
+    auto* cmpBox = new QWidget;
+    auto* cmpLayout = new QVBoxLayout(cmpBox);
+    cmpLayout->setContentsMargins(0, 0, 0, 0);
+    cmpLayout->addLayout(pick);
+    cmpLayout->addWidget(summary_);
+    cmpLayout->addWidget(comparisonView_, 1);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(runsBox);
+    split->addWidget(cmpBox);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    for (QComboBox* box : {baseline_, candidate_, campaign_})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (!filling_)
+                requestComparison();
+        });
+    for (QDoubleSpinBox* box : {viable_, notViable_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] { requestComparison(); });
+    updateRunCount();
+}
+
+void ResultsTab::setSnapshot(const DatabaseSnapshot& snapshot) {
+    runs_->setRuns(snapshot.runs);
+    updateRunCount();
+
+    // Keep the picked layouts when they are still there (after a reload).
+    const QString oldBaseline = baseline_->currentText();
+    const QString oldCandidate = candidate_->currentText();
+    const QVariant oldCampaign = campaign_->currentData();
+    filling_ = true;
+    baseline_->clear();
+    candidate_->clear();
+    campaign_->clear();
+    for (const auto& l : snapshot.layouts) {
+        const QString name = qs(l.name);
+        const QString tip =
+            tr("%1 · %2 run(s), %3 failed").arg(qs(l.kind)).arg(l.runs).arg(l.failedRuns);
+        baseline_->addItem(name);
+        baseline_->setItemData(baseline_->count() - 1, tip, Qt::ToolTipRole);
+        candidate_->addItem(name);
+        candidate_->setItemData(candidate_->count() - 1, tip, Qt::ToolTipRole);
+    }
+    campaign_->addItem(tr("all campaigns"), QVariant());
+    for (const auto& c : snapshot.campaigns)
+        campaign_->addItem(tr("#%1 %2").arg(c.id).arg(qs(c.name)),
+                           QVariant::fromValue<qlonglong>(c.id));
+    if (const int i = campaign_->findData(oldCampaign); oldCampaign.isValid() && i >= 0)
+        campaign_->setCurrentIndex(i);
+    filling_ = false;
+    if (!selectLayouts(oldBaseline, oldCandidate)) {
+        // By default the first layout is the baseline and the next one the candidate.
+        filling_ = true;
+        baseline_->setCurrentIndex(baseline_->count() > 0 ? 0 : -1);
+        candidate_->setCurrentIndex(candidate_->count() > 1 ? 1 : -1);
+        filling_ = false;
+        requestComparison();
+    }
+}
+
+bool ResultsTab::selectLayouts(const QString& baseline, const QString& candidate) {
+    const int b = baseline_->findText(baseline);
+    const int c = candidate_->findText(candidate);
+    if (b < 0 || c < 0)
+        return false;
+    filling_ = true;
+    baseline_->setCurrentIndex(b);
+    candidate_->setCurrentIndex(c);
+    filling_ = false;
+    requestComparison();
+    return true;
+}
+
+void ResultsTab::requestComparison() {
+    const QString b = baseline_->currentText();
+    const QString c = candidate_->currentText();
+    if (b.isEmpty() || c.isEmpty()) {
+        comparison_->clear();
+        summary_->setText(baseline_->count() < 2 ? tr("Two layouts with results are needed for a "
+                                                      "comparison.")
+                                                 : QString());
+        summary_->setStyleSheet({});
+        return;
+    }
+    if (b == c) {
+        comparison_->clear();
+        summary_->setStyleSheet({});
+        summary_->setText(tr("Pick a candidate other than the baseline."));
+        return;
+    }
+    std::optional<std::int64_t> campaign;
+    if (campaign_->currentData().isValid())
+        campaign = campaign_->currentData().toLongLong();
+    Thresholds t;
+    t.viableMax = viable_->value();
+    t.notViableMin = notViable_->value();
+    if (!(t.notViableMin > t.viableMax)) {
+        summary_->setStyleSheet({});
+        summary_->setText(tr("The not-viable threshold must be above the viable one."));
+        return;
+    }
+    summary_->setStyleSheet({});
+    summary_->setText(tr("Comparing %1 against %2 …").arg(c.toHtmlEscaped(), b.toHtmlEscaped()));
+    emit compareRequested(b, c, t, campaign);
+}
+
+void ResultsTab::showComparison(const Comparison& comparison) {
+    comparison_->setComparison(comparison);
+    // The overall verdict as a coloured chip, then the reasons of the metrics that decide it.
+    const QColor colour(charts::verdictColor(comparison.verdict));
+    QStringList reasons;
+    for (const auto& m : comparison.metrics)
+        if (m.decisive && m.verdict == comparison.verdict && m.verdict != Verdict::Viable)
+            reasons << qs(verdictReason(m)).toHtmlEscaped();
+    summary_->setStyleSheet({});
+    summary_->setText(
+        tr("<b>%1</b> against <b>%2</b>: <span style=\"background-color: %3; color: %4;\">"
+           "&nbsp;<b>%5</b>&nbsp;</span>%6")
+            .arg(qs(comparison.candidate).toHtmlEscaped(), qs(comparison.baseline).toHtmlEscaped(),
+                 colour.name(),
+                 colour.lightnessF() < 0.5f ? QStringLiteral("white") : QStringLiteral("black"),
+                 qs(verdictName(comparison.verdict)),
+                 reasons.isEmpty() ? QString()
+                                   : QStringLiteral(" — ") + reasons.join(QStringLiteral("; "))));
+    summary_->setToolTip(comparison_->summary());
+}
+
+void ResultsTab::showComparisonError(const QString& message) {
+    comparison_->clear();
+    summary_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
+    summary_->setText(message.toHtmlEscaped());
+}
+
+void ResultsTab::updateRunCount() {
+    const int shown = runsProxy_->rowCount();
+    const int all = runs_->rowCount();
+    runCount_->setText(shown == all ? tr("%1 run(s)").arg(all)
+                                    : tr("%1 of %2 run(s)").arg(shown).arg(all));
+}
+
+} // namespace lb::gui

@@ -1,0 +1,73 @@
+// The Results tab: every run of the database (filterable, sortable), and the comparison of a
+// candidate layout against a baseline picked from two lists — medians, ratio, overhead, interval,
+// the verdict coloured and whether it is confident — with the overall verdict and its reasons.
+#pragma once
+
+#include "app/gui/gui_types.h"
+
+#include <QWidget>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace lb::gui {
+
+class ComparisonModel;
+class RunsFilterModel;
+class RunsModel;
+
+class ResultsTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsTab(QWidget* parent = nullptr);
+
+    void setSnapshot(const DatabaseSnapshot& snapshot);
+    void showComparison(const Comparison& comparison);
+    void showComparisonError(const QString& message);
+
+    // Asks for the comparison of the layouts picked now (compareRequested), if they differ.
+    void requestComparison();
+    // Picks the baseline and candidate (by layout name); false when one is not in the lists.
+    bool selectLayouts(const QString& baseline, const QString& candidate);
+
+    RunsModel* runsModel() const { return runs_; }
+    RunsFilterModel* runsProxy() const { return runsProxy_; }
+    QTableView* runsView() const { return runsView_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    ComparisonModel* comparisonModel() const { return comparison_; }
+    QSortFilterProxyModel* comparisonProxy() const { return comparisonProxy_; }
+    QTableView* comparisonView() const { return comparisonView_; }
+    QComboBox* baselineBox() const { return baseline_; }
+    QComboBox* candidateBox() const { return candidate_; }
+    QLabel* summaryLabel() const { return summary_; }
+
+signals:
+    void compareRequested(const QString& baseline, const QString& candidate,
+                          const lb::Thresholds& thresholds, std::optional<std::int64_t> campaignId);
+
+private:
+    void updateRunCount();
+
+    RunsModel* runs_ = nullptr;
+    RunsFilterModel* runsProxy_ = nullptr;
+    QTableView* runsView_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QLabel* runCount_ = nullptr;
+    ComparisonModel* comparison_ = nullptr;
+    QSortFilterProxyModel* comparisonProxy_ = nullptr;
+    QTableView* comparisonView_ = nullptr;
+    QComboBox* baseline_ = nullptr;
+    QComboBox* candidate_ = nullptr;
+    QComboBox* campaign_ = nullptr;
+    QDoubleSpinBox* viable_ = nullptr;
+    QDoubleSpinBox* notViable_ = nullptr;
+    QLabel* summary_ = nullptr;
+    bool filling_ = false;
+};
+
+} // namespace lb::gui

@@ -1,0 +1,290 @@
+// The Scenario tab (see scenario_tab.h).
+#include "app/gui/scenario_tab.h"
+
+#include "app/gui/capacity_model.h"
+#include "app/gui/gui_types.h"
+#include "probes/tools.h"
+
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBlock>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <functional>
+
+namespace lb::gui {
+
+ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardProbes()) {
+    // Left: the common fields and the layouts with their capacity.
+    auto* form = new QGroupBox(tr("Scenario"));
+    auto* formLayout = new QFormLayout(form);
+    formLayout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    name_ = new QLineEdit;
+    description_ = new QLineEdit;
+    iterations_ = new QSpinBox;
+    iterations_->setRange(1, 1000);
+    iterations_->setKeyboardTracking(false);
+    workDir_ = new QLineEdit;
+    viable_ = new QDoubleSpinBox;
+    notViable_ = new QDoubleSpinBox;
+    for (QDoubleSpinBox* box : {viable_, notViable_}) {
+        box->setRange(1.0, 100.0);
+        box->setDecimals(2);
+        box->setSingleStep(0.05);
+        box->setKeyboardTracking(false);
+    }
+    viable_->setToolTip(tr("A cost ratio at or below this is viable"));
+    notViable_->setToolTip(tr("A cost ratio at or above this is not viable"));
+    formLayout->addRow(tr("Name"), name_);
+    formLayout->addRow(tr("Description"), description_);
+    formLayout->addRow(tr("Iterations"), iterations_);
+    formLayout->addRow(tr("Work directory"), workDir_);
+    formLayout->addRow(tr("Viable up to ×"), viable_);
+    formLayout->addRow(tr("Not viable from ×"), notViable_);
+
+    connect(name_, &QLineEdit::editingFinished, this,
+            [this] { applyFormField({}, QStringLiteral("name"), tomlString(name_->text())); });
+    connect(description_, &QLineEdit::editingFinished, this, [this] {
+        applyFormField({}, QStringLiteral("description"), tomlString(description_->text()));
+    });
+    connect(workDir_, &QLineEdit::editingFinished, this, [this] {
+        applyFormField({}, QStringLiteral("work_dir"), tomlString(workDir_->text()));
+    });
+    connect(iterations_, &QSpinBox::valueChanged, this, [this](int v) {
+        applyFormField({}, QStringLiteral("iterations"), QString::number(v));
+    });
+    connect(viable_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        applyFormField(QStringLiteral("thresholds"), QStringLiteral("viable"), tomlFloat(v));
+    });
+    connect(notViable_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        applyFormField(QStringLiteral("thresholds"), QStringLiteral("not_viable"), tomlFloat(v));
+    });
+
+    auto* layoutsBox = new QGroupBox(tr("Layouts and capacity"));
+    auto* layoutsLayout = new QVBoxLayout(layoutsBox);
+    capacity_ = new CapacityModel(this);
+    layoutsView_ = new QTableView;
+    layoutsView_->setModel(capacity_);
+    layoutsView_->verticalHeader()->hide();
+    layoutsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    layoutsView_->setWordWrap(false);
+    layoutsView_->horizontalHeader()->setStretchLastSection(true);
+    layoutsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layoutsView_->horizontalHeader()->setMinimumSectionSize(40);
+    layoutsLayout->addWidget(layoutsView_);
+    auto* capacityNote = new QLabel(tr("Capacity of layouts whose disks have sizes; hover a row "
+                                       "for where the rest of the raw space goes."));
+    capacityNote->setWordWrap(true);
+    capacityNote->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    layoutsLayout->addWidget(capacityNote);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(form);
+    leftLayout->addWidget(layoutsBox, 1);
+
+    // Right: the raw text and what is wrong with it.
+    editor_ = new QPlainTextEdit;
+    editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    editor_->setTabChangesFocus(false);
+    problem_ = new QLabel;
+    problem_->setWordWrap(true);
+    problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    file_ = new QLabel(tr("untitled scenario"));
+    file_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(file_, 1);
+    const std::pair<QString, std::function<void()>> buttons[] = {
+        {tr("New"), [this] { emit newRequested(); }},
+        {tr("Open…"), [this] { emit openRequested(); }},
+        {tr("Save"), [this] { emit saveRequested(false); }},
+        {tr("Save as…"), [this] { emit saveRequested(true); }},
+    };
+    for (const auto& [label, action] : buttons) {
+        auto* button = new QPushButton(label);
+        connect(button, &QPushButton::clicked, this, action);
+        fileRow->addWidget(button);
+    }
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(fileRow);
+    rightLayout->addWidget(editor_, 1);
+    rightLayout->addWidget(problem_);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({500, 750}); // the capacity table's columns fit; the editor takes the rest
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(this, &ScenarioTab::pathChanged, this, [this](const QString& path) {
+        file_->setText(path.isEmpty() ? tr("untitled scenario") : QFileInfo(path).fileName());
+        file_->setToolTip(path);
+    });
+
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(validationDelayMs);
+    connect(debounce_, &QTimer::timeout, this, &ScenarioTab::validate);
+    connect(editor_, &QPlainTextEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
+}
+
+ScenarioTab::~ScenarioTab() = default;
+
+void ScenarioTab::setScenario(const QString& text, const QString& path) {
+    editor_->setPlainText(text);
+    editor_->document()->setModified(false);
+    if (path != path_) {
+        path_ = path;
+        emit pathChanged(path_);
+    }
+    validateNow();
+}
+
+bool ScenarioTab::openFile(const QString& path, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    setScenario(QString::fromUtf8(file.readAll()), QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool ScenarioTab::saveFile(const QString& path, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(text().toUtf8());
+    if (!file.commit()) {
+        *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    editor_->document()->setModified(false);
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (absolute != path_) {
+        path_ = absolute;
+        emit pathChanged(path_);
+        validateNow(); // relative paths in the scenario now resolve against the new folder
+    }
+    return true;
+}
+
+QString ScenarioTab::text() const {
+    return editor_->toPlainText();
+}
+
+bool ScenarioTab::isModified() const {
+    return editor_->document()->isModified();
+}
+
+void ScenarioTab::validateNow() {
+    debounce_->stop();
+    validate();
+}
+
+void ScenarioTab::validate() {
+    check_ = checkScenario(text(), path_, probes_);
+    if (check_.ok()) {
+        capacity_->setLayouts(layoutCapacities(*check_.scenario));
+        fillForm(*check_.scenario);
+        const auto& s = *check_.scenario;
+        const auto runs =
+            static_cast<std::size_t>(s.iterations) * s.layouts.size() * s.workloads.size();
+        problem_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+        problem_->setText(tr("Valid: %1 layout(s), %2 workload(s), %3 iteration(s) — %4 run(s).")
+                              .arg(s.layouts.size())
+                              .arg(s.workloads.size())
+                              .arg(s.iterations)
+                              .arg(runs));
+        showProblem({});
+    } else {
+        // The layout list keeps the last valid capacities while the text is being fixed.
+        problem_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+        problem_->setText(check_.problem.display());
+        showProblem(check_.problem);
+    }
+    if (check_.ok() != lastValid_) {
+        lastValid_ = check_.ok();
+        emit validityChanged(lastValid_);
+    }
+}
+
+void ScenarioTab::showProblem(const ScenarioProblem& problem) {
+    highlightedLine_ = problem.line;
+    QList<QTextEdit::ExtraSelection> selections;
+    if (problem.line > 0) {
+        const QTextBlock block = editor_->document()->findBlockByNumber(problem.line - 1);
+        if (block.isValid()) {
+            QTextEdit::ExtraSelection sel;
+            sel.format.setBackground(QColor(0xff, 0xd6, 0xd6));
+            sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+            sel.cursor = QTextCursor(block);
+            selections << sel;
+        }
+    }
+    editor_->setExtraSelections(selections);
+}
+
+void ScenarioTab::fillForm(const Scenario& s) {
+    fillingForm_ = true;
+    auto setText = [](QLineEdit* edit, const QString& value) {
+        if (!edit->hasFocus() && edit->text() != value)
+            edit->setText(value);
+    };
+    setText(name_, qs(s.name));
+    setText(description_, qs(s.description));
+    setText(workDir_, qs(s.workDir));
+    if (iterations_->value() != s.iterations)
+        iterations_->setValue(s.iterations);
+    if (viable_->value() != s.thresholds.viableMax)
+        viable_->setValue(s.thresholds.viableMax);
+    if (notViable_->value() != s.thresholds.notViableMin)
+        notViable_->setValue(s.thresholds.notViableMin);
+    fillingForm_ = false;
+}
+
+void ScenarioTab::applyFormField(const QString& table, const QString& key,
+                                 const QString& tomlValue) {
+    if (fillingForm_)
+        return;
+    const auto edited = setScenarioKey(text(), table, key, tomlValue);
+    if (!edited) {
+        problem_->setText(tr("%1 spans several lines: edit it in the text.").arg(key));
+        return;
+    }
+    if (*edited == text())
+        return;
+    // One undoable edit of the document, so Ctrl+Z in the editor takes the form's change back.
+    QTextCursor cursor(editor_->document());
+    cursor.beginEditBlock();
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(*edited);
+    cursor.endEditBlock();
+    validateNow();
+}
+
+} // namespace lb::gui

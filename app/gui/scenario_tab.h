@@ -1,0 +1,86 @@
+// The Scenario tab: open, edit and save a scenario file. A raw TOML editor validated live (the
+// engine's parser on a debounce timer; the error line highlighted and "line N: message" shown), a
+// form for the common top-level fields that edits the same text, and the layout list with each
+// layout's capacity as the text changes.
+#pragma once
+
+#include "app/gui/scenario_text.h"
+#include "engine/probe.h"
+
+#include <QWidget>
+
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+class QTableView;
+class QTimer;
+
+namespace lb::gui {
+
+class CapacityModel;
+
+class ScenarioTab : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int validationDelayMs = 300;
+
+    explicit ScenarioTab(QWidget* parent = nullptr);
+    ~ScenarioTab() override;
+
+    // Replaces the text (e.g. the embedded default); `path` is "" for an unsaved scenario.
+    void setScenario(const QString& text, const QString& path);
+    bool openFile(const QString& path, QString* error);
+    bool saveFile(const QString& path, QString* error);
+
+    QString text() const;
+    QString path() const { return path_; }
+    bool isModified() const;
+
+    // Validates now instead of after the debounce delay.
+    void validateNow();
+    const ScenarioCheck& lastCheck() const { return check_; }
+    // The line highlighted as wrong, 0 when the text is valid.
+    int highlightedLine() const { return highlightedLine_; }
+
+    QPlainTextEdit* editor() const { return editor_; }
+    QLabel* problemLabel() const { return problem_; }
+    CapacityModel* capacityModel() const { return capacity_; }
+
+signals:
+    void validityChanged(bool valid);
+    void pathChanged(const QString& path);
+    // The file buttons; the main window owns the dialogs (File menu too).
+    void newRequested();
+    void openRequested();
+    void saveRequested(bool askPath);
+
+private:
+    void validate();
+    void showProblem(const ScenarioProblem& problem);
+    void fillForm(const Scenario& scenario);
+    void applyFormField(const QString& table, const QString& key, const QString& tomlValue);
+
+    const ProbeRegistry probes_;
+    QString path_;
+    ScenarioCheck check_;
+    bool lastValid_ = false;
+    int highlightedLine_ = 0;
+    bool fillingForm_ = false;
+
+    QPlainTextEdit* editor_ = nullptr;
+    QLabel* file_ = nullptr;
+    QLabel* problem_ = nullptr;
+    QTimer* debounce_ = nullptr;
+    CapacityModel* capacity_ = nullptr;
+    QTableView* layoutsView_ = nullptr;
+    QLineEdit* name_ = nullptr;
+    QLineEdit* description_ = nullptr;
+    QSpinBox* iterations_ = nullptr;
+    QLineEdit* workDir_ = nullptr;
+    QDoubleSpinBox* viable_ = nullptr;
+    QDoubleSpinBox* notViable_ = nullptr;
+};
+
+} // namespace lb::gui

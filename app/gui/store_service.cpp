@@ -1,0 +1,117 @@
+// The store's worker-thread adapter (see store_service.h).
+#include "app/gui/store_service.h"
+
+#include <algorithm>
+
+namespace lb::gui {
+
+StoreService::StoreService(QObject* parent) : QObject(parent) {
+    registerGuiMetaTypes();
+    thread_.setObjectName(QStringLiteral("layoutbench-store"));
+    context_ = new QObject;
+    context_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, context_, &QObject::deleteLater);
+    thread_.start();
+}
+
+StoreService::~StoreService() {
+    thread_.quit();
+    thread_.wait();
+}
+
+template <typename F> void StoreService::post(F&& job) {
+    QMetaObject::invokeMethod(context_, std::forward<F>(job), Qt::QueuedConnection);
+}
+
+void StoreService::open(const QString& path) {
+    path_ = path;
+    post([this, path] {
+        store_.reset();
+        auto store = Store::open(ss(path));
+        if (!store) {
+            emit openFailed(path, qs(store.error().message));
+            return;
+        }
+        store_.emplace(std::move(*store));
+        DatabaseSnapshot snapshot;
+        snapshot.path = path;
+        auto layouts = store_->layouts();
+        auto campaigns = store_->campaigns();
+        auto runs = store_->runs();
+        for (const Error* e :
+             {layouts ? nullptr : &layouts.error(), campaigns ? nullptr : &campaigns.error(),
+              runs ? nullptr : &runs.error()})
+            if (e) {
+                emit openFailed(path, qs(e->message));
+                return;
+            }
+        snapshot.layouts = std::move(*layouts);
+        snapshot.campaigns = std::move(*campaigns);
+        snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(*runs)));
+        emit opened(snapshot);
+    });
+}
+
+void StoreService::reload() {
+    if (!path_.isEmpty())
+        open(path_);
+}
+
+void StoreService::compare(const QString& baseline, const QString& candidate,
+                           const Thresholds& thresholds, std::optional<std::int64_t> campaignId) {
+    const std::uint64_t request = ++latestCompare_;
+    post([this, request, baseline, candidate, thresholds, campaignId] {
+        if (request != latestCompare_.load())
+            return; // a newer request is queued behind this one
+        if (!store_) {
+            emit compareFailed(tr("No database is open."));
+            return;
+        }
+        auto cmp =
+            compareStoredLayouts(*store_, ss(baseline), ss(candidate), thresholds, campaignId);
+        if (!cmp) {
+            emit compareFailed(qs(cmp.error().message));
+            return;
+        }
+        ComparisonResult result;
+        result.request = request;
+        result.comparison = std::move(*cmp);
+
+        // The charts show every layout (the baseline first) with this comparison's overhead.
+        ReportData& data = result.chartData;
+        data.title = result.comparison.candidate + " against " + result.comparison.baseline;
+        data.baseline = result.comparison.baseline;
+        data.thresholds = thresholds;
+        auto layouts = store_->layouts();
+        if (!layouts) {
+            emit compareFailed(qs(layouts.error().message));
+            return;
+        }
+        for (const auto& l : *layouts) {
+            auto samples = store_->metricSamples(l.name, campaignId);
+            if (!samples) {
+                emit compareFailed(qs(samples.error().message));
+                return;
+            }
+            if (samples->empty())
+                continue; // nothing measured: no bars
+            ReportLayout rl;
+            rl.name = l.name;
+            rl.kind = l.kind;
+            rl.host = l.host;
+            rl.specJson = l.spec;
+            rl.baseline = l.name == data.baseline;
+            rl.runs = l.runs;
+            rl.failedRuns = l.failedRuns;
+            data.layouts.push_back(std::move(rl));
+            data.samples[l.name] = std::move(*samples);
+        }
+        std::stable_partition(data.layouts.begin(), data.layouts.end(),
+                              [](const ReportLayout& l) { return l.baseline; });
+        data.comparisons.push_back(result.comparison);
+        if (request == latestCompare_.load())
+            emit compared(result);
+    });
+}
+
+} // namespace lb::gui

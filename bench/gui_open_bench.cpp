@@ -1,0 +1,292 @@
+// Opening a large database in layoutbench-gui: creates a database of 100,000 runs (300,000
+// metrics, four layouts, ten campaigns; one transaction, prepared statements), then measures, in
+// the offscreen platform, the time from MainWindow::openDatabase to the first paint of the runs
+// table with its rows, the time until the comparison is shown, and the process's peak RSS. The
+// database is built in a child process so its memory is not counted.
+//   gui_open_bench [--runs N] [--db PATH] [--keep]
+#include "app/gui/main_window.h"
+#include "app/gui/results_tab.h"
+#include "app/gui/runs_model.h"
+#include "engine/store.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QEventLoop>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QWindow>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A line of /proc/self/status in KiB ("VmHWM", "VmRSS").
+long statusKiB(const char* key) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string prefix = std::string(key) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(prefix, 0) == 0)
+            return std::strtol(line.c_str() + prefix.size(), nullptr, 10);
+    return -1;
+}
+
+int fail(const std::string& what, const lb::Error& e) {
+    std::fprintf(stderr, "gui_open_bench: %s: %s\n", what.c_str(), e.message.c_str());
+    return 1;
+}
+
+// The database: four layouts, ten campaigns, `runs` runs spread over them (2 % failed, with a
+// reason), three fio metrics per successful run.
+int createDatabase(const std::string& path, long runs) {
+    auto store = lb::Store::open(path);
+    if (!store)
+        return fail("open", store.error());
+    auto host = store->ensureHost("bench-host");
+    if (!host)
+        return fail("host", host.error());
+    const char* layoutNames[] = {"bare-metal", "md-raid10", "zfs-raidz2", "guest-raidz2"};
+    const char* layoutKinds[] = {"dir", "md-raid10", "zfs-raidz2", "guest"};
+    std::int64_t layoutIds[4] = {};
+    for (int i = 0; i < 4; ++i) {
+        auto id = store->ensureLayout(layoutNames[i], layoutKinds[i], "{}", *host);
+        if (!id)
+            return fail("layout", id.error());
+        layoutIds[i] = *id;
+    }
+    const char* workloads[] = {"fio:seq-read-1m", "fio:seq-write-1m", "fio:rand-read-4k-qd1",
+                               "fio:rand-write-4k-qd32", "fio:randrw-70-30-4k"};
+    const char* jobs[] = {"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd32",
+                          "randrw-70-30-4k"};
+    const char* directions[] = {"read", "write", "read", "write", "read"};
+
+    auto tx = store->transaction();
+    if (!tx)
+        return fail("transaction", tx.error());
+    auto& db = store->database();
+    auto campaign = db.prepare("INSERT INTO campaign(name, scenario_path, scenario, host_id, "
+                               "started_at, finished_at, status) VALUES(?1, '', '', ?2, ?3, ?3, "
+                               "'done')");
+    if (!campaign)
+        return fail("prepare", campaign.error());
+    for (int c = 1; c <= 10; ++c)
+        if (auto r = campaign->bind(1, "bench-" + std::to_string(c))
+                         .bind(2, *host)
+                         .bind(3, "2026-11-29T21:00:00Z")
+                         .run();
+            !r)
+            return fail("campaign", r.error());
+    auto run = db.prepare(
+        "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
+        "tool_version, started_at, finished_at, wall_seconds, status, reason) VALUES(?1, ?2, ?3, "
+        "'fio', ?4, ?5, ?6, 'fio-3.33', ?7, ?7, ?8, ?9, ?10)");
+    auto metric =
+        db.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
+    if (!run)
+        return fail("prepare", run.error());
+    if (!metric)
+        return fail("prepare", metric.error());
+    for (long i = 0; i < runs; ++i) {
+        const auto w = static_cast<std::size_t>(i % 5);
+        const auto layout = static_cast<std::size_t>((i / 5) % 4);
+        const bool failed = i % 50 == 49;
+        const std::string argv =
+            std::string("[\"fio\",\"--output-format=json\",\"--name=") + jobs[w] + "\"]";
+        if (auto r = run->bind(1, static_cast<std::int64_t>(i % 10 + 1))
+                         .bind(2, layoutIds[layout])
+                         .bind(3, workloads[w])
+                         .bind(4, static_cast<int>((i / 20) % 5))
+                         .bind(5, argv)
+                         .bind(6, failed ? 1 : 0)
+                         .bind(7, "2026-11-29T21:00:00Z")
+                         .bind(8, 10.0 + static_cast<double>(i % 7))
+                         .bind(9, failed ? "failed" : "ok")
+                         .bind(10, failed ? "fio exited with status 1: Input/output error" : "")
+                         .run();
+            !r)
+            return fail("run", r.error());
+        if (failed)
+            continue;
+        const std::int64_t runId = db.lastInsertId();
+        const std::string prefix = std::string("fio.") + jobs[w] + "." + directions[w] + ".";
+        const double scale =
+            1.0 + 0.1 * static_cast<double>(layout) + 0.01 * static_cast<double>(i % 3);
+        const std::pair<std::string, std::pair<double, const char*>> metrics[] = {
+            {prefix + "bw", {5e8 / scale, "bytes/s"}},
+            {prefix + "iops", {2e4 / scale, "ops/s"}},
+            {prefix + "clat_p99", {2e5 * scale, "nanoseconds"}},
+        };
+        for (const auto& [name, value] : metrics)
+            if (auto r = metric->bind(1, runId)
+                             .bind(2, name)
+                             .bind(3, value.first)
+                             .bind(4, value.second)
+                             .run();
+                !r)
+                return fail("metric", r.error());
+    }
+    if (auto r = tx->commit(); !r)
+        return fail("commit", r.error());
+    return 0;
+}
+
+// Catches the first paint of the runs table once it has rows.
+class FirstPaint : public QObject {
+public:
+    FirstPaint(QWidget* viewport, const lb::gui::RunsModel* model)
+        : viewport_(viewport), model_(model) {
+        viewport_->installEventFilter(this);
+    }
+    bool painted() const { return painted_; }
+    Clock::time_point at() const { return at_; }
+    long peakKiB() const { return peakKiB_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (!painted_ && watched == viewport_ && event->type() == QEvent::Paint &&
+            model_->rowCount() > 0) {
+            painted_ = true;
+            at_ = Clock::now();
+            peakKiB_ = statusKiB("VmHWM");
+        }
+        return false;
+    }
+
+private:
+    QWidget* viewport_;
+    const lb::gui::RunsModel* model_;
+    bool painted_ = false;
+    Clock::time_point at_;
+    long peakKiB_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    long runs = 100000;
+    std::string dbPath;
+    bool keep = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = std::strtol(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            dbPath = argv[++i];
+        else if (std::strcmp(argv[i], "--keep") == 0)
+            keep = true;
+        else {
+            std::fprintf(stderr, "usage: gui_open_bench [--runs N] [--db PATH] [--keep]\n");
+            return 2;
+        }
+    }
+    QTemporaryDir dir;
+    dir.setAutoRemove(!keep);
+    if (dbPath.empty())
+        dbPath = dir.filePath(QStringLiteral("results.db")).toStdString();
+    else
+        std::remove(dbPath.c_str());
+
+    // The database is written by a child, so its SQLite cache and buffers are not in our RSS.
+    const auto t0 = Clock::now();
+    const pid_t child = fork();
+    if (child < 0) {
+        std::perror("fork");
+        return 1;
+    }
+    if (child == 0)
+        _exit(createDatabase(dbPath, runs));
+    int status = 0;
+    if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "gui_open_bench: creating the database failed\n");
+        return 1;
+    }
+    std::printf("database: %ld runs written in %.0f ms (%s)\n", runs, msSince(t0), dbPath.c_str());
+
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("layoutbench-bench"));
+
+    lb::gui::MainWindow window;
+    window.show();
+    QElapsedTimer shown;
+    shown.start();
+    while (shown.elapsed() < 200 ||
+           !(window.windowHandle() && window.windowHandle()->isExposed())) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (shown.elapsed() > 10000) {
+            std::fprintf(stderr, "gui_open_bench: the window was not exposed\n");
+            return 1;
+        }
+    }
+    const long rssBefore = statusKiB("VmRSS");
+    const long hwmBefore = statusKiB("VmHWM");
+
+    lb::gui::ResultsTab* results = window.resultsTab();
+    FirstPaint firstPaint(results->runsView()->viewport(), results->runsModel());
+    bool opened = false, compared = false;
+    Clock::time_point openedAt, comparedAt;
+    QObject::connect(&window, &lb::gui::MainWindow::databaseOpened, [&] {
+        opened = true;
+        openedAt = Clock::now();
+    });
+    QObject::connect(&window, &lb::gui::MainWindow::comparisonShown, [&] {
+        compared = true;
+        comparedAt = Clock::now();
+    });
+
+    const auto start = Clock::now();
+    window.openDatabase(QString::fromStdString(dbPath));
+    QElapsedTimer timeout;
+    timeout.start();
+    while (!(firstPaint.painted() && compared) && timeout.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    if (!firstPaint.painted() || !opened) {
+        std::fprintf(stderr, "gui_open_bench: no paint of the runs table within 120 s\n");
+        return 1;
+    }
+    auto ms = [&](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(t - start).count();
+    };
+
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("runs in the table: %d\n", results->runsModel()->rowCount());
+    std::printf("loaded (snapshot on the GUI thread): %8.1f ms\n", ms(openedAt));
+    std::printf("first paint of the runs table:       %8.1f ms\n", ms(firstPaint.at()));
+    if (compared)
+        std::printf("comparison shown:                    %8.1f ms\n", ms(comparedAt));
+    std::printf("RSS before opening:                  %8.1f MiB (peak so far %.1f MiB)\n",
+                static_cast<double>(rssBefore) / 1024.0, static_cast<double>(hwmBefore) / 1024.0);
+    std::printf("peak RSS at the first paint:         %8.1f MiB\n",
+                static_cast<double>(firstPaint.peakKiB()) / 1024.0);
+    std::printf("RSS after the comparison:            %8.1f MiB\n",
+                static_cast<double>(statusKiB("VmRSS")) / 1024.0);
+    std::printf("peak RSS of the process (ru_maxrss): %8.1f MiB\n",
+                static_cast<double>(usage.ru_maxrss) / 1024.0);
+
+    // Sorting and filtering at this size, for the record.
+    auto* proxy = results->runsProxy();
+    auto t = Clock::now();
+    proxy->sort(lb::gui::RunsModel::Workload, Qt::DescendingOrder);
+    std::printf("sort by workload:                    %8.1f ms\n", msSince(t));
+    t = Clock::now();
+    proxy->setFilterText(QStringLiteral("failed raid10"));
+    std::printf("filter \"failed raid10\" (%d rows):   %8.1f ms\n", proxy->rowCount(), msSince(t));
+    return 0;
+}

@@ -1,0 +1,664 @@
+// GUI tests of layoutbench-gui (QtTest, run under QT_QPA_PLATFORM=offscreen) against a fixture
+// database imported from the real tools' golden files: the comparison table's verdicts and
+// colours, the charts' series and threshold bands, chart export and hover, the scenario editor's
+// live validation and capacity list, the runs model's sorting and filtering, the window's size on
+// a 1366×768 screen, recent files, and real campaigns (run, stop, resume) on a dir layout.
+#include "app/gui/campaign_controller.h"
+#include "app/gui/campaign_queue_model.h"
+#include "app/gui/campaign_tab.h"
+#include "app/gui/capacity_model.h"
+#include "app/gui/charts_tab.h"
+#include "app/gui/comparison_model.h"
+#include "app/gui/main_window.h"
+#include "app/gui/recent_files.h"
+#include "app/gui/results_tab.h"
+#include "app/gui/runs_model.h"
+#include "app/gui/scenario_tab.h"
+#include "app/gui/scenario_text.h"
+#include "reports/charts.h"
+#include "tests/gui/fixture.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <memory>
+#include <qcustomplot.h>
+
+using namespace lb::gui;
+
+namespace {
+
+constexpr int waitMs = 20000;
+
+// The row of a metric in the comparison model, or -1.
+int metricRow(const ComparisonModel& model, const QString& metric) {
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.data(model.index(r, ComparisonModel::Metric)).toString() == metric)
+            return r;
+    return -1;
+}
+
+QColor background(const QAbstractItemModel& model, int row, int column) {
+    return model.data(model.index(row, column), Qt::BackgroundRole).value<QBrush>().color();
+}
+
+template <typename T> QList<T*> plottables(QCustomPlot* plot) {
+    QList<T*> out;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* p = qobject_cast<T*>(plot->plottable(i)))
+            out << p;
+    return out;
+}
+
+lb::RunSummary summary(std::int64_t id, const std::string& layout, const std::string& workload,
+                       lb::RunStatus status, double seconds, const std::string& reason = {}) {
+    lb::RunSummary s;
+    s.id = id;
+    s.layout = layout;
+    s.workload = workload;
+    s.status = status;
+    s.wallSeconds = seconds;
+    s.reason = reason;
+    return s;
+}
+
+} // namespace
+
+class GuiTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    QString db_;
+
+    // A main window with the fixture database open and its first comparison shown.
+    std::unique_ptr<MainWindow> openFixture() {
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        QSignalSpy shown(w.get(), &MainWindow::comparisonShown);
+        w->openDatabase(db_);
+        if (!shown.wait(waitMs))
+            qWarning("no comparison shown for %s", qPrintable(db_));
+        return w;
+    }
+
+    QString writeFile(const QString& name, const QString& text) {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(text.toUtf8());
+        return path;
+    }
+
+    // A scenario that runs anywhere: one dir layout in the temporary directory, no cache drop.
+    QString dirScenario(const QString& name, const QString& workloads) {
+        QDir().mkpath(dir_.filePath(name + QStringLiteral("-dir")));
+        return QStringLiteral("name = \"%1\"\niterations = 1\nwork_dir = \"%2\"\n"
+                              "drop_caches = false\n\n[[layouts]]\nname = \"dir\"\nkind = \"dir\"\n"
+                              "path = \"%3\"\nbaseline = true\n\n")
+                   .arg(name, dir_.filePath(name + QStringLiteral("-work")),
+                        dir_.filePath(name + QStringLiteral("-dir"))) +
+               workloads;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        // Recent files and other settings go to the temporary directory, not the user's.
+        qputenv("XDG_CONFIG_HOME", dir_.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_DATA_HOME", dir_.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("LAYOUTBENCH_GUI_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("layoutbench-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("layoutbench-gui-tests"));
+        db_ = dir_.filePath(QStringLiteral("fixture.db"));
+        auto created = lb::gui::test::createFixtureDatabase(db_.toStdString());
+        QVERIFY2(created, created ? "" : created.error().message.c_str());
+    }
+
+    // --- Results: the comparison table -------------------------------------------------------
+
+    void comparisonShowsDecisionForPutBlock() {
+        auto w = openFixture();
+        ResultsTab* results = w->resultsTab();
+        QCOMPARE(w->tabs()->currentWidget(), static_cast<QWidget*>(results));
+        QCOMPARE(results->baselineBox()->currentText(), QStringLiteral("bare-metal"));
+        QCOMPARE(results->candidateBox()->currentText(), QStringLiteral("guest"));
+
+        const ComparisonModel& model = *results->comparisonModel();
+        const int row = metricRow(model, QStringLiteral("bonnie.put_block"));
+        QVERIFY(row >= 0);
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Verdict)).toString(),
+                 QStringLiteral("decision"));
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Ratio)).toString(),
+                 QStringLiteral("1.58"));
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Overhead)).toString(),
+                 QStringLiteral("+58.0 %"));
+        QCOMPARE(background(model, row, ComparisonModel::Verdict),
+                 QColor(lb::charts::verdictColor(lb::Verdict::Decision)));
+        // One sample each: the interval is a point, inside one band.
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Confident)).toString(),
+                 QStringLiteral("yes"));
+
+        // What the view shows goes through the sort proxy: the same cell, the same colour.
+        QAbstractItemModel* shown = results->comparisonView()->model();
+        int shownRow = -1;
+        for (int r = 0; r < shown->rowCount(); ++r)
+            if (shown->index(r, ComparisonModel::Metric).data().toString() ==
+                QStringLiteral("bonnie.put_block"))
+                shownRow = r;
+        QVERIFY(shownRow >= 0);
+        QCOMPARE(background(*shown, shownRow, ComparisonModel::Verdict),
+                 QColor(lb::charts::verdictColor(lb::Verdict::Decision)));
+
+        // The overall verdict and its reason are spelled out above the table.
+        QVERIFY2(results->summaryLabel()->text().contains(QStringLiteral("put_block")),
+                 qPrintable(results->summaryLabel()->text()));
+    }
+
+    void comparisonColoursEveryVerdict() {
+        auto w = openFixture();
+        const ComparisonModel& model = *w->resultsTab()->comparisonModel();
+        // The same fio runs on both layouts: ratio 1, viable.
+        bool sawViable = false, sawNotViable = false;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const auto& m = model.comparison().metrics[static_cast<std::size_t>(r)];
+            const QColor expected(lb::charts::verdictColor(m.verdict));
+            if (m.decisive)
+                QCOMPARE(background(model, r, ComparisonModel::Verdict), expected);
+            else
+                QVERIFY(model.data(model.index(r, ComparisonModel::Verdict))
+                            .toString()
+                            .endsWith(QStringLiteral("(info)")));
+            sawViable = sawViable || (m.decisive && m.verdict == lb::Verdict::Viable);
+            sawNotViable = sawNotViable || (m.decisive && m.verdict == lb::Verdict::NotViable);
+            // Only the verdict cell is coloured.
+            QVERIFY(
+                !model.data(model.index(r, ComparisonModel::Ratio), Qt::BackgroundRole).isValid());
+        }
+        QVERIFY(sawViable);
+        QVERIFY(sawNotViable); // put_block latency doubles: 31107 us -> 62318 us
+        QCOMPARE(model.comparison().verdict, lb::Verdict::NotViable);
+    }
+
+    void comparisonFollowsTheComboBoxes() {
+        auto w = openFixture();
+        ResultsTab* results = w->resultsTab();
+        QSignalSpy shown(w.get(), &MainWindow::comparisonShown);
+        QVERIFY(results->selectLayouts(QStringLiteral("guest"), QStringLiteral("bare-metal")));
+        QVERIFY(shown.wait(waitMs));
+        const ComparisonModel& model = *results->comparisonModel();
+        QCOMPARE(model.comparison().baseline, std::string("guest"));
+        const int row = metricRow(model, QStringLiteral("bonnie.put_block"));
+        QVERIFY(row >= 0);
+        // The other way round, the bare metal is faster: viable.
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Verdict)).toString(),
+                 QStringLiteral("viable"));
+
+        // The same layout twice is no comparison.
+        results->candidateBox()->setCurrentText(QStringLiteral("guest"));
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // --- Charts -------------------------------------------------------------------------------
+
+    void chartsHaveOneBarSeriesPerLayout() {
+        auto w = openFixture();
+        QCustomPlot* plot = w->chartsTab()->barsPlot();
+        const auto bars = plottables<QCPBars>(plot);
+        QCOMPARE(bars.size(), 2);
+        QStringList names;
+        for (auto* b : bars)
+            names << b->name();
+        QCOMPARE(names, (QStringList{QStringLiteral("bare-metal"), QStringLiteral("guest")}));
+        for (auto* b : bars)
+            QVERIFY(b->dataCount() > 0);
+        // Zoom and pan.
+        QVERIFY(plot->interactions().testFlag(QCP::iRangeDrag));
+        QVERIFY(plot->interactions().testFlag(QCP::iRangeZoom));
+
+        // Without normalising, still one series per layout.
+        w->chartsTab()->normaliseBox()->setChecked(false);
+        QCOMPARE(plottables<QCPBars>(plot).size(), 2);
+    }
+
+    void overheadChartHasThresholdBands() {
+        auto w = openFixture();
+        QCustomPlot* plot = w->chartsTab()->overheadPlot();
+        QCPItemRect* viable = nullptr;
+        QCPItemRect* notViable = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i))) {
+                if (rect->objectName() == QStringLiteral("band-viable"))
+                    viable = rect;
+                if (rect->objectName() == QStringLiteral("band-not-viable"))
+                    notViable = rect;
+            }
+        QVERIFY(viable);
+        QVERIFY(notViable);
+        // 10 % and 100 %: the default thresholds.
+        QCOMPARE(viable->topLeft->coords().y(), 10.0);
+        QCOMPARE(notViable->bottomRight->coords().y(), 100.0);
+        QVERIFY(plot->interactions().testFlag(QCP::iRangeZoom));
+    }
+
+    void chartsShowValuesOnHover() {
+        auto w = openFixture();
+        w->tabs()->setCurrentWidget(w->chartsTab());
+        QCustomPlot* plot = w->chartsTab()->barsPlot();
+        plot->replot();
+        auto* bars = plottables<QCPBars>(plot).value(1); // guest
+        QVERIFY(bars);
+        const auto point = bars->data()->at(0);
+        const QPointF pos(bars->keyAxis()->coordToPixel(point->key + bars->width() * 0.5),
+                          bars->valueAxis()->coordToPixel(point->value * 0.5));
+        const QString text = w->chartsTab()->hoverText(plot, pos);
+        QVERIFY2(text.contains(QStringLiteral("guest")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("median")), qPrintable(text));
+        // Nothing under the cursor: no tooltip.
+        QVERIFY(w->chartsTab()->hoverText(plot, QPointF(2, 2)).isEmpty());
+    }
+
+    void chartsExportPngAndPdf() {
+        auto w = openFixture();
+        ChartsTab* charts = w->chartsTab();
+        const QString png = dir_.filePath(QStringLiteral("overhead.png"));
+        const QString pdf = dir_.filePath(QStringLiteral("bars.pdf"));
+        QVERIFY(charts->exportChart(charts->overheadPlot(), png));
+        QVERIFY(charts->exportChart(charts->barsPlot(), pdf));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 100 && image.height() > 100);
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.read(5) == QByteArray("%PDF-"));
+    }
+
+    // --- Results: the runs table --------------------------------------------------------------
+
+    void runsModelSortsAndFilters() {
+        auto w = openFixture();
+        RunsModel* model = w->resultsTab()->runsModel();
+        RunsFilterModel* proxy = w->resultsTab()->runsProxy();
+        QCOMPARE(model->rowCount(), 7); // 3 + 4 imported runs
+        QCOMPARE(proxy->rowCount(), 7);
+
+        proxy->sort(RunsModel::Layout, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, RunsModel::Layout).data().toString(), QStringLiteral("guest"));
+        QCOMPARE(proxy->index(6, RunsModel::Layout).data().toString(),
+                 QStringLiteral("bare-metal"));
+        proxy->sort(RunsModel::Id, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, RunsModel::Id).data().toLongLong(), 7);
+
+        // Failed runs carry their reason; "failed" finds them by status.
+        proxy->setFilterText(QStringLiteral("failed"));
+        QCOMPARE(proxy->rowCount(), 1);
+        QCOMPARE(proxy->index(0, RunsModel::Status).data().toString(), QStringLiteral("failed"));
+        QVERIFY(!proxy->index(0, RunsModel::Reason).data().toString().isEmpty());
+
+        // Every word must match, in any column, case-insensitively.
+        proxy->setFilterText(QStringLiteral("GUEST bonnie"));
+        QCOMPARE(proxy->rowCount(), 1);
+        proxy->setFilterText(QStringLiteral("guest"));
+        QCOMPARE(proxy->rowCount(), 4);
+        proxy->setFilterText(QStringLiteral("no-such-thing"));
+        QCOMPARE(proxy->rowCount(), 0);
+
+        // Typed into the filter box (debounced).
+        proxy->setFilterText({});
+        w->resultsTab()->filterEdit()->setText(QStringLiteral("bare-metal"));
+        QTRY_COMPARE(proxy->rowCount(), 3);
+    }
+
+    void runsModelSortsNumbersAsNumbers() {
+        std::vector<lb::RunSummary> runs{
+            summary(2, "b", "fio:job10", lb::RunStatus::Ok, 9.5),
+            summary(10, "a", "fio:job9", lb::RunStatus::Failed, 100.0, "exit status 1"),
+            summary(1, "c", "fio:job9", lb::RunStatus::Ok, 20.0),
+        };
+        auto table = std::make_shared<const RunTable>(makeRunTable(std::move(runs)));
+        QCOMPARE(table->strings.size(), std::size_t(7)); // "", 3 layouts, 2 workloads, 1 reason
+        RunsModel model;
+        model.setRuns(table);
+        RunsFilterModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.sort(RunsModel::Id, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(2, RunsModel::Id).data().toLongLong(), 10);
+        proxy.sort(RunsModel::Seconds, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, RunsModel::Id).data().toLongLong(), 10);
+        // Workloads in natural order: job9 before job10.
+        proxy.sort(RunsModel::Workload, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(2, RunsModel::Workload).data().toString(),
+                 QStringLiteral("fio:job10"));
+        proxy.setFilterText(QStringLiteral("exit"));
+        QCOMPARE(proxy.rowCount(), 1);
+        // A new table: the filter applies to it at once.
+        std::vector<lb::RunSummary> more{summary(5, "z", "xz", lb::RunStatus::Failed, 1, "exit 2"),
+                                         summary(6, "z", "xz", lb::RunStatus::Ok, 1)};
+        model.setRuns(std::make_shared<const RunTable>(makeRunTable(std::move(more))));
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, RunsModel::Id).data().toLongLong(), 5);
+    }
+
+    // --- Scenario editor ---------------------------------------------------------------------
+
+    void scenarioEditorReportsTheErrorLine() {
+        ScenarioTab tab;
+        // A TOML syntax error on line 4.
+        tab.setScenario(
+            QStringLiteral("name = \"x\"\niterations = 2\n\n[[layouts]\nname = \"a\"\n"), {});
+        QVERIFY(!tab.lastCheck().ok());
+        QCOMPARE(tab.highlightedLine(), 4);
+        QVERIFY2(tab.problemLabel()->text().startsWith(QStringLiteral("line 4: syntax:")),
+                 qPrintable(tab.problemLabel()->text()));
+        QCOMPARE(tab.editor()->extraSelections().size(), 1);
+        QCOMPARE(tab.editor()->extraSelections().front().cursor.blockNumber(), 3);
+
+        // A wrong value, found by the engine's validation, on line 2.
+        tab.setScenario(QStringLiteral("name = \"x\"\niterations = \"three\"\n"), {});
+        QCOMPARE(tab.highlightedLine(), 2);
+        QVERIFY2(tab.problemLabel()->text().startsWith(QStringLiteral("line 2: iterations:")),
+                 qPrintable(tab.problemLabel()->text()));
+
+        // Fixed: no highlight, the summary instead.
+        QString error;
+        QVERIFY(
+            tab.openFile(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml"), &error));
+        QVERIFY(tab.lastCheck().ok());
+        QCOMPARE(tab.highlightedLine(), 0);
+        QVERIFY(tab.editor()->extraSelections().isEmpty());
+        QVERIFY(tab.problemLabel()->text().contains(QStringLiteral("2 layout(s)")));
+    }
+
+    void scenarioEditorValidatesWhileTyping() {
+        ScenarioTab tab;
+        QSignalSpy validity(&tab, &ScenarioTab::validityChanged);
+        QString error;
+        QVERIFY(
+            tab.openFile(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml"), &error));
+        // Break line 6 (iterations = 3) by typing into the editor.
+        QTextCursor cursor(tab.editor()->document()->findBlockByNumber(5));
+        QVERIFY(cursor.block().text().startsWith(QStringLiteral("iterations")));
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        tab.editor()->setTextCursor(cursor);
+        QTest::keyClicks(tab.editor(), QStringLiteral("x"));
+        QCOMPARE(tab.highlightedLine(), 0); // not yet: the debounce timer runs
+        QTRY_COMPARE(tab.highlightedLine(), 6);
+        QVERIFY(!tab.lastCheck().ok());
+        QTest::keyClick(tab.editor(), Qt::Key_Backspace);
+        QTRY_COMPARE(tab.highlightedLine(), 0);
+        QVERIFY(tab.lastCheck().ok());
+        QVERIFY(validity.count() >= 2);
+    }
+
+    void scenarioLayoutListShowsCapacity() {
+        ScenarioTab tab;
+        QString error;
+        QVERIFY(
+            tab.openFile(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml"), &error));
+        CapacityModel* model = tab.capacityModel();
+        QCOMPARE(model->rowCount(), 2);
+        const auto& raidz = model->layouts().at(1);
+        QCOMPARE(raidz.name, QStringLiteral("raidz1"));
+        QVERIFY(raidz.capacity);
+        QCOMPARE(raidz.capacity->faultTolerance, 1u);
+        QVERIFY(raidz.capacity->usableBytes > 0);
+        QVERIFY(model->index(1, CapacityModel::Usable)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("GB")));
+        QVERIFY(model->index(1, CapacityModel::Efficiency)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral("%")));
+        QCOMPARE(model->index(1, CapacityModel::FaultTolerance).data().toString(),
+                 QStringLiteral("1 disk(s)"));
+        // dir has no capacity model: a dash, and the reason on hover.
+        QCOMPARE(model->index(0, CapacityModel::Usable).data().toString(), QStringLiteral("—"));
+        QVERIFY(!model->index(0, CapacityModel::Usable).data(Qt::ToolTipRole).toString().isEmpty());
+
+        // Larger vdevs: more usable bytes, as soon as the text is valid again.
+        const std::uint64_t before = raidz.capacity->usableBytes;
+        const QString bigger = tab.text().replace(QStringLiteral("512MiB"), QStringLiteral("2GiB"));
+        tab.editor()->setPlainText(bigger);
+        QTRY_VERIFY(tab.capacityModel()->layouts().at(1).capacity->usableBytes > 3 * before);
+    }
+
+    void scenarioFormEditsTheText() {
+        ScenarioTab tab;
+        QString error;
+        QVERIFY(
+            tab.openFile(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml"), &error));
+        auto* iterations = tab.findChildren<QSpinBox*>().value(0);
+        QVERIFY(iterations);
+        QCOMPARE(iterations->value(), 3);
+        iterations->setValue(5);
+        QVERIFY(tab.text().contains(QStringLiteral("\niterations = 5\n")));
+        QCOMPARE(tab.lastCheck().scenario->iterations, 5);
+        // Undo in the editor takes the form's edit back.
+        tab.editor()->undo();
+        tab.validateNow();
+        QCOMPARE(tab.lastCheck().scenario->iterations, 3);
+        QCOMPARE(iterations->value(), 3);
+    }
+
+    void scenarioTextHelpers() {
+        const QString text = QStringLiteral("# head\nname = \"a\"\n\n[[layouts]]\nname = \"l\"\n");
+        // A top-level key is replaced in place, or added after the last one.
+        QCOMPARE(*setScenarioKey(text, {}, QStringLiteral("name"), tomlString(QStringLiteral("b"))),
+                 QStringLiteral("# head\nname = \"b\"\n\n[[layouts]]\nname = \"l\"\n"));
+        QCOMPARE(*setScenarioKey(text, {}, QStringLiteral("iterations"), QStringLiteral("4")),
+                 QStringLiteral("# head\nname = \"a\"\niterations = 4\n\n[[layouts]]\nname = "
+                                "\"l\"\n"));
+        // A missing table is added at the end.
+        const QString withThresholds = *setScenarioKey(text, QStringLiteral("thresholds"),
+                                                       QStringLiteral("viable"), tomlFloat(1.2));
+        QVERIFY(withThresholds.endsWith(QStringLiteral("\n\n[thresholds]\nviable = 1.2\n")));
+        QCOMPARE(*setScenarioKey(withThresholds, QStringLiteral("thresholds"),
+                                 QStringLiteral("not_viable"), tomlFloat(3)),
+                 QString(withThresholds)
+                     .replace(QStringLiteral("viable = 1.2\n"),
+                              QStringLiteral("viable = 1.2\nnot_viable = 3.0\n")));
+        // Multi-line strings are left to the text editor.
+        QVERIFY(!setScenarioKey(QStringLiteral("description = \"\"\"\nx\n\"\"\"\n"), {},
+                                QStringLiteral("description"), tomlString(QStringLiteral("y"))));
+        QCOMPARE(tomlString(QStringLiteral("a\"b\\c\n")), QStringLiteral("\"a\\\"b\\\\c\\n\""));
+
+        const auto p = locateProblem("/x/s.toml:12:3: layouts[1].kind: unknown", "/x/s.toml");
+        QCOMPARE(p.line, 12);
+        QCOMPARE(p.column, 3);
+        QCOMPARE(p.message, QStringLiteral("layouts[1].kind: unknown"));
+        QCOMPARE(locateProblem("<scenario>:7: disks.name: twice", "").line, 7);
+        const auto noLine = locateProblem("<scenario>: layouts: at least one", "");
+        QCOMPARE(noLine.line, 0);
+        QCOMPARE(noLine.display(), QStringLiteral("layouts: at least one"));
+    }
+
+    // --- Main window --------------------------------------------------------------------------
+
+    void mainWindowFitsA1366x768Screen() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.width() <= MainWindow::defaultWidth && w.height() <= MainWindow::defaultHeight);
+        // Room for the title bar and a desktop panel below 768 pixels.
+        const QSize screen(1366, 768 - 64);
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            w.tabs()->setCurrentIndex(i);
+            const QSize hint = w.minimumSizeHint();
+            QVERIFY2(hint.width() <= screen.width() && hint.height() <= screen.height(),
+                     qPrintable(QStringLiteral("tab %1: minimumSizeHint %2x%3")
+                                    .arg(w.tabs()->tabText(i))
+                                    .arg(hint.width())
+                                    .arg(hint.height())));
+            QVERIFY(w.minimumWidth() <= screen.width() && w.minimumHeight() <= screen.height());
+        }
+        // And it really shrinks that far.
+        w.resize(1024, 600);
+        QTRY_VERIFY(w.width() <= 1024 && w.height() <= 600);
+    }
+
+    void recentFilesRememberTheDatabase() {
+        RecentFiles().clear();
+        auto w = openFixture();
+        QCOMPARE(RecentFiles().list().value(0), QFileInfo(db_).absoluteFilePath());
+        emit w->recentMenu()->aboutToShow();
+        bool found = false;
+        for (QAction* a : w->recentMenu()->actions())
+            found = found || a->text().contains(QStringLiteral("fixture.db"));
+        QVERIFY(found);
+        // A database that cannot be opened leaves the list.
+        const QString bad = writeFile(QStringLiteral("not-a-db.db"), QStringLiteral("garbage"));
+        RecentFiles().add(bad);
+        QSignalSpy failed(w.get(), &MainWindow::databaseFailed);
+        w->openDatabase(bad);
+        QVERIFY(failed.wait(waitMs));
+        QVERIFY(!RecentFiles().list().contains(QFileInfo(bad).absoluteFilePath()));
+    }
+
+    // --- Campaigns, with the real local runner and real tools ---------------------------------
+
+    void campaignRunsOnAWorkerThread() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("campaign.db")));
+        QVERIFY(opened.wait(waitMs));
+        const QString text = dirScenario(
+            QStringLiteral("gui-run"),
+            QStringLiteral("[[workloads]]\nprobe = \"randfile\"\nsize = \"4MiB\"\n\n"
+                           "[[workloads]]\nprobe = \"fio\"\npreset = \"seq-write-1m\"\n"
+                           "size = \"8MiB\"\nruntime = 1\nioengine = \"psync\"\n\n"
+                           "[[workloads]]\nprobe = \"fio\"\njob_file = \"%1\"\n")
+                .arg(
+                    writeFile(QStringLiteral("bad.fio"),
+                              QStringLiteral("[bad]\nrw=write\nsize=1M\nioengine=psync\n"
+                                             "filename=%1/file\n")
+                                  .arg(writeFile(QStringLiteral("a-file"), QStringLiteral("x"))))));
+        w.scenarioTab()->setScenario(text, dir_.filePath(QStringLiteral("gui-run.toml")));
+        QVERIFY2(w.scenarioTab()->lastCheck().ok(),
+                 qPrintable(w.scenarioTab()->problemLabel()->text()));
+
+        CampaignController* controller = w.campaignController();
+        QSignalSpy planned(controller, &CampaignController::planned);
+        QSignalSpy progress(controller, &CampaignController::progress);
+        QSignalSpy output(controller, &CampaignController::toolOutput);
+        QSignalSpy stopped(controller, &CampaignController::stopped);
+        // The engine's callbacks are emitted on the worker thread, never on the GUI thread.
+        QList<QThread*> emittedOn;
+        connect(
+            controller, &CampaignController::progress, this,
+            [&emittedOn](const lb::CampaignProgress&) { emittedOn << QThread::currentThread(); },
+            Qt::DirectConnection);
+        opened.clear();
+        emit w.campaignTab()->runRequested();
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.campaignTab()));
+        QVERIFY(controller->isRunning());
+        QVERIFY(stopped.wait(120000));
+        QVERIFY(!controller->isRunning());
+        QCOMPARE(planned.count(), 1);
+        QVERIFY(progress.count() >= 3);
+        QCOMPARE(emittedOn.size(), progress.count());
+        for (QThread* t : emittedOn)
+            QVERIFY(t != QCoreApplication::instance()->thread());
+        QVERIFY(output.count() > 0);
+
+        CampaignQueueModel* queue = w.campaignTab()->queueModel();
+        QCOMPARE(queue->rowCount(), 3);
+        QCOMPARE(queue->state(0), CampaignQueueModel::RunState::Ok);
+        QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Ok);
+        // The job file writes below a regular file: fio fails, and the queue says why.
+        QCOMPARE(queue->state(2), CampaignQueueModel::RunState::Failed);
+        QVERIFY(!queue->index(2, CampaignQueueModel::Reason).data().toString().isEmpty());
+        QCOMPARE(w.campaignTab()->progressBar()->value(), 3);
+        QCOMPARE(w.campaignTab()->progressBar()->maximum(), 3);
+        QVERIFY(!w.campaignTab()->output()->toPlainText().isEmpty());
+
+        // The database is read again: the new runs are in the Results tab.
+        QVERIFY(opened.wait(waitMs));
+        QCOMPARE(w.resultsTab()->runsModel()->rowCount(), 3);
+    }
+
+    void campaignWithoutADatabaseUsesTheDefault() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.databasePath().isEmpty());
+        w.scenarioTab()->setScenario(
+            dirScenario(QStringLiteral("gui-default"),
+                        QStringLiteral("[[workloads]]\nprobe = \"randfile\"\nsize = \"1MiB\"\n")),
+            {});
+        QSignalSpy stopped(w.campaignController(), &CampaignController::stopped);
+        emit w.campaignTab()->runRequested();
+        // The default database is opened first, then the campaign starts on it.
+        QVERIFY(stopped.wait(60000));
+        const QString expected = dir_.filePath(QStringLiteral("data/layoutbench/results.db"));
+        QCOMPARE(w.databasePath(), expected);
+        QVERIFY(QFileInfo::exists(expected));
+        QCOMPARE(w.campaignTab()->queueModel()->state(0), CampaignQueueModel::RunState::Ok);
+    }
+
+    void campaignStopsAndResumes() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("resume.db")));
+        QVERIFY(opened.wait(waitMs));
+        const QString text = dirScenario(
+            QStringLiteral("gui-resume"),
+            QStringLiteral("[[workloads]]\nprobe = \"randfile\"\nsize = \"4MiB\"\n\n"
+                           "[[workloads]]\nprobe = \"fio\"\npreset = \"rand-read-4k-qd1\"\n"
+                           "size = \"8MiB\"\nruntime = 3\nioengine = \"psync\"\n"));
+        w.scenarioTab()->setScenario(text, dir_.filePath(QStringLiteral("gui-resume.toml")));
+        QVERIFY(w.scenarioTab()->lastCheck().ok());
+
+        CampaignController* controller = w.campaignController();
+        CampaignQueueModel* queue = w.campaignTab()->queueModel();
+        QSignalSpy stopped(controller, &CampaignController::stopped);
+        QSignalSpy finished(controller, &CampaignController::finished);
+        emit w.campaignTab()->runRequested();
+        // Stop while fio runs.
+        QTRY_VERIFY_WITH_TIMEOUT(queue->rowCount() == 2 &&
+                                     queue->state(1) == CampaignQueueModel::RunState::Running,
+                                 60000);
+        opened.clear();
+        emit w.campaignTab()->stopRequested();
+        QVERIFY(stopped.wait(60000));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.front().front().value<lb::CampaignResult>().status,
+                 std::string("aborted"));
+        QCOMPARE(queue->state(0), CampaignQueueModel::RunState::Ok);
+        QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Aborted);
+
+        // The stopped campaign is offered for resuming once the database is read again.
+        QVERIFY(opened.wait(waitMs));
+        auto* resumeBox = w.campaignTab()->findChild<QComboBox*>();
+        QVERIFY(resumeBox);
+        QCOMPARE(resumeBox->count(), 1);
+        const auto id = resumeBox->currentData().toLongLong();
+        finished.clear();
+        emit w.campaignTab()->resumeRequested(id);
+        QVERIFY(stopped.wait(60000));
+        QCOMPARE(finished.count(), 1);
+        const auto result = finished.front().front().value<lb::CampaignResult>();
+        QCOMPARE(result.status, std::string("done"));
+        QCOMPARE(result.campaignId, id);
+        QCOMPARE(result.skippedRuns, std::size_t(1));
+        QCOMPARE(queue->state(0), CampaignQueueModel::RunState::DoneBefore);
+        QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Ok);
+    }
+};
+
+QTEST_MAIN(GuiTest)
+#include "gui_test.moc"

@@ -1,0 +1,124 @@
+// The screenshot of the main window for the README, taken under Xvfb (`xvfb-run -a`, the xcb
+// platform, so fonts and styles render as on a desktop): the fixture database open, the guest
+// compared against the bare metal on the Results tab, the window grabbed to
+// screenshot-main-window.png in the build directory (and the two charts to screenshot-charts.png
+// and screenshot-overhead.png; a finished campaign to screenshot-campaign.png).
+#include "app/gui/campaign_controller.h"
+#include "app/gui/campaign_tab.h"
+#include "app/gui/charts_tab.h"
+#include "app/gui/main_window.h"
+#include "app/gui/results_tab.h"
+#include "app/gui/scenario_tab.h"
+#include "tests/gui/fixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPixmap>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lb::gui;
+
+namespace {
+
+// Distinct colours in a sample of the image: a blank or half-drawn window has very few.
+int distinctColours(const QImage& image) {
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+} // namespace
+
+class ScreenshotTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void mainWindowScreenshot() {
+        QVERIFY2(QGuiApplication::platformName() == QStringLiteral("xcb"),
+                 "run under xvfb-run -a with QT_QPA_PLATFORM unset or xcb");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("LAYOUTBENCH_GUI_NO_DIALOGS", "1");
+        QCoreApplication::setOrganizationName(QStringLiteral("layoutbench-tests"));
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        auto created = lb::gui::test::createFixtureDatabase(db.toStdString());
+        QVERIFY2(created, created ? "" : created.error().message.c_str());
+
+        MainWindow w;
+        w.resize(MainWindow::defaultWidth, MainWindow::defaultHeight);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy shown(&w, &MainWindow::comparisonShown);
+        w.openDatabase(db);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.resultsTab()));
+        // Let the views lay out and paint.
+        QTest::qWait(300);
+
+        const QString dirOut = QStringLiteral(LAYOUTBENCH_SCREENSHOT_DIR);
+        const QPixmap main = w.grab();
+        QCOMPARE(main.size(), w.size());
+        const QString mainPath = dirOut + QStringLiteral("/screenshot-main-window.png");
+        QVERIFY(main.save(mainPath));
+        QVERIFY2(distinctColours(main.toImage()) > 20, "the window looks blank");
+
+        // The other tabs, to look at (not for the README).
+        for (int i : {0, 1}) {
+            w.tabs()->setCurrentIndex(i);
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(dirOut + QStringLiteral("/screenshot-tab-%1.png").arg(i)));
+        }
+        w.tabs()->setCurrentWidget(w.chartsTab());
+        QTest::qWait(300);
+        const QPixmap charts = w.grab();
+        QVERIFY(charts.save(dirOut + QStringLiteral("/screenshot-charts.png")));
+        QVERIFY2(distinctColours(charts.toImage()) > 20, "the charts look blank");
+        w.chartsTab()->plotTabs()->setCurrentIndex(1);
+        QTest::qWait(300);
+        const QPixmap overhead = w.grab();
+        QVERIFY(overhead.save(dirOut + QStringLiteral("/screenshot-overhead.png")));
+        QVERIFY2(distinctColours(overhead.toImage()) > 20, "the overhead chart looks blank");
+        // A finished campaign on the Campaign tab: real dd and fio on a dir layout, one fio job
+        // failing (it writes below a regular file) so the queue shows a reason.
+        QFile notADir(dir.filePath(QStringLiteral("a-file")));
+        QVERIFY(notADir.open(QIODevice::WriteOnly));
+        notADir.close();
+        QFile job(dir.filePath(QStringLiteral("bad.fio")));
+        QVERIFY(job.open(QIODevice::WriteOnly));
+        job.write(QStringLiteral("[bad]\nrw=write\nsize=1M\nioengine=psync\nfilename=%1/file\n")
+                      .arg(notADir.fileName())
+                      .toUtf8());
+        job.close();
+        QDir().mkpath(dir.filePath(QStringLiteral("layout")));
+        w.scenarioTab()->setScenario(
+            QStringLiteral(
+                "name = \"screenshot\"\niterations = 2\nwork_dir = \"%1\"\n"
+                "drop_caches = false\n\n[[layouts]]\nname = \"dir\"\nkind = \"dir\"\n"
+                "path = \"%2\"\nbaseline = true\n\n[[workloads]]\nprobe = \"randfile\"\n"
+                "size = \"4MiB\"\n\n[[workloads]]\nprobe = \"fio\"\n"
+                "preset = \"seq-write-1m\"\nsize = \"8MiB\"\nruntime = 1\n"
+                "ioengine = \"psync\"\n\n[[workloads]]\nprobe = \"fio\"\njob_file = \"%3\"\n")
+                .arg(dir.filePath(QStringLiteral("work")), dir.filePath(QStringLiteral("layout")),
+                     job.fileName()),
+            dir.filePath(QStringLiteral("screenshot.toml")));
+        QVERIFY(w.scenarioTab()->lastCheck().ok());
+        QSignalSpy stopped(w.campaignController(), &CampaignController::stopped);
+        emit w.campaignTab()->runRequested();
+        QVERIFY(stopped.wait(60000));
+        QTest::qWait(300);
+        QVERIFY(w.grab().save(dirOut + QStringLiteral("/screenshot-campaign.png")));
+        qInfo("screenshot: %s (%dx%d)", qPrintable(mainPath), main.width(), main.height());
+    }
+};
+
+QTEST_MAIN(ScreenshotTest)
+#include "screenshot_test.moc"
