@@ -18,6 +18,7 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QTextDocument>
 #include <QUrl>
 #include <algorithm>
@@ -833,9 +834,8 @@ std::string renderHtml(const ReportData& data) {
 }
 
 Expected<void> renderPdf(const ReportData& data, const std::string& path) {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return runtimeError(path + ": cannot write: " + file.errorString().toStdString());
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     const std::vector<ReportChart> charts = renderCharts(data);
     const std::string html = emitHtml(
         buildDoc(data, chartIds(charts)), data.title,
@@ -855,8 +855,20 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     doc.setHtml(QString::fromStdString(html));
     doc.print(&writer);
     file.close();
-    if (file.error() != QFileDevice::NoError)
-        return runtimeError(path + ": cannot write: " + file.errorString().toStdString());
+    // Qt stamps the clock into /CreationDate and offers no way to set it. The same database must
+    // give the same report, so the stamp is replaced by a fixed one of the same length (the
+    // cross-reference offsets stay valid).
+    QByteArray pdf = file.data();
+    static const QByteArray key = "/CreationDate (D:";
+    if (const auto at = pdf.indexOf(key); at >= 0) {
+        const auto start = at + key.size();
+        const auto end = pdf.indexOf(')', start);
+        if (end > start)
+            pdf.replace(start, end - start, QByteArray("19700101000000Z").left(end - start));
+    }
+    QSaveFile out(QString::fromStdString(path));
+    if (!out.open(QIODevice::WriteOnly) || out.write(pdf) != pdf.size() || !out.commit())
+        return runtimeError(path + ": cannot write: " + out.errorString().toStdString());
     return {};
 }
 

@@ -448,6 +448,12 @@ TEST(Report, PdfRendersToPages) {
     const std::string bytes = readFile(pdf);
     ASSERT_GT(bytes.size(), 1000U);
     EXPECT_EQ(bytes.substr(0, 4), "%PDF");
+    // Same database, same report: a second rendering is byte for byte the same, clock included.
+    const fs::path again = outputDir() / "report-again.pdf";
+    ASSERT_TRUE(renderPdf(gather(), again.string()));
+    EXPECT_TRUE(readFile(again) == bytes);
+    EXPECT_NE(bytes.find("/CreationDate (D:19700101000000Z)"), std::string::npos);
+    fs::remove(again);
 
     if (std::system("command -v pdftoppm >/dev/null 2>&1") != 0)
         GTEST_SKIP() << "pdftoppm (poppler-utils) is not installed: cannot rasterise the PDF";
