@@ -21,15 +21,20 @@ std::string Command::toUserOutput() const {
             out += a;
             continue;
         }
-        out += '\'';
-        for (char c : a) {
-            if (c == '\'')
-                out += "'\\''";
-            else
-                out += c;
-        }
-        out += '\'';
+        out += shellQuote(a);
     }
+    return out;
+}
+
+std::string shellQuote(std::string_view word) {
+    std::string out = "'";
+    for (char c : word) {
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    out += '\'';
     return out;
 }
 

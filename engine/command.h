@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,5 +35,8 @@ struct Command {
     std::string toUserOutput() const;
     bool operator==(const Command&) const = default;
 };
+
+// One word quoted for a POSIX shell: 'it'\''s'. Used for display and for remote commands.
+std::string shellQuote(std::string_view word);
 
 } // namespace lb

@@ -98,6 +98,29 @@ Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention conventi
     return bytes;
 }
 
+Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsigned disks) {
+    std::vector<std::uint64_t> sizes;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const auto comma = list.find(',', start);
+        const auto item = list.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        auto size = parseSize(item);
+        if (!size)
+            return fail(size.error());
+        sizes.push_back(*size);
+        if (comma == std::string_view::npos)
+            break;
+        start = comma + 1;
+    }
+    if (sizes.size() == 1 && disks > 1)
+        sizes.assign(disks, sizes.front());
+    if (disks != 0 && sizes.size() != disks)
+        return badInput(std::to_string(sizes.size()) + " sizes for " + std::to_string(disks) +
+                        " disks");
+    return sizes;
+}
+
 std::string formatBytes(std::uint64_t bytes, bool binary) {
     static constexpr std::array<const char*, 6> dec{"B", "kB", "MB", "GB", "TB", "PB"};
     static constexpr std::array<const char*, 6> bin{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

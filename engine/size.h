@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lb {
 
@@ -24,6 +25,11 @@ enum class SizeConvention { Decimal, Binary };
 // Fractions are allowed where they give a whole number of bytes.
 Expected<std::uint64_t> parseSize(std::string_view text,
                                   SizeConvention convention = SizeConvention::Decimal);
+
+// The disks of a layout as given on a command line: one size for each of `disks` disks, or a
+// comma-separated list of one size per disk ("500G,500G,1T"); disks = 0 takes the list as it is.
+// Errors name the offending item; the caller names the option.
+Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsigned disks);
 
 // 500000000000 -> "500 GB"; binary=true -> "465.66 GiB". For humans only.
 std::string formatBytes(std::uint64_t bytes, bool binary = false);

@@ -164,18 +164,6 @@ std::string sshUrl(const SshTarget& t) {
            (v6 ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
 }
 
-std::string shellQuote(const std::string& word) {
-    std::string out = "'";
-    for (char c : word) {
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
-    }
-    out += '\'';
-    return out;
-}
-
 std::string remoteShellCommand(const Command& cmd, bool masked) {
     std::string out;
     if (!cmd.cwd.empty())

@@ -31,8 +31,6 @@ Expected<SshTarget> parseSshUrl(const std::string& url);
 // "ssh://user@host:port" (the port always shown).
 std::string sshUrl(const SshTarget& target);
 
-// One word quoted for a POSIX shell: 'it'\''s'.
-std::string shellQuote(const std::string& word);
 // The one string the remote shell runs: [cd DIR &&] [env NAME=VALUE... --] PROGRAM ARGS...,
 // every word quoted. With masked = true, masked arguments are shown as **** (for display).
 std::string remoteShellCommand(const Command& cmd, bool masked = false);

@@ -44,22 +44,9 @@ nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityIn
 
 // --disk-size takes one size for every disk, or a comma-separated list of one size per disk.
 Expected<std::vector<std::uint64_t>> diskSizes(const CapacityOptions& o) {
-    std::vector<std::uint64_t> sizes;
-    std::stringstream list(o.diskSize);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-        auto size = parseSize(item);
-        if (!size)
-            return badInput("--disk-size: " + size.error().message);
-        sizes.push_back(*size);
-    }
-    if (sizes.empty())
-        return badInput("--disk-size: no size given");
-    if (sizes.size() == 1 && o.disks > 1)
-        sizes.assign(o.disks, sizes.front());
-    if (o.disks != 0 && sizes.size() != o.disks)
-        return badInput("--disk-size: " + std::to_string(sizes.size()) + " sizes for --disks " +
-                        std::to_string(o.disks));
+    auto sizes = parseDiskSizes(o.diskSize, o.disks);
+    if (!sizes)
+        return badInput("--disk-size: " + sizes.error().message);
     return sizes;
 }
 

@@ -76,32 +76,16 @@ std::string years1(double y) {
 // --disk-size: one size for every disk or one per disk; without it, the catalog drive's size.
 Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
                                                const std::optional<Drive>& drive) {
-    std::vector<std::uint64_t> sizes;
-    if (o.diskSize.empty()) {
-        if (!drive)
-            return badInput("--disk-size: required with --kind (or --drive, to use the drive's "
-                            "capacity)");
-        sizes.push_back(drive->capacityBytes);
-    } else {
-        std::stringstream list(o.diskSize);
-        std::string item;
-        while (std::getline(list, item, ',')) {
-            auto size = parseSize(item);
-            if (!size)
-                return badInput("--disk-size: " + size.error().message);
-            sizes.push_back(*size);
-        }
-    }
-    if (sizes.empty())
-        return badInput("--disk-size: no size given");
-    if (sizes.size() == 1) {
-        if (o.disks == 0)
-            return badInput("--disks: required with a single --disk-size");
-        sizes.assign(o.disks, sizes.front());
-    }
-    if (o.disks != 0 && sizes.size() != o.disks)
-        return badInput("--disk-size: " + std::to_string(sizes.size()) + " sizes for --disks " +
-                        std::to_string(o.disks));
+    if (o.diskSize.empty() && !drive)
+        return badInput("--disk-size: required with --kind (or --drive, to use the drive's "
+                        "capacity)");
+    if (o.disks == 0 && o.diskSize.find(',') == std::string::npos)
+        return badInput("--disks: required with a single --disk-size");
+    auto sizes = o.diskSize.empty() ? Expected<std::vector<std::uint64_t>>(
+                                          std::vector<std::uint64_t>(o.disks, drive->capacityBytes))
+                                    : parseDiskSizes(o.diskSize, o.disks);
+    if (!sizes)
+        return badInput("--disk-size: " + sizes.error().message);
     return sizes;
 }
 
