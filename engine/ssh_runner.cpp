@@ -167,18 +167,18 @@ std::string sshUrl(const SshTarget& t) {
 std::string remoteShellCommand(const Command& cmd, bool masked) {
     std::string out;
     if (!cmd.cwd.empty())
-        out += "cd " + shellQuote(cmd.cwd) + " && ";
+        out.append("cd ").append(shellQuote(cmd.cwd)).append(" && ");
     if (!cmd.env.empty()) {
         // `--` ends env's options; what follows are NAME=VALUE words, then the program.
         out += "env --";
         for (const auto& [name, value] : cmd.env)
-            out += " " + shellQuote(name + "=" + value);
+            out.append(" ").append(shellQuote(name + "=" + value));
         out += " ";
     }
     out += shellQuote(cmd.program);
     for (std::size_t i = 0; i < cmd.args.size(); ++i)
-        out += " " + (masked && cmd.maskedArgs.count(i) ? std::string("'****'")
-                                                        : shellQuote(cmd.args[i]));
+        out.append(" ").append(masked && cmd.maskedArgs.count(i) ? std::string("'****'")
+                                                                 : shellQuote(cmd.args[i]));
     return out;
 }
 
