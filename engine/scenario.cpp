@@ -1,6 +1,7 @@
 #include "engine/scenario.h"
 
 #include "engine/size.h"
+#include "engine/ssh_runner.h"
 
 #include <algorithm>
 #include <cassert>
@@ -392,15 +393,20 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         const auto* t = host->as_table();
         if (!t)
             return badInput(rep.at(*host, "host", "expected a [host] table"));
-        if (auto r = rejectUnknown(*t, {"target", "identity"}, "host.", rep); !r)
+        if (auto r = rejectUnknown(*t, {"target", "identity", "known_hosts"}, "host.", rep); !r)
             return fail(r.error());
         LB_TRY(target, getString(*t, "target", "host.", rep, false, "local"));
-        if (target != "local")
-            return badInput(rep.at(*t->get("target"), "host.target",
-                                   "only \"local\" is supported by this version"));
+        if (target != "local") {
+            if (auto url = parseSshUrl(target); !url)
+                return badInput(rep.at(*t->get("target"), "host.target",
+                                       "expected \"local\" or ssh://[user@]host[:port]: " +
+                                           url.error().message));
+        }
         s.host.target = target;
         LB_TRY(identity, getString(*t, "identity", "host.", rep, false));
-        s.host.identity = identity;
+        s.host.identity = resolve(baseDir, identity);
+        LB_TRY(knownHosts, getString(*t, "known_hosts", "host.", rep, false));
+        s.host.knownHosts = resolve(baseDir, knownHosts);
     }
     if (const toml::node* thr = root.get("thresholds")) {
         const auto* t = thr->as_table();

@@ -20,6 +20,7 @@ namespace lb {
 struct ScenarioHost {
     std::string target = "local"; // "local" or "ssh://user@host[:port]"
     std::string identity;         // ssh key file
+    std::string knownHosts;       // ssh known_hosts file; empty: the user's own
     bool operator==(const ScenarioHost&) const = default;
 };
 

@@ -208,4 +208,17 @@ std::unique_ptr<Runner> makeSshRunner(SshTarget target) {
     return std::make_unique<SshRunner>(std::move(target));
 }
 
+Expected<std::unique_ptr<Runner>> makeRunnerFor(const std::string& target,
+                                                const std::string& identity,
+                                                const std::string& knownHosts) {
+    if (target.empty() || target == "local")
+        return makeLocalRunner();
+    auto ssh = parseSshUrl(target);
+    if (!ssh)
+        return fail(ssh.error());
+    ssh->identityFile = identity;
+    ssh->knownHostsFile = knownHosts;
+    return makeSshRunner(std::move(*ssh));
+}
+
 } // namespace lb

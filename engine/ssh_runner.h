@@ -40,4 +40,9 @@ Command sshCommand(const SshTarget& target, const Command& cmd);
 
 std::unique_ptr<Runner> makeSshRunner(SshTarget target);
 
+// The runner a scenario's [host] asks for: local, or SSH with its identity and known_hosts.
+Expected<std::unique_ptr<Runner>> makeRunnerFor(const std::string& target,
+                                                const std::string& identity,
+                                                const std::string& knownHosts);
+
 } // namespace lb

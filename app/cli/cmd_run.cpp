@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "engine/campaign.h"
 #include "engine/plan.h"
+#include "engine/ssh_runner.h"
 #include "probes/tools.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
@@ -130,8 +131,11 @@ int runRun(const Globals& g, const RunOptions& o) {
     co.cancel = &interrupted;
     if (!g.json)
         co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
-    auto runner = makeLocalRunner();
-    auto result = runCampaign(*store, *scenario, probes, *runner, co);
+    auto runner =
+        makeRunnerFor(scenario->host.target, scenario->host.identity, scenario->host.knownHosts);
+    if (!runner)
+        return report(runner.error());
+    auto result = runCampaign(*store, *scenario, probes, **runner, co);
     printer.finish();
     if (!result)
         return report(result.error());

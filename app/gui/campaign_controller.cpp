@@ -2,6 +2,7 @@
 #include "app/gui/campaign_controller.h"
 
 #include "engine/campaign.h"
+#include "engine/ssh_runner.h"
 #include "probes/tools.h"
 
 #include <QStringDecoder>
@@ -104,7 +105,18 @@ void CampaignController::run(CampaignRequest request) {
         if (!decoded.isEmpty())
             emit toolOutput(isErr, decoded);
     };
-    auto runner = runnerFactory_ ? runnerFactory_() : makeLocalRunner();
+    std::unique_ptr<Runner> runner;
+    if (runnerFactory_) {
+        runner = runnerFactory_();
+    } else {
+        auto made = makeRunnerFor(scenario->host.target, scenario->host.identity,
+                                  scenario->host.knownHosts);
+        if (!made) {
+            emit failed(qs(made.error().message));
+            return;
+        }
+        runner = std::move(*made);
+    }
     auto result = runCampaign(*store, *scenario, probes, *runner, options);
     if (!result) {
         emit failed(qs(result.error().message));

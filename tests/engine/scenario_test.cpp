@@ -653,10 +653,27 @@ TEST(ScenarioErrors, ThresholdsViableNotBelowNotViable) {
     }
 }
 
-TEST(ScenarioErrors, SshTargetIsNotSupportedYet) {
+TEST(ScenarioErrors, SshTargetMustBeAnSshUrl) {
     const std::string text =
-        replaced(valid, "[thresholds]", "[host]\ntarget = \"ssh://root@nas\"\n\n[thresholds]");
-    expectBadInputAt(text, valueAt(text, "target = \"ssh://root@nas\""), "host.target");
+        replaced(valid, "[thresholds]", "[host]\ntarget = \"telnet://nas\"\n\n[thresholds]");
+    expectBadInputAt(text, valueAt(text, "target = \"telnet://nas\""), "host.target");
+    const std::string hostile = replaced(
+        valid, "[thresholds]", "[host]\ntarget = \"ssh://-oProxyCommand=x\"\n\n[thresholds]");
+    expectBadInputAt(hostile, valueAt(hostile, "target = \"ssh://-oProxyCommand=x\""),
+                     "host.target");
+}
+
+TEST(Scenario, SshTargetWithIdentityAndKnownHosts) {
+    const std::string text =
+        replaced(valid, "[thresholds]",
+                 "[host]\ntarget = \"ssh://root@nas:2222\"\nidentity = \"keys/id\"\n"
+                 "known_hosts = \"/etc/lb/known_hosts\"\n\n[thresholds]");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->host.target, "ssh://root@nas:2222");
+    EXPECT_TRUE(s->host.identity.ends_with("/keys/id")) << s->host.identity;
+    EXPECT_TRUE(fs::path(s->host.identity).is_absolute());
+    EXPECT_EQ(s->host.knownHosts, "/etc/lb/known_hosts");
 }
 
 TEST(ScenarioErrors, MdRaid5CannotBeBuiltByThisVersion) {
