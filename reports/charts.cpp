@@ -370,4 +370,78 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
     showLegend(plot);
 }
 
+void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection) {
+    reset(plot);
+    const auto& p = projection;
+    constexpr double tb = 1e12;
+    QVector<double> months, usable, used, ceiling;
+    for (const auto& m : p.months) {
+        months << static_cast<double>(m.month);
+        usable << static_cast<double>(m.usableBytes) / tb;
+        used << static_cast<double>(m.usedBytes) / tb;
+        ceiling << static_cast<double>(p.ceilingBytes) / tb;
+    }
+    auto* gUsable = plot.addGraph(plot.xAxis, plot.yAxis);
+    gUsable->setName("usable");
+    gUsable->setLineStyle(QCPGraph::lsStepLeft);
+    gUsable->setPen(QPen(QColor("#1f77b4"), 2));
+    gUsable->setData(months, usable, true);
+
+    auto* gUsed = plot.addGraph(plot.xAxis, plot.yAxis);
+    gUsed->setName("used");
+    gUsed->setPen(QPen(QColor("#ff7f0e"), 2));
+    gUsed->setData(months, used, true);
+
+    auto* gCeiling = plot.addGraph(plot.xAxis, plot.yAxis);
+    gCeiling->setName(QString("ceiling"));
+    gCeiling->setPen(QPen(QColor("#d62728"), 1.5, Qt::DashLine));
+    gCeiling->setData(months, ceiling, true);
+
+    double top = 0;
+    for (double v : usable)
+        top = std::max(top, v);
+    for (double v : used)
+        top = std::max(top, v);
+
+    const auto path = std::find_if(p.expansions.begin(), p.expansions.end(),
+                                   [](const ExpansionPath& e) { return e.keepsUp; });
+    if (path != p.expansions.end() && !path->schedule.empty()) {
+        QVector<double> expanded;
+        std::size_t next = 0;
+        double current = static_cast<double>(p.capacity.usableBytes) / tb;
+        for (const auto& m : p.months) {
+            while (next < path->schedule.size() && path->schedule[next].month <= m.month) {
+                current = static_cast<double>(path->schedule[next].effectiveUsableBytes) / tb;
+                ++next;
+            }
+            expanded << current;
+            top = std::max(top, current);
+        }
+        auto* gExpanded = plot.addGraph(plot.xAxis, plot.yAxis);
+        gExpanded->setName("with expansion");
+        gExpanded->setLineStyle(QCPGraph::lsStepLeft);
+        gExpanded->setPen(QPen(QColor("#2ca02c"), 1.5, Qt::DashDotLine));
+        gExpanded->setData(months, expanded, true);
+        for (const auto& step : path->schedule) {
+            auto* line = new QCPItemStraightLine(&plot);
+            line->setObjectName("expansion-step");
+            line->point1->setCoords(static_cast<double>(step.month), 0);
+            line->point2->setCoords(static_cast<double>(step.month), 1);
+            line->setPen(QPen(QColor("#2ca02c"), 1, Qt::DotLine));
+            line->setSelectable(false);
+        }
+    }
+
+    plot.xAxis->setLabel("month");
+    plot.yAxis->setLabel("TB (10^12 bytes)");
+    plot.xAxis->setRange(0, months.isEmpty() ? 1.0 : std::max(1.0, months.back()));
+    plot.yAxis->setRange(0, top > 0 ? top * 1.1 : 1.0);
+    plot.yAxis->grid()->setVisible(true);
+    QString title = qs(p.name) + ": ";
+    title += p.ceilingMonth ? QString("ceiling passed in month %1").arg(*p.ceilingMonth)
+                            : QString("ceiling not passed");
+    setTitle(plot, title);
+    showLegend(plot);
+}
+
 } // namespace lb::charts

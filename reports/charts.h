@@ -10,6 +10,7 @@
 // QCPAxisTickerText with one tick per metric at 1, 2, ... (labels upright when more than four).
 #pragma once
 
+#include "engine/projection.h"
 #include "reports/report_data.h"
 
 #include <QString>
@@ -41,6 +42,13 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
 // bars are cut there and labelled with their true value. Value labels are QCPItemText items on a
 // layer "labels" above the bars.
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
+
+// Capacity projection of one layout over its months (x: month 0..N, y: TB = 10^12 bytes):
+// QCPGraph "usable" (usable capacity without expansion, a step line), "used" (projected use),
+// "ceiling" (the fill ceiling, dashed) and, when an expansion path keeps up, "with expansion"
+// (the usable capacity along the first such path's schedule, a step line) with a vertical
+// QCPItemStraightLine per expansion step (objectName "expansion-step").
+void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection);
 
 // Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.
 QString verdictColor(Verdict v);

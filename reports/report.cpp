@@ -6,6 +6,7 @@
 #include "reports/report.h"
 
 #include "engine/command.h"
+#include "engine/projection.h"
 #include "engine/size.h"
 #include "reports/charts.h"
 #include "reports/display.h"
@@ -187,6 +188,12 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                " per decisive metric (% more time per unit of work), with the "
                                "95 % interval; green band: viable, red band: not viable."});
     }
+    for (std::size_t i = 0; i < data.projections.size(); ++i)
+        out.push_back({"projection-" + std::to_string(i),
+                       "Capacity projection of " + data.projections[i].name +
+                           ": usable capacity without expansion, projected use and the fill "
+                           "ceiling (dashed) by month; with an expansion path that keeps up, "
+                           "its usable capacity and steps (green)."});
     return out;
 }
 
@@ -402,6 +409,107 @@ void addLayouts(Doc& doc, const ReportData& data) {
              "guest, or imported results).");
 }
 
+std::string usdText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "$%.0f", v);
+    return buf;
+}
+
+void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    if (data.projections.empty() || !data.projectionRequest)
+        return;
+    const ProjectionRequest& r = *data.projectionRequest;
+    doc.heading(2, "Capacity projection");
+    std::string intro = "Growth " + describeGrowth(r.growth) + " from " + formatBytes(r.usedBytes) +
+                        " in use, over " + std::to_string(r.years) +
+                        (r.years == 1 ? " year" : " years");
+    if (r.drive)
+        intro += "; drive " + r.drive->model + " at " + usdText(r.drive->priceUsd) +
+                 " each (illustrative price)";
+    if (r.hostBytesPerDay)
+        intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
+    doc.para(intro + ".");
+
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& p : data.projections)
+        rows.push_back(
+            {{p.name},
+             {formatBytes(p.capacity.usableBytes), "", true},
+             {plainPercent(p.ceilingFraction) + " = " + formatBytes(p.ceilingBytes), "", true},
+             {p.ceilingMonth ? "month " + std::to_string(*p.ceilingMonth)
+                             : "not within " + std::to_string(r.years) + " years"}});
+    doc.table({"layout", "usable", "ceiling", "ceiling passed"}, std::move(rows));
+
+    const auto plan = chartPlan(data);
+    for (std::size_t i = 0; i < data.projections.size(); ++i) {
+        const LayoutProjection& p = data.projections[i];
+        doc.heading(3, p.name);
+        if (!p.expansions.empty()) {
+            std::vector<std::vector<Cell>> paths;
+            for (const auto& e : p.expansions) {
+                std::string firstStep = "—";
+                if (!e.schedule.empty())
+                    firstStep = "month " + std::to_string(e.schedule.front().month);
+                paths.push_back(
+                    {{std::string(expansionKindName(e.kind))},
+                     {std::to_string(e.disksPerStep), "", true},
+                     {formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""), "", true},
+                     {e.stepCostUsd ? usdText(*e.stepCostUsd) : "—", "", true},
+                     {e.costPerUsableTbUsd ? usdText(*e.costPerUsableTbUsd) : "—", "", true},
+                     {firstStep},
+                     {std::to_string(e.disksBought) +
+                          (e.keepsUp
+                               ? ""
+                               : " (limit" +
+                                     (e.limitMonth ? " in month " + std::to_string(*e.limitMonth)
+                                                   : std::string()) +
+                                     ")"),
+                      "", true},
+                     {e.totalCostUsd ? usdText(*e.totalCostUsd) : "—", "", true},
+                     {formatBytes(e.finalUsableBytes), "", true}});
+            }
+            doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB",
+                       "first step", "disks bought", "total cost", "usable at end"},
+                      std::move(paths));
+            std::vector<std::vector<Span>> notes;
+            for (const auto& e : p.expansions) {
+                std::string text = e.description + ". " + e.note;
+                if (e.reportedStepUsableBytes)
+                    text += " zfs list would show the first step adding " +
+                            formatBytes(*e.reportedStepUsableBytes) + ".";
+                notes.push_back({{std::string(expansionKindName(e.kind)), true}, {": " + text}});
+            }
+            doc.bullets(std::move(notes));
+        }
+        for (const auto& n : p.notes)
+            doc.para(n);
+        if (p.wear) {
+            const WearEstimate& w = *p.wear;
+            std::string text =
+                "Wear: write amplification " + display::ratio(w.writeAmplification) + " (" +
+                w.layout.basis + "); " +
+                formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
+                " a day from the hosts is " +
+                formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))) +
+                " a day per disk";
+            if (w.years && w.enduranceBytes)
+                text += std::isfinite(*w.years)
+                            ? "; rated endurance reached in " + fixed(*w.years, 1) + " years"
+                            : "; rated endurance never reached";
+            else if (r.drive && r.drive->medium == DriveMedium::Hdd)
+                text += "; endurance does not apply (hard disk)";
+            else
+                text += "; no drive given, so no rated endurance";
+            doc.para(text + ".");
+        }
+        const std::string id = "projection-" + std::to_string(i);
+        if (charts.count(id))
+            for (const auto& ref : plan)
+                if (ref.id == id)
+                    doc.chart(ref.id, ref.caption);
+    }
+}
+
 void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
     for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
         const Comparison& c = data.comparisons[i];
@@ -561,6 +669,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addVerdicts(doc, data);
     addInventory(doc, data);
     addLayouts(doc, data);
+    addProjections(doc, data, charts);
     addComparisons(doc, data, charts);
     addCharts(doc, data, charts);
     addFailedRuns(doc, data);
@@ -809,6 +918,9 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
                      data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
                 metrics << QString::fromStdString(m);
             charts::buildGroupedBars(plot, data, metrics, false);
+        } else if (ref.id.rfind("projection-", 0) == 0) {
+            const auto index = std::stoul(ref.id.substr(std::string("projection-").size()));
+            charts::buildProjectionChart(plot, data.projections[index]);
         } else {
             const auto index = std::stoul(ref.id.substr(std::string("overhead-").size()));
             charts::buildOverheadChart(plot, data.comparisons[index]);

@@ -180,7 +180,8 @@ Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::stri
 
 } // namespace
 
-std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind) {
+std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
+                                                   const std::string& kind) {
     const json spec = json::parse(specJson, nullptr, false);
     if (!spec.is_object())
         return std::nullopt;
@@ -203,10 +204,35 @@ std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std:
         in.underprovision = it->get<double>();
     if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
         in.mdChunkBytes = it->get<std::uint64_t>();
-    auto cap = computeCapacity(in);
+    return in;
+}
+
+std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind) {
+    const auto in = capacityInputFromSpec(specJson, kind);
+    if (!in)
+        return std::nullopt;
+    auto cap = computeCapacity(*in);
     if (!cap)
         return std::nullopt;
     return *cap;
+}
+
+std::optional<Expected<LayoutProjection>> projectSpec(const std::string& name,
+                                                      const std::string& specJson,
+                                                      const std::string& kind,
+                                                      const ProjectionRequest& request) {
+    auto layout = capacityInputFromSpec(specJson, kind);
+    if (!layout || !computeCapacity(*layout))
+        return std::nullopt;
+    ProjectionInput in;
+    in.name = name;
+    in.layout = std::move(*layout);
+    in.usedBytes = request.usedBytes;
+    in.growth = request.growth;
+    in.years = request.years;
+    in.drive = request.drive;
+    in.hostBytesPerDay = request.hostBytesPerDay;
+    return projectLayout(in);
 }
 
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
@@ -375,6 +401,20 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     if (!runs)
         return fail(runs.error());
     data.runs = std::move(*runs);
+
+    if (request.projection) {
+        data.projectionRequest = request.projection;
+        for (const auto& l : data.layouts) {
+            if (!l.capacity)
+                continue;
+            auto p = projectSpec(l.name, l.specJson, l.kind, *request.projection);
+            if (!p)
+                continue;
+            if (!*p)
+                return fail(p->error());
+            data.projections.push_back(std::move(**p));
+        }
+    }
     return data;
 }
 

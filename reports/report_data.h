@@ -6,7 +6,9 @@
 
 #include "engine/analysis.h"
 #include "engine/capacity.h"
+#include "engine/drive_catalog.h"
 #include "engine/expected.h"
+#include "engine/projection.h"
 #include "engine/store.h"
 
 #include <cstdint>
@@ -17,6 +19,15 @@
 
 namespace lb {
 
+// What the report's capacity projection needs beyond the layouts: see engine/projection.h.
+struct ProjectionRequest {
+    std::uint64_t usedBytes = 0; // in use now
+    GrowthModel growth;
+    unsigned years = 5;
+    std::optional<Drive> drive;                   // price and endurance of the member disks
+    std::optional<std::uint64_t> hostBytesPerDay; // no wear figures without
+};
+
 struct ReportRequest {
     std::optional<std::string> baseline;  // default: the campaign's baseline, else the first layout
     std::optional<std::string> candidate; // default: every other layout
@@ -26,6 +37,8 @@ struct ReportRequest {
     // scenario has a [thresholds] table, those thresholds replace `thresholds`. Set to false when
     // the user named thresholds explicitly.
     bool scenarioThresholds = true;
+    // A capacity projection of every layout whose capacity is known; none when unset.
+    std::optional<ProjectionRequest> projection;
 };
 
 struct ReportLayout {
@@ -70,6 +83,8 @@ struct ReportData {
     std::vector<Comparison> comparisons; // one per candidate, in layout order
     std::map<std::string, std::vector<MetricSamples>> samples; // layout -> samples (sorted)
     std::vector<ReportRun> runs;                               // by id
+    std::optional<ProjectionRequest> projectionRequest;        // as requested
+    std::vector<LayoutProjection> projections; // layouts with a known capacity, in layout order
 };
 
 // Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the
@@ -81,5 +96,14 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request);
 // "recordsize", "ashift", "underprovision", "chunk"); nullopt when the spec does not say enough
 // or the kind has no capacity model (dir, guest, imported).
 std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind);
+// The capacity model's input read from such a spec; nullopt when it does not say kind and disks.
+std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
+                                                   const std::string& kind);
+// A projection of a stored layout (named `name`, spec as above) under `request`; nullopt when the
+// spec does not say enough, the projection's error when the engine rejects the input.
+std::optional<Expected<LayoutProjection>> projectSpec(const std::string& name,
+                                                      const std::string& specJson,
+                                                      const std::string& kind,
+                                                      const ProjectionRequest& request);
 
 } // namespace lb

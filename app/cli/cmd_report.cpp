@@ -2,6 +2,9 @@
 // the extension of --out. Charts need Qt's GUI classes but no display: on a headless server the
 // offscreen platform is used.
 #include "app/cli/commands.h"
+#include "engine/drive_catalog.h"
+#include "engine/projection.h"
+#include "engine/size.h"
 #include "engine/store.h"
 #include "reports/comparison_text.h"
 #include "reports/report.h"
@@ -19,6 +22,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#ifndef LAYOUTBENCH_DATA_DIR
+#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
+#endif
+
 namespace lb::cli {
 
 namespace {
@@ -32,7 +39,52 @@ struct ReportOptions {
     std::int64_t campaign = 0;
     double viable = 0;    // 0: the scenario's, else the default
     double notViable = 0; // 0: the scenario's, else the default
+    // The capacity projection section: --used and --growth together turn it on.
+    std::string used;
+    std::string growth;
+    unsigned years = 5;
+    std::string drive;
+    std::string hostWrites;
+    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
 };
+
+// --used/--growth and friends -> the projection request; none when neither is given.
+Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions& o) {
+    if (o.used.empty() && o.growth.empty())
+        return std::optional<ProjectionRequest>{};
+    if (o.used.empty())
+        return badInput("--used: required with --growth (bytes in use now, e.g. 1.2T)");
+    if (o.growth.empty())
+        return badInput("--growth: required with --used: 30% (compound) or 2TB/y (linear)");
+    ProjectionRequest r;
+    auto used = parseSize(o.used);
+    if (!used)
+        return badInput("--used: " + used.error().message);
+    r.usedBytes = *used;
+    auto growth = parseGrowth(o.growth);
+    if (!growth)
+        return fail(growth.error());
+    r.growth = *growth;
+    if (o.years < 1 || o.years > 50)
+        return badInput("--years: must be 1 to 50");
+    r.years = o.years;
+    if (!o.drive.empty()) {
+        auto catalog = loadDriveCatalog(o.catalog);
+        if (!catalog)
+            return fail(catalog.error());
+        auto d = catalog->lookup(o.drive, "--drive");
+        if (!d)
+            return fail(d.error());
+        r.drive = *d;
+    }
+    if (!o.hostWrites.empty()) {
+        auto w = parseDailyWrites(o.hostWrites);
+        if (!w)
+            return fail(w.error());
+        r.hostBytesPerDay = *w;
+    }
+    return std::optional<ProjectionRequest>{r};
+}
 
 std::optional<Format> formatOf(const std::string& path) {
     const auto dot = path.rfind('.');
@@ -131,6 +183,11 @@ int runReport(const Globals& g, const ReportOptions& o) {
             return report(Error::badInput("--viable/--not-viable: need 1 <= viable < not-viable"));
     }
 
+    auto projection = projectionRequest(o);
+    if (!projection)
+        return report(projection.error());
+    request.projection = *projection;
+
     auto store = Store::open(g.db);
     if (!store)
         return report(store.error());
@@ -203,6 +260,14 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--not-viable", opts->notViable,
                     "Cost ratio at or above which a metric is not viable (default: the "
                     "scenario's, else 2.0)");
+    sub->add_option("--used", opts->used,
+                    "Bytes in use now, for the capacity projection (with --growth)");
+    sub->add_option("--growth", opts->growth,
+                    "Yearly growth for the capacity projection: 30% (compound) or 2TB/y (linear)");
+    sub->add_option("--years", opts->years, "Projection horizon in years")->capture_default_str();
+    sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
+    sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
+    sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
 }

@@ -4,6 +4,7 @@
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
+#include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/scenario_tab.h"
@@ -46,12 +47,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     campaign_ = new CampaignTab;
     results_ = new ResultsTab;
     charts_ = new ChartsTab;
+    projection_ = new ProjectionTab;
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(scenario_, tr("&Scenario"));
     tabs_->addTab(campaign_, tr("C&ampaign"));
     tabs_->addTab(results_, tr("&Results"));
     tabs_->addTab(charts_, tr("C&harts"));
+    tabs_->addTab(projection_, tr("&Projection"));
     setCentralWidget(tabs_);
 
     statusDb_ = new QLabel;
@@ -203,6 +206,7 @@ void MainWindow::onOpened(const DatabaseSnapshot& snapshot) {
         return; // an older request
     snapshot_ = snapshot;
     results_->setSnapshot(snapshot_);
+    projection_->setLayouts(snapshot_.layouts);
     campaign_->setCampaigns(snapshot_.campaigns);
     campaign_->setDatabase(databasePath_);
     std::int64_t failed = 0;

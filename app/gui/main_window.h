@@ -1,6 +1,6 @@
-// The main window of layoutbench-gui: the Scenario, Campaign, Results and Charts tabs, the File
-// menu (open a database, recent databases, open and save scenarios) and the wiring between the
-// tabs and the two worker-thread adapters (StoreService, CampaignController).
+// The main window of layoutbench-gui: the Scenario, Campaign, Results, Charts and Projection tabs,
+// the File menu (open a database, recent databases, open and save scenarios) and the wiring between
+// the tabs and the two worker-thread adapters (StoreService, CampaignController).
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -18,6 +18,7 @@ namespace lb::gui {
 class CampaignController;
 class CampaignTab;
 class ChartsTab;
+class ProjectionTab;
 class ResultsTab;
 class ScenarioTab;
 class StoreService;
@@ -42,6 +43,7 @@ public:
     CampaignTab* campaignTab() const { return campaign_; }
     ResultsTab* resultsTab() const { return results_; }
     ChartsTab* chartsTab() const { return charts_; }
+    ProjectionTab* projectionTab() const { return projection_; }
     CampaignController* campaignController() const { return controller_; }
     QMenu* recentMenu() const { return recentMenu_; }
 
@@ -73,6 +75,7 @@ private:
     CampaignTab* campaign_ = nullptr;
     ResultsTab* results_ = nullptr;
     ChartsTab* charts_ = nullptr;
+    ProjectionTab* projection_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusDb_ = nullptr;
     QString databasePath_;

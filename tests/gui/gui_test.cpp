@@ -10,6 +10,7 @@
 #include "app/gui/charts_tab.h"
 #include "app/gui/comparison_model.h"
 #include "app/gui/main_window.h"
+#include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/runs_model.h"
@@ -526,6 +527,56 @@ private slots:
         w->openDatabase(bad);
         QVERIFY(failed.wait(waitMs));
         QVERIFY(!RecentFiles().list().contains(QFileInfo(bad).absoluteFilePath()));
+    }
+
+    // --- Projection ---------------------------------------------------------------------------
+
+    void projectionTabDrawsCapacityUseAndCeiling() {
+        // The fixture's imported layouts record no disks; this one does.
+        const QString path = dir_.filePath(QStringLiteral("projection.db"));
+        {
+            auto store = lb::Store::open(path.toStdString());
+            QVERIFY2(store, store ? "" : store.error().message.c_str());
+            auto host = store->ensureHost("storage1", "{}");
+            QVERIFY(host);
+            const std::string spec =
+                R"({"kind":"zfs-raidz2","disk_bytes":[500000000000,500000000000,)"
+                R"(500000000000,500000000000,500000000000,500000000000]})";
+            QVERIFY(store->ensureLayout("raidz2-six", "zfs-raidz2", spec, *host));
+            QVERIFY(store->ensureLayout("imported", "imported", R"({"imported":true})", *host));
+        }
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(path);
+        QVERIFY(opened.wait(waitMs));
+        ProjectionTab* tab = w.projectionTab();
+        QVERIFY(tab);
+        QVERIFY(w.tabs()->indexOf(tab) >= 0);
+        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(tab)), QStringLiteral("&Projection"));
+        // Only the layout with a capacity model is offered.
+        QCOMPARE(tab->layoutBox()->count(), 1);
+        QCOMPARE(tab->layoutBox()->currentText(), QStringLiteral("raidz2-six"));
+        tab->usedEdit()->setText(QStringLiteral("1T"));
+        tab->growthEdit()->setText(QStringLiteral("30%"));
+        tab->hostWritesEdit()->setText(QStringLiteral("50G/d"));
+        QVERIFY(tab->recompute());
+        QStringList names;
+        for (int i = 0; i < tab->plot()->graphCount(); ++i)
+            names << tab->plot()->graph(i)->name();
+        QVERIFY2(names.contains(QStringLiteral("usable")), qPrintable(names.join(',')));
+        QVERIFY(names.contains(QStringLiteral("used")));
+        QVERIFY(names.contains(QStringLiteral("ceiling")));
+        QCOMPARE(tab->plot()->graph(0)->data()->size(), 61); // months 0..60
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral("month")),
+                 qPrintable(tab->summary()->text()));
+        QVERIFY(tab->summary()->text().contains(QStringLiteral("Wear")));
+        // Bad input: the summary names the option, the chart is cleared.
+        tab->growthEdit()->setText(QStringLiteral("-5%"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral("--growth")),
+                 qPrintable(tab->summary()->text()));
+        QCOMPARE(tab->plot()->graphCount(), 0);
     }
 
     // --- Campaigns, with the real local runner and real tools ---------------------------------

@@ -2,6 +2,8 @@
 // results, fio JSON) plus hand-made runs for extra iterations, a failed run and caveats: what it
 // says, that it escapes hostile names, that it is deterministic, that the PDF renders, and that
 // the charts have the series and bands the app relies on. Runs under the offscreen platform.
+#include "engine/projection.h"
+#include "engine/size.h"
 #include "engine/store.h"
 #include "probes/import.h"
 #include "reports/charts.h"
@@ -546,6 +548,72 @@ TEST(Charts, OverheadChartHasBandsAndOneBarPerDecisiveMetric) {
         }
     EXPECT_EQ(bars, decisive);
     EXPECT_TRUE(decisionBarFound);
+}
+
+ReportRequest projectionRequest() {
+    ReportRequest request;
+    ProjectionRequest projection;
+    projection.usedBytes = 2'000'000'000'000ULL; // 2 TB of about 3.6 TB usable
+    projection.growth.kind = GrowthKind::Compound;
+    projection.growth.annualRate = 0.30;
+    projection.years = 5;
+    projection.hostBytesPerDay = 100'000'000'000ULL;
+    request.projection = projection;
+    return request;
+}
+
+TEST(Report, ProjectionSectionHasTheCeilingMonthAndChart) {
+    const ReportData data = gather(projectionRequest());
+    // The two layouts with disk sizes in their spec; the imported one has no capacity model.
+    ASSERT_EQ(data.projections.size(), 2U);
+    EXPECT_EQ(data.projections[0].name, "bare-metal");
+    EXPECT_EQ(data.projections[1].name, "guest-vm");
+    const LayoutProjection& bare = data.projections[0];
+    ASSERT_TRUE(bare.ceilingMonth.has_value());
+    ASSERT_TRUE(bare.wear.has_value());
+
+    const std::string md = renderMarkdown(data);
+    const auto section = md.find("## Capacity projection");
+    ASSERT_NE(section, std::string::npos) << md;
+    const std::string row = "| bare-metal | " + formatBytes(bare.capacity.usableBytes);
+    EXPECT_NE(md.find(row, section), std::string::npos) << md;
+    EXPECT_NE(md.find("month " + std::to_string(*bare.ceilingMonth) + " |", section),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("zfs-add-vdev", section), std::string::npos);
+    EXPECT_NE(md.find("Wear: write amplification", section), std::string::npos);
+    // Without a projection request, no section.
+    EXPECT_EQ(renderMarkdown(gather()).find("Capacity projection"), std::string::npos);
+
+    const auto charts = renderCharts(data);
+    EXPECT_EQ(std::count_if(charts.begin(), charts.end(),
+                            [](const ReportChart& c) { return c.id.rfind("projection-", 0) == 0; }),
+              2);
+    const std::string html = renderHtml(data);
+    EXPECT_NE(html.find("Capacity projection"), std::string::npos);
+    EXPECT_NE(html.find("Capacity projection of bare-metal"), std::string::npos);
+}
+
+TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {
+    const ReportData data = gather(projectionRequest());
+    ASSERT_FALSE(data.projections.empty());
+    const LayoutProjection& bare = data.projections[0];
+    QCustomPlot plot;
+    for (int pass = 0; pass < 2; ++pass) { // rebuilding in place leaves nothing behind
+        charts::buildProjectionChart(plot, bare);
+        std::vector<std::string> names;
+        for (int i = 0; i < plot.graphCount(); ++i)
+            names.push_back(plot.graph(i)->name().toStdString());
+        EXPECT_EQ(names, (std::vector<std::string>{"usable", "used", "ceiling", "with expansion"}));
+        ASSERT_EQ(plot.graph(0)->data()->size(), static_cast<int>(bare.months.size()));
+        EXPECT_NEAR(plot.graph(2)->data()->at(0)->value,
+                    static_cast<double>(bare.ceilingBytes) / 1e12, 1e-9);
+        EXPECT_EQ(plot.graph(2)->pen().style(), Qt::DashLine);
+        int steps = 0;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            steps += plot.item(i)->objectName() == "expansion-step" ? 1 : 0;
+        EXPECT_GE(steps, 1);
+    }
 }
 
 int main(int argc, char** argv) {

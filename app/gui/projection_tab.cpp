@@ -1,0 +1,203 @@
+// The Projection tab: inputs on top, the chart in the middle, the summary below. Every edit
+// recomputes; a projection takes well under a millisecond.
+#include "app/gui/projection_tab.h"
+
+#include "app/gui/gui_types.h"
+#include "engine/projection.h"
+#include "engine/size.h"
+#include "reports/charts.h"
+#include "reports/report_data.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace lb::gui {
+
+ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
+    layout_ = new QComboBox;
+    layout_->setObjectName("projection-layout");
+    used_ = new QLineEdit("1T");
+    used_->setObjectName("projection-used");
+    used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
+    growth_ = new QLineEdit("30%");
+    growth_->setObjectName("projection-growth");
+    growth_->setToolTip(tr("Yearly growth: 30% (compound) or 2TB/y (linear)"));
+    years_ = new QSpinBox;
+    years_->setObjectName("projection-years");
+    years_->setRange(1, 50);
+    years_->setValue(5);
+    drive_ = new QComboBox;
+    drive_->setObjectName("projection-drive");
+    drive_->addItem(tr("(none)"), QString());
+    hostWrites_ = new QLineEdit;
+    hostWrites_->setObjectName("projection-host-writes");
+    hostWrites_->setPlaceholderText(tr("e.g. 100G/d"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Layout:"), layout_);
+    form->addRow(tr("&Used now:"), used_);
+    form->addRow(tr("&Growth per year:"), growth_);
+    form->addRow(tr("&Years:"), years_);
+    form->addRow(tr("&Drive:"), drive_);
+    form->addRow(tr("&Host writes:"), hostWrites_);
+
+    plot_ = new QCustomPlot;
+    plot_->setObjectName("projection-plot");
+    plot_->setMinimumHeight(260);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    summary_ = new QLabel;
+    summary_->setObjectName("projection-summary");
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* top = new QHBoxLayout;
+    top->addLayout(form);
+    top->addStretch(1);
+    auto* box = new QVBoxLayout(this);
+    box->addLayout(top);
+    box->addWidget(plot_, 1);
+    box->addWidget(summary_);
+
+    auto changed = [this] { recompute(); };
+    connect(layout_, &QComboBox::currentIndexChanged, this, changed);
+    connect(drive_, &QComboBox::currentIndexChanged, this, changed);
+    connect(years_, &QSpinBox::valueChanged, this, changed);
+    for (QLineEdit* edit : {used_, growth_, hostWrites_})
+        connect(edit, &QLineEdit::editingFinished, this, changed);
+#ifdef LAYOUTBENCH_DATA_DIR
+    if (auto catalog = loadDriveCatalog(std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml"))
+        setCatalog(*catalog);
+#endif
+    showMessage(tr("Open a database with a layout whose disks are known."));
+}
+
+void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
+    const QString current = layout_->currentText();
+    layouts_.clear();
+    for (const auto& l : layouts)
+        if (capacityFromSpec(l.spec, l.kind))
+            layouts_.push_back(l);
+    {
+        const QSignalBlocker block(layout_);
+        layout_->clear();
+        for (const auto& l : layouts_)
+            layout_->addItem(qs(l.name));
+        const int again = layout_->findText(current);
+        if (again >= 0)
+            layout_->setCurrentIndex(again);
+    }
+    recompute();
+}
+
+void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
+    catalog_ = catalog;
+    const QSignalBlocker block(drive_);
+    drive_->clear();
+    drive_->addItem(tr("(none)"), QString());
+    for (const auto& d : catalog_.drives)
+        drive_->addItem(qs(d.model), qs(d.id));
+}
+
+void ProjectionTab::showMessage(const QString& text) {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    plot_->legend->setVisible(false);
+    plot_->replot();
+    summary_->setText(text);
+}
+
+bool ProjectionTab::recompute() {
+    const int index = layout_->currentIndex();
+    if (index < 0 || static_cast<std::size_t>(index) >= layouts_.size()) {
+        showMessage(layouts_.empty() ? tr("No layout of this database records its disks "
+                                          "(kind and disk_bytes in its spec).")
+                                     : tr("Choose a layout."));
+        return false;
+    }
+    ProjectionRequest request;
+    auto used = parseSize(ss(used_->text().trimmed()));
+    if (!used) {
+        showMessage(tr("Used now: %1").arg(qs(used.error().message)));
+        return false;
+    }
+    request.usedBytes = *used;
+    auto growth = parseGrowth(ss(growth_->text().trimmed()));
+    if (!growth) {
+        showMessage(qs(growth.error().message));
+        return false;
+    }
+    request.growth = *growth;
+    request.years = static_cast<unsigned>(years_->value());
+    if (const QString id = drive_->currentData().toString(); !id.isEmpty())
+        if (const Drive* d = catalog_.find(ss(id)))
+            request.drive = *d;
+    if (const QString w = hostWrites_->text().trimmed(); !w.isEmpty()) {
+        auto writes = parseDailyWrites(ss(w));
+        if (!writes) {
+            showMessage(qs(writes.error().message));
+            return false;
+        }
+        request.hostBytesPerDay = *writes;
+    }
+    const LayoutRecord& l = layouts_[static_cast<std::size_t>(index)];
+    auto projection = projectSpec(l.name, l.spec, l.kind, request);
+    if (!projection) {
+        showMessage(tr("%1 has no capacity model.").arg(qs(l.name)));
+        return false;
+    }
+    if (!*projection) {
+        showMessage(qs(projection->error().message));
+        return false;
+    }
+    const LayoutProjection& p = **projection;
+    charts::buildProjectionChart(*plot_, p);
+    plot_->replot();
+
+    QStringList lines;
+    lines << tr("Usable %1, ceiling %2 % = %3; %4.")
+                 .arg(qs(formatBytes(p.capacity.usableBytes)))
+                 .arg(p.ceilingFraction * 100.0, 0, 'f', 0)
+                 .arg(qs(formatBytes(p.ceilingBytes)))
+                 .arg(p.ceilingMonth
+                          ? tr("the ceiling is passed in month %1 without expansion")
+                                .arg(*p.ceilingMonth)
+                          : tr("the ceiling is not passed within %1 years").arg(request.years));
+    for (const auto& e : p.expansions) {
+        QString line = tr("%1: %2 disk(s) a step, %3 disk(s) bought")
+                           .arg(qs(expansionKindName(e.kind)))
+                           .arg(e.disksPerStep)
+                           .arg(e.disksBought);
+        if (!e.schedule.empty())
+            line += tr(", first in month %1").arg(e.schedule.front().month);
+        if (e.totalCostUsd)
+            line += tr(", $%1").arg(*e.totalCostUsd, 0, 'f', 0);
+        if (!e.keepsUp)
+            line += tr(" (reaches its limit)");
+        lines << line + ".";
+    }
+    if (p.wear) {
+        const auto& w = *p.wear;
+        QString line =
+            tr("Wear: write amplification %1, %2 a day per disk")
+                .arg(w.writeAmplification, 0, 'f', 2)
+                .arg(
+                    qs(formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))));
+        if (w.years)
+            line += std::isfinite(*w.years)
+                        ? tr("; rated endurance in %1 years").arg(*w.years, 0, 'f', 1)
+                        : tr("; rated endurance never reached");
+        lines << line + ".";
+    }
+    summary_->setText(lines.join("\n"));
+    return true;
+}
+
+} // namespace lb::gui
