@@ -7,6 +7,7 @@
 #include "engine/size.h"
 #include "engine/store.h"
 #include "reports/display.h"
+#include "reports/report_data.h"
 
 #include <cmath>
 #include <cstdio>
@@ -106,24 +107,15 @@ Expected<ProjectionInput> storedLayout(Store& store, const std::string& name) {
                         "layout records no disks); project it with --kind, --disks and " +
                         "--disk-size instead");
     const auto kindName = spec["kind"].get<std::string>();
-    const auto kind = parseLayoutKind(kindName);
-    if (!kind)
+    if (!parseLayoutKind(kindName))
         return badInput(where + "has an unknown kind '" + kindName + "'");
+    // The same reading of a spec as the decision report's, so both project the same layout.
+    auto layout = capacityInputFromSpec((*rec)->spec, kindName);
+    if (!layout)
+        return badInput(where + "has a disk_bytes entry that is not a positive integer");
     ProjectionInput in;
     in.name = name;
-    in.layout.kind = *kind;
-    for (const auto& d : spec["disk_bytes"]) {
-        if (!d.is_number_unsigned() || d.get<std::uint64_t>() == 0)
-            return badInput(where + "has a disk_bytes entry that is not a positive integer");
-        in.layout.diskBytes.push_back(d.get<std::uint64_t>());
-    }
-    // Options the layout was built with, when the spec records them.
-    if (spec.contains("recordsize_bytes") && spec["recordsize_bytes"].is_number_unsigned())
-        in.layout.recordsizeBytes = spec["recordsize_bytes"].get<std::uint64_t>();
-    if (spec.contains("ashift") && spec["ashift"].is_number_unsigned())
-        in.layout.ashift = spec["ashift"].get<unsigned>();
-    if (spec.contains("underprovision") && spec["underprovision"].is_number())
-        in.layout.underprovision = spec["underprovision"].get<double>();
+    in.layout = std::move(*layout);
     return in;
 }
 
