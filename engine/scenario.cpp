@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -136,7 +137,13 @@ Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std
     return badInput(rep.at(*node, where + key, "expected a size such as \"256M\""));
 }
 
+// Paths in a scenario: "~/" is the user's home, absolute paths stay, the rest are relative to
+// `base` (the scenario's directory, or its work_dir for disks and dir layouts).
 std::string resolve(const std::string& base, const std::string& p) {
+    if (p.rfind("~/", 0) == 0) {
+        if (const char* home = std::getenv("HOME"); home && *home)
+            return resolve(home, p.substr(2));
+    }
     if (p.empty() || fs::path(p).is_absolute())
         return p;
     auto out = (fs::path(base) / p).lexically_normal().string();

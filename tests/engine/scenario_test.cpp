@@ -676,6 +676,18 @@ TEST(Scenario, SshTargetWithIdentityAndKnownHosts) {
     EXPECT_EQ(s->host.knownHosts, "/etc/lb/known_hosts");
 }
 
+TEST(Scenario, TildeIsTheHomeDirectory) {
+    const std::string text =
+        replaced(valid, "[thresholds]",
+                 "[host]\ntarget = \"ssh://root@nas\"\nidentity = \"~/.ssh/id_ed25519\"\n\n"
+                 "[thresholds]");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    const char* home = std::getenv("HOME");
+    ASSERT_NE(home, nullptr);
+    EXPECT_EQ(s->host.identity, (fs::path(home) / ".ssh/id_ed25519").lexically_normal().string());
+}
+
 TEST(ScenarioErrors, MdRaid5CannotBeBuiltByThisVersion) {
     const std::string text = replaced(valid, "\"zfs-mirror\"", "\"md-raid5\"");
     expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.kind");
