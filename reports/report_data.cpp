@@ -111,14 +111,11 @@ campaignLayoutCounts(Store& store, std::int64_t campaignId) {
         return fail(q.error());
     q->bind(1, campaignId);
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out[q->columnText(0)] = {q->columnInt(1), q->columnInt(2)};
-    }
+    if (auto r = q->forEachRow([&](sql::Statement& row) {
+            out[row.columnText(0)] = {row.columnInt(1), row.columnInt(2)};
+        });
+        !r)
+        return fail(r.error());
     return out;
 }
 
@@ -146,35 +143,32 @@ Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::stri
         return fail(q.error());
     q->bind(1, campaignId);
     std::vector<ReportRun> out;
-    while (true) {
-        auto row = q->step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        std::string layout = q->columnText(2);
-        if (!layouts.count(layout))
-            continue;
-        ReportRun r;
-        r.id = q->columnInt(0);
-        r.campaignId = q->columnInt(1);
-        r.layout = std::move(layout);
-        r.workload = q->columnText(3);
-        r.probe = q->columnText(4);
-        r.iteration = static_cast<int>(q->columnInt(5));
-        r.status = runStatusFromName(q->columnText(6)).value_or(RunStatus::Failed);
-        r.reason = q->columnText(7);
-        r.argv = stringArray(q->columnText(8));
-        r.caveats = stringArray(q->columnText(9));
-        r.toolVersion = q->columnText(10);
-        if (r.status != RunStatus::Ok)
-            r.stderrTail = tail(q->columnText(11));
-        r.wallSeconds = q->columnDouble(12);
-        if (!q->columnIsNull(13))
-            r.exitCode = static_cast<int>(q->columnInt(13));
-        r.source = q->columnText(14);
-        out.push_back(std::move(r));
-    }
+    if (auto result = q->forEachRow([&](sql::Statement& row) {
+            std::string layout = row.columnText(2);
+            if (!layouts.count(layout))
+                return;
+            ReportRun r;
+            r.id = row.columnInt(0);
+            r.campaignId = row.columnInt(1);
+            r.layout = std::move(layout);
+            r.workload = row.columnText(3);
+            r.probe = row.columnText(4);
+            r.iteration = static_cast<int>(row.columnInt(5));
+            r.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
+            r.reason = row.columnText(7);
+            r.argv = stringArray(row.columnText(8));
+            r.caveats = stringArray(row.columnText(9));
+            r.toolVersion = row.columnText(10);
+            if (r.status != RunStatus::Ok)
+                r.stderrTail = tail(row.columnText(11));
+            r.wallSeconds = row.columnDouble(12);
+            if (!row.columnIsNull(13))
+                r.exitCode = static_cast<int>(row.columnInt(13));
+            r.source = row.columnText(14);
+            out.push_back(std::move(r));
+        });
+        !result)
+        return fail(result.error());
     return out;
 }
 
@@ -332,14 +326,9 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         for (const auto& l : chosen) {
             q->reset();
             q->bind(1, l.id);
-            while (true) {
-                auto row = q->step();
-                if (!row)
-                    return fail(row.error());
-                if (!*row)
-                    break;
-                ids.insert(q->columnInt(0));
-            }
+            if (auto r = q->forEachRow([&](sql::Statement& row) { ids.insert(row.columnInt(0)); });
+                !r)
+                return fail(r.error());
         }
         if (ids.size() == 1 && *ids.begin() != 0) {
             auto found = findCampaign(store, *ids.begin());
