@@ -67,6 +67,23 @@ std::string trimmed(std::string s) {
     return s;
 }
 
+constexpr std::string_view pidMarker = "lb-remote-pid:";
+
+// Removes the "lb-remote-pid:N" line the tracking wrapper prints; returns N.
+std::optional<long> takePidMarker(std::string& text) {
+    const auto at = text.find(pidMarker);
+    if (at == std::string::npos)
+        return std::nullopt;
+    const auto end = text.find('\n', at);
+    const std::string digits =
+        text.substr(at + pidMarker.size(),
+                    end == std::string::npos ? std::string::npos : end - at - pidMarker.size());
+    text.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stol(digits);
+}
+
 class SshRunner : public Runner {
 public:
     explicit SshRunner(SshTarget target) : target_(std::move(target)), local_(makeLocalRunner()) {}
@@ -76,10 +93,24 @@ public:
             return fail(ok.error());
         if (auto ok = validateCommand(cmd); !ok)
             return fail(ok.error());
-        auto result = local_->run(sshCommand(target_, cmd), opts);
+        // The remote shell reports the tool's pid on stderr; it is taken out of the output here
+        // and used to stop the tool on the server when the run is stopped here.
+        RunOptions local = opts;
+        if (opts.onOutput)
+            local.onOutput = [&opts](OutputStream stream, std::string_view text) {
+                std::string chunk(text);
+                if (stream == OutputStream::Stderr)
+                    takePidMarker(chunk);
+                if (!chunk.empty())
+                    opts.onOutput(stream, chunk);
+            };
+        auto result = local_->run(sshCommand(target_, cmd, /*track=*/true), local);
         if (!result)
             return runtimeError(target() +
                                 ": cannot run the ssh client: " + result.error().message);
+        const auto pid = takePidMarker(result->stderrText);
+        if ((result->timedOut || result->cancelled) && pid)
+            stopRemote(*pid, opts);
         // 255 is ssh's own failure. (A remote command that itself exits 255 is reported the
         // same way; ssh cannot tell the two apart.)
         if (!result->timedOut && !result->cancelled && !result->termSignal &&
@@ -95,6 +126,24 @@ public:
     std::string target() const override { return sshUrl(target_); }
 
 private:
+    // Without a terminal the remote tool does not notice that ssh went away, so a stopped run is
+    // stopped on the server too: SIGINT, SIGTERM, SIGKILL with the same waits as locally.
+    void stopRemote(long pid, const RunOptions& opts) {
+        const auto seconds = [](std::chrono::milliseconds ms) {
+            return std::to_string(std::max<long long>(1, (ms.count() + 999) / 1000));
+        };
+        const std::string p = std::to_string(pid);
+        const std::string waitFor = "i=0; while kill -0 " + p + " 2>/dev/null && [ $i -lt ";
+        const std::string script =
+            "kill -INT " + p + " 2>/dev/null || exit 0; " + waitFor + seconds(opts.graceInterrupt) +
+            " ]; do sleep 1; i=$((i+1)); done; kill -TERM " + p + " 2>/dev/null || exit 0; " +
+            waitFor + seconds(opts.graceTerminate) +
+            " ]; do sleep 1; i=$((i+1)); done; kill -KILL " + p + " 2>/dev/null; exit 0";
+        Command stop{"sh", {"-c", script}};
+        stop.timeout = opts.graceInterrupt + opts.graceTerminate + std::chrono::seconds(30);
+        (void)local_->run(sshCommand(target_, stop));
+    }
+
     SshTarget target_;
     std::unique_ptr<Runner> local_;
 };
@@ -168,6 +217,8 @@ std::string remoteShellCommand(const Command& cmd, bool masked) {
     std::string out;
     if (!cmd.cwd.empty())
         out.append("cd ").append(shellQuote(cmd.cwd)).append(" && ");
+    // exec: the tool replaces the shell, so the pid the shell knows is the tool's.
+    out += "exec ";
     if (!cmd.env.empty()) {
         // `--` ends env's options; what follows are NAME=VALUE words, then the program.
         out += "env --";
@@ -182,7 +233,7 @@ std::string remoteShellCommand(const Command& cmd, bool masked) {
     return out;
 }
 
-Command sshCommand(const SshTarget& t, const Command& cmd) {
+Command sshCommand(const SshTarget& t, const Command& cmd, bool track) {
     Command ssh;
     ssh.program = t.sshProgram;
     ssh.timeout = cmd.timeout;
@@ -197,10 +248,15 @@ Command sshCommand(const SshTarget& t, const Command& cmd) {
     for (const auto& o : t.extraOptions)
         ssh.arg("-o").arg(o);
     ssh.arg(destination(t)).arg("--");
+    std::string remote = remoteShellCommand(cmd);
+    if (track)
+        // The tool runs as a child whose pid is reported, so it can be stopped by pid later;
+        // the shell's exit status is the tool's.
+        remote = "(" + remote + ") & p=$!; echo " + std::string(pidMarker) + "$p >&2; wait $p";
     if (cmd.maskedArgs.empty())
-        ssh.arg(remoteShellCommand(cmd));
+        ssh.arg(remote);
     else
-        ssh.maskedArg(remoteShellCommand(cmd));
+        ssh.maskedArg(remote);
     return ssh;
 }
 

@@ -31,12 +31,14 @@ Expected<SshTarget> parseSshUrl(const std::string& url);
 // "ssh://user@host:port" (the port always shown).
 std::string sshUrl(const SshTarget& target);
 
-// The one string the remote shell runs: [cd DIR &&] [env NAME=VALUE... --] PROGRAM ARGS...,
+// The one string the remote shell runs: [cd DIR &&] exec [env -- NAME=VALUE...] PROGRAM ARGS...,
 // every word quoted. With masked = true, masked arguments are shown as **** (for display).
 std::string remoteShellCommand(const Command& cmd, bool masked = false);
 // The local `ssh ...` command that runs `cmd` on the target. When `cmd` has masked arguments,
 // the remote command string is masked as a whole in the ssh command's display.
-Command sshCommand(const SshTarget& target, const Command& cmd);
+// With track = true the remote shell also reports the tool's pid on stderr (the SSH runner
+// takes that line out again), so a stopped run can be stopped on the server too.
+Command sshCommand(const SshTarget& target, const Command& cmd, bool track = false);
 
 std::unique_ptr<Runner> makeSshRunner(SshTarget target);
 

@@ -5,6 +5,7 @@
 // parts: URL parsing, quoting and the ssh argv.
 
 #include "engine/ssh_runner.h"
+#include "tests/cli/process.h"
 #include "tests/support/sshd.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -170,6 +172,34 @@ TEST_F(SshRunnerTest, TimeoutStopsIt) {
     EXPECT_LT(took, 10s);
 }
 
+// Without a terminal the server's tool would outlive a stopped ssh client: the runner stops it
+// there too, politely first. A shell that traps SIGINT leaves a file to prove it was asked.
+TEST_F(SshRunnerTest, StoppedRunIsStoppedOnTheServerToo) {
+    const std::string flag = sshd_->dir() + "/got-int";
+    std::filesystem::remove(flag);
+    // A unique sleep length names the server-side process.
+    Command c =
+        command("sh", {"-c", "trap 'touch \"$0\"; kill $!; exit 0' INT; sleep 47.25 & wait", flag});
+    c.timeout = 1500ms;
+    auto runner = makeSshRunner(sshd_->target());
+    RunOptions opts;
+    opts.graceInterrupt = 2000ms;
+    opts.graceTerminate = 1000ms;
+    auto r = runner->run(c, opts);
+    ASSERT_TRUE(r.has_value()) << r.error().message;
+    EXPECT_TRUE(r->timedOut);
+    EXPECT_EQ(r->stderrText.find("lb-remote-pid"), std::string::npos) << r->stderrText;
+    EXPECT_TRUE(std::filesystem::exists(flag)) << "the remote shell never got SIGINT";
+    // Nothing of it is left on the server.
+    bool left = true;
+    for (int i = 0; i < 50 && left; ++i) {
+        left = lb::test::runProcess({"pgrep", "-f", "sleep 47.25"}).exitCode == 0;
+        if (left)
+            std::this_thread::sleep_for(100ms);
+    }
+    EXPECT_FALSE(left);
+}
+
 TEST_F(SshRunnerTest, UnknownHostKeyFailsWithAClearError) {
     auto target = sshd_->target();
     target.knownHostsFile = sshd_->dir() + "/empty_known_hosts";
@@ -256,9 +286,9 @@ TEST(SshCommand, QuotesEveryWordAndMasksSecrets) {
     c.cwd = "/srv/a b";
     c.env = {{"LANG", "C"}};
     EXPECT_EQ(remoteShellCommand(c),
-              "cd '/srv/a b' && env -- 'LANG=C' 'iscsiadm' '--password' 's3cret'\\''x'");
+              "cd '/srv/a b' && exec env -- 'LANG=C' 'iscsiadm' '--password' 's3cret'\\''x'");
     EXPECT_EQ(remoteShellCommand(c, true),
-              "cd '/srv/a b' && env -- 'LANG=C' 'iscsiadm' '--password' '****'");
+              "cd '/srv/a b' && exec env -- 'LANG=C' 'iscsiadm' '--password' '****'");
 
     SshTarget t;
     t.user = "bench";
