@@ -1,7 +1,9 @@
 #include "engine/campaign.h"
 
 #include "engine/plan.h"
+#include "engine/safety.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -218,6 +220,7 @@ private:
     }
     Expected<std::int64_t> openCampaign(const Target& target);
     Expected<void> recordDisks(const json& inventory);
+    Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
     Expected<void> runLayout(const ScenarioLayout& layout, const Target& target);
     Expected<void> runOne(const ScenarioLayout& layout, std::int64_t layoutId,
                           const ScenarioWorkload& w, int iteration, const WorkloadContext& base,
@@ -235,6 +238,7 @@ private:
     double sessionSeconds_ = 0;
     std::int64_t hostId_ = 0;
     std::map<std::string, std::string> toolVersions_;
+    std::map<std::string, std::uint64_t> deviceBytes_; // block device path -> size (lsblk)
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -270,6 +274,41 @@ Expected<void> CampaignRunner::recordDisks(const json& inventory) {
             !r)
             return r;
     }
+    return {};
+}
+
+// Nothing is built on a block device unless the user named it again, and a device that holds
+// anything (mounted, swap, a label, a partition table, a signature, / or /boot) also needs
+// wipe = true in the scenario. Checked for every layout before the first command runs.
+Expected<void> CampaignRunner::guardDevices(const std::vector<const ScenarioLayout*>& layouts) {
+    std::vector<DiskDecision> decisions;
+    std::set<std::string> seen;
+    for (const auto* l : layouts)
+        for (const auto& name : l->disks) {
+            const ScenarioDisk* d = scenario_.disk(name);
+            if (d->device.empty() || !seen.insert(d->device).second)
+                continue;
+            auto state = inspectDisk(runner_, d->device);
+            if (!state)
+                return fail(state.error());
+            decisions.push_back({std::move(*state), d->wipe});
+        }
+    if (auto r = authorizeDestruction(decisions, opt_.yesDestroy); !r)
+        return r;
+    std::string refused;
+    for (const auto& dd : decisions) {
+        const auto named = [&](const std::string& n) {
+            return !n.empty() && (n == dd.disk.path || n == dd.disk.resolvedPath ||
+                                  (!dd.disk.serial.empty() && n == dd.disk.serial));
+        };
+        if (std::none_of(opt_.yesDestroy.begin(), opt_.yesDestroy.end(), named))
+            refused += (refused.empty() ? "" : "\n") + dd.disk.path +
+                       ": building the layout destroys its data; name it again with "
+                       "--yes-destroy " +
+                       dd.disk.path;
+    }
+    if (!refused.empty())
+        return badInput(refused);
     return {};
 }
 
@@ -453,7 +492,7 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
         return {};
 
     progress({CampaignProgress::Kind::Building, layout.name});
-    auto plan = planLayout(scenario_, layout);
+    auto plan = planLayout(scenario_, layout, deviceBytes_);
     if (!plan)
         return fail(plan.error());
     if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, *plan); !applied) {
@@ -517,6 +556,17 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
 
 Expected<CampaignResult> CampaignRunner::run() {
     const Target target = inspectTarget(runner_, scenario_, probes_);
+    // Block device sizes from lsblk (children included): partitions are cut to a fraction.
+    std::function<void(const json&)> sizes = [&](const json& devs) {
+        for (const auto& dev : devs) {
+            if (dev.contains("path") && dev["path"].is_string() && dev.contains("size") &&
+                dev["size"].is_number_unsigned())
+                deviceBytes_[dev["path"].get<std::string>()] = dev["size"].get<std::uint64_t>();
+            if (dev.contains("children"))
+                sizes(dev["children"]);
+        }
+    };
+    sizes(target.inventory.value("disks", json::array()));
     for (const auto& [name, version] : target.inventory["tools"].items())
         toolVersions_[name] = version.get<std::string>();
     auto id = openCampaign(target);
@@ -537,6 +587,10 @@ Expected<CampaignResult> CampaignRunner::run() {
     for (const auto& l : scenario_.layouts)
         if (!opt_.onlyLayout || l.baseline || l.name == *opt_.onlyLayout)
             layouts.push_back(&l);
+    if (auto r = guardDevices(layouts); !r) {
+        (void)setCampaignStatus(store_, *id, "failed", true);
+        return fail(r.error());
+    }
     for (const auto* l : layouts)
         for (int i = 0; i < scenario_.iterations; ++i)
             for (const auto& w : scenario_.workloads) {

@@ -35,6 +35,10 @@ struct CampaignProgress {
 struct CampaignOptions {
     std::optional<std::int64_t> resume;    // campaign id to resume
     std::optional<std::string> onlyLayout; // --layout NAME (the baseline is always included)
+    // Block devices the user named again to allow their destruction (path, kernel path or
+    // serial). Every device a layout uses must be here; one that holds anything must also be
+    // marked wipe = true in the scenario.
+    std::vector<std::string> yesDestroy;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const CampaignProgress&)> onProgress;
     std::function<void(OutputStream, std::string_view)> onToolOutput;

@@ -1,7 +1,9 @@
 #include "engine/plan.h"
 
+#include "engine/size.h"
 #include "engine/store.h"
 
+#include <cctype>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -97,6 +99,38 @@ std::string outputOf(const ProcessResult& r) {
     return out;
 }
 
+// A block device, whole or (underprovisioned) as one GPT partition of a fraction of it, the rest
+// left unpartitioned for the SSD to use. Returns the vdev path.
+std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLayout& layout,
+                       const std::map<std::string, std::uint64_t>& deviceBytes) {
+    if (layout.underprovision >= 1.0)
+        return d.device;
+    // Discard everything first so the drive knows all of it is free: where it is supported.
+    PlanStep discard{"discard all of " + d.device, cmd("blkdiscard", {d.device}), std::nullopt};
+    discard.optional = true;
+    plan.steps.push_back(std::move(discard));
+    std::string size;
+    if (const auto it = deviceBytes.find(d.device); it != deviceBytes.end()) {
+        const auto bytes =
+            static_cast<std::uint64_t>(static_cast<double>(it->second) * layout.underprovision) /
+            MiB * MiB;
+        size = "+" + std::to_string(bytes / KiB) + "K";
+    } else {
+        size = "+<" + std::to_string(static_cast<int>(layout.underprovision * 100)) + "% of " +
+               d.device + ">";
+    }
+    plan.steps.push_back({"partition " +
+                              std::to_string(static_cast<int>(layout.underprovision * 100 + 0.5)) +
+                              " % of " + d.device + ", the rest left unpartitioned",
+                          cmd("sgdisk", {"--clear", "--new=1:1M:" + size, "--typecode=1:BF01",
+                                         "--change-name=1:layoutbench", d.device}),
+                          cmd("sgdisk", {"--zap-all", d.device})});
+    // Without udev the kernel does not learn of new partitions by itself.
+    plan.steps.push_back({"tell the kernel about " + d.device + "'s partition",
+                          cmd("partx", {"-u", d.device}), cmd("partx", {"-d", d.device})});
+    return firstPartition(d.device);
+}
+
 std::string failureOf(const ProcessResult& r) {
     if (r.timedOut)
         return "timed out";
@@ -107,7 +141,14 @@ std::string failureOf(const ProcessResult& r) {
 
 } // namespace
 
-Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout) {
+std::string firstPartition(const std::string& device) {
+    return device + (!device.empty() && std::isdigit(static_cast<unsigned char>(device.back()))
+                         ? "p1"
+                         : "1");
+}
+
+Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout,
+                                const std::map<std::string, std::uint64_t>& deviceBytes) {
     LayoutPlan plan;
     plan.layout = layout.name;
     if (layout.kind == LayoutKind::Dir) {
@@ -128,8 +169,12 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
     std::vector<std::string> files;
     for (const auto& name : layout.disks) {
         const ScenarioDisk* d = scenario.disk(name);
-        if (!d || d->file.empty())
-            return badInput("layout '" + layout.name + "': disk '" + name + "' is not a file disk");
+        if (!d)
+            return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
+        if (!d->device.empty()) {
+            files.push_back(planDevice(plan, *d, layout, deviceBytes));
+            continue;
+        }
         files.push_back(d->file);
         // Never reuse an existing file: it may be someone's data or another pool's vdev.
         plan.steps.push_back({"check that " + d->file + " does not exist yet",
@@ -193,11 +238,13 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
         upd->bind(1, result ? std::optional<std::int64_t>(result->exitCode) : std::nullopt)
             .bind(2, result ? outputOf(*result) : result.error().message)
             .bind(3, store.now())
-            .bind(4, ok ? "applied" : "failed")
+            .bind(4, ok              ? "applied"
+                     : step.optional ? "skipped"
+                                     : "failed")
             .bind(5, stepId);
         if (auto r = upd->run(); !r)
             return fail(r.error());
-        if (!ok) {
+        if (!ok && !step.optional) {
             const std::string why = result ? failureOf(*result) : result.error().message;
             auto undone = undoApplied(store, runner, campaignId, layoutId);
             std::string msg = "building layout '" + plan.layout + "': step '" + step.description +

@@ -9,6 +9,7 @@
 #include "engine/scenario.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct PlanStep {
     std::string description;
     Command command;
     std::optional<Command> undo;
+    bool optional = false; // a failure is journaled and the build goes on (TRIM where supported)
     bool operator==(const PlanStep&) const = default;
 };
 
@@ -30,8 +32,14 @@ struct LayoutPlan {
     std::vector<PlanStep> steps;
 };
 
-// The build plan of one layout of a scenario.
-Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout);
+// The build plan of one layout of a scenario. `deviceBytes` gives the size of each block device
+// (by path), needed to partition a fraction of it; a device missing there is planned with a
+// placeholder that names it, which `plan` shows and a real apply refuses.
+Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout,
+                                const std::map<std::string, std::uint64_t>& deviceBytes = {});
+
+// The first partition of a device as the kernel names it: /dev/sdb1, /dev/nvme0n1p1, /dev/loop3p1.
+std::string firstPartition(const std::string& device);
 
 // Applies a plan through a runner, journaling each step (and each undo) in the store under the
 // campaign and layout. On a failed step, undoes the applied steps in reverse and returns the

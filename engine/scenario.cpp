@@ -188,6 +188,8 @@ Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
             rep.at(*t.get("name"), where + "name", "use letters, digits, '-', '_' and '.' only"));
     if (device.empty() == file.empty())
         return badInput(rep.at(t, where + "device", "give exactly one of device or file"));
+    if (!device.empty() && device.rfind("/dev/", 0) != 0)
+        return badInput(rep.at(*t.get("device"), where + "device", "must be a path under /dev/"));
     if (!file.empty() && size == 0)
         return badInput(rep.at(t, where + "size", "a file disk needs a size"));
     if (!device.empty() && size != 0)
@@ -480,11 +482,13 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         if (isMd(l.kind) || (l.kind != LayoutKind::Dir && !isZfs(l.kind)))
             return badInput(at + "kind: " + std::string(layoutKindName(l.kind)) +
                             " layouts cannot be built by this version (dir and zfs-* can)");
+        bool devices = false, files = false;
         for (const auto& d : l.disks)
-            if (!s.disk(d)->device.empty())
-                return badInput(at + "disks: '" + d +
-                                "' is a block device; this version builds layouts on file "
-                                "disks only");
+            (s.disk(d)->device.empty() ? files : devices) = true;
+        if (devices && files)
+            return badInput(at + "disks: mixes block devices and files; use one or the other");
+        if (files && l.underprovision < 1.0)
+            return badInput(at + "underprovision: only block devices are partitioned");
     }
     if (s.layouts.empty())
         return badInput(rep.at(root, "layouts", "at least one [[layouts]] is required"));

@@ -10,8 +10,10 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -30,7 +32,26 @@ struct RunOptions {
     std::string scenario;
     std::string layout;
     std::int64_t resume = 0;
+    std::vector<std::string> yesDestroy;
 };
+
+// Sizes of the scenario's block devices on this machine, from sysfs: `plan` runs nothing.
+std::map<std::string, std::uint64_t> localDeviceBytes(const Scenario& scenario) {
+    std::map<std::string, std::uint64_t> out;
+    for (const auto& d : scenario.disks) {
+        if (d.device.empty())
+            continue;
+        std::error_code ec;
+        const auto real = std::filesystem::canonical(d.device, ec);
+        if (ec)
+            continue;
+        std::ifstream sectors("/sys/class/block/" + real.filename().string() + "/size");
+        std::uint64_t n = 0;
+        if (sectors >> n)
+            out[d.device] = n * 512;
+    }
+    return out;
+}
 
 std::string duration(double seconds) {
     const auto s = static_cast<long>(seconds + 0.5);
@@ -128,6 +149,7 @@ int runRun(const Globals& g, const RunOptions& o) {
         co.resume = o.resume;
     if (!o.layout.empty())
         co.onlyLayout = o.layout;
+    co.yesDestroy = o.yesDestroy;
     co.cancel = &interrupted;
     if (!g.json)
         co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
@@ -191,8 +213,9 @@ int runPlan(const Globals& g, const std::string& path) {
     std::ostringstream text;
     const auto ram = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
                      static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    const auto deviceBytes = localDeviceBytes(*scenario);
     for (const auto& layout : scenario->layouts) {
-        auto plan = planLayout(*scenario, layout);
+        auto plan = planLayout(*scenario, layout, deviceBytes);
         if (!plan)
             return report(plan.error());
         nlohmann::json steps = nlohmann::json::array();
@@ -202,9 +225,11 @@ int runPlan(const Globals& g, const std::string& path) {
         for (const auto& s : plan->steps) {
             steps.push_back({{"description", s.description},
                              {"argv", s.command.argvForDisplay()},
+                             {"optional", s.optional},
                              {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
                                              : nlohmann::json(nullptr)}});
-            text << "  " << ++n << ". " << s.command.toUserOutput() << "\n";
+            text << "  " << ++n << ". " << s.command.toUserOutput()
+                 << (s.optional ? "   (where supported; a failure is skipped)" : "") << "\n";
             if (s.undo)
                 text << "     undo: " << s.undo->toUserOutput() << "\n";
         }
@@ -256,6 +281,10 @@ void addRun(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--layout", opts->layout, "Run only this layout (and the baseline)");
     sub->add_option("--resume", opts->resume, "Resume this campaign: run only what is missing")
         ->check(CLI::PositiveNumber);
+    sub->add_option("--yes-destroy", opts->yesDestroy,
+                    "A block device (path or serial) whose data the layouts may destroy; "
+                    "repeat for each")
+        ->take_all();
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runRun(g, *opts); }; });
 }

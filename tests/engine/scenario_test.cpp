@@ -765,3 +765,31 @@ TEST(ScenarioErrors, MissingFileIsBadInputNamingIt) {
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(r.error().message.substr(0, path.size() + 1), path + ":") << r.error().message;
 }
+
+TEST(Scenario, BlockDevicesCanBePartitionedToAFraction) {
+    std::string text = replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"/dev/sdb\"");
+    text = replaced(text, "file = \"d2.img\"\nsize = \"1G\"", "device = \"/dev/sdc\"\nwipe = true");
+    text = replaced(text, "underprovision = 1.0", "underprovision = 0.8");
+    const auto s = parse(text);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->disks[0].device, "/dev/sdb");
+    EXPECT_TRUE(s->disks[1].wipe);
+    EXPECT_DOUBLE_EQ(s->layouts[1].underprovision, 0.8);
+}
+
+TEST(ScenarioErrors, DeviceMustBeUnderDev) {
+    const std::string text =
+        replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"sdb\"");
+    expectBadInputAt(text, valueAt(text, "device = \"sdb\""), "disks[0].device");
+}
+
+TEST(ScenarioErrors, ALayoutMixingDevicesAndFilesIsRefused) {
+    const std::string text =
+        replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"/dev/sdb\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+}
+
+TEST(ScenarioErrors, FileDisksAreNotPartitioned) {
+    const std::string text = replaced(valid, "underprovision = 1.0", "underprovision = 0.8");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.underprovision");
+}
