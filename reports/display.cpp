@@ -59,6 +59,12 @@ std::string percent(double fraction, int decimals) {
     return buf;
 }
 
+std::string share(double fraction, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f %%", decimals, fraction * 100.0);
+    return buf;
+}
+
 std::string ratio(double r) {
     if (std::isinf(r))
         return "inf";

@@ -11,7 +11,8 @@ namespace lb::display {
 
 // 343719*1024 bytes/s -> "352.0 MB/s"; 1.5e6 ns -> "1.50 ms"; 12 ops/s -> "12.0 ops/s".
 std::string value(double canonical, Unit unit);
-std::string percent(double fraction, int decimals = 1); // 0.58 -> "58.0 %"
+std::string percent(double fraction, int decimals = 1); // 0.58 -> "+58.0 %" (an overhead)
+std::string share(double fraction, int decimals = 1);   // 0.58 -> "58.0 %" (a part of a whole)
 std::string ratio(double r);                            // "1.58"
 
 // A plain-text table with aligned columns: numbers right-aligned, text left-aligned.

@@ -87,7 +87,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         table.addRow(
             {std::string(layoutKindName(kind)), std::to_string(sizes->size()),
              formatBytes(c->rawBytes), formatBytes(c->usableBytes),
-             display::percent(c->dataEfficiency).substr(1),
+             display::share(c->dataEfficiency),
              std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
              formatBytes(c->parityBytes), formatBytes(c->paddingBytes), formatBytes(c->slopBytes),
              formatBytes(c->underprovisionedBytes), formatBytes(c->reservedBytes)});

@@ -60,12 +60,6 @@ std::string usd(double v) {
     return buf;
 }
 
-std::string pct(double fraction) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f %%", fraction * 100.0);
-    return buf;
-}
-
 std::string years1(double y) {
     if (std::isinf(y))
         return "never";
@@ -235,7 +229,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
     if (p.name != layoutKindName(p.kind))
         out << " " << layoutKindName(p.kind);
     out << ", usable " << formatBytes(p.capacity.usableBytes) << ", ceiling "
-        << pct(p.ceilingFraction) << " = " << formatBytes(p.ceilingBytes) << ", ";
+        << display::share(p.ceilingFraction) << " = " << formatBytes(p.ceilingBytes) << ", ";
     if (p.ceilingMonth)
         out << "passed in month " << *p.ceilingMonth << " without expansion\n";
     else
@@ -250,7 +244,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
         std::vector<std::string> row{
             std::to_string(y), std::to_string(m.month), formatBytes(m.usableBytes),
             formatBytes(m.usedBytes),
-            pct(static_cast<double>(m.usedBytes) / static_cast<double>(m.usableBytes))};
+            display::share(static_cast<double>(m.usedBytes) / static_cast<double>(m.usableBytes))};
         for (const auto& e : p.expansions)
             row.push_back(y == 0 || e.disksPerYear[y - 1] == 0
                               ? ""

@@ -84,29 +84,26 @@ std::vector<RunRow> runRows(lb::Store& store, std::int64_t campaignId) {
     if (!q)
         return out;
     q->bind(1, campaignId);
-    while (true) {
-        auto row = q->step();
-        EXPECT_TRUE(row) << row.error().message;
-        if (!row || !*row)
-            break;
+    const auto walked = q->forEachRow([&](lb::sql::Statement& row) {
         RunRow r;
-        r.id = q->columnInt(0);
-        r.layout = q->columnText(1);
-        r.workload = q->columnText(2);
-        r.probe = q->columnText(3);
-        r.iteration = static_cast<int>(q->columnInt(4));
-        r.argv = json::parse(q->columnText(5)).get<std::vector<std::string>>();
-        if (!q->columnIsNull(6))
-            r.exitCode = q->columnInt(6);
-        r.out = q->columnText(7);
-        r.err = q->columnText(8);
-        r.toolVersion = q->columnText(9);
-        r.status = q->columnText(10);
-        r.reason = q->columnText(11);
-        r.caveats = json::parse(q->columnText(12)).get<std::vector<std::string>>();
-        r.metrics = q->columnInt(13);
+        r.id = row.columnInt(0);
+        r.layout = row.columnText(1);
+        r.workload = row.columnText(2);
+        r.probe = row.columnText(3);
+        r.iteration = static_cast<int>(row.columnInt(4));
+        r.argv = json::parse(row.columnText(5)).get<std::vector<std::string>>();
+        if (!row.columnIsNull(6))
+            r.exitCode = row.columnInt(6);
+        r.out = row.columnText(7);
+        r.err = row.columnText(8);
+        r.toolVersion = row.columnText(9);
+        r.status = row.columnText(10);
+        r.reason = row.columnText(11);
+        r.caveats = json::parse(row.columnText(12)).get<std::vector<std::string>>();
+        r.metrics = row.columnInt(13);
         out.push_back(std::move(r));
-    }
+    });
+    EXPECT_TRUE(walked) << walked.error().message;
     return out;
 }
 
@@ -120,21 +117,18 @@ std::vector<StepRow> stepRows(lb::Store& store, std::int64_t campaignId) {
     if (!q)
         return out;
     q->bind(1, campaignId);
-    while (true) {
-        auto row = q->step();
-        EXPECT_TRUE(row) << row.error().message;
-        if (!row || !*row)
-            break;
+    const auto walked = q->forEachRow([&](lb::sql::Statement& row) {
         StepRow s;
-        s.layout = q->columnText(0);
-        s.seq = q->columnInt(1);
-        s.phase = q->columnText(2);
-        s.argv = json::parse(q->columnText(3)).get<std::vector<std::string>>();
-        if (!q->columnIsNull(4))
-            s.undo = json::parse(q->columnText(4)).get<std::vector<std::string>>();
-        s.status = q->columnText(5);
+        s.layout = row.columnText(0);
+        s.seq = row.columnInt(1);
+        s.phase = row.columnText(2);
+        s.argv = json::parse(row.columnText(3)).get<std::vector<std::string>>();
+        if (!row.columnIsNull(4))
+            s.undo = json::parse(row.columnText(4)).get<std::vector<std::string>>();
+        s.status = row.columnText(5);
         out.push_back(std::move(s));
-    }
+    });
+    EXPECT_TRUE(walked) << walked.error().message;
     return out;
 }
 
