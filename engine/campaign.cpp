@@ -2,6 +2,7 @@
 
 #include "engine/plan.h"
 #include "engine/safety.h"
+#include "engine/ssh_runner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace lb {
 
@@ -112,9 +114,32 @@ json layoutSpec(const Scenario& s, const ScenarioLayout& l) {
               {"disks", disks},
               {"disk_bytes", bytes},
               {"underprovision", l.underprovision}};
+    if (const auto md = l.mdKind()) {
+        spec["md"] = {{"kind", layoutKindName(*md)},
+                      {"device", l.mdDevice},
+                      {"chunk", l.chunkBytes},
+                      {"bitmap", l.bitmap ? "internal" : "none"},
+                      {"assume_clean", l.assumeClean}};
+        if (isMd(l.kind))
+            spec["filesystem"] = l.filesystem;
+    }
+    if (l.guest) {
+        const ScenarioGuest& g = *l.guest;
+        spec["guest"] = {{"hypervisor", g.hypervisor},
+                         {"layout", g.layout},
+                         {"target", g.target},
+                         {"accel", g.accel},
+                         {"memory_bytes", g.memoryBytes},
+                         {"cpus", g.cpus},
+                         {"cache", g.cache},
+                         {"aio", g.aio},
+                         {"iothreads", g.iothreads},
+                         {"bus", g.bus},
+                         {"disk", g.disk}};
+    }
     if (l.kind == LayoutKind::Dir) {
         spec["path"] = l.path;
-    } else {
+    } else if (isZfs(l.kind) || (l.guest && l.guest->layout.starts_with("zfs"))) {
         spec["pool"] = l.pool;
         spec["ashift"] = l.ashift;
         spec["recordsize"] = l.recordsizeBytes;
@@ -222,10 +247,15 @@ private:
     Expected<void> recordDisks(const json& inventory);
     Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
     Expected<void> runLayout(const ScenarioLayout& layout, const Target& target);
-    Expected<void> runOne(const ScenarioLayout& layout, std::int64_t layoutId,
+    Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
+                                  const std::string& reason);
+    Expected<Runner*> guestRunner(const ScenarioLayout& layout);
+    GuestRunnerFor guestRunnerFor();
+    Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
+    Expected<void> runOne(Runner& where, const ScenarioLayout& layout, std::int64_t layoutId,
                           const ScenarioWorkload& w, int iteration, const WorkloadContext& base,
                           const std::vector<std::string>& layoutCaveats);
-    std::vector<std::string> dropCaches();
+    std::vector<std::string> dropCaches(Runner& where);
 
     Store& store_;
     const Scenario& scenario_;
@@ -239,6 +269,7 @@ private:
     std::int64_t hostId_ = 0;
     std::map<std::string, std::string> toolVersions_;
     std::map<std::string, std::uint64_t> deviceBytes_; // block device path -> size (lsblk)
+    std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -342,11 +373,11 @@ Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
     return store_.database().lastInsertId();
 }
 
-std::vector<std::string> CampaignRunner::dropCaches() {
+std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
     if (!scenario_.dropCaches)
         return {"page cache not dropped: drop_caches = false in the scenario"};
-    (void)runner_.run(simple("sync", {}, 600));
-    auto r = runner_.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
+    (void)where.run(simple("sync", {}, 600));
+    auto r = where.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
     if (r && r->ok())
         return {"page cache dropped before the run"};
     return {"page cache not dropped: " + (r ? trim(r->stderrText).empty()
@@ -355,9 +386,9 @@ std::vector<std::string> CampaignRunner::dropCaches() {
                                             : r.error().message)};
 }
 
-Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t layoutId,
-                                      const ScenarioWorkload& w, int iteration,
-                                      const WorkloadContext& base,
+Expected<void> CampaignRunner::runOne(Runner& where, const ScenarioLayout& layout,
+                                      std::int64_t layoutId, const ScenarioWorkload& w,
+                                      int iteration, const WorkloadContext& base,
                                       const std::vector<std::string>& layoutCaveats) {
     const Probe* probe = probes_.find(w.probe);
     WorkloadContext ctx = base;
@@ -379,7 +410,7 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
     }
-    const auto cacheNotes = dropCaches();
+    const auto cacheNotes = dropCaches(where);
     run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
     run.startedAt = store_.now();
     auto id = store_.beginRun(layoutId, run);
@@ -411,10 +442,10 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
         return settle(RunStatus::Failed, "cannot build the command: " + mc.error().message);
     auto cleanup = [&]() {
         for (const auto& c : mc->cleanup)
-            (void)runner_.run(c);
+            (void)where.run(c);
     };
     for (const auto& prep : mc->prepare) {
-        auto r = runner_.run(prep);
+        auto r = where.run(prep);
         if (!r || !r->ok()) {
             cleanup();
             run.stderrText = r ? r->stderrText : r.error().message;
@@ -431,7 +462,7 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
     ro.graceInterrupt = opt_.graceInterrupt;
     ro.graceTerminate = opt_.graceTerminate;
     const auto t0 = std::chrono::steady_clock::now();
-    auto result = runner_.run(mc->command, ro);
+    auto result = where.run(mc->command, ro);
     sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++sessionRuns_;
     if (!result) {
@@ -462,7 +493,7 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
     }
     std::vector<ProcessResult> inspected;
     for (const auto& c : mc->inspect) {
-        auto r = runner_.run(c);
+        auto r = where.run(c);
         if (r)
             inspected.push_back(std::move(*r));
     }
@@ -475,6 +506,108 @@ Expected<void> CampaignRunner::runOne(const ScenarioLayout& layout, std::int64_t
     if (parsed->failed)
         return settle(RunStatus::Failed, parsed->failureReason);
     return settle(RunStatus::Ok, "");
+}
+
+// Records the layout's missing runs as failed, so the report says why they are missing.
+Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
+                                              const std::string& reason) {
+    result_.problems.push_back(reason);
+    for (int i = 0; i < scenario_.iterations; ++i)
+        for (const auto& w : scenario_.workloads) {
+            if (settled_.count({layout.name, w.name, i}))
+                continue;
+            Run run;
+            run.campaignId = result_.campaignId;
+            run.workload = w.name;
+            run.probe = w.probe;
+            run.iteration = i;
+            run.status = RunStatus::Failed;
+            run.reason = "layout not built: " + reason;
+            run.startedAt = run.finishedAt = store_.now();
+            if (auto r = store_.insertRun(layoutId, run); !r)
+                return fail(r.error());
+            ++done_;
+            ++result_.runs;
+            ++result_.failedRuns;
+        }
+    return {};
+}
+
+// The runner inside a guest layout's virtual machine (made once per layout).
+Expected<Runner*> CampaignRunner::guestRunner(const ScenarioLayout& layout) {
+    if (auto it = guestRunners_.find(layout.name); it != guestRunners_.end())
+        return it->second.get();
+    const ScenarioGuest& g = *layout.guest;
+    auto r = makeRunnerFor(g.target, g.identity, g.knownHosts);
+    if (!r)
+        return fail(r.error());
+    return (guestRunners_[layout.name] = std::move(*r)).get();
+}
+
+GuestRunnerFor CampaignRunner::guestRunnerFor() {
+    return [this](std::int64_t layoutId) -> Runner* {
+        for (const auto& l : scenario_.layouts) {
+            if (!l.guest)
+                continue;
+            auto rec = store_.findLayout(l.name);
+            if (rec && *rec && (*rec)->id == layoutId) {
+                auto r = guestRunner(l);
+                return r ? *r : nullptr;
+            }
+        }
+        return nullptr;
+    };
+}
+
+// Waits until the guest answers over SSH: a booting VM (TCG emulation takes a while).
+Expected<void> CampaignRunner::waitForGuest(const ScenarioLayout& layout, Runner& guest) {
+    const auto deadline = std::chrono::steady_clock::now() + opt_.guestBootTimeout;
+    std::string last;
+    while (!cancelled()) {
+        auto r = guest.run(simple("true", {}, 30));
+        if (r && r->ok())
+            return {};
+        last =
+            r ? trim(r->stderrText.empty() ? r->exitSummary() : r->stderrText) : r.error().message;
+        if (std::chrono::steady_clock::now() >= deadline)
+            break;
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    return runtimeError("guest of layout '" + layout.name + "' (" + layout.guest->target +
+                        ") did not answer over SSH within " +
+                        std::to_string(opt_.guestBootTimeout.count()) + " s: " + last);
+}
+
+// What a guest's runs carry: how the VM was set up, and its memory as the guest sees it.
+std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest) {
+    const ScenarioGuest& g = *layout.guest;
+    std::vector<std::string> out;
+    if (g.hypervisor == "qemu" && g.accel == "tcg")
+        out.push_back("TCG: the guest ran under qemu's software emulation (no KVM); this measures "
+                      "emulation, not virtualization, and says little about a real hypervisor");
+    std::string setup = "guest: " + g.hypervisor;
+    if (g.hypervisor == "qemu")
+        setup += " (" + g.accel + ", " + std::to_string(g.cpus) + " vCPU)";
+    setup += ", disk " + std::string(g.bus == "scsi" ? "virtio-scsi" : "virtio-blk") +
+             " cache=" + g.cache + " aio=" + g.aio + " iothreads=" + std::to_string(g.iothreads) +
+             ", " + g.layout + " inside on " + g.disk;
+    if (auto meminfo = capture(guest, simple("cat", {"/proc/meminfo"}))) {
+        std::istringstream in(*meminfo);
+        std::string key, unit;
+        std::uint64_t kib = 0;
+        std::uint64_t mem = 0, swap = 0;
+        while (in >> key >> kib) {
+            std::getline(in, unit);
+            if (key == "MemTotal:")
+                mem = kib;
+            if (key == "SwapTotal:")
+                swap = kib;
+        }
+        setup += "; memory " + std::to_string(mem / 1024) + " MiB, swap " +
+                 (swap ? std::to_string(swap / 1024) + " MiB" : std::string("none"));
+    }
+    out.push_back(setup);
+    return out;
 }
 
 Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Target& target) {
@@ -492,48 +625,74 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
         return {};
 
     progress({CampaignProgress::Kind::Building, layout.name});
-    auto plan = planLayout(scenario_, layout, deviceBytes_);
-    if (!plan)
-        return fail(plan.error());
-    if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, *plan); !applied) {
-        result_.problems.push_back(applied.error().message);
-        // The layout's runs are recorded as failed so the report says why they are missing.
-        for (int i = 0; i < scenario_.iterations; ++i)
-            for (const auto& w : scenario_.workloads) {
-                if (settled_.count({layout.name, w.name, i}))
-                    continue;
-                Run run;
-                run.campaignId = result_.campaignId;
-                run.workload = w.name;
-                run.probe = w.probe;
-                run.iteration = i;
-                run.status = RunStatus::Failed;
-                run.reason = "layout not built: " + applied.error().message;
-                run.startedAt = run.finishedAt = store_.now();
-                if (auto r = store_.insertRun(*layoutId, run); !r)
-                    return fail(r.error());
-                ++done_;
-                ++result_.runs;
-                ++result_.failedRuns;
-            }
+    Runner* where = &runner_;
+    std::vector<std::string> layoutCaveats;
+    std::string workdir;
+    auto teardown = [&]() -> Expected<void> {
+        progress({CampaignProgress::Kind::TearingDown, layout.name});
+        auto undone = undoApplied(store_, runner_, result_.campaignId, *layoutId, guestRunnerFor());
+        if (!undone)
+            return fail(undone.error());
+        for (const auto& p : *undone)
+            result_.problems.push_back("teardown of '" + layout.name + "': " + p);
         return {};
+    };
+    if (layout.kind == LayoutKind::Guest) {
+        auto plans = planGuestLayout(scenario_, layout, deviceBytes_);
+        if (!plans)
+            return fail(plans.error());
+        if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, plans->host);
+            !applied)
+            return failLayoutRuns(layout, *layoutId, applied.error().message);
+        auto guest = guestRunner(layout);
+        Expected<void> ready = guest ? waitForGuest(layout, **guest) : fail(guest.error());
+        if (ready) {
+            if (auto applied =
+                    applyPlan(store_, **guest, result_.campaignId, *layoutId, plans->guest);
+                !applied)
+                ready = fail(applied.error());
+        }
+        if (!ready) {
+            if (auto r = teardown(); !r)
+                return r;
+            return failLayoutRuns(layout, *layoutId, ready.error().message);
+        }
+        where = *guest;
+        workdir = plans->guest.workdir;
+        layoutCaveats = guestCaveats(layout, *where);
+    } else {
+        auto plan = planLayout(scenario_, layout, deviceBytes_);
+        if (!plan)
+            return fail(plan.error());
+        if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, *plan);
+            !applied)
+            return failLayoutRuns(layout, *layoutId, applied.error().message);
+        workdir = plan->workdir;
     }
 
     WorkloadContext ctx;
-    ctx.workdir = plan->workdir;
+    ctx.workdir = workdir;
     ctx.ramBytes = target.ramBytes;
     ctx.root = target.root;
-    std::vector<std::string> layoutCaveats;
-    const std::string probeFile = plan->workdir + "/.lb-odirect-probe";
-    auto direct = runner_.run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096", "count=1",
-                                            "oflag=direct", "status=none"}));
+    if (where != &runner_) {
+        // The guest's memory is what bonnie++ must exceed, not the host's.
+        const Target inside = inspectTarget(*where, scenario_, probes_);
+        ctx.ramBytes = inside.ramBytes;
+        ctx.root = inside.root;
+    }
+    const std::string probeFile = workdir + "/.lb-odirect-probe";
+    auto direct = where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096", "count=1",
+                                           "oflag=direct", "status=none"}));
     ctx.directIo = direct && direct->ok();
-    (void)runner_.run(simple("rm", {"-f", "--", probeFile}));
+    (void)where->run(simple("rm", {"-f", "--", probeFile}));
     if (!ctx.directIo)
         layoutCaveats.push_back("the file system of this layout does not accept O_DIRECT");
-    if (isZfs(layout.kind))
+    if (isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs")))
         layoutCaveats.push_back("ZFS reads can come from the ARC when the data set is smaller "
                                 "than RAM; dropping the page cache does not empty the ARC");
+    if (layout.mdKind() && layout.assumeClean)
+        layoutCaveats.push_back("md array created with --assume-clean: no initial resync, parity "
+                                "not verified before the runs");
 
     for (int i = 0; i < scenario_.iterations && !cancelled(); ++i) {
         for (const auto& w : scenario_.workloads) {
@@ -541,17 +700,11 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
                 break;
             if (settled_.count({layout.name, w.name, i}))
                 continue;
-            if (auto r = runOne(layout, *layoutId, w, i, ctx, layoutCaveats); !r)
+            if (auto r = runOne(*where, layout, *layoutId, w, i, ctx, layoutCaveats); !r)
                 return r;
         }
     }
-    progress({CampaignProgress::Kind::TearingDown, layout.name});
-    auto undone = undoApplied(store_, runner_, result_.campaignId, *layoutId);
-    if (!undone)
-        return fail(undone.error());
-    for (const auto& p : *undone)
-        result_.problems.push_back("teardown of '" + layout.name + "': " + p);
-    return {};
+    return teardown();
 }
 
 Expected<CampaignResult> CampaignRunner::run() {
@@ -575,7 +728,7 @@ Expected<CampaignResult> CampaignRunner::run() {
     result_.campaignId = *id;
 
     // A crash may have left layouts half-built: undo what the journal shows, newest first.
-    auto recovered = undoApplied(store_, runner_, *id, std::nullopt);
+    auto recovered = undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
     if (!recovered)
         return fail(recovered.error());
     auto settled = settledRuns(store_, *id);
@@ -609,7 +762,7 @@ Expected<CampaignResult> CampaignRunner::run() {
         if (cancelled())
             break;
         if (auto r = runLayout(*l, target); !r) {
-            (void)undoApplied(store_, runner_, *id, std::nullopt);
+            (void)undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
             (void)setCampaignStatus(store_, *id, "failed", true);
             return fail(r.error());
         }

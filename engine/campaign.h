@@ -44,6 +44,8 @@ struct CampaignOptions {
     std::function<void(OutputStream, std::string_view)> onToolOutput;
     std::chrono::milliseconds graceInterrupt{5000};
     std::chrono::milliseconds graceTerminate{5000};
+    // How long a guest layout's VM may take to answer over SSH after it was started.
+    std::chrono::seconds guestBootTimeout{300};
 };
 
 struct CampaignResult {

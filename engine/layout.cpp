@@ -94,4 +94,28 @@ unsigned parityOf(LayoutKind k) {
     }
 }
 
+unsigned minimumDisks(LayoutKind k) {
+    switch (k) {
+    case LayoutKind::ZfsStripe:
+        return 1;
+    case LayoutKind::MdRaid0:
+    case LayoutKind::MdRaid1:
+    case LayoutKind::ZfsMirror:
+        return 2;
+    case LayoutKind::MdRaid5:
+        return 3;
+    case LayoutKind::MdRaid6:
+    case LayoutKind::MdRaid10:
+    case LayoutKind::ZfsRaid10: // striped mirrors: at least two mirrors of two
+        return 4;
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3:
+        // vdev_raidz_open() refuses fewer than nparity + 1 children.
+        return parityOf(k) + 1;
+    default:
+        return 0;
+    }
+}
+
 } // namespace lb

@@ -35,5 +35,7 @@ bool isZfs(LayoutKind k);
 bool isMd(LayoutKind k);
 // Parity disks of a RAIDZ/RAID5/6 kind (0 for the others).
 unsigned parityOf(LayoutKind k);
+// The fewest disks a kind can be built from (0 for dir and guest).
+unsigned minimumDisks(LayoutKind k);
 
 } // namespace lb

@@ -48,20 +48,6 @@ std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string
     }
 }
 
-std::size_t minimumDisks(LayoutKind kind) {
-    switch (kind) {
-    case LayoutKind::ZfsMirror:
-    case LayoutKind::ZfsRaid10:
-        return 2;
-    case LayoutKind::ZfsRaidz1:
-    case LayoutKind::ZfsRaidz2:
-    case LayoutKind::ZfsRaidz3:
-        return parityOf(kind) + 1;
-    default:
-        return 1;
-    }
-}
-
 std::string json(const std::vector<std::string>& v) {
     return nlohmann::json(v).dump();
 }
@@ -103,6 +89,10 @@ std::string outputOf(const ProcessResult& r) {
 // left unpartitioned for the SSD to use. Returns the vdev path.
 std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLayout& layout,
                        const std::map<std::string, std::uint64_t>& deviceBytes) {
+    // The partition type says what will live on it: Linux RAID, ZFS, or a guest's whole disk.
+    const std::string typecode = layout.mdKind()                    ? "FD00"
+                                 : layout.kind == LayoutKind::Guest ? "8300"
+                                                                    : "BF01";
     if (layout.underprovision >= 1.0)
         return d.device;
     // Discard everything first so the drive knows all of it is free: where it is supported.
@@ -119,12 +109,12 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
         size = "+<" + std::to_string(static_cast<int>(layout.underprovision * 100)) + "% of " +
                d.device + ">";
     }
-    plan.steps.push_back({"partition " +
-                              std::to_string(static_cast<int>(layout.underprovision * 100 + 0.5)) +
-                              " % of " + d.device + ", the rest left unpartitioned",
-                          cmd("sgdisk", {"--clear", "--new=1:1M:" + size, "--typecode=1:BF01",
-                                         "--change-name=1:layoutbench", d.device}),
-                          cmd("sgdisk", {"--zap-all", d.device})});
+    plan.steps.push_back(
+        {"partition " + std::to_string(static_cast<int>(layout.underprovision * 100 + 0.5)) +
+             " % of " + d.device + ", the rest left unpartitioned",
+         cmd("sgdisk", {"--clear", "--new=1:1M:" + size, "--typecode=1:" + typecode,
+                        "--change-name=1:layoutbench", d.device}),
+         cmd("sgdisk", {"--zap-all", d.device})});
     // Without udev the kernel does not learn of new partitions by itself.
     plan.steps.push_back({"tell the kernel about " + d.device + "'s partition",
                           cmd("partx", {"-u", d.device}), cmd("partx", {"-d", d.device})});
@@ -147,6 +137,223 @@ std::string firstPartition(const std::string& device) {
                          : "1");
 }
 
+namespace {
+
+Expected<void> checkDiskCount(const ScenarioLayout& layout, LayoutKind kind) {
+    const auto n = layout.disks.size();
+    if (n < minimumDisks(kind) || (kind == LayoutKind::ZfsRaid10 && n % 2 != 0))
+        return badInput("layout '" + layout.name + "': " + std::string(layoutKindName(kind)) +
+                        " cannot be made of " + std::to_string(n) + " disks");
+    return {};
+}
+
+// The layout's disks as the members of what is built on them: block devices (whole, or their
+// underprovisioned partition) or sparse files made for the purpose.
+Expected<std::vector<std::string>> planMembers(LayoutPlan& plan, const Scenario& scenario,
+                                               const ScenarioLayout& layout,
+                                               const std::map<std::string, std::uint64_t>& sizes) {
+    std::vector<std::string> members;
+    for (const auto& name : layout.disks) {
+        const ScenarioDisk* d = scenario.disk(name);
+        if (!d)
+            return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
+        if (!d->device.empty()) {
+            members.push_back(planDevice(plan, *d, layout, sizes));
+            continue;
+        }
+        members.push_back(d->file);
+        // Never reuse an existing file: it may be someone's data or another pool's vdev.
+        plan.steps.push_back({"check that " + d->file + " does not exist yet",
+                              cmd("test", {"!", "-e", d->file}), std::nullopt});
+        plan.steps.push_back({"create sparse file " + d->name,
+                              cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
+                              cmd("rm", {"-f", "--", d->file})});
+    }
+    return members;
+}
+
+// An md array of the members; returns its device. The members' old signatures are wiped first
+// (they were authorized for destruction) and again after the array is stopped, so nothing of
+// the array is left behind.
+std::string planMdArray(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKind kind,
+                        const std::vector<std::string>& members) {
+    for (const auto& m : members)
+        plan.steps.push_back(
+            {"clear old signatures on " + m, cmd("wipefs", {"-a", m}), cmd("wipefs", {"-a", m})});
+    const std::string level =
+        std::string(layoutKindName(kind)).substr(std::string("md-raid").size());
+    std::vector<std::string> create{
+        "--create",       layout.mdDevice,    "--run",
+        "--metadata=1.2", "--level=" + level, "--raid-devices=" + std::to_string(members.size())};
+    if (kind != LayoutKind::MdRaid1)
+        create.push_back("--chunk=" + std::to_string(layout.chunkBytes / 1024)); // KiB
+    if (kind != LayoutKind::MdRaid0)
+        create.push_back(std::string("--bitmap=") + (layout.bitmap ? "internal" : "none"));
+    if (layout.assumeClean)
+        create.push_back("--assume-clean");
+    create.insert(create.end(), members.begin(), members.end());
+    plan.steps.push_back(
+        {"create " + std::string(layoutKindName(kind)) + " array " + layout.mdDevice + " of " +
+             std::to_string(members.size()) + " members",
+         cmd("mdadm", std::move(create)), cmd("mdadm", {"--stop", layout.mdDevice})});
+    if (kind != LayoutKind::MdRaid0 && !layout.assumeClean) {
+        // mdadm --wait fails when there was nothing to wait for; what matters is that the array
+        // is idle afterwards, so that is what the step checks.
+        Command wait = cmd("sh", {"-c",
+                                  "mdadm --wait \"$1\"; "
+                                  "md=$(basename \"$(readlink -f \"$1\")\"); "
+                                  "test \"$(cat /sys/block/$md/md/sync_action)\" = idle",
+                                  "sh", layout.mdDevice});
+        wait.timeout = std::chrono::hours(48);
+        plan.steps.push_back(
+            {"wait for the initial resync of " + layout.mdDevice, std::move(wait), std::nullopt});
+    }
+    return layout.mdDevice;
+}
+
+// A file system made on a device and mounted: the workloads' directory.
+// The mount point is ours: made before, removed after. On the host it must not exist yet (its
+// parent, the work directory, does); in a guest, /mnt may not exist either.
+PlanStep mountPoint(const LayoutPlan& plan, const std::string& mount) {
+    std::vector<std::string> args{"--", mount};
+    if (plan.runsOn == "guest")
+        args.insert(args.begin(), "-p");
+    return {"make the mount point", cmd("mkdir", std::move(args)), cmd("rmdir", {"--", mount})};
+}
+
+void planFilesystem(LayoutPlan& plan, const std::string& type, const std::string& device,
+                    const std::string& mount) {
+    // Lazy initialisation would write in the background during the first workloads.
+    Command mkfs = type == "xfs"
+                       ? cmd("mkfs.xfs", {"-f", "-q", device})
+                       : cmd("mkfs.ext4",
+                             {"-F", "-q", "-E", "lazy_itable_init=0,lazy_journal_init=0", device});
+    mkfs.timeout = std::chrono::hours(2);
+    plan.steps.push_back(
+        {"make an " + type + " file system on " + device, std::move(mkfs), std::nullopt});
+    plan.steps.push_back(mountPoint(plan, mount));
+    plan.steps.push_back({"mount " + device + " on " + mount, cmd("mount", {device, mount}),
+                          cmd("umount", {mount})});
+    plan.workdir = mount;
+}
+
+// A ZFS pool of the vdevs, mounted at `mount`.
+void planPool(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKind kind,
+              const std::vector<std::string>& vdevs, const std::string& mount) {
+    plan.steps.push_back(mountPoint(plan, mount));
+    std::vector<std::string> create{
+        "create",   "-f",
+        "-o",       "ashift=" + std::to_string(layout.ashift),
+        "-O",       "recordsize=" + std::to_string(layout.recordsizeBytes),
+        "-O",       "compression=" + layout.compression,
+        "-O",       std::string("atime=") + (layout.atime ? "on" : "off"),
+        "-m",       mount,
+        layout.pool};
+    for (auto& v : vdevSpec(kind, vdevs))
+        create.push_back(std::move(v));
+    plan.steps.push_back({"create pool " + layout.pool, cmd("zpool", std::move(create)),
+                          cmd("zpool", {"destroy", "-f", layout.pool})});
+    plan.workdir = mount;
+}
+
+// What a guest is passed: its inner md array, or its one disk (device or file).
+Expected<std::string> planGuestDisk(LayoutPlan& plan, const Scenario& scenario,
+                                    const ScenarioLayout& layout,
+                                    const std::map<std::string, std::uint64_t>& sizes) {
+    if (layout.inner) {
+        if (auto r = checkDiskCount(layout, *layout.inner); !r)
+            return fail(r.error());
+    } else if (layout.disks.size() != 1) {
+        return badInput("layout '" + layout.name + "': a guest is passed exactly one disk");
+    }
+    auto members = planMembers(plan, scenario, layout, sizes);
+    if (!members)
+        return fail(members.error());
+    if (layout.inner)
+        return planMdArray(plan, layout, *layout.inner, *members);
+    return members->front();
+}
+
+// Starts (qemu) or attaches to (libvirt, xen) the guest, passing it `disk`.
+void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
+                      const std::string& disk) {
+    const ScenarioGuest& g = *layout.guest;
+    if (g.hypervisor == "libvirt") {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
+                           g.bus == "scsi" ? "scsi" : "virtio", "--cache", g.cache, "--live"}),
+             cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
+        return;
+    }
+    if (g.hypervisor == "xen") {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("xl", {"block-attach", g.domain,
+                        "format=raw, vdev=" + g.attachAs + ", access=rw, target=" + disk}),
+             cmd("xl", {"block-detach", g.domain, g.attachAs})});
+        return;
+    }
+    const std::string base = scenario.workDir + "/guest-" + layout.name;
+    std::vector<std::string> args{"-name",
+                                  "lb-" + layout.name,
+                                  "-daemonize",
+                                  "-pidfile",
+                                  base + ".pid",
+                                  "-display",
+                                  "none",
+                                  "-serial",
+                                  "file:" + base + ".console",
+                                  "-accel",
+                                  g.accel,
+                                  "-m",
+                                  std::to_string(g.memoryBytes >> 20),
+                                  "-smp",
+                                  std::to_string(g.cpus)};
+    if (g.accel == "kvm") {
+        args.push_back("-cpu");
+        args.push_back("host");
+    }
+    if (!g.kernel.empty()) {
+        args.insert(args.end(), {"-kernel", g.kernel, "-append", g.append});
+        if (!g.initrd.empty())
+            args.insert(args.end(), {"-initrd", g.initrd});
+    } else {
+        args.insert(args.end(), {"-drive", "file=" + g.image + ",if=virtio,snapshot=on"});
+    }
+    std::string iothread;
+    if (g.iothreads > 0) {
+        args.insert(args.end(), {"-object", "iothread,id=lbio0"});
+        iothread = ",iothread=lbio0";
+    }
+    args.insert(args.end(), {"-drive", "file=" + disk + ",if=none,id=lbdisk,format=raw,cache=" +
+                                           g.cache + ",aio=" + g.aio});
+    if (g.bus == "scsi")
+        args.insert(args.end(), {"-device", "virtio-scsi-pci,id=lbscsi" + iothread, "-device",
+                                 "scsi-hd,drive=lbdisk,bus=lbscsi.0"});
+    else
+        args.insert(args.end(), {"-device", "virtio-blk-pci,drive=lbdisk" + iothread});
+    std::string netdev = "user,id=lbnet";
+    if (g.sshPort)
+        netdev += ",hostfwd=tcp:127.0.0.1:" + std::to_string(g.sshPort) + "-:22";
+    args.insert(args.end(), {"-netdev", netdev, "-device", "virtio-net-pci,netdev=lbnet"});
+    for (const auto& fw : g.fwCfg)
+        args.insert(args.end(), {"-fw_cfg", fw});
+    // Stopping: the pid from the pid file, only if it is still that qemu, then wait for it to go
+    // so the disk it held is free for the next undo.
+    Command stop = cmd("sh", {"-c",
+                              "p=$(cat \"$1\" 2>/dev/null) || exit 0; "
+                              "grep -q qemu /proc/$p/cmdline 2>/dev/null || exit 0; "
+                              "kill $p; i=0; "
+                              "while kill -0 $p 2>/dev/null && [ $i -lt 300 ]; do "
+                              "sleep 0.1; i=$((i+1)); done; ! kill -0 $p 2>/dev/null",
+                              "sh", base + ".pid"});
+    plan.steps.push_back({"start the guest lb-" + layout.name + " (qemu, " + g.accel + ")",
+                          cmd("qemu-system-x86_64", std::move(args)), std::move(stop)});
+}
+
+} // namespace
+
 Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout,
                                 const std::map<std::string, std::uint64_t>& deviceBytes) {
     LayoutPlan plan;
@@ -157,50 +364,71 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
                               cmd("rm", {"-rf", "--", plan.workdir})});
         return plan;
     }
-    if (!isZfs(layout.kind))
+    if (layout.kind == LayoutKind::Guest)
         return badInput("layout '" + layout.name +
-                        "': " + std::string(layoutKindName(layout.kind)) +
-                        " cannot be built by this version");
-    if (layout.disks.size() < minimumDisks(layout.kind) ||
-        (layout.kind == LayoutKind::ZfsRaid10 && layout.disks.size() % 2 != 0))
-        return badInput("layout '" + layout.name +
-                        "': " + std::string(layoutKindName(layout.kind)) + " cannot be made of " +
-                        std::to_string(layout.disks.size()) + " disks");
-    std::vector<std::string> files;
-    for (const auto& name : layout.disks) {
-        const ScenarioDisk* d = scenario.disk(name);
-        if (!d)
-            return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
-        if (!d->device.empty()) {
-            files.push_back(planDevice(plan, *d, layout, deviceBytes));
-            continue;
-        }
-        files.push_back(d->file);
-        // Never reuse an existing file: it may be someone's data or another pool's vdev.
-        plan.steps.push_back({"check that " + d->file + " does not exist yet",
-                              cmd("test", {"!", "-e", d->file}), std::nullopt});
-        plan.steps.push_back({"create sparse file vdev " + d->name,
-                              cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
-                              cmd("rm", {"-f", "--", d->file})});
-    }
+                        "': a guest layout is built in two parts (planGuestLayout)");
+    if (auto r = checkDiskCount(layout, layout.mdKind().value_or(layout.kind)); !r)
+        return fail(r.error());
+    auto members = planMembers(plan, scenario, layout, deviceBytes);
+    if (!members)
+        return fail(members.error());
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
-    // The mount point is ours: made before the pool, removed after it is destroyed.
-    plan.steps.push_back(
-        {"make the mount point", cmd("mkdir", {"--", mount}), cmd("rmdir", {"--", mount})});
-    std::vector<std::string> create{
-        "create",   "-f",
-        "-o",       "ashift=" + std::to_string(layout.ashift),
-        "-O",       "recordsize=" + std::to_string(layout.recordsizeBytes),
-        "-O",       "compression=" + layout.compression,
-        "-O",       std::string("atime=") + (layout.atime ? "on" : "off"),
-        "-m",       mount,
-        layout.pool};
-    for (auto& v : vdevSpec(layout.kind, files))
-        create.push_back(std::move(v));
-    plan.steps.push_back({"create pool " + layout.pool, cmd("zpool", std::move(create)),
-                          cmd("zpool", {"destroy", "-f", layout.pool})});
-    plan.workdir = mount;
+    if (isMd(layout.kind)) {
+        const auto array = planMdArray(plan, layout, layout.kind, *members);
+        planFilesystem(plan, layout.filesystem, array, mount);
+        return plan;
+    }
+    if (layout.inner) // a pool on an md array: the array is its one vdev
+        *members = {planMdArray(plan, layout, *layout.inner, *members)};
+    planPool(plan, layout, layout.kind, *members, mount);
     return plan;
+}
+
+Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLayout& layout,
+                                     const std::map<std::string, std::uint64_t>& deviceBytes) {
+    if (layout.kind != LayoutKind::Guest || !layout.guest)
+        return badInput("layout '" + layout.name + "' is not a guest layout");
+    GuestPlans plans;
+    plans.host.layout = plans.guest.layout = layout.name;
+    plans.guest.runsOn = "guest";
+    auto disk = planGuestDisk(plans.host, scenario, layout, deviceBytes);
+    if (!disk)
+        return fail(disk.error());
+    planGuestMachine(plans.host, scenario, layout, *disk);
+    const ScenarioGuest& g = *layout.guest;
+    const std::string mount = "/mnt/lb-" + layout.name;
+    if (g.layout == "zfs-stripe")
+        planPool(plans.guest, layout, LayoutKind::ZfsStripe, {g.disk}, mount);
+    else
+        planFilesystem(plans.guest, g.layout, g.disk, mount);
+    return plans;
+}
+
+Expected<std::vector<LayoutPlan>>
+planParts(const Scenario& scenario, const ScenarioLayout& layout,
+          const std::map<std::string, std::uint64_t>& deviceBytes) {
+    if (layout.kind == LayoutKind::Guest) {
+        auto plans = planGuestLayout(scenario, layout, deviceBytes);
+        if (!plans)
+            return fail(plans.error());
+        return std::vector<LayoutPlan>{std::move(plans->host), std::move(plans->guest)};
+    }
+    auto plan = planLayout(scenario, layout, deviceBytes);
+    if (!plan)
+        return fail(plan.error());
+    return std::vector<LayoutPlan>{std::move(*plan)};
+}
+
+std::string describePlan(const LayoutPlan& plan) {
+    std::string out;
+    int n = 0;
+    for (const auto& s : plan.steps) {
+        out += "  " + std::to_string(++n) + ". " + s.command.toUserOutput() +
+               (s.optional ? "   (where supported; a failure is skipped)" : "") + "\n";
+        if (s.undo)
+            out += "     undo: " + s.undo->toUserOutput() + "\n";
+    }
+    return out;
 }
 
 Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campaignId,
@@ -215,8 +443,8 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
     for (const auto& step : plan.steps) {
         // Journal first: if we die while the command runs, recovery knows it may have applied.
         auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
-                              "undo_argv, started_at, status) VALUES(?1, ?2, ?3, 'build', ?4, "
-                              "?5, ?6, 'running')");
+                              "undo_argv, started_at, status, runs_on) VALUES(?1, ?2, ?3, "
+                              "'build', ?4, ?5, ?6, 'running', ?7)");
         if (!ins)
             return fail(ins.error());
         ins->bind(1, campaignId)
@@ -225,7 +453,8 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
             .bind(4, json(step.command.argvForDisplay()))
             .bind(5,
                   step.undo ? std::optional<std::string>(json(argvOf(*step.undo))) : std::nullopt)
-            .bind(6, store.now());
+            .bind(6, store.now())
+            .bind(7, plan.runsOn);
         if (auto r = ins->run(); !r)
             return fail(r.error());
         const auto stepId = db.lastInsertId();
@@ -246,9 +475,13 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
             return fail(r.error());
         if (!ok && !step.optional) {
             const std::string why = result ? failureOf(*result) : result.error().message;
-            auto undone = undoApplied(store, runner, campaignId, layoutId);
             std::string msg = "building layout '" + plan.layout + "': step '" + step.description +
                               "' (" + step.command.toUserOutput() + ") failed: " + why;
+            // A guest's steps and the host's are undone together by the caller, which has both
+            // runners.
+            if (plan.runsOn == "guest")
+                return runtimeError(msg + " (in the guest)");
+            auto undone = undoApplied(store, runner, campaignId, layoutId);
             if (undone && !undone->empty())
                 msg += "; undo problems: " + undone->front();
             return runtimeError(msg);
@@ -258,13 +491,14 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
     return applied;
 }
 
-Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
+Expected<std::vector<std::string>> undoApplied(Store& store, Runner& hostRunner,
                                                std::int64_t campaignId,
-                                               std::optional<std::int64_t> layoutId) {
+                                               std::optional<std::int64_t> layoutId,
+                                               const GuestRunnerFor& guestRunner) {
     auto& db = store.database();
     // 'running' steps are included: a crash during the command leaves us unsure it applied, and
     // every undo here is safe to run on something that does not exist.
-    auto q = db.prepare("SELECT id, layout_id, undo_argv, status FROM plan_step WHERE "
+    auto q = db.prepare("SELECT id, layout_id, undo_argv, status, runs_on FROM plan_step WHERE "
                         "campaign_id = ?1 "
                         "AND phase = 'build' AND status IN ('applied', 'running') AND "
                         "undo_argv IS NOT NULL AND (?2 IS NULL OR layout_id = ?2) "
@@ -276,11 +510,12 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
         std::int64_t id, layout;
         std::string undo;
         bool certain; // the step finished: its effect is known to exist
+        bool inGuest;
     };
     std::vector<Pending> pending;
     if (auto r = q->forEachRow([&](sql::Statement& row) {
             pending.push_back({row.columnInt(0), row.columnInt(1), row.columnText(2),
-                               row.columnText(3) == "applied"});
+                               row.columnText(3) == "applied", row.columnText(4) == "guest"});
         });
         !r)
         return fail(r.error());
@@ -292,10 +527,17 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
     // A layout whose teardown stopped at a failed undo keeps its older steps applied: removing
     // the vdev files under a pool that could not be destroyed would be worse than leaving both,
     // and a later recovery (--resume) retries from the failed step.
-    std::set<std::int64_t> stopped;
+    std::set<std::pair<std::int64_t, bool>> stopped; // (layout, inGuest)
     for (const auto& p : pending) {
-        if (stopped.count(p.layout))
+        if (stopped.count({p.layout, p.inGuest}))
             continue;
+        Runner* where = &hostRunner;
+        if (p.inGuest) {
+            where = guestRunner ? guestRunner(p.layout) : nullptr;
+            if (!where)
+                continue; // the guest is gone; the host's undo stops it or takes its disk away
+        }
+        Runner& runner = *where;
         const Command undo = commandFromJson(p.undo);
         const auto started = store.now();
         auto result = runner.run(undo);
@@ -309,15 +551,17 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
         }
         const bool ok = result && result->ok();
         // A step interrupted by a crash may never have taken effect; its undo failing says so.
-        const bool settled = ok || !p.certain;
+        // A guest's state goes with its disk when the host's undo stops the VM or detaches the
+        // disk, so a failed guest undo is reported and not retried.
+        const bool settled = ok || !p.certain || p.inGuest;
         if (!ok && p.certain) {
             problems.push_back(undo.toUserOutput() + ": " +
                                (result ? failureOf(*result) : result.error().message));
-            stopped.insert(p.layout);
+            stopped.insert({p.layout, p.inGuest});
         }
         auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
-                              "exit_code, output, started_at, finished_at, status) VALUES(?1, ?2, "
-                              "?3, 'undo', ?4, ?5, ?6, ?7, ?8, ?9)");
+                              "exit_code, output, started_at, finished_at, status, runs_on) "
+                              "VALUES(?1, ?2, ?3, 'undo', ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
         if (!ins)
             return fail(ins.error());
         ins->bind(1, campaignId)
@@ -328,7 +572,8 @@ Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
             .bind(6, result ? outputOf(*result) : result.error().message)
             .bind(7, started)
             .bind(8, store.now())
-            .bind(9, ok ? "applied" : "failed");
+            .bind(9, ok ? "applied" : "failed")
+            .bind(10, p.inGuest ? "guest" : "host");
         if (auto r = ins->run(); !r)
             return fail(r.error());
         if (!settled)

@@ -9,6 +9,7 @@
 #include "engine/scenario.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,8 +29,17 @@ struct PlanStep {
 
 struct LayoutPlan {
     std::string layout;
-    std::string workdir; // where workloads run once the layout is built
+    std::string workdir;         // where workloads run once the layout is built
+    std::string runsOn = "host"; // "host", or "guest": the steps run inside the layout's VM
     std::vector<PlanStep> steps;
+};
+
+// A guest layout is built in two parts: on the host (the inner array or disk, the virtual
+// machine or the disk attached to it), then inside the guest (a file system or a pool on the
+// passed disk), where the workloads run.
+struct GuestPlans {
+    LayoutPlan host;
+    LayoutPlan guest;
 };
 
 // The build plan of one layout of a scenario. `deviceBytes` gives the size of each block device
@@ -38,12 +48,27 @@ struct LayoutPlan {
 Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout,
                                 const std::map<std::string, std::uint64_t>& deviceBytes = {});
 
+// Both parts of a guest layout's plan.
+Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLayout& layout,
+                                     const std::map<std::string, std::uint64_t>& deviceBytes = {});
+
+// Every part of a layout's plan in the order it is applied: the one plan, or for a guest layout
+// the host's part and then the guest's.
+Expected<std::vector<LayoutPlan>>
+planParts(const Scenario& scenario, const ScenarioLayout& layout,
+          const std::map<std::string, std::uint64_t>& deviceBytes = {});
+
+// A plan as text, one numbered line per step and its undo under it: what `layoutbench plan`
+// prints. Masked arguments stay masked.
+std::string describePlan(const LayoutPlan& plan);
+
 // The first partition of a device as the kernel names it: /dev/sdb1, /dev/nvme0n1p1, /dev/loop3p1.
 std::string firstPartition(const std::string& device);
 
 // Applies a plan through a runner, journaling each step (and each undo) in the store under the
 // campaign and layout. On a failed step, undoes the applied steps in reverse and returns the
-// failure. Returns the number of steps applied.
+// failure (for a guest plan the caller undoes, since it holds both the guest's and the host's
+// runner). Returns the number of steps applied.
 Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campaignId,
                                 std::int64_t layoutId, const LayoutPlan& plan);
 
@@ -51,8 +76,14 @@ Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campa
 // applied and not yet undone: the teardown after a layout's workloads, and the recovery after a
 // crash. Every undo is journaled; failures are collected, not fatal, so teardown goes as far as
 // it can.
+//
+// Steps that ran inside a guest are undone through `guestRunner(layoutId)`; where it gives none
+// (the guest is gone), they are left to the host's undo, which stops the VM or detaches its disk.
+// A failed guest undo is reported but does not hold back the host's undos.
+using GuestRunnerFor = std::function<Runner*(std::int64_t layoutId)>;
 Expected<std::vector<std::string>> undoApplied(Store& store, Runner& runner,
                                                std::int64_t campaignId,
-                                               std::optional<std::int64_t> layoutId);
+                                               std::optional<std::int64_t> layoutId,
+                                               const GuestRunnerFor& guestRunner = {});
 
 } // namespace lb

@@ -23,6 +23,12 @@ const ScenarioLayout& Scenario::baseline() const {
     return *it;
 }
 
+std::optional<LayoutKind> ScenarioLayout::mdKind() const {
+    if (isMd(kind))
+        return kind;
+    return inner;
+}
+
 const ScenarioDisk* Scenario::disk(std::string_view diskName) const {
     for (const auto& d : disks)
         if (d.name == diskName)
@@ -203,12 +209,120 @@ Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
     return d;
 }
 
+// A string that must be one of a few words.
+Expected<std::string> getChoice(const toml::table& t, const char* key, const std::string& where,
+                                const Reporter& rep, const std::vector<std::string>& allowed,
+                                std::string fallback) {
+    LB_TRY(value, getString(t, key, where, rep, false, fallback));
+    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+        return value;
+    std::string list;
+    for (const auto& a : allowed)
+        list += (list.empty() ? "" : ", ") + a;
+    return badInput(rep.at(*t.get(key), where + key, "'" + value + "' is not one of " + list));
+}
+
+Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(
+            t,
+            {"hypervisor", "layout",    "target", "identity", "known_hosts", "disk",   "kernel",
+             "initrd",     "append",    "image",  "accel",    "memory",      "cpus",   "cache",
+             "aio",        "iothreads", "bus",    "ssh_port", "fw_cfg",      "domain", "attach_as"},
+            where, rep);
+        !r)
+        return fail(r.error());
+    ScenarioGuest g;
+    LB_TRY(hypervisor, getChoice(t, "hypervisor", where, rep, {"qemu", "libvirt", "xen"}, "qemu"));
+    g.hypervisor = hypervisor;
+    LB_TRY(layout, getChoice(t, "layout", where, rep, {"ext4", "xfs", "zfs-stripe"}, "ext4"));
+    g.layout = layout;
+    LB_TRY(sshPort, getInt(t, "ssh_port", where, rep, 0, 0, 65535));
+    g.sshPort = static_cast<int>(sshPort);
+    if (g.sshPort != 0 && g.hypervisor != "qemu")
+        return badInput(rep.at(*t.get("ssh_port"), where + "ssh_port",
+                               "only a qemu guest started by layoutbench has a forwarded port"));
+    LB_TRY(target, getString(t, "target", where, rep, false,
+                             g.sshPort ? "ssh://root@127.0.0.1:" + std::to_string(g.sshPort) : ""));
+    if (target.empty())
+        return badInput(rep.at(t, where + "target",
+                               "how to reach the guest is required: target = "
+                               "\"ssh://root@GUEST\" (or ssh_port for a qemu guest)"));
+    if (auto url = parseSshUrl(target); !url)
+        return badInput(rep.at(*t.get("target"), where + "target", url.error().message));
+    g.target = target;
+    LB_TRY(identity, getString(t, "identity", where, rep, false));
+    g.identity = resolve(baseDir, identity);
+    LB_TRY(knownHosts, getString(t, "known_hosts", where, rep, false));
+    g.knownHosts = resolve(baseDir, knownHosts);
+    LB_TRY(disk, getString(t, "disk", where, rep, false, "/dev/vda"));
+    if (disk.rfind("/dev/", 0) != 0)
+        return badInput(rep.at(*t.get("disk"), where + "disk", "must be a path under /dev/"));
+    g.disk = disk;
+    LB_TRY(kernel, getString(t, "kernel", where, rep, false));
+    g.kernel = resolve(baseDir, kernel);
+    LB_TRY(initrd, getString(t, "initrd", where, rep, false));
+    g.initrd = resolve(baseDir, initrd);
+    LB_TRY(append, getString(t, "append", where, rep, false, "console=ttyS0"));
+    g.append = append;
+    LB_TRY(image, getString(t, "image", where, rep, false));
+    g.image = resolve(baseDir, image);
+    LB_TRY(accel, getChoice(t, "accel", where, rep, {"kvm", "tcg"}, "kvm"));
+    g.accel = accel;
+    LB_TRY(memory, getSize(t, "memory", where, rep, 4ULL << 30, SizeConvention::Binary));
+    if (memory < 64 * 1024 * 1024)
+        return badInput(rep.at(*t.get("memory"), where + "memory", "must be at least 64M"));
+    g.memoryBytes = memory;
+    LB_TRY(cpus, getInt(t, "cpus", where, rep, 2, 1, 1024));
+    g.cpus = static_cast<int>(cpus);
+    LB_TRY(cache, getChoice(t, "cache", where, rep,
+                            {"none", "writeback", "writethrough", "directsync", "unsafe"}, "none"));
+    g.cache = cache;
+    LB_TRY(aio, getChoice(t, "aio", where, rep, {"threads", "native", "io_uring"}, "threads"));
+    g.aio = aio;
+    LB_TRY(iothreads, getInt(t, "iothreads", where, rep, 0, 0, 64));
+    g.iothreads = static_cast<int>(iothreads);
+    LB_TRY(bus, getChoice(t, "bus", where, rep, {"virtio", "scsi"}, "virtio"));
+    g.bus = bus;
+    if (const toml::node* fw = t.get("fw_cfg")) {
+        const auto* arr = fw->as_array();
+        if (!arr)
+            return badInput(rep.at(*fw, where + "fw_cfg", "expected a list of name=…,file=…"));
+        for (const auto& item : *arr) {
+            const auto* str = item.as_string();
+            if (!str)
+                return badInput(rep.at(item, where + "fw_cfg", "expected a string"));
+            g.fwCfg.push_back(str->get());
+        }
+    }
+    LB_TRY(domain, getString(t, "domain", where, rep, false));
+    g.domain = domain;
+    LB_TRY(attachAs,
+           getString(t, "attach_as", where, rep, false, g.hypervisor == "xen" ? "xvdb" : "vdb"));
+    g.attachAs = attachAs;
+    if (g.hypervisor == "qemu") {
+        if (g.kernel.empty() == g.image.empty())
+            return badInput(rep.at(t, where + "kernel",
+                                   "a qemu guest boots either a kernel (kernel, initrd) or a "
+                                   "disk image (image): give exactly one"));
+        if (!g.domain.empty())
+            return badInput(rep.at(*t.get("domain"), where + "domain",
+                                   "only libvirt and xen guests name a domain"));
+    } else if (g.domain.empty()) {
+        return badInput(
+            rep.at(t, where + "domain", "a " + g.hypervisor + " guest names its existing domain"));
+    }
+    return g;
+}
+
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t,
-                               {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
-                                "recordsize", "compression", "atime", "underprovision"},
-                               where, rep);
+    if (auto r =
+            rejectUnknown(t,
+                          {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
+                           "recordsize", "compression", "atime", "underprovision", "inner",
+                           "md_device", "chunk", "bitmap", "assume_clean", "filesystem", "guest"},
+                          where, rep);
         !r)
         return fail(r.error());
     ScenarioLayout l;
@@ -223,9 +337,6 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     if (!kind)
         return badInput(
             rep.at(*t.get("kind"), where + "kind", "unknown layout kind '" + kindText + "'"));
-    if (*kind == LayoutKind::Guest)
-        return badInput(rep.at(*t.get("kind"), where + "kind",
-                               "the guest layout is not supported by this version"));
     l.kind = *kind;
     LB_TRY(baseline, getBool(t, "baseline", where, rep, false));
     l.baseline = baseline;
@@ -266,6 +377,57 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
             l.disks.push_back(s->get());
         }
     }
+    if (const toml::node* inner = t.get("inner")) {
+        const auto* str = inner->as_string();
+        const auto innerKind = str ? parseLayoutKind(str->get()) : std::nullopt;
+        if (!innerKind || !isMd(*innerKind))
+            return badInput(rep.at(*inner, where + "inner", "expected an md kind (md-raid6, ...)"));
+        if (l.kind != LayoutKind::ZfsStripe && l.kind != LayoutKind::Guest)
+            return badInput(rep.at(*inner, where + "inner",
+                                   "only zfs-stripe (a pool on the array) and guest layouts are "
+                                   "built on an inner md array"));
+        l.inner = innerKind;
+    }
+    const auto md = l.mdKind();
+    for (const char* key : {"md_device", "chunk", "bitmap", "assume_clean"})
+        if (!md && t.get(key))
+            return badInput(rep.at(*t.get(key), where + key,
+                                   "only md layouts (or layouts with an inner md array) take it"));
+    if (!isMd(l.kind) && t.get("filesystem"))
+        return badInput(rep.at(*t.get("filesystem"), where + "filesystem",
+                               "only md layouts are given a file system here"));
+    LB_TRY(mdDevice, getString(t, "md_device", where, rep, false, "/dev/md/lb-" + l.name));
+    if (mdDevice.rfind("/dev/md", 0) != 0)
+        return badInput(
+            rep.at(*t.get("md_device"), where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
+    l.mdDevice = md ? mdDevice : "";
+    LB_TRY(chunk, getSize(t, "chunk", where, rep, 512 * 1024, SizeConvention::Binary));
+    if (chunk < 4096 || (chunk & (chunk - 1)) != 0)
+        return badInput(
+            rep.at(*t.get("chunk"), where + "chunk", "must be a power of two of at least 4K"));
+    l.chunkBytes = chunk;
+    LB_TRY(bitmap, getChoice(t, "bitmap", where, rep, {"internal", "none"}, "internal"));
+    l.bitmap = bitmap == "internal";
+    LB_TRY(assumeClean, getBool(t, "assume_clean", where, rep, false));
+    l.assumeClean = assumeClean;
+    LB_TRY(filesystem, getChoice(t, "filesystem", where, rep, {"ext4", "xfs"}, "ext4"));
+    l.filesystem = filesystem;
+    if (const toml::node* guest = t.get("guest")) {
+        const auto* gt = guest->as_table();
+        if (!gt)
+            return badInput(rep.at(*guest, where + "guest", "expected a [layouts.guest] table"));
+        if (l.kind != LayoutKind::Guest)
+            return badInput(rep.at(*guest, where + "guest", "only guest layouts take it"));
+        LB_TRY(g, parseGuest(*gt, where + "guest.", baseDir, rep));
+        l.guest = std::move(g);
+    } else if (l.kind == LayoutKind::Guest) {
+        return badInput(rep.at(t, where + "guest",
+                               "a guest layout needs a [layouts.guest] table: how the virtual "
+                               "machine is started and reached"));
+    }
+    if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() > 1)
+        return badInput(rep.at(*t.get("disks"), where + "disks",
+                               "a guest without an inner md array is passed exactly one disk"));
     if (l.kind == LayoutKind::Dir && !l.disks.empty())
         return badInput(rep.at(*t.get("disks"), where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
@@ -479,14 +641,13 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
             if (!used.insert(d).second)
                 return badInput(at + "disks: '" + d + "' is listed twice");
         }
-        if (isMd(l.kind) || (l.kind != LayoutKind::Dir && !isZfs(l.kind)))
-            return badInput(at + "kind: " + std::string(layoutKindName(l.kind)) +
-                            " layouts cannot be built by this version (dir and zfs-* can)");
         bool devices = false, files = false;
         for (const auto& d : l.disks)
             (s.disk(d)->device.empty() ? files : devices) = true;
         if (devices && files)
             return badInput(at + "disks: mixes block devices and files; use one or the other");
+        if (l.mdKind() && files)
+            return badInput(at + "disks: md arrays are built on block devices, not files");
         if (files && l.underprovision < 1.0)
             return badInput(at + "underprovision: only block devices are partitioned");
     }

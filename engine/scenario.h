@@ -34,6 +34,32 @@ struct ScenarioDisk {
     bool operator==(const ScenarioDisk&) const = default;
 };
 
+// How a guest layout's virtual machine is started and reached (kind = "guest").
+struct ScenarioGuest {
+    std::string hypervisor = "qemu"; // qemu (started here), libvirt or xen (an existing domain)
+    std::string layout = "ext4";     // built inside the guest on the passed disk: ext4, xfs, zfs-*
+    std::string target;              // ssh://root@host:port of the guest
+    std::string identity;            // ssh key for the guest
+    std::string knownHosts;          // known_hosts for the guest
+    std::string disk = "/dev/vda";   // the passed disk as the guest names it
+    // qemu
+    std::string kernel, initrd, append; // direct kernel boot, or
+    std::string image;                  // a bootable disk image (then the passed disk is vdb)
+    std::string accel = "kvm";          // kvm or tcg (emulation: every result gets a caveat)
+    std::uint64_t memoryBytes = 4ULL << 30;
+    int cpus = 2;
+    std::string cache = "none"; // qemu/libvirt disk cache mode
+    std::string aio = "threads";
+    int iothreads = 0;
+    std::string bus = "virtio";     // virtio (virtio-blk) or scsi (virtio-scsi)
+    int sshPort = 0;                // qemu: forward 127.0.0.1:PORT to the guest's port 22
+    std::vector<std::string> fwCfg; // qemu: extra -fw_cfg name=…,file=… (keys, config)
+    // libvirt / xen
+    std::string domain;
+    std::string attachAs = "vdb"; // target device name given to attach-disk / block-attach
+    bool operator==(const ScenarioGuest&) const = default;
+};
+
 struct ScenarioLayout {
     std::string name;
     LayoutKind kind = LayoutKind::Dir;
@@ -46,7 +72,18 @@ struct ScenarioLayout {
     std::string compression = "off";
     bool atime = false;
     double underprovision = 1.0;
+    // md arrays: the layout's own (md-*), or the one its disks are first assembled into (inner,
+    // for a ZFS pool on md and for a guest's disk).
+    std::optional<LayoutKind> inner; // zfs-stripe and guest: build on this md array
+    std::string mdDevice;            // default /dev/md/lb-<name>
+    std::uint64_t chunkBytes = 512 * 1024;
+    bool bitmap = true;              // internal write-intent bitmap
+    bool assumeClean = false;        // skip the initial resync (the report says so)
+    std::string filesystem = "ext4"; // md-*: ext4 or xfs, made and mounted
+    std::optional<ScenarioGuest> guest;
     int line = 0;
+    // The md kind that is built on the host for this layout, if any.
+    std::optional<LayoutKind> mdKind() const;
     bool operator==(const ScenarioLayout&) const = default;
 };
 

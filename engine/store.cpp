@@ -91,6 +91,11 @@ CREATE TABLE plan_step(
     status TEXT NOT NULL
 );
 )sql",
+    // 1 -> 2: a guest layout's steps inside the virtual machine run through the guest's own
+    // runner; the journal says where each step ran so its undo goes to the same place.
+    R"sql(
+ALTER TABLE plan_step ADD COLUMN runs_on TEXT NOT NULL DEFAULT 'host';
+)sql",
 };
 
 std::string toJson(const std::vector<std::string>& items) {

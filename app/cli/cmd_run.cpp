@@ -215,23 +215,27 @@ int runPlan(const Globals& g, const std::string& path) {
                      static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
     const auto deviceBytes = localDeviceBytes(*scenario);
     for (const auto& layout : scenario->layouts) {
-        auto plan = planLayout(*scenario, layout, deviceBytes);
-        if (!plan)
-            return report(plan.error());
+        auto parts = planParts(*scenario, layout, deviceBytes);
+        if (!parts)
+            return report(parts.error());
+        const LayoutPlan* plan = &parts->back(); // the part the workloads run on
         nlohmann::json steps = nlohmann::json::array();
         text << "== layout " << layout.name << " (" << layoutKindName(layout.kind)
              << (layout.baseline ? ", baseline" : "") << ")\n";
-        int n = 0;
-        for (const auto& s : plan->steps) {
-            steps.push_back({{"description", s.description},
-                             {"argv", s.command.argvForDisplay()},
-                             {"optional", s.optional},
-                             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
-                                             : nlohmann::json(nullptr)}});
-            text << "  " << ++n << ". " << s.command.toUserOutput()
-                 << (s.optional ? "   (where supported; a failure is skipped)" : "") << "\n";
-            if (s.undo)
-                text << "     undo: " << s.undo->toUserOutput() << "\n";
+        for (const auto& part : *parts) {
+            if (parts->size() > 1)
+                text << "  -- on the "
+                     << (part.runsOn == "guest" ? "guest (" + layout.guest->target + ")"
+                                                : std::string("host"))
+                     << "\n";
+            for (const auto& s : part.steps)
+                steps.push_back({{"description", s.description},
+                                 {"argv", s.command.argvForDisplay()},
+                                 {"optional", s.optional},
+                                 {"runs_on", part.runsOn},
+                                 {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
+                                                 : nlohmann::json(nullptr)}});
+            text << describePlan(part);
         }
         WorkloadContext ctx;
         ctx.workdir = plan->workdir;

@@ -688,12 +688,118 @@ TEST(Scenario, TildeIsTheHomeDirectory) {
     EXPECT_EQ(s->host.identity, (fs::path(home) / ".ssh/id_ed25519").lexically_normal().string());
 }
 
-TEST(ScenarioErrors, MdRaid5CannotBeBuiltByThisVersion) {
-    const std::string text = replaced(valid, "\"zfs-mirror\"", "\"md-raid5\"");
-    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.kind");
+TEST(ScenarioErrors, MdArraysOnFilesAreRefused) {
+    const std::string text = replaced(valid, "\"zfs-mirror\"", "\"md-raid1\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
     const auto r = parse(text);
     ASSERT_FALSE(r);
-    EXPECT_NE(r.error().message.find("md-raid5"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("block devices"), std::string::npos) << r.error().message;
+}
+
+// The valid fixture with its disks turned into block devices (md needs them).
+std::string onDevices(std::string text) {
+    text = replaced(text, "file = \"d1.img\"\nsize = \"1G\"", "device = \"/dev/sdb\"");
+    return replaced(text, "file = \"d2.img\"\nsize = \"1G\"", "device = \"/dev/sdc\"");
+}
+
+TEST(Scenario, MdLayoutTakesArrayAndFileSystemOptions) {
+    const std::string text = replaced(onDevices(valid), "kind = \"zfs-mirror\"",
+                                      "kind = \"md-raid1\"\nfilesystem = \"xfs\"\nbitmap = "
+                                      "\"none\"\nassume_clean = true\nmd_device = \"/dev/md7\"");
+    const auto r = parse(replaced(text, "ashift = 12\n", ""));
+    ASSERT_TRUE(r) << r.error().message;
+    const auto& l = r->layouts[1];
+    EXPECT_EQ(l.kind, LayoutKind::MdRaid1);
+    EXPECT_EQ(l.filesystem, "xfs");
+    EXPECT_FALSE(l.bitmap);
+    EXPECT_TRUE(l.assumeClean);
+    EXPECT_EQ(l.mdDevice, "/dev/md7");
+    EXPECT_EQ(l.mdKind(), LayoutKind::MdRaid1);
+}
+
+TEST(ScenarioErrors, ChunkOnAZfsLayoutIsRefused) {
+    const std::string text = replaced(valid, "ashift = 12", "chunk = \"64K\"");
+    expectBadInputAt(text, valueAt(text, "chunk = \"64K\""), "layouts[1].chunk");
+}
+
+TEST(ScenarioErrors, ChunkMustBeAPowerOfTwo) {
+    const std::string text =
+        replaced(replaced(onDevices(valid), "kind = \"zfs-mirror\"", "kind = \"md-raid0\""),
+                 "ashift = 12", "chunk = \"48K\"");
+    expectBadInputAt(text, valueAt(text, "chunk = \"48K\""), "layouts[1].chunk");
+}
+
+TEST(ScenarioErrors, InnerMustBeAnMdKind) {
+    const std::string text = replaced(onDevices(valid), "kind = \"zfs-mirror\"",
+                                      "kind = \"zfs-stripe\"\ninner = \"zfs-mirror\"");
+    expectBadInputAt(text, valueAt(text, "inner = \"zfs-mirror\""), "layouts[1].inner");
+}
+
+const std::string guestTable = R"(
+[layouts.guest]
+hypervisor = "qemu"
+kernel = "/boot/vmlinuz"
+initrd = "/boot/initrd.gz"
+accel = "tcg"
+memory = "512M"
+ssh_port = 2299
+layout = "zfs-stripe"
+)";
+
+TEST(Scenario, GuestLayoutOnAnInnerArray) {
+    std::string text = replaced(onDevices(valid), "kind = \"zfs-mirror\"",
+                                "kind = \"guest\"\ninner = \"md-raid1\"");
+    text = replaced(text, "underprovision = 1.0\n", "underprovision = 1.0\n" + guestTable);
+    const auto r = parse(replaced(text, "ashift = 12\n", ""));
+    ASSERT_TRUE(r) << r.error().message;
+    const auto& l = r->layouts[1];
+    ASSERT_TRUE(l.guest);
+    EXPECT_EQ(l.kind, LayoutKind::Guest);
+    EXPECT_EQ(l.inner, LayoutKind::MdRaid1);
+    EXPECT_EQ(l.guest->target, "ssh://root@127.0.0.1:2299");
+    EXPECT_EQ(l.guest->memoryBytes, 512ULL << 20);
+    EXPECT_EQ(l.guest->accel, "tcg");
+    EXPECT_EQ(l.guest->layout, "zfs-stripe");
+    EXPECT_EQ(l.mdDevice, "/dev/md/lb-mirror");
+}
+
+TEST(ScenarioErrors, GuestWithoutGuestTableIsRefused) {
+    const std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    expectBadInputAt(text, lineColumn(text, "[[layouts]]", 2), "layouts[1].guest");
+}
+
+TEST(ScenarioErrors, GuestOfTwoDisksNeedsAnInnerArray) {
+    std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    text = replaced(text, "underprovision = 1.0\n", "underprovision = 1.0\n" + guestTable);
+    expectBadInputAt(text, valueAt(text, "disks = [\"d1\", \"d2\"]"), "layouts[1].disks");
+}
+
+TEST(ScenarioErrors, QemuGuestBootsAKernelOrAnImage) {
+    std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    text = replaced(text, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    text = replaced(text, "underprovision = 1.0\n",
+                    "underprovision = 1.0\n" +
+                        replaced(guestTable, "kernel = \"/boot/vmlinuz\"\n", ""));
+    expectBadInputAt(text, lineColumn(text, "[layouts.guest]"), "layouts[1].guest.kernel");
+}
+
+TEST(ScenarioErrors, GuestNeedsATarget) {
+    std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    text = replaced(text, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    text = replaced(text, "underprovision = 1.0\n",
+                    "underprovision = 1.0\n" + replaced(guestTable, "ssh_port = 2299\n", ""));
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("layouts[1].guest.target"), std::string::npos)
+        << r.error().message;
+}
+
+TEST(ScenarioErrors, UnknownGuestKeyIsRefused) {
+    std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    text = replaced(text, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    text = replaced(text, "underprovision = 1.0\n",
+                    "underprovision = 1.0\n" + guestTable + "memroy = \"1G\"\n");
+    expectBadInputAt(text, lineColumn(text, "memroy"), "layouts[1].guest.memroy");
 }
 
 TEST(ScenarioErrors, EmptyDirPathIsRefused) {
