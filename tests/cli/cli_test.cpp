@@ -1,9 +1,11 @@
 // The command-line contract of ARCHITECTURE.md, exercised through the real binary.
 #include "tests/cli/process.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using lb::test::ProcessResult;
@@ -178,4 +180,64 @@ TEST_F(Cli, ListShowsImportedLayoutsAndRuns) {
 TEST_F(Cli, UsageErrorsExitTwo) {
     expectOneLineError(lb({"compare", "--baseline", "a"}), "--candidate");
     expectOneLineError(lb({"frobnicate"}, false), "frobnicate");
+}
+
+// The seed scenario, shipped: `plan` turns it into the full command list without touching a disk.
+TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
+    const auto r =
+        lb({"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-bare-vs-guest.toml",
+            "--json"},
+           false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto plan = json::parse(r.out);
+    ASSERT_EQ(plan["layouts"].size(), 2u);
+    const auto& bare = plan["layouts"][0];
+    const auto& guest = plan["layouts"][1];
+    EXPECT_EQ(bare["kind"], "zfs-raidz2");
+    EXPECT_EQ(guest["kind"], "guest");
+
+    auto find = [](const json& layout, const std::string& program, const std::string& arg) {
+        for (const auto& s : layout["steps"]) {
+            const auto argv = s["argv"].get<std::vector<std::string>>();
+            if (argv.front() == program && std::find(argv.begin(), argv.end(), arg) != argv.end())
+                return s;
+        }
+        return json();
+    };
+    // Bare metal: ten 80 % partitions in one RAIDZ2 vdev.
+    const auto pool = find(bare, "zpool", "raidz2");
+    ASSERT_FALSE(pool.is_null());
+    const auto poolArgv = pool["argv"].get<std::vector<std::string>>();
+    EXPECT_EQ(std::count_if(poolArgv.begin(), poolArgv.end(),
+                            [](const std::string& a) {
+                                return a.ends_with("1") && a.starts_with("/dev/sd");
+                            }),
+              10);
+    EXPECT_EQ(bare["steps"].size(), 10u * 3 + 2)
+        << "discard, partition, partx per disk; mount point, pool";
+    // The guest: md RAID6 of the ten partitions, handed to the Xen domain, ZFS inside.
+    const auto md = find(guest, "mdadm", "--level=6");
+    ASSERT_FALSE(md.is_null());
+    EXPECT_EQ(md["runs_on"], "host");
+    const auto mdArgv = md["argv"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(mdArgv.begin(), mdArgv.end(), "--raid-devices=10"), mdArgv.end());
+    EXPECT_NE(std::find(mdArgv.begin(), mdArgv.end(), "/dev/sdk1"), mdArgv.end());
+    EXPECT_FALSE(find(guest, "xl", "block-attach")["undo"].is_null());
+    const auto inner = find(guest, "zpool", "create");
+    ASSERT_FALSE(inner.is_null());
+    EXPECT_EQ(inner["runs_on"], "guest");
+    EXPECT_EQ(inner["argv"].back(), "/dev/xbd1");
+    // Every partition is typed for what it holds: ZFS bare, Linux RAID under md.
+    EXPECT_FALSE(find(bare, "sgdisk", "--typecode=1:BF01").is_null());
+    EXPECT_FALSE(find(guest, "sgdisk", "--typecode=1:FD00").is_null());
+    // The workloads: bonnie++ x5, a 100 G random file, xz on all processors.
+    std::map<std::string, json> workloads;
+    for (const auto& w : guest["workloads"])
+        workloads[w["name"]] = w;
+    ASSERT_EQ(workloads.size(), 3u);
+    EXPECT_EQ(workloads["bonnie"]["iterations"], 5);
+    EXPECT_EQ(workloads["bonnie"]["argv"][0], "bonnie++");
+    const auto dd = workloads["randfile"]["argv"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(dd.begin(), dd.end(), "count=107374182400"), dd.end());
+    EXPECT_EQ(workloads["xz"]["argv"][1], "-T0");
 }
