@@ -178,6 +178,25 @@ std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
     return r.exitSummary();
 }
 
+// The kernel's OOM-killer line for a run that just failed, where dmesg is readable: only lines
+// from the run's own time count.
+std::optional<std::string> kernelOomKill(Runner& where, const std::string& program,
+                                         double runSeconds) {
+    const auto uptime = capture(where, simple("cat", {"/proc/uptime"}));
+    const auto log = capture(where, simple("dmesg", {}));
+    if (!uptime || !log)
+        return std::nullopt;
+    double now = 0;
+    try {
+        now = std::stod(*uptime);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    const auto slash = program.rfind('/');
+    return oomKillLine(*log, slash == std::string::npos ? program : program.substr(slash + 1),
+                       now - runSeconds - 5);
+}
+
 struct RunKey {
     std::string layout, workload;
     int iteration;
@@ -489,7 +508,13 @@ Expected<void> CampaignRunner::runOne(Runner& where, const ScenarioLayout& layou
     }
     if (!result->ok()) {
         cleanup();
-        return settle(RunStatus::Failed, failureReason(*result, w.timeoutSeconds));
+        std::string reason = failureReason(*result, w.timeoutSeconds);
+        if (!reason.starts_with("out of memory") && !result->timedOut) {
+            if (auto oom = kernelOomKill(where, mc->command.program, result->wallSeconds))
+                reason =
+                    "out of memory: the kernel's OOM killer ended it (" + *oom + "); " + reason;
+        }
+        return settle(RunStatus::Failed, reason);
     }
     std::vector<ProcessResult> inspected;
     for (const auto& c : mc->inspect) {
@@ -780,6 +805,40 @@ Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
                                      const CampaignOptions& options) {
     CampaignRunner campaign(store, scenario, probes, runner, options);
     return campaign.run();
+}
+
+std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_view program,
+                                       double sinceSeconds) {
+    const std::string comm(program.substr(0, 15));
+    std::optional<std::string> found;
+    std::size_t pos = 0;
+    while (pos < kernelLog.size()) {
+        auto eol = kernelLog.find('\n', pos);
+        if (eol == std::string_view::npos)
+            eol = kernelLog.size();
+        std::string_view line = kernelLog.substr(pos, eol - pos);
+        pos = eol + 1;
+        const auto killed = line.find("Killed process ");
+        if (killed == std::string_view::npos ||
+            line.find("(" + comm + ")", killed) == std::string_view::npos)
+            continue;
+        // "[ 1234.567890] ...": the time since boot the line was logged.
+        double at = 0;
+        if (line.starts_with("[")) {
+            try {
+                at = std::stod(std::string(line.substr(1, line.find(']') - 1)));
+            } catch (const std::exception&) {
+                at = 0;
+            }
+        }
+        if (at + 1e-9 < sinceSeconds)
+            continue;
+        auto text = line.substr(line.find(']') == std::string_view::npos ? 0 : line.find(']') + 1);
+        while (!text.empty() && text.front() == ' ')
+            text.remove_prefix(1);
+        found = std::string(text.substr(0, text.find(" total-vm")));
+    }
+    return found;
 }
 
 Expected<std::pair<std::string, std::string>> storedScenario(Store& store,

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lb {
@@ -60,6 +61,12 @@ struct CampaignResult {
 Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
                                      const ProbeRegistry& probes, Runner& runner,
                                      const CampaignOptions& options);
+
+// The kernel's line saying its OOM killer killed `program` ("Out of memory: Killed process 321
+// (bonnie++) ..."), from `dmesg` output, at or after `sinceSeconds` of uptime. The kernel keeps
+// 15 characters of a program's name.
+std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_view program,
+                                       double sinceSeconds);
 
 // The scenario stored with a campaign, for --resume.
 Expected<std::pair<std::string, std::string>> storedScenario(Store& store, std::int64_t campaignId);
