@@ -2,18 +2,50 @@
 #include "app/gui/campaign_controller.h"
 
 #include "engine/campaign.h"
+#include "engine/plan.h"
 #include "engine/ssh_runner.h"
 #include "probes/tools.h"
 
 #include <QStringDecoder>
+#include <algorithm>
 
 namespace lb::gui {
+
+namespace {
+
+// The scenario a request runs: the one stored with the campaign when resuming, whatever the
+// editor says now. `store` is needed only then.
+Expected<Scenario> requestedScenario(const CampaignRequest& request, const ProbeRegistry& probes,
+                                     Store* store) {
+    Expected<Scenario> scenario = badInput("no scenario");
+    if (request.resume) {
+        auto stored = storedScenario(*store, *request.resume);
+        if (!stored)
+            return fail(stored.error());
+        scenario = parseScenario(stored->second, stored->first, probes);
+    } else {
+        scenario = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
+    }
+    if (!scenario || !request.onlyLayout)
+        return scenario;
+    for (const auto& l : scenario->layouts)
+        if (l.name == *request.onlyLayout)
+            return scenario;
+    return badInput(ss(CampaignController::tr("No layout named '%1' in the scenario.")
+                           .arg(qs(*request.onlyLayout))));
+}
+
+bool selected(const ScenarioLayout& layout, const std::optional<std::string>& onlyLayout) {
+    return !onlyLayout || layout.baseline || layout.name == *onlyLayout;
+}
+
+} // namespace
 
 CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::string>& onlyLayout) {
     CampaignPlan plan;
     plan.scenario = scenario.name;
     for (const auto& l : scenario.layouts) {
-        if (onlyLayout && !l.baseline && l.name != *onlyLayout)
+        if (!selected(l, onlyLayout))
             continue;
         for (int i = 0; i < scenario.iterations; ++i)
             for (const auto& w : scenario.workloads)
@@ -22,16 +54,57 @@ CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::str
     return plan;
 }
 
-CampaignController::CampaignController(QObject* parent) : QObject(parent) {
+CampaignReview reviewCampaign(const Scenario& scenario,
+                              const std::optional<std::string>& onlyLayout) {
+    CampaignReview review;
+    review.scenario = scenario.name;
+    for (const auto& l : scenario.layouts) {
+        if (!selected(l, onlyLayout))
+            continue;
+        PlannedLayout planned;
+        planned.name = l.name;
+        planned.kind = std::string(layoutKindName(l.kind));
+        planned.baseline = l.baseline;
+        for (const auto& diskName : l.disks) {
+            const ScenarioDisk* d = scenario.disk(diskName);
+            if (!d || d->device.empty())
+                continue;
+            planned.devices.push_back(d->device);
+            auto known = std::find_if(review.devices.begin(), review.devices.end(),
+                                      [&](const DeviceReview& r) { return r.path == d->device; });
+            if (known == review.devices.end()) {
+                DeviceReview device;
+                device.path = d->device;
+                device.disk = d->name;
+                device.wipe = d->wipe;
+                review.devices.push_back(std::move(device));
+                known = std::prev(review.devices.end());
+            }
+            if (std::find(known->layouts.begin(), known->layouts.end(), l.name) ==
+                known->layouts.end())
+                known->layouts.push_back(l.name);
+        }
+        if (auto plan = planLayout(scenario, l))
+            planned.steps = std::move(plan->steps);
+        else
+            planned.problem = plan.error().message;
+        review.layouts.push_back(std::move(planned));
+    }
+    return review;
+}
+
+CampaignController::CampaignController(QObject* parent)
+    : QObject(parent), campaignFunction_(runCampaign), diskInspector_(inspectDisk) {
     registerGuiMetaTypes();
 }
 
 CampaignController::~CampaignController() {
-    if (thread_) {
-        cancel_.store(true);
-        thread_->wait();
-        delete thread_;
-    }
+    cancel_.store(true);
+    for (QThread* t : {thread_, reviewThread_})
+        if (t) {
+            t->wait();
+            delete t;
+        }
 }
 
 bool CampaignController::start(const CampaignRequest& request) {
@@ -49,8 +122,69 @@ bool CampaignController::start(const CampaignRequest& request) {
     return true;
 }
 
+bool CampaignController::review(const CampaignRequest& request) {
+    if (reviewThread_ || thread_)
+        return false;
+    cancel_.store(false);
+    reviewThread_ = QThread::create([this, request] { runReview(request); });
+    reviewThread_->setObjectName(QStringLiteral("layoutbench-review"));
+    connect(reviewThread_, &QThread::finished, this, [this] {
+        reviewThread_->deleteLater();
+        reviewThread_ = nullptr;
+    });
+    reviewThread_->start();
+    return true;
+}
+
 void CampaignController::stop() {
     cancel_.store(true);
+}
+
+Expected<std::unique_ptr<Runner>> CampaignController::makeRunner(const Scenario& scenario) const {
+    if (runnerFactory_)
+        return runnerFactory_();
+    return makeRunnerFor(scenario.host.target, scenario.host.identity, scenario.host.knownHosts);
+}
+
+void CampaignController::runReview(CampaignRequest request) {
+    const ProbeRegistry probes = standardProbes();
+    std::optional<Store> store;
+    if (request.resume) {
+        auto opened = Store::open(ss(request.databasePath));
+        if (!opened) {
+            emit reviewFailed(qs(opened.error().message));
+            return;
+        }
+        store.emplace(std::move(*opened));
+    }
+    auto scenario = requestedScenario(request, probes, store ? &*store : nullptr);
+    if (!scenario) {
+        emit reviewFailed(qs(scenario.error().message));
+        return;
+    }
+    CampaignReview review = reviewCampaign(*scenario, request.onlyLayout);
+    if (!review.devices.empty()) {
+        auto runner = makeRunner(*scenario);
+        if (!runner) {
+            emit reviewFailed(qs(runner.error().message));
+            return;
+        }
+        // The same inspection the engine makes before it builds anything; a device it cannot
+        // inspect is still listed, with the reason, and the engine will refuse it.
+        for (auto& device : review.devices) {
+            if (cancel_.load())
+                break;
+            if (auto state = diskInspector_(**runner, device.path))
+                device.state = std::move(*state);
+            else
+                device.inspectError = state.error().message;
+        }
+    }
+    if (cancel_.load()) {
+        emit reviewFailed(tr("Stopped before anything ran."));
+        return;
+    }
+    emit reviewed(review);
 }
 
 void CampaignController::run(CampaignRequest request) {
@@ -60,30 +194,10 @@ void CampaignController::run(CampaignRequest request) {
         emit failed(qs(store.error().message));
         return;
     }
-    Expected<Scenario> scenario = badInput("no scenario");
-    if (request.resume) {
-        // A resumed campaign runs the scenario it started with, whatever the editor says now.
-        auto stored = storedScenario(*store, *request.resume);
-        if (!stored) {
-            emit failed(qs(stored.error().message));
-            return;
-        }
-        scenario = parseScenario(stored->second, stored->first, probes);
-    } else {
-        scenario = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
-    }
+    auto scenario = requestedScenario(request, probes, &*store);
     if (!scenario) {
         emit failed(qs(scenario.error().message));
         return;
-    }
-    if (request.onlyLayout) {
-        bool found = false;
-        for (const auto& l : scenario->layouts)
-            found = found || l.name == *request.onlyLayout;
-        if (!found) {
-            emit failed(tr("No layout named '%1' in the scenario.").arg(qs(*request.onlyLayout)));
-            return;
-        }
     }
     CampaignPlan plan = planCampaign(*scenario, request.onlyLayout);
     plan.resume = request.resume;
@@ -95,6 +209,7 @@ void CampaignController::run(CampaignRequest request) {
     CampaignOptions options;
     options.resume = request.resume;
     options.onlyLayout = request.onlyLayout;
+    options.yesDestroy = request.yesDestroy;
     options.cancel = &cancel_;
     options.onProgress = [this](const CampaignProgress& p) { emit progress(p); };
     options.onToolOutput = [&](OutputStream stream, std::string_view text) {
@@ -105,19 +220,12 @@ void CampaignController::run(CampaignRequest request) {
         if (!decoded.isEmpty())
             emit toolOutput(isErr, decoded);
     };
-    std::unique_ptr<Runner> runner;
-    if (runnerFactory_) {
-        runner = runnerFactory_();
-    } else {
-        auto made = makeRunnerFor(scenario->host.target, scenario->host.identity,
-                                  scenario->host.knownHosts);
-        if (!made) {
-            emit failed(qs(made.error().message));
-            return;
-        }
-        runner = std::move(*made);
+    auto runner = makeRunner(*scenario);
+    if (!runner) {
+        emit failed(qs(runner.error().message));
+        return;
     }
-    auto result = runCampaign(*store, *scenario, probes, *runner, options);
+    auto result = campaignFunction_(*store, *scenario, probes, **runner, options);
     if (!result) {
         emit failed(qs(result.error().message));
         return;

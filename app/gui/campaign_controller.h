@@ -1,11 +1,16 @@
 // Runs a campaign on a worker thread behind a thin QObject adapter: the engine's progress and
 // tool-output callbacks become queued signals carrying value types; stop() raises the engine's
 // atomic cancel flag (the runner then stops the tool politely: SIGINT, SIGTERM, SIGKILL); resume
-// passes CampaignOptions::resume and runs the scenario stored with that campaign.
+// passes CampaignOptions::resume and runs the scenario stored with that campaign. Before a campaign
+// that destroys block devices, review() plans it and runs the engine's safety inspection of each
+// device on a worker thread too, so the window can ask the user to type every device again; what
+// was typed goes to the engine as CampaignOptions::yesDestroy.
 #pragma once
 
 #include "app/gui/gui_types.h"
+#include "engine/campaign.h"
 #include "engine/runner.h"
+#include "engine/safety.h"
 
 #include <QObject>
 #include <QThread>
@@ -22,27 +27,50 @@ struct CampaignRequest {
     QString scenarioPath; // names the file in messages, anchors relative paths
     std::optional<std::int64_t> resume;
     std::optional<std::string> onlyLayout;
+    // The block devices the user typed again to allow their destruction (path, kernel name or
+    // serial): CampaignOptions::yesDestroy.
+    std::vector<std::string> yesDestroy;
 };
 
 // The runs of a campaign in the order the engine makes them: per layout, per iteration, per
 // workload. The baseline is always included when only one layout is asked for.
 CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::string>& onlyLayout);
 
+// The layouts a campaign builds (the same selection as planCampaign), each with its plan, and the
+// block devices they destroy, not yet inspected. A function of the scenario alone: device sizes
+// are not known here, so a partition of a fraction of a device shows a placeholder size.
+CampaignReview reviewCampaign(const Scenario& scenario,
+                              const std::optional<std::string>& onlyLayout);
+
 class CampaignController : public QObject {
     Q_OBJECT
 public:
     using RunnerFactory = std::function<std::unique_ptr<Runner>()>;
+    using CampaignFunction = std::function<Expected<CampaignResult>(
+        Store&, const Scenario&, const ProbeRegistry&, Runner&, const CampaignOptions&)>;
+    using DiskInspector = std::function<Expected<DiskState>(Runner&, const std::string&)>;
 
     explicit CampaignController(QObject* parent = nullptr);
     ~CampaignController() override; // stops a running campaign and waits for it
 
     // Tests run campaigns through a RecordingRunner; the app uses makeLocalRunner.
     void setRunnerFactory(RunnerFactory factory) { runnerFactory_ = std::move(factory); }
+    // The engine's entry points, lb::runCampaign and lb::inspectDisk unless replaced: tests see
+    // the options the engine is given and answer for block devices the machine does not have.
+    void setCampaignFunction(CampaignFunction function) { campaignFunction_ = std::move(function); }
+    void setDiskInspector(DiskInspector inspector) { diskInspector_ = std::move(inspector); }
 
     // False (and nothing started) while a campaign runs.
     bool start(const CampaignRequest& request);
+    // Loads the scenario the request would run (the stored one when resuming), plans it and
+    // inspects its block devices through the scenario's runner, on a worker thread: reviewed, or
+    // reviewFailed. Nothing is built. False (and nothing started) while a review or a campaign
+    // runs.
+    bool review(const CampaignRequest& request);
+    // Stops the campaign; a review stops before its next device.
     void stop();
     bool isRunning() const { return thread_ != nullptr; }
+    bool isReviewing() const { return reviewThread_ != nullptr; }
 
 signals:
     // Emitted from the worker thread; receivers in the GUI thread get them queued.
@@ -54,12 +82,20 @@ signals:
     void failed(const QString& message);
     // Emitted on the GUI thread once the worker has ended (after finished or failed).
     void stopped();
+    // From the review's worker thread.
+    void reviewed(const lb::gui::CampaignReview& review);
+    void reviewFailed(const QString& message);
 
 private:
     void run(CampaignRequest request);
+    void runReview(CampaignRequest request);
+    Expected<std::unique_ptr<Runner>> makeRunner(const Scenario& scenario) const;
 
     RunnerFactory runnerFactory_;
+    CampaignFunction campaignFunction_;
+    DiskInspector diskInspector_;
     QThread* thread_ = nullptr;
+    QThread* reviewThread_ = nullptr;
     std::atomic<bool> cancel_{false};
 };
 

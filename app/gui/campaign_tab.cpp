@@ -34,6 +34,9 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     stop_->setToolTip(tr("Stop the running tool politely (SIGINT, then SIGTERM, then SIGKILL) "
                          "and tear the layout down; the campaign can be resumed"));
     resume_ = new QPushButton(tr("Resume"));
+    plan_ = new QPushButton(tr("Show plan…"));
+    plan_->setToolTip(tr("The commands each layout of the scenario runs when it is built, each "
+                         "with its undo"));
     resumeBox_ = new QComboBox;
     resumeBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     resumeBox_->setMinimumContentsLength(16);
@@ -43,6 +46,7 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(stop_);
+    buttons->addWidget(plan_);
     buttons->addSpacing(16);
     buttons->addWidget(new QLabel(tr("Unfinished campaign:")));
     buttons->addWidget(resumeBox_);
@@ -97,6 +101,7 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
 
     connect(run_, &QPushButton::clicked, this, &CampaignTab::runRequested);
     connect(stop_, &QPushButton::clicked, this, &CampaignTab::stopRequested);
+    connect(plan_, &QPushButton::clicked, this, &CampaignTab::planRequested);
     connect(resume_, &QPushButton::clicked, this, [this] {
         if (resumeBox_->currentIndex() >= 0)
             emit resumeRequested(resumeBox_->currentData().toLongLong());
@@ -134,8 +139,13 @@ void CampaignTab::setRunning(bool running) {
     updateButtons();
 }
 
+void CampaignTab::showStatus(const QString& text) {
+    status_->setText(text);
+}
+
 void CampaignTab::updateButtons() {
     run_->setEnabled(!running_ && scenarioValid_);
+    plan_->setEnabled(scenarioValid_);
     run_->setToolTip(scenarioValid_ ? QString() : tr("Fix the scenario first (Scenario tab)"));
     stop_->setEnabled(running_);
     resume_->setEnabled(!running_ && resumeBox_->count() > 0);

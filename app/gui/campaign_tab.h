@@ -1,7 +1,7 @@
 // The Campaign tab: run the scenario being edited, stop it, resume an unfinished campaign; the
 // queue of runs with their state (failed runs with their reason), the overall progress bar with
 // the ETA, and the live output of the running tool. It shows what the CampaignController reports;
-// the main window decides what to run.
+// the main window decides what to run. "Show plan…" asks for the commands each layout runs.
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -40,6 +40,8 @@ public:
     void campaignFailed(const QString& message);
     void campaignStopped();
     void setRunning(bool running);
+    // A message in the status line (e.g. while the disks are inspected before a campaign).
+    void showStatus(const QString& text);
 
     CampaignQueueModel* queueModel() const { return queue_; }
     QTableView* queueView() const { return queueView_; }
@@ -47,11 +49,14 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QLabel* etaLabel() const { return eta_; }
     QLabel* statusLabel() const { return status_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* planButton() const { return plan_; }
 
 signals:
     void runRequested();
     void resumeRequested(std::int64_t campaignId);
     void stopRequested();
+    void planRequested();
 
 private:
     void updateProgress();
@@ -68,6 +73,7 @@ private:
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
     QPushButton* resume_ = nullptr;
+    QPushButton* plan_ = nullptr;
     QComboBox* resumeBox_ = nullptr;
     bool running_ = false;
     bool scenarioValid_ = false;

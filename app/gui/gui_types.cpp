@@ -96,6 +96,7 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<DatabaseSnapshot>("lb::gui::DatabaseSnapshot");
     qRegisterMetaType<ComparisonResult>("lb::gui::ComparisonResult");
     qRegisterMetaType<CampaignPlan>("lb::gui::CampaignPlan");
+    qRegisterMetaType<CampaignReview>("lb::gui::CampaignReview");
 }
 
 } // namespace lb::gui

@@ -5,6 +5,8 @@
 
 #include "engine/analysis.h"
 #include "engine/campaign.h"
+#include "engine/plan.h"
+#include "engine/safety.h"
 #include "engine/store.h"
 #include "reports/report_data.h"
 
@@ -81,6 +83,33 @@ struct CampaignPlan {
     std::vector<Entry> runs;
 };
 
+// What a campaign will build and destroy, reviewed before anything runs (see reviewCampaign in
+// campaign_controller.h): each layout's plan, and every block device with what the engine's
+// safety inspection found on it.
+struct PlannedLayout {
+    std::string name;
+    std::string kind; // "zfs-mirror"
+    bool baseline = false;
+    std::vector<std::string> devices; // the block devices building it destroys, in disk order
+    std::vector<PlanStep> steps;      // each with its undo
+    std::string problem;              // why there is no plan ("" when there is one)
+};
+
+struct DeviceReview {
+    std::string path; // as the scenario names it
+    std::string disk; // the scenario's [[disks]] name
+    bool wipe = false;
+    std::vector<std::string> layouts; // the layouts that destroy it
+    std::optional<DiskState> state;   // what the inspection found, once it ran
+    std::string inspectError;         // why the inspection could not run ("" when it did)
+};
+
+struct CampaignReview {
+    std::string scenario;
+    std::vector<PlannedLayout> layouts; // in the scenario's order
+    std::vector<DeviceReview> devices;  // each device once, in order of first use
+};
+
 // Registers the types above and the engine types used in queued signals. Call once, before any
 // queued connection carries them (MainWindow's constructor does).
 void registerGuiMetaTypes();
@@ -93,3 +122,4 @@ Q_DECLARE_METATYPE(lb::CampaignResult)
 Q_DECLARE_METATYPE(lb::gui::DatabaseSnapshot)
 Q_DECLARE_METATYPE(lb::gui::ComparisonResult)
 Q_DECLARE_METATYPE(lb::gui::CampaignPlan)
+Q_DECLARE_METATYPE(lb::gui::CampaignReview)

@@ -4,6 +4,8 @@
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
+#include "app/gui/destroy_confirm_dialog.h"
+#include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/results_tab.h"
@@ -85,6 +87,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         controller_->stop();
         statusBar()->showMessage(tr("Stopping the campaign: the tool is asked to finish …"));
     });
+    connect(controller_, &CampaignController::reviewed, this, &MainWindow::onReviewed, queued);
+    connect(controller_, &CampaignController::reviewFailed, this, &MainWindow::onReviewFailed,
+            queued);
+    connect(campaign_, &CampaignTab::planRequested, this, &MainWindow::showPlan);
+    connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(
         controller_, &CampaignController::planned, this,
         [this](const CampaignPlan& plan) {
@@ -255,7 +262,7 @@ void MainWindow::onCompared(const ComparisonResult& result) {
 }
 
 void MainWindow::startCampaign(std::optional<std::int64_t> resume) {
-    if (controller_->isRunning())
+    if (controller_->isRunning() || reviewedRequest_)
         return;
     if (!resume && !scenario_->lastCheck().ok()) {
         tabs_->setCurrentWidget(scenario_);
@@ -280,10 +287,85 @@ void MainWindow::startCampaign(std::optional<std::int64_t> resume) {
     request.scenarioText = scenario_->text();
     request.scenarioPath = scenario_->path();
     request.resume = resume;
-    if (controller_->start(request)) {
-        campaign_->setRunning(true);
-        tabs_->setCurrentWidget(campaign_);
+    if (!resume &&
+        reviewCampaign(*scenario_->lastCheck().scenario, request.onlyLayout).devices.empty()) {
+        runCampaign(request); // nothing to destroy: no confirmation
+        return;
     }
+    // Block devices, or a stored scenario not read yet: inspect on the worker, then ask.
+    reviewedRequest_ = request;
+    if (!controller_->review(request)) {
+        reviewedRequest_.reset();
+        return;
+    }
+    campaign_->setRunning(true);
+    campaign_->showStatus(tr("Inspecting the disks the campaign would destroy …"));
+    tabs_->setCurrentWidget(campaign_);
+}
+
+void MainWindow::runCampaign(const CampaignRequest& request) {
+    const bool started = controller_->start(request);
+    campaign_->setRunning(started);
+    if (started)
+        tabs_->setCurrentWidget(campaign_);
+}
+
+void MainWindow::onReviewed(const CampaignReview& review) {
+    if (!reviewedRequest_)
+        return;
+    if (review.devices.empty()) {
+        const CampaignRequest request = *reviewedRequest_;
+        reviewedRequest_.reset();
+        runCampaign(request);
+        return;
+    }
+    auto* dialog = new DestroyConfirmDialog(this);
+    dialog->setReview(review);
+    confirmDialog_ = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        CampaignRequest request = *reviewedRequest_;
+        reviewedRequest_.reset();
+        request.yesDestroy = dialog->typedNames();
+        runCampaign(request);
+    });
+    connect(dialog, &QDialog::rejected, this, [this] {
+        reviewedRequest_.reset();
+        campaign_->setRunning(false);
+        campaign_->showStatus(tr("Not started: the disks were not confirmed. Nothing ran."));
+    });
+    connect(dialog, &QDialog::finished, dialog, &QObject::deleteLater);
+    campaign_->showStatus(tr("Waiting for the disks to be confirmed …"));
+    dialog->open();
+    emit destroyConfirmationShown();
+}
+
+void MainWindow::onReviewFailed(const QString& message) {
+    reviewedRequest_.reset();
+    statusBar()->clearMessage();
+    campaign_->campaignFailed(message);
+    campaign_->setRunning(false);
+}
+
+DestroyConfirmDialog* MainWindow::destroyConfirmDialog() const {
+    return confirmDialog_;
+}
+
+PlanDialog* MainWindow::planDialog() const {
+    return planDialog_;
+}
+
+void MainWindow::showPlan() {
+    const ScenarioCheck& check = scenario_->lastCheck();
+    if (!check.ok()) {
+        tabs_->setCurrentWidget(scenario_);
+        return;
+    }
+    if (!planDialog_)
+        planDialog_ = new PlanDialog(this);
+    planDialog_->setPlan(reviewCampaign(*check.scenario, std::nullopt));
+    planDialog_->show();
+    planDialog_->raise();
+    planDialog_->activateWindow();
 }
 
 void MainWindow::newScenario() {

@@ -1,11 +1,15 @@
 // The main window of layoutbench-gui: the Scenario, Campaign, Results, Charts and Projection tabs,
 // the File menu (open a database, recent databases, open and save scenarios) and the wiring between
-// the tabs and the two worker-thread adapters (StoreService, CampaignController).
+// the tabs and the two worker-thread adapters (StoreService, CampaignController). A campaign that
+// destroys block devices starts only after the DestroyConfirmDialog, and the plan of the scenario
+// being edited is shown in a PlanDialog.
 #pragma once
 
+#include "app/gui/campaign_controller.h"
 #include "app/gui/gui_types.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 #include <optional>
 
@@ -15,9 +19,10 @@ class QTabWidget;
 
 namespace lb::gui {
 
-class CampaignController;
 class CampaignTab;
 class ChartsTab;
+class DestroyConfirmDialog;
+class PlanDialog;
 class ProjectionTab;
 class ResultsTab;
 class ScenarioTab;
@@ -46,11 +51,19 @@ public:
     ProjectionTab* projectionTab() const { return projection_; }
     CampaignController* campaignController() const { return controller_; }
     QMenu* recentMenu() const { return recentMenu_; }
+    // The destroy confirmation while it is open, the plan window once shown; otherwise null.
+    DestroyConfirmDialog* destroyConfirmDialog() const;
+    PlanDialog* planDialog() const;
+
+    // Shows the plan of the scenario being edited (the Scenario and Campaign tabs' "Show plan…").
+    void showPlan();
 
 signals:
     void databaseOpened(const QString& path);
     void databaseFailed(const QString& message);
     void comparisonShown();
+    // The destroy confirmation was opened, before anything runs.
+    void destroyConfirmationShown();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -62,6 +75,9 @@ private:
     void onOpenFailed(const QString& path, const QString& message);
     void onCompared(const ComparisonResult& result);
     void startCampaign(std::optional<std::int64_t> resume);
+    void runCampaign(const CampaignRequest& request);
+    void onReviewed(const CampaignReview& review);
+    void onReviewFailed(const QString& message);
     void newScenario();
     void openScenarioDialog();
     bool saveScenario(bool askPath);
@@ -83,6 +99,10 @@ private:
     bool showResultsOnOpen_ = false;
     // A campaign asked for while its database was still opening: nullopt inside for a new one.
     std::optional<std::optional<std::int64_t>> pendingCampaign_;
+    // A campaign whose block devices are being inspected or confirmed.
+    std::optional<CampaignRequest> reviewedRequest_;
+    QPointer<DestroyConfirmDialog> confirmDialog_;
+    QPointer<PlanDialog> planDialog_;
 };
 
 } // namespace lb::gui

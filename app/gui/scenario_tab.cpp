@@ -91,6 +91,15 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     capacityNote->setWordWrap(true);
     capacityNote->setStyleSheet(QStringLiteral("color: palette(mid);"));
     layoutsLayout->addWidget(capacityNote);
+    planButton_ = new QPushButton(tr("Show plan…"));
+    planButton_->setToolTip(tr("The commands each layout runs when it is built, each with its "
+                               "undo, before anything runs"));
+    planButton_->setEnabled(false);
+    connect(planButton_, &QPushButton::clicked, this, &ScenarioTab::planRequested);
+    auto* planRow = new QHBoxLayout;
+    planRow->addStretch(1);
+    planRow->addWidget(planButton_);
+    layoutsLayout->addLayout(planRow);
 
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -208,6 +217,7 @@ void ScenarioTab::validateNow() {
 
 void ScenarioTab::validate() {
     check_ = checkScenario(text(), path_, probes_);
+    planButton_->setEnabled(check_.ok());
     if (check_.ok()) {
         capacity_->setLayouts(layoutCapacities(*check_.scenario));
         fillForm(*check_.scenario);

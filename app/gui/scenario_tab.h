@@ -1,7 +1,7 @@
 // The Scenario tab: open, edit and save a scenario file. A raw TOML editor validated live (the
 // engine's parser on a debounce timer; the error line highlighted and "line N: message" shown), a
 // form for the common top-level fields that edits the same text, and the layout list with each
-// layout's capacity as the text changes.
+// layout's capacity as the text changes, and "Show plan…" for the commands each layout runs.
 #pragma once
 
 #include "app/gui/scenario_text.h"
@@ -13,6 +13,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 class QTableView;
 class QTimer;
@@ -47,6 +48,7 @@ public:
     QPlainTextEdit* editor() const { return editor_; }
     QLabel* problemLabel() const { return problem_; }
     CapacityModel* capacityModel() const { return capacity_; }
+    QPushButton* planButton() const { return planButton_; }
 
 signals:
     void validityChanged(bool valid);
@@ -55,6 +57,8 @@ signals:
     void newRequested();
     void openRequested();
     void saveRequested(bool askPath);
+    // "Show plan…": the main window shows the plan of the scenario being edited.
+    void planRequested();
 
 private:
     void validate();
@@ -75,6 +79,7 @@ private:
     QTimer* debounce_ = nullptr;
     CapacityModel* capacity_ = nullptr;
     QTableView* layoutsView_ = nullptr;
+    QPushButton* planButton_ = nullptr;
     QLineEdit* name_ = nullptr;
     QLineEdit* description_ = nullptr;
     QSpinBox* iterations_ = nullptr;

@@ -2,14 +2,17 @@
 // database imported from the real tools' golden files: the comparison table's verdicts and
 // colours, the charts' series and threshold bands, chart export and hover, the scenario editor's
 // live validation and capacity list, the runs model's sorting and filtering, the window's size on
-// a 1366×768 screen, recent files, and real campaigns (run, stop, resume) on a dir layout.
+// a 1366×768 screen, recent files, real campaigns (run, stop, resume) on a dir layout, the typed
+// confirmation before a campaign destroys block devices, and the plan shown before anything runs.
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_queue_model.h"
 #include "app/gui/campaign_tab.h"
 #include "app/gui/capacity_model.h"
 #include "app/gui/charts_tab.h"
 #include "app/gui/comparison_model.h"
+#include "app/gui/destroy_confirm_dialog.h"
 #include "app/gui/main_window.h"
+#include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/results_tab.h"
@@ -28,6 +31,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -36,6 +40,7 @@
 #include <QTest>
 #include <QThread>
 #include <memory>
+#include <mutex>
 #include <qcustomplot.h>
 
 using namespace lb::gui;
@@ -76,6 +81,84 @@ lb::RunSummary summary(std::int64_t id, const std::string& layout, const std::st
     return s;
 }
 
+// A review of one zfs-mirror layout on two block devices: the first inspected (serial known,
+// blank), the second not inspectable.
+CampaignReview mirrorReview() {
+    CampaignReview review;
+    review.scenario = "destroy";
+    PlannedLayout layout;
+    layout.name = "mirror";
+    layout.kind = "zfs-mirror";
+    layout.devices = {"/dev/lbtest-a", "/dev/lbtest-b"};
+    lb::PlanStep create;
+    create.description = "create pool lb-mirror";
+    create.command.program = "zpool";
+    create.command.args = {"create", "lb-mirror", "mirror", "/dev/lbtest-a", "/dev/lbtest-b"};
+    lb::Command destroy;
+    destroy.program = "zpool";
+    destroy.args = {"destroy", "-f", "lb-mirror"};
+    create.undo = destroy;
+    layout.steps.push_back(create);
+    review.layouts.push_back(layout);
+    DeviceReview a;
+    a.path = "/dev/lbtest-a";
+    a.disk = "a";
+    a.wipe = true;
+    a.layouts = {"mirror"};
+    a.state = lb::DiskState{"/dev/lbtest-a", "SER-A", {}, "/dev/sdz"};
+    DeviceReview b;
+    b.path = "/dev/lbtest-b";
+    b.disk = "b";
+    b.layouts = {"mirror"};
+    b.inspectError = "/dev/lbtest-b: not a block device";
+    review.devices = {a, b};
+    return review;
+}
+
+// The rows of a plan model as "command => undo".
+QStringList planLines(const PlanModel& model) {
+    QStringList out;
+    for (int r = 0; r < model.rowCount(); ++r)
+        out << model.index(r, PlanModel::Command).data().toString() + QStringLiteral(" => ") +
+                   model.index(r, PlanModel::Undo).data().toString();
+    return out;
+}
+
+// What the engine was given, recorded by the campaign function the tests put in its place.
+struct EngineCalls {
+    std::mutex mutex;
+    int calls = 0;
+    std::vector<std::string> yesDestroy;
+    std::vector<std::string> inspected;
+    bool inspectedOffGuiThread = true;
+};
+
+// The controller with the engine's two entry points replaced: block devices are answered for
+// (serial SER-<last letter>, blank), the campaign records its options and reports done.
+void fakeEngine(CampaignController* controller, const std::shared_ptr<EngineCalls>& calls) {
+    controller->setRunnerFactory([] { return std::make_unique<lb::RecordingRunner>(); });
+    QThread* gui = QThread::currentThread();
+    controller->setDiskInspector(
+        [calls, gui](lb::Runner&, const std::string& device) -> lb::Expected<lb::DiskState> {
+            std::lock_guard lock(calls->mutex);
+            calls->inspected.push_back(device);
+            calls->inspectedOffGuiThread =
+                calls->inspectedOffGuiThread && QThread::currentThread() != gui;
+            return lb::DiskState{device, "SER-" + device.substr(device.size() - 1), {}, device};
+        });
+    controller->setCampaignFunction(
+        [calls](lb::Store&, const lb::Scenario&, const lb::ProbeRegistry&, lb::Runner&,
+                const lb::CampaignOptions& options) -> lb::Expected<lb::CampaignResult> {
+            std::lock_guard lock(calls->mutex);
+            ++calls->calls;
+            calls->yesDestroy = options.yesDestroy;
+            lb::CampaignResult result;
+            result.campaignId = 1;
+            result.status = "done";
+            return result;
+        });
+}
+
 } // namespace
 
 class GuiTest : public QObject {
@@ -114,6 +197,26 @@ private:
                    .arg(name, dir_.filePath(name + QStringLiteral("-work")),
                         dir_.filePath(name + QStringLiteral("-dir"))) +
                workloads;
+    }
+
+    // A dir baseline and a zfs-mirror of two disks: block devices (the second marked wipe) or
+    // sparse files.
+    QString mirrorScenario(const QString& name, bool devices) {
+        QString disks;
+        for (const QString& d : {QStringLiteral("a"), QStringLiteral("b")})
+            disks += devices
+                         ? QStringLiteral("[[disks]]\nname = \"%1\"\ndevice = \"/dev/lbtest-%1\"\n"
+                                          "%2\n")
+                               .arg(d, d == QStringLiteral("b") ? QStringLiteral("wipe = true\n")
+                                                                : QString())
+                         : QStringLiteral("[[disks]]\nname = \"%1\"\nfile = \"%1.img\"\n"
+                                          "size = \"64MiB\"\n\n")
+                               .arg(d);
+        QString text = dirScenario(name, QStringLiteral("[[workloads]]\nprobe = \"randfile\"\n"
+                                                        "size = \"1MiB\"\n"));
+        return text.replace(QStringLiteral("[[layouts]]"), disks + QStringLiteral("[[layouts]]")) +
+               QStringLiteral("\n[[layouts]]\nname = \"mirror\"\nkind = \"zfs-mirror\"\n"
+                              "disks = [\"a\", \"b\"]\n");
     }
 
 private slots:
@@ -708,6 +811,220 @@ private slots:
         QCOMPARE(result.skippedRuns, std::size_t(1));
         QCOMPARE(queue->state(0), CampaignQueueModel::RunState::DoneBefore);
         QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Ok);
+    }
+
+    // --- Destroying block devices: the typed confirmation and the plan --------------------------
+
+    void destroyDialogWaitsForEveryDevice() {
+        DestroyConfirmDialog dialog;
+        dialog.setReview(mirrorReview());
+        QCOMPARE(dialog.devices().size(), std::size_t(2));
+        QVERIFY(!dialog.destroyButton()->isEnabled());
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        // What the inspection found, per layout, and the layout's plan with its undo.
+        const QString details = dialog.details()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("Layout mirror (zfs-mirror)")),
+                 qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("serial SER-A")));
+        QVERIFY(details.contains(QStringLiteral("blank")));
+        QVERIFY(details.contains(QStringLiteral("could not be inspected: /dev/lbtest-b: not a "
+                                                "block device")));
+        QVERIFY(details.contains(QStringLiteral("wipe = true")));
+        QCOMPARE(planLines(*dialog.planModel()),
+                 QStringList{QStringLiteral("zpool create lb-mirror mirror /dev/lbtest-a "
+                                            "/dev/lbtest-b => zpool destroy -f lb-mirror")});
+
+        QTest::keyClicks(dialog.confirmEdit(0), QStringLiteral("/dev/lbtest-a"));
+        QVERIFY(dialog.confirmed(0));
+        QVERIFY(!dialog.destroyButton()->isEnabled()); // one of two
+        // A wrong path, a prefix, a trailing space: still disabled.
+        for (const QString& wrong :
+             {QStringLiteral("/dev/lbtest-a"), QStringLiteral("/dev/lbtest-"),
+              QStringLiteral("/dev/lbtest-b "), QStringLiteral("lbtest-b")}) {
+            dialog.confirmEdit(1)->setText(wrong);
+            QVERIFY2(!dialog.confirmed(1), qPrintable(wrong));
+            QVERIFY(!dialog.destroyButton()->isEnabled());
+            QVERIFY(!dialog.allConfirmed());
+        }
+        // Accepting needs the button: a click while disabled does nothing.
+        QTest::mouseClick(dialog.destroyButton(), Qt::LeftButton);
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        dialog.confirmEdit(1)->clear();
+        QTest::keyClicks(dialog.confirmEdit(1), QStringLiteral("/dev/lbtest-b"));
+        QVERIFY(dialog.destroyButton()->isEnabled());
+        QCOMPARE(dialog.typedNames(), (std::vector<std::string>{"/dev/lbtest-a", "/dev/lbtest-b"}));
+        // Clearing one disables it again.
+        dialog.confirmEdit(0)->clear();
+        QVERIFY(!dialog.destroyButton()->isEnabled());
+    }
+
+    void destroyDialogAcceptsTheSerial() {
+        DestroyConfirmDialog dialog;
+        dialog.setReview(mirrorReview());
+        dialog.confirmEdit(0)->setText(QStringLiteral("SER-A"));
+        QVERIFY(dialog.confirmed(0));
+        dialog.confirmEdit(0)->setText(QStringLiteral("ser-a")); // exactly
+        QVERIFY(!dialog.confirmed(0));
+        dialog.confirmEdit(0)->setText(QStringLiteral("/dev/sdz")); // the kernel's name for it
+        QVERIFY(dialog.confirmed(0));
+        // Another device's serial does not confirm this one; without an inspection only the
+        // path does.
+        dialog.confirmEdit(1)->setText(QStringLiteral("SER-A"));
+        QVERIFY(!dialog.confirmed(1));
+        QVERIFY(!dialog.destroyButton()->isEnabled());
+        dialog.confirmEdit(0)->setText(QStringLiteral("SER-A"));
+        dialog.confirmEdit(1)->setText(QStringLiteral("/dev/lbtest-b"));
+        QVERIFY(dialog.destroyButton()->isEnabled());
+        QTest::mouseClick(dialog.destroyButton(), Qt::LeftButton);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.typedNames(), (std::vector<std::string>{"SER-A", "/dev/lbtest-b"}));
+    }
+
+    void campaignPassesTheTypedDevicesToTheEngine() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("destroy.db")));
+        QVERIFY(opened.wait(waitMs));
+        w.scenarioTab()->setScenario(mirrorScenario(QStringLiteral("gui-destroy"), true), {});
+        QVERIFY2(w.scenarioTab()->lastCheck().ok(),
+                 qPrintable(w.scenarioTab()->problemLabel()->text()));
+        auto calls = std::make_shared<EngineCalls>();
+        CampaignController* controller = w.campaignController();
+        fakeEngine(controller, calls);
+        QSignalSpy shown(&w, &MainWindow::destroyConfirmationShown);
+        QSignalSpy stopped(controller, &CampaignController::stopped);
+
+        emit w.campaignTab()->runRequested();
+        QVERIFY(shown.wait(waitMs));
+        DestroyConfirmDialog* dialog = w.destroyConfirmDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->isModal());
+        // Nothing has run: the devices were inspected, on the worker thread, and that is all.
+        QVERIFY(!controller->isRunning());
+        QCOMPARE(calls->calls, 0);
+        QCOMPARE(calls->inspected, (std::vector<std::string>{"/dev/lbtest-a", "/dev/lbtest-b"}));
+        QVERIFY(calls->inspectedOffGuiThread);
+        QVERIFY(dialog->details()->toPlainText().contains(QStringLiteral("serial SER-b")));
+        QVERIFY(planLines(*dialog->planModel())
+                    .filter(QStringLiteral("zpool create"))
+                    .front()
+                    .endsWith(QStringLiteral("/dev/lbtest-a /dev/lbtest-b => zpool destroy -f "
+                                             "lb-mirror")));
+        QVERIFY(!w.campaignTab()->runButton()->isEnabled()); // meanwhile
+
+        QTest::keyClicks(dialog->confirmEdit(0), QStringLiteral("/dev/lbtest-a"));
+        QTest::keyClicks(dialog->confirmEdit(1), QStringLiteral("/dev/lbtest-x"));
+        QVERIFY(!dialog->destroyButton()->isEnabled());
+        dialog->confirmEdit(1)->setText(QStringLiteral("SER-b"));
+        QVERIFY(dialog->destroyButton()->isEnabled());
+        QTest::mouseClick(dialog->destroyButton(), Qt::LeftButton);
+        QVERIFY(stopped.wait(waitMs));
+        QCOMPARE(calls->calls, 1);
+        QCOMPARE(calls->yesDestroy, (std::vector<std::string>{"/dev/lbtest-a", "SER-b"}));
+        QTRY_VERIFY(!w.destroyConfirmDialog()); // deleted once closed
+    }
+
+    void cancelledConfirmationRunsNothing() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("cancel.db")));
+        QVERIFY(opened.wait(waitMs));
+        w.scenarioTab()->setScenario(mirrorScenario(QStringLiteral("gui-cancel"), true), {});
+        QVERIFY(w.scenarioTab()->lastCheck().ok());
+        auto calls = std::make_shared<EngineCalls>();
+        fakeEngine(w.campaignController(), calls);
+        QSignalSpy shown(&w, &MainWindow::destroyConfirmationShown);
+        QSignalSpy started(w.campaignController(), &CampaignController::planned);
+
+        emit w.campaignTab()->runRequested();
+        QVERIFY(shown.wait(waitMs));
+        QTest::keyClicks(w.destroyConfirmDialog()->confirmEdit(0), QStringLiteral("/dev/lbtest-a"));
+        QTest::mouseClick(w.destroyConfirmDialog()->cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY(!w.destroyConfirmDialog());
+        QTest::qWait(200);
+        QCOMPARE(started.count(), 0);
+        QCOMPARE(calls->calls, 0);
+        QVERIFY(!w.campaignController()->isRunning());
+        QVERIFY(w.campaignTab()->statusLabel()->text().contains(QStringLiteral("Nothing ran")));
+        QVERIFY(w.campaignTab()->runButton()->isEnabled()); // again
+    }
+
+    void fileDisksNeedNoConfirmation() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("files.db")));
+        QVERIFY(opened.wait(waitMs));
+        w.scenarioTab()->setScenario(mirrorScenario(QStringLiteral("gui-files"), false), {});
+        QVERIFY2(w.scenarioTab()->lastCheck().ok(),
+                 qPrintable(w.scenarioTab()->problemLabel()->text()));
+        auto calls = std::make_shared<EngineCalls>();
+        CampaignController* controller = w.campaignController();
+        fakeEngine(controller, calls);
+        QSignalSpy shown(&w, &MainWindow::destroyConfirmationShown);
+        QSignalSpy stopped(controller, &CampaignController::stopped);
+
+        emit w.campaignTab()->runRequested();
+        QVERIFY(controller->isRunning()); // at once: nothing to confirm
+        QVERIFY(stopped.wait(waitMs));
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(!w.destroyConfirmDialog());
+        QVERIFY(!w.findChild<DestroyConfirmDialog*>());
+        QCOMPARE(calls->calls, 1);
+        QVERIFY(calls->yesDestroy.empty());
+        QVERIFY(calls->inspected.empty());
+    }
+
+    void planShowsZpoolCreateWithItsUndo() {
+        MainWindow w;
+        w.show();
+        w.scenarioTab()->setScenario(mirrorScenario(QStringLiteral("gui-plan"), false), {});
+        QVERIFY(w.scenarioTab()->lastCheck().ok());
+        QVERIFY(!w.planDialog());
+        QVERIFY(w.scenarioTab()->planButton()->isEnabled());
+        QTest::mouseClick(w.scenarioTab()->planButton(), Qt::LeftButton);
+        PlanDialog* dialog = w.planDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        const QStringList lines = planLines(*dialog->model());
+        // File disks of an unsaved scenario go to its work directory.
+        const QString a = dir_.filePath(QStringLiteral("gui-plan-work/a.img"));
+        const QString b = dir_.filePath(QStringLiteral("gui-plan-work/b.img"));
+        // The dir baseline's step, then the mirror's: the sparse files, the mount point, the pool.
+        QVERIFY2(lines.contains(QStringLiteral("truncate -s 67108864 -- %1 => rm -f -- %1").arg(a)),
+                 qPrintable(lines.join(QLatin1Char('\n'))));
+        const QStringList create = lines.filter(QStringLiteral("zpool create"));
+        QCOMPARE(create.size(), 1);
+        QVERIFY2(create.front().startsWith(QStringLiteral("zpool create -f -o ashift=12")),
+                 qPrintable(create.front()));
+        QVERIFY(create.front().contains(QStringLiteral("lb-mirror mirror %1 %2").arg(a, b)));
+        QVERIFY(create.front().endsWith(QStringLiteral(" => zpool destroy -f lb-mirror")));
+        // Both layouts are there, the baseline first.
+        QCOMPARE(dialog->model()->index(0, PlanModel::Layout).data().toString(),
+                 QStringLiteral("dir"));
+        QCOMPARE(dialog->model()
+                     ->index(dialog->model()->rowCount() - 1, PlanModel::Layout)
+                     .data()
+                     .toString(),
+                 QStringLiteral("mirror"));
+
+        // The Campaign tab's button shows the same list, of the scenario as it is now.
+        w.scenarioTab()->setScenario(
+            dirScenario(QStringLiteral("gui-plan-dir"), QStringLiteral("[[workloads]]\nprobe = "
+                                                                       "\"randfile\"\n")),
+            {});
+        QVERIFY(w.campaignTab()->planButton()->isEnabled());
+        QTest::mouseClick(w.campaignTab()->planButton(), Qt::LeftButton);
+        QCOMPARE(w.planDialog(), dialog);
+        QCOMPARE(dialog->model()->rowCount(), 1);
+        QVERIFY(dialog->model()
+                    ->index(0, PlanModel::Command)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("mkdir -- ")));
     }
 };
 
