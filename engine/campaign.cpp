@@ -1,5 +1,6 @@
 #include "engine/campaign.h"
 
+#include "engine/drill.h"
 #include "engine/plan.h"
 #include "engine/safety.h"
 #include "engine/ssh_runner.h"
@@ -271,8 +272,9 @@ private:
     Expected<Runner*> guestRunner(const ScenarioLayout& layout);
     GuestRunnerFor guestRunnerFor();
     Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
-    Expected<void> runOne(Runner& where, const ScenarioLayout& layout, std::int64_t layoutId,
-                          const ScenarioWorkload& w, int iteration, const WorkloadContext& base,
+    Expected<void> runOne(Runner& where, const Probe* probe, const ScenarioLayout& layout,
+                          std::int64_t layoutId, const ScenarioWorkload& w, int iteration,
+                          const WorkloadContext& base,
                           const std::vector<std::string>& layoutCaveats);
     std::vector<std::string> dropCaches(Runner& where);
 
@@ -334,7 +336,7 @@ Expected<void> CampaignRunner::guardDevices(const std::vector<const ScenarioLayo
     std::vector<DiskDecision> decisions;
     std::set<std::string> seen;
     for (const auto* l : layouts)
-        for (const auto& name : l->disks) {
+        for (const auto& name : scenario_.disksTouchedBy(*l)) {
             const ScenarioDisk* d = scenario_.disk(name);
             if (d->device.empty() || !seen.insert(d->device).second)
                 continue;
@@ -405,11 +407,11 @@ std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
                                             : r.error().message)};
 }
 
-Expected<void> CampaignRunner::runOne(Runner& where, const ScenarioLayout& layout,
-                                      std::int64_t layoutId, const ScenarioWorkload& w,
-                                      int iteration, const WorkloadContext& base,
+Expected<void> CampaignRunner::runOne(Runner& where, const Probe* probe,
+                                      const ScenarioLayout& layout, std::int64_t layoutId,
+                                      const ScenarioWorkload& w, int iteration,
+                                      const WorkloadContext& base,
                                       const std::vector<std::string>& layoutCaveats) {
-    const Probe* probe = probes_.find(w.probe);
     WorkloadContext ctx = base;
     ctx.iteration = iteration;
     ctx.layoutName = layout.name;
@@ -537,24 +539,30 @@ Expected<void> CampaignRunner::runOne(Runner& where, const ScenarioLayout& layou
 Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                               const std::string& reason) {
     result_.problems.push_back(reason);
+    std::vector<std::tuple<std::string, std::string, int>> missing; // workload, probe, iteration
     for (int i = 0; i < scenario_.iterations; ++i)
-        for (const auto& w : scenario_.workloads) {
-            if (settled_.count({layout.name, w.name, i}))
-                continue;
-            Run run;
-            run.campaignId = result_.campaignId;
-            run.workload = w.name;
-            run.probe = w.probe;
-            run.iteration = i;
-            run.status = RunStatus::Failed;
-            run.reason = "layout not built: " + reason;
-            run.startedAt = run.finishedAt = store_.now();
-            if (auto r = store_.insertRun(layoutId, run); !r)
-                return fail(r.error());
-            ++done_;
-            ++result_.runs;
-            ++result_.failedRuns;
-        }
+        for (const auto& w : scenario_.workloads)
+            missing.emplace_back(w.name, w.probe, i);
+    for (const auto& d : scenario_.drills)
+        if (d.layout == layout.name)
+            missing.emplace_back(d.name(), "drill", 0);
+    for (const auto& [workload, probe, i] : missing) {
+        if (settled_.count({layout.name, workload, i}))
+            continue;
+        Run run;
+        run.campaignId = result_.campaignId;
+        run.workload = workload;
+        run.probe = probe;
+        run.iteration = i;
+        run.status = RunStatus::Failed;
+        run.reason = "layout not built: " + reason;
+        run.startedAt = run.finishedAt = store_.now();
+        if (auto r = store_.insertRun(layoutId, run); !r)
+            return fail(r.error());
+        ++done_;
+        ++result_.runs;
+        ++result_.failedRuns;
+    }
     return {};
 }
 
@@ -646,6 +654,9 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
         for (const auto& w : scenario_.workloads)
             if (!settled_.count({layout.name, w.name, i}))
                 missing = true;
+    for (const auto& d : scenario_.drills)
+        if (d.layout == layout.name && !settled_.count({layout.name, d.name(), 0}))
+            missing = true;
     if (!missing)
         return {};
 
@@ -725,9 +736,25 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
                 break;
             if (settled_.count({layout.name, w.name, i}))
                 continue;
-            if (auto r = runOne(*where, layout, *layoutId, w, i, ctx, layoutCaveats); !r)
+            if (auto r = runOne(*where, probes_.find(w.probe), layout, *layoutId, w, i, ctx,
+                                layoutCaveats);
+                !r)
                 return r;
         }
+    }
+    // The drills change the layout, so they come after every workload, once each, in order.
+    for (const auto& d : scenario_.drills) {
+        if (d.layout != layout.name || cancelled() || settled_.count({layout.name, d.name(), 0}))
+            continue;
+        ScenarioWorkload w;
+        w.name = d.name();
+        w.probe = "drill";
+        w.timeoutSeconds = d.timeoutSeconds;
+        auto probe = drillProbe(scenario_, layout, d);
+        if (!probe)
+            return fail(probe.error());
+        if (auto r = runOne(*where, probe->get(), layout, *layoutId, w, 0, ctx, layoutCaveats); !r)
+            return r;
     }
     return teardown();
 }
@@ -769,15 +796,21 @@ Expected<CampaignResult> CampaignRunner::run() {
         (void)setCampaignStatus(store_, *id, "failed", true);
         return fail(r.error());
     }
-    for (const auto* l : layouts)
+    auto count = [&](const std::string& layout, const std::string& workload, int iteration) {
+        ++total_;
+        if (settled_.count({layout, workload, iteration})) {
+            ++done_;
+            ++result_.skippedRuns;
+        }
+    };
+    for (const auto* l : layouts) {
         for (int i = 0; i < scenario_.iterations; ++i)
-            for (const auto& w : scenario_.workloads) {
-                ++total_;
-                if (settled_.count({l->name, w.name, i})) {
-                    ++done_;
-                    ++result_.skippedRuns;
-                }
-            }
+            for (const auto& w : scenario_.workloads)
+                count(l->name, w.name, i);
+        for (const auto& d : scenario_.drills)
+            if (d.layout == l->name)
+                count(l->name, d.name(), 0);
+    }
 
     if (auto r = runner_.run(simple("mkdir", {"-p", "--", scenario_.workDir})); !r || !r->ok())
         return runtimeError(scenario_.workDir + ": cannot create the work directory" +

@@ -103,6 +103,24 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         return describeBonnie(rest, name);
     if (family == "fio" || family == "iscsi" || family == "nfs")
         return describeJobMetric(rest, name);
+    if (family == "drill") {
+        // drill.<action>.<stat>: each layout has its own drills, so they are shown, never part
+        // of the verdict between two layouts.
+        const auto stat = rest.substr(rest.rfind('.') + 1);
+        if (rest.find('.') == std::string_view::npos)
+            return std::nullopt;
+        if (stat == "seconds")
+            return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
+        if (stat == "read_throughput")
+            return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, false};
+        if (stat == "read_errors")
+            return MetricInfo{std::string(name), Unit::Count, Better::Lower, false};
+        if (stat == "growth")
+            return MetricInfo{std::string(name), Unit::Percent, Better::Higher, false};
+        if (stat == "members")
+            return MetricInfo{std::string(name), Unit::Count, Better::Higher, false};
+        return std::nullopt;
+    }
     if (name == "xz.throughput" || name == "randfile.throughput")
         return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, true};
     if (name == "xz.wall")

@@ -21,33 +21,6 @@ Command cmd(std::string program, std::vector<std::string> args) {
     return c;
 }
 
-std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& files) {
-    std::vector<std::string> out;
-    switch (kind) {
-    case LayoutKind::ZfsStripe:
-        return files;
-    case LayoutKind::ZfsMirror:
-        out.push_back("mirror");
-        out.insert(out.end(), files.begin(), files.end());
-        return out;
-    case LayoutKind::ZfsRaid10:
-        for (std::size_t i = 0; i + 1 < files.size(); i += 2) {
-            out.push_back("mirror");
-            out.push_back(files[i]);
-            out.push_back(files[i + 1]);
-        }
-        return out;
-    case LayoutKind::ZfsRaidz1:
-    case LayoutKind::ZfsRaidz2:
-    case LayoutKind::ZfsRaidz3:
-        out.push_back("raidz" + std::to_string(parityOf(kind)));
-        out.insert(out.end(), files.begin(), files.end());
-        return out;
-    default:
-        return out;
-    }
-}
-
 std::string json(const std::vector<std::string>& v) {
     return nlohmann::json(v).dump();
 }
@@ -131,6 +104,33 @@ std::string failureOf(const ProcessResult& r) {
 
 } // namespace
 
+std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& files) {
+    std::vector<std::string> out;
+    switch (kind) {
+    case LayoutKind::ZfsStripe:
+        return files;
+    case LayoutKind::ZfsMirror:
+        out.push_back("mirror");
+        out.insert(out.end(), files.begin(), files.end());
+        return out;
+    case LayoutKind::ZfsRaid10:
+        for (std::size_t i = 0; i + 1 < files.size(); i += 2) {
+            out.push_back("mirror");
+            out.push_back(files[i]);
+            out.push_back(files[i + 1]);
+        }
+        return out;
+    case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsRaidz3:
+        out.push_back("raidz" + std::to_string(parityOf(kind)));
+        out.insert(out.end(), files.begin(), files.end());
+        return out;
+    default:
+        return out;
+    }
+}
+
 std::string firstPartition(const std::string& device) {
     return device + (!device.empty() && std::isdigit(static_cast<unsigned char>(device.back()))
                          ? "p1"
@@ -145,31 +145,6 @@ Expected<void> checkDiskCount(const ScenarioLayout& layout, LayoutKind kind) {
         return badInput("layout '" + layout.name + "': " + std::string(layoutKindName(kind)) +
                         " cannot be made of " + std::to_string(n) + " disks");
     return {};
-}
-
-// The layout's disks as the members of what is built on them: block devices (whole, or their
-// underprovisioned partition) or sparse files made for the purpose.
-Expected<std::vector<std::string>> planMembers(LayoutPlan& plan, const Scenario& scenario,
-                                               const ScenarioLayout& layout,
-                                               const std::map<std::string, std::uint64_t>& sizes) {
-    std::vector<std::string> members;
-    for (const auto& name : layout.disks) {
-        const ScenarioDisk* d = scenario.disk(name);
-        if (!d)
-            return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
-        if (!d->device.empty()) {
-            members.push_back(planDevice(plan, *d, layout, sizes));
-            continue;
-        }
-        members.push_back(d->file);
-        // Never reuse an existing file: it may be someone's data or another pool's vdev.
-        plan.steps.push_back({"check that " + d->file + " does not exist yet",
-                              cmd("test", {"!", "-e", d->file}), std::nullopt});
-        plan.steps.push_back({"create sparse file " + d->name,
-                              cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
-                              cmd("rm", {"-f", "--", d->file})});
-    }
-    return members;
 }
 
 // An md array of the members; returns its device. The members' old signatures are wiped first
@@ -266,7 +241,7 @@ Expected<std::string> planGuestDisk(LayoutPlan& plan, const Scenario& scenario,
     } else if (layout.disks.size() != 1) {
         return badInput("layout '" + layout.name + "': a guest is passed exactly one disk");
     }
-    auto members = planMembers(plan, scenario, layout, sizes);
+    auto members = planDisks(plan, scenario, layout, layout.disks, sizes);
     if (!members)
         return fail(members.error());
     if (layout.inner)
@@ -354,6 +329,30 @@ void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const Scenario
 
 } // namespace
 
+Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& scenario,
+                                             const ScenarioLayout& layout,
+                                             const std::vector<std::string>& diskNames,
+                                             const std::map<std::string, std::uint64_t>& sizes) {
+    std::vector<std::string> members;
+    for (const auto& name : diskNames) {
+        const ScenarioDisk* d = scenario.disk(name);
+        if (!d)
+            return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
+        if (!d->device.empty()) {
+            members.push_back(planDevice(plan, *d, layout, sizes));
+            continue;
+        }
+        members.push_back(d->file);
+        // Never reuse an existing file: it may be someone's data or another pool's vdev.
+        plan.steps.push_back({"check that " + d->file + " does not exist yet",
+                              cmd("test", {"!", "-e", d->file}), std::nullopt});
+        plan.steps.push_back({"create sparse file " + d->name,
+                              cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
+                              cmd("rm", {"-f", "--", d->file})});
+    }
+    return members;
+}
+
 Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& layout,
                                 const std::map<std::string, std::uint64_t>& deviceBytes) {
     LayoutPlan plan;
@@ -369,9 +368,21 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
                         "': a guest layout is built in two parts (planGuestLayout)");
     if (auto r = checkDiskCount(layout, layout.mdKind().value_or(layout.kind)); !r)
         return fail(r.error());
-    auto members = planMembers(plan, scenario, layout, deviceBytes);
+    auto members = planDisks(plan, scenario, layout, layout.disks, deviceBytes);
     if (!members)
         return fail(members.error());
+    // The spares of the layout's drills are made ready with it, so its teardown clears them too.
+    std::vector<std::string> spareNames;
+    for (const auto& d : scenario.drills)
+        if (d.layout == layout.name)
+            spareNames.insert(spareNames.end(), d.disks.begin(), d.disks.end());
+    auto spares = planDisks(plan, scenario, layout, spareNames, deviceBytes);
+    if (!spares)
+        return fail(spares.error());
+    if (layout.mdKind())
+        for (const auto& spare : *spares)
+            plan.steps.push_back({"clear old signatures on spare " + spare,
+                                  cmd("wipefs", {"-a", spare}), cmd("wipefs", {"-a", spare})});
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
     if (isMd(layout.kind)) {
         const auto array = planMdArray(plan, layout, layout.kind, *members);

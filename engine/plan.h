@@ -62,6 +62,16 @@ planParts(const Scenario& scenario, const ScenarioLayout& layout,
 // prints. Masked arguments stay masked.
 std::string describePlan(const LayoutPlan& plan);
 
+// Steps that make the named disks of a layout ready and their paths, in order: block devices
+// (whole, or their underprovisioned partition) or sparse files created for the purpose.
+Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& scenario,
+                                             const ScenarioLayout& layout,
+                                             const std::vector<std::string>& diskNames,
+                                             const std::map<std::string, std::uint64_t>& sizes);
+
+// The vdev words of `zpool create`/`zpool add` for a kind: "mirror a b", "raidz2 a b c d", ...
+std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& disks);
+
 // The first partition of a device as the kernel names it: /dev/sdb1, /dev/nvme0n1p1, /dev/loop3p1.
 std::string firstPartition(const std::string& device);
 

@@ -60,6 +60,33 @@ struct ScenarioGuest {
     bool operator==(const ScenarioGuest&) const = default;
 };
 
+// A layout served to clients over iSCSI and/or NFS while its workloads run ([layouts.export]).
+// The export is built by plan steps with their undos, after the layout, so the journal tears it
+// down with the layout: after the campaign, on failure, and on --resume.
+struct ScenarioExport {
+    // How clients reach the server; default: the host of [host] (of the guest for a guest
+    // layout), 127.0.0.1 when local.
+    std::string address;
+    std::string iscsi;          // "", "tgt" or "lio"
+    std::string lun = "file";   // file (in the layout's directory), zvol (ZFS), device (md, raw)
+    std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
+    std::string iqn;            // default iqn.2026-11.org.layoutbench:<layout>
+    int tid = 1;                // tgt target id
+    int lunNumber = 1;
+    int portalPort = 3260;      // where the target listens (tgtd's or LIO's portal)
+    int tgtControlPort = 0;     // tgtadm -C N, for a tgtd started with -C N; 0: its default
+    std::string chapUser;
+    std::string chapPassword;   // a secret: masked in plans, logs, the store and the stored text
+    bool chapPasswordMasked = false; // read from a stored copy, where it is "****"
+    std::vector<std::string> initiators{"ALL"}; // tgt: addresses or ALL; lio: initiator IQNs
+    std::string nfs;            // "", "kernel" (exportfs) or "ganesha"
+    std::vector<std::string> nfsOptions; // exportfs words: rw, ro, sync, async, root_squash, ...
+    std::vector<int> nfsVersions{3, 4};
+    std::vector<std::string> nfsClients{"*"};
+    int line = 0;
+    bool operator==(const ScenarioExport&) const = default;
+};
+
 struct ScenarioLayout {
     std::string name;
     LayoutKind kind = LayoutKind::Dir;
@@ -81,10 +108,24 @@ struct ScenarioLayout {
     bool assumeClean = false;        // skip the initial resync (the report says so)
     std::string filesystem = "ext4"; // md-*: ext4 or xfs, made and mounted
     std::optional<ScenarioGuest> guest;
+    std::optional<ScenarioExport> exported; // [layouts.export]
     int line = 0;
     // The md kind that is built on the host for this layout, if any.
     std::optional<LayoutKind> mdKind() const;
     bool operator==(const ScenarioLayout&) const = default;
+};
+
+// A client host workloads can run on ([[clients]]): this machine or one reached over SSH.
+struct ScenarioClient {
+    std::string name;
+    std::string target = "local"; // "local" or "ssh://user@host[:port]"
+    std::string identity;
+    std::string knownHosts;
+    std::string address;          // where the workbench reaches it; default: the target's host
+    int fioPort = 8765;           // its fio --server, for workloads run on several clients
+    std::string workDir = "/var/tmp/layoutbench-client"; // on the client
+    int line = 0;
+    bool operator==(const ScenarioClient&) const = default;
 };
 
 struct ScenarioWorkload {
@@ -92,8 +133,22 @@ struct ScenarioWorkload {
     std::string probe;
     OptionValues options;
     int timeoutSeconds = 3600;
+    std::vector<std::string> clients; // [[clients]] names it runs on; empty: the layout's host
     int line = 0;
     bool operator==(const ScenarioWorkload&) const = default;
+};
+
+// An expansion drill: after a layout's workloads, grow it with spare disks and measure how long
+// that takes while a read load runs and the file system stays mounted.
+struct ScenarioDrill {
+    std::string layout;
+    std::string action;             // md-grow, md-raid6, zfs-add-vdev, raidz-expand
+    std::vector<std::string> disks; // spares ([[disks]] names not in the layout)
+    bool readLoad = true;
+    int timeoutSeconds = 24 * 3600;
+    int line = 0;
+    std::string name() const { return "drill:" + action; }
+    bool operator==(const ScenarioDrill&) const = default;
 };
 
 struct Scenario {
@@ -109,9 +164,14 @@ struct Scenario {
     std::vector<ScenarioDisk> disks;
     std::vector<ScenarioLayout> layouts;
     std::vector<ScenarioWorkload> workloads;
+    std::vector<ScenarioClient> clients;
+    std::vector<ScenarioDrill> drills; // in the order they run, per layout
 
     const ScenarioLayout& baseline() const; // exactly one is marked
     const ScenarioDisk* disk(std::string_view diskName) const;
+    const ScenarioClient* client(std::string_view clientName) const;
+    // The disks a layout builds on and the spares its drills add: all that it may destroy.
+    std::vector<std::string> disksTouchedBy(const ScenarioLayout& layout) const;
 };
 
 // `path` names the file in messages and anchors relative paths (work_dir, job files, disks).

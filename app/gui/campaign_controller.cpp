@@ -65,7 +65,7 @@ CampaignReview reviewCampaign(const Scenario& scenario,
         planned.name = l.name;
         planned.kind = std::string(layoutKindName(l.kind));
         planned.baseline = l.baseline;
-        for (const auto& diskName : l.disks) {
+        for (const auto& diskName : scenario.disksTouchedBy(l)) {
             const ScenarioDisk* d = scenario.disk(diskName);
             if (!d || d->device.empty())
                 continue;
@@ -84,10 +84,16 @@ CampaignReview reviewCampaign(const Scenario& scenario,
                 known->layouts.end())
                 known->layouts.push_back(l.name);
         }
-        if (auto plan = planLayout(scenario, l))
-            planned.steps = std::move(plan->steps);
-        else
-            planned.problem = plan.error().message;
+        if (auto parts = planParts(scenario, l)) {
+            for (auto& part : *parts)
+                for (auto& step : part.steps) {
+                    if (part.runsOn == "guest")
+                        step.description = "in the guest: " + step.description;
+                    planned.steps.push_back(std::move(step));
+                }
+        } else {
+            planned.problem = parts.error().message;
+        }
         review.layouts.push_back(std::move(planned));
     }
     return review;

@@ -840,4 +840,71 @@ TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
     EXPECT_EQ(*integrity, "ok");
 }
 
+// Expansion drills on a real pool: a RAIDZ1 of four file vdevs gets a second RAIDZ1 vdev of the
+// same shape while a read load runs (usable space doubles, reads keep working, the pool stays
+// mounted), and RAIDZ expansion is refused by zfs-fuse's old ZFS with the clear reason. The spare
+// files are made by the layout's plan and removed by its teardown.
+TEST_F(Campaign, ZfsExpansionDrills) {
+    if (!zfsAvailable())
+        GTEST_SKIP() << zfsWhy();
+    std::string toml = head(1) + dirLayout("dir", true) + raidz1("raidz1", pool(), "128M", false);
+    for (int i = 5; i <= 9; ++i)
+        toml += fileDisk("s" + std::to_string(i), "s" + std::to_string(i) + ".img", "128M");
+    toml += R"(
+[[workloads]]
+probe = "xz"
+size = "1M"
+
+[[drills]]
+layout = "raidz1"
+action = "zfs-add-vdev"
+disks = ["s5", "s6", "s7", "s8"]
+
+[[drills]]
+layout = "raidz1"
+action = "raidz-expand"
+disks = ["s9"]
+)";
+    const auto s = scenario(toml);
+    auto result = run(s);
+    ASSERT_TRUE(result) << result.error().message;
+    const auto rows = runRows(*store_, result->campaignId);
+    const auto add = select(rows, "raidz1", "drill:zfs-add-vdev");
+    ASSERT_EQ(add.size(), 1u);
+    EXPECT_EQ(add[0].status, "ok") << add[0].reason << "\n" << add[0].err;
+    EXPECT_EQ(add[0].probe, "drill");
+    const auto seconds = metricValue(*store_, add[0].id, "drill.zfs-add-vdev.seconds");
+    ASSERT_TRUE(seconds);
+    EXPECT_GE(*seconds, 0.0);
+    EXPECT_LT(*seconds, 120.0);
+    // Two RAIDZ1 vdevs of four instead of one: the pool's size roughly doubles.
+    const auto growth = metricValue(*store_, add[0].id, "drill.zfs-add-vdev.growth");
+    ASSERT_TRUE(growth) << add[0].out;
+    EXPECT_GT(*growth, 80.0);
+    EXPECT_LT(*growth, 120.0);
+    EXPECT_EQ(metricValue(*store_, add[0].id, "drill.zfs-add-vdev.read_errors"), 0.0);
+    // The command was zpool add with the same shape, raidz1 of the four spares.
+    EXPECT_NE(add[0].argv.end(), std::find(add[0].argv.begin(), add[0].argv.end(), "raidz1"));
+    EXPECT_NE(add[0].argv.end(),
+              std::find(add[0].argv.begin(), add[0].argv.end(), work() + "/s8.img"));
+
+    const auto expand = select(rows, "raidz1", "drill:raidz-expand");
+    ASSERT_EQ(expand.size(), 1u);
+    EXPECT_EQ(expand[0].status, "failed");
+    EXPECT_NE(expand[0].reason.find("not supported by this ZFS version"), std::string::npos)
+        << expand[0].reason;
+    EXPECT_EQ(expand[0].exitCode, 3);
+
+    // Torn down: the pool and every vdev file, spares included.
+    EXPECT_FALSE(lb::test::poolExists(pool()));
+    for (int i = 1; i <= 9; ++i) {
+        const std::string f = work() + "/" + (i <= 4 ? "v" : "s") + std::to_string(i) + ".img";
+        EXPECT_FALSE(fs::exists(f)) << f;
+    }
+    for (const auto& st : stepRows(*store_, result->campaignId))
+        if (st.phase == "build" && st.undo) {
+            EXPECT_EQ(st.status, "undone") << json(st.argv).dump();
+        }
+}
+
 } // namespace
