@@ -163,6 +163,12 @@ Expected<void> Probe::validate(const OptionValues&, const std::string&) const {
     return {};
 }
 
+Expected<ParsedRun> Probe::parseFor(const ProcessResult& result,
+                                    const std::vector<ProcessResult>& inspected,
+                                    const OptionValues& opts, const WorkloadContext&) const {
+    return parse(result, inspected, opts);
+}
+
 std::string Probe::parseVersion(const ProcessResult& r) const {
     std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;
     const auto nl = text.find('\n');

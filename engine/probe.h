@@ -70,6 +70,33 @@ Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
                                        const std::string& where,
                                        const std::string& fieldPrefix = {});
 
+// The layout's export ([layouts.export]) as its clients reach it. Empty portal or server: the
+// layout is not exported that way. Probes with a `target` option build their URLs, logins and
+// mounts from this, so a scenario never spells them out.
+struct ExportTarget {
+    std::string iscsiPortal; // "HOST:PORT" ("[v6addr]:PORT")
+    std::string iqn;
+    int lun = 0;
+    std::string chapUser;     // empty: no CHAP
+    std::string chapPassword; // a secret: every command carries it as a masked argument
+    std::string nfsServer;    // HOST
+    std::string nfsPath;      // the exported path; NFSv3 mounts it, NFSv4 reaches it by it too
+    std::vector<int> nfsVersions;
+    bool iscsi() const { return !iscsiPortal.empty(); }
+    bool nfs() const { return !nfsServer.empty(); }
+    bool operator==(const ExportTarget&) const = default;
+};
+
+// A client host a workload runs on ([[clients]]), as a probe that drives several clients at once
+// sees it: how the workbench reaches the tool's server there, and where it works.
+struct WorkloadClient {
+    std::string name;
+    std::string address; // from the workbench
+    int fioPort = 8765;  // fio --server
+    std::string workdir; // on the client
+    bool operator==(const WorkloadClient&) const = default;
+};
+
 // Where and how a workload runs.
 struct WorkloadContext {
     std::string workdir;        // a directory on the layout under test
@@ -78,6 +105,16 @@ struct WorkloadContext {
     bool directIo = true; // the file system accepts O_DIRECT
     int iteration = 0;
     std::string layoutName; // shown by tools that label their output (bonnie++ -m)
+    ExportTarget exported;  // the layout's export, if it has one
+    // The workload's clients, for a probe that drives them itself (drivesClients()); empty when
+    // it runs on the layout's host or on its one client.
+    std::vector<WorkloadClient> clients;
+};
+
+// A command for one of the workload's clients (by name), which the engine runs there.
+struct ClientCommand {
+    std::string client;
+    Command command;
 };
 
 struct MeasuredCommand {
@@ -86,6 +123,10 @@ struct MeasuredCommand {
     std::vector<Command> inspect; // run after a successful measured run; outputs go to parse
     std::vector<Command> cleanup; // run after, whatever happened
     std::vector<std::string> caveats;
+    // On the clients of a probe that drives them (fio's servers): before `prepare`, and after
+    // `cleanup` whatever happened.
+    std::vector<ClientCommand> clientPrepare;
+    std::vector<ClientCommand> clientCleanup;
 };
 
 class Probe {
@@ -106,6 +147,16 @@ public:
     virtual Expected<ParsedRun> parse(const ProcessResult& result,
                                       const std::vector<ProcessResult>& inspected,
                                       const OptionValues& opts) const = 0;
+    // The same with the context the command was built for (a probe that drives clients checks
+    // that each reported). Defaults to the one above.
+    virtual Expected<ParsedRun> parseFor(const ProcessResult& result,
+                                         const std::vector<ProcessResult>& inspected,
+                                         const OptionValues& opts,
+                                         const WorkloadContext& ctx) const;
+    // True when the probe runs one workload on several client hosts at once by itself (fio's
+    // client/server mode): its command runs on the workbench and reaches ctx.clients. Other
+    // probes run on one client, which the engine picks.
+    virtual bool drivesClients() const { return false; }
 };
 
 // The probes the application registered, by name. Explicit registration, no static magic.
