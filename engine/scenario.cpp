@@ -341,7 +341,8 @@ Expected<std::vector<std::string>> getStringList(const toml::table& t, const cha
         return std::vector<std::string>{s->get()};
     const auto* arr = node->as_array();
     if (!arr || arr->empty())
-        return badInput(rep.at(*node, where + key, "expected a string or a non-empty list of them"));
+        return badInput(
+            rep.at(*node, where + key, "expected a string or a non-empty list of them"));
     std::vector<std::string> out;
     for (const auto& item : *arr) {
         const auto* s = item.as_string();
@@ -404,9 +405,9 @@ bool chapSafe(const std::string& s) {
 Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep,
                                      const ScenarioLayout& layout) {
-    const std::set<std::string> iscsiKeys{"lun",       "lun_size",         "iqn",
-                                          "tid",       "lun_number",       "portal_port",
-                                          "chap_user", "chap_password",    "chap_password_file",
+    const std::set<std::string> iscsiKeys{"lun",        "lun_size",        "iqn",
+                                          "tid",        "lun_number",      "portal_port",
+                                          "chap_user",  "chap_password",   "chap_password_file",
                                           "initiators", "tgt_control_port"};
     const std::set<std::string> nfsKeys{"nfs_options", "nfs_versions", "nfs_clients"};
     std::set<std::string> allowed{"address", "iscsi", "nfs"};
@@ -431,12 +432,12 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         if (e.nfs.empty() && nfsKeys.count(k))
             return badInput(rep.at(key.source(), where + k, "only an NFS export takes it"));
     }
-    const bool zfs = isZfs(layout.kind) ||
-                     (layout.guest && layout.guest->layout.rfind("zfs", 0) == 0);
+    const bool zfs =
+        isZfs(layout.kind) || (layout.guest && layout.guest->layout.rfind("zfs", 0) == 0);
     LB_TRY(address, getString(t, "address", where, rep, false));
     if (t.get("address") && (address.empty() || hasSpace(address)))
-        return badInput(rep.at(*t.get("address"), where + "address",
-                               "expected a host name or address"));
+        return badInput(
+            rep.at(*t.get("address"), where + "address", "expected a host name or address"));
     e.address = address;
 
     LB_TRY(lun, getChoice(t, "lun", where, rep, {"file", "zvol", "device"}, "file"));
@@ -495,8 +496,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         if (!in || !std::getline(in, chapPassword))
             return badInput(rep.at(*t.get("chap_password_file"), where + "chap_password_file",
                                    file + ": cannot read the CHAP secret (its first line)"));
-        while (!chapPassword.empty() &&
-               (chapPassword.back() == '\r' || chapPassword.back() == ' '))
+        while (!chapPassword.empty() && (chapPassword.back() == '\r' || chapPassword.back() == ' '))
             chapPassword.pop_back();
     }
     const bool withSecret = t.get("chap_password") || t.get("chap_password_file");
@@ -526,12 +526,12 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     LB_TRY(initiators, getStringList(t, "initiators", where, rep, {"ALL"}));
     for (const auto& i : initiators)
         if (hasSpace(i) || (e.iscsi == "lio" && i != "ALL" && i.rfind("iqn.", 0) != 0))
-            return badInput(rep.at(*t.get("initiators"), where + "initiators",
-                                   "'" + i + "': expected ALL or " +
-                                       (e.iscsi == "lio" ? "an initiator IQN"
-                                                         : "an initiator address")));
-    if (initiators.size() > 1 && std::find(initiators.begin(), initiators.end(), "ALL") !=
-                                     initiators.end())
+            return badInput(
+                rep.at(*t.get("initiators"), where + "initiators",
+                       "'" + i + "': expected ALL or " +
+                           (e.iscsi == "lio" ? "an initiator IQN" : "an initiator address")));
+    if (initiators.size() > 1 &&
+        std::find(initiators.begin(), initiators.end(), "ALL") != initiators.end())
         return badInput(rep.at(*t.get("initiators"), where + "initiators",
                                "ALL already allows every initiator"));
     e.initiators = initiators;
@@ -540,9 +540,9 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         e.nfs == "kernel" ? std::vector<std::string>{"rw", "sync", "no_root_squash"}
                           : std::vector<std::string>{"rw", "no_root_squash"};
     LB_TRY(options, getStringList(t, "nfs_options", where, rep, defaultOptions));
-    const std::set<std::string> known{"rw",           "ro",          "sync",       "async",
-                                      "root_squash",  "no_root_squash", "all_squash", "secure",
-                                      "insecure",     "wdelay",      "no_wdelay"};
+    const std::set<std::string> known{
+        "rw",         "ro",     "sync",     "async",  "root_squash", "no_root_squash",
+        "all_squash", "secure", "insecure", "wdelay", "no_wdelay"};
     const std::set<std::string> kernelOnly{"sync", "async", "wdelay", "no_wdelay"};
     int squash = 0, access = 0, sync = 0;
     for (const auto& o : options) {
@@ -570,8 +570,8 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     if (const toml::node* versions = t.get("nfs_versions")) {
         const auto* arr = versions->as_array();
         if (!arr || arr->empty())
-            return badInput(rep.at(*versions, where + "nfs_versions",
-                                   "expected a list such as [3, 4]"));
+            return badInput(
+                rep.at(*versions, where + "nfs_versions", "expected a list such as [3, 4]"));
         e.nfsVersions.clear();
         for (const auto& item : *arr) {
             const auto* v = item.as_integer();
@@ -594,10 +594,9 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
 
 Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t,
-                               {"name", "target", "identity", "known_hosts", "address",
-                                "fio_port", "work_dir"},
-                               where, rep);
+    if (auto r = rejectUnknown(
+            t, {"name", "target", "identity", "known_hosts", "address", "fio_port", "work_dir"},
+            where, rep);
         !r)
         return fail(r.error());
     ScenarioClient c;
@@ -610,9 +609,9 @@ Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& wh
     LB_TRY(target, getString(t, "target", where, rep, false, "local"));
     if (target != "local") {
         if (auto url = parseSshUrl(target); !url)
-            return badInput(rep.at(*t.get("target"), where + "target",
-                                   "expected \"local\" or ssh://[user@]host[:port]: " +
-                                       url.error().message));
+            return badInput(
+                rep.at(*t.get("target"), where + "target",
+                       "expected \"local\" or ssh://[user@]host[:port]: " + url.error().message));
     }
     c.target = target;
     LB_TRY(identity, getString(t, "identity", where, rep, false));
@@ -640,8 +639,8 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
     std::vector<toml::source_position> at;
     if (const auto* layouts = root["layouts"].as_array())
         for (const auto& l : *layouts)
-            if (const auto* node = l.as_table() ? (*l.as_table())["export"]["chap_password"].node()
-                                                : nullptr)
+            if (const auto* node =
+                    l.as_table() ? (*l.as_table())["export"]["chap_password"].node() : nullptr)
                 at.push_back(node->source().begin);
     // Offsets of the string tokens, last first so earlier offsets stay valid.
     std::vector<std::pair<std::size_t, std::size_t>> spans;
@@ -657,20 +656,21 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
         // Columns count code points.
         for (std::size_t col = 1; col < pos.column && offset < text.size(); ++col) {
             ++offset;
-            while (offset < text.size() && (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80)
+            while (offset < text.size() &&
+                   (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80)
                 ++offset;
         }
         const std::string_view rest = text.substr(offset);
-        const std::string_view quote = rest.starts_with("\"\"\"")   ? "\"\"\""
-                                       : rest.starts_with("'''")    ? "'''"
-                                       : rest.starts_with("\"")     ? "\""
-                                       : rest.starts_with("'")      ? "'"
-                                                                    : "";
+        const std::string_view quote = rest.starts_with("\"\"\"") ? "\"\"\""
+                                       : rest.starts_with("'''")  ? "'''"
+                                       : rest.starts_with("\"")   ? "\""
+                                       : rest.starts_with("'")    ? "'"
+                                                                  : "";
         if (quote.empty())
             continue;
         std::size_t end = quote.size();
         while (end < rest.size() && !rest.substr(end).starts_with(quote))
-            end += (quote == "\"" && rest[end] == '\\') ? 2 : 1;
+            end += (quote == "\"" && rest[end] == '\\') ? 2U : 1U;
         spans.emplace_back(offset, std::min(rest.size(), end + quote.size()));
     }
     std::string out(text);
@@ -682,13 +682,12 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
 
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r =
-            rejectUnknown(t,
-                          {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
-                           "recordsize", "compression", "atime", "underprovision", "inner",
-                           "md_device", "chunk", "bitmap", "assume_clean", "filesystem", "guest",
-                           "export"},
-                          where, rep);
+    if (auto r = rejectUnknown(t,
+                               {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
+                                "recordsize", "compression", "atime", "underprovision", "inner",
+                                "md_device", "chunk", "bitmap", "assume_clean", "filesystem",
+                                "guest", "export"},
+                               where, rep);
         !r)
         return fail(r.error());
     ScenarioLayout l;
@@ -794,7 +793,8 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     if (const toml::node* exported = t.get("export")) {
         const auto* et = exported->as_table();
         if (!et)
-            return badInput(rep.at(*exported, where + "export", "expected a [layouts.export] table"));
+            return badInput(
+                rep.at(*exported, where + "export", "expected a [layouts.export] table"));
         LB_TRY(e, parseExport(*et, where + "export.", baseDir, rep, l));
         l.exported = std::move(e);
     }
@@ -985,14 +985,12 @@ Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
                 const int major = std::atoi(w.options.text("nfs_version").c_str());
                 if (std::find(e->nfsVersions.begin(), e->nfsVersions.end(), major) ==
                     e->nfsVersions.end())
-                    return badInput(at + "nfs_version: layout '" + l.name + "' exports NFS " +
-                                    [&] {
-                                        std::string v;
-                                        for (int n : e->nfsVersions)
-                                            v += (v.empty() ? "" : ", ") + std::to_string(n);
-                                        return v;
-                                    }() +
-                                    " only");
+                    return badInput(at + "nfs_version: layout '" + l.name + "' exports NFS " + [&] {
+                        std::string v;
+                        for (int n : e->nfsVersions)
+                            v += (v.empty() ? "" : ", ") + std::to_string(n);
+                        return v;
+                    }() + " only");
             }
         }
     }
@@ -1031,11 +1029,11 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
 
-    if (auto r = rejectUnknown(root,
-                               {"name", "description", "iterations", "work_dir", "drop_caches",
-                                "host", "thresholds", "disks", "layouts", "workloads", "drills",
-                                "clients"},
-                               "", rep);
+    if (auto r =
+            rejectUnknown(root,
+                          {"name", "description", "iterations", "work_dir", "drop_caches", "host",
+                           "thresholds", "disks", "layouts", "workloads", "drills", "clients"},
+                          "", rep);
         !r)
         return fail(r.error());
 
@@ -1110,9 +1108,10 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     if (!workloads)
         return fail(workloads.error());
     s.workloads = std::move(*workloads);
-    auto clients = parseArray<ScenarioClient>(root, "clients", rep, [&](const auto& t, const auto& w) {
-        return parseClient(t, w, baseDir, rep);
-    });
+    auto clients =
+        parseArray<ScenarioClient>(root, "clients", rep, [&](const auto& t, const auto& w) {
+            return parseClient(t, w, baseDir, rep);
+        });
     if (!clients)
         return fail(clients.error());
     s.clients = std::move(*clients);
@@ -1209,17 +1208,17 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                             " disk" + (width == 1 ? "" : "s") + " here, got " +
                             std::to_string(d.disks.size()));
         const bool layoutOnDevices = !s.disk(layout->disks.front())->device.empty();
-        for (const auto& name : d.disks) {
-            const ScenarioDisk* disk = s.disk(name);
+        for (const auto& spare : d.disks) {
+            const ScenarioDisk* disk = s.disk(spare);
             if (!disk)
-                return badInput(at + "disks: '" + name + "' is not in [[disks]]");
-            if (std::find(layout->disks.begin(), layout->disks.end(), name) != layout->disks.end())
-                return badInput(at + "disks: '" + name + "' is already in layout '" + d.layout +
+                return badInput(at + "disks: '" + spare + "' is not in [[disks]]");
+            if (std::find(layout->disks.begin(), layout->disks.end(), spare) != layout->disks.end())
+                return badInput(at + "disks: '" + spare + "' is already in layout '" + d.layout +
                                 "'; a drill adds spares");
-            if (!drillDisks[d.layout].insert(name).second)
-                return badInput(at + "disks: '" + name + "' is added by an earlier drill");
+            if (!drillDisks[d.layout].insert(spare).second)
+                return badInput(at + "disks: '" + spare + "' is added by an earlier drill");
             if (disk->device.empty() == layoutOnDevices)
-                return badInput(at + "disks: '" + name + "' must be a " +
+                return badInput(at + "disks: '" + spare + "' must be a " +
                                 (layoutOnDevices ? "block device" : "file") +
                                 " like the layout's disks");
         }
