@@ -1,5 +1,6 @@
 #include "engine/plan.h"
 
+#include "engine/export.h"
 #include "engine/size.h"
 #include "engine/store.h"
 
@@ -92,6 +93,15 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
     plan.steps.push_back({"tell the kernel about " + d.device + "'s partition",
                           cmd("partx", {"-u", d.device}), cmd("partx", {"-d", d.device})});
     return firstPartition(d.device);
+}
+
+// The plan with the layout's export appended (engine/export.h): the workloads' part is the one
+// that exports, so the journal tears the export down before the layout under it.
+Expected<LayoutPlan> withExport(LayoutPlan plan, const Scenario& scenario,
+                                const ScenarioLayout& layout) {
+    if (auto r = planExport(plan, scenario, layout); !r)
+        return fail(r.error());
+    return plan;
 }
 
 std::string failureOf(const ProcessResult& r) {
@@ -361,7 +371,7 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
         plan.workdir = layout.path + "/layoutbench-" + layout.name;
         plan.steps.push_back({"make the work directory", cmd("mkdir", {"--", plan.workdir}),
                               cmd("rm", {"-rf", "--", plan.workdir})});
-        return plan;
+        return withExport(std::move(plan), scenario, layout);
     }
     if (layout.kind == LayoutKind::Guest)
         return badInput("layout '" + layout.name +
@@ -386,13 +396,14 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
     if (isMd(layout.kind)) {
         const auto array = planMdArray(plan, layout, layout.kind, *members);
-        planFilesystem(plan, layout.filesystem, array, mount);
-        return plan;
+        if (!exportsRawDevice(layout)) // else the array itself is the LUN
+            planFilesystem(plan, layout.filesystem, array, mount);
+        return withExport(std::move(plan), scenario, layout);
     }
     if (layout.inner) // a pool on an md array: the array is its one vdev
         *members = {planMdArray(plan, layout, *layout.inner, *members)};
     planPool(plan, layout, layout.kind, *members, mount);
-    return plan;
+    return withExport(std::move(plan), scenario, layout);
 }
 
 Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLayout& layout,
@@ -412,6 +423,8 @@ Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLay
         planPool(plans.guest, layout, LayoutKind::ZfsStripe, {g.disk}, mount);
     else
         planFilesystem(plans.guest, g.layout, g.disk, mount);
+    if (auto r = planExport(plans.guest, scenario, layout); !r)
+        return fail(r.error());
     return plans;
 }
 
