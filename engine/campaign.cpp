@@ -1,6 +1,8 @@
 #include "engine/campaign.h"
 
+#include "engine/clients.h"
 #include "engine/drill.h"
+#include "engine/export.h"
 #include "engine/plan.h"
 #include "engine/safety.h"
 #include "engine/ssh_runner.h"
@@ -291,6 +293,7 @@ private:
     std::map<std::string, std::string> toolVersions_;
     std::map<std::string, std::uint64_t> deviceBytes_; // block device path -> size (lsblk)
     std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
+    ClientPlacement clients_{scenario_, runner_};
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -407,11 +410,12 @@ std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
                                             : r.error().message)};
 }
 
-Expected<void> CampaignRunner::runOne(Runner& where, const Probe* probe,
+Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
                                       const ScenarioLayout& layout, std::int64_t layoutId,
                                       const ScenarioWorkload& w, int iteration,
                                       const WorkloadContext& base,
                                       const std::vector<std::string>& layoutCaveats) {
+    Runner& where = clients_.runnerFor(w, *probe, layoutRunner); // its client's, if it names one
     WorkloadContext ctx = base;
     ctx.iteration = iteration;
     ctx.layoutName = layout.name;
@@ -425,13 +429,13 @@ Expected<void> CampaignRunner::runOne(Runner& where, const Probe* probe,
     run.iteration = iteration;
     run.caveats = layoutCaveats;
 
-    auto mc = probe->command(w.options, ctx);
+    auto mc = clients_.command(*probe, w, ctx);
     if (mc) {
         mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
     }
-    const auto cacheNotes = dropCaches(where);
+    const auto cacheNotes = dropCaches(layoutRunner);
     run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
     run.startedAt = store_.now();
     auto id = store_.beginRun(layoutId, run);
@@ -525,7 +529,7 @@ Expected<void> CampaignRunner::runOne(Runner& where, const Probe* probe,
             inspected.push_back(std::move(*r));
     }
     cleanup();
-    auto parsed = probe->parse(*result, inspected, w.options);
+    auto parsed = probe->parseFor(*result, inspected, w.options, ctx);
     if (!parsed)
         return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
     run.metrics = std::move(parsed->metrics);
@@ -710,6 +714,7 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
     ctx.workdir = workdir;
     ctx.ramBytes = target.ramBytes;
     ctx.root = target.root;
+    ctx.exported = exportTarget(layout, workdir);
     if (where != &runner_) {
         // The guest's memory is what bonnie++ must exceed, not the host's.
         const Target inside = inspectTarget(*where, scenario_, probes_);
