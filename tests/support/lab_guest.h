@@ -1,0 +1,79 @@
+// Test fixture support: the lab guest, a small Debian 12 virtual machine under qemu (TCG) that
+// runs what this machine's kernel cannot: md RAID, the kernel NFS and iSCSI clients. It builds
+// the guest with tests/lab-guest/build.sh (cached), makes throwaway SSH keys with ssh-keygen (the
+// guest's host key too, so known_hosts is written before boot), boots qemu with file-backed
+// virtio disks and SSH forwarded from a free 127.0.0.1 port, and powers off and stops exactly
+// the qemu it started.
+#pragma once
+
+#include "engine/ssh_runner.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lb::test {
+
+struct LabGuestOptions {
+    int memoryMiB = 512; // small values let a test provoke the OOM killer
+    int cpus = 1;
+    // Disks in guest order: /dev/vda, /dev/vdb, ... First the files named here (kept), then
+    // sparse files of these sizes that the fixture makes (and removes).
+    std::vector<std::string> diskFiles;
+    std::vector<std::uint64_t> newDiskBytes;
+    // Appended to qemu's `-netdev user,restrict=on,...`. The guest reaches nothing outside
+    // unless a rule here lets it, e.g. "guestfwd=tcp:10.0.2.100:3260-cmd:nc 127.0.0.1 3260".
+    std::vector<std::string> netdevOptions;
+    std::chrono::seconds bootTimeout{120};
+};
+
+class LabGuest {
+public:
+    explicit LabGuest(LabGuestOptions options = {});
+    ~LabGuest();
+    LabGuest(const LabGuest&) = delete;
+    LabGuest& operator=(const LabGuest&) = delete;
+
+    // available(): qemu and the guest build are there (if not, a test skips, printing why()).
+    // running(): the guest booted and answers SSH (if not, why() and consoleLog() say why).
+    bool available() const { return available_; }
+    bool running() const { return running_; }
+    const std::string& why() const { return why_; }
+
+    std::string sshUrl() const; // "ssh://root@127.0.0.1:PORT"
+    SshTarget target() const;   // root at 127.0.0.1:PORT with identity() and knownHosts()
+    std::string identity() const { return dir_ + "/user_key"; }
+    std::string knownHosts() const { return dir_ + "/known_hosts"; }
+    int port() const { return port_; }
+    std::string consoleLog() const;                                     // the serial console so far
+    const std::string& kernelRelease() const { return kernelRelease_; } // e.g. 6.1.0-57-amd64
+    const std::vector<std::string>& disks() const { return disks_; }    // host files, vda first
+    double bootSeconds() const { return bootSeconds_; } // qemu start to ready marker
+    double buildSeconds() const { return buildSeconds_; }
+
+    // Powers the guest off (poweroff -f over SSH) and waits for qemu to exit by itself; true if
+    // it did. The destructor does this, and stops qemu by its pid if it does not end.
+    bool powerOff();
+
+private:
+    void start(const LabGuestOptions& options);
+    void stopQemu();
+
+    std::string dir_;
+    std::string cacheDir_;
+    std::string kernelRelease_;
+    std::vector<std::string> disks_;
+    int port_ = 0;
+    int pid_ = -1;
+    bool available_ = false;
+    bool running_ = false;
+    double bootSeconds_ = 0;
+    double buildSeconds_ = 0;
+    std::string why_;
+};
+
+// Where the guest is built: $LAYOUTBENCH_GUEST_CACHE, else the build tree's lab-guest folder.
+std::string labGuestCacheDir();
+
+} // namespace lb::test
