@@ -373,7 +373,81 @@ std::string layoutOptions(const ReportLayout& l) {
         if (f < 1.0)
             parts.push_back(fixed(f * 100, 0) + " % of each disk partitioned");
     }
+    if (auto md = spec.find("md"); md != spec.end() && md->is_object()) {
+        std::string text = md->value("kind", std::string("md")) + " " +
+                           md->value("device", std::string()) + ", chunk " +
+                           formatBytes(md->value("chunk", std::uint64_t{0}), true) + ", bitmap " +
+                           md->value("bitmap", std::string("?"));
+        if (md->value("assume_clean", false))
+            text += ", created with --assume-clean: no initial resync";
+        parts.push_back(text);
+    }
+    if (auto fs = spec.find("filesystem"); fs != spec.end() && fs->is_string())
+        parts.push_back(fs->get<std::string>());
+    if (auto g = spec.find("guest"); g != spec.end() && g->is_object()) {
+        std::string text = "guest: " + g->value("hypervisor", std::string("?"));
+        if (g->value("hypervisor", std::string()) == "qemu")
+            text += " " + g->value("accel", std::string("?")) + ", " +
+                    formatBytes(g->value("memory_bytes", std::uint64_t{0}), true) + ", " +
+                    std::to_string(g->value("cpus", 0)) + " vCPU";
+        text += ", " + g->value("bus", std::string("virtio")) +
+                " cache=" + g->value("cache", std::string("?")) +
+                " aio=" + g->value("aio", std::string("?")) + ", " +
+                g->value("layout", std::string("?")) + " inside";
+        parts.push_back(text);
+    }
     return joined(parts, "; ");
+}
+
+// Expansion drills: how long growing each layout took, whether reads went on meanwhile.
+void addDrills(Doc& doc, const ReportData& data) {
+    std::vector<const ReportRun*> drills;
+    for (const auto& r : data.runs)
+        if (r.probe == "drill")
+            drills.push_back(&r);
+    if (drills.empty())
+        return;
+    doc.heading(2, "Expansion drills");
+    doc.para("Each layout grown after its workloads with spare disks, while a reader read a file "
+             "on it over and over: how long the reshape took, how fast reads went meanwhile, "
+             "how much usable space it added. Drills are layout-specific and take no part in the "
+             "verdicts.");
+    auto median = [&](const std::string& layout, const std::string& name) -> std::optional<double> {
+        const auto it = data.samples.find(layout);
+        if (it == data.samples.end())
+            return std::nullopt;
+        for (const auto& m : it->second)
+            if (m.name == name && !m.values.empty()) {
+                auto v = m.values;
+                std::sort(v.begin(), v.end());
+                return v[v.size() / 2];
+            }
+        return std::nullopt;
+    };
+    std::vector<std::vector<Cell>> rows;
+    for (const ReportRun* r : drills) {
+        const std::string action = r->workload.substr(r->workload.find(':') + 1);
+        const std::string prefix = "drill." + action + ".";
+        auto cell = [&](const char* stat, Unit unit) -> Cell {
+            const auto v =
+                r->status == RunStatus::Ok ? median(r->layout, prefix + stat) : std::nullopt;
+            return {v ? display::value(*v, unit) : "—", "", true};
+        };
+        std::string growth = "—";
+        if (const auto g =
+                r->status == RunStatus::Ok ? median(r->layout, prefix + "growth") : std::nullopt)
+            growth = display::percent(*g / 100.0);
+        rows.push_back({{r->layout},
+                        {action},
+                        {std::string(runStatusName(r->status))},
+                        cell("seconds", Unit::Seconds),
+                        cell("read_throughput", Unit::BytesPerSecond),
+                        {growth, "", true},
+                        {r->status == RunStatus::Ok ? "" : r->reason}});
+    }
+    doc.table({"layout", "drill", "status", "duration", "reads meanwhile", "usable space",
+               "why it failed"},
+              std::move(rows));
 }
 
 void addLayouts(Doc& doc, const ReportData& data) {
@@ -672,6 +746,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addProjections(doc, data, charts);
     addComparisons(doc, data, charts);
     addCharts(doc, data, charts);
+    addDrills(doc, data);
     addFailedRuns(doc, data);
     addCaveats(doc, data);
     addAppendix(doc, data);

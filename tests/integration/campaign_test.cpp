@@ -905,6 +905,19 @@ disks = ["s9"]
         if (st.phase == "build" && st.undo) {
             EXPECT_EQ(st.status, "undone") << json(st.argv).dump();
         }
+
+    // The report has the drills with their durations and the refusal.
+    const std::string md = dir_ + "/report.md";
+    const auto rep = lb::test::runProcess(
+        {LAYOUTBENCH_CLI, "report", "--db", dir_ + "/results.db", "--out", md});
+    ASSERT_EQ(rep.exitCode, 0) << rep.err;
+    std::ifstream in(md);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto section = text.find("## Expansion drills");
+    ASSERT_NE(section, std::string::npos) << text;
+    const std::string drills = text.substr(section, text.find("\n## ", section + 5) - section);
+    EXPECT_NE(drills.find("| raidz1 | zfs-add-vdev | ok |"), std::string::npos) << drills;
+    EXPECT_NE(drills.find("not supported by this ZFS version"), std::string::npos) << drills;
 }
 
 } // namespace
