@@ -26,6 +26,14 @@ say() { echo "lb-drill $*"; }
 up() { cut -d' ' -f1 /proc/uptime; }
 # Exact bytes where zpool has -p; older ZFS (zfs-fuse) prints a rounded size such as 1.88G.
 pool_size() { { zpool list -Hp -o size "$target" 2>/dev/null || zpool list -H -o size "$target"; } | head -n 1; }
+# The file system's size in bytes: what users can fill.
+fs_size() { df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $2 * 1024 }'; }
+grow_fs() {
+    case $(awk -v m="$mnt" '$2 == m { print $3 }' /proc/mounts) in
+    ext2 | ext3 | ext4) resize2fs "$target" >/dev/null 2>&1 || fail "resize2fs $target failed" ;;
+    xfs) xfs_growfs "$mnt" >/dev/null || fail "xfs_growfs $mnt failed" ;;
+    esac
+}
 md_field() { mdadm --detail "$target" | sed -n "s/^ *$1 : //p" | head -n 1; }
 stop_reader() {
     if [ -n "$reader" ]; then touch "$f.stop"; wait "$reader"; reader=; fi
@@ -38,7 +46,7 @@ fail() {
 }
 case $action in
 md-*) say "members_before=$(md_field 'Raid Devices')" "level_before=$(md_field 'Raid Level')" \
-          "size_before=$(md_field 'Array Size' | cut -d' ' -f1)" ;;
+          "size_before=$(fs_size)" ;;
 *) say "size_before=$(pool_size)" ;;
 esac
 if [ "$action" = raidz-expand ] &&
@@ -72,6 +80,7 @@ md-grow)
     mdadm --add "$target" "$@" || fail "mdadm --add $target $* failed"
     mdadm --grow "$target" --raid-devices=$((n + $#)) || fail "mdadm --grow $target failed"
     mdadm --wait "$target"
+    grow_fs
     ;;
 md-raid6)
     n=$(md_field 'Raid Devices')
@@ -84,6 +93,7 @@ md-raid6)
         sleep 0.2
     done
     rm -f "$backup"
+    grow_fs
     ;;
 zfs-add-vdev)
     zpool add -f "$target" "$@" || fail "zpool add $target $* failed"
@@ -109,7 +119,7 @@ awk -v m="$mnt" '$2 == m { found = 1 } END { exit !found }' /proc/mounts && moun
 say "mounted=$mounted"
 case $action in
 md-*) say "members_after=$(md_field 'Raid Devices')" "level_after=$(md_field 'Raid Level')" \
-          "size_after=$(md_field 'Array Size' | cut -d' ' -f1)" ;;
+          "size_after=$(fs_size)" ;;
 *) say "size_after=$(pool_size)" ;;
 esac
 )sh";
@@ -144,7 +154,7 @@ std::optional<double> number(const std::map<std::string, std::string>& kv, const
     }
 }
 
-// A size as the drill printed it: bytes, KiB from mdadm's "Array Size", or zpool's rounded "1.88G".
+// A size as the drill printed it: bytes, or zpool's rounded "1.88G" where it lacks -p.
 std::optional<double> size(const std::map<std::string, std::string>& kv, const char* key) {
     if (auto n = number(kv, key))
         return n;
