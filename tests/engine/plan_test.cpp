@@ -211,10 +211,12 @@ TEST(Plan, EveryDestructiveStepOnAnArrayHasItsUndo) {
     ASSERT_TRUE(plan) << plan.error().message;
     for (const auto& step : plan->steps) {
         const auto& p = step.command.program;
-        if (p == "mdadm" && step.command.args.front() == "--create")
+        if (p == "mdadm" && step.command.args.front() == "--create") {
             ASSERT_TRUE(step.undo) << step.description;
-        if (p == "mount" || p == "wipefs" || p == "mkdir")
+        }
+        if (p == "mount" || p == "wipefs" || p == "mkdir") {
             EXPECT_TRUE(step.undo) << step.description;
+        }
     }
     EXPECT_EQ(plan->workdir, "/srv/lb/mnt-arr");
 }
