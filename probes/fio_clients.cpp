@@ -62,6 +62,62 @@ Command serverCommand(const ClientEndpoint& e, const std::string& workdir) {
     return c;
 }
 
+ServerDaemon serverDaemon(const ClientEndpoint& e, const std::string& cwd,
+                          const std::string& pidFile) {
+    ServerDaemon d;
+    d.start.program = "sh";
+    // Listening is read from /proc/net/tcp{,6} (state 0A), which every Linux client has.
+    d.start.args = {"-c",
+                    "cd \"$1\" || exit 1; fio --server=\"$2\" </dev/null >\"$3.log\" 2>&1 & "
+                    "echo $! >\"$3\"; hex=$(printf ':%04X ' \"$4\"); i=0; "
+                    "while [ $i -lt 100 ]; do "
+                    "grep -qi \"$hex[0-9A-F]*:[0-9A-F]* 0A \" /proc/net/tcp /proc/net/tcp6 "
+                    "2>/dev/null && exit 0; "
+                    "kill -0 \"$(cat \"$3\")\" 2>/dev/null || "
+                    "{ echo \"fio --server=$2 exited:\" >&2; cat \"$3.log\" >&2; exit 1; }; "
+                    "sleep 0.1; i=$((i+1)); done; "
+                    "echo \"fio --server=$2 did not listen within 10 s\" >&2; exit 1",
+                    "sh",
+                    cwd,
+                    connectString(e),
+                    pidFile,
+                    std::to_string(e.port)};
+    d.start.env = {{"LC_ALL", "C"}};
+    d.start.timeout = std::chrono::seconds(30);
+    d.stop.program = "sh";
+    d.stop.args = {"-c",
+                   "p=$(cat \"$1\" 2>/dev/null) || exit 0; rm -f \"$1\" \"$1.log\"; "
+                   "grep -q fio /proc/$p/cmdline 2>/dev/null || exit 0; kill $p; i=0; "
+                   "while kill -0 $p 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); "
+                   "done; kill -9 $p 2>/dev/null; exit 0",
+                   "sh", pidFile};
+    d.stop.timeout = std::chrono::seconds(30);
+    return d;
+}
+
+Expected<Command> remoteConfigCommand(const std::vector<ClientEndpoint>& clients,
+                                      const std::vector<std::string>& jobFiles,
+                                      std::optional<std::chrono::milliseconds> timeout) {
+    if (clients.empty())
+        return badInput("fio clients: no client hosts given");
+    if (jobFiles.size() != clients.size())
+        return badInput("fio clients: one job file per client is needed");
+    for (std::size_t i = 0; i < clients.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (clients[i] == clients[j])
+                return badInput("fio clients: " + connectString(clients[i]) + " is listed twice");
+    Command c;
+    c.program = "fio";
+    c.env = {{"LC_ALL", "C"}};
+    c.timeout = timeout;
+    c.args.push_back("--output-format=json");
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+        c.args.push_back("--client=" + connectString(clients[i]));
+        c.args.push_back("--remote-config=" + jobFiles[i]);
+    }
+    return c;
+}
+
 Expected<Command> clientsCommand(const std::vector<ClientEndpoint>& clients,
                                  const std::string& jobFile,
                                  std::optional<std::chrono::milliseconds> timeout) {

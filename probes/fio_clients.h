@@ -35,6 +35,23 @@ std::string connectString(const ClientEndpoint& e);
 // relative file names land. It runs until stopped (SIGINT, then SIGTERM).
 Command serverCommand(const ClientEndpoint& e, const std::string& workdir);
 
+// The server on a client host as a daemon: `start` runs fio --server=HOST,PORT in the background
+// in `cwd` (where the job's relative file names land), writes its pid to `pidFile` and returns
+// once it listens (10 s at most, else an error with its log); `stop` ends that process by its pid
+// file (SIGTERM, then SIGKILL after 10 s). Both are POSIX sh, for a client reached over SSH.
+struct ServerDaemon {
+    Command start;
+    Command stop;
+};
+ServerDaemon serverDaemon(const ClientEndpoint& e, const std::string& cwd,
+                          const std::string& pidFile);
+
+// `fio --output-format=json --client=H1,P1 --remote-config=PATH1 ...`: each server reads its own
+// job file, at a path on its host. `jobFiles` has one path per client. `timeout` bounds the run.
+Expected<Command> remoteConfigCommand(const std::vector<ClientEndpoint>& clients,
+                                      const std::vector<std::string>& jobFiles,
+                                      std::optional<std::chrono::milliseconds> timeout = {});
+
 // `fio --output-format=json --client=H1,P1 JOB --client=H2,P2 JOB ...`: one job file, sent to
 // every server. `timeout` bounds the whole run. Empty `clients` is bad input.
 Expected<Command> clientsCommand(const std::vector<ClientEndpoint>& clients,

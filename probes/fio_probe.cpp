@@ -1,9 +1,15 @@
-// fio: the presets every campaign can name, or a user's own .fio job file used as-is.
+// fio: the presets every campaign can name, or a user's own .fio job file used as-is; in the
+// layout's directory, on the layout's export through the kernel iSCSI or NFS client
+// (target = "iscsi" | "nfs"), and on several client hosts at once through fio's client/server
+// mode (the workload's clients).
 #include "engine/size.h"
+#include "probes/fio_clients.h"
 #include "probes/fio_json.h"
+#include "probes/kernel_clients.h"
 #include "probes/tools.h"
 
 #include <array>
+#include <utility>
 
 namespace lb {
 
@@ -32,6 +38,61 @@ const Preset* findPreset(const std::string& name) {
         if (name == p.name)
             return &p;
     return nullptr;
+}
+
+// A preset as fio job options (name, value; an empty value is a flag), for the command line
+// (--name=value) or a job file (name=value).
+using JobOptions = std::vector<std::pair<std::string, std::string>>;
+
+JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
+                         const std::string& filename) {
+    JobOptions j = {{"filename", filename},
+                    {"rw", p.rw},
+                    {"bs", p.bs},
+                    {"iodepth", std::to_string(p.iodepth)},
+                    {"ioengine", o.text("ioengine", "libaio")},
+                    {"direct", direct ? "1" : "0"},
+                    {"size", std::to_string(o.bytes("size"))},
+                    {"runtime", std::to_string(o.integer("runtime", 10))},
+                    {"time_based", ""},
+                    {"numjobs", std::to_string(o.integer("numjobs", 1))},
+                    {"group_reporting", ""}};
+    if (filename.empty())
+        j.erase(j.begin());
+    if (o.integer("ramp_time") > 0)
+        j.emplace_back("ramp_time", std::to_string(o.integer("ramp_time")));
+    if (p.extra) {
+        const std::string extra = std::string(p.extra).substr(2); // "--name=value"
+        const auto eq = extra.find('=');
+        j.emplace_back(extra.substr(0, eq), eq == std::string::npos ? "" : extra.substr(eq + 1));
+    }
+    return j;
+}
+
+std::vector<std::string> presetArgs(const Preset& p, const JobOptions& j) {
+    std::vector<std::string> args{"--output-format=json", "--name=" + std::string(p.name)};
+    for (const auto& [k, v] : j)
+        args.push_back("--" + k + (v.empty() ? "" : "=" + v));
+    return args;
+}
+
+std::string presetJobFile(const Preset& p, const JobOptions& j) {
+    std::string out = "[" + std::string(p.name) + "]\n";
+    for (const auto& [k, v] : j)
+        out += k + (v.empty() ? "" : "=" + v) + "\n";
+    return out;
+}
+
+std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
+    std::vector<fio::ClientEndpoint> out;
+    for (const auto& c : ctx.clients)
+        out.push_back({c.address, c.fioPort});
+    return out;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+    for (auto pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+        s.replace(pos, from.size(), to);
 }
 
 std::vector<std::string> presetNames() {
@@ -75,6 +136,31 @@ public:
              {},
              "true"},
             {"numjobs", "Jobs", OptionType::Int, "Parallel jobs (presets)", 1, 256, "1"},
+            {"target",
+             "Export",
+             OptionType::Choice,
+             "Run on the layout's export through the kernel client: iscsi (fio on the LUN's "
+             "block device; job files name it ${LB_DEVICE}) or nfs (fio in the mounted export)",
+             {},
+             {},
+             "",
+             {"iscsi", "nfs"}},
+            {"nfs_version",
+             "NFS version",
+             OptionType::Choice,
+             "mount -o vers= (target = nfs; default 3)",
+             {},
+             {},
+             "",
+             {"3", "4", "4.1", "4.2"}},
+            {"rsize", "NFS rsize", OptionType::Size, "Read size (target = nfs; default 1M)", 4096,
+             1 << 20},
+            {"wsize", "NFS wsize", OptionType::Size, "Write size (target = nfs; default 1M)", 4096,
+             1 << 20},
+            {"mount_options", "Mount options", OptionType::String,
+             "More NFS mount options, e.g. nconnect=4,hard (target = nfs)"},
+            {"net_timeout", "Network timeout (s)", OptionType::Int,
+             "Bound on each discovery, login, logout, mount and unmount (default 30)", 1, 3600},
         };
     }
     std::string_view name() const override { return "fio"; }
@@ -84,6 +170,13 @@ public:
     Expected<void> validate(const OptionValues& o, const std::string& where) const override {
         if (o.has("preset") == o.has("job_file"))
             return badInput(where + ": workloads.preset: give exactly one of preset or job_file");
+        for (const char* nfsOnly : {"nfs_version", "rsize", "wsize", "mount_options"})
+            if (o.has(nfsOnly) && o.text("target") != "nfs")
+                return badInput(where + ": workloads." + nfsOnly +
+                                ": only a workload with target = \"nfs\" mounts NFS");
+        if (o.has("net_timeout") && !o.has("target"))
+            return badInput(where + ": workloads.net_timeout: only a workload with a target "
+                                    "logs in or mounts");
         if (const Preset* p = findPreset(o.text("preset"))) {
             const auto bs = parseSize(p->bs, SizeConvention::Binary);
             if (bs && o.bytes("size") < *bs)
@@ -94,8 +187,14 @@ public:
         return {};
     }
 
+    bool drivesClients() const override { return true; }
+
     Expected<MeasuredCommand> command(const OptionValues& o,
                                       const WorkloadContext& ctx) const override {
+        if (!ctx.clients.empty())
+            return onClients(o, ctx);
+        if (o.has("target"))
+            return onExport(o, ctx);
         MeasuredCommand mc;
         Command& c = mc.command;
         c.program = "fio";
@@ -117,33 +216,186 @@ public:
                                  "page cache takes part");
         }
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
-        c.args = {"--output-format=json",
-                  "--name=" + std::string(p->name),
-                  "--filename=" + file,
-                  "--rw=" + std::string(p->rw),
-                  "--bs=" + std::string(p->bs),
-                  "--iodepth=" + std::to_string(p->iodepth),
-                  "--ioengine=" + o.text("ioengine", "libaio"),
-                  "--direct=" + std::string(direct ? "1" : "0"),
-                  "--size=" + std::to_string(o.bytes("size")),
-                  "--runtime=" + std::to_string(o.integer("runtime", 10)),
-                  "--time_based",
-                  "--numjobs=" + std::to_string(o.integer("numjobs", 1)),
-                  "--group_reporting"};
-        if (o.integer("ramp_time") > 0)
-            c.args.push_back("--ramp_time=" + std::to_string(o.integer("ramp_time")));
-        if (p->extra)
-            c.args.emplace_back(p->extra);
+        c.args = presetArgs(*p, presetOptions(*p, o, direct, file));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
         return mc;
     }
 
     Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
-                              const OptionValues&) const override {
-        return fio::parseJson(r.stdoutText, r.stderrText);
+                              const OptionValues& o) const override {
+        return named(fio::parseJson(r.stdoutText, r.stderrText), o, {});
+    }
+
+    Expected<ParsedRun> parseFor(const ProcessResult& r, const std::vector<ProcessResult>&,
+                                 const OptionValues& o, const WorkloadContext& ctx) const override {
+        if (ctx.clients.empty())
+            return named(fio::parseJson(r.stdoutText, r.stderrText), o, {});
+        return named(fio::parseClients(r.stdoutText, r.stderrText, endpointsOf(ctx)), o,
+                     ctx.clients);
     }
 
 private:
+    static int netTimeout(const OptionValues& o) {
+        return static_cast<int>(o.integer("net_timeout", 30));
+    }
+
+    static kernel::NfsMount mountOptions(const OptionValues& o) {
+        kernel::NfsMount m;
+        m.version = o.text("nfs_version", "3");
+        m.rsizeBytes = o.bytes("rsize", m.rsizeBytes);
+        m.wsizeBytes = o.bytes("wsize", m.wsizeBytes);
+        m.extraOptions = o.text("mount_options");
+        m.timeoutSeconds = netTimeout(o);
+        return m;
+    }
+
+    static std::string jobName(const OptionValues& o) {
+        return o.has("preset") ? o.text("preset") : stemOf(o.text("job_file"));
+    }
+
+    static std::string stemOf(const std::string& path) {
+        auto name = path.substr(path.find_last_of('/') + 1);
+        return name.substr(0, name.rfind('.'));
+    }
+
+    // fio on the export from where the layout is (or its one client): log in or mount first,
+    // log out or unmount after, whatever happened.
+    Expected<MeasuredCommand> onExport(const OptionValues& o, const WorkloadContext& ctx) const {
+        MeasuredCommand mc;
+        Command fio;
+        fio.program = "fio";
+        fio.env = {{"LC_ALL", "C"}};
+        const Preset* p = findPreset(o.text("preset"));
+        if (o.has("preset") && !p)
+            return badInput("fio: unknown preset '" + o.text("preset") + "'");
+        const bool direct = o.flag("direct", true);
+        if (o.text("target") == "iscsi") {
+            auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
+            if (!attach)
+                return fail(attach.error());
+            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, ""))
+                         : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+            mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
+            mc.prepare = std::move(attach->prepare);
+            mc.cleanup = std::move(attach->cleanup);
+            mc.caveats.push_back("iscsi: fio on the LUN's block device through the kernel "
+                                 "initiator (open-iscsi), portal " +
+                                 ctx.exported.iscsiPortal);
+            return mc;
+        }
+        const std::string mount = "/mnt/layoutbench/" + jobName(o);
+        auto attach = kernel::nfsMount(ctx.exported, mountOptions(o), mount);
+        if (!attach)
+            return fail(attach.error());
+        mc.prepare = std::move(attach->prepare);
+        fio.cwd = mount;
+        const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
+        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file))
+                     : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+        mc.command = std::move(fio);
+        if (p)
+            mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
+        mc.cleanup.insert(mc.cleanup.end(), attach->cleanup.begin(), attach->cleanup.end());
+        mc.caveats.push_back("nfs: fio in " + ctx.exported.nfsServer + ":" + ctx.exported.nfsPath +
+                             " mounted with the kernel client (vers=" + o.text("nfs_version", "3") +
+                             ")");
+        return mc;
+    }
+
+    // The same job from every client at once: fio --server on each (in its own directory, or
+    // in the export mounted there), one fio --client run from the workbench.
+    Expected<MeasuredCommand> onClients(const OptionValues& o, const WorkloadContext& ctx) const {
+        MeasuredCommand mc;
+        const Preset* p = findPreset(o.text("preset"));
+        if (o.has("preset") && !p)
+            return badInput("fio: unknown preset '" + o.text("preset") + "'");
+        if (o.text("target") == "iscsi")
+            return badInput("fio: an iSCSI LUN from several clients at once is not supported");
+        const bool nfs = o.text("target") == "nfs";
+        std::vector<std::string> jobFiles;
+        std::vector<ClientCommand> after;
+        for (const auto& c : ctx.clients) {
+            const std::string dir = c.workdir + "/" + c.name;
+            auto on = [&](Command cmd) {
+                if (!cmd.timeout)
+                    cmd.timeout = std::chrono::seconds(netTimeout(o));
+                return ClientCommand{c.name, std::move(cmd)};
+            };
+            mc.clientPrepare.push_back(on({"mkdir", {"-p", "--", dir}}));
+            std::string cwd = dir;
+            std::vector<Command> unmount;
+            if (nfs) {
+                cwd = dir + "/nfs";
+                auto attach = kernel::nfsMount(ctx.exported, mountOptions(o), cwd);
+                if (!attach)
+                    return fail(attach.error());
+                for (auto& cmd : attach->prepare)
+                    mc.clientPrepare.push_back(on(std::move(cmd)));
+                unmount = std::move(attach->cleanup);
+            }
+            std::vector<Command> remove;
+            if (p) {
+                // Clients of one export write files of their own.
+                const std::string file = "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
+                const std::string job = dir + "/" + p->name + ".fio";
+                mc.clientPrepare.push_back(
+                    on({"sh",
+                        {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job,
+                         presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file))}}));
+                jobFiles.push_back(job);
+                remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
+            }
+            const auto daemon = fio::serverDaemon({c.address, c.fioPort}, cwd, dir + "/fio.pid");
+            mc.clientPrepare.push_back(on(daemon.start));
+            after.push_back(on(daemon.stop));
+            for (auto& cmd : remove)
+                after.push_back(on(std::move(cmd)));
+            for (auto& cmd : unmount)
+                after.push_back(on(std::move(cmd)));
+            after.push_back(on({"rmdir", {"--", dir}}));
+        }
+        auto command = p ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
+                         : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
+        if (!command)
+            return fail(command.error());
+        mc.command = std::move(*command);
+        mc.clientCleanup = std::move(after);
+        mc.caveats.push_back("fio client/server mode: " + std::to_string(ctx.clients.size()) +
+                             " client" + (ctx.clients.size() == 1 ? "" : "s") +
+                             " at once; per-client metrics are named <job>@<client>" +
+                             (nfs ? ", each on the NFS export mounted there" : ""));
+        return mc;
+    }
+
+    // Metric names: fio.* for the layout's directory, iscsi.* / nfs.* on its export, and
+    // @<client name> for each client instead of the address fio reports.
+    static Expected<ParsedRun> named(Expected<ParsedRun> run, const OptionValues& o,
+                                     const std::vector<WorkloadClient>& clients) {
+        if (!run)
+            return run;
+        for (const auto& c : clients) {
+            const bool shared = std::any_of(clients.begin(), clients.end(), [&](const auto& x) {
+                return x.address == c.address && x.fioPort != c.fioPort;
+            });
+            const std::string label =
+                "@" + c.address + (shared ? ":" + std::to_string(c.fioPort) : "") + ".";
+            for (auto& m : run->metrics)
+                replaceAll(m.name, label, "@" + c.name + ".");
+            for (auto& caveat : run->caveats)
+                replaceAll(caveat, label, "@" + c.name + ".");
+            replaceAll(run->failureReason, label, "@" + c.name + ".");
+        }
+        if (const std::string target = o.text("target"); !target.empty()) {
+            for (auto& m : run->metrics)
+                if (m.name.rfind("fio.", 0) == 0)
+                    m.name = target + "." + m.name.substr(4);
+            for (auto& caveat : run->caveats)
+                if (caveat.rfind("fio.", 0) == 0)
+                    caveat = target + "." + caveat.substr(4);
+        }
+        return run;
+    }
+
     std::vector<OptionSpec> options_;
 };
 

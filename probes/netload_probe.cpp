@@ -106,16 +106,28 @@ class NetloadProbe final : public Probe {
 public:
     NetloadProbe() {
         options_ = {
-            {"url",
-             "URL",
-             OptionType::String,
+            {"url", "URL", OptionType::String,
              "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the protocol "
-             "(iscsi or nfs) comes from the scheme",
+             "(iscsi or nfs) comes from the scheme. Or give target"},
+            {"target",
+             "Export",
+             OptionType::Choice,
+             "The layout's export ([layouts.export]): its iSCSI LUN (with its CHAP account) or a "
+             "file in its NFS export; the URL is made from it",
              {},
              {},
              "",
+             {"iscsi", "nfs"}},
+            {"file", "NFS file", OptionType::String,
+             "The file in the NFS export (target = nfs; default lb-netload.dat)"},
+            {"nfs_version",
+             "NFS version",
+             OptionType::Choice,
+             "3 or 4 (target = nfs; default 3)",
              {},
-             true},
+             {},
+             "",
+             {"3", "4"}},
             {"rw",
              "Pattern",
              OptionType::Choice,
@@ -134,14 +146,15 @@ public:
              "Bytes to transfer, or with runtime the region used",
              512,
              {}},
-            {"name",
+            // Not "name" and "timeout": a workload's own keys of those names are the run's.
+            {"job",
              "Job name",
              OptionType::String,
-             "Names the metrics <protocol>.<name>.*",
+             "Names the metrics <protocol>.<job>.*",
              {},
              {},
              "netload"},
-            {"timeout", "Network timeout (s)", OptionType::Int,
+            {"net_timeout", "Network timeout (s)", OptionType::Int,
              "Bound on every network step: connect, login, mount, each I/O", 1, 3600, "10"},
         };
     }
@@ -150,6 +163,17 @@ public:
     Command versionCommand() const override { return {"lb-netload", {"--version"}}; }
 
     Expected<void> validate(const OptionValues& o, const std::string& where) const override {
+        if (o.has("url") == o.has("target"))
+            return badInput(where + ": workloads.url: give exactly one of url or target");
+        for (const char* nfsOnly : {"file", "nfs_version"})
+            if (o.has(nfsOnly) && o.text("target") != "nfs")
+                return badInput(where + ": workloads." + nfsOnly +
+                                ": only a workload with target = \"nfs\" takes it");
+        if (o.has("file") && (o.text("file").find('/') != std::string::npos ||
+                              o.text("file").find('?') != std::string::npos))
+            return badInput(where + ": workloads.file: a file name without '/' or '?'");
+        if (o.has("target"))
+            return validateJob(o, where);
         const std::string url = o.text("url");
         const std::string protocol = protocolOf(url);
         if (protocol.empty())
@@ -168,11 +192,15 @@ public:
                 return badInput(where + ": workloads.url: '" + url +
                                 "' has no LUN number (iscsi://HOST/IQN/LUN)");
         }
+        return validateJob(o, where);
+    }
+
+    static Expected<void> validateJob(const OptionValues& o, const std::string& where) {
         if (!o.has("runtime") && !o.has("size"))
             return badInput(where + ": workloads: give runtime or size");
-        const std::string job = o.text("name", "netload");
+        const std::string job = o.text("job", "netload");
         if (job.empty() || job.find_first_of(".@ /") != std::string::npos)
-            return badInput(where + ": workloads.name: '" + job +
+            return badInput(where + ": workloads.job: '" + job +
                             "' must be non-empty without '.', '@', '/' or spaces (it is part of "
                             "the metric names)");
         if (o.has("size") && o.bytes("size") < o.bytes("bs", 4096))
@@ -180,13 +208,33 @@ public:
         return {};
     }
 
+    // The URL of the layout's export: its LUN (user%secret@ when it has CHAP) or a file in it.
+    static Expected<std::string> exportUrl(const OptionValues& o, const ExportTarget& e) {
+        if (o.text("target") == "iscsi") {
+            if (!e.iscsi())
+                return badInput("netload: the layout has no iSCSI export");
+            const std::string chap =
+                e.chapUser.empty() ? "" : e.chapUser + "%" + e.chapPassword + "@";
+            return "iscsi://" + chap + e.iscsiPortal + "/" + e.iqn + "/" + std::to_string(e.lun);
+        }
+        if (!e.nfs())
+            return badInput("netload: the layout has no NFS export");
+        const std::string server =
+            e.nfsServer.find(':') != std::string::npos ? "[" + e.nfsServer + "]" : e.nfsServer;
+        return "nfs://" + server + e.nfsPath + "/" + o.text("file", "lb-netload.dat") +
+               (o.text("nfs_version", "3") == "4" ? "?version=4" : "");
+    }
+
     Expected<MeasuredCommand> command(const OptionValues& o,
-                                      const WorkloadContext&) const override {
+                                      const WorkloadContext& ctx) const override {
         MeasuredCommand mc;
         Command& c = mc.command;
         c.program = "lb-netload";
         c.env = {{"LC_ALL", "C"}};
-        const std::string url = o.text("url");
+        auto made = o.has("target") ? exportUrl(o, ctx.exported) : o.text("url");
+        if (!made)
+            return fail(made.error());
+        const std::string url = *made;
         // user%password@ in an iSCSI URL is CHAP: the URL is a secret then.
         if (url.find('@') != std::string::npos)
             c.maskedArg(url);
@@ -199,8 +247,8 @@ public:
             c.arg("--runtime=" + std::to_string(o.integer("runtime")));
         if (o.has("size"))
             c.arg("--size=" + std::to_string(o.bytes("size")));
-        c.arg("--name=" + o.text("name", "netload"));
-        const auto timeout = o.integer("timeout", 10);
+        c.arg("--name=" + o.text("job", "netload"));
+        const auto timeout = o.integer("net_timeout", 10);
         c.arg("--timeout=" + std::to_string(timeout));
         // lb-netload bounds each step itself; this outer bound catches a stuck process.
         if (o.has("runtime"))
@@ -214,7 +262,8 @@ public:
 
     Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
                               const OptionValues& o) const override {
-        return netload::parseJson(r.stdoutText, r.stderrText, protocolOf(o.text("url")));
+        return netload::parseJson(r.stdoutText, r.stderrText,
+                                  o.has("target") ? o.text("target") : protocolOf(o.text("url")));
     }
 
 private:

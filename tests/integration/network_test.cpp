@@ -202,7 +202,7 @@ TEST_F(IscsiTest, WritesThenReadsSequentialAndRandomAtQueueDepth1And16) {
                                                            {"rw", std::string(c.rw)},
                                                            {"bs", std::string("4k")},
                                                            {"iodepth", std::int64_t{c.iodepth}},
-                                                           {"name", job}};
+                                                           {"job", job}};
         // Sequential jobs by size (the whole LUN once at qd16), random ones by time.
         if (std::string(c.rw).starts_with("rand"))
             raw["runtime"] = std::int64_t{2};
@@ -236,7 +236,7 @@ TEST_F(IscsiTest, ParserNamesMetricsByProtocolAndRejectsBrokenOutput) {
                                                 {"rw", std::string("randread")},
                                                 {"bs", std::string("4k")},
                                                 {"iodepth", std::int64_t{16}},
-                                                {"name", std::string("randread-qd16")},
+                                                {"job", std::string("randread-qd16")},
                                                 {"runtime", std::int64_t{1}}}),
                                 &runOutput);
     ASSERT_TRUE(run) << run.error().message;
@@ -380,7 +380,7 @@ TEST(IscsiZfsTest, LunOnAFileInAZfsFuseDatasetIsWrittenAndRead) {
                                                       {"bs", std::string("64k")},
                                                       {"iodepth", std::int64_t{16}},
                                                       {"size", std::string("16M")},
-                                                      {"name", std::string("zfs-write")}}));
+                                                      {"job", std::string("zfs-write")}}));
         ASSERT_TRUE(write) << write.error().message;
         expectPlausible(*write, "iscsi.zfs-write.write", 65536);
         const auto read = runNetload(netloadOptions({{"url", tgtd.url(iqn, 1)},
@@ -389,7 +389,7 @@ TEST(IscsiZfsTest, LunOnAFileInAZfsFuseDatasetIsWrittenAndRead) {
                                                      {"iodepth", std::int64_t{16}},
                                                      {"runtime", std::int64_t{2}},
                                                      {"size", std::string("16M")},
-                                                     {"name", std::string("zfs-randread")}}));
+                                                     {"job", std::string("zfs-randread")}}));
         ASSERT_TRUE(read) << read.error().message;
         expectPlausible(*read, "iscsi.zfs-randread.read", 4096);
     }
@@ -471,7 +471,7 @@ TEST_F(NfsTest, Nfs3WritesThenReadsAFile) {
                                                            {"bs", std::string("64k")},
                                                            {"iodepth", std::int64_t{8}},
                                                            {"size", std::string("16M")},
-                                                           {"name", job}};
+                                                           {"job", job}};
         if (std::string(rw).starts_with("rand")) {
             raw["bs"] = std::string("4k");
             raw["runtime"] = std::int64_t{2};
@@ -502,7 +502,7 @@ TEST_F(NfsTest, Nfs4ReadsAFileAndWritesWhereLibnfsCan) {
                                                     {"bs", std::string("4k")},
                                                     {"iodepth", std::int64_t{16}},
                                                     {"runtime", std::int64_t{2}},
-                                                    {"name", job}}));
+                                                    {"job", job}}));
         ASSERT_TRUE(run) << run.error().message;
         expectPlausible(*run, "nfs." + job + ".read", 4096);
     }
@@ -514,7 +514,7 @@ TEST_F(NfsTest, Nfs4ReadsAFileAndWritesWhereLibnfsCan) {
                                                   {"bs", std::string("64k")},
                                                   {"iodepth", std::int64_t{4}},
                                                   {"size", std::string("4M")},
-                                                  {"name", std::string("v4-write")}}),
+                                                  {"job", std::string("v4-write")}}),
                                   &o);
     const auto version = lb::test::runProcess({"pkg-config", "--modversion", "libnfs"}).out;
     if (version.starts_with("4.0.")) {

@@ -222,6 +222,29 @@ void checkReachable(const std::string& where, const std::string& host, const std
                       lastError);
 }
 
+// The CHAP secret of an iscsi://user%secret@host/... URL, or empty.
+std::string chapSecret(const std::string& url) {
+    if (!url.starts_with("iscsi://"))
+        return {};
+    const std::string authority = url.substr(8, url.find('/', 8) - 8);
+    const auto at = authority.rfind('@');
+    const auto percent = authority.find('%');
+    if (at == std::string::npos || percent == std::string::npos || percent > at)
+        return {};
+    return authority.substr(percent + 1, at - percent - 1);
+}
+
+// Text with the URL's CHAP secret written as ****: what this program prints, so that neither its
+// JSON nor its messages (which quote the URL and libiscsi's errors) carry the secret.
+std::string scrubbed(std::string text, const std::string& url) {
+    const std::string secret = chapSecret(url);
+    if (secret.empty())
+        return text;
+    for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos + 4))
+        text.replace(pos, secret.size(), "****");
+    return text;
+}
+
 // "host", "host:port", "[v6]" or "[v6]:port".
 std::pair<std::string, std::string> splitHostPort(const std::string& s, const std::string& dflt) {
     if (s.starts_with('[')) {
@@ -432,7 +455,7 @@ public:
                             {"groupid", 0},
                             {"error", 0},
                             {"job options",
-                             {{"url", o_.url},
+                             {{"url", scrubbed(o_.url, o_.url)},
                               {"rw", o_.rw},
                               {"bs", std::to_string(o_.bs)},
                               {"iodepth", std::to_string(o_.iodepth)},
@@ -822,6 +845,11 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
+    // The URL as given, so that messages can be scrubbed of its secret.
+    std::string url;
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]).starts_with("iscsi://"))
+            url = argv[i];
     try {
         const Options o = parseArgs(argc, argv);
         std::unique_ptr<Transport> t;
@@ -836,10 +864,10 @@ int main(int argc, char** argv) {
         std::printf("%s\n", d.report().dump(2).c_str());
         return 0;
     } catch (const Failure& f) {
-        std::fprintf(stderr, "lb-netload: %s\n", oneLine(f.what()).c_str());
+        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(f.what()), url).c_str());
         return f.status;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "lb-netload: %s\n", oneLine(e.what()).c_str());
+        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(e.what()), url).c_str());
         return 1;
     }
 }
