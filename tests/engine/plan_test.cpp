@@ -7,6 +7,7 @@
 #include "engine/scenario.h"
 #include "probes/tools.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -22,7 +23,10 @@ const ProbeRegistry& probes() {
 
 // Six SSDs and the layouts under test; `layouts` is TOML for [[layouts]] (the baseline dir is
 // added).
-Scenario scenarioWith(const std::string& layouts) {
+// `workloadOptions`: a netload workload with these options instead of xz; `baseExtra`: more keys
+// (or tables) of the baseline dir layout.
+Scenario scenarioWith(const std::string& layouts, const std::string& workloadOptions = {},
+                      const std::string& baseExtra = {}) {
     std::string text = R"(name = "plans"
 work_dir = "/srv/lb"
 )";
@@ -35,11 +39,13 @@ name = "base"
 kind = "dir"
 path = "/srv/base"
 baseline = true
-)" + layouts +
+)" + baseExtra +
+            layouts +
             R"(
 [[workloads]]
-probe = "xz"
-)";
+)" +
+            (workloadOptions.empty() ? std::string("probe = \"xz\"\n")
+                                     : "probe = \"netload\"\nruntime = 1\n" + workloadOptions);
     auto s = parseScenario(text, "/srv/plans.toml", probes());
     EXPECT_TRUE(s) << s.error().message;
     return s ? *s : Scenario{};
@@ -189,6 +195,161 @@ disk = "/dev/xvdb"
 )");
     expectGolden("guest-libvirt", described(s, "kvm"));
     expectGolden("guest-xen-md-raid1", described(s, "xen"));
+}
+
+// ---- Exports ([layouts.export]): appended to the part the workloads run on, each with its undo.
+
+TEST(PlanGolden, TgtFileLunAndGaneshaOnAZfsLayout) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "raidz2"
+kind = "zfs-raidz2"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
+[layouts.export]
+address = "192.0.2.10"
+iscsi = "tgt"
+lun = "file"
+lun_size = "8G"
+tgt_control_port = 13260
+nfs = "ganesha"
+nfs_options = ["rw", "root_squash"]
+nfs_versions = [3, 4]
+nfs_clients = ["192.0.2.0/24"]
+)");
+    expectGolden("export-tgt-file-ganesha-zfs", described(s, "raidz2"));
+}
+
+TEST(PlanGolden, TgtZvolWithChapKeepsTheSecretMasked) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "mirror"
+kind = "zfs-mirror"
+disks = ["ssd-b", "ssd-c"]
+[layouts.export]
+iscsi = "tgt"
+lun = "zvol"
+lun_size = "16G"
+iqn = "iqn.2026-11.com.example:vm-store"
+tid = 7
+lun_number = 3
+chap_user = "xen"
+chap_password = "a-long-chap-secret"
+initiators = ["192.0.2.21", "192.0.2.22"]
+)");
+    const std::string text = described(s, "mirror");
+    EXPECT_EQ(text.find("a-long-chap-secret"), std::string::npos) << text;
+    EXPECT_NE(text.find("--password '****'"), std::string::npos) << text;
+    EXPECT_EQ(s.text.find("a-long-chap-secret"), std::string::npos) << "stored text: " << s.text;
+    expectGolden("export-tgt-zvol-chap", text);
+}
+
+TEST(PlanGolden, LioExportsAnMdArrayRawWithoutAFileSystem) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "r10"
+kind = "md-raid10"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
+[layouts.export]
+iscsi = "lio"
+lun = "device"
+portal_port = 3261
+chap_user = "xen"
+chap_password = "a-long-chap-secret"
+initiators = ["iqn.2026-11.com.example:xen1"]
+)",
+                                "target = \"iscsi\"\n", "[layouts.export]\niscsi = \"tgt\"\n");
+    const std::string text = described(s, "r10");
+    EXPECT_EQ(text.find("mkfs"), std::string::npos) << "the LUN must not get a file system";
+    EXPECT_EQ(text.find("a-long-chap-secret"), std::string::npos) << text;
+    expectGolden("export-lio-md-raw", text);
+}
+
+TEST(PlanGolden, KernelNfsExportOfADirectory) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "plain"
+kind = "dir"
+path = "/srv/plain"
+[layouts.export]
+nfs = "kernel"
+nfs_options = ["rw", "async", "no_root_squash", "fsid=17"]
+nfs_clients = ["192.0.2.0/24", "backup.example"]
+)");
+    expectGolden("export-kernel-nfs-dir", described(s, "plain"));
+}
+
+TEST(PlanGolden, AGuestExportsFromInside) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "vm"
+kind = "guest"
+disks = ["ssd-b"]
+[layouts.guest]
+hypervisor = "libvirt"
+domain = "storage-vm"
+target = "ssh://root@storage-vm"
+layout = "zfs-stripe"
+disk = "/dev/vdb"
+[layouts.export]
+iscsi = "tgt"
+lun = "zvol"
+nfs = "ganesha"
+)");
+    const std::string text = described(s, "vm");
+    EXPECT_NE(text.find("-- guest"), std::string::npos);
+    EXPECT_LT(text.find("-- guest"), text.find("tgtadm")) << "the guest exports, not the host";
+    expectGolden("export-guest-tgt-zvol-ganesha", text);
+}
+
+TEST(Plan, EveryExportStepThatMakesSomethingHasItsUndo) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "raidz2"
+kind = "zfs-raidz2"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
+[layouts.export]
+iscsi = "tgt"
+lun = "zvol"
+chap_user = "xen"
+chap_password = "a-long-chap-secret"
+nfs = "ganesha"
+)");
+    auto plan = planLayout(s, s.layouts[1]);
+    ASSERT_TRUE(plan) << plan.error().message;
+    for (const auto& step : plan->steps) {
+        const auto& args = step.command.args;
+        const bool makes = std::find(args.begin(), args.end(), "new") != args.end() ||
+                           std::find(args.begin(), args.end(), "bind") != args.end() ||
+                           step.command.program == "ganesha.nfsd" ||
+                           (step.command.program == "zfs" && args.front() == "create");
+        if (makes) {
+            EXPECT_TRUE(step.undo) << step.description;
+        }
+        // Undo commands are stored and replayed as they are: never a secret in them.
+        if (step.undo) {
+            EXPECT_TRUE(step.undo->maskedArgs.empty()) << step.description;
+            for (const auto& a : step.undo->args)
+                EXPECT_EQ(a.find("a-long-chap-secret"), std::string::npos) << step.description;
+        }
+    }
+    // The check that tgtd answers comes before the zvol is made.
+    const auto first = [&](const std::string& program) {
+        return std::find_if(plan->steps.begin(), plan->steps.end(),
+                            [&](const PlanStep& step) { return step.command.program == program; }) -
+               plan->steps.begin();
+    };
+    EXPECT_LT(first("tgtadm"), first("zfs"));
+}
+
+TEST(Plan, AMaskedChapSecretCannotBePlanned) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "d"
+kind = "dir"
+path = "/srv/d"
+[layouts.export]
+iscsi = "tgt"
+chap_user = "xen"
+chap_password = "****"
+)");
+    auto plan = planLayout(s, s.layouts[1]);
+    ASSERT_FALSE(plan);
+    EXPECT_NE(plan.error().message.find("the CHAP password is masked in this copy"),
+              std::string::npos)
+        << plan.error().message;
 }
 
 TEST(Plan, MdArrayOfTooFewDisksIsBadInput) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
 #include <string>
@@ -898,4 +899,200 @@ TEST(ScenarioErrors, ALayoutMixingDevicesAndFilesIsRefused) {
 TEST(ScenarioErrors, FileDisksAreNotPartitioned) {
     const std::string text = replaced(valid, "underprovision = 1.0", "underprovision = 0.8");
     expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.underprovision");
+}
+
+// ---- [layouts.export], [[clients]] and workloads that use them ----
+
+namespace {
+
+// `valid` with an export on both layouts (so workloads may target it) and `more` after.
+std::string exported(const std::string& exportKeys, const std::string& more = {}) {
+    std::string text = replaced(valid, "baseline = true\n",
+                                "baseline = true\n[layouts.export]\niscsi = \"tgt\"\nnfs = "
+                                "\"ganesha\"\n");
+    text = replaced(text, "underprovision = 1.0\n",
+                    "underprovision = 1.0\n[layouts.export]\n" + exportKeys);
+    return text + more;
+}
+
+} // namespace
+
+TEST(ScenarioExport, DefaultsFilledIn) {
+    const auto r = parse(exported("iscsi = \"tgt\"\nnfs = \"kernel\"\n"));
+    ASSERT_TRUE(r) << r.error().message;
+    const auto& e = *r->layouts[1].exported;
+    EXPECT_EQ(e.address, "127.0.0.1");
+    EXPECT_EQ(e.iqn, "iqn.2026-11.org.layoutbench:mirror");
+    EXPECT_EQ(e.lun, "file");
+    EXPECT_EQ(e.lunSizeBytes, 1ULL << 30);
+    EXPECT_EQ(e.tid, 1);
+    EXPECT_EQ(e.lunNumber, 1);
+    EXPECT_EQ(e.portalPort, 3260);
+    EXPECT_EQ(e.initiators, std::vector<std::string>{"ALL"});
+    EXPECT_EQ(e.nfsOptions, (std::vector<std::string>{"rw", "sync", "no_root_squash"}));
+    EXPECT_EQ(e.nfsVersions, (std::vector<int>{3, 4}));
+    EXPECT_EQ(e.nfsClients, std::vector<std::string>{"*"});
+    EXPECT_FALSE(r->layouts[0].exported->nfs.empty());
+}
+
+TEST(ScenarioExport, AddressDefaultsToTheSshHost) {
+    const auto r = parse(replaced(exported("iscsi = \"lio\"\n"), "[thresholds]",
+                                  "[host]\ntarget = \"ssh://root@nas.example:2222\"\n"
+                                  "[thresholds]"));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->layouts[1].exported->address, "nas.example");
+}
+
+TEST(ScenarioExport, ChapSecretIsMaskedInTheStoredText) {
+    const std::string text =
+        exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = 'twelve+chars'\n");
+    const auto r = parse(text);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->layouts[1].exported->chapPassword, "twelve+chars");
+    EXPECT_EQ(r->text.find("twelve+chars"), std::string::npos);
+    EXPECT_NE(r->text.find("chap_password = \"****\""), std::string::npos) << r->text;
+    // The stored copy parses, and says that its secret is masked.
+    const auto stored = parse(r->text);
+    ASSERT_TRUE(stored) << stored.error().message;
+    EXPECT_TRUE(stored->layouts[1].exported->chapPasswordMasked);
+    EXPECT_TRUE(stored->layouts[1].exported->chapPassword.empty());
+}
+
+TEST(ScenarioExport, ChapSecretFromAFile) {
+    const fs::path file = fs::temp_directory_path() / "lb-scenario-test-chap";
+    { std::ofstream(file) << "from-a-file-secret\n"; }
+    const auto r = parse(exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password_file = \"" +
+                                  file.string() + "\"\n"));
+    fs::remove(file);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->layouts[1].exported->chapPassword, "from-a-file-secret");
+}
+
+TEST(ScenarioExportErrors, EachNamesItsField) {
+    std::string t = exported("iscsi = \"tgt\"\nportal = 3260\n");
+    expectBadInputAt(t, lineColumn(t, "portal = "), "layouts[1].export.portal");
+    t = exported("lun = \"file\"\n");
+    expectBadInputOnSomeLine(t, "layouts[1].export.iscsi: an export needs");
+    t = exported("iscsi = \"tgt\"\nlun = \"zvol\"\n");
+    t = replaced(t, "kind = \"zfs-mirror\"", "kind = \"dir\"\npath = \"m\"");
+    t = replaced(t, "disks = [\"d1\", \"d2\"]\n", "");
+    t = replaced(t, "ashift = 12\n", "");
+    t = replaced(t, "underprovision = 1.0\n", "");
+    expectBadInputAt(t, valueAt(t, "lun = \"zvol\""), "layouts[1].export.lun: a zvol needs a ZFS");
+    t = exported("iscsi = \"tgt\"\nlun = \"device\"\n");
+    expectBadInputAt(t, valueAt(t, "lun = \"device\""), "layouts[1].export.lun: only an md");
+    t = exported("nfs = \"ganesha\"\nnfs_options = [\"rw\", \"async\"]\n");
+    expectBadInputAt(t, valueAt(t, "nfs_options = [\"rw\", \"async\"]"),
+                     "layouts[1].export.nfs_options: 'async' is an option of the kernel server");
+    t = exported("nfs = \"kernel\"\nnfs_options = [\"sync\", \"async\"]\n");
+    expectBadInputOnSomeLine(t, "layouts[1].export.nfs_options: contradicting");
+    t = exported("nfs = \"kernel\"\nnfs_versions = [2]\n");
+    expectBadInputOnSomeLine(t, "layouts[1].export.nfs_versions: expected 3 or 4");
+    t = exported("nfs = \"kernel\"\ntid = 2\n");
+    expectBadInputAt(t, lineColumn(t, "tid = 2"), "layouts[1].export.tid: only an iSCSI export");
+    t = exported("iscsi = \"tgt\"\nrsize = 2\n");
+    expectBadInputAt(t, lineColumn(t, "rsize = 2"), "layouts[1].export.rsize: unknown key");
+    t = exported("iscsi = \"tgt\"\niqn = \"iqn.2026-11.Example:Upper\"\n");
+    expectBadInputAt(t, valueAt(t, "iqn = \"iqn.2026-11.Example:Upper\""),
+                     "layouts[1].export.iqn: 'iqn.2026-11.Example:Upper' is not an IQN");
+    t = exported("iscsi = \"tgt\"\nlun_number = 0\n");
+    expectBadInputAt(t, valueAt(t, "lun_number = 0"), "layouts[1].export.lun_number: 0 is outside");
+    t = exported("iscsi = \"tgt\"\nchap_user = \"xen\"\n");
+    expectBadInputAt(t, valueAt(t, "chap_user = \"xen\""),
+                     "layouts[1].export.chap_password: CHAP needs");
+    t = exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = \"short\"\n");
+    expectBadInputAt(t, valueAt(t, "chap_password = \"short\""),
+                     "layouts[1].export.chap_password: use at least 12 characters");
+    t = exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = \"has@an-at-sign\"\n");
+    expectBadInputAt(t, valueAt(t, "chap_password = \"has@an-at-sign\""),
+                     "layouts[1].export.chap_password: use printable characters other than");
+    // A bad key's error never repeats the secret.
+    const auto r = parse(exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = "
+                                  "\"visible-secret-1\"\nbogus = 1\n"));
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message.find("visible-secret-1"), std::string::npos);
+}
+
+TEST(ScenarioClients, ParsedWithDefaultsAndAllExpanded) {
+    const auto r =
+        parse(replaced(exported("iscsi = \"tgt\"\nnfs = \"ganesha\"\naddress = \"192.0.2.10\"\n",
+                                R"(
+[[workloads]]
+name = "from-all"
+probe = "fio"
+preset = "rand-read-4k-qd1"
+target = "nfs"
+clients = "all"
+
+[[workloads]]
+name = "from-vm2"
+probe = "netload"
+target = "iscsi"
+runtime = 5
+clients = "vm2"
+
+[[clients]]
+name = "vm1"
+target = "local"
+fio_port = 8766
+
+[[clients]]
+name = "vm2"
+target = "ssh://root@vm2.example"
+identity = "~/.ssh/lb"
+)"),
+                       "baseline = true\n[layouts.export]\n",
+                       "baseline = true\n[layouts.export]\naddress = \"192.0.2.10\"\n"));
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->clients.size(), 2u);
+    EXPECT_EQ(r->clients[0].address, "127.0.0.1");
+    EXPECT_EQ(r->clients[0].fioPort, 8766);
+    EXPECT_EQ(r->clients[1].address, "vm2.example");
+    EXPECT_EQ(r->clients[1].fioPort, 8765);
+    EXPECT_EQ(r->clients[1].workDir, "/var/tmp/layoutbench-client");
+    EXPECT_EQ(workload(*r, "from-all")->clients, (std::vector<std::string>{"vm1", "vm2"}));
+    EXPECT_EQ(workload(*r, "from-vm2")->clients, std::vector<std::string>{"vm2"});
+    EXPECT_TRUE(workload(*r, "fio:seq-read-1m")->clients.empty());
+}
+
+TEST(ScenarioClientsErrors, EachNamesItsLine) {
+    const std::string clients = "\n[[clients]]\nname = \"vm1\"\n\n[[clients]]\nname = \"vm2\"\n"
+                                "fio_port = 8766\n";
+    const std::string netloadOnTwo =
+        "\n[[workloads]]\nname = \"n\"\nprobe = \"netload\"\n"
+        "target = \"nfs\"\nruntime = 1\nclients = [\"vm1\", \"vm2\"]\n";
+    std::string t = exported("iscsi = \"tgt\"\n", netloadOnTwo + clients);
+    expectBadInputAt(t, lineOnly(t, "[[workloads]]", 3),
+                     "workloads.clients: the netload probe runs on one client at a time");
+    t = exported("iscsi = \"tgt\"\n", "\n[[workloads]]\nname = \"f\"\nprobe = \"fio\"\npreset = "
+                                      "\"seq-read-1m\"\nclients = \"nobody\"\n" +
+                                          clients);
+    expectBadInputAt(t, lineOnly(t, "[[workloads]]", 3), "workloads.clients: 'nobody' is not in");
+    t = exported("iscsi = \"tgt\"\n", "\n[[workloads]]\nname = \"f\"\nprobe = \"fio\"\npreset = "
+                                      "\"seq-read-1m\"\nclients = \"all\"\n");
+    expectBadInputAt(t, lineOnly(t, "[[workloads]]", 3), "workloads.clients: \"all\" names no");
+    t = exported("iscsi = \"tgt\"\n", clients + "\n[[clients]]\nname = \"vm3\"\n");
+    expectBadInputAt(t, lineOnly(t, "[[clients]]", 3), "clients.fio_port: 127.0.0.1:8765 is used");
+    t = exported("iscsi = \"tgt\"\n", "\n[[clients]]\nname = \"vm1\"\nwork_dir = \"tmp\"\n");
+    expectBadInputAt(t, valueAt(t, "work_dir = \"tmp\""),
+                     "clients[0].work_dir: must be an absolute path");
+}
+
+TEST(ScenarioExportErrors, WorkloadsTargetOnlyWhatEveryLayoutExports) {
+    std::string t = exported("iscsi = \"tgt\"\n", "\n[[workloads]]\nname = \"n\"\nprobe = "
+                                                  "\"netload\"\ntarget = \"nfs\"\nruntime = 1\n");
+    expectBadInputAt(t, lineOnly(t, "[[workloads]]", 3),
+                     "workloads.target: layout 'mirror' has no NFS export");
+    t = exported("iscsi = \"tgt\"\nnfs = \"ganesha\"\nnfs_versions = [3]\n",
+                 "\n[[workloads]]\nname = \"f\"\nprobe = \"fio\"\npreset = \"seq-read-1m\"\n"
+                 "target = \"nfs\"\nnfs_version = \"4.1\"\n");
+    expectBadInputAt(t, lineOnly(t, "[[workloads]]", 3),
+                     "workloads.nfs_version: layout 'mirror' exports NFS 3 only");
+    // Clients over SSH cannot use an export at 127.0.0.1.
+    t = exported(
+        "iscsi = \"tgt\"\n",
+        "\n[[workloads]]\nname = \"n\"\nprobe = \"netload\"\ntarget = \"iscsi\"\nruntime = "
+        "1\nclients = \"far\"\n\n[[clients]]\nname = \"far\"\ntarget = "
+        "\"ssh://root@far.example\"\n");
+    expectBadInputOnSomeLine(t, "layouts.export.address: clients over SSH cannot reach");
 }
