@@ -29,6 +29,10 @@ std::string bracketed(const std::string& address) {
     return address.find(':') != std::string::npos ? "[" + address + "]" : address;
 }
 
+// True (exit 0) when something listens on TCP port 2049 (0x0801), read from /proc/net/tcp{,6}.
+constexpr const char* listening2049 =
+    "grep -qi ':0801 [0-9A-F]*:[0-9A-F]* 0A ' /proc/net/tcp /proc/net/tcp6 2>/dev/null";
+
 // Stops a daemon the plan started, by the pid in its pid file, only if that process is still the
 // named program; waits for it to go (30 s).
 Command stopByPidFile(const std::string& pidFile, const std::string& program) {
@@ -242,9 +246,11 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
                       log = dir + "/ganesha.log";
     plan.steps.push_back({"check that rpcbind answers (nfs-ganesha registers with it)",
                           admin("rpcinfo", {"-p"}), std::nullopt});
-    plan.steps.push_back({"check that no other NFS server is registered with rpcbind",
-                          admin("sh", {"-c", "! rpcinfo -p | grep -qw nfs || { echo 'an NFS "
-                                             "server already runs here' >&2; exit 1; }"}),
+    // Registrations are no proof: rpcbind -w restores those of servers long gone.
+    plan.steps.push_back({"check that no other NFS server listens on port 2049",
+                          admin("sh", {"-c", std::string("! ") + listening2049 +
+                                                 " || { echo 'port 2049 is taken: an NFS server "
+                                                 "already runs here' >&2; exit 1; }"}),
                           std::nullopt});
     plan.steps.push_back({"make nfs-ganesha's directory", admin("mkdir", {"-p", "--", dir}),
                           admin("rm", {"-rf", "--", dir})});
@@ -255,20 +261,26 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
     plan.steps.push_back({"start nfs-ganesha exporting " + plan.workdir,
                           admin("ganesha.nfsd", {"-f", conf, "-L", log, "-p", pid}),
                           stopByPidFile(pid, "ganesha")});
-    const bool v3 = std::find(e.nfsVersions.begin(), e.nfsVersions.end(), 3) != e.nfsVersions.end();
+    // Ready when each version answers an RPC NULL call (and MOUNT for NFSv3): registrations
+    // alone may be stale.
+    std::string ready;
+    for (int v : e.nfsVersions)
+        ready += std::string(ready.empty() ? "" : " && ") + "rpcinfo -T tcp 127.0.0.1 nfs " +
+                 std::to_string(v) + (v == 3 ? " && rpcinfo -T tcp 127.0.0.1 mountd 3" : "");
     plan.steps.push_back(
         {"wait until nfs-ganesha serves NFS",
-         admin("sh", {"-c",
-                      "i=0; while [ $i -lt 300 ]; do "
-                      "r=$(rpcinfo -p 2>/dev/null); "
-                      "echo \"$r\" | grep -qw nfs && { [ \"$3\" = 0 ] || "
-                      "echo \"$r\" | grep -qw mountd; } && exit 0; "
-                      "p=$(cat \"$1\" 2>/dev/null) && ! kill -0 \"$p\" 2>/dev/null && "
-                      "{ echo \"ganesha.nfsd exited; the end of $2:\" >&2; tail -n 5 \"$2\" >&2; "
-                      "exit 1; }; sleep 0.1; i=$((i+1)); done; "
-                      "echo \"nfs-ganesha did not register with rpcbind within 30 s; see $2\" >&2; "
-                      "exit 1",
-                      "sh", pid, log, v3 ? "1" : "0"}),
+         admin("sh",
+               {"-c",
+                "i=0; while [ $i -lt 300 ]; do "
+                "{ " +
+                    ready +
+                    "; } >/dev/null 2>&1 && exit 0; "
+                    "p=$(cat \"$1\" 2>/dev/null) && ! kill -0 \"$p\" 2>/dev/null && "
+                    "{ echo \"ganesha.nfsd exited; the end of $2:\" >&2; tail -n 5 \"$2\" >&2; "
+                    "exit 1; }; sleep 0.1; i=$((i+1)); done; "
+                    "echo \"nfs-ganesha does not answer NFS calls after 30 s; see $2\" >&2; "
+                    "exit 1",
+                "sh", pid, log}),
          std::nullopt});
 }
 
