@@ -97,7 +97,8 @@ wanted=$(manifest)
 missing=$(comm -23 <(printf '%s\n' "${packages[@]}" | sort) \
               <(grep -v ' (none)$' <<<"$wanted" | cut -d' ' -f1))
 if [ -n "$missing" ]; then
-    echo "lab guest: the archive offers no version of:" $missing "(run apt-get update)" >&2
+    echo "lab guest: the archive offers no version of: $(tr '\n' ' ' <<<"$missing")" \
+        "(run apt-get update)" >&2
     exit 1
 fi
 if [ -f "$out/manifest.txt" ] && [ "$(cat "$out/manifest.txt")" = "$wanted" ] &&
@@ -115,8 +116,8 @@ mkdir -p "$debs" "$pkg" "$kernel" "$root"
 
 echo "lab guest: fetching ${#packages[@]} packages (kernel $kernel_release)"
 # package=version pins exactly what the manifest says.
-(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root \
-    $(awk '{print $1 "=" $2}' <<<"$wanted") >/dev/null)
+mapfile -t pinned < <(awk '{print $1 "=" $2}' <<<"$wanted")
+(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root "${pinned[@]}" >/dev/null)
 for deb in "$debs"/*.deb; do
     case $(basename "$deb") in
         "${kernel_package}"_*) dpkg-deb -x "$deb" "$kernel" ;;

@@ -15,9 +15,9 @@ mount -t tmpfs -o mode=0755 tmpfs /run
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mkdir -p /run/lock /run/lock/iscsi
 
-for m in $(cat /etc/lb/modules); do
+while read -r m; do
     modprobe "$m" || say "cannot load module $m"
-done
+done </etc/lb/modules
 say "modules: $(cut -d' ' -f1 /proc/modules | sed '1!G;h;$!d' | tr '\n' ' ')"
 
 hostname lab-guest
@@ -32,7 +32,7 @@ if [ ! -r "$fw/authorized_keys/raw" ] || [ ! -r "$fw/host_key/raw" ]; then
         "-fw_cfg name=opt/lb/authorized_keys,file=... and -fw_cfg name=opt/lb/host_key,file=..."
     poweroff -f
 fi
-mkdir -p -m 0700 /root/.ssh
+mkdir -m 0700 /root/.ssh
 cat "$fw/authorized_keys/raw" >/root/.ssh/authorized_keys
 chmod 0600 /root/.ssh/authorized_keys
 # The host key is made by the test with ssh-keygen (OpenSSH format), so its known_hosts can be

@@ -220,47 +220,32 @@ void LabGuest::start(const LabGuestOptions& options) {
         disks_.push_back(path);
     }
 
-    std::string netdev =
-        "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:" + std::to_string(port_) + "-:22";
+    std::string netdev = std::string("user,id=net0,restrict=") +
+                         (options.restrictNetwork ? "on" : "off") +
+                         ",hostfwd=tcp:127.0.0.1:" + std::to_string(port_) + "-:22";
     for (const auto& o : options.netdevOptions)
         netdev += "," + o;
-    std::vector<std::string> argv = {kQemu,
-                                     "-accel",
-                                     "tcg",
-                                     "-m",
-                                     std::to_string(options.memoryMiB),
-                                     "-smp",
-                                     std::to_string(options.cpus),
-                                     "-display",
-                                     "none",
-                                     "-nodefaults",
-                                     "-no-user-config",
-                                     "-no-reboot",
-                                     "-kernel",
-                                     qemuPath(cacheDir_ + "/vmlinuz"),
-                                     "-initrd",
-                                     qemuPath(cacheDir_ + "/initrd.gz"),
-                                     "-append",
-                                     "console=ttyS0 panic=1 quiet",
-                                     "-serial",
-                                     "file:" + dir_ + "/console.log",
-                                     "-fw_cfg",
-                                     "name=opt/lb/authorized_keys,file=" +
-                                         qemuPath(dir_ + "/user_key.pub"),
-                                     "-fw_cfg",
-                                     "name=opt/lb/host_key,file=" + qemuPath(dir_ + "/host_key"),
-                                     "-netdev",
-                                     netdev,
-                                     "-device",
-                                     "virtio-net-pci,netdev=net0",
-                                     "-device",
-                                     "virtio-rng-pci"};
+    std::vector<std::string> argv = {
+        kQemu, "-accel", "tcg", "-display", "none", "-nodefaults", "-no-user-config", "-no-reboot"};
+    const auto add = [&argv](std::initializer_list<std::string> words) {
+        argv.insert(argv.end(), words);
+    };
+    add({"-m", std::to_string(options.memoryMiB), "-smp", std::to_string(options.cpus)});
+    add({"-kernel", qemuPath(cacheDir_ + "/vmlinuz"), "-initrd",
+         qemuPath(cacheDir_ + "/initrd.gz")});
+    // ramfs: the root holds about 110 MiB of programs and libraries, more than tmpfs (limited
+    // to half the memory) takes in a small guest.
+    add({"-append", "console=ttyS0 panic=1 quiet rootfstype=ramfs"});
+    add({"-serial", "file:" + dir_ + "/console.log"});
+    add({"-fw_cfg", "name=opt/lb/authorized_keys,file=" + qemuPath(dir_ + "/user_key.pub")});
+    add({"-fw_cfg", "name=opt/lb/host_key,file=" + qemuPath(dir_ + "/host_key")});
+    add({"-netdev", netdev, "-device", "virtio-net-pci,netdev=net0"});
+    add({"-device", "virtio-rng-pci"});
     for (std::size_t i = 0; i < disks_.size(); ++i) {
         const auto id = "disk" + std::to_string(i);
-        argv.insert(argv.end(), {"-drive",
-                                 "file=" + qemuPath(disks_[i]) + ",if=none,id=" + id +
-                                     ",format=raw,discard=unmap",
-                                 "-device", "virtio-blk-pci,drive=" + id + ",serial=lb-" + id});
+        add({"-drive",
+             "file=" + qemuPath(disks_[i]) + ",if=none,id=" + id + ",format=raw,discard=unmap"});
+        add({"-device", "virtio-blk-pci,drive=" + id + ",serial=lb-" + id});
     }
 
     const auto bootStart = Clock::now();

@@ -16,15 +16,20 @@
 namespace lb::test {
 
 struct LabGuestOptions {
-    int memoryMiB = 512; // small values let a test provoke the OOM killer
+    // Small values let a test provoke the OOM killer. The guest's files live in RAM (about
+    // 125 MiB); 256 MiB boots with about 65 MiB available, 192 MiB does not boot.
+    int memoryMiB = 512;
     int cpus = 1;
     // Disks in guest order: /dev/vda, /dev/vdb, ... First the files named here (kept), then
     // sparse files of these sizes that the fixture makes (and removes).
     std::vector<std::string> diskFiles;
     std::vector<std::uint64_t> newDiskBytes;
-    // Appended to qemu's `-netdev user,restrict=on,...`. The guest reaches nothing outside
-    // unless a rule here lets it, e.g. "guestfwd=tcp:10.0.2.100:3260-cmd:nc 127.0.0.1 3260".
-    std::vector<std::string> netdevOptions;
+    // qemu user networking. Restricted, the guest reaches nothing but what forwards to it (its
+    // SSH port). Unrestricted, it also reaches the host's 127.0.0.1 services at 10.0.2.2 (the
+    // NFS or iSCSI server a test started) and whatever the host reaches: such a test names
+    // 10.0.2.2 only.
+    bool restrictNetwork = true;
+    std::vector<std::string> netdevOptions; // appended to qemu's -netdev user,...
     std::chrono::seconds bootTimeout{120};
 };
 
