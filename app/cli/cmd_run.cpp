@@ -2,6 +2,7 @@
 // would run (build steps with their undo, and each workload's command line) without running any.
 #include "app/cli/commands.h"
 #include "engine/campaign.h"
+#include "engine/export.h"
 #include "engine/plan.h"
 #include "engine/ssh_runner.h"
 #include "probes/tools.h"
@@ -242,24 +243,55 @@ int runPlan(const Globals& g, const std::string& path) {
         ctx.ramBytes = ram;
         ctx.root = geteuid() == 0;
         ctx.layoutName = layout.name;
+        ctx.exported = exportTarget(layout, plan->workdir);
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& w : scenario->workloads) {
-            auto mc = probes.find(w.probe)->command(w.options, ctx);
+            const Probe* probe = probes.find(w.probe);
+            // Where it runs: the layout's host, its one client, or from here to all its clients.
+            WorkloadContext wctx = ctx;
+            std::string where;
+            if (!w.clients.empty() && probe->drivesClients()) {
+                for (const auto& name : w.clients) {
+                    const ScenarioClient& c = *scenario->client(name);
+                    wctx.clients.push_back({c.name, c.address, c.fioPort, c.workDir});
+                }
+                where = "   (from this machine to its clients)";
+            } else if (!w.clients.empty()) {
+                where = "   (on client " + w.clients.front() + ")";
+            }
+            auto mc = probe->command(w.options, wctx);
             if (!mc)
                 return report(mc.error());
-            nlohmann::json prepare = nlohmann::json::array();
+            nlohmann::json prepare = nlohmann::json::array(), cleanup = nlohmann::json::array();
+            for (const auto& c : mc->clientPrepare) {
+                prepare.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
+                text << "  run " << w.name << " prepare on " << c.client << ": "
+                     << c.command.toUserOutput() << "\n";
+            }
             for (const auto& c : mc->prepare) {
                 prepare.push_back(c.argvForDisplay());
                 text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
             }
             text << "  run " << w.name << " x" << scenario->iterations << ": "
                  << mc->command.toUserOutput()
-                 << (mc->command.cwd.empty() ? "" : "   (in " + mc->command.cwd + ")") << "\n";
+                 << (mc->command.cwd.empty() ? "" : "   (in " + mc->command.cwd + ")") << where
+                 << "\n";
+            for (const auto& c : mc->cleanup) {
+                cleanup.push_back(c.argvForDisplay());
+                text << "  run " << w.name << " cleanup: " << c.toUserOutput() << "\n";
+            }
+            for (const auto& c : mc->clientCleanup) {
+                cleanup.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
+                text << "  run " << w.name << " cleanup on " << c.client << ": "
+                     << c.command.toUserOutput() << "\n";
+            }
             workloads.push_back({{"name", w.name},
                                  {"iterations", scenario->iterations},
+                                 {"clients", w.clients},
                                  {"prepare", prepare},
                                  {"argv", mc->command.argvForDisplay()},
-                                 {"cwd", mc->command.cwd}});
+                                 {"cwd", mc->command.cwd},
+                                 {"cleanup", cleanup}});
         }
         text << "  teardown: the undo commands above, newest first\n";
         out.push_back({{"layout", layout.name},
