@@ -9,6 +9,7 @@
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -118,7 +120,32 @@ Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeReg
     auto stored = storedScenario(*store, o.resume);
     if (!stored)
         return fail(stored.error());
-    return parseScenario(stored->second, o.scenario, probes);
+    auto scenario = parseScenario(stored->second, o.scenario, probes);
+    if (!scenario)
+        return scenario;
+    // The stored copy has its CHAP secrets masked: they come from the file, for the same layout.
+    std::optional<Scenario> file;
+    for (auto& layout : scenario->layouts) {
+        if (!layout.exported || !layout.exported->chapPasswordMasked)
+            continue;
+        if (!file) {
+            auto loaded = loadScenario(o.scenario, probes);
+            if (!loaded)
+                return fail(loaded.error());
+            file = std::move(*loaded);
+        }
+        const auto same =
+            std::find_if(file->layouts.begin(), file->layouts.end(),
+                         [&](const ScenarioLayout& l) { return l.name == layout.name; });
+        if (same == file->layouts.end() || !same->exported || same->exported->chapPassword.empty())
+            return badInput(o.scenario + ": layout '" + layout.name + "': campaign " +
+                            std::to_string(o.resume) +
+                            " stored its CHAP secret masked, and this file gives none for the "
+                            "layout to resume with");
+        layout.exported->chapPassword = same->exported->chapPassword;
+        layout.exported->chapPasswordMasked = false;
+    }
+    return scenario;
 }
 
 int runRun(const Globals& g, const RunOptions& o) {

@@ -435,6 +435,30 @@ TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
     EXPECT_EQ(plan.err.find(secret), std::string::npos);
 }
 
+TEST_F(ExportCampaign, ResumeTakesTheMaskedChapSecretFromTheScenarioFile) {
+    Outcome& o = mainCampaign();
+    ASSERT_TRUE(o.result) << o.result.error().message;
+    const std::string id = std::to_string(o.result->campaignId);
+    const std::string db = root + "/main/results.db";
+    // Nothing is missing, so nothing runs; the stored scenario still has to be complete.
+    const auto resumed = lb::test::runProcess(
+        {LAYOUTBENCH_CLI, "run", root + "/main/scenario.toml", "--resume", id, "--db", db});
+    EXPECT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    EXPECT_EQ(resumed.out.find(secret), std::string::npos);
+    // A file that has no secret for the layout cannot resume it.
+    const std::string masked = root + "/main/masked.toml";
+    std::string text = mainScenario();
+    text.replace(text.find(secret), secret.size(), "****");
+    std::ofstream(masked) << text;
+    const auto refused =
+        lb::test::runProcess({LAYOUTBENCH_CLI, "run", masked, "--resume", id, "--db", db});
+    EXPECT_EQ(refused.exitCode, 2) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("layout 'exp-raidz1': campaign " + id +
+                               " stored its CHAP secret masked, and this file gives none"),
+              std::string::npos)
+        << refused.err;
+}
+
 TEST_F(ExportCampaign, UnreachablePortalWrongIqnAndRefusedExportFailRunsWithReasons) {
     ASSERT_FALSE(lb::test::tcpListening("127.0.0.1", unreachablePortal));
     Outcome o = campaign("faults", R"(name = "export-faults"
