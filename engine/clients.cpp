@@ -36,7 +36,7 @@ Runner& ClientPlacement::runnerFor(const ScenarioWorkload& w, const Probe& probe
                                    Runner& layoutRunner) {
     if (w.clients.empty())
         return layoutRunner;
-    if (probe.drivesClients())
+    if (probe.drivesClients() && w.clients.size() > 1)
         return workbench();
     const ScenarioClient* client = scenario_.client(w.clients.front());
     assert(client && w.clients.size() == 1);
@@ -60,7 +60,7 @@ Expected<Command> ClientPlacement::onClient(const std::string& name, const Comma
 Expected<MeasuredCommand> ClientPlacement::command(const Probe& probe, const ScenarioWorkload& w,
                                                    WorkloadContext& ctx) {
     ctx.clients.clear();
-    if (!w.clients.empty() && probe.drivesClients())
+    if (w.clients.size() > 1 && probe.drivesClients())
         for (const auto& name : w.clients) {
             const ScenarioClient* c = scenario_.client(name);
             assert(c);

@@ -1,8 +1,9 @@
 // Workloads on client hosts ([[clients]]): where a workload's commands run and what the probe is
 // told about its clients. A workload without clients runs where its layout is. One on a single
-// client runs there, through that client's runner (SSH or local). One on several clients needs a
-// probe that drives them itself (fio's client/server mode): its command runs on the workbench
-// (this machine), and the commands it wants on each client are sent there over SSH.
+// client runs there, through that client's runner (SSH or local), as it would on the layout's
+// host. One on several clients needs a probe that drives them itself (fio's client/server mode):
+// its command runs on the workbench (this machine), and the commands it wants on each client are
+// sent there over SSH.
 #pragma once
 
 #include "engine/expected.h"

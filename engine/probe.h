@@ -154,8 +154,8 @@ public:
                                          const OptionValues& opts,
                                          const WorkloadContext& ctx) const;
     // True when the probe runs one workload on several client hosts at once by itself (fio's
-    // client/server mode): its command runs on the workbench and reaches ctx.clients. Other
-    // probes run on one client, which the engine picks.
+    // client/server mode): its command runs on the workbench and reaches ctx.clients. A workload
+    // on one client runs there like any other; other probes take one client only.
     virtual bool drivesClients() const { return false; }
 };
 

@@ -38,6 +38,9 @@ Expected<Attach> iscsiLogin(const ExportTarget& t, int timeoutSeconds) {
     };
     a.prepare.push_back(
         timed("iscsiadm", {"-m", "discovery", "-t", "sendtargets", "-p", portal}, timeoutSeconds));
+    // The node at the portal this client reaches: a target behind NAT (or a port forward)
+    // reports its own address in the discovery, where the client cannot log in.
+    a.prepare.push_back(node({"-o", "new"}));
     if (!t.chapUser.empty()) {
         a.prepare.push_back(
             node({"-o", "update", "-n", "node.session.auth.authmethod", "-v", "CHAP"}));

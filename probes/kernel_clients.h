@@ -1,9 +1,10 @@
 // The kernel's own iSCSI and NFS clients, as production clients use them: the commands that put a
 // layout's export on a client before fio runs there and take it away after, whatever happened.
-//   iSCSI: iscsiadm discovery (sendtargets) at the portal, CHAP settings on the node record when
-//          the export has CHAP (the secret a masked argument), login, then wait until the LUN's
-//          block device appears (found by target name and LUN in sysfs); afterwards logout and
-//          delete the node and discovery records (they hold the CHAP secret).
+//   iSCSI: iscsiadm discovery (sendtargets) at the portal, the node recorded at that portal
+//          (a target behind NAT reports an address the client cannot reach), CHAP settings on
+//          the node record when the export has CHAP (the secret a masked argument), login, then
+//          wait until the LUN's block device appears (found by target name and LUN in sysfs);
+//          afterwards logout and delete the node and discovery records (they hold the secret).
 //   NFS:   mkdir and mount -t nfs -o vers=,proto=tcp,rsize=,wsize=,noatime,retry=0 SERVER:/PATH;
 //          afterwards umount (lazily if it is busy) and rmdir.
 // Every command has a timeout, so an unreachable portal or server, a wrong IQN or LUN and a

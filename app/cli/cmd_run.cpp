@@ -277,7 +277,7 @@ int runPlan(const Globals& g, const std::string& path) {
             // Where it runs: the layout's host, its one client, or from here to all its clients.
             WorkloadContext wctx = ctx;
             std::string where;
-            if (!w.clients.empty() && probe->drivesClients()) {
+            if (w.clients.size() > 1 && probe->drivesClients()) {
                 for (const auto& name : w.clients) {
                     const ScenarioClient& c = *scenario->client(name);
                     wctx.clients.push_back({c.name, c.address, c.fioPort, c.workDir});
