@@ -106,12 +106,13 @@ Expected<Attach> nfsMount(const ExportTarget& t, const NfsMount& o, const std::s
                               {"-t", "nfs", "-o", options, server + ":" + t.nfsPath, mountPoint},
                               o.timeoutSeconds));
     // A server that went away leaves a mount that only a lazy unmount removes.
-    a.cleanup.push_back(timed("sh",
-                              {"-c",
-                               "mountpoint -q \"$1\" || exit 0; umount \"$1\" || umount -f -l "
-                               "\"$1\"",
-                               "sh", mountPoint},
-                              o.timeoutSeconds));
+    a.cleanup.push_back(
+        timed("sh",
+              {"-c",
+               "grep -qF \" $1 \" /proc/mounts || exit 0; umount \"$1\" || umount -f -l "
+               "\"$1\"",
+               "sh", mountPoint},
+              o.timeoutSeconds));
     a.cleanup.push_back(timed("rmdir", {"--", mountPoint}, o.timeoutSeconds));
     return a;
 }

@@ -1,0 +1,186 @@
+// The kernel client paths for real, in the lab guest (a Debian 12 kernel under qemu TCG with the
+// iscsi_tcp and NFS client modules this machine's kernel lacks): a campaign exports a directory
+// layout through tgtd (with CHAP) and a campaign-started nfs-ganesha on this machine, and runs
+// fio through the guest's kernel initiator (iscsiadm discovery, login, the LUN's disk found in
+// sysfs) and its NFS client (mount -t nfs vers=4.1) as a [[clients]] entry reached over SSH. The
+// guest reaches the host at 10.0.2.2 (qemu user networking). Afterwards the guest has no session,
+// node record or mount left, and the host no target and no ganesha. Skipped, saying why, when the
+// lab guest cannot be built or qemu is missing.
+#include "engine/campaign.h"
+#include "engine/runner.h"
+#include "engine/scenario.h"
+#include "engine/ssh_runner.h"
+#include "engine/store.h"
+#include "probes/tools.h"
+#include "tests/cli/process.h"
+#include "tests/support/lab_guest.h"
+#include "tests/support/tgtd.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <map>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const std::string root = "/var/tmp/layoutbench-test-export-guest";
+const std::string secret = "guest-chap-secret-42";
+constexpr int portal = 13264;
+
+lb::ProcessResult inGuest(lb::Runner& guest, const std::string& script) {
+    lb::Command c;
+    c.program = "sh";
+    c.args = {"-c", script};
+    c.timeout = std::chrono::seconds(60);
+    auto r = guest.run(c);
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? *r : lb::ProcessResult{};
+}
+
+TEST(ExportToTheLabGuest, KernelIscsiAndNfsClientsInTheGuestRunFioOnTheExport) {
+    fs::remove_all(root);
+    fs::create_directories(root + "/layout");
+    lb::test::LabGuestOptions options;
+    options.restrictNetwork = false; // it reaches this machine's 127.0.0.1 at 10.0.2.2
+    lb::test::LabGuest guest(options);
+    if (!guest.available())
+        GTEST_SKIP() << "no lab guest: " << guest.why();
+    ASSERT_TRUE(guest.running()) << guest.why() << "\n" << guest.consoleLog();
+    std::cout << "[ guest    ] booted in " << guest.bootSeconds() << " s, " << guest.sshUrl()
+              << "\n";
+    auto guestRunner = lb::makeSshRunner(guest.target());
+    // What a Debian client has running: iscsid (socket-activated there), the client modules and
+    // sd_mod for the LUN's disk (udev loads it there; the guest has no udev).
+    const auto ready =
+        inGuest(*guestRunner, "modprobe iscsi_tcp && modprobe sd_mod && modprobe nfsv4 && iscsid");
+    ASSERT_EQ(ready.exitCode, 0) << ready.stderrText;
+
+    lb::test::Tgtd tgtd(root + "/tgtd", portal, portal);
+    ASSERT_TRUE(tgtd.available()) << tgtd.why();
+    lb::test::ChildDaemon rpcbind;
+    if (!lb::test::tcpListening("127.0.0.1", 111)) {
+        std::string why;
+        ASSERT_TRUE(rpcbind.start({"rpcbind", "-f", "-w"}, root + "/rpcbind.log",
+                                  root + "/rpcbind.pid", &why))
+            << why;
+        ASSERT_TRUE(lb::test::waitForTcp("127.0.0.1", 111, 10s));
+    }
+    ASSERT_FALSE(lb::test::tcpListening("127.0.0.1", 2049)) << "another NFS server runs here";
+
+    const std::string text = R"(name = "export-guest"
+iterations = 1
+drop_caches = false
+work_dir = ")" + root + R"(/work"
+
+[[layouts]]
+name = "exp-guest"
+kind = "dir"
+path = ")" + root + R"(/layout"
+baseline = true
+[layouts.export]
+address = "10.0.2.2"
+iscsi = "tgt"
+lun_size = "64M"
+portal_port = 13264
+tgt_control_port = 13264
+chap_user = "lab"
+chap_password = ")" + secret +
+                             R"("
+nfs = "ganesha"
+
+[[clients]]
+name = "lab"
+target = ")" + guest.sshUrl() +
+                             R"("
+identity = ")" + guest.identity() +
+                             R"("
+known_hosts = ")" + guest.knownHosts() +
+                             R"("
+
+[[workloads]]
+name = "lun"
+probe = "fio"
+preset = "rand-read-4k-qd32"
+size = "32M"
+runtime = 3
+target = "iscsi"
+clients = "lab"
+
+[[workloads]]
+name = "nfs"
+probe = "fio"
+preset = "seq-write-1m"
+size = "32M"
+runtime = 3
+target = "nfs"
+nfs_version = "4.1"
+clients = "lab"
+)";
+    std::ofstream(root + "/scenario.toml") << text;
+    const lb::ProbeRegistry probes = lb::standardProbes();
+    auto scenario = lb::loadScenario(root + "/scenario.toml", probes);
+    ASSERT_TRUE(scenario) << scenario.error().message;
+    auto store = lb::Store::open(root + "/results.db");
+    ASSERT_TRUE(store) << store.error().message;
+    auto runner = lb::makeLocalRunner();
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = lb::runCampaign(*store, *scenario, probes, *runner, {});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(result) << result.error().message;
+
+    std::map<std::string, std::map<std::string, double>> metrics;
+    auto q = store->database().prepare(
+        "SELECT r.workload, r.status, COALESCE(r.reason, ''), COALESCE(r.stderr, ''), r.argv, "
+        "r.id FROM run r WHERE r.campaign_id = ?1");
+    q->bind(1, result->campaignId);
+    std::vector<std::int64_t> ids;
+    std::vector<std::string> workloads;
+    ASSERT_TRUE(q->forEachRow([&](lb::sql::Statement& r) {
+        EXPECT_EQ(r.columnText(1), "ok") << r.columnText(0) << ": " << r.columnText(2) << "\n"
+                                         << r.columnText(3);
+        EXPECT_EQ(r.columnText(4).find(secret), std::string::npos);
+        ids.push_back(r.columnInt(5));
+        workloads.push_back(r.columnText(0));
+    }));
+    ASSERT_EQ(ids.size(), 2u);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        auto m = store->database().prepare("SELECT name, value FROM metric WHERE run_id = ?1");
+        m->bind(1, ids[i]);
+        ASSERT_TRUE(m->forEachRow([&](lb::sql::Statement& r) {
+            metrics[workloads[i]][r.columnText(0)] = r.columnDouble(1);
+        }));
+    }
+    const double iops = metrics["lun"]["iscsi.rand-read-4k-qd32.read.iops"];
+    const double bw = metrics["nfs"]["nfs.seq-write-1m.write.bw"];
+    EXPECT_GT(iops, 10);
+    EXPECT_GT(bw, 1e5);
+    std::cout << "[ FIGURES  ] lab guest (TCG) kernel clients against this machine: iSCSI 4k "
+                 "randread qd32 "
+              << iops << " IOPS, NFSv4.1 1M seq write " << bw / 1e6 << " MB/s; campaign " << seconds
+              << " s\n";
+    EXPECT_EQ(result->status, "done");
+
+    // Nothing left in the guest: no session, no node record (it held the secret), no mount.
+    EXPECT_NE(inGuest(*guestRunner, "iscsiadm -m session 2>&1").stdoutText.find("No active"),
+              std::string::npos);
+    EXPECT_EQ(inGuest(*guestRunner, "grep -c ' nfs4 ' /proc/mounts").stdoutText, "0\n");
+    const auto nodes = inGuest(*guestRunner, "iscsiadm -m node 2>&1; grep -r . /etc/iscsi/nodes "
+                                             "/var/lib/iscsi 2>/dev/null");
+    EXPECT_EQ(nodes.stdoutText.find(secret), std::string::npos) << nodes.stdoutText;
+    // Nor on this machine: no target, no ganesha.
+    const auto targets = lb::test::runProcess({"tgtadm", "-C", std::to_string(portal), "--lld",
+                                               "iscsi", "--op", "show", "--mode", "target"});
+    EXPECT_EQ(targets.out, "");
+    EXPECT_FALSE(lb::test::tcpListening("127.0.0.1", 2049));
+    rpcbind.stop();
+    fs::remove_all(root);
+}
+
+} // namespace
