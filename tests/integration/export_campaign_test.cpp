@@ -164,6 +164,13 @@ std::vector<std::string> processesWith(const std::string& needle) {
     return out;
 }
 
+// The working root goes away after the last test, whatever happened.
+class RemoveRoot : public ::testing::Environment {
+public:
+    void TearDown() override { fs::remove_all(root); }
+};
+const auto* const removeRoot = ::testing::AddGlobalTestEnvironment(new RemoveRoot);
+
 class ExportCampaign : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
