@@ -196,8 +196,13 @@ std::optional<std::string> kernelOomKill(Runner& where, const std::string& progr
         return std::nullopt;
     }
     const auto slash = program.rfind('/');
-    return oomKillLine(*log, slash == std::string::npos ? program : program.substr(slash + 1),
-                       now - runSeconds - 5);
+    const double since = now - runSeconds - 5;
+    if (auto own = oomKillLine(
+            *log, slash == std::string::npos ? program : program.substr(slash + 1), since))
+        return own;
+    // Memory ran out during the run and the killer took another process (the session that ran
+    // it, say): the run still died of it.
+    return oomKillLine(*log, "", since);
 }
 
 struct RunKey {
@@ -495,6 +500,12 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
         run.stderrText = result.error().message;
         run.finishedAt = store_.now();
         (void)store_.recordRunOutput(run);
+        // The connection to a guest can be what the OOM killer took.
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (auto oom = kernelOomKill(where, mc->command.program, seconds))
+            return settle(RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
+                                                 *oom + "); " + result.error().message);
         return settle(RunStatus::Failed, result.error().message);
     }
     // Record before interpreting: the raw output is safe before any parser looks at it.
@@ -858,7 +869,7 @@ std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_v
         pos = eol + 1;
         const auto killed = line.find("Killed process ");
         if (killed == std::string_view::npos ||
-            line.find("(" + comm + ")", killed) == std::string_view::npos)
+            (!comm.empty() && line.find("(" + comm + ")", killed) == std::string_view::npos))
             continue;
         // "[ 1234.567890] ...": the time since boot the line was logged.
         double at = 0;

@@ -63,8 +63,8 @@ Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
                                      const CampaignOptions& options);
 
 // The kernel's line saying its OOM killer killed `program` ("Out of memory: Killed process 321
-// (bonnie++) ..."), from `dmesg` output, at or after `sinceSeconds` of uptime. The kernel keeps
-// 15 characters of a program's name.
+// (bonnie++) ..."), from `dmesg` output, at or after `sinceSeconds` of uptime; the last such
+// line. The kernel keeps 15 characters of a program's name; an empty `program` matches any.
 std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_view program,
                                        double sinceSeconds);
 

@@ -188,12 +188,14 @@ private:
         for (const auto& n : nodes_)
             if (n.depth > 0 && isHolderType(n.type))
                 reason(device_ + " is held by " + n.type + " device " + n.path);
-        std::vector<std::string> args;
+        // The entries of each holders directory, one per line; plain sh and ls, so it works on a
+        // minimal server (busybox find has no -printf).
+        std::vector<std::string> args{"-c", "for d in \"$@\"; do ls -1 \"$d\" || exit 1; done",
+                                      "sh"};
         for (const auto& n : nodes_)
             if (n.depth == 0 || n.type == "part")
                 args.push_back("/sys/class/block/" + n.name + "/holders");
-        args.insert(args.end(), {"-mindepth", "1", "-maxdepth", "1", "-printf", "%f\n"});
-        auto r = run(tool("find", args));
+        auto r = run(tool("sh", args));
         if (!r)
             return fail(r.error());
         if (!r->ok())

@@ -31,6 +31,12 @@ TEST(OomKillLine, IgnoresOtherProgramsAndOlderLines) {
               "Out of memory: Killed process 400 (fio)");
 }
 
+TEST(OomKillLine, AnyProgramWhenNoneIsNamed) {
+    EXPECT_EQ(oomKillLine(kernelLog, "", 0.0).value_or(""),
+              "Out of memory: Killed process 400 (fio)");
+    EXPECT_FALSE(oomKillLine(kernelLog, "", 95.0));
+}
+
 TEST(OomKillLine, MatchesTheKernelsFifteenCharacterName) {
     const std::string log =
         "[ 5.0] Out of memory: Killed process 9 (a-very-long-nam) total-vm:1kB\n";

@@ -8,7 +8,7 @@
 #   build.sh OUTDIR  ->  OUTDIR/vmlinuz, OUTDIR/initrd.gz, OUTDIR/manifest.txt
 #
 # manifest.txt lists "package version" for every package used, sorted. When it equals what the
-# archive offers now and this recipe (this script and guest-init.sh) is unchanged, nothing is
+# archive offers now and this recipe (this script, guest-init.sh, lb-session) is unchanged, nothing is
 # rebuilt. Same versions and recipe give byte-identical files: sorted cpio, fixed times, gzip -n.
 set -euo pipefail
 
@@ -38,7 +38,7 @@ programs=(
     usr/sbin/dropbear usr/bin/dropbearconvert
     sbin/mdadm
     usr/bin/fio usr/sbin/bonnie++ usr/bin/xz
-    sbin/mke2fs sbin/e2fsck sbin/tune2fs sbin/mkfs.xfs
+    sbin/mke2fs sbin/e2fsck sbin/tune2fs sbin/resize2fs sbin/mkfs.xfs usr/sbin/xfs_growfs
     sbin/blkid bin/lsblk sbin/wipefs sbin/blkdiscard bin/findmnt usr/bin/partx
     sbin/sgdisk
     sbin/iscsiadm sbin/iscsid
@@ -88,7 +88,7 @@ manifest() {
         /^  Candidate:/ { print name, $2 }' | sort
 }
 recipe() {
-    cat "${BASH_SOURCE[0]}" "$here/guest-init.sh" | sha256sum | cut -d' ' -f1
+    cat "${BASH_SOURCE[0]}" "$here/guest-init.sh" "$here/lb-session" | sha256sum | cut -d' ' -f1
 }
 
 exec 9>"$out/.lock"
@@ -244,6 +244,7 @@ cat >"$root/etc/inittab" <<'EOF'
 ::shutdown:/bin/umount -a -r
 EOF
 install -m 0755 "$here/guest-init.sh" "$root/etc/lb/guest-init.sh"
+install -m 0755 "$here/lb-session" "$root/usr/bin/lb-session"
 echo "InitiatorName=iqn.2026-11.test.layoutbench:lab-guest" >"$root/etc/iscsi/initiatorname.iscsi"
 cp "$pkg/etc/iscsi/iscsid.conf" "$root/etc/iscsi/iscsid.conf"
 echo "$kernel_release" >"$root/etc/lb/kernel-release"

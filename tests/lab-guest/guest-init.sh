@@ -14,6 +14,9 @@ mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t tmpfs -o mode=0755 tmpfs /run
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mkdir -p /run/lock /run/lock/iscsi
+# cgroup v2 with the memory controller for child groups (lb-session uses it when asked).
+mount -t cgroup2 cgroup2 /sys/fs/cgroup && echo +memory >/sys/fs/cgroup/cgroup.subtree_control ||
+    say "no cgroup v2 memory controller"
 
 while read -r m; do
     modprobe "$m" || say "cannot load module $m"
@@ -33,7 +36,10 @@ if [ ! -r "$fw/authorized_keys/raw" ] || [ ! -r "$fw/host_key/raw" ]; then
     poweroff -f
 fi
 mkdir -m 0700 /root/.ssh
-cat "$fw/authorized_keys/raw" >/root/.ssh/authorized_keys
+# Every login runs through lb-session, which gives the session back to the OOM killer: the
+# daemon itself is protected (as Debian protects sshd, OOMScoreAdjust=-1000), so a guest out of
+# memory kills the workload, not the way in.
+sed 's|^|command="/usr/bin/lb-session" |' "$fw/authorized_keys/raw" >/root/.ssh/authorized_keys
 chmod 0600 /root/.ssh/authorized_keys
 # The host key is made by the test with ssh-keygen (OpenSSH format), so its known_hosts can be
 # written before the guest boots; dropbear reads only its own format.
@@ -42,7 +48,7 @@ dropbearconvert openssh dropbear /run/host_key.openssh /etc/dropbear/host_key >/
 rm -f /run/host_key.openssh
 
 # -s: keys only. -F -E: in the foreground of this script's child, logging to the console.
-dropbear -F -E -s -p 22 -r /etc/dropbear/host_key &
+(echo -1000 >/proc/self/oom_score_adj && exec dropbear -F -E -s -p 22 -r /etc/dropbear/host_key) &
 # Listening on port 22 (0x0016) in /proc/net/tcp (state 0A): only then is the guest ready.
 i=0
 while ! grep -q '^ *[0-9]*: [0-9A-F]*:0016 [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6 2>/dev/null; do

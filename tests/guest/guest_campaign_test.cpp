@@ -1,0 +1,427 @@
+// Campaigns that need a kernel this machine lacks, or a virtual machine of their own, run in the
+// lab guest (tests/lab-guest, qemu under TCG):
+//  - the guest layout: the campaign itself starts qemu with a disk backed by a file on the host,
+//    builds ext4 inside, runs a fio preset there and compares it with the same preset on the
+//    host: a verdict, with the TCG caveat on every guest run;
+//  - md RAID-5 built by the layout engine's own plan on the guest's virtio disks, grown by one
+//    member and converted to RAID-6 by the expansion drills, and torn down;
+//  - bonnie++ in a guest with too little memory is reported as out of memory.
+// Each skips, saying why, when qemu or the guest build is unavailable.
+#include "engine/campaign.h"
+#include "engine/plan.h"
+#include "engine/scenario.h"
+#include "engine/ssh_runner.h"
+#include "engine/store.h"
+#include "probes/tools.h"
+#include "tests/cli/process.h"
+#include "tests/support/lab_guest.h"
+
+#include <algorithm>
+#include <arpa/inet.h>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <memory>
+#include <netinet/in.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
+struct RunRow {
+    std::int64_t id = 0;
+    std::string layout, workload, status, reason, err;
+    std::vector<std::string> caveats;
+};
+
+std::vector<RunRow> runRows(lb::Store& store, std::int64_t campaignId) {
+    auto q = store.database().prepare(
+        "SELECT r.id, l.name, r.workload, r.status, r.reason, r.stderr, r.caveats FROM run r JOIN "
+        "layout l ON l.id = r.layout_id WHERE r.campaign_id = ?1 ORDER BY r.id");
+    EXPECT_TRUE(q) << q.error().message;
+    std::vector<RunRow> out;
+    if (!q)
+        return out;
+    q->bind(1, campaignId);
+    const auto walked = q->forEachRow([&](lb::sql::Statement& row) {
+        RunRow r;
+        r.id = row.columnInt(0);
+        r.layout = row.columnText(1);
+        r.workload = row.columnText(2);
+        r.status = row.columnText(3);
+        r.reason = row.columnText(4);
+        r.err = row.columnText(5);
+        r.caveats = json::parse(row.columnText(6)).get<std::vector<std::string>>();
+        out.push_back(std::move(r));
+    });
+    EXPECT_TRUE(walked) << walked.error().message;
+    return out;
+}
+
+std::optional<double> metricValue(lb::Store& store, std::int64_t runId, const std::string& name) {
+    auto q = store.database().prepare("SELECT value FROM metric WHERE run_id = ?1 AND name = ?2");
+    if (!q)
+        return std::nullopt;
+    q->bind(1, runId).bind(2, name);
+    auto row = q->step();
+    if (!row || !*row)
+        return std::nullopt;
+    return q->columnDouble(0);
+}
+
+bool hasCaveat(const RunRow& r, const std::string& part) {
+    return std::any_of(r.caveats.begin(), r.caveats.end(),
+                       [&](const std::string& c) { return c.find(part) != std::string::npos; });
+}
+
+std::string dump(const std::vector<RunRow>& rows) {
+    std::string out;
+    for (const auto& r : rows)
+        out += r.layout + " " + r.workload + " " + r.status + " " + r.reason + "\n";
+    return out;
+}
+
+class GuestCampaign : public ::testing::Test {
+protected:
+    void SetUp() override {
+        name_ = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        dir_ = "/var/tmp/layoutbench-guest-test-" + name_;
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+        fs::create_directories(dir_);
+        auto store = lb::Store::open(dir_ + "/results.db");
+        ASSERT_TRUE(store) << store.error().message;
+        store_ = std::make_unique<lb::Store>(std::move(*store));
+        t0_ = std::chrono::steady_clock::now();
+    }
+    void TearDown() override {
+        std::printf("[   time   ] %s: %.1f s\n", name_.c_str(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count());
+        store_.reset();
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    lb::Scenario scenario(const std::string& toml) {
+        const std::string path = dir_ + "/scenario.toml";
+        std::ofstream(path) << toml;
+        auto s = lb::parseScenario(toml, path, probes_);
+        EXPECT_TRUE(s) << s.error().message << "\n" << toml;
+        return s ? std::move(*s) : lb::Scenario{};
+    }
+
+    // A campaign whose [host] is the lab guest itself.
+    static std::string guestHost(const lb::test::LabGuest& guest) {
+        return "[host]\ntarget = \"" + guest.sshUrl() + "\"\nidentity = \"" + guest.identity() +
+               "\"\nknown_hosts = \"" + guest.knownHosts() + "\"\n";
+    }
+
+    std::string name_, dir_;
+    std::unique_ptr<lb::Store> store_;
+    lb::ProbeRegistry probes_ = lb::standardProbes();
+    std::chrono::steady_clock::time_point t0_;
+};
+
+// Must show (issue 7): the guest layout against the host, through the campaign's own plan.
+TEST_F(GuestCampaign, GuestLayoutAgainstTheHostWithTheTcgCaveat) {
+    const std::string cache = lb::test::labGuestCacheDir();
+    const auto build = lb::test::runProcess(
+        {"bash", std::string(LAYOUTBENCH_SOURCE_DIR) + "/tests/lab-guest/build.sh", cache});
+    if (build.exitCode != 0)
+        GTEST_SKIP() << "the lab guest cannot be built: " << build.err;
+    if (lb::test::runProcess({"sh", "-c", "command -v qemu-system-x86_64"}).exitCode != 0)
+        GTEST_SKIP() << "qemu-system-x86_64 is not installed";
+    // Keys for the guest the campaign starts: root's login key, and the guest's host key made
+    // here so known_hosts can be written before it boots (the guest reads both from fw_cfg).
+    for (const char* key : {"user_key", "host_key"})
+        ASSERT_EQ(lb::test::runProcess(
+                      {"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/" + key})
+                      .exitCode,
+                  0);
+    const int port = freePort();
+    ASSERT_NE(port, 0);
+    std::ofstream(dir_ + "/known_hosts")
+        << "[127.0.0.1]:" << port << " " << slurp(dir_ + "/host_key.pub");
+
+    const auto s = scenario(R"(name = "guest-vs-host"
+iterations = 2
+work_dir = ")" + dir_ + R"(/work"
+
+[[disks]]
+name = "img"
+file = "guest-disk.img"
+size = "256M"
+
+[[layouts]]
+name = "host"
+kind = "dir"
+path = ")" + dir_ + R"("
+baseline = true
+
+[[layouts]]
+name = "vm"
+kind = "guest"
+disks = ["img"]
+
+[layouts.guest]
+kernel = ")" + cache + R"(/vmlinuz"
+initrd = ")" + cache + R"(/initrd.gz"
+append = "console=ttyS0 panic=1 quiet rootfstype=ramfs"
+accel = "tcg"
+memory = "512M"
+cpus = 1
+ssh_port = )" + std::to_string(port) +
+                            R"(
+identity = ")" + dir_ + R"(/user_key"
+known_hosts = ")" + dir_ + R"(/known_hosts"
+fw_cfg = ["name=opt/lb/authorized_keys,file=)" +
+                            dir_ + R"(/user_key.pub", "name=opt/lb/host_key,file=)" + dir_ +
+                            R"(/host_key"]
+layout = "ext4"
+
+[[workloads]]
+probe = "fio"
+preset = "seq-read-1m"
+size = "32M"
+runtime = 3
+)");
+    auto local = lb::makeLocalRunner();
+    lb::CampaignOptions options;
+    options.guestBootTimeout = std::chrono::seconds(180);
+    auto result = lb::runCampaign(*store_, s, probes_, *local, options);
+    ASSERT_TRUE(result) << result.error().message;
+    const auto rows = runRows(*store_, result->campaignId);
+    ASSERT_EQ(rows.size(), 4u) << dump(rows);
+    for (const auto& r : rows) {
+        EXPECT_EQ(r.status, "ok") << r.layout << " " << r.reason << "\n" << r.err;
+        if (r.layout == "vm") {
+            EXPECT_TRUE(hasCaveat(r, "TCG")) << r.id;
+            EXPECT_TRUE(hasCaveat(r, "guest: qemu (tcg, 1 vCPU)")) << r.id;
+            EXPECT_TRUE(hasCaveat(r, "swap none")) << r.id;
+        } else {
+            EXPECT_FALSE(hasCaveat(r, "TCG")) << r.id;
+        }
+    }
+    auto cmp = lb::compareStoredLayouts(*store_, "host", "vm", s.thresholds, result->campaignId);
+    ASSERT_TRUE(cmp) << cmp.error().message;
+    ASSERT_FALSE(cmp->metrics.empty());
+    std::printf("  verdict vm (TCG guest) against host: %s\n",
+                std::string(lb::verdictName(cmp->verdict)).c_str());
+    for (const auto& m : cmp->metrics)
+        if (m.name.find(".bw") != std::string::npos)
+            std::printf("  %s: host %.0f, guest %.0f bytes/s, ratio %.2f\n", m.name.c_str(),
+                        m.baselineMedian, m.candidateMedian, m.ratio);
+
+    // Torn down: qemu stopped (its pid file names no live qemu), the disk file removed, every
+    // undo applied, the guest's steps journaled as run in the guest.
+    // qemu removes its pid file as it exits; no process named lb-vm is left either.
+    EXPECT_FALSE(fs::exists(dir_ + "/work/guest-vm.pid"));
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string cmdline = slurp((entry.path() / "cmdline").string());
+        EXPECT_EQ(cmdline.find(std::string("lb-vm\0", 6)), std::string::npos)
+            << "still running: " << entry.path();
+    }
+    EXPECT_FALSE(fs::exists(dir_ + "/work/guest-disk.img"));
+    auto q = store_->database().prepare(
+        "SELECT runs_on, argv, status FROM plan_step WHERE campaign_id = ?1 AND phase = 'build' "
+        "ORDER BY seq");
+    ASSERT_TRUE(q);
+    q->bind(1, result->campaignId);
+    int inGuest = 0, qemu = 0;
+    ASSERT_TRUE(q->forEachRow([&](lb::sql::Statement& row) {
+        const auto argv = json::parse(row.columnText(1)).get<std::vector<std::string>>();
+        inGuest += row.columnText(0) == "guest";
+        if (argv.front() == "qemu-system-x86_64") {
+            ++qemu;
+            EXPECT_EQ(row.columnText(2), "undone");
+        }
+        if (argv.front() == "mkfs.ext4") {
+            EXPECT_EQ(row.columnText(0), "guest");
+        }
+    }));
+    EXPECT_EQ(qemu, 1);
+    EXPECT_EQ(inGuest, 3); // mkfs, mount point, mount
+}
+
+// Must show (issue 7): md RAID-5 created, grown by a member and converted to RAID-6 inside the
+// lab guest, through the layout engine's own plan and drills, with a read load meanwhile.
+TEST_F(GuestCampaign, MdRaid5GrowsAndBecomesRaid6InTheGuest) {
+    lb::test::LabGuestOptions o;
+    o.memoryMiB = 512;
+    o.newDiskBytes = std::vector<std::uint64_t>(5, 64ULL << 20);
+    lb::test::LabGuest guest(o);
+    if (!guest.available())
+        GTEST_SKIP() << guest.why();
+    ASSERT_TRUE(guest.running()) << guest.why();
+
+    std::string toml =
+        "name = \"md-in-guest\"\niterations = 1\nwork_dir = \"/tmp/lb\"\n" + guestHost(guest);
+    for (char c = 'a'; c <= 'e'; ++c)
+        toml += std::string("[[disks]]\nname = \"vd") + c + "\"\ndevice = \"/dev/vd" + c + "\"\n";
+    toml += R"(
+[[layouts]]
+name = "tmp"
+kind = "dir"
+path = "/tmp"
+baseline = true
+
+[[layouts]]
+name = "r5"
+kind = "md-raid5"
+disks = ["vda", "vdb", "vdc"]
+chunk = "64K"
+md_device = "/dev/md0"
+
+[[drills]]
+layout = "r5"
+action = "md-grow"
+disks = ["vdd"]
+
+[[drills]]
+layout = "r5"
+action = "md-raid6"
+disks = ["vde"]
+
+[[workloads]]
+probe = "fio"
+preset = "seq-read-1m"
+size = "16M"
+runtime = 2
+)";
+    const auto s = scenario(toml);
+    auto runner = lb::makeRunnerFor(guest.sshUrl(), guest.identity(), guest.knownHosts());
+    ASSERT_TRUE(runner) << runner.error().message;
+    lb::CampaignOptions options;
+    for (char c = 'a'; c <= 'e'; ++c)
+        options.yesDestroy.push_back(std::string("/dev/vd") + c);
+    auto result = lb::runCampaign(*store_, s, probes_, **runner, options);
+    ASSERT_TRUE(result) << result.error().message;
+    const auto rows = runRows(*store_, result->campaignId);
+    EXPECT_EQ(result->status, "done") << dump(rows) << guest.consoleLog();
+
+    const RunRow* grow = nullptr;
+    const RunRow* raid6 = nullptr;
+    for (const auto& r : rows) {
+        if (r.workload == "drill:md-grow")
+            grow = &r;
+        if (r.workload == "drill:md-raid6")
+            raid6 = &r;
+    }
+    ASSERT_TRUE(grow && raid6) << dump(rows);
+    ASSERT_EQ(grow->status, "ok") << grow->reason << "\n" << grow->err;
+    ASSERT_EQ(raid6->status, "ok") << raid6->reason << "\n" << raid6->err;
+    EXPECT_TRUE(hasCaveat(*grow, "md: raid5 of 3 members became raid5 of 4")) << grow->id;
+    EXPECT_TRUE(hasCaveat(*raid6, "md: raid5 of 4 members became raid6 of 5")) << raid6->id;
+    EXPECT_EQ(metricValue(*store_, grow->id, "drill.md-grow.members"), 4.0);
+    EXPECT_EQ(metricValue(*store_, raid6->id, "drill.md-raid6.members"), 5.0);
+    EXPECT_EQ(metricValue(*store_, grow->id, "drill.md-grow.read_errors"), 0.0);
+    const auto growSeconds = metricValue(*store_, grow->id, "drill.md-grow.seconds");
+    const auto raid6Seconds = metricValue(*store_, raid6->id, "drill.md-raid6.seconds");
+    ASSERT_TRUE(growSeconds && raid6Seconds);
+    EXPECT_GT(*growSeconds, 0.0);
+    EXPECT_GT(*raid6Seconds, 0.0);
+    // Growing RAID-5 from 3 to 4 members adds a third of its space; RAID-6 of 5 has as much as
+    // RAID-5 of 4.
+    const auto growth = metricValue(*store_, grow->id, "drill.md-grow.growth");
+    ASSERT_TRUE(growth);
+    EXPECT_NEAR(*growth, 50.0, 5.0); // 2 data members became 3, ext4 grown online
+    EXPECT_NEAR(metricValue(*store_, raid6->id, "drill.md-raid6.growth").value_or(-1), 0.0, 1.0);
+    std::printf("  md-grow 3->4: %.2f s; raid5->raid6: %.2f s (TCG)\n", *growSeconds,
+                *raid6Seconds);
+
+    // Torn down inside the guest: no array, no md superblock on any disk.
+    lb::Command mdstat{"cat", {"/proc/mdstat"}};
+    auto stat = (*runner)->run(mdstat);
+    ASSERT_TRUE(stat && stat->ok());
+    EXPECT_EQ(stat->stdoutText.find("md0"), std::string::npos) << stat->stdoutText;
+    for (char c = 'a'; c <= 'e'; ++c) {
+        lb::Command examine{"mdadm", {"--examine", std::string("/dev/vd") + c}};
+        auto ex = (*runner)->run(examine);
+        ASSERT_TRUE(ex);
+        EXPECT_NE(ex->exitCode, 0) << "superblock left on /dev/vd" << c << ": " << ex->stdoutText;
+    }
+}
+
+// Must show (issue 7): bonnie++ in a guest with too little memory is a memory failure. The
+// guest's sessions get 48 MiB each (a memory cgroup, no swap) and bonnie++'s data set lives on a
+// tmpfs, so it is memory too: the kernel's OOM killer ends bonnie++, the guest lives on, and the
+// campaign reads the kernel's line. (The SSH daemon in the lab guest is protected from the OOM
+// killer, as Debian protects sshd; sessions are not.)
+TEST_F(GuestCampaign, BonnieInAGuestWithTooLittleMemoryIsAMemoryFailure) {
+    lb::test::LabGuest guest;
+    if (!guest.available())
+        GTEST_SKIP() << guest.why();
+    ASSERT_TRUE(guest.running()) << guest.why();
+    auto runner = lb::makeRunnerFor(guest.sshUrl(), guest.identity(), guest.knownHosts());
+    ASSERT_TRUE(runner) << runner.error().message;
+    lb::Command limit{"sh",
+                      {"-c", "mkdir -p /mnt/ram && mount -t tmpfs -o size=1g tmpfs /mnt/ram && "
+                             "echo 48M >/etc/lb/session-memory-max"}};
+    auto limited = (*runner)->run(limit);
+    ASSERT_TRUE(limited && limited->ok()) << (limited ? limited->stderrText : "");
+
+    const auto s = scenario("name = \"small-guest\"\niterations = 1\nwork_dir = \"/tmp/lb\"\n" +
+                            guestHost(guest) + R"(
+[[layouts]]
+name = "ram"
+kind = "dir"
+path = "/mnt/ram"
+baseline = true
+
+[[workloads]]
+probe = "bonnie"
+fast = true
+size = "256M"
+ram = "128M"
+files = 0
+timeout = 300
+)");
+    auto result = lb::runCampaign(*store_, s, probes_, **runner, {});
+    ASSERT_TRUE(result) << result.error().message;
+    const auto rows = runRows(*store_, result->campaignId);
+    ASSERT_EQ(rows.size(), 1u) << dump(rows);
+    EXPECT_EQ(rows[0].status, "failed");
+    lb::Command dmesg{"sh", {"-c", "dmesg | grep -i -A2 -B2 'kill' | tail -n 40"}};
+    const auto kernel = (*runner)->run(dmesg);
+    const std::string console = guest.consoleLog();
+    EXPECT_EQ(rows[0].reason.rfind("out of memory", 0), 0u)
+        << rows[0].reason << "\nthe guest's kernel says:\n"
+        << (kernel ? kernel->stdoutText + kernel->stderrText : kernel.error().message)
+        << "\nconsole:\n"
+        << console.substr(console.size() > 4000 ? console.size() - 4000 : 0);
+    EXPECT_NE(rows[0].reason.find("(bonnie++)"), std::string::npos) << rows[0].reason;
+    std::printf("  reason: %s\n  stderr: %s\n", rows[0].reason.c_str(), rows[0].err.c_str());
+}
+
+} // namespace
