@@ -67,19 +67,19 @@ struct ScenarioExport {
     // How clients reach the server; default: the host of [host] (of the guest for a guest
     // layout), 127.0.0.1 when local.
     std::string address;
-    std::string iscsi;          // "", "tgt" or "lio"
-    std::string lun = "file";   // file (in the layout's directory), zvol (ZFS), device (md, raw)
+    std::string iscsi;        // "", "tgt" or "lio"
+    std::string lun = "file"; // file (in the layout's directory), zvol (ZFS), device (md, raw)
     std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
-    std::string iqn;            // default iqn.2026-11.org.layoutbench:<layout>
-    int tid = 1;                // tgt target id
+    std::string iqn;                         // default iqn.2026-11.org.layoutbench:<layout>
+    int tid = 1;                             // tgt target id
     int lunNumber = 1;
-    int portalPort = 3260;      // where the target listens (tgtd's or LIO's portal)
-    int tgtControlPort = 0;     // tgtadm -C N, for a tgtd started with -C N; 0: its default
+    int portalPort = 3260;  // where the target listens (tgtd's or LIO's portal)
+    int tgtControlPort = 0; // tgtadm -C N, for a tgtd started with -C N; 0: its default
     std::string chapUser;
-    std::string chapPassword;   // a secret: masked in plans, logs, the store and the stored text
-    bool chapPasswordMasked = false; // read from a stored copy, where it is "****"
+    std::string chapPassword; // a secret: masked in plans, logs, the store and the stored text
+    bool chapPasswordMasked = false;            // read from a stored copy, where it is "****"
     std::vector<std::string> initiators{"ALL"}; // tgt: addresses or ALL; lio: initiator IQNs
-    std::string nfs;            // "", "kernel" (exportfs) or "ganesha"
+    std::string nfs;                            // "", "kernel" (exportfs) or "ganesha"
     std::vector<std::string> nfsOptions; // exportfs words: rw, ro, sync, async, root_squash, ...
     std::vector<int> nfsVersions{3, 4};
     std::vector<std::string> nfsClients{"*"};
@@ -121,8 +121,8 @@ struct ScenarioClient {
     std::string target = "local"; // "local" or "ssh://user@host[:port]"
     std::string identity;
     std::string knownHosts;
-    std::string address;          // where the workbench reaches it; default: the target's host
-    int fioPort = 8765;           // its fio --server, for workloads run on several clients
+    std::string address; // where the workbench reaches it; default: the target's host
+    int fioPort = 8765;  // its fio --server, for workloads run on several clients
     std::string workDir = "/var/tmp/layoutbench-client"; // on the client
     int line = 0;
     bool operator==(const ScenarioClient&) const = default;
