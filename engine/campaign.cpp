@@ -22,12 +22,8 @@ namespace {
 using nlohmann::json;
 
 Command simple(std::string program, std::vector<std::string> args, int timeoutSeconds = 60) {
-    Command c;
-    c.program = std::move(program);
-    c.args = std::move(args);
-    c.timeout = std::chrono::seconds(timeoutSeconds);
-    c.env = {{"LC_ALL", "C"}};
-    return c;
+    return Command::timed(std::move(program), std::move(args), std::chrono::seconds(timeoutSeconds),
+                          true);
 }
 
 // Runs a small helper command; its stdout on success, nullopt otherwise.
@@ -630,7 +626,15 @@ Expected<void> CampaignRunner::waitForGuest(const ScenarioLayout& layout, Runner
 std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest) {
     const ScenarioGuest& g = *layout.guest;
     std::vector<std::string> out;
-    if (g.hypervisor == "qemu" && g.accel == "tcg")
+    bool tcg = g.hypervisor == "qemu" && g.accel == "tcg";
+    if (g.hypervisor == "qemu" && g.accel == "auto") {
+        // Linux says "Hypervisor detected: KVM" when it runs under KVM; under TCG it does not.
+        const auto log = capture(guest, simple("dmesg", {}));
+        tcg = !log || log->find("Hypervisor detected: KVM") == std::string::npos;
+        if (tcg)
+            out.push_back("KVM was not available to qemu: it fell back to TCG");
+    }
+    if (tcg)
         out.push_back("TCG: the guest ran under qemu's software emulation (no KVM); this measures "
                       "emulation, not virtualization, and says little about a real hypervisor");
     std::string setup = "guest: " + g.hypervisor;

@@ -29,6 +29,19 @@ struct Command {
         args.push_back(std::move(a));
         return *this;
     }
+    // A command that must end within `timeout`. With cLocale its messages are in the C locale,
+    // for commands whose output is parsed.
+    static Command timed(std::string program, std::vector<std::string> args,
+                         std::chrono::milliseconds timeout, bool cLocale = false) {
+        Command c;
+        c.program = std::move(program);
+        c.args = std::move(args);
+        c.timeout = timeout;
+        if (cLocale)
+            c.env = {{"LC_ALL", "C"}};
+        return c;
+    }
+
     // program followed by args, with masked arguments replaced by "****".
     std::vector<std::string> argvForDisplay() const;
     // One line for people: arguments quoted where needed, masked ones hidden.

@@ -11,11 +11,7 @@ namespace {
 
 // Administration of a target or an NFS server: short, and never waited on for long.
 Command admin(std::string program, std::vector<std::string> args) {
-    Command c;
-    c.program = std::move(program);
-    c.args = std::move(args);
-    c.timeout = std::chrono::seconds(60);
-    return c;
+    return Command::timed(std::move(program), std::move(args), std::chrono::seconds(60));
 }
 
 std::string joined(const std::vector<std::string>& words, const std::string& sep) {

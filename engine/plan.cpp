@@ -14,12 +14,9 @@ namespace lb {
 
 namespace {
 
+// A build or undo step: ten minutes unless the step says otherwise.
 Command cmd(std::string program, std::vector<std::string> args) {
-    Command c;
-    c.program = std::move(program);
-    c.args = std::move(args);
-    c.timeout = std::chrono::minutes(10);
-    return c;
+    return Command::timed(std::move(program), std::move(args), std::chrono::minutes(10));
 }
 
 std::string json(const std::vector<std::string>& v) {
@@ -34,11 +31,7 @@ std::vector<std::string> argvOf(const Command& c) {
 
 Command commandFromJson(const std::string& text) {
     const auto v = nlohmann::json::parse(text).get<std::vector<std::string>>();
-    Command c;
-    c.program = v.at(0);
-    c.args.assign(v.begin() + 1, v.end());
-    c.timeout = std::chrono::minutes(10);
-    return c;
+    return cmd(v.at(0), std::vector<std::string>(v.begin() + 1, v.end()));
 }
 
 // The journal numbers a campaign's steps in the order they ran, undo steps included.
@@ -290,15 +283,15 @@ void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const Scenario
                                   "-serial",
                                   "file:" + base + ".console",
                                   "-accel",
-                                  g.accel,
+                                  g.accel == "auto" ? "kvm" : g.accel,
                                   "-m",
                                   std::to_string(g.memoryBytes >> 20),
                                   "-smp",
                                   std::to_string(g.cpus)};
-    if (g.accel == "kvm") {
-        args.push_back("-cpu");
-        args.push_back("host");
-    }
+    if (g.accel == "kvm")
+        args.insert(args.end(), {"-cpu", "host"});
+    else if (g.accel == "auto") // qemu tries the accelerators in order; max suits both
+        args.insert(args.end(), {"-accel", "tcg", "-cpu", "max"});
     if (!g.kernel.empty()) {
         args.insert(args.end(), {"-kernel", g.kernel, "-append", g.append});
         if (!g.initrd.empty())

@@ -21,12 +21,7 @@ using Json = nlohmann::json;
 constexpr std::chrono::seconds kCheckTimeout{60};
 
 Command tool(std::string program, std::vector<std::string> args) {
-    Command c;
-    c.program = std::move(program);
-    c.args = std::move(args);
-    c.env = {{"LC_ALL", "C"}};
-    c.timeout = kCheckTimeout;
-    return c;
+    return Command::timed(std::move(program), std::move(args), kCheckTimeout, true);
 }
 
 std::string lastLine(const ProcessResult& r) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 
 namespace lb::fio {
 
@@ -95,13 +96,13 @@ ServerDaemon serverDaemon(const ClientEndpoint& e, const std::string& cwd,
     return d;
 }
 
-Expected<Command> remoteConfigCommand(const std::vector<ClientEndpoint>& clients,
-                                      const std::vector<std::string>& jobFiles,
-                                      std::optional<std::chrono::milliseconds> timeout) {
-    if (clients.empty())
-        return badInput("fio clients: no client hosts given");
-    if (jobFiles.size() != clients.size())
-        return badInput("fio clients: one job file per client is needed");
+namespace {
+
+// fio --output-format=json, then --client=HOST,PORT and its job argument for each client (local
+// options come before the first --client: fio's HOWTO, "Client/Server").
+Expected<Command> fioForClients(const std::vector<ClientEndpoint>& clients,
+                                const std::function<std::string(std::size_t)>& jobArgument,
+                                std::optional<std::chrono::milliseconds> timeout) {
     for (std::size_t i = 0; i < clients.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (clients[i] == clients[j])
@@ -113,9 +114,22 @@ Expected<Command> remoteConfigCommand(const std::vector<ClientEndpoint>& clients
     c.args.push_back("--output-format=json");
     for (std::size_t i = 0; i < clients.size(); ++i) {
         c.args.push_back("--client=" + connectString(clients[i]));
-        c.args.push_back("--remote-config=" + jobFiles[i]);
+        c.args.push_back(jobArgument(i));
     }
     return c;
+}
+
+} // namespace
+
+Expected<Command> remoteConfigCommand(const std::vector<ClientEndpoint>& clients,
+                                      const std::vector<std::string>& jobFiles,
+                                      std::optional<std::chrono::milliseconds> timeout) {
+    if (clients.empty())
+        return badInput("fio clients: no client hosts given");
+    if (jobFiles.size() != clients.size())
+        return badInput("fio clients: one job file per client is needed");
+    return fioForClients(
+        clients, [&](std::size_t i) { return "--remote-config=" + jobFiles[i]; }, timeout);
 }
 
 Expected<Command> clientsCommand(const std::vector<ClientEndpoint>& clients,
@@ -125,22 +139,8 @@ Expected<Command> clientsCommand(const std::vector<ClientEndpoint>& clients,
         return badInput("fio clients: no client hosts given");
     if (jobFile.empty())
         return badInput("fio clients: no job file given");
-    for (std::size_t i = 0; i < clients.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-            if (clients[i] == clients[j])
-                return badInput("fio clients: " + connectString(clients[i]) + " is listed twice");
-    Command c;
-    c.program = "fio";
-    c.env = {{"LC_ALL", "C"}};
-    c.timeout = timeout;
-    // Local options come before the first --client; each --client is followed by the job file
-    // it runs (fio's HOWTO, "Client/Server").
-    c.args.push_back("--output-format=json");
-    for (const auto& e : clients) {
-        c.args.push_back("--client=" + connectString(e));
-        c.args.push_back(jobFile);
-    }
-    return c;
+    return fioForClients(
+        clients, [&](std::size_t) { return jobFile; }, timeout);
 }
 
 Expected<ParsedRun> parseClients(std::string_view stdoutText, std::string_view stderrText,

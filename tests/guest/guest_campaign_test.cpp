@@ -15,19 +15,17 @@
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
+#include "tests/support/ports.h"
 
 #include <algorithm>
-#include <arpa/inet.h>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <memory>
-#include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
@@ -41,22 +39,6 @@ std::string slurp(const std::string& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
 }
 
 struct RunRow {
@@ -169,7 +151,7 @@ TEST_F(GuestCampaign, GuestLayoutAgainstTheHostWithTheTcgCaveat) {
                       {"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/" + key})
                       .exitCode,
                   0);
-    const int port = freePort();
+    const int port = lb::test::freeLoopbackPort();
     ASSERT_NE(port, 0);
     std::ofstream(dir_ + "/known_hosts")
         << "[127.0.0.1]:" << port << " " << slurp(dir_ + "/host_key.pub");

@@ -5,6 +5,7 @@
 #include "tests/support/lab_guest.h"
 
 #include "tests/cli/process.h"
+#include "tests/support/ports.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -39,23 +40,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// A port the kernel just handed out, so very likely still free when qemu binds it.
-int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
 }
 
 std::string slurp(const std::string& path) {
@@ -200,7 +184,7 @@ void LabGuest::start(const LabGuestOptions& options) {
             return;
         }
     }
-    port_ = freePort();
+    port_ = freeLoopbackPort();
     if (port_ == 0) {
         why_ = "no free port on 127.0.0.1";
         return;

@@ -3,6 +3,7 @@
 #include "tests/support/sshd.h"
 
 #include "tests/cli/process.h"
+#include "tests/support/ports.h"
 
 #include <arpa/inet.h>
 #include <chrono>
@@ -35,21 +36,6 @@ sockaddr_in loopback(int port) {
     addr.sin_port = htons(static_cast<std::uint16_t>(port));
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     return addr;
-}
-
-// A port the kernel just handed out, so very likely still free when sshd binds it.
-int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    auto addr = loopback(0);
-    socklen_t len = sizeof addr;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
 }
 
 bool accepts(int port) {
@@ -101,7 +87,7 @@ Sshd::Sshd() {
     std::error_code ec;
     std::filesystem::create_directories("/run/sshd", ec);
 
-    port_ = freePort();
+    port_ = freeLoopbackPort();
     if (port_ == 0) {
         why_ = "no free port on 127.0.0.1";
         return;
