@@ -282,7 +282,7 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.append = append;
     LB_TRY(image, getString(t, "image", where, rep, false));
     g.image = resolve(baseDir, image);
-    LB_TRY(accel, getChoice(t, "accel", where, rep, {"kvm", "tcg"}, "kvm"));
+    LB_TRY(accel, getChoice(t, "accel", where, rep, {"auto", "kvm", "tcg"}, "auto"));
     g.accel = accel;
     LB_TRY(memory, getSize(t, "memory", where, rep, 4ULL << 30, SizeConvention::Binary));
     if (memory < 64 * 1024 * 1024)

@@ -45,7 +45,9 @@ struct ScenarioGuest {
     // qemu
     std::string kernel, initrd, append; // direct kernel boot, or
     std::string image;                  // a bootable disk image (then the passed disk is vdb)
-    std::string accel = "kvm";          // kvm or tcg (emulation: every result gets a caveat)
+    // kvm, tcg (emulation: every result gets a caveat), or auto: KVM where qemu can use it,
+    // else TCG, found out from the guest's kernel and said with every result.
+    std::string accel = "auto";
     std::uint64_t memoryBytes = 4ULL << 30;
     int cpus = 2;
     std::string cache = "none"; // qemu/libvirt disk cache mode
