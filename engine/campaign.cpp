@@ -136,6 +136,21 @@ json layoutSpec(const Scenario& s, const ScenarioLayout& l) {
                          {"bus", g.bus},
                          {"disk", g.disk}};
     }
+    if (l.exported) {
+        // How the layout was served to its clients; the CHAP secret never (only whether one).
+        const ScenarioExport& e = *l.exported;
+        json ex{{"address", e.address}};
+        if (!e.iscsi.empty())
+            ex["iscsi"] = {{"target", e.iscsi},           {"lun", e.lun},
+                           {"lun_bytes", e.lunSizeBytes}, {"iqn", e.iqn},
+                           {"portal_port", e.portalPort}, {"chap", !e.chapUser.empty()}};
+        if (!e.nfs.empty())
+            ex["nfs"] = {{"server", e.nfs},
+                         {"options", e.nfsOptions},
+                         {"versions", e.nfsVersions},
+                         {"clients", e.nfsClients}};
+        spec["export"] = std::move(ex);
+    }
     if (l.kind == LayoutKind::Dir) {
         spec["path"] = l.path;
     } else if (isZfs(l.kind) || (l.guest && l.guest->layout.starts_with("zfs"))) {

@@ -392,6 +392,19 @@ TEST_F(ExportCampaign, ZfsLayoutServedOverIscsiAndNfsThroughItsExportThenTornDow
     EXPECT_LT(at("build", "\"logicalunit\""), at("build", "ganesha.nfsd"));
     EXPECT_LT(at("undo", "ganesha"), at("undo", "\"logicalunit\""));
     EXPECT_LT(at("undo", "\"logicalunit\""), at("undo", "zpool"));
+
+    // The layout's stored spec says how it was served (that CHAP was used, not the secret).
+    auto layouts = o.store->layouts();
+    ASSERT_TRUE(layouts) << layouts.error().message;
+    const auto layout =
+        std::find_if(layouts->begin(), layouts->end(),
+                     [](const lb::LayoutRecord& l) { return l.name == "exp-raidz1"; });
+    ASSERT_NE(layout, layouts->end());
+    const auto spec = nlohmann::json::parse(layout->spec);
+    ASSERT_TRUE(spec.contains("export")) << layout->spec;
+    EXPECT_EQ(spec["export"]["iscsi"]["target"], "tgt");
+    EXPECT_EQ(spec["export"]["iscsi"]["chap"], true);
+    EXPECT_EQ(spec["export"]["nfs"]["server"], "ganesha");
 }
 
 TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
