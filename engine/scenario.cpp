@@ -43,6 +43,30 @@ const ScenarioDisk* Scenario::disk(std::string_view diskName) const {
     return nullptr;
 }
 
+bool hasMaskedSecrets(const Scenario& scenario) {
+    return std::any_of(
+        scenario.layouts.begin(), scenario.layouts.end(),
+        [](const ScenarioLayout& l) { return l.exported && l.exported->chapPasswordMasked; });
+}
+
+Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
+                                    const std::string& sourceName) {
+    for (auto& layout : stored.layouts) {
+        if (!layout.exported || !layout.exported->chapPasswordMasked)
+            continue;
+        const auto same =
+            std::find_if(source.layouts.begin(), source.layouts.end(),
+                         [&](const ScenarioLayout& l) { return l.name == layout.name; });
+        if (same == source.layouts.end() || !same->exported || same->exported->chapPassword.empty())
+            return badInput(sourceName + ": layout '" + layout.name +
+                            "': the campaign stored its CHAP secret masked, and this scenario "
+                            "gives none for the layout to resume with");
+        layout.exported->chapPassword = same->exported->chapPassword;
+        layout.exported->chapPasswordMasked = false;
+    }
+    return {};
+}
+
 std::vector<std::string> Scenario::disksTouchedBy(const ScenarioLayout& layout) const {
     std::vector<std::string> out = layout.disks;
     for (const auto& d : drills)

@@ -176,6 +176,15 @@ struct Scenario {
     std::vector<std::string> disksTouchedBy(const ScenarioLayout& layout) const;
 };
 
+// Whether a scenario holds secrets masked ("****"): the copy stored with a campaign does.
+bool hasMaskedSecrets(const Scenario& scenario);
+
+// Puts back into `stored` (the copy kept with a campaign, secrets masked) the CHAP secrets that
+// `source` (the scenario file) gives for the same layouts. Bad input naming `sourceName` and the
+// layout when the source gives none. Used to resume a campaign.
+Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
+                                    const std::string& sourceName);
+
 // `path` names the file in messages and anchors relative paths (work_dir, job files, disks).
 Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                  const ProbeRegistry& probes);

@@ -124,27 +124,13 @@ Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeReg
     if (!scenario)
         return scenario;
     // The stored copy has its CHAP secrets masked: they come from the file, for the same layout.
-    std::optional<Scenario> file;
-    for (auto& layout : scenario->layouts) {
-        if (!layout.exported || !layout.exported->chapPasswordMasked)
-            continue;
-        if (!file) {
-            auto loaded = loadScenario(o.scenario, probes);
-            if (!loaded)
-                return fail(loaded.error());
-            file = std::move(*loaded);
-        }
-        const auto same =
-            std::find_if(file->layouts.begin(), file->layouts.end(),
-                         [&](const ScenarioLayout& l) { return l.name == layout.name; });
-        if (same == file->layouts.end() || !same->exported || same->exported->chapPassword.empty())
-            return badInput(o.scenario + ": layout '" + layout.name + "': campaign " +
-                            std::to_string(o.resume) +
-                            " stored its CHAP secret masked, and this file gives none for the "
-                            "layout to resume with");
-        layout.exported->chapPassword = same->exported->chapPassword;
-        layout.exported->chapPasswordMasked = false;
-    }
+    if (!hasMaskedSecrets(*scenario))
+        return scenario;
+    auto file = loadScenario(o.scenario, probes);
+    if (!file)
+        return fail(file.error());
+    if (auto r = restoreMaskedSecrets(*scenario, *file, o.scenario); !r)
+        return fail(r.error());
     return scenario;
 }
 

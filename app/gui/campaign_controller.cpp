@@ -23,6 +23,16 @@ Expected<Scenario> requestedScenario(const CampaignRequest& request, const Probe
         if (!stored)
             return fail(stored.error());
         scenario = parseScenario(stored->second, stored->first, probes);
+        // Its CHAP secrets are masked there: they come from the scenario in the editor.
+        if (scenario && hasMaskedSecrets(*scenario)) {
+            auto editor = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
+            if (!editor)
+                return fail(editor.error());
+            const std::string name =
+                request.scenarioPath.isEmpty() ? "the scenario editor" : ss(request.scenarioPath);
+            if (auto r = restoreMaskedSecrets(*scenario, *editor, name); !r)
+                return fail(r.error());
+        }
     } else {
         scenario = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
     }

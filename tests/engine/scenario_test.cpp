@@ -958,6 +958,31 @@ TEST(ScenarioExport, ChapSecretIsMaskedInTheStoredText) {
     EXPECT_TRUE(stored->layouts[1].exported->chapPassword.empty());
 }
 
+TEST(ScenarioExport, ResumingPutsTheSecretBackFromTheScenario) {
+    const std::string text =
+        exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = 'twelve+chars'\n");
+    const auto file = parse(text);
+    ASSERT_TRUE(file) << file.error().message;
+    auto stored = parse(file->text);
+    ASSERT_TRUE(stored) << stored.error().message;
+    EXPECT_TRUE(hasMaskedSecrets(*stored));
+    EXPECT_FALSE(hasMaskedSecrets(*file));
+    ASSERT_TRUE(restoreMaskedSecrets(*stored, *file, "nas.toml"));
+    EXPECT_FALSE(hasMaskedSecrets(*stored));
+    EXPECT_EQ(stored->layouts[1].exported->chapPassword, "twelve+chars");
+
+    // A scenario that gives no secret for the layout cannot resume it: bad input naming both.
+    auto again = parse(file->text);
+    ASSERT_TRUE(again);
+    const auto none = parse(valid);
+    ASSERT_TRUE(none);
+    const auto r = restoreMaskedSecrets(*again, *none, "other.toml");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message.rfind("other.toml: layout 'mirror'", 0), 0u) << r.error().message;
+    EXPECT_TRUE(again->layouts[1].exported->chapPasswordMasked);
+}
+
 TEST(ScenarioExport, ChapSecretFromAFile) {
     const fs::path file = fs::temp_directory_path() / "lb-scenario-test-chap";
     { std::ofstream(file) << "from-a-file-secret\n"; }

@@ -473,8 +473,8 @@ TEST_F(ExportCampaign, ResumeTakesTheMaskedChapSecretFromTheScenarioFile) {
     const auto refused =
         lb::test::runProcess({LAYOUTBENCH_CLI, "run", masked, "--resume", id, "--db", db});
     EXPECT_EQ(refused.exitCode, 2) << refused.out << refused.err;
-    EXPECT_NE(refused.err.find("layout 'exp-raidz1': campaign " + id +
-                               " stored its CHAP secret masked, and this file gives none"),
+    EXPECT_NE(refused.err.find(masked + ": layout 'exp-raidz1': the campaign stored its CHAP "
+                                        "secret masked, and this scenario gives none"),
               std::string::npos)
         << refused.err;
 }
