@@ -306,8 +306,9 @@ private:
     std::size_t done_ = 0, total_ = 0, sessionRuns_ = 0;
     double sessionSeconds_ = 0;
     std::int64_t hostId_ = 0;
-    std::map<std::string, std::string> toolVersions_;
-    std::map<std::string, std::uint64_t> deviceBytes_; // block device path -> size (lsblk)
+    std::map<std::string, std::string> toolVersions_;      // on the host
+    std::map<std::string, std::string> guestToolVersions_; // in the guest of the current layout
+    std::map<std::string, std::uint64_t> deviceBytes_;     // block device path -> size (lsblk)
     std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
     ClientPlacement clients_{scenario_, runner_};
 };
@@ -526,7 +527,8 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
     run.startedAt = result->startedAt;
     run.finishedAt = result->finishedAt;
     run.wallSeconds = result->wallSeconds;
-    run.toolVersion = toolVersions_.count(w.probe) ? toolVersions_.at(w.probe) : "";
+    const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
+    run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
     if (auto r = store_.recordRunOutput(run); !r)
         return r;
 
@@ -746,10 +748,13 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
     ctx.root = target.root;
     ctx.exported = exportTarget(layout, workdir);
     if (where != &runner_) {
-        // The guest's memory is what bonnie++ must exceed, not the host's.
+        // The guest's memory is what bonnie++ must exceed, and its tools are the ones that run.
         const Target inside = inspectTarget(*where, scenario_, probes_);
         ctx.ramBytes = inside.ramBytes;
         ctx.root = inside.root;
+        guestToolVersions_.clear();
+        for (const auto& [name, version] : inside.inventory["tools"].items())
+            guestToolVersions_[name] = version.get<std::string>();
     }
     const std::string probeFile = workdir + "/.lb-odirect-probe";
     auto direct = where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096", "count=1",

@@ -294,10 +294,6 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.identity = resolve(baseDir, identity);
     LB_TRY(knownHosts, getString(t, "known_hosts", where, rep, false));
     g.knownHosts = resolve(baseDir, knownHosts);
-    LB_TRY(disk, getString(t, "disk", where, rep, false, "/dev/vda"));
-    if (disk.rfind("/dev/", 0) != 0)
-        return badInput(rep.at(*t.get("disk"), where + "disk", "must be a path under /dev/"));
-    g.disk = disk;
     LB_TRY(kernel, getString(t, "kernel", where, rep, false));
     g.kernel = resolve(baseDir, kernel);
     LB_TRY(initrd, getString(t, "initrd", where, rep, false));
@@ -306,6 +302,12 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.append = append;
     LB_TRY(image, getString(t, "image", where, rep, false));
     g.image = resolve(baseDir, image);
+    // A qemu guest booted from an image has that image as its first disk.
+    LB_TRY(disk, getString(t, "disk", where, rep, false,
+                           g.hypervisor == "qemu" && !image.empty() ? "/dev/vdb" : "/dev/vda"));
+    if (disk.rfind("/dev/", 0) != 0)
+        return badInput(rep.at(*t.get("disk"), where + "disk", "must be a path under /dev/"));
+    g.disk = disk;
     LB_TRY(accel, getChoice(t, "accel", where, rep, {"auto", "kvm", "tcg"}, "auto"));
     g.accel = accel;
     LB_TRY(memory, getSize(t, "memory", where, rep, 4ULL << 30, SizeConvention::Binary));

@@ -41,7 +41,7 @@ struct ScenarioGuest {
     std::string target;              // ssh://root@host:port of the guest
     std::string identity;            // ssh key for the guest
     std::string knownHosts;          // known_hosts for the guest
-    std::string disk = "/dev/vda";   // the passed disk as the guest names it
+    std::string disk = "/dev/vda";   // the passed disk as the guest names it (vdb after an image)
     // qemu
     std::string kernel, initrd, append; // direct kernel boot, or
     std::string image;                  // a bootable disk image (then the passed disk is vdb)

@@ -764,6 +764,20 @@ TEST(Scenario, GuestLayoutOnAnInnerArray) {
     EXPECT_EQ(l.mdDevice, "/dev/md/lb-mirror");
 }
 
+TEST(Scenario, QemuGuestBootedFromAnImageIsPassedItsDiskSecond) {
+    std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
+    text = replaced(text, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    text = replaced(text, "underprovision = 1.0\n",
+                    "underprovision = 1.0\n" +
+                        replaced(replaced(guestTable, "kernel = \"/boot/vmlinuz\"\n",
+                                          "image = \"/srv/vm/debian.qcow2\"\n"),
+                                 "initrd = \"/boot/initrd.gz\"\n", ""));
+    const auto r = parse(replaced(text, "ashift = 12\n", ""));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->layouts[1].guest->image, "/srv/vm/debian.qcow2");
+    EXPECT_EQ(r->layouts[1].guest->disk, "/dev/vdb");
+}
+
 TEST(ScenarioErrors, GuestWithoutGuestTableIsRefused) {
     const std::string text = replaced(valid, "kind = \"zfs-mirror\"", "kind = \"guest\"");
     expectBadInputAt(text, lineColumn(text, "[[layouts]]", 2), "layouts[1].guest");
