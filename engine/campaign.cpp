@@ -102,11 +102,17 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
     return t;
 }
 
-json layoutSpec(const Scenario& s, const ScenarioLayout& l) {
+// What a layout is, stored with it: its kind, disks and sizes (a file's from the scenario, a
+// device's as lsblk reported it), and its settings.
+json layoutSpec(const Scenario& s, const ScenarioLayout& l,
+                const std::map<std::string, std::uint64_t>& deviceBytes) {
     json disks = json::array(), bytes = json::array();
     for (const auto& d : l.disks) {
         disks.push_back(d);
-        bytes.push_back(s.disk(d)->sizeBytes);
+        const ScenarioDisk* disk = s.disk(d);
+        const auto it = deviceBytes.find(disk->device);
+        bytes.push_back(disk->device.empty() || it == deviceBytes.end() ? disk->sizeBytes
+                                                                        : it->second);
     }
     json spec{{"kind", layoutKindName(l.kind)},
               {"baseline", l.baseline},
@@ -680,8 +686,9 @@ std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& gues
 }
 
 Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Target& target) {
-    auto layoutId = store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
-                                        layoutSpec(scenario_, layout).dump(), hostId_);
+    auto layoutId =
+        store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
+                            layoutSpec(scenario_, layout, deviceBytes_).dump(), hostId_);
     if (!layoutId)
         return fail(layoutId.error());
 

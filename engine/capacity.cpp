@@ -519,4 +519,27 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
     return c;
 }
 
+Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs) {
+    if (!isMd(md.kind))
+        return badInput("--kind: " + std::string(layoutKindName(md.kind)) +
+                        " is not an md kind to put a pool on");
+    auto array = computeCapacity(md);
+    if (!array)
+        return array;
+    CapacityInput pool = zfs;
+    pool.kind = LayoutKind::ZfsStripe;
+    pool.diskBytes = {array->usableBytes};
+    pool.underprovision = 1.0;
+    auto top = computeCapacity(pool);
+    if (!top)
+        return top;
+    Capacity c = *array;
+    c.usableBytes = top->usableBytes;
+    c.slopBytes = top->slopBytes;
+    c.paddingBytes = top->paddingBytes;
+    c.reservedBytes = array->reservedBytes + top->reservedBytes;
+    c.dataEfficiency = array->dataEfficiency * top->dataEfficiency;
+    return c;
+}
+
 } // namespace lb

@@ -54,6 +54,12 @@ struct Capacity {
 // the field, e.g. "--disks: zfs-raidz2 needs at least 3 disks, got 2".
 Expected<Capacity> computeCapacity(const CapacityInput& in);
 
+// A ZFS pool of one vdev on an md array (the array of `md`, its kind an md kind): the array's
+// capacity, then the pool's labels, metaslab rounding and slop on the array's usable bytes, at
+// `zfs`'s record size and ashift. Raw, parity, underprovisioning and fault tolerance are the
+// array's; the categories still add up to rawBytes.
+Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs);
+
 // Ahrens' RAIDZ allocation rule for one block: returns sectors {data, parity, padding}.
 struct RaidzAllocation {
     std::uint64_t dataSectors, paritySectors, paddingSectors;

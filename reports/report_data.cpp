@@ -179,7 +179,11 @@ std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
     const json spec = json::parse(specJson, nullptr, false);
     if (!spec.is_object())
         return std::nullopt;
-    const auto k = parseLayoutKind(spec.value("kind", kind));
+    auto k = parseLayoutKind(spec.value("kind", kind));
+    // A pool or a guest on an md array: the array is what the disks make.
+    const auto md = spec.find("md");
+    if (md != spec.end() && md->is_object())
+        k = parseLayoutKind(md->value("kind", std::string()));
     const auto disks = spec.find("disk_bytes");
     if (!k || disks == spec.end() || !disks->is_array() || disks->empty())
         return std::nullopt;
@@ -198,6 +202,8 @@ std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
         in.underprovision = it->get<double>();
     if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
         in.mdChunkBytes = it->get<std::uint64_t>();
+    if (md != spec.end() && md->is_object())
+        in.mdChunkBytes = md->value("chunk", in.mdChunkBytes);
     return in;
 }
 
@@ -205,7 +211,13 @@ std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std:
     const auto in = capacityInputFromSpec(specJson, kind);
     if (!in)
         return std::nullopt;
-    auto cap = computeCapacity(*in);
+    // A pool on the array (zfs-stripe with an inner array, or a guest running ZFS on it).
+    const json spec = json::parse(specJson, nullptr, false);
+    const bool poolOnArray =
+        isMd(in->kind) && (spec.value("kind", kind) == "zfs-stripe" ||
+                           (spec.contains("guest") && spec["guest"].is_object() &&
+                            spec["guest"].value("layout", std::string()).starts_with("zfs")));
+    auto cap = poolOnArray ? computeZfsOnMdCapacity(*in, *in) : computeCapacity(*in);
     if (!cap)
         return std::nullopt;
     return *cap;

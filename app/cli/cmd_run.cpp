@@ -253,8 +253,16 @@ int runPlan(const Globals& g, const std::string& path) {
         }
         WorkloadContext ctx;
         ctx.workdir = plan->workdir;
-        ctx.ramBytes = ram;
-        ctx.root = geteuid() == 0;
+        // A qemu guest started by the plan has the memory it is given; the campaign reads the
+        // real figure from each target when it runs.
+        ctx.ramBytes =
+            layout.guest && layout.guest->hypervisor == "qemu" ? layout.guest->memoryBytes : ram;
+        if (layout.guest) {
+            const auto guestTarget = parseSshUrl(layout.guest->target);
+            ctx.root = guestTarget && guestTarget->user == "root";
+        } else {
+            ctx.root = geteuid() == 0;
+        }
         ctx.layoutName = layout.name;
         ctx.exported = exportTarget(layout, plan->workdir);
         nlohmann::json workloads = nlohmann::json::array();

@@ -531,3 +531,49 @@ TEST(Capacity, EveryRawByteIsAccountedFor) {
 
 } // namespace
 } // namespace lb
+
+namespace lb {
+namespace {
+
+// The seed's hybrid: ten 500 GB SSDs at 80 % in md RAID6, one pool on the array. The pool's
+// usable space is the array's less what ZFS keeps on a one-vdev pool; raw, parity and fault
+// tolerance are the array's; every byte is still in one category.
+TEST(ZfsOnMd, PoolOnTheArrayKeepsTheArraysParityAndTolerance) {
+    CapacityInput md;
+    md.kind = LayoutKind::MdRaid6;
+    md.diskBytes = std::vector<std::uint64_t>(10, 500'000'000'000ULL);
+    md.underprovision = 0.8;
+    const auto array = computeCapacity(md);
+    ASSERT_TRUE(array) << array.error().message;
+    const auto c = computeZfsOnMdCapacity(md, md);
+    ASSERT_TRUE(c) << c.error().message;
+
+    CapacityInput pool;
+    pool.kind = LayoutKind::ZfsStripe;
+    pool.diskBytes = {array->usableBytes};
+    const auto top = computeCapacity(pool);
+    ASSERT_TRUE(top) << top.error().message;
+
+    EXPECT_EQ(c->rawBytes, 5'000'000'000'000ULL);
+    EXPECT_EQ(c->usableBytes, top->usableBytes);
+    EXPECT_LT(c->usableBytes, array->usableBytes);
+    EXPECT_EQ(c->parityBytes, array->parityBytes);
+    EXPECT_EQ(c->underprovisionedBytes, array->underprovisionedBytes);
+    EXPECT_EQ(c->slopBytes, top->slopBytes);
+    EXPECT_EQ(c->reservedBytes, array->reservedBytes + top->reservedBytes);
+    EXPECT_EQ(c->faultTolerance, 2u);
+    EXPECT_EQ(c->rawBytes, sumOfParts(*c));
+    EXPECT_DOUBLE_EQ(c->dataEfficiency, array->dataEfficiency * top->dataEfficiency);
+}
+
+TEST(ZfsOnMd, OnlyAnMdKindCarriesAPool) {
+    CapacityInput notMd;
+    notMd.kind = LayoutKind::ZfsRaidz2;
+    notMd.diskBytes = std::vector<std::uint64_t>(4, 1'000'000'000'000ULL);
+    const auto c = computeZfsOnMdCapacity(notMd, notMd);
+    ASSERT_FALSE(c);
+    EXPECT_EQ(c.error().kind, ErrorKind::BadInput);
+}
+
+} // namespace
+} // namespace lb

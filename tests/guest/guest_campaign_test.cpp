@@ -13,6 +13,7 @@
 #include "engine/ssh_runner.h"
 #include "engine/store.h"
 #include "probes/tools.h"
+#include "reports/report_data.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
 #include "tests/support/ports.h"
@@ -341,6 +342,20 @@ runtime = 2
     EXPECT_NEAR(metricValue(*store_, raid6->id, "drill.md-raid6.growth").value_or(-1), 0.0, 1.0);
     std::printf("  md-grow 3->4: %.2f s; raid5->raid6: %.2f s (TCG)\n", *growSeconds,
                 *raid6Seconds);
+
+    // The layout's stored spec has the devices' sizes (from lsblk in the guest), so the report
+    // knows its capacity: RAID-5 of three 64 MiB disks keeps one disk's worth for parity.
+    auto layouts = store_->layouts();
+    ASSERT_TRUE(layouts);
+    const auto r5 = std::find_if(layouts->begin(), layouts->end(),
+                                 [](const lb::LayoutRecord& l) { return l.name == "r5"; });
+    ASSERT_NE(r5, layouts->end());
+    EXPECT_EQ(json::parse(r5->spec)["disk_bytes"], json::array({64 << 20, 64 << 20, 64 << 20}));
+    const auto capacity = lb::capacityFromSpec(r5->spec, r5->kind);
+    ASSERT_TRUE(capacity) << r5->spec;
+    EXPECT_EQ(capacity->faultTolerance, 1u);
+    EXPECT_GT(capacity->usableBytes, 120ULL << 20);
+    EXPECT_LT(capacity->usableBytes, 128ULL << 20);
 
     // Torn down inside the guest: no array, no md superblock on any disk.
     lb::Command mdstat{"cat", {"/proc/mdstat"}};
