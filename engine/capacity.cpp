@@ -486,6 +486,11 @@ std::uint64_t mdDataOffsetSectors(std::uint64_t deviceSectors, std::uint64_t chu
 }
 
 Expected<Capacity> computeCapacity(const CapacityInput& in) {
+    if (in.poolOnArray) {
+        CapacityInput array = in;
+        array.poolOnArray = false;
+        return computeZfsOnMdCapacity(array, array);
+    }
     if (auto ok = validate(in); !ok)
         return fail(ok.error());
 
@@ -523,10 +528,13 @@ Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const Capacit
     if (!isMd(md.kind))
         return badInput("--kind: " + std::string(layoutKindName(md.kind)) +
                         " is not an md kind to put a pool on");
-    auto array = computeCapacity(md);
+    CapacityInput bare = md;
+    bare.poolOnArray = false;
+    auto array = computeCapacity(bare);
     if (!array)
         return array;
     CapacityInput pool = zfs;
+    pool.poolOnArray = false;
     pool.kind = LayoutKind::ZfsStripe;
     pool.diskBytes = {array->usableBytes};
     pool.underprovision = 1.0;

@@ -20,6 +20,9 @@ struct CapacityInput {
     unsigned ashift = 12;                      // ZFS sector shift (9..16)
     double underprovision = 1.0; // fraction of each disk partitioned (e.g. 0.8); 1.0 = whole disk
     std::uint64_t mdChunkBytes = 512 * KiB; // md chunk (power of two, at least 4 KiB)
+    // md kinds: a one-vdev ZFS pool is made on the array (ZFS on md, a guest running ZFS), and
+    // the capacity is what the pool offers (computeZfsOnMdCapacity).
+    bool poolOnArray = false;
 };
 
 // Every byte of rawBytes lands in exactly one of: usable, slop, parity, padding, reserved,

@@ -202,8 +202,14 @@ std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
         in.underprovision = it->get<double>();
     if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
         in.mdChunkBytes = it->get<std::uint64_t>();
-    if (md != spec.end() && md->is_object())
+    if (md != spec.end() && md->is_object()) {
         in.mdChunkBytes = md->value("chunk", in.mdChunkBytes);
+        // A pool on the array: zfs-stripe with an inner array, or a guest running ZFS on it.
+        const auto guest = spec.find("guest");
+        in.poolOnArray = spec.value("kind", kind) == "zfs-stripe" ||
+                         (guest != spec.end() && guest->is_object() &&
+                          guest->value("layout", std::string()).starts_with("zfs"));
+    }
     return in;
 }
 
@@ -211,13 +217,7 @@ std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std:
     const auto in = capacityInputFromSpec(specJson, kind);
     if (!in)
         return std::nullopt;
-    // A pool on the array (zfs-stripe with an inner array, or a guest running ZFS on it).
-    const json spec = json::parse(specJson, nullptr, false);
-    const bool poolOnArray =
-        isMd(in->kind) && (spec.value("kind", kind) == "zfs-stripe" ||
-                           (spec.contains("guest") && spec["guest"].is_object() &&
-                            spec["guest"].value("layout", std::string()).starts_with("zfs")));
-    auto cap = poolOnArray ? computeZfsOnMdCapacity(*in, *in) : computeCapacity(*in);
+    auto cap = computeCapacity(*in);
     if (!cap)
         return std::nullopt;
     return *cap;

@@ -2,10 +2,12 @@
 // worked examples checked against values computed by hand, bad input, and the invariant that
 // every raw byte is accounted for exactly once.
 #include "engine/capacity.h"
+#include "reports/report_data.h"
 
 #include <cmath>
 #include <functional>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -564,6 +566,36 @@ TEST(ZfsOnMd, PoolOnTheArrayKeepsTheArraysParityAndTolerance) {
     EXPECT_EQ(c->faultTolerance, 2u);
     EXPECT_EQ(c->rawBytes, sumOfParts(*c));
     EXPECT_DOUBLE_EQ(c->dataEfficiency, array->dataEfficiency * top->dataEfficiency);
+}
+
+// The same through the flag a projection and a stored spec use: a guest on md RAID6 running ZFS,
+// as the campaign stores it, has the pool-on-array capacity.
+TEST(ZfsOnMd, FlaggedInputAndStoredGuestSpecGiveTheSameCapacity) {
+    CapacityInput md;
+    md.kind = LayoutKind::MdRaid6;
+    md.diskBytes = std::vector<std::uint64_t>(10, 500'000'000'000ULL);
+    md.underprovision = 0.8;
+    const auto direct = computeZfsOnMdCapacity(md, md);
+    ASSERT_TRUE(direct);
+    md.poolOnArray = true;
+    const auto flagged = computeCapacity(md);
+    ASSERT_TRUE(flagged) << flagged.error().message;
+    EXPECT_EQ(*flagged, *direct);
+
+    nlohmann::json spec{{"kind", "guest"},
+                        {"disk_bytes", std::vector<std::uint64_t>(10, 500'000'000'000ULL)},
+                        {"underprovision", 0.8},
+                        {"md", {{"kind", "md-raid6"}, {"chunk", 524288}}},
+                        {"guest", {{"layout", "zfs-stripe"}}}};
+    const auto stored = capacityFromSpec(spec.dump(), "guest");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(*stored, *direct);
+    // With ext4 inside instead, it is the array's own capacity.
+    spec["guest"]["layout"] = "ext4";
+    const auto plain = capacityFromSpec(spec.dump(), "guest");
+    ASSERT_TRUE(plain);
+    md.poolOnArray = false;
+    EXPECT_EQ(*plain, *computeCapacity(md));
 }
 
 TEST(ZfsOnMd, OnlyAnMdKindCarriesAPool) {
