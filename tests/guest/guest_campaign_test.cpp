@@ -17,6 +17,7 @@
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
 #include "tests/support/ports.h"
+#include "tests/support/stored_runs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +34,10 @@
 namespace {
 
 namespace fs = std::filesystem;
+using lb::test::hasCaveat;
+using lb::test::metricValue;
+using lb::test::RunRow;
+using lb::test::runRows;
 using nlohmann::json;
 
 std::string slurp(const std::string& path) {
@@ -40,52 +45,6 @@ std::string slurp(const std::string& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-struct RunRow {
-    std::int64_t id = 0;
-    std::string layout, workload, status, reason, err;
-    std::vector<std::string> caveats;
-};
-
-std::vector<RunRow> runRows(lb::Store& store, std::int64_t campaignId) {
-    auto q = store.database().prepare(
-        "SELECT r.id, l.name, r.workload, r.status, r.reason, r.stderr, r.caveats FROM run r JOIN "
-        "layout l ON l.id = r.layout_id WHERE r.campaign_id = ?1 ORDER BY r.id");
-    EXPECT_TRUE(q) << q.error().message;
-    std::vector<RunRow> out;
-    if (!q)
-        return out;
-    q->bind(1, campaignId);
-    const auto walked = q->forEachRow([&](lb::sql::Statement& row) {
-        RunRow r;
-        r.id = row.columnInt(0);
-        r.layout = row.columnText(1);
-        r.workload = row.columnText(2);
-        r.status = row.columnText(3);
-        r.reason = row.columnText(4);
-        r.err = row.columnText(5);
-        r.caveats = json::parse(row.columnText(6)).get<std::vector<std::string>>();
-        out.push_back(std::move(r));
-    });
-    EXPECT_TRUE(walked) << walked.error().message;
-    return out;
-}
-
-std::optional<double> metricValue(lb::Store& store, std::int64_t runId, const std::string& name) {
-    auto q = store.database().prepare("SELECT value FROM metric WHERE run_id = ?1 AND name = ?2");
-    if (!q)
-        return std::nullopt;
-    q->bind(1, runId).bind(2, name);
-    auto row = q->step();
-    if (!row || !*row)
-        return std::nullopt;
-    return q->columnDouble(0);
-}
-
-bool hasCaveat(const RunRow& r, const std::string& part) {
-    return std::any_of(r.caveats.begin(), r.caveats.end(),
-                       [&](const std::string& c) { return c.find(part) != std::string::npos; });
 }
 
 std::string dump(const std::vector<RunRow>& rows) {
