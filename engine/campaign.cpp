@@ -457,6 +457,7 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
         mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
+        run.notes = mc->notes;
     }
     const auto cacheNotes = dropCaches(layoutRunner);
     run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
@@ -564,6 +565,7 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
         return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
     run.metrics = std::move(parsed->metrics);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
+    run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
     if (parsed->failed)
         return settle(RunStatus::Failed, parsed->failureReason);
     return settle(RunStatus::Ok, "");

@@ -18,8 +18,10 @@ struct MetricInfo {
     std::string name;
     Unit unit = Unit::Count;
     Better better = Better::Higher;
-    // A decisive metric costs the user time (throughput, latency, wall time) and takes part in a
-    // layout's overall verdict; CPU percentages and counts are shown but do not decide.
+    // Whether the metric decides a layout's verdict by default: throughput, IOPS and the total
+    // p99 latency of each job. Single-worst-operation figures (bonnie++ *_latency), other
+    // percentiles, CPU, counts and runtimes are shown but do not decide unless a scenario's
+    // [decide] names them.
     bool decisive = true;
     bool operator==(const MetricInfo&) const = default;
 };
@@ -27,6 +29,10 @@ struct MetricInfo {
 // Looks a name up in the catalog (ARCHITECTURE.md "Metric names and units"), including the
 // per-job families fio.<job>.<dir>.<stat>, iscsi.<job>..., nfs.<job>....
 std::optional<MetricInfo> describeMetric(std::string_view name);
+
+// Whether `name` matches `glob`: `*` stands for any run of characters (dots included), `?` for
+// one; everything else matches itself. "fio.*.read.bw" matches "fio.seq-read-1m.read.bw".
+bool metricMatches(std::string_view glob, std::string_view name);
 
 // A measured value in canonical units.
 struct Metric {

@@ -123,6 +123,10 @@ struct MeasuredCommand {
     std::vector<Command> inspect; // run after a successful measured run; outputs go to parse
     std::vector<Command> cleanup; // run after, whatever happened
     std::vector<std::string> caveats;
+    std::vector<MetricNote> notes; // on the run's metrics, known before it runs
+    // The bytes the measured run reads or writes again (its files), where the probe knows them:
+    // the campaign holds them against the memory that could cache them.
+    std::optional<std::uint64_t> workingSetBytes;
     // On the clients of a probe that drives them (fio's servers): before `prepare`, and after
     // `cleanup` whatever happened.
     std::vector<ClientCommand> clientPrepare;

@@ -17,12 +17,29 @@ enum class RunStatus { Ok, Failed, Aborted, Running };
 std::string_view runStatusName(RunStatus s); // "ok", "failed", "aborted", "running"
 std::optional<RunStatus> runStatusFromName(std::string_view name);
 
+// A remark on some metrics of a run, structured so the comparison can act on it: `Qualifies`
+// changes what a figure means (it is shown next to the verdict), `Excludes` keeps the metrics out
+// of the verdict (listed as not compared, with the text as the reason), `Method` records how they
+// were measured ("direct I/O", "buffered I/O"): two sides measured differently are not compared.
+// A note may name metrics that have no value (bonnie++'s +++++), so they are listed, not lost.
+struct MetricNote {
+    enum class Kind { Qualifies, Excludes, Method };
+    Kind kind = Kind::Qualifies;
+    std::string metrics; // a glob over metric names (metricMatches): "fio.seq-read-1m.*"
+    std::string text;
+    bool operator==(const MetricNote&) const = default;
+};
+
+std::string_view metricNoteKindName(MetricNote::Kind k); // "qualifies", "excludes", "method"
+std::optional<MetricNote::Kind> metricNoteKindFromName(std::string_view name);
+
 // What a parser makes of one tool output: metrics, or the reason the run failed.
 struct ParsedRun {
     std::string workload;    // e.g. "bonnie", "fio:seq-read-1m"
     std::string toolVersion; // as the tool reported it, e.g. "fio-3.33", "2.00a"
     std::vector<Metric> metrics;
     std::vector<std::string> caveats; // e.g. "bonnie.putc: too fast to time (+++++)"
+    std::vector<MetricNote> notes;
     bool failed = false;
     std::string failureReason;
     bool operator==(const ParsedRun&) const = default;
@@ -46,6 +63,7 @@ struct Run {
     RunStatus status = RunStatus::Running;
     std::string reason;
     std::vector<std::string> caveats;
+    std::vector<MetricNote> notes;
     std::string source; // the imported file, for imported runs
     std::vector<Metric> metrics;
 };

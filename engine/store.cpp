@@ -96,10 +96,25 @@ CREATE TABLE plan_step(
     R"sql(
 ALTER TABLE plan_step ADD COLUMN runs_on TEXT NOT NULL DEFAULT 'host';
 )sql",
+    // 2 -> 3: notes on a run's metrics that the comparison acts on (kept out of the verdict, shown
+    // next to it, how they were measured), and the comparison policy a campaign's scenario set
+    // (thresholds, deciding metrics), so `compare` judges its layouts by the scenario's rule.
+    R"sql(
+ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE campaign ADD COLUMN policy TEXT NOT NULL DEFAULT '{}';
+)sql",
 };
 
 std::string toJson(const std::vector<std::string>& items) {
     return nlohmann::json(items).dump();
+}
+
+std::string notesJson(const std::vector<MetricNote>& notes) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& n : notes)
+        out.push_back(
+            {{"kind", metricNoteKindName(n.kind)}, {"metrics", n.metrics}, {"text", n.text}});
+    return out.dump();
 }
 
 } // namespace
@@ -245,8 +260,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     auto ins = db_.prepare(
         "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
         "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
-        "caveats, source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-        "?15, ?16, ?17)");
+        "caveats, source, notes) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+        "?14, ?15, ?16, ?17, ?18)");
     if (!ins)
         return fail(ins.error());
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
@@ -265,7 +280,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(14, runStatusName(run.status))
         .bind(15, run.reason)
         .bind(16, toJson(run.caveats))
-        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source));
+        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
+        .bind(18, notesJson(run.notes));
     if (auto r = ins->run(); !r)
         return fail(r.error());
     const std::int64_t runId = db_.lastInsertId();
@@ -315,13 +331,15 @@ Expected<void> Store::finishRun(const Run& run) {
     auto tx = transaction();
     if (!tx)
         return fail(tx.error());
-    auto q = db_.prepare("UPDATE run SET status = ?1, reason = ?2, caveats = ?3 WHERE id = ?4");
+    auto q = db_.prepare(
+        "UPDATE run SET status = ?1, reason = ?2, caveats = ?3, notes = ?5 WHERE id = ?4");
     if (!q)
         return fail(q.error());
     if (auto r = q->bind(1, runStatusName(run.status))
                      .bind(2, run.reason)
                      .bind(3, toJson(run.caveats))
                      .bind(4, run.id)
+                     .bind(5, notesJson(run.notes))
                      .run();
         !r)
         return r;

@@ -19,6 +19,7 @@ Run runFrom(ParsedRun parsed, const std::string& path, std::string raw, const st
     run.toolVersion = parsed.toolVersion;
     run.stdoutText = std::move(raw);
     run.caveats = std::move(parsed.caveats);
+    run.notes = std::move(parsed.notes);
     run.metrics = std::move(parsed.metrics);
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
