@@ -1,10 +1,12 @@
 #include "engine/analysis.h"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace lb {
 
@@ -45,6 +47,28 @@ double median(std::vector<double> values) {
     return (lower + upper) / 2;
 }
 
+double coefficientOfVariation(const std::vector<double>& values) {
+    if (values.size() < 2)
+        return 0;
+    double mean = 0;
+    for (double v : values)
+        mean += v;
+    mean /= static_cast<double>(values.size());
+    double ss = 0;
+    for (double v : values)
+        ss += (v - mean) * (v - mean);
+    return mean == 0 ? 0 : std::sqrt(ss / static_cast<double>(values.size() - 1)) / std::fabs(mean);
+}
+
+bool decidesUnder(const ComparePolicy& policy, std::string_view metric) {
+    if (policy.decide.empty()) {
+        const auto info = describeMetric(metric);
+        return info && info->decisive;
+    }
+    return std::any_of(policy.decide.begin(), policy.decide.end(),
+                       [&](const std::string& g) { return metricMatches(g, metric); });
+}
+
 double costRatio(double baselineMedian, double candidateMedian, Better better) {
     const double num = better == Better::Higher ? baselineMedian : candidateMedian;
     const double den = better == Better::Higher ? candidateMedian : baselineMedian;
@@ -55,190 +79,500 @@ double costRatio(double baselineMedian, double candidateMedian, Better better) {
 
 namespace {
 
-// SplitMix64: a tiny generator whose output is the same on every platform and standard library
-// (std::uniform_int_distribution is not), so intervals are reproducible everywhere.
-class SplitMix64 {
-public:
-    explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-
-private:
-    std::uint64_t state_;
+struct LogStats {
+    double mean = 0;
+    double variance = 0; // sample variance (n - 1)
+    std::size_t n = 0;
 };
 
-// Uniform in (0, 1), never 0: 53 random bits.
-double uniform(SplitMix64& rng) {
-    return (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53;
-}
-
-double normal(SplitMix64& rng) {
-    // Box-Muller; the second variate is thrown away to keep the stream simple.
-    constexpr double twoPi = 6.283185307179586476925;
-    return std::sqrt(-2.0 * std::log(uniform(rng))) * std::cos(twoPi * uniform(rng));
-}
-
-// Marsaglia and Tsang's method; every shape used here is at least 1.
-double gamma(double shape, SplitMix64& rng) {
-    const double d = shape - 1.0 / 3.0;
-    const double c = 1.0 / std::sqrt(9.0 * d);
-    while (true) {
-        double x = 0, v = 0;
-        do {
-            x = normal(rng);
-            v = 1.0 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        const double u = uniform(rng);
-        if (u < 1.0 - 0.0331 * x * x * x * x ||
-            std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
-            return d * v;
+// Mean and sample variance of the logs; none when a value is not positive.
+std::optional<LogStats> logStats(const std::vector<double>& values) {
+    LogStats s;
+    s.n = values.size();
+    for (double v : values) {
+        if (!(v > 0) || !std::isfinite(v))
+            return std::nullopt;
+        s.mean += std::log(v);
     }
+    s.mean /= static_cast<double>(s.n);
+    for (double v : values)
+        s.variance += (std::log(v) - s.mean) * (std::log(v) - s.mean);
+    s.variance /= static_cast<double>(s.n - 1);
+    return s;
 }
 
-double beta(double a, double b, SplitMix64& rng) {
-    const double x = gamma(a, rng);
-    return x / (x + gamma(b, rng));
-}
-
-// One bootstrap replicate of the median of `sorted`.
-//
-// Small samples are resampled directly. For large ones the same distribution is drawn in O(1):
-// a resample of n picks indexes floor(n*U) for n uniforms U, so its k-th smallest pick is
-// floor(n*U_(k)), and the k-th order statistic of n uniforms is Beta(k, n-k+1); given it, the
-// next one is U_(k) + (1-U_(k)) * Beta(1, n-k). Exact in distribution, without touching n values.
-double resampledMedian(const std::vector<double>& sorted, SplitMix64& rng,
-                       std::vector<double>& scratch) {
-    const std::size_t n = sorted.size();
-    constexpr std::size_t directLimit = 64;
-    if (n <= directLimit) {
-        scratch.resize(n);
-        for (auto& v : scratch)
-            v = sorted[rng.below(n)];
-        return median(scratch);
-    }
-    auto at = [&](double u) {
-        return sorted[std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)))];
-    };
-    const std::size_t k = (n + 1) / 2; // 1-based rank of the (lower) middle
-    const double uk = beta(static_cast<double>(k), static_cast<double>(n - k + 1), rng);
-    if (n % 2 == 1)
-        return at(uk);
-    const double next = uk + (1.0 - uk) * beta(1.0, static_cast<double>(n - k), rng);
-    return (at(uk) + at(next)) / 2;
-}
-
-double percentile(std::vector<double>& sorted, double p) {
-    // Linear interpolation between closest ranks.
-    const double pos = p * static_cast<double>(sorted.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const auto hi = static_cast<std::size_t>(std::ceil(pos));
-    const double frac = pos - static_cast<double>(lo);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+double studentQuantile(double df, double p) {
+    return boost::math::quantile(boost::math::students_t_distribution<double>(df), p);
 }
 
 } // namespace
 
-Interval bootstrapRatioInterval(const std::vector<double>& baseline,
-                                const std::vector<double>& candidate, Better better, int resamples,
-                                std::uint64_t seed) {
-    assert(!baseline.empty() && !candidate.empty() && resamples > 0);
-    SplitMix64 rng(seed);
-    std::vector<double> base(baseline), cand(candidate);
-    std::sort(base.begin(), base.end());
-    std::sort(cand.begin(), cand.end());
-    std::vector<double> ratios;
-    ratios.reserve(static_cast<std::size_t>(resamples));
-    std::vector<double> scratch;
-    for (int i = 0; i < resamples; ++i) {
-        const double b = resampledMedian(base, rng, scratch);
-        const double c = resampledMedian(cand, rng, scratch);
-        ratios.push_back(costRatio(b, c, better));
-    }
-    std::sort(ratios.begin(), ratios.end());
-    return {percentile(ratios, 0.025), percentile(ratios, 0.975)};
+// Why Welch on logs: benchmark figures are positive and their noise is multiplicative (a run
+// is a few percent faster or slower), so their logs are close to normal with a spread that does
+// not depend on the level; the cost ratio becomes a difference of means, for which Welch's
+// t-interval keeps its coverage with unequal spreads and at n = 3 (the t quantile with few
+// degrees of freedom is what a percentile bootstrap of medians lacks: at n = 3 it held the true
+// ratio only ~90 % of the time). tests/engine/analysis_test.cpp proves the coverage by
+// simulation.
+std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
+                                      const std::vector<double>& candidate, Better better,
+                                      double level) {
+    if (baseline.size() < minSamplesForInterval || candidate.size() < minSamplesForInterval)
+        return std::nullopt;
+    const auto b = logStats(baseline);
+    const auto c = logStats(candidate);
+    if (!b || !c)
+        return std::nullopt;
+    // log cost ratio: baseline over candidate for a throughput, candidate over baseline else.
+    const double d = better == Better::Higher ? b->mean - c->mean : c->mean - b->mean;
+    const double vb = b->variance / static_cast<double>(b->n);
+    const double vc = c->variance / static_cast<double>(c->n);
+    const double se = std::sqrt(vb + vc);
+    if (se == 0)
+        return Interval{std::exp(d), std::exp(d)}; // identical runs: nothing to be unsure of
+    // Welch–Satterthwaite degrees of freedom.
+    const double df =
+        (vb + vc) * (vb + vc) /
+        (vb * vb / static_cast<double>(b->n - 1) + vc * vc / static_cast<double>(c->n - 1));
+    const double t = studentQuantile(df, 0.5 + level / 2);
+    return Interval{std::exp(d - t * se), std::exp(d + t * se)};
 }
 
-Comparison compareLayouts(std::string baseline, const std::vector<MetricSamples>& baselineSamples,
-                          std::string candidate, const std::vector<MetricSamples>& candidateSamples,
-                          const Thresholds& thresholds) {
+std::string shortMetricName(std::string_view name) {
+    const auto dot = name.find('.');
+    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+}
+
+std::optional<std::string> checkDecideGlob(std::string_view glob) {
+    if (glob.empty())
+        return "an empty pattern matches no metric";
+    const auto dot = glob.find('.');
+    const auto family = glob.substr(0, dot);
+    if (family.find_first_of("*?") != std::string_view::npos)
+        return std::nullopt; // "*" or "f*": any family
+    if (!knownMetricFamily(family))
+        return "unknown metric family '" + std::string(family) + "' in '" + std::string(glob) + "'";
+    if (dot == std::string_view::npos)
+        return "'" + std::string(glob) + "' names a family, not metrics (write '" +
+               std::string(glob) + ".*')";
+    return std::nullopt;
+}
+
+namespace {
+
+// "fio.job.read.clat_p99" -> "fio.job.read.lat_p99": the total latency it stands in for.
+std::optional<std::string> totalLatencyOf(const std::string& name) {
+    constexpr std::string_view clat = ".clat_p99";
+    if (name.size() <= clat.size() || !name.ends_with(clat))
+        return std::nullopt;
+    return name.substr(0, name.size() - clat.size()) + ".lat_p99";
+}
+
+std::string defaultRole(const MetricInfo& info) {
+    const std::string stat = info.name.substr(info.name.rfind('.') + 1);
+    if (info.decisive) {
+        if (info.unit == Unit::BytesPerSecond)
+            return "throughput";
+        if (info.unit == Unit::OpsPerSecond)
+            return "operations per second";
+        if (stat == "lat_p99")
+            return "p99 total latency";
+        return "time";
+    }
+    if (stat.ends_with("_latency"))
+        return "shown: the single slowest operation of a run";
+    if (info.unit == Unit::Percent || stat == "cpu" || stat.ends_with("_cpu"))
+        return "shown: CPU";
+    if (stat == "runtime" || stat == "wall")
+        return "shown: a runtime (the throughput decides)";
+    if (info.unit == Unit::Nanoseconds)
+        return "shown: the p99 total latency decides";
+    return "shown";
+}
+
+// Notes of `side` that apply to `metric`, of one kind.
+std::vector<std::string> notesFor(const LayoutSamples& side, const std::string& metric,
+                                  MetricNote::Kind kind) {
+    std::vector<std::string> out;
+    for (const auto& n : side.notes)
+        if (n.kind == kind && metricMatches(n.metrics, metric) &&
+            std::find(out.begin(), out.end(), n.text) == out.end())
+            out.push_back(n.text);
+    return out;
+}
+
+std::string joinedText(const std::vector<std::string>& items, std::string_view sep) {
+    std::string out;
+    for (const auto& i : items)
+        out += (out.empty() ? "" : std::string(sep)) + i;
+    return out;
+}
+
+// Why a metric both sides measured stays out of the verdict, or "".
+std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name) {
+    auto excludes = notesFor(b, name, MetricNote::Kind::Excludes);
+    for (auto& e : notesFor(c, name, MetricNote::Kind::Excludes))
+        if (std::find(excludes.begin(), excludes.end(), e) == excludes.end())
+            excludes.push_back(std::move(e));
+    if (!excludes.empty())
+        return joinedText(excludes, "; ");
+    const auto mb = notesFor(b, name, MetricNote::Kind::Method);
+    const auto mc = notesFor(c, name, MetricNote::Kind::Method);
+    if (mb.size() > 1 || mc.size() > 1)
+        return "not comparable: measured both ways (" + joinedText(mb.size() > 1 ? mb : mc, ", ") +
+               ")";
+    if (mb.size() == 1 && mc.size() == 1 && mb[0] != mc[0])
+        return "not comparable: " + mb[0] + " vs " + mc[0];
+    return {};
+}
+
+const FailedWorkload* failedWorkload(const LayoutSamples& side, const std::string& workload) {
+    for (const auto& f : side.failed)
+        if (f.workload == workload && f.failed > 0)
+            return &f;
+    return nullptr;
+}
+
+void addFailureNotes(MetricComparison& m, const LayoutSamples& side, const std::string& sideName,
+                     const std::string& workload) {
+    if (const auto* f = failedWorkload(side, workload))
+        m.notes.push_back(std::to_string(f->failed) + " of " + std::to_string(f->failed + f->ok) +
+                          " runs failed on " + sideName + ": " + f->reason);
+}
+
+std::string percentText(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", std::fabs(fraction) * 100.0);
+    return text;
+}
+
+std::string costNoun(Unit unit, bool more) {
+    const char* amount = more ? "more " : "less ";
+    if (unit == Unit::BytesPerSecond)
+        return std::string(amount) + "time per byte";
+    if (unit == Unit::OpsPerSecond)
+        return std::string(amount) + "time per operation";
+    if (unit == Unit::Nanoseconds)
+        return std::string(amount) + "latency";
+    return std::string(amount) + "time";
+}
+
+std::string headlineFor(const Comparison& c) {
+    const std::string within = percentText(c.thresholds.viableMax - 1);
+    std::vector<const MetricComparison*> deciding;
+    for (const auto& m : c.metrics)
+        if (m.decisive)
+            deciding.push_back(&m);
+    if (deciding.empty())
+        return c.candidate + ": " + std::string(verdictName(c.verdict)) +
+               " — no deciding metric could be compared";
+    std::string out = c.candidate + ": " + std::string(verdictName(c.verdict)) + " — ";
+    std::vector<std::string> drivers;
+    for (const auto* m : deciding) { // worst first already
+        if (m->verdict == Verdict::Viable)
+            break;
+        // The first names what the percentage measures; the rest are read the same way.
+        drivers.push_back(shortMetricName(m->name) + " " + percentText(m->overhead) + " %" +
+                          (drivers.empty() ? " " + costNoun(m->unit, true) : std::string()));
+    }
+    constexpr std::size_t shown = 3;
+    if (drivers.empty()) {
+        const auto* worst = deciding.front();
+        out += "every deciding metric within " + within +
+               " % (worst: " + shortMetricName(worst->name) + " " + percentText(worst->overhead) +
+               " % " + costNoun(worst->unit, worst->overhead >= 0) + ")";
+    } else {
+        const std::size_t extra = drivers.size() > shown ? drivers.size() - shown : 0;
+        drivers.resize(std::min(drivers.size(), shown));
+        out += joinedText(drivers, "; ");
+        if (extra > 0)
+            out += "; " + std::to_string(extra) + " more beyond " + within + " %";
+        const bool rest = deciding.size() > drivers.size() + extra;
+        if (rest)
+            out += "; everything else within " + within + " %";
+    }
+    if (!c.confident) {
+        std::size_t unsure = 0;
+        for (const auto* m : deciding)
+            unsure += m->confident ? 0 : 1;
+        out += " (not confident: " + std::to_string(unsure) + " of " +
+               std::to_string(deciding.size()) + " deciding metrics";
+        const auto few = std::find_if(deciding.begin(), deciding.end(), [](const auto* m) {
+            return m->uncertainty.starts_with("too few runs");
+        });
+        if (few != deciding.end())
+            out += "; " + (*few)->uncertainty;
+        out += ")";
+    }
+    return out;
+}
+
+} // namespace
+
+Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSamples,
+                          std::string candidate, const LayoutSamples& candidateSamples,
+                          const ComparePolicy& policy) {
     Comparison out;
     out.baseline = std::move(baseline);
     out.candidate = std::move(candidate);
-    out.thresholds = thresholds;
+    out.thresholds = policy.thresholds;
+    out.decide = policy.decide;
 
     std::map<std::string, const MetricSamples*> base, cand;
-    for (const auto& s : baselineSamples)
+    for (const auto& s : baselineSamples.metrics)
         if (!s.values.empty())
             base[s.name] = &s;
-    for (const auto& s : candidateSamples)
+    for (const auto& s : candidateSamples.metrics)
         if (!s.values.empty())
             cand[s.name] = &s;
+
+    auto onlyOn = [&](const std::string& name, const MetricSamples& s, bool onBaseline) {
+        (onBaseline ? out.onlyInBaseline : out.onlyInCandidate).push_back(name);
+        const LayoutSamples& other = onBaseline ? candidateSamples : baselineSamples;
+        const std::string otherName = onBaseline ? "the candidate" : "the baseline";
+        const auto excluded = notesFor(other, name, MetricNote::Kind::Excludes);
+        std::string reason;
+        if (!excluded.empty())
+            reason = joinedText(excluded, "; ") + " on " + otherName;
+        else if (const auto* f = failedWorkload(other, s.workload))
+            reason = "every run failed on " + otherName + ": " + f->reason;
+        else
+            reason =
+                std::string("measured only on ") + (onBaseline ? "the baseline" : "the candidate");
+        out.notCompared.push_back({name, reason});
+    };
 
     for (const auto& [name, b] : base) {
         const auto c = cand.find(name);
         if (c == cand.end()) {
-            out.onlyInBaseline.push_back(name);
+            onlyOn(name, *b, true);
             continue;
         }
         const auto info = describeMetric(name);
-        if (!info)
+        if (!info) {
+            out.notCompared.push_back({name, "not in the metric catalog (unit and direction "
+                                             "unknown)"});
             continue;
+        }
         MetricComparison m;
         m.name = name;
         m.unit = info->unit;
         m.better = info->better;
-        m.decisive = info->decisive;
+        if (policy.decide.empty()) {
+            m.decisive = info->decisive;
+            m.role = defaultRole(*info);
+        } else {
+            const auto glob =
+                std::find_if(policy.decide.begin(), policy.decide.end(),
+                             [&](const std::string& g) { return metricMatches(g, name); });
+            m.decisive = glob != policy.decide.end();
+            m.role = m.decisive ? "[decide] " + *glob : "shown: not named in [decide]";
+        }
         m.baselineSamples = b->values.size();
         m.candidateSamples = c->second->values.size();
         m.baselineMedian = median(b->values);
         m.candidateMedian = median(c->second->values);
         m.ratio = costRatio(m.baselineMedian, m.candidateMedian, m.better);
         m.overhead = m.ratio - 1;
-        m.interval = bootstrapRatioInterval(b->values, c->second->values, m.better);
-        m.verdict = verdictFor(m.ratio, thresholds);
-        m.confident = verdictFor(m.interval.low, thresholds) == m.verdict &&
-                      verdictFor(m.interval.high, thresholds) == m.verdict;
-        if (m.decisive)
-            out.verdict = worse(out.verdict, m.verdict);
+        m.verdict = verdictFor(m.ratio, policy.thresholds);
+        m.interval = ratioInterval(b->values, c->second->values, m.better);
+        if (!m.interval)
+            m.uncertainty = m.baselineSamples < minSamplesForInterval ||
+                                    m.candidateSamples < minSamplesForInterval
+                                ? "too few runs: " + std::to_string(m.baselineSamples) + " and " +
+                                      std::to_string(m.candidateSamples)
+                                : "a value of 0 or less has no ratio interval";
+        else if (verdictFor(m.interval->low, policy.thresholds) != m.verdict ||
+                 verdictFor(m.interval->high, policy.thresholds) != m.verdict)
+            m.uncertainty = "the 95 % interval spans more than one band";
+        m.confident = m.uncertainty.empty();
+        for (const auto* side : {&baselineSamples, &candidateSamples})
+            for (auto& q : notesFor(*side, name, MetricNote::Kind::Qualifies))
+                if (std::find(m.notes.begin(), m.notes.end(), q) == m.notes.end())
+                    m.notes.push_back(std::move(q));
+        addFailureNotes(m, baselineSamples, "the baseline", b->workload);
+        addFailureNotes(m, candidateSamples, "the candidate", c->second->workload);
+        m.excluded = exclusion(baselineSamples, candidateSamples, name);
+        if (!m.excluded.empty()) {
+            m.decisive = false;
+            m.role = "shown: " + m.excluded;
+        }
         out.metrics.push_back(std::move(m));
     }
     for (const auto& [name, c] : cand)
         if (!base.count(name))
-            out.onlyInCandidate.push_back(name);
+            onlyOn(name, *c, false);
+
+    // Where a job has no total-latency percentiles on both sides (imported fio JSON, older
+    // runs), its completion p99 decides in their place.
+    if (policy.decide.empty())
+        for (auto& m : out.metrics) {
+            const auto total = totalLatencyOf(m.name);
+            if (!total || !m.excluded.empty())
+                continue;
+            const bool hasTotal =
+                std::any_of(out.metrics.begin(), out.metrics.end(), [&](const MetricComparison& o) {
+                    return o.name == *total && o.excluded.empty();
+                });
+            if (!hasTotal) {
+                m.decisive = true;
+                m.role = "p99 completion latency (no total latency measured)";
+            }
+        }
+
+    // Metrics a run named in a note but never measured (bonnie++'s +++++): listed, not lost.
+    std::set<std::string> listed;
+    for (const auto& m : out.metrics)
+        listed.insert(m.name);
+    for (const auto& n : out.notCompared)
+        listed.insert(n.name);
+    for (const auto* side : {&baselineSamples, &candidateSamples})
+        for (const auto& n : side->notes)
+            if (n.kind == MetricNote::Kind::Excludes &&
+                n.metrics.find_first_of("*?") == std::string::npos &&
+                listed.insert(n.metrics).second)
+                out.notCompared.push_back(
+                    {n.metrics, n.text + (side == &baselineSamples ? " on the baseline"
+                                                                   : " on the candidate")});
+    std::sort(out.notCompared.begin(), out.notCompared.end(),
+              [](const NotCompared& a, const NotCompared& b) { return a.name < b.name; });
+
+    std::stable_sort(out.metrics.begin(), out.metrics.end(),
+                     [](const MetricComparison& a, const MetricComparison& b) {
+                         if (a.decisive != b.decisive)
+                             return a.decisive;
+                         if (a.ratio != b.ratio)
+                             return a.ratio > b.ratio;
+                         return a.name < b.name;
+                     });
+    bool anyDeciding = false;
+    out.confident = true;
+    for (const auto& m : out.metrics)
+        if (m.decisive) {
+            anyDeciding = true;
+            out.verdict = worse(out.verdict, m.verdict);
+            out.confident = out.confident && m.confident;
+        }
+    if (!anyDeciding) {
+        // Nothing that decides could be compared: nobody can call that viable.
+        out.verdict = Verdict::Decision;
+        out.confident = false;
+    }
+    out.headline = headlineFor(out);
     return out;
 }
 
-std::string verdictReason(const MetricComparison& m) {
-    std::string shortName = m.name;
-    if (const auto dot = shortName.find('.'); dot != std::string::npos)
-        shortName = shortName.substr(dot + 1);
-    const char* what = "more time";
-    const char* lessWhat = "less time";
-    if (m.unit == Unit::BytesPerSecond) {
-        what = "more time per byte";
-        lessWhat = "less time per byte";
-    } else if (m.unit == Unit::OpsPerSecond) {
-        what = "more time per operation";
-        lessWhat = "less time per operation";
-    } else if (m.unit == Unit::Nanoseconds) {
-        what = "more latency";
-        lessWhat = "less latency";
+Comparison compareLayouts(std::string baseline, const std::vector<MetricSamples>& baselineSamples,
+                          std::string candidate, const std::vector<MetricSamples>& candidateSamples,
+                          const Thresholds& thresholds) {
+    LayoutSamples b, c;
+    b.metrics = baselineSamples;
+    c.metrics = candidateSamples;
+    ComparePolicy policy;
+    policy.thresholds = thresholds;
+    return compareLayouts(std::move(baseline), b, std::move(candidate), c, policy);
+}
+
+std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
+                                  const std::vector<std::string>& metrics) {
+    struct Trend {
+        std::string name;
+        double slope = 0, se = 0, span = 0, df = 0;
+    };
+    std::vector<Trend> trends;
+    for (const auto& s : baseline) {
+        if (std::find(metrics.begin(), metrics.end(), s.name) == metrics.end() ||
+            s.startedAt.size() != s.values.size() || s.values.size() < minSamplesForInterval)
+            continue;
+        // Least squares of log(value) on time: the slope, and its standard error from the
+        // residuals (the runs' own noise).
+        const auto n = static_cast<double>(s.values.size());
+        double mt = 0, my = 0;
+        bool positive = true;
+        for (std::size_t i = 0; i < s.values.size(); ++i) {
+            positive = positive && s.values[i] > 0;
+            mt += s.startedAt[i];
+            my += positive ? std::log(s.values[i]) : 0;
+        }
+        if (!positive)
+            continue;
+        mt /= n;
+        my /= n;
+        double sxx = 0, sxy = 0;
+        for (std::size_t i = 0; i < s.values.size(); ++i) {
+            sxx += (s.startedAt[i] - mt) * (s.startedAt[i] - mt);
+            sxy += (s.startedAt[i] - mt) * (std::log(s.values[i]) - my);
+        }
+        if (sxx <= 0)
+            continue;
+        const double slope = sxy / sxx;
+        double rss = 0;
+        for (std::size_t i = 0; i < s.values.size(); ++i) {
+            const double r = std::log(s.values[i]) - my - slope * (s.startedAt[i] - mt);
+            rss += r * r;
+        }
+        const double df = n - 2;
+        if (df < 1)
+            continue;
+        const auto [lo, hi] = std::minmax_element(s.startedAt.begin(), s.startedAt.end());
+        trends.push_back({s.name, slope, std::sqrt(rss / df / sxx), *hi - *lo, df});
     }
-    const double pct = std::fabs(m.overhead) * 100.0;
+    std::optional<Drift> worst;
+    for (const auto& t : trends) {
+        const double q = studentQuantile(t.df, 1.0 - 0.025 / static_cast<double>(trends.size()));
+        const double low = (t.slope - q * t.se) * t.span;
+        const double high = (t.slope + q * t.se) * t.span;
+        if (low <= 0 && high >= 0)
+            continue; // within the runs' own noise
+        const double change = std::exp(t.slope * t.span) - 1;
+        if (!worst || std::fabs(change) > std::fabs(worst->change))
+            worst = Drift{t.name, change, {std::exp(low), std::exp(high)}};
+    }
+    return worst;
+}
+
+std::optional<Drift> baselineDrift(const std::vector<MetricSamples>& baseline,
+                                   std::int64_t campaign, const Comparison& c) {
+    std::vector<MetricSamples> own;
+    for (const auto& s : baseline) {
+        MetricSamples kept{s.name, {}, {}, {}, s.workload};
+        for (std::size_t i = 0; i < s.values.size(); ++i)
+            if (i < s.campaigns.size() && i < s.startedAt.size() && s.campaigns[i] == campaign) {
+                kept.values.push_back(s.values[i]);
+                kept.startedAt.push_back(s.startedAt[i]);
+                kept.campaigns.push_back(campaign);
+            }
+        own.push_back(std::move(kept));
+    }
+    std::vector<std::string> deciding;
+    for (const auto& m : c.metrics)
+        if (m.decisive)
+            deciding.push_back(m.name);
+    return measureDrift(own, deciding);
+}
+
+void addDrift(Comparison& c, std::optional<Drift> drift) {
+    c.drift = std::move(drift);
+    if (!c.drift)
+        return;
+    const std::string text = "the machine drifted by " + percentText(c.drift->change) + " % " +
+                             (c.drift->change >= 0 ? "up" : "down") +
+                             " during the campaign (the baseline's " + c.drift->metric +
+                             ", early runs against late ones)";
+    for (auto& m : c.metrics)
+        if (m.decisive)
+            m.notes.push_back(text);
+    c.headline += "; " + text;
+}
+
+std::string verdictReason(const MetricComparison& m) {
     const char* tail = "viable";
     if (m.verdict == Verdict::Decision)
         tail = "decision required";
     else if (m.verdict == Verdict::NotViable)
         tail = "not viable";
-    char pctText[32];
-    std::snprintf(pctText, sizeof pctText, "%.0f", pct);
-    return shortName + ": " + pctText + " % " + (m.overhead >= 0 ? what : lessWhat) + " — " + tail;
+    return shortMetricName(m.name) + ": " + percentText(m.overhead) + " % " +
+           costNoun(m.unit, m.overhead >= 0) + " — " + tail;
 }
 
 } // namespace lb

@@ -1,9 +1,13 @@
 // Comparison of a candidate layout against the baseline: medians, the ratio as a cost (time per
-// unit of work), overhead, the verdict band, and a bootstrap interval that says how sure we are.
+// unit of work), overhead, the verdict band, a 95 % interval that says how sure we are, which
+// metrics decide and why, what could not be compared, and a headline naming what drove the
+// verdict.
 #pragma once
 
 #include "engine/metric.h"
+#include "engine/run.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,7 +29,21 @@ struct Thresholds {
 
 Verdict verdictFor(double ratio, const Thresholds& t);
 
+// How a scenario judges: the bands, and which metrics decide (globs over metric names, see
+// metricMatches). No globs: the default set — throughput, IOPS and the total p99 latency of
+// each job (the completion p99 where a job has no total-latency percentiles).
+struct ComparePolicy {
+    Thresholds thresholds;
+    std::vector<std::string> decide;
+    bool operator==(const ComparePolicy&) const = default;
+};
+
 double median(std::vector<double> values); // values must not be empty
+// Standard deviation over mean (sample standard deviation); 0 for fewer than two values.
+double coefficientOfVariation(const std::vector<double>& values);
+// Whether a metric decides under a policy: named by one of its globs, or (none) in the default
+// set of the catalog.
+bool decidesUnder(const ComparePolicy& policy, std::string_view metric);
 
 // Cost ratio of candidate over baseline for one metric's medians: baseline/candidate for a
 // throughput, candidate/baseline for a time or latency.
@@ -37,51 +55,129 @@ struct Interval {
     bool operator==(const Interval&) const = default;
 };
 
-// Percentile bootstrap (95 %) of the cost ratio of medians: both samples resampled with
-// replacement, `resamples` times, from a fixed seed so the same data always gives the same
-// interval.
-Interval bootstrapRatioInterval(const std::vector<double>& baseline,
-                                const std::vector<double>& candidate, Better better,
-                                int resamples = 2000, std::uint64_t seed = 0x6c61796f7574ULL);
+// The fewest runs on each side for which an interval (and so confidence) exists: one or two
+// runs cannot estimate their own noise.
+inline constexpr std::size_t minSamplesForInterval = 3;
+
+// 95 % interval of the cost ratio: a Welch t-interval on the difference of mean log values,
+// i.e. of the ratio of geometric means. None below minSamplesForInterval on either side, or when
+// a value is not positive (a ratio scale has no room for 0).
+std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
+                                      const std::vector<double>& candidate, Better better,
+                                      double level = 0.95);
 
 struct MetricComparison {
     std::string name;
     Unit unit = Unit::Count;
     Better better = Better::Higher;
-    bool decisive = true;
+    bool decisive = true; // takes part in the verdict of this comparison
+    std::string role;     // why it decides or not: "throughput", "[decide] fio.*.read.bw", ...
     std::size_t baselineSamples = 0;
     std::size_t candidateSamples = 0;
     double baselineMedian = 0;
     double candidateMedian = 0;
     double ratio = 0;
     double overhead = 0; // ratio - 1
-    Interval interval;
+    std::optional<Interval> interval;
     Verdict verdict = Verdict::Viable;
-    bool confident = false; // the whole interval lies inside one band
+    bool confident = false;  // there is an interval and it lies inside the verdict's band
+    std::string uncertainty; // why not confident: "too few runs: 1 and 2", ...; "" if confident
+    // Remarks that change what the figure means, from the runs of either side (cache, short
+    // runs, drift): shown next to the verdict.
+    std::vector<std::string> notes;
+    // Why it stays out of the verdict although both sides measured it ("not comparable: direct
+    // I/O vs buffered I/O", "bounded by the data source ..."); "" when it may decide.
+    std::string excluded;
+};
+
+// A metric one side measured and the comparison could not use, with the reason.
+struct NotCompared {
+    std::string name;
+    std::string reason;
+    bool operator==(const NotCompared&) const = default;
+};
+
+// How far the baseline moved during the campaign: its own runs, early against late.
+struct Drift {
+    std::string metric;
+    double change = 0; // late over early, minus 1: +0.08 is 8 % more of the metric
+    Interval interval; // of late/early
+    bool operator==(const Drift&) const = default;
 };
 
 struct Comparison {
     std::string baseline;
     std::string candidate;
     Thresholds thresholds;
-    Verdict verdict = Verdict::Viable;     // worst decisive metric
-    std::vector<MetricComparison> metrics; // sorted by name
+    std::vector<std::string> decide;   // the policy's globs; empty: the default set
+    Verdict verdict = Verdict::Viable; // worst deciding metric
+    bool confident = false;            // every deciding metric is confident
+    std::string headline; // "guest: decision — put_block 58 % more time per byte; ..."
+    // Deciding metrics first, each group worst (highest cost ratio) first.
+    std::vector<MetricComparison> metrics;
+    std::vector<NotCompared> notCompared; // sorted by name
     std::vector<std::string> onlyInBaseline;
     std::vector<std::string> onlyInCandidate;
+    std::optional<Drift> drift;
 };
 
-// Samples of one metric for one layout: one value per run (iteration).
+// Samples of one metric for one layout: one value per run (iteration), with when each run
+// started (seconds since the epoch, 0 unknown) and its campaign (0: imported).
 struct MetricSamples {
     std::string name;
     std::vector<double> values;
+    std::vector<double> startedAt;       // parallel to values, or empty
+    std::vector<std::int64_t> campaigns; // parallel to values, or empty
+    std::string workload;                // of the runs that measured it
 };
 
-// Compares every metric both layouts have. Metrics unknown to the catalog are skipped.
+// A workload whose runs failed on a layout: how many, and the last reason.
+struct FailedWorkload {
+    std::string workload;
+    std::size_t failed = 0;
+    std::size_t ok = 0;
+    std::string reason;
+    bool operator==(const FailedWorkload&) const = default;
+};
+
+// Everything the comparison needs of one layout.
+struct LayoutSamples {
+    std::vector<MetricSamples> metrics; // sorted by name
+    std::vector<MetricNote> notes;      // distinct notes of its successful runs
+    std::vector<FailedWorkload> failed; // sorted by workload
+};
+
+Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSamples,
+                          std::string candidate, const LayoutSamples& candidateSamples,
+                          const ComparePolicy& policy = {});
+// The same from metric samples alone (no notes, no failures).
 Comparison compareLayouts(std::string baseline, const std::vector<MetricSamples>& baselineSamples,
                           std::string candidate, const std::vector<MetricSamples>& candidateSamples,
                           const Thresholds& thresholds = {});
 
+// Drift of the baseline over one campaign: for each metric named in `metrics` with at least
+// minSamplesForInterval timed runs, the trend of its log values against time; the largest change
+// whose 95 % interval (Bonferroni over the metrics tried) excludes 0. None when nothing moved more
+// than the runs' own noise.
+std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
+                                  const std::vector<std::string>& metrics);
+
+// The drift of the baseline's runs of `campaign` over the deciding metrics of `c`.
+std::optional<Drift> baselineDrift(const std::vector<MetricSamples>& baseline,
+                                   std::int64_t campaign, const Comparison& c);
+
+// Records the baseline's drift in a comparison: a note on every deciding metric and a clause in
+// the headline ("the machine drifted by 8 % during the campaign"). Nothing when `drift` is none.
+void addDrift(Comparison& c, std::optional<Drift> drift);
+
 // "put_block: 58 % more time per byte — decision required"
 std::string verdictReason(const MetricComparison& m);
+
+// A metric's name without its family: "put_block", "seq-read-1m.read.bw".
+std::string shortMetricName(std::string_view name);
+
+// Whether every glob of `decide` is well formed: it names a known family (bonnie, fio, iscsi,
+// nfs, xz, randfile, drill, ...). The message names the bad glob.
+std::optional<std::string> checkDecideGlob(std::string_view glob);
 
 } // namespace lb

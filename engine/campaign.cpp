@@ -5,6 +5,7 @@
 #include "engine/export.h"
 #include "engine/plan.h"
 #include "engine/safety.h"
+#include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 
 #include <algorithm>
@@ -32,6 +33,12 @@ std::optional<std::string> capture(Runner& runner, Command c) {
     if (!r || !r->ok())
         return std::nullopt;
     return r->stdoutText;
+}
+
+std::string formatPercent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g %%", fraction * 100.0);
+    return text;
 }
 
 std::string trim(std::string s) {
@@ -267,6 +274,15 @@ Expected<void> setCampaignStatus(Store& store, std::int64_t id, const std::strin
         .run();
 }
 
+// A layout built for its runs: where they run and what they carry.
+struct BuiltLayout {
+    const ScenarioLayout* layout = nullptr;
+    std::int64_t id = 0;
+    Runner* where = nullptr;
+    WorkloadContext ctx;
+    std::vector<std::string> caveats;
+};
+
 class CampaignRunner {
 public:
     CampaignRunner(Store& store, const Scenario& scenario, const ProbeRegistry& probes,
@@ -280,7 +296,13 @@ private:
     void progress(CampaignProgress p) {
         p.done = done_;
         p.total = total_;
+        p.maxTotal = std::max(total_, maxTotal_);
         p.iterations = scenario_.iterations;
+        p.maxIterations = schedule_.maxIterations;
+        p.bracket = schedule_.bracket && p.iteration >= schedule_.bracketFirst &&
+                    p.layout == scenario_.baseline().name &&
+                    (p.kind == CampaignProgress::Kind::Running ||
+                     p.kind == CampaignProgress::Kind::RunFinished);
         if (sessionRuns_ > 0 && done_ < total_)
             p.etaSeconds = sessionSeconds_ / static_cast<double>(sessionRuns_) *
                            static_cast<double>(total_ - done_);
@@ -290,9 +312,21 @@ private:
     Expected<std::int64_t> openCampaign(const Target& target);
     Expected<void> recordDisks(const json& inventory);
     Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
-    Expected<void> runLayout(const ScenarioLayout& layout, const Target& target);
+    Expected<std::optional<BuiltLayout>> build(const ScenarioLayout& layout, const Target& target,
+                                               bool bracketPass);
+    Expected<void> teardown(BuiltLayout& built);
+    Expected<void> runStage(const std::vector<const ScenarioLayout*>& stage, const Target& target,
+                            bool bracketPass);
+    Expected<void> runIteration(BuiltLayout& built, int iteration);
+    Expected<void> runDrills(BuiltLayout& built);
+    bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
+    bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
+    Expected<std::vector<std::string>> undecided(const std::vector<const ScenarioLayout*>& stage);
+    Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
+                                               int first, bool adaptive);
+    Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
-                                  const std::string& reason);
+                                  const std::string& reason, bool bracketPass);
     Expected<Runner*> guestRunner(const ScenarioLayout& layout);
     GuestRunnerFor guestRunnerFor();
     Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
@@ -309,7 +343,7 @@ private:
     const CampaignOptions& opt_;
     CampaignResult result_;
     std::set<RunKey> settled_;
-    std::size_t done_ = 0, total_ = 0, sessionRuns_ = 0;
+    std::size_t done_ = 0, total_ = 0, maxTotal_ = 0, sessionRuns_ = 0;
     double sessionSeconds_ = 0;
     std::int64_t hostId_ = 0;
     std::map<std::string, std::string> toolVersions_;      // on the host
@@ -317,6 +351,8 @@ private:
     std::map<std::string, std::uint64_t> deviceBytes_;     // block device path -> size (lsblk)
     std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
     ClientPlacement clients_{scenario_, runner_};
+    CampaignSchedule schedule_;
+    std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -474,6 +510,7 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
             run.metrics.clear();
         if (auto r = store_.finishRun(run); !r)
             return r;
+        lastRun_[layout.name] = run.id;
         if (status != RunStatus::Aborted) {
             ++done_;
             ++result_.runs;
@@ -573,28 +610,26 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
 
 // Records the layout's missing runs as failed, so the report says why they are missing.
 Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
-                                              const std::string& reason) {
+                                              const std::string& reason, bool bracketPass) {
     result_.problems.push_back(reason);
-    std::vector<std::tuple<std::string, std::string, int>> missing; // workload, probe, iteration
-    for (int i = 0; i < scenario_.iterations; ++i)
-        for (const auto& w : scenario_.workloads)
-            missing.emplace_back(w.name, w.probe, i);
-    for (const auto& d : scenario_.drills)
-        if (d.layout == layout.name)
-            missing.emplace_back(d.name(), "drill", 0);
-    for (const auto& [workload, probe, i] : missing) {
-        if (settled_.count({layout.name, workload, i}))
+    for (const auto& planned : schedule_.runs) {
+        if (planned.layout != layout.name || planned.bracket != bracketPass ||
+            settled_.count({layout.name, planned.workload, planned.iteration}))
             continue;
         Run run;
         run.campaignId = result_.campaignId;
-        run.workload = workload;
-        run.probe = probe;
-        run.iteration = i;
+        run.workload = planned.workload;
+        run.probe = "drill";
+        for (const auto& w : scenario_.workloads)
+            if (w.name == planned.workload)
+                run.probe = w.probe;
+        run.iteration = planned.iteration;
         run.status = RunStatus::Failed;
         run.reason = "layout not built: " + reason;
         run.startedAt = run.finishedAt = store_.now();
         if (auto r = store_.insertRun(layoutId, run); !r)
             return fail(r.error());
+        settled_.insert({layout.name, planned.workload, planned.iteration});
         ++done_;
         ++result_.runs;
         ++result_.failedRuns;
@@ -687,78 +722,67 @@ std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& gues
     return out;
 }
 
-Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Target& target) {
+// Builds a layout (host plan, and for a guest its VM and the inside plan) and works out where and
+// how its runs go. None when the build failed: its runs of this pass are then recorded as failed.
+Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout& layout,
+                                                           const Target& target, bool bracketPass) {
     auto layoutId =
         store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
                             layoutSpec(scenario_, layout, deviceBytes_).dump(), hostId_);
     if (!layoutId)
         return fail(layoutId.error());
-
-    bool missing = false;
-    for (int i = 0; i < scenario_.iterations && !missing; ++i)
-        for (const auto& w : scenario_.workloads)
-            if (!settled_.count({layout.name, w.name, i}))
-                missing = true;
-    for (const auto& d : scenario_.drills)
-        if (d.layout == layout.name && !settled_.count({layout.name, d.name(), 0}))
-            missing = true;
-    if (!missing)
-        return {};
-
+    BuiltLayout built;
+    built.layout = &layout;
+    built.id = *layoutId;
+    built.where = &runner_;
     progress({CampaignProgress::Kind::Building, layout.name});
-    Runner* where = &runner_;
-    std::vector<std::string> layoutCaveats;
-    std::string workdir;
-    auto teardown = [&]() -> Expected<void> {
-        progress({CampaignProgress::Kind::TearingDown, layout.name});
-        auto undone = undoApplied(store_, runner_, result_.campaignId, *layoutId, guestRunnerFor());
-        if (!undone)
-            return fail(undone.error());
-        for (const auto& p : *undone)
-            result_.problems.push_back("teardown of '" + layout.name + "': " + p);
-        return {};
+    auto notBuilt = [&](const std::string& reason) -> Expected<std::optional<BuiltLayout>> {
+        if (auto r = failLayoutRuns(layout, built.id, reason, bracketPass); !r)
+            return fail(r.error());
+        return std::optional<BuiltLayout>{};
     };
+    std::string workdir;
     if (layout.kind == LayoutKind::Guest) {
         auto plans = planGuestLayout(scenario_, layout, deviceBytes_);
         if (!plans)
             return fail(plans.error());
-        if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, plans->host);
+        if (auto applied = applyPlan(store_, runner_, result_.campaignId, built.id, plans->host);
             !applied)
-            return failLayoutRuns(layout, *layoutId, applied.error().message);
+            return notBuilt(applied.error().message);
         auto guest = guestRunner(layout);
         Expected<void> ready = guest ? waitForGuest(layout, **guest) : fail(guest.error());
         if (ready) {
             if (auto applied =
-                    applyPlan(store_, **guest, result_.campaignId, *layoutId, plans->guest);
+                    applyPlan(store_, **guest, result_.campaignId, built.id, plans->guest);
                 !applied)
                 ready = fail(applied.error());
         }
         if (!ready) {
-            if (auto r = teardown(); !r)
-                return r;
-            return failLayoutRuns(layout, *layoutId, ready.error().message);
+            if (auto r = teardown(built); !r)
+                return fail(r.error());
+            return notBuilt(ready.error().message);
         }
-        where = *guest;
+        built.where = *guest;
         workdir = plans->guest.workdir;
-        layoutCaveats = guestCaveats(layout, *where);
+        built.caveats = guestCaveats(layout, *built.where);
     } else {
         auto plan = planLayout(scenario_, layout, deviceBytes_);
         if (!plan)
             return fail(plan.error());
-        if (auto applied = applyPlan(store_, runner_, result_.campaignId, *layoutId, *plan);
+        if (auto applied = applyPlan(store_, runner_, result_.campaignId, built.id, *plan);
             !applied)
-            return failLayoutRuns(layout, *layoutId, applied.error().message);
+            return notBuilt(applied.error().message);
         workdir = plan->workdir;
     }
 
-    WorkloadContext ctx;
+    WorkloadContext& ctx = built.ctx;
     ctx.workdir = workdir;
     ctx.ramBytes = target.ramBytes;
     ctx.root = target.root;
     ctx.exported = exportTarget(layout, workdir);
-    if (where != &runner_) {
+    if (built.where != &runner_) {
         // The guest's memory is what bonnie++ must exceed, and its tools are the ones that run.
-        const Target inside = inspectTarget(*where, scenario_, probes_);
+        const Target inside = inspectTarget(*built.where, scenario_, probes_);
         ctx.ramBytes = inside.ramBytes;
         ctx.root = inside.root;
         guestToolVersions_.clear();
@@ -766,32 +790,49 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
             guestToolVersions_[name] = version.get<std::string>();
     }
     const std::string probeFile = workdir + "/.lb-odirect-probe";
-    auto direct = where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096", "count=1",
-                                           "oflag=direct", "status=none"}));
+    auto direct = built.where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096",
+                                                 "count=1", "oflag=direct", "status=none"}));
     ctx.directIo = direct && direct->ok();
-    (void)where->run(simple("rm", {"-f", "--", probeFile}));
+    (void)built.where->run(simple("rm", {"-f", "--", probeFile}));
     if (!ctx.directIo)
-        layoutCaveats.push_back("the file system of this layout does not accept O_DIRECT");
+        built.caveats.push_back("the file system of this layout does not accept O_DIRECT");
     if (isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs")))
-        layoutCaveats.push_back("ZFS reads can come from the ARC when the data set is smaller "
+        built.caveats.push_back("ZFS reads can come from the ARC when the data set is smaller "
                                 "than RAM; dropping the page cache does not empty the ARC");
     if (layout.mdKind() && layout.assumeClean)
-        layoutCaveats.push_back("md array created with --assume-clean: no initial resync, parity "
+        built.caveats.push_back("md array created with --assume-clean: no initial resync, parity "
                                 "not verified before the runs");
+    return std::optional<BuiltLayout>{std::move(built)};
+}
 
-    for (int i = 0; i < scenario_.iterations && !cancelled(); ++i) {
-        for (const auto& w : scenario_.workloads) {
-            if (cancelled())
-                break;
-            if (settled_.count({layout.name, w.name, i}))
-                continue;
-            if (auto r = runOne(*where, probes_.find(w.probe), layout, *layoutId, w, i, ctx,
-                                layoutCaveats);
-                !r)
-                return r;
-        }
+Expected<void> CampaignRunner::teardown(BuiltLayout& built) {
+    progress({CampaignProgress::Kind::TearingDown, built.layout->name});
+    auto undone = undoApplied(store_, runner_, result_.campaignId, built.id, guestRunnerFor());
+    if (!undone)
+        return fail(undone.error());
+    for (const auto& p : *undone)
+        result_.problems.push_back("teardown of '" + built.layout->name + "': " + p);
+    return {};
+}
+
+Expected<void> CampaignRunner::runIteration(BuiltLayout& built, int iteration) {
+    for (const auto& w : scenario_.workloads) {
+        if (cancelled())
+            break;
+        if (settled_.count({built.layout->name, w.name, iteration}))
+            continue;
+        if (auto r = runOne(*built.where, probes_.find(w.probe), *built.layout, built.id, w,
+                            iteration, built.ctx, built.caveats);
+            !r)
+            return r;
+        settled_.insert({built.layout->name, w.name, iteration});
     }
-    // The drills change the layout, so they come after every workload, once each, in order.
+    return {};
+}
+
+// The drills change the layout, so they come after every workload, once each, in order.
+Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
+    const ScenarioLayout& layout = *built.layout;
     for (const auto& d : scenario_.drills) {
         if (d.layout != layout.name || cancelled() || settled_.count({layout.name, d.name(), 0}))
             continue;
@@ -802,10 +843,190 @@ Expected<void> CampaignRunner::runLayout(const ScenarioLayout& layout, const Tar
         auto probe = drillProbe(scenario_, layout, d);
         if (!probe)
             return fail(probe.error());
-        if (auto r = runOne(*where, probe->get(), layout, *layoutId, w, 0, ctx, layoutCaveats); !r)
+        if (auto r = runOne(*built.where, probe->get(), layout, built.id, w, 0, built.ctx,
+                            built.caveats);
+            !r)
+            return r;
+        settled_.insert({layout.name, d.name(), 0});
+    }
+    return {};
+}
+
+bool CampaignRunner::missingRuns(const std::vector<const ScenarioLayout*>& stage,
+                                 int iteration) const {
+    for (const auto* l : stage)
+        for (const auto& w : scenario_.workloads)
+            if (!settled_.count({l->name, w.name, iteration}))
+                return true;
+    return false;
+}
+
+// Whether a stage adds iterations beyond the minimum: with iterations = "auto", every stage that
+// holds a candidate (its verdict can become confident), and with `until` every stage (a layout's
+// own spread). Never the bracketing pass: it measures drift.
+bool CampaignRunner::stageAdaptive(const std::vector<const ScenarioLayout*>& stage,
+                                   bool bracketPass) const {
+    if (!scenario_.adaptive() || bracketPass)
+        return false;
+    return scenario_.untilCv ||
+           std::any_of(stage.begin(), stage.end(), [](const auto* l) { return !l->baseline; });
+}
+
+// The deciding metrics that keep a stage going: not confident against the baseline (or, with
+// `until`, spread more than it allows on a layout of the stage). Empty: the stage may stop.
+Expected<std::vector<std::string>>
+CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
+    std::vector<std::string> out;
+    const ComparePolicy policy = scenario_.policy();
+    const std::string& base = scenario_.baseline().name;
+    for (const auto* l : stage) {
+        if (scenario_.untilCv) {
+            auto samples = store_.layoutSamples(l->name, result_.campaignId);
+            if (!samples)
+                return fail(samples.error());
+            for (const auto& m : samples->metrics)
+                if (decidesUnder(policy, m.name) && m.values.size() >= 2 &&
+                    coefficientOfVariation(m.values) > *scenario_.untilCv)
+                    out.push_back(l->name + ": " + m.name);
+            continue;
+        }
+        if (l->baseline)
+            continue;
+        auto cmp = compareStoredLayouts(store_, base, l->name, policy, result_.campaignId);
+        if (!cmp) {
+            if (cmp.error().kind == ErrorKind::BadInput)
+                continue; // nothing measured on both yet (failed runs): more runs will not help
+            return fail(cmp.error());
+        }
+        for (const auto& m : cmp->metrics)
+            if (m.decisive && !m.confident)
+                out.push_back(l->name + ": " + m.name);
+    }
+    return out;
+}
+
+// The next iteration a stage runs, counting from `first`: the missing runs of the minimum, then
+// (adaptive) one more while a deciding metric is undecided, up to the maximum.
+Expected<std::optional<int>>
+CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, int first,
+                              bool adaptive) {
+    const int minimum = schedule_.minIterations;
+    const int maximum = adaptive ? schedule_.maxIterations : minimum;
+    for (int n = 0; n < maximum; ++n) {
+        if (n < minimum) {
+            if (missingRuns(stage, first + n))
+                return std::optional<int>{first + n};
+            continue;
+        }
+        auto open = undecided(stage);
+        if (!open)
+            return fail(open.error());
+        if (open->empty())
+            return std::optional<int>{};
+        if (missingRuns(stage, first + n))
+            return std::optional<int>{first + n};
+    }
+    return std::optional<int>{};
+}
+
+// A stage that reached max_iterations undecided says so on the metrics it could not settle.
+Expected<void> CampaignRunner::noteUndecided(const std::vector<std::string>& metrics,
+                                             int iterations) {
+    for (const auto& entry : metrics) {
+        const auto colon = entry.find(": ");
+        const std::string layout = entry.substr(0, colon);
+        const auto last = lastRun_.find(layout);
+        if (last == lastRun_.end())
+            continue;
+        MetricNote note{MetricNote::Kind::Qualifies, entry.substr(colon + 2),
+                        scenario_.untilCv
+                            ? "still spread more than " + formatPercent(*scenario_.untilCv) +
+                                  " after " + std::to_string(iterations) +
+                                  " iterations (max_iterations)"
+                            : "not confident after " + std::to_string(iterations) +
+                                  " iterations (max_iterations)"};
+        if (auto r = store_.addRunNote(last->second, note); !r)
             return r;
     }
-    return teardown();
+    return {};
+}
+
+// Builds the stage's layouts, runs their iterations in turn (each round starting with another
+// layout), the bracketing runs and drills, and tears them down, newest first.
+Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>& stage,
+                                        const Target& target, bool bracketPass) {
+    const int first = bracketPass ? schedule_.bracketFirst : 0;
+    const bool adaptive = stageAdaptive(stage, bracketPass);
+    const bool interleavedBracket = schedule_.interleaved && schedule_.bracket;
+    const bool drillsHere = !(schedule_.bracket && !schedule_.interleaved && !bracketPass &&
+                              stage.size() == 1 && stage.front()->baseline);
+    auto next = nextIteration(stage, first, adaptive);
+    if (!next)
+        return fail(next.error());
+    bool work = next->has_value();
+    for (const auto* l : stage) {
+        if (drillsHere)
+            for (const auto& d : scenario_.drills)
+                work = work || (d.layout == l->name && !settled_.count({l->name, d.name(), 0}));
+        if (interleavedBracket && l->baseline)
+            for (int i = 0; i < schedule_.bracketRuns; ++i)
+                work = work || missingRuns({l}, schedule_.bracketFirst + i);
+    }
+    if (!work)
+        return {};
+
+    std::vector<BuiltLayout> built;
+    Expected<void> outcome;
+    auto tearAll = [&]() -> Expected<void> {
+        for (auto it = built.rbegin(); it != built.rend(); ++it)
+            if (auto r = teardown(*it); !r)
+                return r;
+        return {};
+    };
+    for (const auto* l : stage) {
+        if (cancelled())
+            break;
+        auto b = build(*l, target, bracketPass);
+        if (!b) {
+            (void)tearAll();
+            return fail(b.error());
+        }
+        if (*b)
+            built.push_back(std::move(**b));
+    }
+    int done = 0;
+    while (outcome && !cancelled() && *next) {
+        const int i = **next;
+        if (i - first >= schedule_.minIterations) {
+            // An adaptive iteration: the campaign grows by one round of this stage.
+            total_ += built.size() * scenario_.workloads.size();
+        }
+        for (std::size_t k = 0; k < built.size() && outcome; ++k)
+            outcome = runIteration(built[(k + static_cast<std::size_t>(i)) % built.size()], i);
+        done = i - first + 1;
+        if (!outcome)
+            break;
+        next = nextIteration(stage, first, adaptive);
+        if (!next)
+            outcome = fail(next.error());
+    }
+    if (outcome && adaptive && !cancelled() && done >= schedule_.maxIterations) {
+        auto open = undecided(stage);
+        outcome = open ? noteUndecided(*open, done) : fail(open.error());
+    }
+    for (auto& b : built) {
+        if (!outcome || cancelled())
+            break;
+        if (interleavedBracket && b.layout->baseline)
+            for (int i = 0; i < schedule_.bracketRuns && outcome; ++i)
+                outcome = runIteration(b, schedule_.bracketFirst + i);
+    }
+    for (auto& b : built)
+        if (outcome && drillsHere)
+            outcome = runDrills(b);
+    if (auto r = tearAll(); !r && outcome)
+        outcome = r;
+    return outcome;
 }
 
 Expected<CampaignResult> CampaignRunner::run() {
@@ -827,6 +1048,8 @@ Expected<CampaignResult> CampaignRunner::run() {
     if (!id)
         return fail(id.error());
     result_.campaignId = *id;
+    if (auto r = store_.setCampaignPolicy(*id, scenario_.policy()); !r)
+        return fail(r.error());
 
     // A crash may have left layouts half-built: undo what the journal shows, newest first.
     auto recovered = undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
@@ -837,38 +1060,32 @@ Expected<CampaignResult> CampaignRunner::run() {
         return fail(settled.error());
     settled_ = std::move(*settled);
 
-    std::vector<const ScenarioLayout*> layouts;
-    for (const auto& l : scenario_.layouts)
-        if (!opt_.onlyLayout || l.baseline || l.name == *opt_.onlyLayout)
-            layouts.push_back(&l);
+    schedule_ = scheduleCampaign(scenario_, opt_.onlyLayout);
+    const auto layouts = selectedLayouts(scenario_, opt_.onlyLayout);
     if (auto r = guardDevices(layouts); !r) {
         (void)setCampaignStatus(store_, *id, "failed", true);
         return fail(r.error());
     }
-    auto count = [&](const std::string& layout, const std::string& workload, int iteration) {
-        ++total_;
-        if (settled_.count({layout, workload, iteration})) {
-            ++done_;
-            ++result_.skippedRuns;
-        }
-    };
-    for (const auto* l : layouts) {
-        for (int i = 0; i < scenario_.iterations; ++i)
-            for (const auto& w : scenario_.workloads)
-                count(l->name, w.name, i);
-        for (const auto& d : scenario_.drills)
-            if (d.layout == l->name)
-                count(l->name, d.name(), 0);
-    }
+    // Runs settled before a resume count as done, adaptive ones included.
+    std::set<RunKey> planned;
+    for (const auto& p : schedule_.runs)
+        planned.insert({p.layout, p.workload, p.iteration});
+    for (const auto& key : settled_)
+        planned.insert(key);
+    total_ = planned.size();
+    maxTotal_ = std::max(schedule_.maxRuns, total_);
+    done_ = result_.skippedRuns = settled_.size();
 
     if (auto r = runner_.run(simple("mkdir", {"-p", "--", scenario_.workDir})); !r || !r->ok())
         return runtimeError(scenario_.workDir + ": cannot create the work directory" +
                             (r ? ": " + trim(r->stderrText) : ": " + r.error().message));
 
-    for (const auto* l : layouts) {
+    for (std::size_t k = 0; k < schedule_.stages.size(); ++k) {
         if (cancelled())
             break;
-        if (auto r = runLayout(*l, target); !r) {
+        const bool bracketPass =
+            schedule_.bracket && !schedule_.interleaved && k + 1 == schedule_.stages.size();
+        if (auto r = runStage(schedule_.stages[k], target, bracketPass); !r) {
             (void)undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
             (void)setCampaignStatus(store_, *id, "failed", true);
             return fail(r.error());

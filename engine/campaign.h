@@ -27,7 +27,11 @@ struct CampaignProgress {
     int iteration = 0;
     int iterations = 0;
     std::size_t done = 0;  // runs finished (this session and before, when resuming)
-    std::size_t total = 0; // runs in the campaign
+    std::size_t total = 0; // runs in the campaign as planned so far
+    // With iterations = "auto": the most runs it can grow to, and the most iterations.
+    std::size_t maxTotal = 0;
+    int maxIterations = 0;
+    bool bracket = false; // a run of the baseline's pass after the candidates
     std::optional<double> etaSeconds;
     RunStatus status = RunStatus::Running; // for RunFinished
     std::string message;

@@ -1,5 +1,6 @@
 #include "engine/metric.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -52,6 +53,10 @@ std::optional<MetricInfo> describeBonnie(std::string_view rest, std::string_view
     }
     return std::nullopt;
 }
+
+constexpr std::array<std::string_view, 10> jobStats{
+    "bw",      "iops",    "clat_p50",  "clat_p99", "clat_p99_9",
+    "lat_p50", "lat_p99", "lat_p99_9", "lat_mean", "runtime"};
 
 // <job>.<read|write|trim>.<stat> for fio, iscsi and nfs.
 std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_view full) {
@@ -136,6 +141,30 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
     if (name == "xz.cpu")
         return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
     return std::nullopt;
+}
+
+std::vector<std::string> jobMetricNames(std::string_view family, std::string_view job,
+                                        const std::vector<std::string>& directions) {
+    std::vector<std::string> out;
+    for (const auto& dir : directions)
+        for (const auto stat : jobStats)
+            out.push_back(std::string(family) + "." + std::string(job) + "." + dir + "." +
+                          std::string(stat));
+    return out;
+}
+
+std::vector<std::string> bonnieMetricNames() {
+    std::vector<std::string> out;
+    for (const auto& t : bonnieTests)
+        for (const char* suffix : {"", "_cpu", "_latency"})
+            out.push_back("bonnie." + std::string(t.name) + suffix);
+    return out;
+}
+
+bool knownMetricFamily(std::string_view family) {
+    static constexpr std::array<std::string_view, 7> families{"bonnie", "fio",      "iscsi", "nfs",
+                                                              "xz",     "randfile", "drill"};
+    return std::find(families.begin(), families.end(), family) != families.end();
 }
 
 bool metricMatches(std::string_view glob, std::string_view name) {

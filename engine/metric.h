@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lb {
 
@@ -29,6 +30,16 @@ struct MetricInfo {
 // Looks a name up in the catalog (ARCHITECTURE.md "Metric names and units"), including the
 // per-job families fio.<job>.<dir>.<stat>, iscsi.<job>..., nfs.<job>....
 std::optional<MetricInfo> describeMetric(std::string_view name);
+
+// Every metric name a job of fio (or iscsi/nfs through fio) can produce for the directions it
+// does ("read", "write", "trim"): <family>.<job>.<dir>.<stat>.
+std::vector<std::string> jobMetricNames(std::string_view family, std::string_view job,
+                                        const std::vector<std::string>& directions);
+// Every metric name bonnie++ can produce.
+std::vector<std::string> bonnieMetricNames();
+
+// Whether metrics of this family ("bonnie", "fio", ...) exist in the catalog.
+bool knownMetricFamily(std::string_view family);
 
 // Whether `name` matches `glob`: `*` stands for any run of characters (dots included), `?` for
 // one; everything else matches itself. "fio.*.read.bw" matches "fio.seq-read-1m.read.bw".

@@ -195,4 +195,8 @@ std::vector<std::string> ProbeRegistry::names() const {
     return out;
 }
 
+std::vector<std::string> Probe::metricNames(const std::string&, const OptionValues&) const {
+    return {};
+}
+
 } // namespace lb

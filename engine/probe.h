@@ -161,6 +161,10 @@ public:
     // client/server mode): its command runs on the workbench and reaches ctx.clients. A workload
     // on one client runs there like any other; other probes take one client only.
     virtual bool drivesClients() const { return false; }
+    // The names of the metrics a workload of this probe produces (`workload` is its name), for
+    // checking a scenario's [decide] patterns; empty when they are known only after it ran.
+    virtual std::vector<std::string> metricNames(const std::string& workload,
+                                                 const OptionValues& opts) const;
 };
 
 // The probes the application registered, by name. Explicit registration, no static magic.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -1041,7 +1042,105 @@ Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
     return {};
 }
 
+// How often each workload runs: `iterations = N`, or `iterations = "auto"` with
+// min_iterations / max_iterations (and optionally the coefficient-of-variation rule `until`);
+// and how the runs of the layouts are ordered in time (bracket, interleave).
+Expected<void> parseRepetition(const toml::table& root, Scenario& s, const Reporter& rep) {
+    const toml::node* it = root.get("iterations");
+    const bool automatic = it && it->is_string();
+    if (automatic && it->as_string()->get() != "auto")
+        return badInput(rep.at(*it, "iterations", "expected a whole number or \"auto\""));
+    if (!automatic) {
+        LB_TRY(iterations, getInt(root, "iterations", "", rep, 3, 1, 1000));
+        s.iterations = static_cast<int>(iterations);
+        for (const char* key : {"min_iterations", "max_iterations", "until"})
+            if (const toml::node* n = root.get(key))
+                return badInput(rep.at(*n, key, "only with iterations = \"auto\""));
+    } else {
+        LB_TRY(minimum, getInt(root, "min_iterations", "", rep, 3, 1, 1000));
+        LB_TRY(maximum, getInt(root, "max_iterations", "", rep, 10, 1, 1000));
+        if (maximum < minimum)
+            return badInput(rep.at(*(root.get("max_iterations") ? root.get("max_iterations")
+                                                                : root.get("min_iterations")),
+                                   "max_iterations",
+                                   std::to_string(maximum) + " is below min_iterations (" +
+                                       std::to_string(minimum) + ")"));
+        s.iterations = static_cast<int>(minimum);
+        s.maxIterations = static_cast<int>(maximum);
+        LB_TRY(until, getString(root, "until", "", rep, false));
+        if (!until.empty()) {
+            // "cv<3%": the Phoronix Test Suite's rule, the spread of each layout's own runs.
+            double cv = 0;
+            char percent = 0;
+            int used = 0;
+            if (std::sscanf(until.c_str(), "cv<%lf%c%n", &cv, &percent, &used) != 2 ||
+                percent != '%' || static_cast<std::size_t>(used) != until.size() || !(cv > 0) ||
+                cv >= 100)
+                return badInput(rep.at(*root.get("until"), "until",
+                                       "expected \"cv<N%\" with 0 < N < 100, e.g. \"cv<3%\""));
+            s.untilCv = cv / 100.0;
+        }
+    }
+    if (root.get("bracket")) {
+        LB_TRY(bracket, getBool(root, "bracket", "", rep, true));
+        s.bracket = bracket;
+    }
+    if (root.get("interleave")) {
+        LB_TRY(interleave, getBool(root, "interleave", "", rep, true));
+        s.interleave = interleave;
+    }
+    return {};
+}
+
+// [decide] metrics = ["bonnie.put_block", "fio.*.read.bw"]: the metrics that decide a layout's
+// verdict. Each glob must name a known family and match a metric the workloads can produce.
+Expected<void> parseDecide(const toml::table& root, Scenario& s, const Reporter& rep,
+                           const ProbeRegistry& probes) {
+    const toml::node* node = root.get("decide");
+    if (!node)
+        return {};
+    const auto* t = node->as_table();
+    if (!t)
+        return badInput(rep.at(*node, "decide", "expected a [decide] table"));
+    if (auto r = rejectUnknown(*t, {"metrics"}, "decide.", rep); !r)
+        return r;
+    const auto* list = t->get_as<toml::array>("metrics");
+    if (!list || list->empty())
+        return badInput(rep.at(t->get("metrics") ? *t->get("metrics") : *node, "decide.metrics",
+                               "expected a non-empty list of metric names or patterns"));
+    std::vector<std::string> produced;
+    bool allKnown = true;
+    for (const auto& w : s.workloads) {
+        auto names = probes.find(w.probe)->metricNames(w.name, w.options);
+        allKnown = allKnown && !names.empty();
+        produced.insert(produced.end(), names.begin(), names.end());
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const toml::node& item = *list->get(i);
+        const std::string field = "decide.metrics[" + std::to_string(i) + "]";
+        const auto* glob = item.as_string();
+        if (!glob)
+            return badInput(rep.at(item, field, "expected a string"));
+        if (auto bad = checkDecideGlob(glob->get()))
+            return badInput(rep.at(item, field, *bad));
+        const bool matches =
+            std::any_of(produced.begin(), produced.end(),
+                        [&](const std::string& n) { return metricMatches(glob->get(), n); });
+        // A workload whose metric names are only known after it ran (a job file) may match.
+        if (!matches && allKnown)
+            return badInput(
+                rep.at(item, field,
+                       "'" + glob->get() + "' matches no metric of this scenario's workloads"));
+        s.decide.push_back(glob->get());
+    }
+    return {};
+}
+
 } // namespace
+
+ComparePolicy Scenario::policy() const {
+    return {thresholds, decide};
+}
 
 Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                  const ProbeRegistry& probes) {
@@ -1055,11 +1154,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
 
-    if (auto r =
-            rejectUnknown(root,
-                          {"name", "description", "iterations", "work_dir", "drop_caches", "host",
-                           "thresholds", "disks", "layouts", "workloads", "drills", "clients"},
-                          "", rep);
+    if (auto r = rejectUnknown(root,
+                               {"name", "description", "iterations", "min_iterations",
+                                "max_iterations", "until", "bracket", "interleave", "work_dir",
+                                "drop_caches", "host", "thresholds", "decide", "disks", "layouts",
+                                "workloads", "drills", "clients"},
+                               "", rep);
         !r)
         return fail(r.error());
 
@@ -1073,8 +1173,8 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     s.name = name;
     LB_TRY(description, getString(root, "description", "", rep, false));
     s.description = description;
-    LB_TRY(iterations, getInt(root, "iterations", "", rep, 3, 1, 1000));
-    s.iterations = static_cast<int>(iterations);
+    if (auto r = parseRepetition(root, s, rep); !r)
+        return fail(r.error());
     LB_TRY(dropCaches, getBool(root, "drop_caches", "", rep, true));
     s.dropCaches = dropCaches;
     LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
@@ -1250,6 +1350,8 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         }
     }
     if (auto r = checkExportsAndClients(s, rep, probes); !r)
+        return fail(r.error());
+    if (auto r = parseDecide(root, s, rep, probes); !r)
         return fail(r.error());
     return s;
 }

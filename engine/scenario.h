@@ -159,9 +159,19 @@ struct Scenario {
     std::string path;    // the file it came from ("" for text)
     std::string text;    // the whole file, stored with the campaign
     std::string workDir; // where file vdevs and scratch files go
-    int iterations = 3;
+    int iterations = 3;  // a fixed count; with iterations = "auto", the minimum
+    // iterations = "auto": add iterations of every workload on every layout while a deciding
+    // metric is not confident (or, with `until`, while a layout's runs spread more), up to this.
+    std::optional<int> maxIterations;
+    std::optional<double> untilCv; // until = "cv<3%": 0.03
+    // Run the baseline again after the candidates to measure drift (default: where it can run
+    // again without destroying anything); run the layouts' iterations in turn where they can
+    // coexist. Unset: the campaign decides.
+    std::optional<bool> bracket;
+    std::optional<bool> interleave;
     bool dropCaches = true;
     Thresholds thresholds;
+    std::vector<std::string> decide; // [decide] metrics: globs; empty: the default set
     ScenarioHost host;
     std::vector<ScenarioDisk> disks;
     std::vector<ScenarioLayout> layouts;
@@ -170,6 +180,8 @@ struct Scenario {
     std::vector<ScenarioDrill> drills; // in the order they run, per layout
 
     const ScenarioLayout& baseline() const; // exactly one is marked
+    bool adaptive() const { return maxIterations.has_value(); }
+    ComparePolicy policy() const;
     const ScenarioDisk* disk(std::string_view diskName) const;
     const ScenarioClient* client(std::string_view clientName) const;
     // The disks a layout builds on and the spares its drills add: all that it may destroy.

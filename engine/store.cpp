@@ -109,6 +109,22 @@ std::string toJson(const std::vector<std::string>& items) {
     return nlohmann::json(items).dump();
 }
 
+std::vector<MetricNote> notesFromJson(const std::string& text) {
+    std::vector<MetricNote> out;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_array())
+        return out;
+    for (const auto& n : j) {
+        if (!n.is_object())
+            continue;
+        const auto kind = metricNoteKindFromName(n.value("kind", std::string()));
+        if (kind)
+            out.push_back(
+                {*kind, n.value("metrics", std::string()), n.value("text", std::string())});
+    }
+    return out;
+}
+
 std::string notesJson(const std::vector<MetricNote>& notes) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& n : notes)
@@ -357,9 +373,31 @@ Expected<void> Store::finishRun(const Run& run) {
     return tx->commit();
 }
 
+Expected<void> Store::addRunNote(std::int64_t runId, const MetricNote& note) {
+    auto q = db_.prepare("SELECT notes FROM run WHERE id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, runId);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return runtimeError("no run " + std::to_string(runId) + " in " + path());
+    auto notes = notesFromJson(q->columnText(0));
+    notes.push_back(note);
+    auto u = db_.prepare("UPDATE run SET notes = ?1 WHERE id = ?2");
+    if (!u)
+        return fail(u.error());
+    return u->bind(1, notesJson(notes)).bind(2, runId).run();
+}
+
 Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& layout,
                                                           std::optional<std::int64_t> campaignId) {
-    auto q = db_.prepare("SELECT m.name, m.value FROM metric m JOIN run r ON r.id = m.run_id "
+    // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
+    auto q = db_.prepare("SELECT m.name, m.value, "
+                         "COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
+                         "COALESCE(r.campaign_id, 0), r.workload "
+                         "FROM metric m JOIN run r ON r.id = m.run_id "
                          "JOIN layout l ON l.id = r.layout_id "
                          "WHERE l.name = ?1 AND r.status = 'ok' "
                          "AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY m.name, r.id");
@@ -370,12 +408,99 @@ Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& lay
     if (auto r = q->forEachRow([&](sql::Statement& row) {
             std::string name = row.columnText(0);
             if (out.empty() || out.back().name != name)
-                out.push_back({std::move(name), {}});
+                out.push_back({std::move(name), {}, {}, {}, row.columnText(4)});
             out.back().values.push_back(row.columnDouble(1));
+            out.back().startedAt.push_back(row.columnDouble(2));
+            out.back().campaigns.push_back(row.columnInt(3));
         });
         !r)
         return fail(r.error());
     return out;
+}
+
+Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
+                                             std::optional<std::int64_t> campaignId) {
+    LayoutSamples out;
+    auto metrics = metricSamples(layout, campaignId);
+    if (!metrics)
+        return fail(metrics.error());
+    out.metrics = std::move(*metrics);
+    auto notes = db_.prepare("SELECT DISTINCT r.notes FROM run r JOIN layout l ON l.id = "
+                             "r.layout_id WHERE l.name = ?1 AND r.status = 'ok' AND r.notes != "
+                             "'[]' AND (?2 IS NULL OR r.campaign_id = ?2)");
+    if (!notes)
+        return fail(notes.error());
+    notes->bind(1, layout).bind(2, campaignId);
+    if (auto r = notes->forEachRow([&](sql::Statement& row) {
+            for (auto& n : notesFromJson(row.columnText(0)))
+                if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
+                    out.notes.push_back(std::move(n));
+        });
+        !r)
+        return fail(r.error());
+    auto failed = db_.prepare(
+        "SELECT r.workload, SUM(r.status = 'failed'), SUM(r.status = 'ok'), "
+        "(SELECT f.reason FROM run f WHERE f.layout_id = r.layout_id AND f.workload = r.workload "
+        "AND f.status = 'failed' AND (?2 IS NULL OR f.campaign_id = ?2) ORDER BY f.id DESC "
+        "LIMIT 1) FROM run r JOIN layout l ON l.id = r.layout_id WHERE l.name = ?1 "
+        "AND (?2 IS NULL OR r.campaign_id = ?2) GROUP BY r.workload "
+        "HAVING SUM(r.status = 'failed') > 0 ORDER BY r.workload");
+    if (!failed)
+        return fail(failed.error());
+    failed->bind(1, layout).bind(2, campaignId);
+    if (auto r = failed->forEachRow([&](sql::Statement& row) {
+            out.failed.push_back({row.columnText(0), static_cast<std::size_t>(row.columnInt(1)),
+                                  static_cast<std::size_t>(row.columnInt(2)), row.columnText(3)});
+        });
+        !r)
+        return fail(r.error());
+    return out;
+}
+
+Expected<void> Store::setCampaignPolicy(std::int64_t campaignId, const ComparePolicy& policy) {
+    auto q = db_.prepare("UPDATE campaign SET policy = ?1 WHERE id = ?2");
+    if (!q)
+        return fail(q.error());
+    const nlohmann::json j{{"viable_max", policy.thresholds.viableMax},
+                           {"not_viable_min", policy.thresholds.notViableMin},
+                           {"decide", policy.decide}};
+    return q->bind(1, j.dump()).bind(2, campaignId).run();
+}
+
+Expected<std::optional<ComparePolicy>> Store::campaignPolicy(std::int64_t campaignId) {
+    auto q = db_.prepare("SELECT policy FROM campaign WHERE id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<ComparePolicy>{};
+    const auto j = nlohmann::json::parse(q->columnText(0), nullptr, false);
+    if (!j.is_object() || !j.contains("viable_max"))
+        return std::optional<ComparePolicy>{}; // a campaign from before policies were stored
+    ComparePolicy p;
+    p.thresholds.viableMax = j.value("viable_max", p.thresholds.viableMax);
+    p.thresholds.notViableMin = j.value("not_viable_min", p.thresholds.notViableMin);
+    for (const auto& g : j.value("decide", nlohmann::json::array()))
+        if (g.is_string())
+            p.decide.push_back(g.get<std::string>());
+    return std::optional<ComparePolicy>{p};
+}
+
+Expected<std::optional<std::int64_t>> Store::latestCampaignOf(const std::string& layout) {
+    auto q = db_.prepare("SELECT r.campaign_id FROM run r JOIN layout l ON l.id = r.layout_id "
+                         "WHERE l.name = ?1 ORDER BY r.id DESC LIMIT 1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, layout);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row || q->columnInt(0) == 0)
+        return std::optional<std::int64_t>{};
+    return std::optional<std::int64_t>{q->columnInt(0)};
 }
 
 Expected<std::vector<LayoutRecord>> Store::layouts() {
@@ -460,27 +585,46 @@ Expected<std::string> Store::integrityCheck() {
 }
 
 Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
-                                          const std::string& candidate, const Thresholds& t,
+                                          const std::string& candidate,
+                                          const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId) {
-    for (const auto& [flag, name] :
-         {std::pair{"--baseline", &baseline}, std::pair{"--candidate", &candidate}}) {
+    for (const auto& [field, name] :
+         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
         auto found = store.findLayout(*name);
         if (!found)
             return fail(found.error());
         if (!*found)
-            return badInput(std::string(flag) + ": no layout named '" + *name + "' in " +
+            return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
                             store.path());
     }
-    auto b = store.metricSamples(baseline, campaignId);
+    auto b = store.layoutSamples(baseline, campaignId);
     if (!b)
         return fail(b.error());
-    auto c = store.metricSamples(candidate, campaignId);
+    auto c = store.layoutSamples(candidate, campaignId);
     if (!c)
         return fail(c.error());
-    auto cmp = compareLayouts(baseline, *b, candidate, *c, t);
+    std::optional<std::int64_t> campaign = campaignId;
+    if (!campaign) {
+        auto latest = store.latestCampaignOf(candidate);
+        if (!latest)
+            return fail(latest.error());
+        campaign = *latest;
+    }
+    ComparePolicy rule;
+    if (policy) {
+        rule = *policy;
+    } else if (campaign) {
+        auto stored = store.campaignPolicy(*campaign);
+        if (!stored)
+            return fail(stored.error());
+        rule = stored->value_or(ComparePolicy{});
+    }
+    auto cmp = compareLayouts(baseline, *b, candidate, *c, rule);
     if (cmp.metrics.empty())
         return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
                         candidate + "'");
+    if (campaign)
+        addDrift(cmp, baselineDrift(b->metrics, *campaign, cmp));
     return cmp;
 }
 

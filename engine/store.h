@@ -87,11 +87,23 @@ public:
     Expected<std::int64_t> beginRun(std::int64_t layoutId, const Run& run);
     Expected<void> recordRunOutput(const Run& run);
     Expected<void> finishRun(const Run& run);
+    // Adds a note to a finished run (a campaign's own remark on metrics it measured).
+    Expected<void> addRunNote(std::int64_t runId, const MetricNote& note);
 
     // Every metric of every successful run of a layout, grouped by name (sorted); only the
     // campaign's runs when one is given.
     Expected<std::vector<MetricSamples>>
     metricSamples(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
+    // The same with the notes of those runs and the workloads that failed: what a comparison
+    // needs of one side.
+    Expected<LayoutSamples> layoutSamples(const std::string& layout,
+                                          std::optional<std::int64_t> campaignId = std::nullopt);
+
+    // The comparison policy a campaign's scenario set (thresholds, deciding metrics).
+    Expected<void> setCampaignPolicy(std::int64_t campaignId, const ComparePolicy& policy);
+    Expected<std::optional<ComparePolicy>> campaignPolicy(std::int64_t campaignId);
+    // The campaign of the layout's most recent run, if it came from one.
+    Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
 
     Expected<std::vector<LayoutRecord>> layouts();
     Expected<std::vector<RunSummary>> runs();
@@ -109,10 +121,13 @@ private:
     int schemaVersion_ = 0;
 };
 
-// Loads both layouts' successful runs and compares every metric they share. Bad input when a
-// layout does not exist or they share no metric.
+// Loads both layouts' successful runs and compares every metric they share, and measures the
+// baseline's drift over the candidate's campaign. `policy`: the rule to judge by; none: the one
+// stored with the candidate's campaign (its scenario's thresholds and [decide]), else the
+// defaults. Bad input when a layout does not exist or they share no metric.
 Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
-                                          const std::string& candidate, const Thresholds& t,
+                                          const std::string& candidate,
+                                          const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId = std::nullopt);
 
 } // namespace lb

@@ -31,6 +31,9 @@ public:
         };
     }
     std::string_view name() const override { return "bonnie"; }
+    std::vector<std::string> metricNames(const std::string&, const OptionValues&) const override {
+        return bonnieMetricNames();
+    }
     const std::vector<OptionSpec>& options() const override { return options_; }
     Command versionCommand() const override { return {"bonnie++", {"-V"}}; }
     std::string parseVersion(const ProcessResult& r) const override {

@@ -49,6 +49,9 @@ public:
                      "1G"}};
     }
     std::string_view name() const override { return "randfile"; }
+    std::vector<std::string> metricNames(const std::string&, const OptionValues&) const override {
+        return {"randfile.throughput"};
+    }
     const std::vector<OptionSpec>& options() const override { return options_; }
     Command versionCommand() const override { return {"dd", {"--version"}}; }
 
@@ -97,6 +100,9 @@ public:
         };
     }
     std::string_view name() const override { return "xz"; }
+    std::vector<std::string> metricNames(const std::string&, const OptionValues&) const override {
+        return {"xz.throughput", "xz.wall", "xz.cpu"};
+    }
     const std::vector<OptionSpec>& options() const override { return options_; }
     Command versionCommand() const override { return {"xz", {"--version"}}; }
 

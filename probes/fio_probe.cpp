@@ -189,6 +189,21 @@ public:
 
     bool drivesClients() const override { return true; }
 
+    std::vector<std::string> metricNames(const std::string&,
+                                         const OptionValues& o) const override {
+        const Preset* p = findPreset(o.text("preset"));
+        if (!p)
+            return {}; // a job file's jobs are known when fio reports them
+        const std::string rw = p->rw;
+        std::vector<std::string> dirs;
+        if (rw.find("read") != std::string::npos || rw == "randrw")
+            dirs.push_back("read");
+        if (rw.find("write") != std::string::npos || rw == "randrw")
+            dirs.push_back("write");
+        const std::string target = o.text("target");
+        return jobMetricNames(target.empty() ? "fio" : target, p->name, dirs);
+    }
+
     Expected<MeasuredCommand> command(const OptionValues& o,
                                       const WorkloadContext& ctx) const override {
         if (!ctx.clients.empty())

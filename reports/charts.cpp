@@ -55,7 +55,7 @@ const MetricSamples* findSamples(const ReportData& data, const std::string& layo
     const auto it = data.samples.find(layout);
     if (it == data.samples.end())
         return nullptr;
-    for (const auto& s : it->second)
+    for (const auto& s : it->second.metrics)
         if (s.name == metric && !s.values.empty())
             return &s;
     return nullptr;
@@ -167,7 +167,7 @@ QString verdictColor(Verdict v) {
 QStringList barMetrics(const ReportData& data) {
     std::vector<std::string> names;
     for (const auto& [layout, samples] : data.samples)
-        for (const auto& s : samples)
+        for (const auto& s : samples.metrics)
             if (isBarMetric(s.name) && !s.values.empty())
                 names.push_back(s.name);
     std::sort(names.begin(), names.end());
@@ -267,7 +267,8 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
     double top = notViableBottom * 1.25;
     double bottom = 0;
     for (const auto* m : metrics)
-        for (double v : {m->overhead, m->interval.low - 1.0, m->interval.high - 1.0})
+        for (double v : {m->overhead, m->interval ? m->interval->low - 1.0 : m->overhead,
+                         m->interval ? m->interval->high - 1.0 : m->overhead})
             if (std::isfinite(v)) {
                 top = std::max(top, v * 100.0 * 1.1);
                 bottom = std::min(bottom, v * 100.0 * 1.1);
@@ -312,8 +313,11 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
             const double v = clamp(m.overhead * 100.0);
             keys.push_back(static_cast<double>(i + 1));
             values.push_back(v);
-            minus.push_back(std::max(0.0, v - clamp((m.interval.low - 1.0) * 100.0)));
-            plus.push_back(std::max(0.0, clamp((m.interval.high - 1.0) * 100.0) - v));
+            // No interval below three runs a side: no whisker rather than a false one.
+            minus.push_back(m.interval ? std::max(0.0, v - clamp((m.interval->low - 1.0) * 100.0))
+                                       : 0.0);
+            plus.push_back(m.interval ? std::max(0.0, clamp((m.interval->high - 1.0) * 100.0) - v)
+                                      : 0.0);
 
             // Bars cut at the top always say how long they really are, written down the bar.
             const bool clamped = !(m.overhead * 100.0 < cap);

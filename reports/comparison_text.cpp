@@ -16,55 +16,101 @@ nlohmann::json number(double v) {
 
 } // namespace
 
+std::string intervalText(const MetricComparison& m) {
+    if (!m.interval)
+        return "—";
+    return display::ratio(m.interval->low) + "–" + display::ratio(m.interval->high);
+}
+
+std::string verdictCell(const MetricComparison& m) {
+    std::string verdict(verdictName(m.verdict));
+    if (!m.decisive)
+        return verdict + " [shown]";
+    if (!m.confident)
+        verdict += " (not confident)";
+    return verdict;
+}
+
 nlohmann::json comparisonJson(const Comparison& c) {
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : c.metrics)
-        metrics.push_back({{"name", m.name},
-                           {"unit", unitName(m.unit)},
-                           {"better", m.better == Better::Higher ? "higher" : "lower"},
-                           {"decisive", m.decisive},
-                           {"baseline_samples", m.baselineSamples},
-                           {"candidate_samples", m.candidateSamples},
-                           {"baseline_median", m.baselineMedian},
-                           {"candidate_median", m.candidateMedian},
-                           {"ratio", number(m.ratio)},
-                           {"overhead", number(m.overhead)},
-                           {"ci_low", number(m.interval.low)},
-                           {"ci_high", number(m.interval.high)},
-                           {"verdict", verdictName(m.verdict)},
-                           {"confident", m.confident},
-                           {"reason", verdictReason(m)}});
+        metrics.push_back(
+            {{"name", m.name},
+             {"unit", unitName(m.unit)},
+             {"better", m.better == Better::Higher ? "higher" : "lower"},
+             {"decisive", m.decisive},
+             {"role", m.role},
+             {"baseline_samples", m.baselineSamples},
+             {"candidate_samples", m.candidateSamples},
+             {"baseline_median", m.baselineMedian},
+             {"candidate_median", m.candidateMedian},
+             {"ratio", number(m.ratio)},
+             {"overhead", number(m.overhead)},
+             {"ci_low", m.interval ? number(m.interval->low) : nlohmann::json(nullptr)},
+             {"ci_high", m.interval ? number(m.interval->high) : nlohmann::json(nullptr)},
+             {"verdict", verdictName(m.verdict)},
+             {"confident", m.confident},
+             {"uncertainty",
+              m.uncertainty.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.uncertainty)},
+             {"notes", m.notes},
+             {"excluded",
+              m.excluded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.excluded)},
+             {"reason", verdictReason(m)}});
+    nlohmann::json notCompared = nlohmann::json::array();
+    for (const auto& n : c.notCompared)
+        notCompared.push_back({{"name", n.name}, {"reason", n.reason}});
+    nlohmann::json drift = nullptr;
+    if (c.drift)
+        drift = {{"metric", c.drift->metric},
+                 {"change", number(c.drift->change)},
+                 {"ci_low", number(c.drift->interval.low)},
+                 {"ci_high", number(c.drift->interval.high)}};
     return {
         {"baseline", c.baseline},
         {"candidate", c.candidate},
         {"verdict", verdictName(c.verdict)},
+        {"confident", c.confident},
+        {"headline", c.headline},
         {"thresholds",
          {{"viable_max", c.thresholds.viableMax}, {"not_viable_min", c.thresholds.notViableMin}}},
+        {"decide", c.decide},
         {"metrics", metrics},
+        {"not_compared", notCompared},
         {"only_in_baseline", c.onlyInBaseline},
-        {"only_in_candidate", c.onlyInCandidate}};
+        {"only_in_candidate", c.onlyInCandidate},
+        {"drift", drift}};
 }
 
 std::string comparisonTable(const Comparison& c) {
     display::Table table(
         {"metric", "baseline", "candidate", "ratio", "overhead", "95% interval", "verdict"});
-    for (const auto& m : c.metrics) {
-        std::string verdict(verdictName(m.verdict));
-        if (!m.confident)
-            verdict += " (not confident)";
-        if (!m.decisive)
-            verdict += " [info]";
+    for (const auto& m : c.metrics)
         table.addRow({m.name, display::value(m.baselineMedian, m.unit),
                       display::value(m.candidateMedian, m.unit), display::ratio(m.ratio),
-                      display::percent(m.overhead),
-                      display::ratio(m.interval.low) + "–" + display::ratio(m.interval.high),
-                      verdict});
-    }
-    std::string out = "baseline '" + c.baseline + "' vs candidate '" + c.candidate + "'\n" +
-                      table.render() + "overall: " + std::string(verdictName(c.verdict)) + "\n";
+                      display::percent(m.overhead), intervalText(m), verdictCell(m)});
+    std::string out = c.headline + "\n\nbaseline '" + c.baseline + "' vs candidate '" +
+                      c.candidate + "' (deciding metrics first, worst first; [shown] ones do " +
+                      "not decide)\n" + table.render() +
+                      "overall: " + std::string(verdictName(c.verdict)) +
+                      (c.confident ? " (confident)" : " (not confident)") + "\n";
     for (const auto& m : c.metrics)
         if (m.decisive && m.verdict != Verdict::Viable)
-            out += "  " + verdictReason(m) + "\n";
+            out += "  " + verdictReason(m) + (m.confident ? "" : " (" + m.uncertainty + ")") + "\n";
+    std::string notes;
+    for (const auto& m : c.metrics)
+        for (const auto& n : m.notes)
+            if (!c.drift || n.find("drifted") == std::string::npos)
+                notes += "  " + m.name + ": " + n + "\n";
+    if (!notes.empty())
+        out += "notes:\n" + notes;
+    std::string excluded;
+    for (const auto& m : c.metrics)
+        if (!m.excluded.empty())
+            excluded += "  " + m.name + ": " + m.excluded + "\n";
+    for (const auto& n : c.notCompared)
+        excluded += "  " + n.name + ": " + n.reason + "\n";
+    if (!excluded.empty())
+        out += "not compared:\n" + excluded;
     return out;
 }
 

@@ -10,6 +10,10 @@
 namespace lb {
 
 nlohmann::json comparisonJson(const Comparison& c);
+// "1.02–1.21", or "—" when there are too few runs for an interval.
+std::string intervalText(const MetricComparison& m);
+// "decision (not confident)", "viable [shown]" (a metric that does not decide).
+std::string verdictCell(const MetricComparison& m);
 std::string comparisonTable(const Comparison& c);
 
 } // namespace lb

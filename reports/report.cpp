@@ -9,6 +9,7 @@
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "reports/charts.h"
+#include "reports/comparison_text.h"
 #include "reports/display.h"
 
 #include <QBuffer>
@@ -118,10 +119,6 @@ std::string fixed(double v, int decimals) {
 
 std::string plainPercent(double fraction) {
     return fixed(fraction * 100.0, 1) + " %";
-}
-
-std::string intervalText(const Interval& i) {
-    return display::ratio(i.low) + "–" + display::ratio(i.high);
 }
 
 std::string verdictText(Verdict v) {
@@ -239,10 +236,18 @@ void addQuestion(Doc& doc, const ReportData& data) {
                  {{"not-viable", true, charts::verdictColor(Verdict::NotViable).toStdString()},
                   {": ratio ≥ " + display::ratio(t.notViableMin) + " (" +
                    fixed((t.notViableMin - 1) * 100, 0) + " % more time or worse)"}}});
-    doc.para("Values are medians over the iterations. The 95 % interval of each ratio comes from a "
-             "bootstrap of the runs; a verdict is confident when the whole interval lies in one "
-             "band. A layout's verdict is that of its worst decisive metric (throughput, latency "
-             "and time decide; CPU use and counts are shown for information).");
+    doc.para("Values are medians over the iterations. The 95 % interval of each ratio is a "
+             "Welch t-interval on the logs of the runs (the ratio of geometric means); it needs "
+             "at least three runs on each side, and a verdict is confident only when the whole "
+             "interval lies in one band. A layout's verdict is that of its worst deciding "
+             "metric: " +
+             (data.decide.empty()
+                  ? std::string("throughput, IOPS and the p99 total latency of each "
+                                "job; single slowest operations, CPU, other "
+                                "percentiles and runtimes are shown, not deciding")
+                  : "the scenario names them: " + joined(data.decide, ", ")) +
+             ". Metrics measured differently on the two sides, or bounded by something other "
+             "than the layout, are listed as not compared.");
 }
 
 void addVerdicts(Doc& doc, const ReportData& data) {
@@ -262,17 +267,19 @@ void addVerdicts(Doc& doc, const ReportData& data) {
         doc.para(std::vector<Span>{
             {c.candidate, true},
             {": "},
-            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()}});
-        // The worst first: not viable, then those needing a decision; by name within each.
+            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+            {c.headline.substr(c.headline.find(" — ") == std::string::npos
+                                   ? c.headline.size()
+                                   : c.headline.find(" — "))}});
+        // The worst first (the metrics are sorted so).
         std::vector<std::vector<Span>> reasons;
-        for (Verdict v : {Verdict::NotViable, Verdict::Decision})
-            for (const auto& m : c.metrics)
-                if (m.decisive && m.verdict == v)
-                    reasons.push_back(
-                        {{verdictReason(m) + (m.confident ? "" : " (not confident)")}});
+        for (const auto& m : c.metrics)
+            if (m.decisive && m.verdict != Verdict::Viable)
+                reasons.push_back(
+                    {{verdictReason(m) + (m.confident ? "" : " (" + m.uncertainty + ")")}});
         if (reasons.empty())
             reasons.push_back(
-                {{"every decisive metric is within " +
+                {{"every deciding metric is within " +
                   fixed((c.thresholds.viableMax - 1) * 100, 0) + " % of the baseline's time"}});
         doc.bullets(std::move(reasons));
     }
@@ -416,7 +423,7 @@ void addDrills(Doc& doc, const ReportData& data) {
         const auto it = data.samples.find(layout);
         if (it == data.samples.end())
             return std::nullopt;
-        for (const auto& m : it->second)
+        for (const auto& m : it->second.metrics)
             if (m.name == name && !m.values.empty()) {
                 auto v = m.values;
                 std::sort(v.begin(), v.end());
@@ -595,32 +602,43 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
         doc.para(std::vector<Span>{
             {"Verdict: "},
             {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-            {" (the worst decisive metric decides)."}});
+            {c.confident ? " (confident; the worst deciding metric decides)."
+                         : " (not confident; the worst deciding metric decides)."}});
         std::vector<std::vector<Cell>> rows;
-        for (const auto& m : c.metrics) {
-            std::string verdict = verdictText(m.verdict);
-            if (!m.decisive)
-                verdict += " (information)";
+        for (const auto& m : c.metrics)
             rows.push_back(
                 {{m.name},
                  {display::value(m.baselineMedian, m.unit), "", true},
                  {display::value(m.candidateMedian, m.unit), "", true},
                  {display::ratio(m.ratio), "", true},
                  {display::percent(m.overhead), "", true},
-                 {intervalText(m.interval), "", true},
-                 {verdict,
+                 {intervalText(m), "", true},
+                 {verdictCell(m),
                   m.decisive ? charts::verdictColor(m.verdict).toStdString() : std::string()},
-                 {m.confident ? "yes" : "no"},
+                 {m.confident ? "yes" : "no: " + m.uncertainty},
                  {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples),
                   "", true}});
-        }
         doc.table({"metric", "baseline", "candidate", "ratio", "overhead", "95 % interval",
                    "verdict", "confident", "runs"},
                   std::move(rows));
-        if (!c.onlyInBaseline.empty())
-            doc.para("Measured only on the baseline: " + joined(c.onlyInBaseline, ", ") + ".");
-        if (!c.onlyInCandidate.empty())
-            doc.para("Measured only on the candidate: " + joined(c.onlyInCandidate, ", ") + ".");
+        std::vector<std::vector<Span>> notes;
+        for (const auto& m : c.metrics)
+            for (const auto& n : m.notes)
+                notes.push_back({{m.name, true}, {": " + n}});
+        if (!notes.empty()) {
+            doc.para("What qualifies these figures:");
+            doc.bullets(std::move(notes));
+        }
+        std::vector<std::vector<Span>> excluded;
+        for (const auto& m : c.metrics)
+            if (!m.excluded.empty())
+                excluded.push_back({{m.name, true}, {": " + m.excluded}});
+        for (const auto& n : c.notCompared)
+            excluded.push_back({{n.name, true}, {": " + n.reason}});
+        if (!excluded.empty()) {
+            doc.para("Not compared (kept out of the verdict):");
+            doc.bullets(std::move(excluded));
+        }
         const std::string id = "overhead-" + std::to_string(i);
         if (charts.count(id))
             for (const auto& ref : chartPlan(data))

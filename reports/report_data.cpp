@@ -355,8 +355,15 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         data.scenarioPath = campaign->scenarioPath;
         const ScenarioBits bits = scenarioBits(campaign->scenario);
         data.scenarioDescription = bits.description;
-        if (request.scenarioThresholds && bits.thresholds)
-            data.thresholds = *bits.thresholds;
+        auto policy = store.campaignPolicy(campaign->id);
+        if (!policy)
+            return fail(policy.error());
+        if (request.scenarioThresholds && *policy)
+            data.thresholds = (*policy)->thresholds;
+        else if (request.scenarioThresholds && bits.thresholds)
+            data.thresholds = *bits.thresholds; // a campaign from before policies were stored
+        if (*policy)
+            data.decide = (*policy)->decide;
         data.inventoryJson = campaign->inventory;
     }
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
@@ -382,7 +389,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         data.layouts.push_back(std::move(rl));
         names.insert(l.name);
 
-        auto samples = store.metricSamples(l.name, request.campaignId);
+        auto samples = store.layoutSamples(l.name, request.campaignId);
         if (!samples)
             return fail(samples.error());
         data.samples[l.name] = std::move(*samples);
@@ -390,8 +397,11 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
 
     for (std::size_t i = 1; i < data.layouts.size(); ++i) {
         const std::string& candidate = data.layouts[i].name;
-        Comparison cmp = compareLayouts(baseline, data.samples[baseline], candidate,
-                                        data.samples[candidate], data.thresholds);
+        Comparison cmp =
+            compareLayouts(baseline, data.samples[baseline], candidate, data.samples[candidate],
+                           ComparePolicy{data.thresholds, data.decide});
+        if (data.campaignId)
+            addDrift(cmp, baselineDrift(data.samples[baseline].metrics, *data.campaignId, cmp));
         if (cmp.metrics.empty() && request.candidate)
             return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
                             candidate + "'");

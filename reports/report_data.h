@@ -81,9 +81,10 @@ struct ReportData {
     std::string inventoryJson;           // the campaign's (or host's) inventory, "{}" when unknown
     std::vector<ReportLayout> layouts;   // sorted by name, baseline first
     std::vector<Comparison> comparisons; // one per candidate, in layout order
-    std::map<std::string, std::vector<MetricSamples>> samples; // layout -> samples (sorted)
-    std::vector<ReportRun> runs;                               // by id
-    std::optional<ProjectionRequest> projectionRequest;        // as requested
+    std::vector<std::string> decide;     // the deciding metrics' globs, if named
+    std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
+    std::vector<ReportRun> runs;                        // by id
+    std::optional<ProjectionRequest> projectionRequest; // as requested
     std::vector<LayoutProjection> projections; // layouts with a known capacity, in layout order
 };
 

@@ -14,6 +14,8 @@ struct CompareOptions {
     std::string baseline;
     std::string candidate;
     Thresholds thresholds;
+    std::vector<std::string> decide;
+    bool thresholdsGiven = false;
 };
 
 int runCompare(const Globals& g, const CompareOptions& o) {
@@ -22,9 +24,16 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     auto store = Store::open(g.db);
     if (!store)
         return report(store.error());
-    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, o.thresholds);
+    for (const auto& glob : o.decide)
+        if (auto bad = checkDecideGlob(glob))
+            return report(Error::badInput("--decide: " + *bad));
+    // The policy of the candidate's campaign unless the command line names one.
+    std::optional<ComparePolicy> policy;
+    if (o.thresholdsGiven || !o.decide.empty())
+        policy = ComparePolicy{o.thresholds, o.decide};
+    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy);
     if (!cmp)
-        return report(cmp.error());
+        return report(cmp.error(), {{"baseline", "--baseline"}, {"candidate", "--candidate"}});
     if (g.json)
         std::cout << comparisonJson(*cmp).dump(2) << '\n';
     else
@@ -39,14 +48,22 @@ void addCompare(CLI::App& app, Globals& g, Action& action) {
     auto* sub = app.add_subcommand("compare", "Compare a candidate layout against the baseline");
     sub->add_option("--baseline", opts->baseline, "Baseline layout name")->required();
     sub->add_option("--candidate", opts->candidate, "Candidate layout name")->required();
-    sub->add_option("--viable", opts->thresholds.viableMax,
-                    "Cost ratio at or below which a metric is viable")
-        ->capture_default_str();
-    sub->add_option("--not-viable", opts->thresholds.notViableMin,
-                    "Cost ratio at or above which a metric is not viable")
-        ->capture_default_str();
+    auto* viable = sub->add_option("--viable", opts->thresholds.viableMax,
+                                   "Cost ratio at or below which a metric is viable (default: "
+                                   "the candidate's scenario, else 1.10)");
+    auto* notViable =
+        sub->add_option("--not-viable", opts->thresholds.notViableMin,
+                        "Cost ratio at or above which a metric is not viable (default: the "
+                        "candidate's scenario, else 2.0)");
+    sub->add_option("--decide", opts->decide,
+                    "A metric (or glob: fio.*.read.bw) that decides the verdict; repeatable. "
+                    "Default: the candidate's scenario [decide], else throughput, IOPS and p99 "
+                    "total latency");
     addGlobalOptions(*sub, g);
-    sub->callback([&g, &action, opts] { action = [&g, opts] { return runCompare(g, *opts); }; });
+    sub->callback([&g, &action, opts, viable, notViable] {
+        opts->thresholdsGiven = viable->count() > 0 || notViable->count() > 0;
+        action = [&g, opts] { return runCompare(g, *opts); };
+    });
 }
 
 } // namespace lb::cli

@@ -71,7 +71,10 @@ class ProgressPrinter {
 public:
     explicit ProgressPrinter(bool tty) : tty_(tty) {}
     void operator()(const CampaignProgress& p) {
-        std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] ";
+        std::string line =
+            "[" + std::to_string(p.done) + "/" + std::to_string(p.total) +
+            (p.maxTotal > p.total ? " (up to " + std::to_string(p.maxTotal) + ")" : std::string()) +
+            "] ";
         switch (p.kind) {
         case CampaignProgress::Kind::Building:
             line += p.layout + ": building";
@@ -80,8 +83,13 @@ public:
             line += p.layout + ": tearing down";
             break;
         case CampaignProgress::Kind::Running:
-            line += p.layout + " · " + p.workload + " · iteration " +
-                    std::to_string(p.iteration + 1) + "/" + std::to_string(p.iterations);
+            line +=
+                p.layout + " · " + p.workload + " · iteration " + std::to_string(p.iteration + 1) +
+                (p.bracket
+                     ? " (after the candidates)"
+                     : "/" + std::to_string(p.iterations) +
+                           (p.maxIterations > p.iterations ? "–" + std::to_string(p.maxIterations)
+                                                           : std::string()));
             break;
         case CampaignProgress::Kind::RunFinished:
             line += p.layout + " · " + p.workload + " · iteration " +
@@ -182,8 +190,8 @@ int runRun(const Globals& g, const RunOptions& o) {
     for (const auto& l : scenario->layouts) {
         if (l.baseline || (!o.layout.empty() && l.name != o.layout))
             continue;
-        auto cmp = compareStoredLayouts(*store, base.name, l.name, scenario->thresholds,
-                                        result->campaignId);
+        auto cmp =
+            compareStoredLayouts(*store, base.name, l.name, scenario->policy(), result->campaignId);
         if (cmp) {
             comparisons.push_back(comparisonJson(*cmp));
             tables += "\n" + comparisonTable(*cmp);

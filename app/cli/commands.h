@@ -6,8 +6,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace lb::cli {
 
@@ -20,6 +23,9 @@ using Action = std::function<int()>;
 
 // Prints "layoutbench: message" on stderr and returns the exit status for the error's kind.
 int report(const Error& error);
+// The same for an engine error that names a field ("candidate: ..."): the field becomes the
+// command's flag ("--candidate: ...").
+int report(Error error, std::initializer_list<std::pair<std::string_view, std::string_view>> flags);
 
 // Each registers a subcommand whose callback stores the action to run into `action`.
 void addCapacity(CLI::App& app, Globals& g, Action& action);

@@ -11,6 +11,16 @@ int report(const Error& error) {
     return error.kind == ErrorKind::BadInput ? 2 : 1;
 }
 
+int report(Error error,
+           std::initializer_list<std::pair<std::string_view, std::string_view>> flags) {
+    for (const auto& [field, flag] : flags)
+        if (error.message.starts_with(std::string(field) + ":")) {
+            error.message = std::string(flag) + error.message.substr(field.size());
+            break;
+        }
+    return report(error);
+}
+
 void addGlobalOptions(CLI::App& sub, Globals& g) {
     sub.add_option("--db", g.db, "SQLite results database")->default_str(defaultDatabasePath());
     sub.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");

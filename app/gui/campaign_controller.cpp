@@ -3,6 +3,7 @@
 
 #include "engine/campaign.h"
 #include "engine/plan.h"
+#include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 #include "probes/tools.h"
 
@@ -54,13 +55,9 @@ bool selected(const ScenarioLayout& layout, const std::optional<std::string>& on
 CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::string>& onlyLayout) {
     CampaignPlan plan;
     plan.scenario = scenario.name;
-    for (const auto& l : scenario.layouts) {
-        if (!selected(l, onlyLayout))
-            continue;
-        for (int i = 0; i < scenario.iterations; ++i)
-            for (const auto& w : scenario.workloads)
-                plan.runs.push_back({l.name, w.name, i});
-    }
+    // The engine's order: interleaved rounds, the bracketing pass, drills.
+    for (const auto& r : scheduleCampaign(scenario, onlyLayout).runs)
+        plan.runs.push_back({r.layout, r.workload, r.iteration});
     return plan;
 }
 

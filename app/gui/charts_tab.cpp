@@ -2,6 +2,7 @@
 #include "app/gui/charts_tab.h"
 
 #include "reports/charts.h"
+#include "reports/comparison_text.h"
 #include "reports/display.h"
 
 #include <QCheckBox>
@@ -193,11 +194,11 @@ QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
         if (k < 0 || k >= static_cast<qsizetype>(decisive.size()))
             return QStringLiteral("<b>%1</b><br>%2 %").arg(label).arg(value, 0, 'f', 1);
         const MetricComparison& m = *decisive[static_cast<std::size_t>(k)];
-        return tr("<b>%1</b><br>%2 → %3<br>ratio %4, 95 % interval %5–%6 (%7)<br>%8")
+        return tr("<b>%1</b><br>%2 → %3<br>ratio %4, 95 % interval %5 (%6)<br>%7")
             .arg(qs(m.name).toHtmlEscaped(), qs(display::value(m.baselineMedian, m.unit)),
                  qs(display::value(m.candidateMedian, m.unit)), qs(display::ratio(m.ratio)),
-                 qs(display::ratio(m.interval.low)), qs(display::ratio(m.interval.high)),
-                 m.confident ? tr("confident") : tr("not confident"),
+                 qs(intervalText(m)),
+                 m.confident ? tr("confident") : tr("not confident: %1").arg(qs(m.uncertainty)),
                  qs(verdictReason(m)).toHtmlEscaped());
     }
     if (k < 0 || k >= barMetrics_.size())
@@ -211,7 +212,7 @@ QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
     QString text = QStringLiteral("<b>%1</b> on <b>%2</b>")
                        .arg(qs(metric).toHtmlEscaped(), bars->name().toHtmlEscaped());
     if (const auto it = data_.samples.find(layout); it != data_.samples.end())
-        for (const auto& s : it->second)
+        for (const auto& s : it->second.metrics)
             if (s.name == metric && !s.values.empty()) {
                 const auto [lo, hi] = std::minmax_element(s.values.begin(), s.values.end());
                 text += tr("<br>median %1").arg(qs(display::value(median(s.values), unit)));

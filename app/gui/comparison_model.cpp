@@ -61,15 +61,12 @@ void ComparisonModel::clear() {
 QString ComparisonModel::summary() const {
     if (!has_)
         return {};
-    QString text = tr("%1 against %2: %3")
-                       .arg(qs(comparison_.candidate), qs(comparison_.baseline),
-                            qs(verdictName(comparison_.verdict)));
-    QStringList reasons;
-    for (const auto& m : comparison_.metrics)
-        if (m.decisive && m.verdict == comparison_.verdict && m.verdict != lb::Verdict::Viable)
-            reasons << qs(verdictReason(m));
-    if (!reasons.isEmpty())
-        text += QStringLiteral(" — ") + reasons.join(QStringLiteral("; "));
+    QString text = qs(comparison_.headline);
+    QStringList notes;
+    for (const auto& n : comparison_.notCompared)
+        notes << qs(n.name + ": " + n.reason);
+    if (!notes.isEmpty())
+        text += tr("\nNot compared: ") + notes.join(QStringLiteral("; "));
     return text;
 }
 
@@ -101,12 +98,14 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
             return std::isfinite(m.overhead) ? qs(display::percent(m.overhead))
                                              : QStringLiteral("∞");
         case Interval:
-            return ratioText(m.interval.low) + QStringLiteral("–") + ratioText(m.interval.high);
+            return m.interval ? ratioText(m.interval->low) + QStringLiteral("–") +
+                                    ratioText(m.interval->high)
+                              : QStringLiteral("—");
         case Verdict:
             return m.decisive ? qs(verdictName(m.verdict))
-                              : qs(verdictName(m.verdict)) + tr(" (info)");
+                              : qs(verdictName(m.verdict)) + tr(" (shown)");
         case Confident:
-            return m.confident ? tr("yes") : tr("no");
+            return m.confident ? tr("yes") : tr("no: %1").arg(qs(m.uncertainty));
         case Count:
             break;
         }
@@ -124,7 +123,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         case Overhead:
             return m.overhead;
         case Interval:
-            return m.interval.low;
+            return m.interval ? m.interval->low : 0.0;
         case Verdict:
             return severity(m.verdict) + (m.decisive ? 10 : 0);
         case Confident:
@@ -144,15 +143,17 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         if (!m.decisive)
             return QBrush(QColor(0x60, 0x60, 0x60));
         return {};
-    case Qt::ToolTipRole:
-        if (!m.decisive)
-            return tr("Shown for information; it does not decide the layout's verdict.");
-        return qs(verdictReason(m)) + tr("\n%1 baseline and %2 candidate sample(s); %3")
-                                          .arg(m.baselineSamples)
-                                          .arg(m.candidateSamples)
-                                          .arg(m.confident
-                                                   ? tr("the 95 % interval lies in one band")
-                                                   : tr("the 95 % interval spans two bands"));
+    case Qt::ToolTipRole: {
+        QString tip = m.decisive ? qs(verdictReason(m)) + tr(" (decides: %1)").arg(qs(m.role))
+                                 : tr("Does not decide the layout's verdict: %1").arg(qs(m.role));
+        tip += tr("\n%1 baseline and %2 candidate run(s); %3")
+                   .arg(m.baselineSamples)
+                   .arg(m.candidateSamples)
+                   .arg(m.confident ? tr("the 95 % interval lies in one band") : qs(m.uncertainty));
+        for (const auto& n : m.notes)
+            tip += QStringLiteral("\n• ") + qs(n);
+        return tip;
+    }
     case Qt::TextAlignmentRole:
         if (column == Metric)
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);

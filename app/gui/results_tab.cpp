@@ -250,12 +250,11 @@ void ResultsTab::requestComparison() {
 
 void ResultsTab::showComparison(const Comparison& comparison) {
     comparison_->setComparison(comparison);
-    // The overall verdict as a coloured chip, then the reasons of the metrics that decide it.
+    // The overall verdict as a coloured chip, then the headline: what drove it, worst first.
     const QColor colour(charts::verdictColor(comparison.verdict));
-    QStringList reasons;
-    for (const auto& m : comparison.metrics)
-        if (m.decisive && m.verdict == comparison.verdict && m.verdict != Verdict::Viable)
-            reasons << qs(verdictReason(m)).toHtmlEscaped();
+    const auto dash = comparison.headline.find(" — ");
+    const QString drivers =
+        dash == std::string::npos ? QString() : qs(comparison.headline.substr(dash + 5));
     summary_->setStyleSheet({});
     summary_->setText(
         tr("<b>%1</b> against <b>%2</b>: <span style=\"background-color: %3; color: %4;\">"
@@ -264,8 +263,7 @@ void ResultsTab::showComparison(const Comparison& comparison) {
                  colour.name(),
                  colour.lightnessF() < 0.5f ? QStringLiteral("white") : QStringLiteral("black"),
                  qs(verdictName(comparison.verdict)),
-                 reasons.isEmpty() ? QString()
-                                   : QStringLiteral(" — ") + reasons.join(QStringLiteral("; "))));
+                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped()));
     summary_->setToolTip(comparison_->summary());
 }
 

@@ -67,8 +67,14 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
             emit compareFailed(tr("No database is open."));
             return;
         }
-        auto cmp =
-            compareStoredLayouts(*store_, ss(baseline), ss(candidate), thresholds, campaignId);
+        // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
+        ComparePolicy policy{thresholds, {}};
+        auto campaign = campaignId ? Expected<std::optional<std::int64_t>>(campaignId)
+                                   : store_->latestCampaignOf(ss(candidate));
+        if (campaign && *campaign)
+            if (auto stored = store_->campaignPolicy(**campaign); stored && *stored)
+                policy.decide = (*stored)->decide;
+        auto cmp = compareStoredLayouts(*store_, ss(baseline), ss(candidate), policy, campaignId);
         if (!cmp) {
             emit compareFailed(qs(cmp.error().message));
             return;
@@ -88,12 +94,12 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
             return;
         }
         for (const auto& l : *layouts) {
-            auto samples = store_->metricSamples(l.name, campaignId);
+            auto samples = store_->layoutSamples(l.name, campaignId);
             if (!samples) {
                 emit compareFailed(qs(samples.error().message));
                 return;
             }
-            if (samples->empty())
+            if (samples->metrics.empty())
                 continue; // nothing measured: no bars
             ReportLayout rl;
             rl.name = l.name;

@@ -123,11 +123,26 @@ TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {
             EXPECT_DOUBLE_EQ(m["candidate_median"].get<double>(), 217553.0 * 1024);
             EXPECT_NEAR(m["ratio"].get<double>(), 1.58, 0.005);
             EXPECT_EQ(m["verdict"], "decision");
+            // One run a side: no interval, never confident, and it says why.
+            EXPECT_TRUE(m["ci_low"].is_null());
+            EXPECT_TRUE(m["ci_high"].is_null());
+            EXPECT_EQ(m["confident"], false);
+            EXPECT_EQ(m["uncertainty"], "too few runs: 1 and 1");
         }
     }
     EXPECT_TRUE(found);
+    EXPECT_EQ(j["confident"], false);
+    EXPECT_EQ(j["headline"].get<std::string>().rfind("guest: decision — put_block 58 % more time "
+                                                     "per byte",
+                                                     0),
+              0U)
+        << j["headline"];
     const auto human = lb({"compare", "--baseline", "bare-metal", "--candidate", "guest"});
     ASSERT_EQ(human.exitCode, 0);
+    // The headline opens the output; the per-metric table follows.
+    EXPECT_EQ(human.out.rfind("guest: decision — put_block 58 % more time per byte", 0), 0U)
+        << human.out;
+    EXPECT_NE(human.out.find("too few runs: 1 and 1"), std::string::npos) << human.out;
     EXPECT_NE(human.out.find("put_block: 58 % more time per byte — decision required"),
               std::string::npos)
         << human.out;
@@ -158,7 +173,8 @@ TEST_F(Cli, ImportRejectsUnknownFilesAndMissingFiles) {
 
 TEST_F(Cli, CompareUnknownLayoutIsBadInput) {
     ASSERT_EQ(lb({"import", "--layout", "a", data + "/bonnie++/1.97/seed-guest.csv"}).exitCode, 0);
-    expectOneLineError(lb({"compare", "--baseline", "a", "--candidate", "zz"}), "zz");
+    expectOneLineError(lb({"compare", "--baseline", "a", "--candidate", "zz"}),
+                       "--candidate: no layout named 'zz'");
 }
 
 TEST_F(Cli, ListShowsImportedLayoutsAndRuns) {

@@ -1,7 +1,11 @@
 // Verdicts follow the rule: cost ratio <= 1.10 viable, >= 2.0 not viable, between a decision.
 #include "engine/analysis.h"
 
+#include <cmath>
+#include <cstdio>
 #include <gtest/gtest.h>
+#include <map>
+#include <random>
 
 using namespace lb;
 
@@ -32,7 +36,7 @@ TEST(Verdict, Bands) {
     EXPECT_EQ(worse(Verdict::Decision, Verdict::NotViable), Verdict::NotViable);
 }
 
-TEST(Compare, SeedPutBlockIsADecision) {
+TEST(Compare, SeedPutBlockIsADecisionButOneRunIsNeverConfident) {
     // The seed measurement: bare metal 343719 KiB/s, the guest 217553 KiB/s.
     const std::vector<MetricSamples> bare{{"bonnie.put_block", {343719.0 * 1024}}};
     const std::vector<MetricSamples> guest{{"bonnie.put_block", {217553.0 * 1024}}};
@@ -42,97 +46,245 @@ TEST(Compare, SeedPutBlockIsADecision) {
     EXPECT_NEAR(m.ratio, 1.58, 0.005);
     EXPECT_NEAR(m.overhead, 0.58, 0.005);
     EXPECT_EQ(m.verdict, Verdict::Decision);
-    EXPECT_TRUE(m.confident); // one sample each: the interval is the point
+    // One run a side cannot estimate its own noise: no interval, never confident.
+    EXPECT_FALSE(m.interval.has_value());
+    EXPECT_FALSE(m.confident);
+    EXPECT_EQ(m.uncertainty, "too few runs: 1 and 1");
+    EXPECT_FALSE(c.confident);
     EXPECT_EQ(c.verdict, Verdict::Decision);
     EXPECT_EQ(verdictReason(m), "put_block: 58 % more time per byte — decision required");
+    EXPECT_EQ(c.headline, "guest: decision — put_block 58 % more time per byte (not confident: 1 "
+                          "of 1 deciding metrics; too few runs: 1 and 1)");
 }
 
-TEST(Compare, WorstDecisiveMetricDecidesAndInfoMetricsDoNot) {
+TEST(Compare, TwoRunsGiveNoIntervalThreeDo) {
+    const std::vector<MetricSamples> base2{{"xz.throughput", {100, 101}}};
+    const std::vector<MetricSamples> cand2{{"xz.throughput", {60, 61}}};
+    const auto two = compareLayouts("a", base2, "b", cand2);
+    EXPECT_FALSE(two.metrics[0].interval);
+    EXPECT_EQ(two.metrics[0].uncertainty, "too few runs: 2 and 2");
+    const std::vector<MetricSamples> base3{{"xz.throughput", {100, 101, 99}}};
+    const std::vector<MetricSamples> cand3{{"xz.throughput", {50, 51, 49}}};
+    const auto three = compareLayouts("a", base3, "b", cand3);
+    ASSERT_TRUE(three.metrics[0].interval);
+    EXPECT_LT(three.metrics[0].interval->low, 2.0 * 1.0);
+    EXPECT_EQ(three.metrics[0].verdict, Verdict::NotViable);
+    // 100/50 = 2.0 exactly: the interval straddles the not-viable line, so not confident.
+    EXPECT_FALSE(three.metrics[0].confident);
+}
+
+TEST(Compare, WorstDecidingMetricDecidesAndShownMetricsDoNot) {
     const std::vector<MetricSamples> base{{"bonnie.get_block", {100, 101, 99}},
                                           {"bonnie.put_block_cpu", {10, 10, 10}},
-                                          {"fio.j.read.clat_p99", {1000, 1000, 1000}}};
+                                          {"bonnie.put_block_latency", {1000, 1000, 1000}},
+                                          {"fio.j.read.lat_p99", {1000, 1010, 990}}};
     const std::vector<MetricSamples> cand{{"bonnie.get_block", {90, 91, 89}},
                                           {"bonnie.put_block_cpu", {90, 90, 90}},
-                                          {"fio.j.read.clat_p99", {2500, 2400, 2600}}};
+                                          {"bonnie.put_block_latency", {9000, 9000, 9000}},
+                                          {"fio.j.read.lat_p99", {2500, 2400, 2600}}};
     const auto c = compareLayouts("a", base, "b", cand);
-    ASSERT_EQ(c.metrics.size(), 3U);
-    EXPECT_EQ(c.metrics[0].name, "bonnie.get_block");    // sorted by name
-    EXPECT_EQ(c.metrics[0].verdict, Verdict::Decision);  // 100/90 = 1.11
-    EXPECT_EQ(c.metrics[1].verdict, Verdict::NotViable); // cpu 9x, but informational
-    EXPECT_FALSE(c.metrics[1].decisive);
-    EXPECT_EQ(c.metrics[2].verdict, Verdict::NotViable); // latency 2.5x
+    ASSERT_EQ(c.metrics.size(), 4U);
+    // Deciding first, worst first: the latency (2.5x), then get_block (1.11).
+    EXPECT_EQ(c.metrics[0].name, "fio.j.read.lat_p99");
+    EXPECT_EQ(c.metrics[0].verdict, Verdict::NotViable);
+    EXPECT_EQ(c.metrics[1].name, "bonnie.get_block");
+    EXPECT_EQ(c.metrics[1].verdict, Verdict::Decision);
+    // The single slowest operation (9x) and CPU (9x) are shown, never deciding.
+    for (std::size_t i = 2; i < 4; ++i) {
+        EXPECT_FALSE(c.metrics[i].decisive) << c.metrics[i].name;
+        EXPECT_EQ(c.metrics[i].verdict, Verdict::NotViable);
+    }
     EXPECT_EQ(c.verdict, Verdict::NotViable);
+    EXPECT_EQ(c.headline.substr(0, c.headline.find(" (")),
+              "b: not-viable — j.read.lat_p99 150 % more latency; get_block 11 %");
 }
 
-TEST(Compare, MetricsOnOneSideOnlyAreListed) {
-    const std::vector<MetricSamples> base{{"xz.wall", {10}}, {"bonnie.seeks", {5}}};
-    const std::vector<MetricSamples> cand{{"xz.wall", {10.5}}, {"randfile.throughput", {3}}};
-    const auto c = compareLayouts("a", base, "b", cand);
+TEST(Compare, ALatencyOutlierAloneNoLongerDecides) {
+    // The report that opened this: not viable on put_block_latency while put_block was a decision.
+    const std::vector<MetricSamples> base{{"bonnie.put_block", {300, 301, 299}},
+                                          {"bonnie.put_block_latency", {1e6, 1e6, 1e6}}};
+    const std::vector<MetricSamples> cand{{"bonnie.put_block", {200, 201, 199}},
+                                          {"bonnie.put_block_latency", {5e6, 5e6, 5e6}}};
+    const auto c = compareLayouts("bare", base, "guest", cand);
+    EXPECT_EQ(c.verdict, Verdict::Decision);
+    EXPECT_TRUE(c.confident);
+    EXPECT_EQ(c.headline, "guest: decision — put_block 50 % more time per byte");
+}
+
+TEST(Compare, ScenarioNamesItsDecidingMetrics) {
+    LayoutSamples base, cand;
+    base.metrics = {{"bonnie.put_block", {300, 301, 299}}, {"fio.j.read.bw", {100, 100, 100}}};
+    cand.metrics = {{"bonnie.put_block", {100, 101, 99}}, {"fio.j.read.bw", {100, 101, 99}}};
+    const auto c = compareLayouts("a", base, "b", cand, {{}, {"fio.*.read.bw"}});
+    ASSERT_EQ(c.metrics.size(), 2U);
+    EXPECT_EQ(c.metrics[0].name, "fio.j.read.bw");
+    EXPECT_TRUE(c.metrics[0].decisive);
+    EXPECT_EQ(c.metrics[0].role, "[decide] fio.*.read.bw");
+    EXPECT_FALSE(c.metrics[1].decisive); // put_block 3x, but not named
+    EXPECT_EQ(c.metrics[1].role, "shown: not named in [decide]");
+    EXPECT_EQ(c.verdict, Verdict::Viable);
+    EXPECT_EQ(c.headline.substr(0, c.headline.find(" (worst")),
+              "b: viable — every deciding metric within 10 %");
+}
+
+TEST(Compare, CompletionLatencyDecidesOnlyWithoutTotalLatency) {
+    LayoutSamples base, cand;
+    base.metrics = {{"fio.j.read.clat_p99", {1000, 1000, 1000}}};
+    cand.metrics = {{"fio.j.read.clat_p99", {3000, 3000, 3000}}};
+    auto c = compareLayouts("a", base, "b", cand);
     ASSERT_EQ(c.metrics.size(), 1U);
-    EXPECT_EQ(c.metrics[0].verdict, Verdict::Viable);
-    EXPECT_EQ(c.onlyInBaseline, std::vector<std::string>{"bonnie.seeks"});
-    EXPECT_EQ(c.onlyInCandidate, std::vector<std::string>{"randfile.throughput"});
+    EXPECT_TRUE(c.metrics[0].decisive);
+    EXPECT_EQ(c.metrics[0].role, "p99 completion latency (no total latency measured)");
+    base.metrics.push_back({"fio.j.read.lat_p99", {1100, 1100, 1100}});
+    cand.metrics.push_back({"fio.j.read.lat_p99", {1100, 1100, 1100}});
+    c = compareLayouts("a", base, "b", cand);
+    for (const auto& m : c.metrics)
+        EXPECT_EQ(m.decisive, m.name == "fio.j.read.lat_p99") << m.name;
+    EXPECT_EQ(c.verdict, Verdict::Viable);
 }
 
-TEST(Bootstrap, ReproducibleAndCoversTheRatio) {
-    const std::vector<double> base{100, 104, 98, 101, 99};
-    const std::vector<double> cand{60, 70, 65, 62, 64};
-    const auto a = bootstrapRatioInterval(base, cand, Better::Higher);
-    const auto b = bootstrapRatioInterval(base, cand, Better::Higher);
-    EXPECT_EQ(a, b);
-    const double point = costRatio(median(base), median(cand), Better::Higher);
-    EXPECT_LE(a.low, point);
-    EXPECT_GE(a.high, point);
-    EXPECT_GT(a.high, a.low);
-    // The extremes bound the interval: no resample can go beyond max/min.
-    EXPECT_GE(a.low, 98.0 / 70.0);
-    EXPECT_LE(a.high, 104.0 / 60.0);
-}
-
-TEST(Bootstrap, NotConfidentWhenTheIntervalStraddlesABand) {
-    // Ratios spread from about 1.0 to 1.3: straddles the 1.10 line.
-    const std::vector<MetricSamples> base{{"bonnie.get_block", {100, 130, 100, 130, 115}}};
-    const std::vector<MetricSamples> cand{{"bonnie.get_block", {100, 100, 100, 100, 100}}};
+TEST(Compare, WhatCannotBeComparedIsListedWithItsReason) {
+    LayoutSamples base, cand;
+    base.metrics = {{"xz.throughput", {10, 10, 10}, {}, {}, "xz"},
+                    {"bonnie.seeks", {5, 5, 5}, {}, {}, "bonnie"},
+                    {"fio.seq.write.bw", {5, 5, 5}, {}, {}, "fio:seq"},
+                    {"randfile.throughput", {300, 300, 300}, {}, {}, "randfile"}};
+    cand.metrics = {{"xz.throughput", {10.5, 10.5, 10.5}, {}, {}, "xz"},
+                    {"fio.seq.write.bw", {5, 5, 5}, {}, {}, "fio:seq"},
+                    {"randfile.throughput", {290, 290, 290}, {}, {}, "randfile"}};
+    cand.failed = {{"bonnie", 3, 0, "exit status 1: out of memory"}};
+    base.notes = {{MetricNote::Kind::Excludes, "bonnie.putc", "too fast to time (+++++)"},
+                  {MetricNote::Kind::Method, "fio.seq.*", "direct I/O"}};
+    cand.notes = {{MetricNote::Kind::Method, "fio.seq.*", "buffered I/O"},
+                  {MetricNote::Kind::Excludes, "randfile.throughput",
+                   "bounded by the data source (source 300 MB/s, measured 290 MB/s)"},
+                  {MetricNote::Kind::Qualifies, "xz.*", "working set 256 MiB fits in memory"}};
     const auto c = compareLayouts("a", base, "b", cand);
-    ASSERT_EQ(c.metrics.size(), 1U);
-    EXPECT_LT(c.metrics[0].interval.low, 1.10);
-    EXPECT_GT(c.metrics[0].interval.high, 1.10);
-    EXPECT_FALSE(c.metrics[0].confident);
-}
-
-TEST(Bootstrap, LargeSamplesUseOrderStatisticsWithTheSameDistribution) {
-    // 201 and 200 values (odd and even) go through the order-statistic draw. On an evenly
-    // spaced grid the bootstrap median wanders by about sqrt(n)/2 ranks (one standard
-    // deviation), which fixes how wide the interval must be.
-    for (std::size_t n : {200U, 201U}) {
-        std::vector<double> base(n), cand(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            base[i] = 1000.0 + static_cast<double>(i);      // median ~1100
-            cand[i] = 500.0 + static_cast<double>(i) / 2.0; // median ~550: ratio ~2
+    std::map<std::string, std::string> why;
+    for (const auto& n : c.notCompared)
+        why[n.name] = n.reason;
+    EXPECT_EQ(why["bonnie.seeks"],
+              "every run failed on the candidate: exit status 1: out of memory");
+    EXPECT_EQ(why["bonnie.putc"], "too fast to time (+++++) on the baseline");
+    for (const auto& m : c.metrics) {
+        if (m.name == "fio.seq.write.bw") {
+            EXPECT_EQ(m.excluded, "not comparable: direct I/O vs buffered I/O");
+            EXPECT_FALSE(m.decisive);
         }
-        const auto ci = bootstrapRatioInterval(base, cand, Better::Higher, 4000);
-        const double point = costRatio(median(base), median(cand), Better::Higher);
-        EXPECT_LT(ci.low, point);
-        EXPECT_GT(ci.high, point);
-        // The median rank wanders by about sqrt(n)/2 = 7 ranks (sd); 95 % ~ +-14 ranks.
-        // Baseline 1100+-14, candidate 550+-7: ratio within about [1.96, 2.04].
-        EXPECT_GT(ci.low, 1.94);
-        EXPECT_LT(ci.high, 2.06);
-        EXPECT_LT(ci.low, 1.995);
-        EXPECT_GT(ci.high, 2.005);
+        if (m.name == "randfile.throughput") {
+            EXPECT_FALSE(m.decisive);
+            EXPECT_NE(m.excluded.find("bounded by the data source"), std::string::npos);
+        }
+        if (m.name == "xz.throughput") {
+            EXPECT_TRUE(m.decisive);
+            EXPECT_EQ(m.notes, std::vector<std::string>{"working set 256 MiB fits in memory"});
+        }
     }
 }
 
-TEST(Bootstrap, DirectAndOrderStatisticDrawsAgreeAtTheBoundary) {
-    // 64 values are resampled directly, 65 by order statistics: on the same kind of data the
-    // two intervals must be close (their difference comes from one extra value only).
-    auto interval = [](std::size_t n) {
-        std::vector<double> base(n), cand(n, 100.0);
-        for (std::size_t i = 0; i < n; ++i)
-            base[i] = 100.0 + static_cast<double>(i % 21); // median 110, spread 0..20
-        return bootstrapRatioInterval(base, cand, Better::Higher, 4000);
-    };
-    const auto direct = interval(64), drawn = interval(65);
-    EXPECT_NEAR(direct.low, drawn.low, 0.02);
-    EXPECT_NEAR(direct.high, drawn.high, 0.02);
+TEST(Compare, NothingDecidingComparedIsNeverViable) {
+    LayoutSamples base, cand;
+    base.metrics = {{"bonnie.put_block_cpu", {10, 10, 10}}};
+    cand.metrics = {{"bonnie.put_block_cpu", {10, 10, 10}}};
+    const auto c = compareLayouts("a", base, "b", cand);
+    EXPECT_EQ(c.verdict, Verdict::Decision);
+    EXPECT_FALSE(c.confident);
+    EXPECT_EQ(c.headline, "b: decision — no deciding metric could be compared");
+}
+
+TEST(Decide, GlobsAndFamilies) {
+    EXPECT_TRUE(metricMatches("fio.*.read.bw", "fio.seq-read-1m.read.bw"));
+    EXPECT_TRUE(metricMatches("fio.*.*.lat_p99", "fio.j.write.lat_p99"));
+    EXPECT_FALSE(metricMatches("fio.*.read.bw", "fio.j.write.bw"));
+    EXPECT_TRUE(metricMatches("bonnie.put_?lock", "bonnie.put_block"));
+    EXPECT_FALSE(checkDecideGlob("bonnie.put_block"));
+    EXPECT_FALSE(checkDecideGlob("*"));
+    EXPECT_EQ(*checkDecideGlob("fi0.*.read.bw"), "unknown metric family 'fi0' in 'fi0.*.read.bw'");
+    EXPECT_TRUE(checkDecideGlob("fio"));
+}
+
+// Seeded log-normal samples: the noise of benchmark figures is multiplicative.
+struct Simulation {
+    std::mt19937_64 rng{0x6c61796f7574ULL};
+    std::vector<double> draw(std::size_t n, double median, double cv) {
+        const double sigma = std::sqrt(std::log1p(cv * cv));
+        std::normal_distribution<double> normal(0.0, sigma);
+        std::vector<double> out(n);
+        for (auto& v : out)
+            v = median * std::exp(normal(rng));
+        return out;
+    }
+};
+
+TEST(Interval, CoverageProvenBySimulation) {
+    // 2,000 trials per cell: CV 1 %, 5 %, 15 %; n = 3, 5, 10 per side; true cost ratios 1.00,
+    // 1.05 and 1.50. The 95 % interval must hold the true ratio in at least 93 % of trials, and
+    // in the A/A cells the verdict may be confidently anything but viable in at most 5 %.
+    Simulation sim;
+    constexpr int trials = 2000;
+    std::printf("  coverage of the 95 %% interval (share of %d trials holding the true ratio)\n",
+                trials);
+    std::printf("  %6s %4s %6s %9s %16s\n", "CV", "n", "ratio", "coverage", "confidently-bad");
+    for (double cv : {0.01, 0.05, 0.15})
+        for (std::size_t n : {3U, 5U, 10U})
+            for (double ratio : {1.00, 1.05, 1.50}) {
+                int covered = 0, confidentlyBad = 0;
+                for (int t = 0; t < trials; ++t) {
+                    // A throughput: cost ratio = baseline / candidate.
+                    const std::vector<MetricSamples> b{{"xz.throughput", sim.draw(n, 100, cv)}};
+                    const std::vector<MetricSamples> c{
+                        {"xz.throughput", sim.draw(n, 100 / ratio, cv)}};
+                    const auto cmp = compareLayouts("a", b, "b", c);
+                    const auto& m = cmp.metrics.at(0);
+                    ASSERT_TRUE(m.interval);
+                    covered += m.interval->low <= ratio && ratio <= m.interval->high ? 1 : 0;
+                    confidentlyBad += m.confident && m.verdict != Verdict::Viable ? 1 : 0;
+                }
+                const double coverage = static_cast<double>(covered) / trials;
+                const double bad = static_cast<double>(confidentlyBad) / trials;
+                std::printf("  %5.0f%% %4zu %6.2f %8.1f%% %15.1f%%\n", cv * 100, n, ratio,
+                            coverage * 100, bad * 100);
+                EXPECT_GE(coverage, 0.93) << "CV " << cv << " n " << n << " ratio " << ratio;
+                if (ratio == 1.00) {
+                    EXPECT_LE(bad, 0.05) << "CV " << cv << " n " << n;
+                }
+            }
+}
+
+TEST(Interval, LatencyRatioPointsTheOtherWay) {
+    const auto i = ratioInterval({100, 101, 99}, {200, 202, 198}, Better::Lower);
+    ASSERT_TRUE(i);
+    EXPECT_LT(i->low, 2.0);
+    EXPECT_GT(i->high, 2.0);
+    EXPECT_NEAR(std::sqrt(i->low * i->high), 2.0, 0.001);
+    EXPECT_FALSE(ratioInterval({100, 0, 99}, {1, 2, 3}, Better::Higher)); // no ratio scale
+    const auto same = ratioInterval({5, 5, 5}, {5, 5, 5}, Better::Higher);
+    ASSERT_TRUE(same);
+    EXPECT_EQ(same->low, 1.0);
+    EXPECT_EQ(same->high, 1.0);
+}
+
+TEST(Drift, ABaselineThatMovedMoreThanItsNoiseIsReported) {
+    // Three runs at the start, three an hour later, 8 % slower; noise about 0.5 %.
+    MetricSamples moved{
+        "xz.throughput", {100, 100.5, 99.5, 92, 92.4, 91.6}, {0, 10, 20, 3600, 3610, 3620}};
+    const auto d = measureDrift({moved}, {"xz.throughput"});
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->metric, "xz.throughput");
+    EXPECT_NEAR(d->change, -0.08, 0.01);
+    // The same spread with no trend: within the noise, nothing to report.
+    MetricSamples steady{
+        "xz.throughput", {100, 92, 96, 92, 100, 96}, {0, 10, 20, 3600, 3610, 3620}};
+    EXPECT_FALSE(measureDrift({steady}, {"xz.throughput"}));
+    // A metric that does not decide is not looked at.
+    EXPECT_FALSE(measureDrift({moved}, {"bonnie.put_block"}));
+    Comparison c;
+    c.candidate = "b";
+    c.headline = "b: viable — every deciding metric within 10 %";
+    c.metrics.push_back({});
+    c.metrics[0].decisive = true;
+    addDrift(c, d);
+    EXPECT_NE(c.headline.find("the machine drifted by 8 % down during the campaign"),
+              std::string::npos);
+    EXPECT_EQ(c.metrics[0].notes.size(), 1U);
 }

@@ -175,7 +175,7 @@ runtime = 3
             EXPECT_FALSE(hasCaveat(r, "TCG")) << r.id;
         }
     }
-    auto cmp = lb::compareStoredLayouts(*store_, "host", "vm", s.thresholds, result->campaignId);
+    auto cmp = lb::compareStoredLayouts(*store_, "host", "vm", s.policy(), result->campaignId);
     ASSERT_TRUE(cmp) << cmp.error().message;
     ASSERT_FALSE(cmp->metrics.empty());
     std::printf("  verdict vm (TCG guest) against host: %s\n",

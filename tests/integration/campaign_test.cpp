@@ -400,7 +400,7 @@ TEST_F(Campaign, WholeCampaign) {
     EXPECT_EQ(withUndo, planned);
     EXPECT_EQ(undos, withUndo);
 
-    auto cmp = lb::compareStoredLayouts(*store_, "dir", "raidz1", s.thresholds, result->campaignId);
+    auto cmp = lb::compareStoredLayouts(*store_, "dir", "raidz1", s.policy(), result->campaignId);
     ASSERT_TRUE(cmp) << cmp.error().message;
     std::set<std::string> names;
     std::printf("  overall verdict raidz1 vs dir: %s\n",
