@@ -6,6 +6,7 @@
 #include "engine/plan.h"
 #include "engine/safety.h"
 #include "engine/schedule.h"
+#include "engine/size.h"
 #include "engine/ssh_runner.h"
 
 #include <algorithm>
@@ -281,7 +282,28 @@ struct BuiltLayout {
     Runner* where = nullptr;
     WorkloadContext ctx;
     std::vector<std::string> caveats;
+    std::vector<MetricNote> notes; // on every metric of its runs (emulation, no resync, ...)
+    bool acceptsDirect = true;     // its file system takes O_DIRECT
+    bool zfs = false;              // a pool, on the host or in its guest
 };
+
+// "fio.seq-read-1m.*", "bonnie.*": globs for the metrics of one run, so a remark about the run
+// does not reach other workloads' metrics of the same layout.
+std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
+    std::vector<std::string> out;
+    for (const auto& m : metrics) {
+        const auto first = m.name.find('.');
+        if (first == std::string::npos)
+            continue;
+        const std::string family = m.name.substr(0, first);
+        const bool perJob = family == "fio" || family == "iscsi" || family == "nfs";
+        const auto second = perJob ? m.name.find('.', first + 1) : first;
+        std::string glob = m.name.substr(0, second == std::string::npos ? first : second) + ".*";
+        if (std::find(out.begin(), out.end(), glob) == out.end())
+            out.push_back(std::move(glob));
+    }
+    return out;
+}
 
 class CampaignRunner {
 public:
@@ -325,15 +347,14 @@ private:
     Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
                                                int first, bool adaptive);
     Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
+    Expected<void> decideIo(std::vector<BuiltLayout>& built);
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                   const std::string& reason, bool bracketPass);
     Expected<Runner*> guestRunner(const ScenarioLayout& layout);
     GuestRunnerFor guestRunnerFor();
     Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
-    Expected<void> runOne(Runner& where, const Probe* probe, const ScenarioLayout& layout,
-                          std::int64_t layoutId, const ScenarioWorkload& w, int iteration,
-                          const WorkloadContext& base,
-                          const std::vector<std::string>& layoutCaveats);
+    Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
+                          int iteration);
     std::vector<std::string> dropCaches(Runner& where);
 
     Store& store_;
@@ -353,6 +374,8 @@ private:
     ClientPlacement clients_{scenario_, runner_};
     CampaignSchedule schedule_;
     std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
+    std::optional<CampaignIo> io_;                // decided once, for every layout
+    std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -469,13 +492,13 @@ std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
                                             : r.error().message)};
 }
 
-Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
-                                      const ScenarioLayout& layout, std::int64_t layoutId,
-                                      const ScenarioWorkload& w, int iteration,
-                                      const WorkloadContext& base,
-                                      const std::vector<std::string>& layoutCaveats) {
+Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
+                                      const ScenarioWorkload& w, int iteration) {
+    Runner& layoutRunner = *built.where;
+    const ScenarioLayout& layout = *built.layout;
+    const std::int64_t layoutId = built.id;
     Runner& where = clients_.runnerFor(w, *probe, layoutRunner); // its client's, if it names one
-    WorkloadContext ctx = base;
+    WorkloadContext ctx = built.ctx;
     ctx.iteration = iteration;
     ctx.layoutName = layout.name;
     progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
@@ -486,15 +509,23 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
     run.workload = w.name;
     run.probe = w.probe;
     run.iteration = iteration;
-    run.caveats = layoutCaveats;
+    run.caveats = built.caveats;
+    run.notes = built.notes;
 
     auto mc = clients_.command(*probe, w, ctx);
     if (mc) {
         mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
-        run.notes = mc->notes;
+        run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
     }
+    // A working set that fits in memory can be served from it: the page cache for buffered I/O,
+    // the ARC when ZFS caches data (cache = "warm").
+    std::optional<std::string> cacheNote;
+    if (mc && mc->workingSetBytes && ctx.ramBytes > 0 && *mc->workingSetBytes < ctx.ramBytes &&
+        (w.probe != "fio" || !ctx.directIo || (built.zfs && !scenario_.coldCache)))
+        cacheNote = "working set " + formatBytes(*mc->workingSetBytes, true) + " fits in " +
+                    formatBytes(ctx.ramBytes, true) + " of memory: reads may come from cache";
     const auto cacheNotes = dropCaches(layoutRunner);
     run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
     run.startedAt = store_.now();
@@ -603,6 +634,9 @@ Expected<void> CampaignRunner::runOne(Runner& layoutRunner, const Probe* probe,
     run.metrics = std::move(parsed->metrics);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
+    if (cacheNote)
+        for (auto& glob : runMetricGlobs(run.metrics))
+            run.notes.push_back({MetricNote::Kind::Qualifies, std::move(glob), *cacheNote});
     if (parsed->failed)
         return settle(RunStatus::Failed, parsed->failureReason);
     return settle(RunStatus::Ok, "");
@@ -765,6 +799,9 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
         built.where = *guest;
         workdir = plans->guest.workdir;
         built.caveats = guestCaveats(layout, *built.where);
+        for (const auto& c : built.caveats)
+            if (c.starts_with("TCG"))
+                built.notes.push_back({MetricNote::Kind::Qualifies, "*", c});
     } else {
         auto plan = planLayout(scenario_, layout, deviceBytes_);
         if (!plan)
@@ -789,19 +826,28 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
         for (const auto& [name, version] : inside.inventory["tools"].items())
             guestToolVersions_[name] = version.get<std::string>();
     }
+    // Whether it takes O_DIRECT; the campaign then picks one path for every layout (decideIo).
     const std::string probeFile = workdir + "/.lb-odirect-probe";
     auto direct = built.where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096",
                                                  "count=1", "oflag=direct", "status=none"}));
-    ctx.directIo = direct && direct->ok();
+    built.acceptsDirect = direct && direct->ok();
     (void)built.where->run(simple("rm", {"-f", "--", probeFile}));
-    if (!ctx.directIo)
-        built.caveats.push_back("the file system of this layout does not accept O_DIRECT");
-    if (isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs")))
-        built.caveats.push_back("ZFS reads can come from the ARC when the data set is smaller "
-                                "than RAM; dropping the page cache does not empty the ARC");
-    if (layout.mdKind() && layout.assumeClean)
-        built.caveats.push_back("md array created with --assume-clean: no initial resync, parity "
-                                "not verified before the runs");
+    built.zfs = isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs"));
+    if (built.zfs)
+        built.caveats.push_back(scenario_.coldCache
+                                    ? "ZFS primarycache=metadata (cache = \"cold\"): the ARC "
+                                      "keeps no file data, reads come from the vdevs"
+                                    : "ZFS primarycache=all (cache = \"warm\"): reads can come "
+                                      "from the ARC; dropping the page cache does not empty it");
+    if (built.zfs && !scenario_.coldCache)
+        built.notes.push_back({MetricNote::Kind::Qualifies, "*",
+                               "cache = \"warm\": ZFS reads can come from the ARC"});
+    if (layout.mdKind() && layout.assumeClean) {
+        const std::string text = "md array created with --assume-clean: no initial resync, "
+                                 "parity not verified before the runs";
+        built.caveats.push_back(text);
+        built.notes.push_back({MetricNote::Kind::Qualifies, "*", text});
+    }
     return std::optional<BuiltLayout>{std::move(built)};
 }
 
@@ -821,9 +867,7 @@ Expected<void> CampaignRunner::runIteration(BuiltLayout& built, int iteration) {
             break;
         if (settled_.count({built.layout->name, w.name, iteration}))
             continue;
-        if (auto r = runOne(*built.where, probes_.find(w.probe), *built.layout, built.id, w,
-                            iteration, built.ctx, built.caveats);
-            !r)
+        if (auto r = runOne(built, probes_.find(w.probe), w, iteration); !r)
             return r;
         settled_.insert({built.layout->name, w.name, iteration});
     }
@@ -843,9 +887,7 @@ Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
         auto probe = drillProbe(scenario_, layout, d);
         if (!probe)
             return fail(probe.error());
-        if (auto r = runOne(*built.where, probe->get(), layout, built.id, w, 0, built.ctx,
-                            built.caveats);
-            !r)
+        if (auto r = runOne(built, probe->get(), w, 0); !r)
             return r;
         settled_.insert({layout.name, d.name(), 0});
     }
@@ -951,6 +993,60 @@ Expected<void> CampaignRunner::noteUndecided(const std::vector<std::string>& met
     return {};
 }
 
+// One I/O path for every layout: direct where all take O_DIRECT, else buffered on all (with the
+// cache defeated by cache = "cold"), so no comparison sets direct against buffered I/O. Layouts
+// built one after the other are found out one by one: when a later one refuses O_DIRECT, the fio
+// runs measured with direct I/O so far are superseded and run again, buffered.
+Expected<void> CampaignRunner::decideIo(std::vector<BuiltLayout>& built) {
+    const auto refusing = std::find_if(built.begin(), built.end(),
+                                       [](const BuiltLayout& b) { return !b.acceptsDirect; });
+    std::optional<CampaignIo> decided;
+    if (!io_) {
+        if (scenario_.io == Scenario::IoPath::Direct)
+            decided = CampaignIo{true, "io = \"direct\" in the scenario", true};
+        else if (scenario_.io == Scenario::IoPath::Buffered)
+            decided = CampaignIo{false, "io = \"buffered\" in the scenario"};
+        else if (refusing != built.end())
+            decided = CampaignIo{false, "layout '" + refusing->layout->name +
+                                            "' does not accept O_DIRECT"};
+        else
+            decided = CampaignIo{true, "every layout accepts O_DIRECT"};
+    } else if (io_->direct && scenario_.io == Scenario::IoPath::Auto && refusing != built.end()) {
+        decided =
+            CampaignIo{false, "layout '" + refusing->layout->name + "' does not accept O_DIRECT"};
+        auto n = store_.supersedeRuns(result_.campaignId, "fio",
+                                      "superseded: measured with direct I/O before " +
+                                          decided->why + "; run again buffered");
+        if (!n)
+            return fail(n.error());
+        auto settled = settledRuns(store_, result_.campaignId);
+        if (!settled)
+            return fail(settled.error());
+        done_ -= std::min(done_, *n);
+        for (const auto& key : settled_)
+            if (!settled->count(key))
+                for (const auto& l : scenario_.layouts)
+                    if (l.name == key.layout &&
+                        std::find(rerun_.begin(), rerun_.end(), &l) == rerun_.end() &&
+                        std::none_of(built.begin(), built.end(),
+                                     [&](const BuiltLayout& b) { return b.layout == &l; }))
+                        rerun_.push_back(&l);
+        settled_ = std::move(*settled);
+    }
+    if (decided) {
+        decided->coldCache = scenario_.coldCache;
+        io_ = decided;
+        if (auto r = store_.setCampaignIo(result_.campaignId, *io_); !r)
+            return r;
+        CampaignProgress p{CampaignProgress::Kind::Message};
+        p.message = "measuring " + describeCampaignIo(*io_);
+        progress(p);
+    }
+    for (auto& b : built)
+        b.ctx.directIo = io_->direct;
+    return {};
+}
+
 // Builds the stage's layouts, runs their iterations in turn (each round starting with another
 // layout), the bracketing runs and drills, and tears them down, newest first.
 Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>& stage,
@@ -993,6 +1089,10 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
         }
         if (*b)
             built.push_back(std::move(**b));
+    }
+    if (auto r = decideIo(built); !r) {
+        (void)tearAll();
+        return r;
     }
     int done = 0;
     while (outcome && !cancelled() && *next) {
@@ -1080,16 +1180,27 @@ Expected<CampaignResult> CampaignRunner::run() {
         return runtimeError(scenario_.workDir + ": cannot create the work directory" +
                             (r ? ": " + trim(r->stderrText) : ": " + r.error().message));
 
-    for (std::size_t k = 0; k < schedule_.stages.size(); ++k) {
+    auto io = store_.campaignIo(*id); // a resumed campaign keeps the path it chose
+    if (!io)
+        return fail(io.error());
+    io_ = *io;
+    std::vector<std::pair<std::vector<const ScenarioLayout*>, bool>> stages; // layouts, bracket
+    for (std::size_t k = 0; k < schedule_.stages.size(); ++k)
+        stages.emplace_back(schedule_.stages[k], schedule_.bracket && !schedule_.interleaved &&
+                                                     k + 1 == schedule_.stages.size());
+    for (std::size_t k = 0; k < stages.size(); ++k) {
         if (cancelled())
             break;
-        const bool bracketPass =
-            schedule_.bracket && !schedule_.interleaved && k + 1 == schedule_.stages.size();
-        if (auto r = runStage(schedule_.stages[k], target, bracketPass); !r) {
+        const auto [stage, bracketPass] = stages[k];
+        if (auto r = runStage(stage, target, bracketPass); !r) {
             (void)undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
             (void)setCampaignStatus(store_, *id, "failed", true);
             return fail(r.error());
         }
+        // Layouts measured before the I/O path changed run again, right away.
+        for (const auto* l : rerun_)
+            stages.insert(stages.begin() + static_cast<std::ptrdiff_t>(k) + 1, {{l}, false});
+        rerun_.clear();
     }
     result_.status = cancelled() ? "aborted" : result_.problems.empty() ? "done" : "failed";
     if (auto r = setCampaignStatus(store_, *id, result_.status, true); !r)

@@ -215,9 +215,11 @@ void planFilesystem(LayoutPlan& plan, const std::string& type, const std::string
     plan.workdir = mount;
 }
 
-// A ZFS pool of the vdevs, mounted at `mount`.
-void planPool(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKind kind,
-              const std::vector<std::string>& vdevs, const std::string& mount) {
+// A ZFS pool of the vdevs, mounted at `mount`. With a cold cache the ARC keeps metadata only, so
+// reads come from the vdevs however small the working set (dropping the page cache does not
+// empty the ARC).
+void planPool(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
+              LayoutKind kind, const std::vector<std::string>& vdevs, const std::string& mount) {
     plan.steps.push_back(mountPoint(plan, mount));
     std::vector<std::string> create{
         "create",   "-f",
@@ -225,6 +227,7 @@ void planPool(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKind kind,
         "-O",       "recordsize=" + std::to_string(layout.recordsizeBytes),
         "-O",       "compression=" + layout.compression,
         "-O",       std::string("atime=") + (layout.atime ? "on" : "off"),
+        "-O",       std::string("primarycache=") + (scenario.coldCache ? "metadata" : "all"),
         "-m",       mount,
         layout.pool};
     for (auto& v : vdevSpec(kind, vdevs))
@@ -395,7 +398,7 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
     }
     if (layout.inner) // a pool on an md array: the array is its one vdev
         *members = {planMdArray(plan, layout, *layout.inner, *members)};
-    planPool(plan, layout, layout.kind, *members, mount);
+    planPool(plan, scenario, layout, layout.kind, *members, mount);
     return withExport(std::move(plan), scenario, layout);
 }
 
@@ -413,7 +416,7 @@ Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLay
     const ScenarioGuest& g = *layout.guest;
     const std::string mount = "/mnt/lb-" + layout.name;
     if (g.layout == "zfs-stripe")
-        planPool(plans.guest, layout, LayoutKind::ZfsStripe, {g.disk}, mount);
+        planPool(plans.guest, scenario, layout, LayoutKind::ZfsStripe, {g.disk}, mount);
     else
         planFilesystem(plans.guest, g.layout, g.disk, mount);
     if (auto r = planExport(plans.guest, scenario, layout); !r)

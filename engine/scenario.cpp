@@ -1177,6 +1177,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         return fail(r.error());
     LB_TRY(dropCaches, getBool(root, "drop_caches", "", rep, true));
     s.dropCaches = dropCaches;
+    LB_TRY(cache, getChoice(root, "cache", "", rep, {"cold", "warm"}, "cold"));
+    s.coldCache = cache == "cold";
+    LB_TRY(io, getChoice(root, "io", "", rep, {"auto", "direct", "buffered"}, "auto"));
+    s.io = io == "direct"     ? Scenario::IoPath::Direct
+           : io == "buffered" ? Scenario::IoPath::Buffered
+                              : Scenario::IoPath::Auto;
     LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
     if (workDir.empty())
         return badInput(rep.at(*root.get("work_dir"), "work_dir", "must not be empty"));

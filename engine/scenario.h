@@ -170,6 +170,14 @@ struct Scenario {
     std::optional<bool> bracket;
     std::optional<bool> interleave;
     bool dropCaches = true;
+    // cache = "cold" (default): every run starts from disk: the page cache dropped before each
+    // run, ZFS keeps only metadata in its ARC (primarycache=metadata). "warm": neither, and the
+    // report names it.
+    bool coldCache = true;
+    // io = "auto" (default): direct I/O where every layout takes O_DIRECT, else buffered on all
+    // of them; "direct" or "buffered" to choose. One path for every layout of a campaign.
+    enum class IoPath { Auto, Direct, Buffered };
+    IoPath io = IoPath::Auto;
     Thresholds thresholds;
     std::vector<std::string> decide; // [decide] metrics: globs; empty: the default set
     ScenarioHost host;

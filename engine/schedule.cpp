@@ -108,7 +108,15 @@ CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::st
         return out;
     }
     const bool baseAdaptive = s.untilCv.has_value();
-    for (const auto* l : layouts) {
+    // Without bracketing the layouts run in the scenario's order; with it the baseline opens.
+    auto ordered = layouts;
+    if (!out.bracket) {
+        ordered.clear();
+        for (const auto& l : s.layouts)
+            if (std::find(layouts.begin(), layouts.end(), &l) != layouts.end())
+                ordered.push_back(&l);
+    }
+    for (const auto* l : ordered) {
         out.stages.push_back({l});
         for (int i = 0; i < out.minIterations; ++i)
             addIteration(out.runs, s, *l, i, false);
@@ -126,6 +134,29 @@ CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::st
         out.maxRuns += static_cast<std::size_t>(out.bracketRuns) * workloads;
     }
     out.maxRuns += drills;
+    return out;
+}
+
+std::string describeSchedule(const Scenario& s, const CampaignSchedule& c) {
+    std::string out = "iterations: ";
+    if (s.adaptive())
+        out += "auto, " + std::to_string(c.minIterations) + " to " +
+               std::to_string(c.maxIterations) + " per layout" +
+               (s.untilCv ? ", until every deciding metric's CV is below " +
+                                std::to_string(static_cast<int>(*s.untilCv * 100 + 0.5)) + " %"
+                          : ", until every deciding metric's verdict is confident") +
+               "\n";
+    else
+        out += std::to_string(c.minIterations) + " per layout\n";
+    out += c.interleaved ? "order: the layouts are built together and take turns, one iteration "
+                           "of every workload each\n"
+                         : "order: one layout after the other (" + c.sequentialWhy + ")\n";
+    if (c.bracket)
+        out += "bracketing: the baseline runs " + std::to_string(c.bracketRuns) +
+               " more iteration(s) after the candidates, to measure the machine's drift\n";
+    out += "runs: " + std::to_string(c.runs.size()) +
+           (c.maxRuns > c.runs.size() ? ", up to " + std::to_string(c.maxRuns) : std::string()) +
+           "\n";
     return out;
 }
 

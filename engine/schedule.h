@@ -28,8 +28,8 @@ struct CampaignSchedule {
     std::string sequentialWhy; // why not interleaved ("" when interleaved)
     // The baseline runs again after the candidates.
     bool bracket = false;
-    // Layouts built together, in order; when sequential, one layout each, the baseline first and
-    // (with bracket) again last.
+    // Layouts built together, in order; when sequential, one layout each: with bracket the
+    // baseline first and again last, else the scenario's order.
     std::vector<std::vector<const ScenarioLayout*>> stages;
     int minIterations = 3;
     int maxIterations = 3; // = min unless iterations = "auto"
@@ -46,5 +46,8 @@ std::vector<const ScenarioLayout*> selectedLayouts(const Scenario& s,
                                                    const std::optional<std::string>& onlyLayout);
 
 CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::string>& onlyLayout);
+
+// For people: how the runs are ordered and repeated, a few lines ending in newlines.
+std::string describeSchedule(const Scenario& s, const CampaignSchedule& c);
 
 } // namespace lb

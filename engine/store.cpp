@@ -102,6 +102,7 @@ ALTER TABLE plan_step ADD COLUMN runs_on TEXT NOT NULL DEFAULT 'host';
     R"sql(
 ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE campaign ADD COLUMN policy TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
 )sql",
 };
 
@@ -134,6 +135,14 @@ std::string notesJson(const std::vector<MetricNote>& notes) {
 }
 
 } // namespace
+
+std::string describeCampaignIo(const CampaignIo& io) {
+    return std::string(io.direct ? "direct" : "buffered") + " I/O on every layout (" + io.why +
+           "); " +
+           (io.coldCache ? "cold cache: the page cache dropped before each run, ZFS caching "
+                           "metadata only"
+                         : "warm cache (cache = \"warm\"): reads may come from memory");
+}
 
 std::string utcNow() {
     const std::time_t t = std::time(nullptr);
@@ -487,6 +496,42 @@ Expected<std::optional<ComparePolicy>> Store::campaignPolicy(std::int64_t campai
         if (g.is_string())
             p.decide.push_back(g.get<std::string>());
     return std::optional<ComparePolicy>{p};
+}
+
+Expected<void> Store::setCampaignIo(std::int64_t campaignId, const CampaignIo& io) {
+    auto q = db_.prepare("UPDATE campaign SET io = ?1 WHERE id = ?2");
+    if (!q)
+        return fail(q.error());
+    const nlohmann::json j{{"direct", io.direct}, {"why", io.why}, {"cold_cache", io.coldCache}};
+    return q->bind(1, j.dump()).bind(2, campaignId).run();
+}
+
+Expected<std::optional<CampaignIo>> Store::campaignIo(std::int64_t campaignId) {
+    auto q = db_.prepare("SELECT io FROM campaign WHERE id = ?1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, campaignId);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<CampaignIo>{};
+    const auto j = nlohmann::json::parse(q->columnText(0), nullptr, false);
+    if (!j.is_object() || !j.contains("direct") || !j["direct"].is_boolean())
+        return std::optional<CampaignIo>{}; // not decided yet, or from before it was stored
+    return std::optional<CampaignIo>{
+        CampaignIo{j["direct"].get<bool>(), j.value("why", ""), j.value("cold_cache", true)}};
+}
+
+Expected<std::size_t> Store::supersedeRuns(std::int64_t campaignId, const std::string& probe,
+                                           const std::string& reason) {
+    auto q = db_.prepare("UPDATE run SET status = 'aborted', reason = ?3 WHERE campaign_id = ?1 "
+                         "AND probe = ?2 AND status IN ('ok', 'failed')");
+    if (!q)
+        return fail(q.error());
+    if (auto r = q->bind(1, campaignId).bind(2, probe).bind(3, reason).run(); !r)
+        return fail(r.error());
+    return static_cast<std::size_t>(db_.changes());
 }
 
 Expected<std::optional<std::int64_t>> Store::latestCampaignOf(const std::string& layout) {

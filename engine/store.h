@@ -56,6 +56,17 @@ struct CampaignRecord {
     std::int64_t runs = 0;
 };
 
+// How a campaign's workloads do their I/O, the same on every layout.
+struct CampaignIo {
+    bool direct = true;
+    std::string why; // "every layout accepts O_DIRECT", "layout 'raidz1' does not accept O_DIRECT"
+    bool coldCache = true; // cache = "cold": page cache dropped, ZFS primarycache=metadata
+    bool operator==(const CampaignIo&) const = default;
+};
+
+// "buffered I/O on every layout (layout 'raidz1' does not accept O_DIRECT); cold cache: ..."
+std::string describeCampaignIo(const CampaignIo& io);
+
 class Store {
 public:
     static constexpr int latestSchemaVersion = 3;
@@ -102,6 +113,13 @@ public:
     // The comparison policy a campaign's scenario set (thresholds, deciding metrics).
     Expected<void> setCampaignPolicy(std::int64_t campaignId, const ComparePolicy& policy);
     Expected<std::optional<ComparePolicy>> campaignPolicy(std::int64_t campaignId);
+    // The I/O path a campaign chose for every layout, once it is decided.
+    Expected<void> setCampaignIo(std::int64_t campaignId, const CampaignIo& io);
+    Expected<std::optional<CampaignIo>> campaignIo(std::int64_t campaignId);
+    // Marks a campaign's settled runs of a probe aborted with `reason` (they were measured a
+    // way the campaign no longer uses, and run again); how many.
+    Expected<std::size_t> supersedeRuns(std::int64_t campaignId, const std::string& probe,
+                                        const std::string& reason);
     // The campaign of the layout's most recent run, if it came from one.
     Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
 

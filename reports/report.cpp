@@ -224,6 +224,9 @@ void addQuestion(Doc& doc, const ReportData& data) {
              "baseline, and each metric is compared with the baseline's."}});
     if (!data.scenarioDescription.empty())
         doc.para(std::vector<Span>{{"Scenario: ", true}, {data.scenarioDescription}});
+    if (data.io)
+        doc.para(
+            std::vector<Span>{{"What was measured: ", true}, {describeCampaignIo(*data.io) + "."}});
     const Thresholds& t = data.thresholds;
     doc.para("The rule: for every metric the cost ratio is the candidate's time per unit of work "
              "over the baseline's (baseline ÷ candidate for a throughput, candidate ÷ baseline "

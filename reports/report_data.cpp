@@ -364,6 +364,10 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             data.thresholds = *bits.thresholds; // a campaign from before policies were stored
         if (*policy)
             data.decide = (*policy)->decide;
+        auto io = store.campaignIo(campaign->id);
+        if (!io)
+            return fail(io.error());
+        data.io = *io;
         data.inventoryJson = campaign->inventory;
     }
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {

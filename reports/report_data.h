@@ -82,6 +82,7 @@ struct ReportData {
     std::vector<ReportLayout> layouts;   // sorted by name, baseline first
     std::vector<Comparison> comparisons; // one per candidate, in layout order
     std::vector<std::string> decide;     // the deciding metrics' globs, if named
+    std::optional<CampaignIo> io;        // how the campaign's runs did their I/O, if one
     std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
     std::vector<ReportRun> runs;                        // by id
     std::optional<ProjectionRequest> projectionRequest; // as requested

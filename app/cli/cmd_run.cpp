@@ -4,6 +4,7 @@
 #include "engine/campaign.h"
 #include "engine/export.h"
 #include "engine/plan.h"
+#include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 #include "probes/tools.h"
 #include "reports/comparison_text.h"
@@ -186,6 +187,12 @@ int runRun(const Globals& g, const RunOptions& o) {
 
     nlohmann::json comparisons = nlohmann::json::array();
     std::string tables;
+    // What was measured, said once before the verdicts.
+    auto io = store->campaignIo(result->campaignId);
+    if (!io)
+        return report(io.error());
+    if (*io)
+        tables += "\nmeasured: " + describeCampaignIo(**io) + "\n";
     const auto& base = scenario->baseline();
     for (const auto& l : scenario->layouts) {
         if (l.baseline || (!o.layout.empty() && l.name != o.layout))
@@ -206,6 +213,10 @@ int runRun(const Globals& g, const RunOptions& o) {
                                     {"failed_runs", result->failedRuns},
                                     {"skipped_runs", result->skippedRuns},
                                     {"problems", result->problems},
+                                    {"io", *io ? nlohmann::json{{"direct", (*io)->direct},
+                                                                {"why", (*io)->why},
+                                                                {"cold_cache", (*io)->coldCache}}
+                                               : nlohmann::json(nullptr)},
                                     {"comparisons", comparisons}}
                          .dump(2)
                   << '\n';
@@ -236,6 +247,8 @@ int runPlan(const Globals& g, const std::string& path) {
     const auto ram = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
                      static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
     const auto deviceBytes = localDeviceBytes(*scenario);
+    const auto schedule = scheduleCampaign(*scenario, std::nullopt);
+    text << describeSchedule(*scenario, schedule);
     for (const auto& layout : scenario->layouts) {
         auto parts = planParts(*scenario, layout, deviceBytes);
         if (!parts)
@@ -301,8 +314,11 @@ int runPlan(const Globals& g, const std::string& path) {
                 prepare.push_back(c.argvForDisplay());
                 text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
             }
-            text << "  run " << w.name << " x" << scenario->iterations << ": "
-                 << mc->command.toUserOutput()
+            text << "  run " << w.name << " x"
+                 << (scenario->adaptive() ? std::to_string(scenario->iterations) + "-" +
+                                                std::to_string(*scenario->maxIterations)
+                                          : std::to_string(scenario->iterations))
+                 << ": " << mc->command.toUserOutput()
                  << (mc->command.cwd.empty() ? "" : "   (in " + mc->command.cwd + ")") << where
                  << "\n";
             for (const auto& c : mc->cleanup) {
@@ -331,7 +347,18 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"workloads", workloads}});
     }
     if (g.json)
-        std::cout << nlohmann::json{{"scenario", scenario->name}, {"layouts", out}}.dump(2) << '\n';
+        std::cout << nlohmann::json{{"scenario", scenario->name},
+                                    {"schedule",
+                                     {{"interleaved", schedule.interleaved},
+                                      {"sequential_why", schedule.sequentialWhy},
+                                      {"bracket", schedule.bracket},
+                                      {"min_iterations", schedule.minIterations},
+                                      {"max_iterations", schedule.maxIterations},
+                                      {"runs", schedule.runs.size()},
+                                      {"max_runs", schedule.maxRuns}}},
+                                    {"layouts", out}}
+                         .dump(2)
+                  << '\n';
     else
         std::cout << text.str();
     return 0;

@@ -1135,3 +1135,58 @@ TEST(ScenarioExportErrors, WorkloadsTargetOnlyWhatEveryLayoutExports) {
         "\"ssh://root@far.example\"\n");
     expectBadInputOnSomeLine(t, "layouts.export.address: clients over SSH cannot reach");
 }
+
+TEST(ScenarioRepetition, AutoIterationsWithBoundsAndTheCvRule) {
+    auto r = parse(replaced(valid, "iterations = 3", "iterations = \"auto\""));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_TRUE(r->adaptive());
+    EXPECT_EQ(r->iterations, 3); // min_iterations by default
+    EXPECT_EQ(r->maxIterations, 10);
+    EXPECT_FALSE(r->untilCv);
+    r = parse(replaced(valid, "iterations = 3",
+                       "iterations = \"auto\"\nmin_iterations = 4\nmax_iterations = 6\n"
+                       "until = \"cv<3%\"\nbracket = false\ninterleave = false"));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->iterations, 4);
+    EXPECT_EQ(r->maxIterations, 6);
+    ASSERT_TRUE(r->untilCv);
+    EXPECT_DOUBLE_EQ(*r->untilCv, 0.03);
+    EXPECT_EQ(r->bracket, false);
+    EXPECT_EQ(r->interleave, false);
+    r = parse(valid);
+    ASSERT_TRUE(r);
+    EXPECT_FALSE(r->adaptive());
+    EXPECT_FALSE(r->bracket); // unset: the campaign decides
+}
+
+TEST(ScenarioErrors, AutoIterationsBadInputNamesTheKey) {
+    std::string text = replaced(valid, "iterations = 3",
+                                "iterations = \"auto\"\nmin_iterations = 5\nmax_iterations = 4");
+    expectBadInputAt(text, valueAt(text, "max_iterations = 4"), "max_iterations");
+    text = replaced(valid, "iterations = 3", "iterations = 3\nmax_iterations = 4");
+    expectBadInputAt(text, valueAt(text, "max_iterations = 4"), "max_iterations");
+    text = replaced(valid, "iterations = 3", "iterations = \"many\"");
+    expectBadInputAt(text, valueAt(text, "iterations = \"many\""), "iterations");
+    text = replaced(valid, "iterations = 3", "iterations = \"auto\"\nuntil = \"sd<3\"");
+    expectBadInputAt(text, valueAt(text, "until = \"sd<3\""), "until");
+}
+
+TEST(ScenarioDecide, GlobsAreCheckedAgainstTheWorkloadsMetrics) {
+    auto r = parse(valid + "\n[decide]\nmetrics = [\"fio.*.read.bw\", \"xz.throughput\"]\n");
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->decide, (std::vector<std::string>{"fio.*.read.bw", "xz.throughput"}));
+    EXPECT_EQ(r->policy().decide, r->decide);
+    std::string text = valid + "\n[decide]\nmetrics = [\"fio.*.read.bw\", \"fi0.*.read.bw\"]\n";
+    expectBadInputAt(text, lineColumn(text, "\"fi0.*.read.bw\""), "decide.metrics[1]");
+    r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("unknown metric family 'fi0'"), std::string::npos);
+    // The scenario has a read job only: a write glob matches nothing.
+    text = valid + "\n[decide]\nmetrics = [\"fio.*.write.bw\"]\n";
+    expectBadInputAt(text, lineColumn(text, "\"fio.*.write.bw\""), "decide.metrics[0]");
+    r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("matches no metric"), std::string::npos);
+    text = valid + "\n[decide]\nmetric = [\"xz.throughput\"]\n";
+    expectBadInputAt(text, lineColumn(text, "metric ="), "decide.metric");
+}

@@ -253,9 +253,11 @@ private slots:
                  QStringLiteral("+58.0 %"));
         QCOMPARE(background(model, row, ComparisonModel::Verdict),
                  QColor(lb::charts::verdictColor(lb::Verdict::Decision)));
-        // One sample each: the interval is a point, inside one band.
+        // One sample each cannot estimate its own noise: never confident, and it says why.
         QCOMPARE(model.data(model.index(row, ComparisonModel::Confident)).toString(),
-                 QStringLiteral("yes"));
+                 QStringLiteral("no: too few runs: 1 and 1"));
+        QCOMPARE(model.data(model.index(row, ComparisonModel::Interval)).toString(),
+                 QStringLiteral("—"));
 
         // What the view shows goes through the sort proxy: the same cell, the same colour.
         QAbstractItemModel* shown = results->comparisonView()->model();
@@ -286,16 +288,18 @@ private slots:
             else
                 QVERIFY(model.data(model.index(r, ComparisonModel::Verdict))
                             .toString()
-                            .endsWith(QStringLiteral("(info)")));
+                            .endsWith(QStringLiteral("(shown)")));
             sawViable = sawViable || (m.decisive && m.verdict == lb::Verdict::Viable);
-            sawNotViable = sawNotViable || (m.decisive && m.verdict == lb::Verdict::NotViable);
+            // put_block's single slowest write doubles (31107 us -> 62318 us): not viable, but
+            // shown, never deciding.
+            sawNotViable = sawNotViable || (!m.decisive && m.verdict == lb::Verdict::NotViable);
             // Only the verdict cell is coloured.
             QVERIFY(
                 !model.data(model.index(r, ComparisonModel::Ratio), Qt::BackgroundRole).isValid());
         }
         QVERIFY(sawViable);
-        QVERIFY(sawNotViable); // put_block latency doubles: 31107 us -> 62318 us
-        QCOMPARE(model.comparison().verdict, lb::Verdict::NotViable);
+        QVERIFY(sawNotViable);
+        QCOMPARE(model.comparison().verdict, lb::Verdict::Decision);
     }
 
     void comparisonFollowsTheComboBoxes() {

@@ -15,6 +15,7 @@
 #include "engine/plan.h"
 #include "engine/runner.h"
 #include "engine/scenario.h"
+#include "engine/schedule.h"
 #include "engine/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
@@ -298,7 +299,13 @@ TEST_F(Campaign, WholeCampaign) {
     ASSERT_TRUE(result) << result.error().message;
     EXPECT_EQ(result->status, "done") << joined(result->problems);
     EXPECT_TRUE(result->problems.empty()) << joined(result->problems);
-    const std::size_t expected = 2 * 4 * 2; // layouts * workloads * iterations
+    // The two layouts coexist: built together, iterations taken in turn, and the baseline runs
+    // once more after the last round (bracketing).
+    const auto schedule = lb::scheduleCampaign(s, std::nullopt);
+    EXPECT_TRUE(schedule.interleaved) << schedule.sequentialWhy;
+    EXPECT_TRUE(schedule.bracket);
+    const std::size_t expected = 2 * 4 * 2 + 4; // layouts * workloads * iterations + bracketing
+    EXPECT_EQ(schedule.runs.size(), expected);
     EXPECT_EQ(result->runs, expected);
     EXPECT_EQ(result->failedRuns, 0u);
     EXPECT_EQ(result->skippedRuns, 0u);
@@ -332,19 +339,33 @@ TEST_F(Campaign, WholeCampaign) {
             EXPECT_EQ(r.argv.front(), "xz");
             EXPECT_NE(r.toolVersion.find("XZ Utils"), std::string::npos) << r.toolVersion;
         }
-        // Whether the page cache was dropped is recorded either way; the ARC note on ZFS only.
+        // Whether the page cache was dropped is recorded either way; ZFS keeps metadata only in
+        // its ARC (cache = "cold", the default).
         EXPECT_TRUE(hasCaveat(r, "page cache dropped before the run") ||
                     hasCaveat(r, "page cache not dropped"))
             << joined(r.caveats);
-        EXPECT_EQ(hasCaveat(r, "ARC"), r.layout == "raidz1") << joined(r.caveats);
-        // A preset asks for O_DIRECT; when the layout refuses it, the run says so.
-        if (r.probe == "fio") {
-            const bool direct =
-                std::find(r.argv.begin(), r.argv.end(), "--direct=1") != r.argv.end();
-            EXPECT_EQ(!direct, hasCaveat(r, "direct=0")) << joined(r.caveats);
-        }
+        EXPECT_EQ(hasCaveat(r, "primarycache=metadata"), r.layout == "raidz1") << joined(r.caveats);
     }
     EXPECT_EQ(keys.size(), expected);
+    // One I/O path for every layout, as the campaign decided and stored it.
+    auto io = store_->campaignIo(result->campaignId);
+    ASSERT_TRUE(io && *io);
+    std::printf("  I/O path: %s\n", lb::describeCampaignIo(**io).c_str());
+    EXPECT_EQ((*io)->why, (*io)->direct ? "every layout accepts O_DIRECT"
+                                        : "layout 'raidz1' does not accept O_DIRECT");
+    for (const auto& r : rows) {
+        if (r.probe != "fio")
+            continue;
+        EXPECT_EQ(std::find(r.argv.begin(), r.argv.end(), "--direct=1") != r.argv.end(),
+                  (*io)->direct)
+            << r.layout;
+    }
+    // In turn: round 1 starts with the baseline, round 2 with the candidate, then the baseline.
+    std::vector<std::string> order;
+    for (const auto& r : rows)
+        if (r.workload == "xz")
+            order.push_back(r.layout + "#" + std::to_string(r.iteration));
+    EXPECT_EQ(order, (std::vector<std::string>{"dir#0", "raidz1#0", "raidz1#1", "dir#1", "dir#2"}));
     for (const auto& layout : {"dir", "raidz1"}) {
         const auto fio = select(rows, layout, "fio:seq-write-1m");
         ASSERT_FALSE(fio.empty());
@@ -407,7 +428,7 @@ TEST_F(Campaign, WholeCampaign) {
                 std::string(lb::verdictName(cmp->verdict)).c_str());
     for (const auto& m : cmp->metrics) {
         names.insert(m.name);
-        EXPECT_EQ(m.baselineSamples, 2u) << m.name;
+        EXPECT_EQ(m.baselineSamples, 3u) << m.name; // two iterations and the bracketing run
         EXPECT_EQ(m.candidateSamples, 2u) << m.name;
         EXPECT_GT(m.baselineMedian, 0) << m.name;
         EXPECT_GT(m.candidateMedian, 0) << m.name;
@@ -603,6 +624,63 @@ TEST_F(Campaign, Bonnie) {
     EXPECT_TRUE(hasCaveat(small[0], "below twice the RAM")) << joined(small[0].caveats);
 }
 
+// A directory on ramfs refuses O_DIRECT. Measured one after the other, the
+// baseline's fio runs were direct until the candidate refused: they are superseded and run again
+// buffered, so both sides of every comparison did the same I/O.
+TEST_F(Campaign, OneIoPathForEveryLayoutWhenOneRefusesODirect) {
+    const std::string ramfs = work() + "/ramfs";
+    fs::create_directories(ramfs);
+    const auto mounted = lb::test::runProcess({"mount", "-t", "ramfs", "ramfs", ramfs});
+    if (mounted.exitCode != 0)
+        GTEST_SKIP() << "cannot mount a ramfs here (the kernel lacks it?): " << mounted.err;
+    struct Unmount {
+        std::string path;
+        ~Unmount() { (void)lb::test::runProcess({"umount", path}); }
+    } unmount{ramfs};
+    const auto s = scenario(head(1) + "interleave = false\n" + dirLayout("dir", true) +
+                            "[[layouts]]\nname = \"ram\"\nkind = \"dir\"\npath = \"" + ramfs +
+                            "\"\n" + kFioWrite + kXz);
+    std::vector<std::string> messages;
+    lb::CampaignOptions options;
+    options.onProgress = [&](const lb::CampaignProgress& p) {
+        if (p.kind == lb::CampaignProgress::Kind::Message)
+            messages.push_back(p.message);
+    };
+    auto result = run(s, options);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    auto io = store_->campaignIo(result->campaignId);
+    ASSERT_TRUE(io && *io);
+    EXPECT_FALSE((*io)->direct);
+    EXPECT_EQ((*io)->why, "layout 'ram' does not accept O_DIRECT");
+    ASSERT_GE(messages.size(), 2U);
+    EXPECT_NE(messages.front().find("direct I/O on every layout"), std::string::npos);
+    EXPECT_NE(messages.back().find("buffered I/O on every layout"), std::string::npos);
+    const auto rows = runRows(*store_, result->campaignId);
+    std::size_t superseded = 0, buffered = 0;
+    for (const auto& r : rows) {
+        if (r.probe != "fio")
+            continue;
+        const bool direct = std::find(r.argv.begin(), r.argv.end(), "--direct=1") != r.argv.end();
+        if (r.status == "aborted") {
+            ++superseded;
+            EXPECT_TRUE(direct);
+            EXPECT_TRUE(startsWith(r.reason, "superseded")) << r.reason;
+        } else {
+            EXPECT_EQ(r.status, "ok") << r.reason;
+            EXPECT_FALSE(direct) << r.layout;
+            ++buffered;
+        }
+    }
+    // dir's direct run superseded; dir again, ram, and dir's bracketing run, all buffered.
+    EXPECT_EQ(superseded, 1U);
+    EXPECT_EQ(buffered, 3U);
+    auto cmp = lb::compareStoredLayouts(*store_, "dir", "ram", s.policy(), result->campaignId);
+    ASSERT_TRUE(cmp) << cmp.error().message;
+    for (const auto& m : cmp->metrics)
+        EXPECT_EQ(m.excluded.find("not comparable"), std::string::npos) << m.name;
+}
+
 TEST_F(Campaign, LayoutNotBuilt) {
     // "exists": its third vdev file is already there (someone's data); "nodir": its vdev is in a
     // directory that does not exist. Neither can be built; the dir layout still runs.
@@ -622,11 +700,11 @@ TEST_F(Campaign, LayoutNotBuilt) {
     EXPECT_EQ(result->status, "failed");
     EXPECT_EQ(result->problems.size(), 2u) << joined(result->problems);
     EXPECT_EQ(campaignColumn(*store_, result->campaignId, "status"), "failed");
-    EXPECT_EQ(result->runs, 6u);
+    EXPECT_EQ(result->runs, 7u); // dir: two iterations and the bracketing run
     EXPECT_EQ(result->failedRuns, 4u);
 
     const auto rows = runRows(*store_, result->campaignId);
-    ASSERT_EQ(rows.size(), 6u);
+    ASSERT_EQ(rows.size(), 7u);
     for (const auto& r : select(rows, "dir", "randfile"))
         EXPECT_EQ(r.status, "ok") << r.reason;
     const auto exists = select(rows, "exists", "randfile");
@@ -682,7 +760,7 @@ TEST_F(Campaign, LayoutNotBuilt) {
 
 TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
     REQUIRE_ZFS();
-    const auto s = scenario(head(2) + dirLayout("dir", true) +
+    const auto s = scenario(head(2) + "bracket = false\n" + dirLayout("dir", true) +
                             raidz1("raidz1", pool(), "128MiB", false) + kFioWrite + kRandfile);
     auto first = run(s);
     ASSERT_TRUE(first) << first.error().message;
@@ -733,7 +811,8 @@ TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
     EXPECT_EQ(second->skippedRuns, 6u);
     EXPECT_EQ(second->runs, 2u);
     EXPECT_EQ(second->failedRuns, 0u);
-    EXPECT_EQ(ran, (std::vector<std::string>{"dir/randfile#1", "raidz1/randfile#1"}));
+    // The layouts coexist and take turns; the second round starts with the candidate.
+    EXPECT_EQ(ran, (std::vector<std::string>{"raidz1/randfile#1", "dir/randfile#1"}));
     // Progress counts the runs done before the resume.
     EXPECT_EQ(lastDone, 8u);
     EXPECT_EQ(lastTotal, 8u);

@@ -419,7 +419,9 @@ protected:
         t << "name = \"intr\"\n"
           << "iterations = " << s.iterations << "\n"
           << "work_dir = \"" << dir_ << "\"\n"
-          << "drop_caches = false\n";
+          << "drop_caches = false\n"
+          // These tests stop a campaign at chosen points of the sequential order.
+          << "interleave = false\nbracket = false\n";
         for (int i = 1; i <= 3; ++i)
             t << "\n[[disks]]\nname = \"v" << i << "\"\nfile = \"v" << i
               << ".img\"\nsize = \"64MiB\"\n";

@@ -96,14 +96,15 @@ size = "8M"
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto result = json::parse(r.out);
     EXPECT_EQ(result["status"], "done");
-    EXPECT_EQ(result["runs"], 4);
+    // Two layouts, two workloads, one iteration, and the baseline again after the candidate.
+    EXPECT_EQ(result["runs"], 6);
     EXPECT_EQ(result["failed_runs"], 0);
 
     auto store = lb::Store::open(db);
     ASSERT_TRUE(store);
     const auto runs = store->runs();
     ASSERT_TRUE(runs);
-    ASSERT_EQ(runs->size(), 4U);
+    ASSERT_EQ(runs->size(), 6U);
     for (const auto& run : *runs)
         EXPECT_EQ(run.status, lb::RunStatus::Ok)
             << run.layout << " " << run.workload << ": " << run.reason;
