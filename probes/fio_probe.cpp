@@ -398,15 +398,21 @@ private:
                 replaceAll(m.name, label, "@" + c.name + ".");
             for (auto& caveat : run->caveats)
                 replaceAll(caveat, label, "@" + c.name + ".");
+            for (auto& note : run->notes)
+                replaceAll(note.metrics, label, "@" + c.name + ".");
             replaceAll(run->failureReason, label, "@" + c.name + ".");
         }
         if (const std::string target = o.text("target"); !target.empty()) {
+            const auto retarget = [&](std::string& name) {
+                if (name.rfind("fio.", 0) == 0)
+                    name = target + "." + name.substr(4);
+            };
             for (auto& m : run->metrics)
-                if (m.name.rfind("fio.", 0) == 0)
-                    m.name = target + "." + m.name.substr(4);
+                retarget(m.name);
             for (auto& caveat : run->caveats)
-                if (caveat.rfind("fio.", 0) == 0)
-                    caveat = target + "." + caveat.substr(4);
+                retarget(caveat);
+            for (auto& note : run->notes)
+                retarget(note.metrics);
         }
         return run;
     }
