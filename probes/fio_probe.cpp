@@ -4,11 +4,14 @@
 // mode (the workload's clients).
 #include "engine/size.h"
 #include "probes/fio_clients.h"
+#include "probes/fio_jobfile.h"
 #include "probes/fio_json.h"
 #include "probes/kernel_clients.h"
 #include "probes/tools.h"
 
 #include <array>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace lb {
@@ -52,6 +55,9 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
                     {"iodepth", std::to_string(p.iodepth)},
                     {"ioengine", o.text("ioengine", "libaio")},
                     {"direct", direct ? "1" : "0"},
+                    // Total latency (submission + completion) decides; fio prints its
+                    // percentiles only when asked.
+                    {"lat_percentiles", "1"},
                     {"size", std::to_string(o.bytes("size"))},
                     {"runtime", std::to_string(o.integer("runtime", 10))},
                     {"time_based", ""},
@@ -81,6 +87,36 @@ std::string presetJobFile(const Preset& p, const JobOptions& j) {
     for (const auto& [k, v] : j)
         out += k + (v.empty() ? "" : "=" + v) + "\n";
     return out;
+}
+
+// A job file's total-latency percentiles, asked for on the command line: fio parses its options
+// before the job file, as a [global] section that every job of the file copies (tried with fio
+// 3.33: "lat_percentiles" appears in the JSON's "global options" and each job prints lat_ns
+// percentiles). fio --client does not pass it on to its servers; see onClients.
+std::vector<std::string> jobFileArgs(const OptionValues& o) {
+    return {"--output-format=json", "--lat_percentiles=1", o.text("job_file")};
+}
+
+// The job file as the workbench reads it, for its sizes and for fio --client; nullopt when it
+// cannot be read here (fio reads it itself where it runs).
+std::optional<std::string> readJobFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {
+    const auto text = readJobFile(o.text("job_file"));
+    return text ? fio::jobFileWorkingSet(*text) : std::nullopt;
+}
+
+// The bytes a workload's files hold on one host. A preset names its file, so its numjobs clones
+// share it: the size, not size x numjobs.
+std::optional<std::uint64_t> workingSet(const OptionValues& o) {
+    return o.has("preset") ? std::optional<std::uint64_t>{o.bytes("size")} : jobFileBytes(o);
 }
 
 std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
@@ -215,8 +251,9 @@ public:
         c.program = "fio";
         c.cwd = ctx.workdir;
         c.env = {{"LC_ALL", "C"}};
+        mc.workingSetBytes = workingSet(o);
         if (o.has("job_file")) {
-            c.args = {"--output-format=json", o.text("job_file")};
+            c.args = jobFileArgs(o);
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " used as-is: its own direct= and size settings apply");
             return mc;
@@ -224,6 +261,8 @@ public:
         const Preset* p = findPreset(o.text("preset"));
         if (!p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
+        // The campaign sets directIo alike on every layout it compares; fio's JSON then says
+        // direct=0, and the parser's Method note ("buffered I/O") tells the comparison.
         bool direct = o.flag("direct", true);
         if (direct && !ctx.directIo) {
             direct = false;
@@ -284,12 +323,12 @@ private:
         if (o.has("preset") && !p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         const bool direct = o.flag("direct", true);
+        mc.workingSetBytes = workingSet(o);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
                 return fail(attach.error());
-            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, ""))
-                         : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, "")) : jobFileArgs(o);
             mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
             mc.prepare = std::move(attach->prepare);
             mc.cleanup = std::move(attach->cleanup);
@@ -305,8 +344,7 @@ private:
         mc.prepare = std::move(attach->prepare);
         fio.cwd = mount;
         const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
-        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file))
-                     : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file)) : jobFileArgs(o);
         mc.command = std::move(fio);
         if (p)
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
@@ -327,6 +365,10 @@ private:
         if (o.text("target") == "iscsi")
             return badInput("fio: an iSCSI LUN from several clients at once is not supported");
         const bool nfs = o.text("target") == "nfs";
+        // fio --client sends a job file to its servers but not the command line's options, so
+        // each client gets its own copy asking for total-latency percentiles (--remote-config),
+        // as a preset's job file does. A job file the workbench cannot read goes as it is.
+        const auto userJob = p ? std::nullopt : readJobFile(o.text("job_file"));
         std::vector<std::string> jobFiles;
         std::vector<ClientCommand> after;
         for (const auto& c : ctx.clients) {
@@ -349,16 +391,22 @@ private:
                 unmount = std::move(attach->cleanup);
             }
             std::vector<Command> remove;
-            if (p) {
-                // Clients of one export write files of their own.
-                const std::string file = "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                const std::string job = dir + "/" + p->name + ".fio";
+            if (p || userJob) {
+                const std::string job = dir + "/" + jobName(o) + ".fio";
+                std::string text;
+                if (p) {
+                    // Clients of one export write files of their own.
+                    const std::string file =
+                        "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
+                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file));
+                    remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
+                } else {
+                    text = fio::withTotalLatencyPercentiles(*userJob);
+                    remove.push_back({"rm", {"-f", "--", job}});
+                }
                 mc.clientPrepare.push_back(
-                    on({"sh",
-                        {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job,
-                         presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file))}}));
+                    on({"sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job, std::move(text)}}));
                 jobFiles.push_back(job);
-                remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
             }
             const auto daemon = fio::serverDaemon({c.address, c.fioPort}, cwd, dir + "/fio.pid");
             mc.clientPrepare.push_back(on(daemon.start));
@@ -369,11 +417,20 @@ private:
                 after.push_back(on(std::move(cmd)));
             after.push_back(on({"rmdir", {"--", dir}}));
         }
-        auto command = p ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
-                         : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
+        auto command = !jobFiles.empty()
+                           ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
+                           : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
         if (!command)
             return fail(command.error());
         mc.command = std::move(*command);
+        // Every client's files: on one export for target = nfs, each on its host otherwise.
+        if (const auto perClient =
+                p ? workingSet(o) : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
+            mc.workingSetBytes = *perClient * ctx.clients.size();
+        if (!p && !userJob)
+            mc.caveats.push_back("fio job file " + o.text("job_file") +
+                                 " cannot be read on the workbench: it goes to the clients as it "
+                                 "is, without total-latency percentiles");
         mc.clientCleanup = std::move(after);
         mc.caveats.push_back("fio client/server mode: " + std::to_string(ctx.clients.size()) +
                              " client" + (ctx.clients.size() == 1 ? "" : "s") +

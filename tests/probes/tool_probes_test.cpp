@@ -1,11 +1,14 @@
 // The tool probes (probes/tools.h): each probe's options table, the argv every fio preset, job
 // file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on golden bonnie++
-// captures and on output captured here from the real dd, xz and fio. Also validateOptions
-// (engine/probe.h) on fio's table, and parseDdSummary / parseXzRobotList on malformed input.
+// captures and fio's, and on output captured here from the real dd, xz and fio. Also
+// validateOptions (engine/probe.h) on fio's table, and parseDdSummary / parseXzRobotList on
+// malformed input.
 #include "engine/probe.h"
 #include "engine/runner.h"
 #include "engine/size.h"
+#include "probes/fio_json.h"
 #include "probes/tools.h"
+#include "tests/support/metric_note_print.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <set>
@@ -334,7 +338,9 @@ TEST(FioProbe, EveryPresetBuildsItsJobInTheWorkdirAndRemovesItsFile) {
         EXPECT_EQ(longOption(args, "ioengine"), "libaio");
         EXPECT_EQ(longOption(args, "numjobs"), "1");
         EXPECT_TRUE(contains(args, "--time_based"));
+        EXPECT_EQ(longOption(args, "lat_percentiles"), "1") << "total latency decides";
         EXPECT_FALSE(longOption(args, "ramp_time")) << "ramp_time 0 is left out";
+        EXPECT_EQ(mc.workingSetBytes, 256 * MiB);
         EXPECT_TRUE(mc.caveats.empty());
         EXPECT_TRUE(mc.prepare.empty());
 
@@ -392,6 +398,8 @@ TEST(FioProbe, OptionsReachTheArgv) {
     EXPECT_EQ(longOption(args, "ramp_time"), "5");
     EXPECT_EQ(longOption(args, "numjobs"), "4");
     EXPECT_EQ(longOption(args, "ioengine"), "io_uring");
+    // The four clones share the preset's one named file.
+    EXPECT_EQ(mc.workingSetBytes, GiB);
 }
 
 TEST(FioProbe, JobFileRunsAsIsInTheWorkdirWithACaveat) {
@@ -399,11 +407,50 @@ TEST(FioProbe, JobFileRunsAsIsInTheWorkdirWithACaveat) {
     const auto mc =
         command(probe("fio"), options(probe("fio"), {{"job_file", "/etc/lb/mixed.fio"}}), ctx);
     EXPECT_EQ(mc.command.program, "fio");
+    // A global option before the job file reaches each of its jobs.
     EXPECT_EQ(mc.command.args,
-              (std::vector<std::string>{"--output-format=json", "/etc/lb/mixed.fio"}));
+              (std::vector<std::string>{"--output-format=json", "--lat_percentiles=1",
+                                        "/etc/lb/mixed.fio"}));
     EXPECT_EQ(mc.command.cwd, ctx.workdir);
     ASSERT_EQ(mc.caveats.size(), 1u);
     EXPECT_NE(mc.caveats[0].find("/etc/lb/mixed.fio"), std::string::npos) << mc.caveats[0];
+    EXPECT_FALSE(mc.workingSetBytes) << "the file cannot be read here: its sizes are unknown";
+}
+
+TEST(FioProbe, AJobFileReadableHereGivesItsWorkingSet) {
+    const TempDir dir;
+    const auto job = dir.path() / "two.fio";
+    std::ofstream(job) << "[global]\nsize=64M\n[a]\nrw=read\nnumjobs=2\n[b]\nrw=write\n"
+                          "filename=/srv/shared.dat\nsize=1G\n";
+    const auto mc =
+        command(probe("fio"), options(probe("fio"), {{"job_file", job.string()}}), context());
+    EXPECT_EQ(mc.workingSetBytes, 2 * 64 * MiB + GiB);
+}
+
+// fio 3.33 reports total-latency percentiles for every job of a job file when
+// --lat_percentiles=1 comes before it, and its JSON says how each job did its I/O.
+TEST(FioProbeReal, AJobFileGetsTotalLatencyPercentilesAndItsIoMethod) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    const auto job = dir.path() / "mine.fio";
+    std::ofstream(job) << "[global]\nioengine=psync\nsize=1M\nruntime=1\n"
+                          "[first]\nrw=randread\nbs=4k\n[second]\nrw=write\nbs=64k\n";
+    const auto opts = options(probe("fio"), {{"job_file", job.string()}});
+    const auto mc = command(probe("fio"), opts, ctx);
+    EXPECT_EQ(mc.workingSetBytes, 2 * MiB);
+    const auto result = runOk(*runner, mc.command);
+    const auto parsed = probe("fio").parse(result, {}, opts);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    for (const auto* name : {"fio.first.read.lat_p99", "fio.second.write.lat_p99",
+                             "fio.first.read.clat_p99", "fio.second.write.clat_p99"})
+        EXPECT_TRUE(metric(*parsed, name)) << name;
+    for (const auto* glob : {"fio.first.*", "fio.second.*"})
+        EXPECT_NE(std::find(parsed->notes.begin(), parsed->notes.end(),
+                            MetricNote{MetricNote::Kind::Method, glob, "buffered I/O"}),
+                  parsed->notes.end())
+            << glob;
 }
 
 TEST(FioProbe, ValidateRefusesPresetWithJobFileAndNeither) {
@@ -507,6 +554,7 @@ TEST(BonnieProbe, RunsAsRootOnlyWhenRoot) {
 TEST(BonnieProbe, SizeBelowTwiceTheRamAssumesHalfTheSizeAndSaysSo) {
     const auto mc = command(probe("bonnie"), options(probe("bonnie"), {{"size", "1G"}}), context());
     EXPECT_EQ(after(mc.command.args, "-s"), "1024");
+    EXPECT_EQ(mc.workingSetBytes, GiB);
     EXPECT_EQ(after(mc.command.args, "-r"), "512");
     ASSERT_EQ(mc.caveats.size(), 1u);
     EXPECT_NE(mc.caveats[0].find("1024 MiB"), std::string::npos) << mc.caveats[0];
@@ -593,6 +641,8 @@ TEST(XzProbe, PreparesRandomInputOfTheGivenSizeWithDd) {
         mc.prepare[0].args,
         (std::vector<std::string>{"if=/dev/urandom", "of=" + ctx.workdir + "/lb-xz-input", "bs=1M",
                                   "count=67108864", "iflag=count_bytes,fullblock", "conv=fsync"}));
+    // The input and its compressed copy, as large for random bytes.
+    EXPECT_EQ(mc.workingSetBytes, 2 * 64 * MiB);
 }
 
 TEST(XzProbe, CompressesOnEveryProcessorAtLevel6KeepingTheInput) {
@@ -629,6 +679,7 @@ TEST(XzProbe, InputOptionCopiesThatFileAndThreadsAndLevelReachTheArgv) {
               (std::vector<std::string>{"--", "/data/sample.tar", ctx.workdir + "/lb-xz-input"}));
     EXPECT_EQ(mc.command.args, (std::vector<std::string>{"-T2", "-9", "-k", "-f", "--",
                                                          ctx.workdir + "/lb-xz-input"}));
+    EXPECT_FALSE(mc.workingSetBytes) << "the input is not on this machine: its size is unknown";
 }
 
 TEST(XzProbe, ParseComputesThroughputFromUncompressedBytesAndWallTime) {
