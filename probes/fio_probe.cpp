@@ -275,6 +275,59 @@ public:
         return mc;
     }
 
+    bool supportsSteadyState() const override { return true; }
+
+    // SNIA PTS's workload-independent preconditioning: the whole capacity written twice with
+    // sequential 128 KiB writes, so the drive's flash translation layer has seen every block
+    // before the workload's own rounds. In the layout's directory: one file of `capacityBytes`
+    // (for a file system, leave it room), written with the workload's engine and direct setting
+    // and random bytes, then removed.
+    Expected<MeasuredCommand> preconditionCommand(const OptionValues& o, const WorkloadContext& ctx,
+                                                  std::uint64_t capacityBytes) const override {
+        if (!ctx.clients.empty() || o.has("target"))
+            return badInput("fio: preconditioning runs in the layout's directory, not on an "
+                            "export or from clients");
+        if (capacityBytes < preconditionBlock)
+            return badInput("fio: preconditioning needs at least 128 KiB to write, got " +
+                            std::to_string(capacityBytes) + " bytes");
+        MeasuredCommand mc;
+        const std::string file = "lb-fio-precondition.dat";
+        const bool direct = o.flag("direct", true) && ctx.directIo;
+        mc.command = {
+            "fio",
+            {"--output-format=json", "--name=precondition", "--filename=" + file, "--rw=write",
+             "--bs=128k", "--iodepth=32", "--ioengine=" + o.text("ioengine", "libaio"),
+             std::string("--direct=") + (direct ? "1" : "0"),
+             "--size=" + std::to_string(capacityBytes - capacityBytes % preconditionBlock),
+             "--loops=2", "--refill_buffers", "--buffer_compress_percentage=0", "--end_fsync=1"},
+            {{"LC_ALL", "C"}}};
+        mc.command.cwd = ctx.workdir;
+        mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
+        mc.workingSetBytes = capacityBytes - capacityBytes % preconditionBlock;
+        return mc;
+    }
+
+    // One steady-state round: the preset as measured, for `seconds` without a ramp, keeping its
+    // file for the next round. A job file sets its own runtime, so rounds need a preset.
+    Expected<MeasuredCommand> steadyStateRound(const OptionValues& o, const WorkloadContext& ctx,
+                                               int seconds) const override {
+        if (!o.has("preset"))
+            return badInput("fio: steady-state rounds need a preset (a job file sets its own "
+                            "runtime)");
+        if (!ctx.clients.empty() || o.has("target"))
+            return badInput("fio: steady-state rounds run in the layout's directory, not on an "
+                            "export or from clients");
+        if (seconds < 1)
+            return badInput("fio: a steady-state round lasts at least 1 s");
+        OptionValues round = o;
+        round.set("runtime", std::int64_t{seconds});
+        round.set("ramp_time", std::int64_t{0});
+        auto mc = command(round, ctx);
+        if (mc)
+            mc->cleanup.clear();
+        return mc;
+    }
+
     Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
                               const OptionValues& o) const override {
         return named(fio::parseJson(r.stdoutText, r.stderrText), o, {});
@@ -474,6 +527,7 @@ private:
         return run;
     }
 
+    static constexpr std::uint64_t preconditionBlock = 128 * KiB;
     std::vector<OptionSpec> options_;
 };
 

@@ -502,6 +502,100 @@ TEST(FioProbeReal, EveryPresetRunsAndParses) {
     }
 }
 
+// --- SSD preconditioning and steady-state rounds (SNIA PTS)
+// -----------------------------------------------------------
+
+TEST(FioProbe, PreconditioningWritesTwiceTheCapacitySequentiallyIn128KiB) {
+    const auto ctx = context();
+    const auto& fio = probe("fio");
+    ASSERT_TRUE(fio.supportsSteadyState());
+    const auto mc = fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), ctx,
+                                            10 * GiB + 1000);
+    ASSERT_TRUE(mc) << mc.error().message;
+    const auto& args = mc->command.args;
+    EXPECT_EQ(mc->command.program, "fio");
+    EXPECT_EQ(mc->command.cwd, ctx.workdir);
+    EXPECT_EQ(longOption(args, "rw"), "write");
+    EXPECT_EQ(longOption(args, "bs"), "128k");
+    EXPECT_EQ(longOption(args, "size"), std::to_string(10 * GiB)) << "whole 128 KiB blocks";
+    EXPECT_EQ(longOption(args, "loops"), "2");
+    EXPECT_EQ(longOption(args, "direct"), "1");
+    EXPECT_TRUE(contains(args, "--refill_buffers"));
+    ASSERT_EQ(mc->cleanup.size(), 1u);
+    EXPECT_EQ(mc->cleanup[0].args,
+              (std::vector<std::string>{"-f", "--", ctx.workdir + "/lb-fio-precondition.dat"}));
+    EXPECT_EQ(mc->workingSetBytes, 10 * GiB);
+
+    auto buffered = ctx;
+    buffered.directIo = false;
+    const auto b =
+        fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), buffered, GiB);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(longOption(b->command.args, "direct"), "0");
+    EXPECT_FALSE(
+        fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), ctx, 64 * KiB));
+}
+
+TEST(FioProbe, ASteadyStateRoundIsThePresetForItsSecondsAndKeepsItsFile) {
+    const auto ctx = context();
+    const auto& fio = probe("fio");
+    const auto opts = options(fio, {{"preset", "rand-write-4k-qd32"},
+                                    {"runtime", std::int64_t{600}},
+                                    {"ramp_time", std::int64_t{30}}});
+    const auto round = fio.steadyStateRound(opts, ctx, 60);
+    ASSERT_TRUE(round) << round.error().message;
+    const auto measured = command(fio, opts, ctx);
+    EXPECT_EQ(longOption(round->command.args, "runtime"), "60");
+    EXPECT_FALSE(longOption(round->command.args, "ramp_time"));
+    EXPECT_EQ(longOption(round->command.args, "filename"),
+              longOption(measured.command.args, "filename"));
+    EXPECT_EQ(longOption(round->command.args, "rw"), "randwrite");
+    EXPECT_TRUE(round->cleanup.empty()) << "the next round writes the same file";
+    EXPECT_FALSE(measured.cleanup.empty());
+
+    EXPECT_FALSE(fio.steadyStateRound(options(fio, {{"job_file", "/a.fio"}}), ctx, 60));
+    EXPECT_FALSE(fio.steadyStateRound(opts, ctx, 0));
+    EXPECT_FALSE(probe("bonnie").supportsSteadyState());
+    EXPECT_FALSE(probe("bonnie").steadyStateRound(options(probe("bonnie")), ctx, 60));
+}
+
+TEST(FioProbeReal, PreconditionThenRoundsOnTheSameFile) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    ctx.directIo = acceptsDirectIo(dir.path());
+    const auto& fio = probe("fio");
+    const auto opts = options(fio, {{"preset", "rand-write-4k-qd32"}, {"size", "4M"}});
+    const auto pre = fio.preconditionCommand(opts, ctx, 8 * MiB);
+    ASSERT_TRUE(pre) << pre.error().message;
+    const auto written = runOk(*runner, pre->command);
+    const auto preRun = lb::fio::parseJson(written.stdoutText, written.stderrText);
+    ASSERT_TRUE(preRun) << preRun.error().message;
+    const auto bytes = metric(*preRun, "fio.precondition.write.bw");
+    ASSERT_TRUE(bytes);
+    for (const auto& c : pre->cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-fio-precondition.dat"));
+
+    std::vector<double> iops;
+    for (int i = 0; i < 2; ++i) {
+        const auto round = fio.steadyStateRound(opts, ctx, 1);
+        ASSERT_TRUE(round) << round.error().message;
+        const auto result = runOk(*runner, round->command);
+        const auto parsed = fio.parse(result, {}, opts);
+        ASSERT_TRUE(parsed) << parsed.error().message;
+        const auto v = metric(*parsed, "fio.rand-write-4k-qd32.write.iops");
+        ASSERT_TRUE(v);
+        iops.push_back(v->value);
+        EXPECT_TRUE(fs::exists(dir.path() / "lb-fio-rand-write-4k-qd32.dat"));
+    }
+    EXPECT_EQ(iops.size(), 2u);
+    for (const auto& c : command(fio, opts, ctx).cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-fio-rand-write-4k-qd32.dat"));
+}
+
 // --- bonnie++
 // -------------------------------------------------------------------------------------
 
