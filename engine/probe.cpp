@@ -169,6 +169,16 @@ Expected<ParsedRun> Probe::parseFor(const ProcessResult& result,
     return parse(result, inspected, opts);
 }
 
+Expected<MeasuredCommand> Probe::preconditionCommand(const OptionValues&, const WorkloadContext&,
+                                                     std::uint64_t) const {
+    return badInput(std::string(name()) + ": no SSD preconditioning for this probe");
+}
+
+Expected<MeasuredCommand> Probe::steadyStateRound(const OptionValues&, const WorkloadContext&,
+                                                  int) const {
+    return badInput(std::string(name()) + ": no steady-state rounds for this probe");
+}
+
 std::string Probe::parseVersion(const ProcessResult& r) const {
     std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;
     const auto nl = text.find('\n');

@@ -165,6 +165,17 @@ public:
     // checking a scenario's [decide] patterns; empty when they are known only after it ran.
     virtual std::vector<std::string> metricNames(const std::string& workload,
                                                  const OptionValues& opts) const;
+    // SSD preconditioning and steady state (SNIA SSS PTS), where supportsSteadyState(): the
+    // workload-independent preconditioning (sequential 128 KiB writes of twice `capacityBytes`
+    // where the workload runs), and one round of the workload's own pattern lasting `seconds`,
+    // parsed like the measured run, whose file stays for the next round (command()'s cleanup
+    // removes it). The defaults refuse; checkSteadyState (engine/steady_state.h) judges rounds.
+    virtual bool supportsSteadyState() const { return false; }
+    virtual Expected<MeasuredCommand> preconditionCommand(const OptionValues& opts,
+                                                          const WorkloadContext& ctx,
+                                                          std::uint64_t capacityBytes) const;
+    virtual Expected<MeasuredCommand>
+    steadyStateRound(const OptionValues& opts, const WorkloadContext& ctx, int seconds) const;
 };
 
 // The probes the application registered, by name. Explicit registration, no static magic.

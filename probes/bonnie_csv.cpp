@@ -284,11 +284,14 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
         if (field.kind == Kind::Info || value.empty())
             continue;
         if (allPlus(value)) {
-            // The CPU column of a too-fast test is always +++ too; one caveat per test is enough.
+            const std::string why = "too fast to time (" + std::string(value) + ")";
+            // A note per missing metric, so the comparison lists it as not compared instead of
+            // it vanishing; the CPU column of a too-fast test is +++ too.
+            run.notes.push_back({MetricNote::Kind::Excludes, "bonnie." + field.name, why});
+            // One caveat per test is enough for a person reading the run.
             const bool rateAlreadyNoted = field.kind == Kind::Cpu && allPlus(values[i - 1]);
             if (!rateAlreadyNoted)
-                run.caveats.push_back("bonnie." + field.name + ": too fast to time (" +
-                                      std::string(value) + ")");
+                run.caveats.push_back("bonnie." + field.name + ": " + why);
             continue;
         }
         auto parsed = parseValue(value, field.kind);

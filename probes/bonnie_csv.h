@@ -12,8 +12,9 @@ namespace lb::bonnie {
 // Parses one CSV line as bonnie++ writes it with -q or to its CSV output. Returns ParsedRun with
 // workload "bonnie", toolVersion = bonnie++ version field (e.g. "2.00a"), metrics in canonical
 // units: block rates in bytes/s, seeks and file tests in ops/s, CPU in percent, latencies in
-// nanoseconds. A test printed as +++++ (too fast to time) gives no metric and a caveat; an empty
-// field (test not run) gives neither.
+// nanoseconds. A field printed as +++++ (too fast to time) gives no metric but an Excludes note
+// naming it ("too fast to time (+++++)"), and a caveat per test; an empty field (test not run)
+// gives none of these.
 // Format versions 1.96 and 1.97 have 48 fields, 1.98 (bonnie++ 1.98 and 2.00a) has 50.
 // On bad input returns badInput(msg) where msg names the field, e.g.
 // "field 10 (put_block): 'abc' is not a number" or "expected 48 fields (format 1.97), got 31".

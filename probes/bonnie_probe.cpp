@@ -60,6 +60,9 @@ public:
                                  " MiB is below twice the RAM (" + std::to_string(ramMiB) +
                                  " MiB): reads and rewrites can come from the cache");
         }
+        // bonnie++ writes and rereads files of -s MiB in all; the file-creation tests' files
+        // are empty.
+        mc.workingSetBytes = sizeMiB * MiB;
         Command& c = mc.command;
         c.program = "bonnie++";
         c.args = {"-d", ctx.workdir,

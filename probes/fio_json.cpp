@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,12 +19,18 @@ namespace lb::fio {
 
 namespace {
 
-using nlohmann::json;
+// Ordered, because fio applies a job's options in the order written and "direct" and "buffered"
+// set the same flag: the last of them wins.
+using json = nlohmann::ordered_json;
 
 constexpr std::array<std::string_view, 3> directions{"read", "write", "trim"};
 // fio 3.33's default percentile_list keys for p50, p99 and p99.9.
 constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
-constexpr std::array<std::string_view, 3> percentileStats{"clat_p50", "clat_p99", "clat_p99_9"};
+// Below this a job's figures are mostly start-up and noise.
+constexpr int shortRunSeconds = 5;
+// Above this share of the total latency, submission is no longer a rounding error: on FUSE
+// (zfs-fuse) libaio's io_submit does the whole I/O and completion latency is ~1 µs.
+constexpr double slatShareLimit = 0.10;
 // fio --client adds a summary entry under this job name (client.c, handle_ts).
 constexpr std::string_view allClientsName = "All clients";
 
@@ -253,7 +261,9 @@ struct DirectionStats {
     double runtimeMs = 0;
     double totalIos = 0;
     double latMeanNs = 0;
-    std::array<std::optional<double>, 3> percentiles; // as percentileKeys
+    std::optional<double> slatMeanNs;                    // absent from lb-netload's JSON
+    std::array<std::optional<double>, 3> percentiles;    // clat, as percentileKeys
+    std::array<std::optional<double>, 3> latPercentiles; // total latency (lat_percentiles=1)
 };
 
 struct Entry {
@@ -266,7 +276,74 @@ struct Entry {
     std::string client; // host, or host:port when several servers share a host name
     std::array<std::optional<DirectionStats>, 3> stats; // as `directions`; absent if not printed
     bool unifiedOnly = false;                           // unified_rw_reporting: only "mixed"
+    // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
+    std::optional<bool> direct;
 };
+
+// fio's booleans are integers ("1", "0"); it refuses "true" and a bare "direct".
+std::optional<bool> fioBool(const json& value) {
+    if (!value.is_string())
+        return std::nullopt;
+    const auto& text = value.get_ref<const std::string&>();
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc{} || end != text.data() + text.size())
+        return std::nullopt;
+    return n != 0;
+}
+
+// The O_DIRECT setting an options object makes: "buffered" is "direct" negated and both set the
+// same flag, so the last one written wins. Unset: nullopt.
+std::optional<bool> directSetting(const json& options) {
+    std::optional<bool> direct;
+    if (!options.is_object())
+        return direct;
+    for (const auto& [key, value] : options.items()) {
+        const auto flag = fioBool(value);
+        if (!flag)
+            continue;
+        if (key == "direct")
+            direct = *flag;
+        else if (key == "buffered")
+            direct = !*flag;
+    }
+    return direct;
+}
+
+// A job copies the global options, then applies its own; fio's default is buffered I/O.
+std::optional<bool> effectiveDirect(const json& entry, const json* globalOptions) {
+    const auto own = entry.find("job options");
+    if (own == entry.end())
+        return std::nullopt;
+    if (const auto direct = directSetting(*own))
+        return direct;
+    if (globalOptions)
+        if (const auto direct = directSetting(*globalOptions))
+            return direct;
+    return false;
+}
+
+// Percentiles are optional: fio omits clat's with clat_percentiles=0 and prints lat's only with
+// lat_percentiles=1; neither with a custom percentile_list, nor in "All clients".
+Expected<void> readPercentiles(const json& direction, std::string_view key, const std::string& path,
+                               std::array<std::optional<double>, 3>& out) {
+    const auto latency = direction.find(key);
+    if (latency == direction.end() || !latency->is_object())
+        return {};
+    const auto pct = latency->find("percentile");
+    if (pct == latency->end() || !pct->is_object())
+        return {};
+    for (std::size_t k = 0; k < percentileKeys.size(); ++k) {
+        const auto v = pct->find(percentileKeys[k]);
+        if (v == pct->end())
+            continue;
+        if (!v->is_number())
+            return badInput(path + "." + std::string(key) + ".percentile[\"" +
+                            std::string(percentileKeys[k]) + "\"]: expected a number");
+        out[k] = v->get<double>();
+    }
+    return {};
+}
 
 Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::string_view dir,
                                                        std::string_view entryPath) {
@@ -312,28 +389,21 @@ Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::s
     s.iops = *iops;
     s.runtimeMs = *runtime;
     s.latMeanNs = *latMean;
-
-    // Percentiles are optional: fio omits them with clat_percentiles=0, with lat_percentiles=1
-    // (they move to lat_ns), with a custom percentile_list, and in "All clients".
-    const auto clat = d.find("clat_ns");
-    if (clat == d.end() || !clat->is_object())
-        return std::optional<DirectionStats>{s};
-    const auto pct = clat->find("percentile");
-    if (pct == clat->end() || !pct->is_object())
-        return std::optional<DirectionStats>{s};
-    for (std::size_t k = 0; k < percentileKeys.size(); ++k) {
-        const auto v = pct->find(percentileKeys[k]);
-        if (v == pct->end())
-            continue;
-        if (!v->is_number())
-            return badInput(path + ".clat_ns.percentile[\"" + std::string(percentileKeys[k]) +
-                            "\"]: expected a number");
-        s.percentiles[k] = v->get<double>();
+    if (const auto slat = d.find("slat_ns"); slat != d.end() && slat->is_object()) {
+        const auto mean = numberField(*slat, "mean", fieldPath(path, "slat_ns"));
+        if (!mean)
+            return fail(mean.error());
+        s.slatMeanNs = *mean;
     }
+    if (auto r = readPercentiles(d, "clat_ns", path, s.percentiles); !r)
+        return fail(r.error());
+    if (auto r = readPercentiles(d, "lat_ns", path, s.latPercentiles); !r)
+        return fail(r.error());
     return std::optional<DirectionStats>{s};
 }
 
-Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode) {
+Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode,
+                           const json* globalOptions) {
     Entry e;
     e.path = std::move(path);
     if (!value.is_object())
@@ -368,6 +438,7 @@ Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode)
 
     if (e.error != 0)
         return e; // a failed job's numbers are not used, so they need not be valid
+    e.direct = effectiveDirect(value, globalOptions);
 
     bool anyDirection = false;
     for (std::size_t d = 0; d < directions.size(); ++d) {
@@ -405,18 +476,33 @@ struct PercentileMax {
     std::size_t sources = 0;
 };
 
-PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size_t dir) {
+using PercentilesOf = std::array<std::optional<double>, 3> DirectionStats::*;
+
+// Completion latency (clat_ns) or total latency (lat_ns): where its percentiles are kept and the
+// metric names they get, as percentileKeys.
+struct PercentileKind {
+    PercentilesOf values;
+    std::array<std::string_view, 3> stats;
+    std::string_view family; // for caveats
+};
+const PercentileKind completionLatency{
+    &DirectionStats::percentiles, {"clat_p50", "clat_p99", "clat_p99_9"}, "clat_p*"};
+const PercentileKind totalLatency{
+    &DirectionStats::latPercentiles, {"lat_p50", "lat_p99", "lat_p99_9"}, "lat_p*"};
+
+PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size_t dir,
+                             PercentilesOf which) {
     PercentileMax result;
     for (const Entry* e : entries) {
         const auto& s = e->stats[dir];
         if (!s || !s->didIo)
             continue;
         bool any = false;
-        for (std::size_t k = 0; k < s->percentiles.size(); ++k) {
-            if (!s->percentiles[k])
+        for (std::size_t k = 0; k < result.values.size(); ++k) {
+            const auto& v = ((*s).*which)[k];
+            if (!v)
                 continue;
-            const double v = *s->percentiles[k];
-            result.values[k] = result.values[k] ? std::max(*result.values[k], v) : v;
+            result.values[k] = result.values[k] ? std::max(*result.values[k], *v) : *v;
             any = true;
         }
         if (any)
@@ -425,7 +511,56 @@ PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size
     return result;
 }
 
+// Seconds as a person reads them: "2.1" above a second, "0.006" below.
+std::string secondsText(double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, seconds >= 1 ? "%.1f" : "%.2g", seconds);
+    return buf;
+}
+
+// How the group's jobs did their I/O, for the comparison: it refuses to hold direct against
+// buffered. The clients of fio's "All clients" entry say it for the entry, which prints no
+// options.
+std::optional<std::string> ioMethod(const Group& g) {
+    std::optional<bool> direct;
+    bool mixed = false;
+    for (const auto* members : {&g.members, &g.percentileFallback})
+        for (const Entry* e : *members) {
+            if (!e->direct)
+                continue;
+            mixed = mixed || (direct && *direct != *e->direct);
+            direct = e->direct;
+        }
+    if (!direct)
+        return std::nullopt;
+    if (mixed)
+        return "direct and buffered I/O mixed";
+    return *direct ? "direct I/O" : "buffered I/O";
+}
+
+// The p50/p99/p99.9 of one kind of latency over the group's members (or its fallback), as
+// metrics, with a caveat when they are a maximum over several entries.
+void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind,
+                     const std::string& base, ParsedRun& run) {
+    auto pct = maxPercentiles(g.members, dir, kind.values);
+    const std::string* noun = &g.membersNoun;
+    if (pct.sources == 0 && !g.percentileFallback.empty()) {
+        pct = maxPercentiles(g.percentileFallback, dir, kind.values);
+        noun = &g.fallbackNoun;
+    }
+    for (std::size_t k = 0; k < pct.values.size(); ++k)
+        if (pct.values[k])
+            run.metrics.push_back(
+                Metric{base + std::string(kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
+    if (pct.sources > 1)
+        run.caveats.push_back(base + std::string(kind.family) + ": maximum over " +
+                              std::to_string(pct.sources) + " " + *noun +
+                              ", not a merged percentile");
+}
+
 void emitGroup(const Group& g, ParsedRun& run) {
+    const auto metricsBefore = run.metrics.size();
+    const auto notesBefore = static_cast<std::ptrdiff_t>(run.notes.size());
     for (std::size_t d = 0; d < directions.size(); ++d) {
         double bw = 0;
         double iops = 0;
@@ -433,6 +568,8 @@ void emitGroup(const Group& g, ParsedRun& run) {
         double ios = 0;
         double latTimesIos = 0;
         double latSum = 0;
+        double slatTimesIos = 0;
+        double latWithSlatTimesIos = 0; // the total latency of the entries that report slat
         std::size_t withIo = 0;
         for (const Entry* e : g.members) {
             const auto& s = e->stats[d];
@@ -446,6 +583,10 @@ void emitGroup(const Group& g, ParsedRun& run) {
             ios += s->totalIos;
             latTimesIos += s->latMeanNs * s->totalIos;
             latSum += s->latMeanNs;
+            if (s->slatMeanNs) {
+                slatTimesIos += *s->slatMeanNs * s->totalIos;
+                latWithSlatTimesIos += s->latMeanNs * s->totalIos;
+            }
         }
         if (withIo == 0)
             continue;
@@ -456,24 +597,30 @@ void emitGroup(const Group& g, ParsedRun& run) {
         };
         add("bw", bw, Unit::BytesPerSecond);
         add("iops", iops, Unit::OpsPerSecond);
-
-        auto pct = maxPercentiles(g.members, d);
-        const std::string* noun = &g.membersNoun;
-        if (pct.sources == 0 && !g.percentileFallback.empty()) {
-            pct = maxPercentiles(g.percentileFallback, d);
-            noun = &g.fallbackNoun;
-        }
-        for (std::size_t k = 0; k < pct.values.size(); ++k)
-            if (pct.values[k])
-                add(percentileStats[k], *pct.values[k], Unit::Nanoseconds);
-        if (pct.sources > 1)
-            run.caveats.push_back(base + "clat_p*: maximum over " + std::to_string(pct.sources) +
-                                  " " + *noun + ", not a merged percentile");
+        emitPercentiles(g, d, completionLatency, base, run);
+        emitPercentiles(g, d, totalLatency, base, run);
 
         const double latMean = ios > 0 ? latTimesIos / ios : latSum / static_cast<double>(withIo);
         add("lat_mean", latMean, Unit::Nanoseconds);
         add("runtime", runtimeMs / 1000.0, Unit::Seconds);
+
+        if (latWithSlatTimesIos > 0 && slatTimesIos > slatShareLimit * latWithSlatTimesIos) {
+            const auto share = static_cast<int>(100.0 * slatTimesIos / latWithSlatTimesIos + 0.5);
+            run.notes.push_back({MetricNote::Kind::Qualifies, base + "clat_*",
+                                 "submission takes " + std::to_string(share) +
+                                     " % of the total latency: completion latency alone "
+                                     "understates it"});
+        }
+        if (runtimeMs < shortRunSeconds * 1000.0)
+            run.notes.push_back({MetricNote::Kind::Qualifies, base + "*",
+                                 "ran " + secondsText(runtimeMs / 1000.0) + " s: under " +
+                                     std::to_string(shortRunSeconds) + " s, too short to trust"});
     }
+    if (run.metrics.size() == metricsBefore)
+        return;
+    if (const auto method = ioMethod(g))
+        run.notes.insert(run.notes.begin() + notesBefore,
+                         {MetricNote::Kind::Method, g.prefix + ".*", *method});
 }
 
 Group& groupFor(std::vector<Group>& groups, const std::string& job, const std::string& client) {
@@ -627,11 +774,14 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
     if (!array->is_array())
         return badInput(std::string(arrayKey) + ": expected an array");
 
+    // Options from the job file's [global] sections and from the command line before it.
+    const auto global = root.find("global options");
+    const json* globalOptions = global != root.end() ? &*global : nullptr;
     std::vector<Entry> entries;
     entries.reserve(array->size());
     for (std::size_t i = 0; i < array->size(); ++i) {
         auto entry = parseEntry((*array)[i], std::string(arrayKey) + "[" + std::to_string(i) + "]",
-                                clientMode);
+                                clientMode, globalOptions);
         if (!entry)
             return fail(entry.error());
         entries.push_back(std::move(*entry));

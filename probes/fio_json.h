@@ -14,10 +14,19 @@ namespace lb::fio {
 // (--output-format=json,normal). With --status-interval fio prints one report per interval; the
 // last, final one is used. Returns workload "fio", toolVersion from "fio version", and per
 // job and direction (read/write/trim) that did I/O the metrics
-//   fio.<job>.<dir>.bw, iops, clat_p50, clat_p99, clat_p99_9, lat_mean, runtime
-// in canonical units. Several entries with the same job name (numjobs>1 without group_reporting)
-// are combined: bw and iops summed, lat_mean weighted by total_ios, runtime the longest,
-// percentiles the maximum (with a caveat). fio --client output ("client_stats") gives the
+//   fio.<job>.<dir>.bw, iops, clat_p50, clat_p99, clat_p99_9, lat_p50, lat_p99, lat_p99_9,
+//   lat_mean, runtime
+// in canonical units (lat_p* = total latency, only when fio ran with lat_percentiles=1; clat_p*
+// when fio printed them). Several entries with the same job name (numjobs>1 without
+// group_reporting) are combined: bw and iops summed, lat_mean weighted by total_ios, runtime the
+// longest, percentiles the maximum (with a caveat).
+// Notes on the metrics (ParsedRun::notes): for each job a Method note "direct I/O" or "buffered
+// I/O" on fio.<job>.* from its effective direct/buffered option (job options over global
+// options, the last written winning; fio's default is buffered), none when the JSON prints no
+// options; for each direction a Qualifies note on fio.<job>.<dir>.* when it ran under 5 s ("ran
+// 2.1 s: under 5 s, too short to trust"), and one on fio.<job>.<dir>.clat_* when mean submission
+// latency is over 10 % of mean total latency ("submission takes 96 % of the total latency:
+// completion latency alone understates it"). fio --client output ("client_stats") gives the
 // aggregate as fio.<job>.<dir>.* and each client as fio.<job>@<host>.<dir>.* (<host>:<port> when
 // several servers share a host name).
 // A job with "error" != 0 makes the run failed, with a reason naming the job, the error and the

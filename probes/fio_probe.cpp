@@ -4,11 +4,14 @@
 // mode (the workload's clients).
 #include "engine/size.h"
 #include "probes/fio_clients.h"
+#include "probes/fio_jobfile.h"
 #include "probes/fio_json.h"
 #include "probes/kernel_clients.h"
 #include "probes/tools.h"
 
 #include <array>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace lb {
@@ -52,6 +55,9 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
                     {"iodepth", std::to_string(p.iodepth)},
                     {"ioengine", o.text("ioengine", "libaio")},
                     {"direct", direct ? "1" : "0"},
+                    // Total latency (submission + completion) decides; fio prints its
+                    // percentiles only when asked.
+                    {"lat_percentiles", "1"},
                     {"size", std::to_string(o.bytes("size"))},
                     {"runtime", std::to_string(o.integer("runtime", 10))},
                     {"time_based", ""},
@@ -81,6 +87,36 @@ std::string presetJobFile(const Preset& p, const JobOptions& j) {
     for (const auto& [k, v] : j)
         out += k + (v.empty() ? "" : "=" + v) + "\n";
     return out;
+}
+
+// A job file's total-latency percentiles, asked for on the command line: fio parses its options
+// before the job file, as a [global] section that every job of the file copies (tried with fio
+// 3.33: "lat_percentiles" appears in the JSON's "global options" and each job prints lat_ns
+// percentiles). fio --client does not pass it on to its servers; see onClients.
+std::vector<std::string> jobFileArgs(const OptionValues& o) {
+    return {"--output-format=json", "--lat_percentiles=1", o.text("job_file")};
+}
+
+// The job file as the workbench reads it, for its sizes and for fio --client; nullopt when it
+// cannot be read here (fio reads it itself where it runs).
+std::optional<std::string> readJobFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {
+    const auto text = readJobFile(o.text("job_file"));
+    return text ? fio::jobFileWorkingSet(*text) : std::nullopt;
+}
+
+// The bytes a workload's files hold on one host. A preset names its file, so its numjobs clones
+// share it: the size, not size x numjobs.
+std::optional<std::uint64_t> workingSet(const OptionValues& o) {
+    return o.has("preset") ? std::optional<std::uint64_t>{o.bytes("size")} : jobFileBytes(o);
 }
 
 std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
@@ -215,8 +251,9 @@ public:
         c.program = "fio";
         c.cwd = ctx.workdir;
         c.env = {{"LC_ALL", "C"}};
+        mc.workingSetBytes = workingSet(o);
         if (o.has("job_file")) {
-            c.args = {"--output-format=json", o.text("job_file")};
+            c.args = jobFileArgs(o);
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " used as-is: its own direct= and size settings apply");
             return mc;
@@ -224,6 +261,8 @@ public:
         const Preset* p = findPreset(o.text("preset"));
         if (!p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
+        // The campaign sets directIo alike on every layout it compares; fio's JSON then says
+        // direct=0, and the parser's Method note ("buffered I/O") tells the comparison.
         bool direct = o.flag("direct", true);
         if (direct && !ctx.directIo) {
             direct = false;
@@ -233,6 +272,59 @@ public:
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
         c.args = presetArgs(*p, presetOptions(*p, o, direct, file));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
+        return mc;
+    }
+
+    bool supportsSteadyState() const override { return true; }
+
+    // SNIA PTS's workload-independent preconditioning: the whole capacity written twice with
+    // sequential 128 KiB writes, so the drive's flash translation layer has seen every block
+    // before the workload's own rounds. In the layout's directory: one file of `capacityBytes`
+    // (for a file system, leave it room), written with the workload's engine and direct setting
+    // and random bytes, then removed.
+    Expected<MeasuredCommand> preconditionCommand(const OptionValues& o, const WorkloadContext& ctx,
+                                                  std::uint64_t capacityBytes) const override {
+        if (!ctx.clients.empty() || o.has("target"))
+            return badInput("fio: preconditioning runs in the layout's directory, not on an "
+                            "export or from clients");
+        if (capacityBytes < preconditionBlock)
+            return badInput("fio: preconditioning needs at least 128 KiB to write, got " +
+                            std::to_string(capacityBytes) + " bytes");
+        MeasuredCommand mc;
+        const std::string file = "lb-fio-precondition.dat";
+        const bool direct = o.flag("direct", true) && ctx.directIo;
+        mc.command = {
+            "fio",
+            {"--output-format=json", "--name=precondition", "--filename=" + file, "--rw=write",
+             "--bs=128k", "--iodepth=32", "--ioengine=" + o.text("ioengine", "libaio"),
+             std::string("--direct=") + (direct ? "1" : "0"),
+             "--size=" + std::to_string(capacityBytes - capacityBytes % preconditionBlock),
+             "--loops=2", "--refill_buffers", "--buffer_compress_percentage=0", "--end_fsync=1"},
+            {{"LC_ALL", "C"}}};
+        mc.command.cwd = ctx.workdir;
+        mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
+        mc.workingSetBytes = capacityBytes - capacityBytes % preconditionBlock;
+        return mc;
+    }
+
+    // One steady-state round: the preset as measured, for `seconds` without a ramp, keeping its
+    // file for the next round. A job file sets its own runtime, so rounds need a preset.
+    Expected<MeasuredCommand> steadyStateRound(const OptionValues& o, const WorkloadContext& ctx,
+                                               int seconds) const override {
+        if (!o.has("preset"))
+            return badInput("fio: steady-state rounds need a preset (a job file sets its own "
+                            "runtime)");
+        if (!ctx.clients.empty() || o.has("target"))
+            return badInput("fio: steady-state rounds run in the layout's directory, not on an "
+                            "export or from clients");
+        if (seconds < 1)
+            return badInput("fio: a steady-state round lasts at least 1 s");
+        OptionValues round = o;
+        round.set("runtime", std::int64_t{seconds});
+        round.set("ramp_time", std::int64_t{0});
+        auto mc = command(round, ctx);
+        if (mc)
+            mc->cleanup.clear();
         return mc;
     }
 
@@ -284,12 +376,12 @@ private:
         if (o.has("preset") && !p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         const bool direct = o.flag("direct", true);
+        mc.workingSetBytes = workingSet(o);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
                 return fail(attach.error());
-            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, ""))
-                         : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, "")) : jobFileArgs(o);
             mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
             mc.prepare = std::move(attach->prepare);
             mc.cleanup = std::move(attach->cleanup);
@@ -305,8 +397,7 @@ private:
         mc.prepare = std::move(attach->prepare);
         fio.cwd = mount;
         const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
-        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file))
-                     : std::vector<std::string>{"--output-format=json", o.text("job_file")};
+        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file)) : jobFileArgs(o);
         mc.command = std::move(fio);
         if (p)
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
@@ -327,6 +418,10 @@ private:
         if (o.text("target") == "iscsi")
             return badInput("fio: an iSCSI LUN from several clients at once is not supported");
         const bool nfs = o.text("target") == "nfs";
+        // fio --client sends a job file to its servers but not the command line's options, so
+        // each client gets its own copy asking for total-latency percentiles (--remote-config),
+        // as a preset's job file does. A job file the workbench cannot read goes as it is.
+        const auto userJob = p ? std::nullopt : readJobFile(o.text("job_file"));
         std::vector<std::string> jobFiles;
         std::vector<ClientCommand> after;
         for (const auto& c : ctx.clients) {
@@ -349,16 +444,22 @@ private:
                 unmount = std::move(attach->cleanup);
             }
             std::vector<Command> remove;
-            if (p) {
-                // Clients of one export write files of their own.
-                const std::string file = "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                const std::string job = dir + "/" + p->name + ".fio";
+            if (p || userJob) {
+                const std::string job = dir + "/" + jobName(o) + ".fio";
+                std::string text;
+                if (p) {
+                    // Clients of one export write files of their own.
+                    const std::string file =
+                        "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
+                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file));
+                    remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
+                } else {
+                    text = fio::withTotalLatencyPercentiles(*userJob);
+                    remove.push_back({"rm", {"-f", "--", job}});
+                }
                 mc.clientPrepare.push_back(
-                    on({"sh",
-                        {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job,
-                         presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file))}}));
+                    on({"sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job, std::move(text)}}));
                 jobFiles.push_back(job);
-                remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
             }
             const auto daemon = fio::serverDaemon({c.address, c.fioPort}, cwd, dir + "/fio.pid");
             mc.clientPrepare.push_back(on(daemon.start));
@@ -369,11 +470,20 @@ private:
                 after.push_back(on(std::move(cmd)));
             after.push_back(on({"rmdir", {"--", dir}}));
         }
-        auto command = p ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
-                         : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
+        auto command = !jobFiles.empty()
+                           ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
+                           : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
         if (!command)
             return fail(command.error());
         mc.command = std::move(*command);
+        // Every client's files: on one export for target = nfs, each on its host otherwise.
+        if (const auto perClient =
+                p ? workingSet(o) : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
+            mc.workingSetBytes = *perClient * ctx.clients.size();
+        if (!p && !userJob)
+            mc.caveats.push_back("fio job file " + o.text("job_file") +
+                                 " cannot be read on the workbench: it goes to the clients as it "
+                                 "is, without total-latency percentiles");
         mc.clientCleanup = std::move(after);
         mc.caveats.push_back("fio client/server mode: " + std::to_string(ctx.clients.size()) +
                              " client" + (ctx.clients.size() == 1 ? "" : "s") +
@@ -398,19 +508,26 @@ private:
                 replaceAll(m.name, label, "@" + c.name + ".");
             for (auto& caveat : run->caveats)
                 replaceAll(caveat, label, "@" + c.name + ".");
+            for (auto& note : run->notes)
+                replaceAll(note.metrics, label, "@" + c.name + ".");
             replaceAll(run->failureReason, label, "@" + c.name + ".");
         }
         if (const std::string target = o.text("target"); !target.empty()) {
+            const auto retarget = [&](std::string& name) {
+                if (name.rfind("fio.", 0) == 0)
+                    name = target + "." + name.substr(4);
+            };
             for (auto& m : run->metrics)
-                if (m.name.rfind("fio.", 0) == 0)
-                    m.name = target + "." + m.name.substr(4);
+                retarget(m.name);
             for (auto& caveat : run->caveats)
-                if (caveat.rfind("fio.", 0) == 0)
-                    caveat = target + "." + caveat.substr(4);
+                retarget(caveat);
+            for (auto& note : run->notes)
+                retarget(note.metrics);
         }
         return run;
     }
 
+    static constexpr std::uint64_t preconditionBlock = 128 * KiB;
     std::vector<OptionSpec> options_;
 };
 

@@ -92,6 +92,8 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
         replacePrefix(m.name, "fio.", prefix);
     for (auto& c : run->caveats)
         replacePrefix(c, "fio.", prefix);
+    for (auto& n : run->notes)
+        replacePrefix(n.metrics, "fio.", prefix);
     replacePrefix(run->failureReason, "fio job", "lb-netload job");
     return run;
 }

@@ -253,7 +253,7 @@ TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     ASSERT_EQ(workloads.size(), 3u);
     EXPECT_EQ(workloads["bonnie"]["iterations"], 5);
     EXPECT_EQ(workloads["bonnie"]["argv"][0], "bonnie++");
-    const auto dd = workloads["randfile"]["argv"].get<std::vector<std::string>>();
-    EXPECT_NE(std::find(dd.begin(), dd.end(), "count=107374182400"), dd.end());
+    const auto randfile = workloads["randfile"]["argv"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(randfile.begin(), randfile.end(), "--size=107374182400"), randfile.end());
     EXPECT_EQ(workloads["xz"]["argv"][1], "-T0");
 }

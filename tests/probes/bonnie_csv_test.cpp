@@ -2,6 +2,7 @@
 // and broken inputs (tests/data/bonnie++/<version>/README.txt says where each came from).
 #include "engine/metric.h"
 #include "probes/bonnie_csv.h"
+#include "tests/support/metric_note_print.h"
 
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,29 @@ TEST(BonnieCsv, TooFastGivesACaveatAndNoMetric) {
     // Too-fast tests still report a latency.
     EXPECT_EQ(value(tiny, "bonnie.put_block_latency"), 89e3);
     EXPECT_EQ(tiny.caveats.size(), 10u); // 4 IO tests and all 6 file tests
+}
+
+TEST(BonnieCsv, TooFastNamesEachMissingMetricInAnExcludesNote) {
+    // So the comparison lists them as not compared instead of losing them.
+    const auto bare = parseGolden("1.97/seed-bare-metal.csv");
+    EXPECT_EQ(bare.notes,
+              (std::vector<MetricNote>{
+                  {MetricNote::Kind::Excludes, "bonnie.seq_stat", "too fast to time (+++++)"},
+                  {MetricNote::Kind::Excludes, "bonnie.seq_stat_cpu", "too fast to time (+++)"},
+                  {MetricNote::Kind::Excludes, "bonnie.ran_stat", "too fast to time (+++++)"},
+                  {MetricNote::Kind::Excludes, "bonnie.ran_stat_cpu", "too fast to time (+++)"},
+              }));
+
+    const auto tiny = parseGolden("2.00a/s64-n1-too-fast.csv");
+    EXPECT_EQ(tiny.notes.size(), 20u); // rate and CPU of 4 IO tests and 6 file tests
+    for (const auto& n : tiny.notes) {
+        EXPECT_EQ(n.kind, MetricNote::Kind::Excludes) << n.metrics;
+        EXPECT_FALSE(find(tiny, n.metrics)) << n.metrics << " has a value";
+        EXPECT_TRUE(describeMetric(n.metrics)) << n.metrics << " is not in the catalog";
+    }
+    // A latency that was measured is not excluded with its test's rate.
+    for (const auto& n : tiny.notes)
+        EXPECT_FALSE(metricMatches(n.metrics, "bonnie.put_block_latency")) << n.metrics;
 }
 
 TEST(BonnieCsv, LatencyUnits) {

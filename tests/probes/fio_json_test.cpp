@@ -2,7 +2,9 @@
 // (tests/data/fio/3.33, see its README.txt) and hand-broken ones (tests/data/fio/broken).
 #include "engine/metric.h"
 #include "probes/fio_json.h"
+#include "tests/support/metric_note_print.h"
 
+#include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <optional>
@@ -96,7 +98,31 @@ const std::vector<std::string> goldenFiles{
     "client_server_two_jobs",
     "unified_rw_reporting",
     "status_interval",
+    "zfs_fuse_randread_lat_percentiles",
+    "zfs_fuse_randread_clat_only",
+    "dir_randread_lat_percentiles",
+    "job_file_direct_and_buffered",
+    "randfile_256m",
 };
+
+using lb::MetricNote;
+constexpr auto Qualifies = MetricNote::Kind::Qualifies;
+constexpr auto Method = MetricNote::Kind::Method;
+
+bool hasNote(const ParsedRun& run, MetricNote::Kind kind, const std::string& metrics,
+             const std::string& text) {
+    return std::find(run.notes.begin(), run.notes.end(), MetricNote{kind, metrics, text}) !=
+           run.notes.end();
+}
+
+// The notes whose glob matches `metric`.
+std::vector<MetricNote> notesOn(const ParsedRun& run, const std::string& metric) {
+    std::vector<MetricNote> out;
+    for (const auto& n : run.notes)
+        if (lb::metricMatches(n.metrics, metric))
+            out.push_back(n);
+    return out;
+}
 
 TEST(FioJson, SequentialRead) {
     const auto run = parseGolden("seq_read");
@@ -264,6 +290,7 @@ TEST(FioJson, UnifiedRwReportingIsACaveat) {
     const auto run = parseGolden("unified_rw_reporting");
     EXPECT_FALSE(run.failed);
     EXPECT_TRUE(run.metrics.empty());
+    EXPECT_TRUE(run.notes.empty()) << "no notes on metrics that are not there";
     EXPECT_TRUE(hasCaveatContaining(run, "'mixed'", "unified_rw_reporting"));
 }
 
@@ -430,6 +457,150 @@ TEST(FioJson, OneFailedEntryRemovesItsJobOnly) {
     EXPECT_NE(parsed->failureReason.find("No space left on device"), std::string::npos);
     EXPECT_NE(find(*parsed, "fio.ok.read.bw"), nullptr);
     EXPECT_TRUE(namesWithPrefix(*parsed, "fio.bad.").empty());
+}
+
+// --- Total latency, how the I/O was done, runs too short (issue 13)
+
+TEST(FioJson, TotalLatencyPercentilesOnZfsFuseWhereSubmissionIsTheLatency) {
+    // libaio's io_submit does the whole I/O on FUSE: completion latency is ~1.5 µs, the total
+    // is what the I/O took. Run with lat_percentiles=1, as the presets run.
+    const auto run = parseGolden("zfs_fuse_randread_lat_percentiles");
+    EXPECT_FALSE(run.failed);
+    const std::string base = "fio.rand-read-4k-qd1.read.";
+    expectMetric(run, base + "lat_p50", 29824, Unit::Nanoseconds);
+    expectMetric(run, base + "lat_p99", 2113536, Unit::Nanoseconds);
+    expectMetric(run, base + "lat_p99_9", 5144576, Unit::Nanoseconds);
+    expectMetric(run, base + "clat_p50", 1528, Unit::Nanoseconds);
+    expectMetric(run, base + "clat_p99", 3632, Unit::Nanoseconds);
+    expectMetric(run, base + "lat_mean", 100905.987533, Unit::Nanoseconds);
+    expectMetric(run, base + "runtime", 6.003, Unit::Seconds);
+    EXPECT_EQ(run.metrics.size(), 10u);
+    // Mean slat 99185 ns of 100906 ns: the clat figures are qualified, the total ones are not;
+    // a 6 s run is long enough; the job ran with direct=1.
+    EXPECT_EQ(run.notes,
+              (std::vector<MetricNote>{
+                  {Method, "fio.rand-read-4k-qd1.*", "direct I/O"},
+                  {Qualifies, base + "clat_*",
+                   "submission takes 98 % of the total latency: completion latency alone "
+                   "understates it"}}));
+    EXPECT_TRUE(notesOn(run, base + "lat_p99").size() == 1u) << "only the Method note";
+}
+
+TEST(FioJson, ClatOnlyOutputKeepsClatAndSaysSubmissionDominates) {
+    // The same job without lat_percentiles=1, as older or imported runs are.
+    const auto run = parseGolden("zfs_fuse_randread_clat_only");
+    const std::string base = "fio.rand-read-4k-qd1.read.";
+    expectMetric(run, base + "clat_p99", 1784, Unit::Nanoseconds);
+    EXPECT_EQ(find(run, base + "lat_p99"), nullptr);
+    EXPECT_EQ(run.metrics.size(), 7u);
+    EXPECT_TRUE(hasNote(run, Qualifies, base + "clat_*",
+                        "submission takes 96 % of the total latency: completion latency alone "
+                        "understates it"));
+    EXPECT_EQ(notesOn(run, base + "clat_p99").size(), 2u); // with the Method note
+    EXPECT_EQ(notesOn(run, base + "bw").size(), 1u);
+}
+
+TEST(FioJson, ADirectoryOnADiskHasASubmissionShareToo) {
+    // libaio on ext4 on a virtio disk: 21 % of the total latency is submission.
+    const auto run = parseGolden("dir_randread_lat_percentiles");
+    const std::string base = "fio.rand-read-4k-qd1.read.";
+    expectMetric(run, base + "lat_p99", 2867200, Unit::Nanoseconds);
+    expectMetric(run, base + "clat_p99", 2637824, Unit::Nanoseconds);
+    EXPECT_TRUE(hasNote(run, Qualifies, base + "clat_*",
+                        "submission takes 21 % of the total latency: completion latency alone "
+                        "understates it"));
+}
+
+TEST(FioJson, SynchronousEnginesHaveNoSubmissionLatencyToNote) {
+    // psync reports slat as 0 with N = 0.
+    for (const char* file : {"seq_read", "rand_write_4k", "numjobs2", "client_server"}) {
+        const auto run = parseGolden(file);
+        for (const auto& n : run.notes)
+            EXPECT_EQ(n.text.find("submission"), std::string::npos) << file << ": " << n.text;
+    }
+}
+
+TEST(FioJson, EachJobsIoMethodComesFromItsEffectiveOptions) {
+    // [global] direct=1; one job sets direct=0; one sets direct=0 and then buffered=0, which
+    // fio applies in order: O_DIRECT (checked with strace when captured).
+    const auto run = parseGolden("job_file_direct_and_buffered");
+    EXPECT_TRUE(hasNote(run, Method, "fio.direct-from-global.*", "direct I/O"));
+    EXPECT_TRUE(hasNote(run, Method, "fio.buffered-by-job.*", "buffered I/O"));
+    EXPECT_TRUE(hasNote(run, Method, "fio.direct-by-last-option.*", "direct I/O"));
+    // --lat_percentiles=1 before the job file reached all three jobs.
+    for (const char* job : {"direct-from-global", "buffered-by-job", "direct-by-last-option"})
+        EXPECT_NE(find(run, "fio." + std::string(job) + ".read.lat_p99"), nullptr) << job;
+}
+
+TEST(FioJson, FiosDefaultIsBufferedIo) {
+    for (const char* file : {"seq_read", "numjobs2", "randrw_70_30_jsonplus"}) {
+        const auto run = parseGolden(file);
+        ASSERT_FALSE(run.notes.empty()) << file;
+        EXPECT_EQ(run.notes.front().kind, Method) << file;
+        EXPECT_EQ(run.notes.front().text, "buffered I/O") << file;
+    }
+}
+
+TEST(FioJson, RunsUnderFiveSecondsAreQualified) {
+    const auto run = parseGolden("status_interval");
+    EXPECT_TRUE(
+        hasNote(run, Qualifies, "fio.status.read.*", "ran 2.0 s: under 5 s, too short to trust"));
+    const auto rw = parseGolden("randrw_70_30_jsonplus");
+    EXPECT_TRUE(hasNote(rw, Qualifies, "fio.randrw7030.read.*",
+                        "ran 0.067 s: under 5 s, too short to trust"));
+    EXPECT_TRUE(hasNote(rw, Qualifies, "fio.randrw7030.write.*",
+                        "ran 0.067 s: under 5 s, too short to trust"));
+    for (const auto& n : parseGolden("dir_randread_lat_percentiles").notes)
+        EXPECT_EQ(n.text.find("too short"), std::string::npos) << n.text;
+}
+
+TEST(FioJson, ClientNotesFollowTheMetricNames) {
+    // The aggregate takes its method from its clients ("All clients" prints no options); each
+    // client has its own notes.
+    const auto run = parseGolden("client_server");
+    EXPECT_TRUE(hasNote(run, Method, "fio.csjob.*", "buffered I/O"));
+    EXPECT_TRUE(hasNote(run, Method, "fio.csjob@127.0.0.1:8765.*", "buffered I/O"));
+    EXPECT_TRUE(hasNote(run, Qualifies, "fio.csjob@127.0.0.1:8766.write.*",
+                        "ran 0.1 s: under 5 s, too short to trust"));
+    for (const auto& m : run.metrics)
+        EXPECT_FALSE(notesOn(run, m.name).empty()) << m.name;
+}
+
+TEST(FioJson, SameNamedJobsDisagreeingOnDirectAreMixed) {
+    const std::string text = R"({"fio version": "fio-3.33", "global options": {"direct": "1"},
+        "jobs": [
+        {"jobname": "w", "error": 0, "job options": {"rw": "write"},
+         "write": {"total_ios": 1, "io_bytes": 1, "bw_bytes": 10, "iops": 1, "runtime": 9000,
+                   "slat_ns": {"mean": 5}, "lat_ns": {"mean": 100}}},
+        {"jobname": "w", "error": 0, "job options": {"buffered": "1"},
+         "write": {"total_ios": 3, "io_bytes": 3, "bw_bytes": 30, "iops": 3, "runtime": 9000,
+                   "slat_ns": {"mean": 10}, "lat_ns": {"mean": 100}}}]})";
+    const auto parsed = lb::fio::parseJson(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    // Slat share (5 + 3 x 10) / 400 = 8.75 %: under 10 %, no note; 9 s is long enough.
+    EXPECT_EQ(parsed->notes,
+              (std::vector<MetricNote>{{Method, "fio.w.*", "direct and buffered I/O mixed"}}));
+}
+
+TEST(FioJson, NoOptionsPrintedNoMethod) {
+    // lb-netload's JSON and hand-trimmed files print no options: the method is not known.
+    const std::string text = R"({"fio version": "fio-3.33", "jobs": [
+        {"jobname": "r", "error": 0, "read": {"total_ios": 1, "io_bytes": 1, "bw_bytes": 10,
+         "iops": 1, "runtime": 6000, "lat_ns": {"mean": 100}}}]})";
+    const auto parsed = lb::fio::parseJson(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_TRUE(parsed->notes.empty());
+}
+
+TEST(FioJsonBroken, NonNumericTotalLatencyPercentileNamesThePath) {
+    const std::string text = R"({"fio version": "fio-3.33", "jobs": [
+        {"jobname": "r", "error": 0, "read": {"total_ios": 1, "io_bytes": 1, "bw_bytes": 10,
+         "iops": 1, "runtime": 6000, "lat_ns": {"mean": 100,
+         "percentile": {"99.000000": "slow"}}}}]})";
+    const auto e = parseError(text);
+    EXPECT_EQ(e.kind, ErrorKind::BadInput);
+    EXPECT_NE(e.message.find("jobs[0].read.lat_ns.percentile[\"99.000000\"]"), std::string::npos)
+        << e.message;
 }
 
 TEST(FioJson, ParsingIsDeterministic) {

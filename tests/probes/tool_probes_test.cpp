@@ -1,11 +1,14 @@
 // The tool probes (probes/tools.h): each probe's options table, the argv every fio preset, job
 // file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on golden bonnie++
-// captures and on output captured here from the real dd, xz and fio. Also validateOptions
-// (engine/probe.h) on fio's table, and parseDdSummary / parseXzRobotList on malformed input.
+// captures and fio's, and on output captured here from the real dd, xz and fio. Also
+// validateOptions (engine/probe.h) on fio's table, and parseDdSummary / parseXzRobotList on
+// malformed input.
 #include "engine/probe.h"
 #include "engine/runner.h"
 #include "engine/size.h"
+#include "probes/fio_json.h"
 #include "probes/tools.h"
+#include "tests/support/metric_note_print.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <set>
@@ -334,7 +338,9 @@ TEST(FioProbe, EveryPresetBuildsItsJobInTheWorkdirAndRemovesItsFile) {
         EXPECT_EQ(longOption(args, "ioengine"), "libaio");
         EXPECT_EQ(longOption(args, "numjobs"), "1");
         EXPECT_TRUE(contains(args, "--time_based"));
+        EXPECT_EQ(longOption(args, "lat_percentiles"), "1") << "total latency decides";
         EXPECT_FALSE(longOption(args, "ramp_time")) << "ramp_time 0 is left out";
+        EXPECT_EQ(mc.workingSetBytes, 256 * MiB);
         EXPECT_TRUE(mc.caveats.empty());
         EXPECT_TRUE(mc.prepare.empty());
 
@@ -392,6 +398,8 @@ TEST(FioProbe, OptionsReachTheArgv) {
     EXPECT_EQ(longOption(args, "ramp_time"), "5");
     EXPECT_EQ(longOption(args, "numjobs"), "4");
     EXPECT_EQ(longOption(args, "ioengine"), "io_uring");
+    // The four clones share the preset's one named file.
+    EXPECT_EQ(mc.workingSetBytes, GiB);
 }
 
 TEST(FioProbe, JobFileRunsAsIsInTheWorkdirWithACaveat) {
@@ -399,11 +407,50 @@ TEST(FioProbe, JobFileRunsAsIsInTheWorkdirWithACaveat) {
     const auto mc =
         command(probe("fio"), options(probe("fio"), {{"job_file", "/etc/lb/mixed.fio"}}), ctx);
     EXPECT_EQ(mc.command.program, "fio");
+    // A global option before the job file reaches each of its jobs.
     EXPECT_EQ(mc.command.args,
-              (std::vector<std::string>{"--output-format=json", "/etc/lb/mixed.fio"}));
+              (std::vector<std::string>{"--output-format=json", "--lat_percentiles=1",
+                                        "/etc/lb/mixed.fio"}));
     EXPECT_EQ(mc.command.cwd, ctx.workdir);
     ASSERT_EQ(mc.caveats.size(), 1u);
     EXPECT_NE(mc.caveats[0].find("/etc/lb/mixed.fio"), std::string::npos) << mc.caveats[0];
+    EXPECT_FALSE(mc.workingSetBytes) << "the file cannot be read here: its sizes are unknown";
+}
+
+TEST(FioProbe, AJobFileReadableHereGivesItsWorkingSet) {
+    const TempDir dir;
+    const auto job = dir.path() / "two.fio";
+    std::ofstream(job) << "[global]\nsize=64M\n[a]\nrw=read\nnumjobs=2\n[b]\nrw=write\n"
+                          "filename=/srv/shared.dat\nsize=1G\n";
+    const auto mc =
+        command(probe("fio"), options(probe("fio"), {{"job_file", job.string()}}), context());
+    EXPECT_EQ(mc.workingSetBytes, 2 * 64 * MiB + GiB);
+}
+
+// fio 3.33 reports total-latency percentiles for every job of a job file when
+// --lat_percentiles=1 comes before it, and its JSON says how each job did its I/O.
+TEST(FioProbeReal, AJobFileGetsTotalLatencyPercentilesAndItsIoMethod) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    const auto job = dir.path() / "mine.fio";
+    std::ofstream(job) << "[global]\nioengine=psync\nsize=1M\nruntime=1\n"
+                          "[first]\nrw=randread\nbs=4k\n[second]\nrw=write\nbs=64k\n";
+    const auto opts = options(probe("fio"), {{"job_file", job.string()}});
+    const auto mc = command(probe("fio"), opts, ctx);
+    EXPECT_EQ(mc.workingSetBytes, 2 * MiB);
+    const auto result = runOk(*runner, mc.command);
+    const auto parsed = probe("fio").parse(result, {}, opts);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    for (const auto* name : {"fio.first.read.lat_p99", "fio.second.write.lat_p99",
+                             "fio.first.read.clat_p99", "fio.second.write.clat_p99"})
+        EXPECT_TRUE(metric(*parsed, name)) << name;
+    for (const auto* glob : {"fio.first.*", "fio.second.*"})
+        EXPECT_NE(std::find(parsed->notes.begin(), parsed->notes.end(),
+                            MetricNote{MetricNote::Kind::Method, glob, "buffered I/O"}),
+                  parsed->notes.end())
+            << glob;
 }
 
 TEST(FioProbe, ValidateRefusesPresetWithJobFileAndNeither) {
@@ -453,6 +500,100 @@ TEST(FioProbeReal, EveryPresetRunsAndParses) {
             runOk(*runner, c);
         EXPECT_FALSE(fs::exists(file)) << file << " left behind";
     }
+}
+
+// --- SSD preconditioning and steady-state rounds (SNIA PTS)
+// -----------------------------------------------------------
+
+TEST(FioProbe, PreconditioningWritesTwiceTheCapacitySequentiallyIn128KiB) {
+    const auto ctx = context();
+    const auto& fio = probe("fio");
+    ASSERT_TRUE(fio.supportsSteadyState());
+    const auto mc = fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), ctx,
+                                            10 * GiB + 1000);
+    ASSERT_TRUE(mc) << mc.error().message;
+    const auto& args = mc->command.args;
+    EXPECT_EQ(mc->command.program, "fio");
+    EXPECT_EQ(mc->command.cwd, ctx.workdir);
+    EXPECT_EQ(longOption(args, "rw"), "write");
+    EXPECT_EQ(longOption(args, "bs"), "128k");
+    EXPECT_EQ(longOption(args, "size"), std::to_string(10 * GiB)) << "whole 128 KiB blocks";
+    EXPECT_EQ(longOption(args, "loops"), "2");
+    EXPECT_EQ(longOption(args, "direct"), "1");
+    EXPECT_TRUE(contains(args, "--refill_buffers"));
+    ASSERT_EQ(mc->cleanup.size(), 1u);
+    EXPECT_EQ(mc->cleanup[0].args,
+              (std::vector<std::string>{"-f", "--", ctx.workdir + "/lb-fio-precondition.dat"}));
+    EXPECT_EQ(mc->workingSetBytes, 10 * GiB);
+
+    auto buffered = ctx;
+    buffered.directIo = false;
+    const auto b =
+        fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), buffered, GiB);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(longOption(b->command.args, "direct"), "0");
+    EXPECT_FALSE(
+        fio.preconditionCommand(options(fio, {{"preset", "rand-write-4k-qd32"}}), ctx, 64 * KiB));
+}
+
+TEST(FioProbe, ASteadyStateRoundIsThePresetForItsSecondsAndKeepsItsFile) {
+    const auto ctx = context();
+    const auto& fio = probe("fio");
+    const auto opts = options(fio, {{"preset", "rand-write-4k-qd32"},
+                                    {"runtime", std::int64_t{600}},
+                                    {"ramp_time", std::int64_t{30}}});
+    const auto round = fio.steadyStateRound(opts, ctx, 60);
+    ASSERT_TRUE(round) << round.error().message;
+    const auto measured = command(fio, opts, ctx);
+    EXPECT_EQ(longOption(round->command.args, "runtime"), "60");
+    EXPECT_FALSE(longOption(round->command.args, "ramp_time"));
+    EXPECT_EQ(longOption(round->command.args, "filename"),
+              longOption(measured.command.args, "filename"));
+    EXPECT_EQ(longOption(round->command.args, "rw"), "randwrite");
+    EXPECT_TRUE(round->cleanup.empty()) << "the next round writes the same file";
+    EXPECT_FALSE(measured.cleanup.empty());
+
+    EXPECT_FALSE(fio.steadyStateRound(options(fio, {{"job_file", "/a.fio"}}), ctx, 60));
+    EXPECT_FALSE(fio.steadyStateRound(opts, ctx, 0));
+    EXPECT_FALSE(probe("bonnie").supportsSteadyState());
+    EXPECT_FALSE(probe("bonnie").steadyStateRound(options(probe("bonnie")), ctx, 60));
+}
+
+TEST(FioProbeReal, PreconditionThenRoundsOnTheSameFile) {
+    const TempDir dir;
+    auto runner = makeLocalRunner();
+    auto ctx = context();
+    ctx.workdir = dir.str();
+    ctx.directIo = acceptsDirectIo(dir.path());
+    const auto& fio = probe("fio");
+    const auto opts = options(fio, {{"preset", "rand-write-4k-qd32"}, {"size", "4M"}});
+    const auto pre = fio.preconditionCommand(opts, ctx, 8 * MiB);
+    ASSERT_TRUE(pre) << pre.error().message;
+    const auto written = runOk(*runner, pre->command);
+    const auto preRun = lb::fio::parseJson(written.stdoutText, written.stderrText);
+    ASSERT_TRUE(preRun) << preRun.error().message;
+    const auto bytes = metric(*preRun, "fio.precondition.write.bw");
+    ASSERT_TRUE(bytes);
+    for (const auto& c : pre->cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-fio-precondition.dat"));
+
+    std::vector<double> iops;
+    for (int i = 0; i < 2; ++i) {
+        const auto round = fio.steadyStateRound(opts, ctx, 1);
+        ASSERT_TRUE(round) << round.error().message;
+        const auto result = runOk(*runner, round->command);
+        const auto parsed = fio.parse(result, {}, opts);
+        ASSERT_TRUE(parsed) << parsed.error().message;
+        const auto v = metric(*parsed, "fio.rand-write-4k-qd32.write.iops");
+        ASSERT_TRUE(v);
+        iops.push_back(v->value);
+        EXPECT_TRUE(fs::exists(dir.path() / "lb-fio-rand-write-4k-qd32.dat"));
+    }
+    EXPECT_EQ(iops.size(), 2u);
+    for (const auto& c : command(fio, opts, ctx).cleanup)
+        runOk(*runner, c);
+    EXPECT_FALSE(fs::exists(dir.path() / "lb-fio-rand-write-4k-qd32.dat"));
 }
 
 // --- bonnie++
@@ -507,6 +648,7 @@ TEST(BonnieProbe, RunsAsRootOnlyWhenRoot) {
 TEST(BonnieProbe, SizeBelowTwiceTheRamAssumesHalfTheSizeAndSaysSo) {
     const auto mc = command(probe("bonnie"), options(probe("bonnie"), {{"size", "1G"}}), context());
     EXPECT_EQ(after(mc.command.args, "-s"), "1024");
+    EXPECT_EQ(mc.workingSetBytes, GiB);
     EXPECT_EQ(after(mc.command.args, "-r"), "512");
     ASSERT_EQ(mc.caveats.size(), 1u);
     EXPECT_NE(mc.caveats[0].find("1024 MiB"), std::string::npos) << mc.caveats[0];
@@ -593,6 +735,8 @@ TEST(XzProbe, PreparesRandomInputOfTheGivenSizeWithDd) {
         mc.prepare[0].args,
         (std::vector<std::string>{"if=/dev/urandom", "of=" + ctx.workdir + "/lb-xz-input", "bs=1M",
                                   "count=67108864", "iflag=count_bytes,fullblock", "conv=fsync"}));
+    // The input and its compressed copy, as large for random bytes.
+    EXPECT_EQ(mc.workingSetBytes, 2 * 64 * MiB);
 }
 
 TEST(XzProbe, CompressesOnEveryProcessorAtLevel6KeepingTheInput) {
@@ -629,6 +773,7 @@ TEST(XzProbe, InputOptionCopiesThatFileAndThreadsAndLevelReachTheArgv) {
               (std::vector<std::string>{"--", "/data/sample.tar", ctx.workdir + "/lb-xz-input"}));
     EXPECT_EQ(mc.command.args, (std::vector<std::string>{"-T2", "-9", "-k", "-f", "--",
                                                          ctx.workdir + "/lb-xz-input"}));
+    EXPECT_FALSE(mc.workingSetBytes) << "the input is not on this machine: its size is unknown";
 }
 
 TEST(XzProbe, ParseComputesThroughputFromUncompressedBytesAndWallTime) {
@@ -705,42 +850,81 @@ TEST(XzProbeReal, MeasuresTheBytesItCompressedAndCleansUp) {
 // --- randfile
 // -------------------------------------------------------------------------------------
 
-TEST(RandfileProbe, WritesRandomBytesWithDdCountingBytesAndFsync) {
+TEST(RandfileProbe, WritesFiosRandomBytesThroughTheCacheAndFsyncsAfterMeasuringTheSource) {
     const auto ctx = context();
     const auto mc = command(probe("randfile"), options(probe("randfile"), {{"size", "64M"}}), ctx);
-    const std::string path = ctx.workdir + "/lb-randfile.dat";
-    EXPECT_EQ(mc.command.program, "dd");
+    EXPECT_EQ(mc.command.program, "fio");
+    EXPECT_EQ(mc.command.cwd, ctx.workdir);
     EXPECT_EQ(mc.command.args,
-              (std::vector<std::string>{"if=/dev/urandom", "of=" + path, "bs=1M", "count=67108864",
-                                        "iflag=count_bytes,fullblock", "conv=fsync"}));
-    const auto lcAll = std::find(mc.command.env.begin(), mc.command.env.end(),
-                                 std::pair<std::string, std::string>{"LC_ALL", "C"});
-    EXPECT_NE(lcAll, mc.command.env.end()) << "dd must print its summary in the C locale";
+              (std::vector<std::string>{
+                  "--output-format=json", "--rw=write", "--bs=1M", "--refill_buffers",
+                  "--buffer_compress_percentage=0", "--name=source", "--ioengine=null",
+                  "--size=1073741824", "--name=randfile", "--stonewall",
+                  "--filename=lb-randfile.dat", "--ioengine=sync", "--direct=0", "--fallocate=none",
+                  "--end_fsync=1", "--size=67108864"}));
     ASSERT_EQ(mc.cleanup.size(), 1u);
-    EXPECT_EQ(mc.cleanup[0].args, (std::vector<std::string>{"-f", "--", path}));
+    EXPECT_EQ(mc.cleanup[0].args,
+              (std::vector<std::string>{"-f", "--", ctx.workdir + "/lb-randfile.dat"}));
     EXPECT_TRUE(mc.prepare.empty());
+    EXPECT_EQ(mc.workingSetBytes, 64 * MiB);
 }
 
-TEST(RandfileProbe, ParseReadsThroughputFromDdsSummary) {
+ProcessResult randfileGolden() {
     ProcessResult r;
     r.exitCode = 0;
-    r.stderrText = "64+0 records in\n64+0 records out\n"
-                   "67108864 bytes (67 MB, 64 MiB) copied, 0.5 s, 134 MB/s\n";
-    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
-    ASSERT_TRUE(run) << run.error().message;
-    EXPECT_EQ(run->workload, "randfile");
-    const auto throughput = metric(*run, "randfile.throughput");
-    ASSERT_TRUE(throughput);
-    EXPECT_DOUBLE_EQ(throughput->value, 134217728.0);
-    EXPECT_EQ(throughput->unit, Unit::BytesPerSecond);
+    r.stdoutText = readFile(LAYOUTBENCH_TEST_DATA_DIR "/fio/3.33/randfile_256m.json");
+    return r;
 }
 
-TEST(RandfileProbe, ParseRefusesOutputWithoutASummary) {
-    ProcessResult r;
-    r.stderrText = "dd: error writing '/w/lb-randfile.dat': No space left on device\n";
+bool hasNote(const ParsedRun& run, MetricNote::Kind kind, const std::string& metrics,
+             const std::string& text) {
+    return std::find(run.notes.begin(), run.notes.end(), MetricNote{kind, metrics, text}) !=
+           run.notes.end();
+}
+
+TEST(RandfileProbe, ParseReadsTheWriteRateAndNamesTheSourcesRate) {
+    const auto run = probe("randfile").parse(randfileGolden(), {}, options(probe("randfile")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->workload, "randfile");
+    EXPECT_EQ(run->toolVersion, "fio-3.33");
+    ASSERT_EQ(run->metrics.size(), 1u);
+    EXPECT_EQ(run->metrics[0], (Metric{"randfile.throughput", 303316899, Unit::BytesPerSecond}));
+    EXPECT_EQ(run->caveats,
+              (std::vector<std::string>{"data from fio's random generator, 3862 MB/s here "
+                                        "(refill_buffers, buffer_compress_percentage=0)"}));
+    // 303 MB/s is far from the source's 3862 MB/s: nothing excluded. The 0.9 s run is short.
+    EXPECT_EQ(run->notes,
+              (std::vector<MetricNote>{{MetricNote::Kind::Method, "randfile.*", "buffered I/O"},
+                                       {MetricNote::Kind::Qualifies, "randfile.*",
+                                        "ran 0.89 s: under 5 s, too short to trust"}}));
+}
+
+TEST(RandfileProbe, AThroughputWithin20PercentOfTheSourceIsExcluded) {
+    // The same run as if the generator had given 360 MB/s: 303 MB/s is 84 % of it.
+    auto r = randfileGolden();
+    const std::string sourceRate = "\"bw_bytes\" : 3862380661";
+    const auto at = r.stdoutText.find(sourceRate);
+    ASSERT_NE(at, std::string::npos);
+    r.stdoutText.replace(at, sourceRate.size(), "\"bw_bytes\" : 360000000");
     const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(hasNote(*run, MetricNote::Kind::Excludes, "randfile.throughput",
+                        "bounded by the data source (source 360 MB/s, measured 303 MB/s)"));
+}
+
+TEST(RandfileProbe, ParseRefusesOutputWithoutTheSourceOrTheWrite) {
+    ProcessResult r;
+    r.stderrText = "fio: failed to open lb-randfile.dat: No space left on device\n";
+    EXPECT_FALSE(probe("randfile").parse(r, {}, options(probe("randfile"))));
+
+    auto onlyWrite = randfileGolden();
+    const auto at = onlyWrite.stdoutText.find("\"jobname\" : \"source\"");
+    ASSERT_NE(at, std::string::npos);
+    onlyWrite.stdoutText.replace(at, 20, "\"jobname\" : \"other\" ");
+    const auto run = probe("randfile").parse(onlyWrite, {}, options(probe("randfile")));
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(run.error().message.find("source"), std::string::npos) << run.error().message;
 }
 
 // The randfile probe's command on this machine, at 1 MiB.
@@ -753,17 +937,39 @@ TEST(RandfileProbeReal, WritesTheFileParsesItsRateAndCleansUp) {
     const auto mc = command(probe("randfile"), opts, ctx);
     const auto result = runOk(*runner, mc.command);
     EXPECT_EQ(fs::file_size(dir.path() / "lb-randfile.dat"), 1048576u);
-    const auto dd = parseDdSummary(result.stderrText);
-    ASSERT_TRUE(dd) << dd.error().message << "\n" << result.stderrText;
-    EXPECT_EQ(dd->bytes, 1048576u);
     const auto run = probe("randfile").parse(result, {}, opts);
     ASSERT_TRUE(run) << run.error().message;
     const auto throughput = metric(*run, "randfile.throughput");
     ASSERT_TRUE(throughput);
-    EXPECT_DOUBLE_EQ(throughput->value, 1048576.0 / dd->seconds);
+    EXPECT_GT(throughput->value, 0);
     for (const auto& c : mc.cleanup)
         runOk(*runner, c);
     EXPECT_FALSE(fs::exists(dir.path() / "lb-randfile.dat"));
+}
+
+// fio's generator, as the randfile probe measures it, against /dev/urandom read by dd: the source
+// must outrun what it feeds. Measured here: 2.6-3.9 GB/s against 0.1-0.4 GB/s.
+TEST(RandfileProbeReal, FiosGeneratorOutrunsDevUrandom) {
+    auto runner = makeLocalRunner();
+    const auto fio = runOk(*runner, {"fio",
+                                     {"--output-format=json", "--rw=write", "--bs=1M",
+                                      "--refill_buffers", "--buffer_compress_percentage=0",
+                                      "--name=source", "--ioengine=null", "--size=268435456"},
+                                     {{"LC_ALL", "C"}}});
+    const auto source = lb::fio::parseJson(fio.stdoutText, fio.stderrText);
+    ASSERT_TRUE(source) << source.error().message;
+    const auto generated = metric(*source, "fio.source.write.bw");
+    ASSERT_TRUE(generated);
+    const auto dd = runOk(*runner, {"dd",
+                                    {"if=/dev/urandom", "of=/dev/null", "bs=1M", "count=67108864",
+                                     "iflag=count_bytes,fullblock"},
+                                    {{"LC_ALL", "C"}}});
+    const auto urandom = parseDdSummary(dd.stderrText);
+    ASSERT_TRUE(urandom) << urandom.error().message;
+    const double urandomRate = static_cast<double>(urandom->bytes) / urandom->seconds;
+    std::cout << "fio's generator " << generated->value / 1e6 << " MB/s, /dev/urandom "
+              << urandomRate / 1e6 << " MB/s\n";
+    EXPECT_GT(generated->value, 2 * urandomRate);
 }
 
 // --- parseDdSummary
@@ -808,15 +1014,6 @@ TEST_F(DdCapture, ParsesTheRealShortForm) {
     EXPECT_EQ(s->bytes, 4u);
     EXPECT_GT(s->seconds, 0);
     EXPECT_LT(s->seconds, 60);
-
-    ProcessResult r;
-    r.exitCode = 0;
-    r.stderrText = shortForm_;
-    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
-    ASSERT_TRUE(run) << run.error().message;
-    const auto throughput = metric(*run, "randfile.throughput");
-    ASSERT_TRUE(throughput);
-    EXPECT_DOUBLE_EQ(throughput->value, 4.0 / s->seconds);
 }
 
 TEST_F(DdCapture, ParsesTheRealLongForm) {
@@ -826,16 +1023,6 @@ TEST_F(DdCapture, ParsesTheRealLongForm) {
     EXPECT_EQ(s->bytes, 4194304u);
     EXPECT_GT(s->seconds, 0);
     EXPECT_LT(s->seconds, 60);
-
-    // The randfile probe reads the same capture as its rate.
-    ProcessResult r;
-    r.exitCode = 0;
-    r.stderrText = longForm_;
-    const auto run = probe("randfile").parse(r, {}, options(probe("randfile")));
-    ASSERT_TRUE(run) << run.error().message;
-    const auto throughput = metric(*run, "randfile.throughput");
-    ASSERT_TRUE(throughput);
-    EXPECT_DOUBLE_EQ(throughput->value, 4194304.0 / s->seconds);
 }
 
 TEST(ParseDdSummary, ReadsBytesAndSecondsExactly) {
@@ -939,7 +1126,7 @@ TEST(ParseXzRobotList, RejectsMalformedInput) {
 TEST(ProbeVersionsReal, EachProbeReadsItsToolsVersion) {
     auto runner = makeLocalRunner();
     const std::map<std::string, std::string> expectedStart = {
-        {"fio", "fio-"}, {"bonnie", "bonnie++ "}, {"xz", "xz (XZ Utils) "}, {"randfile", "dd "}};
+        {"fio", "fio-"}, {"bonnie", "bonnie++ "}, {"xz", "xz (XZ Utils) "}, {"randfile", "fio-"}};
     for (const auto& [name, start] : expectedStart) {
         SCOPED_TRACE(name);
         const auto r = runner->run(probe(name).versionCommand());

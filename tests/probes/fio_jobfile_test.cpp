@@ -1,0 +1,101 @@
+// fio job files as text (probes/fio_jobfile.h): the working set of their jobs, checked against the
+// files the real fio lays out for them, and the copy that asks for total-latency percentiles.
+#include "engine/size.h"
+#include "probes/fio_jobfile.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using lb::GiB;
+using lb::MiB;
+using lb::fio::jobFileWorkingSet;
+
+TEST(FioJobFile, OneJobIsItsSizeTimesItsClones) {
+    EXPECT_EQ(jobFileWorkingSet("[a]\nrw=randread\nsize=64M\n"), 64 * MiB);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nrw=randread\nsize=64M\nnumjobs=4\n"), 4 * 64 * MiB);
+    // size is split over nrfiles; filesize is per file.
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=64M\nnrfiles=4\n"), 64 * MiB);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nfilesize=16M\nnrfiles=4\nnumjobs=2\n"), 2 * 64 * MiB);
+}
+
+TEST(FioJobFile, GlobalSectionsApplyToTheJobsAfterThem) {
+    EXPECT_EQ(jobFileWorkingSet("[global]\nsize=1G\n[a]\n[b]\nsize=2G\n[global]\nsize=4G\n[c]\n"),
+              (1 + 2 + 4) * GiB);
+    EXPECT_FALSE(jobFileWorkingSet("[a]\nrw=read\n[global]\nsize=1G\n"))
+        << "a [global] after a job does not reach it";
+}
+
+TEST(FioJobFile, NamedFilesAreCountedOnceAtTheirLargest) {
+    // Clones of a job with filename= share it, and so do jobs naming the same file.
+    EXPECT_EQ(jobFileWorkingSet("[a]\nfilename=/dev/sdb\nsize=10G\nnumjobs=8\n"), 10 * GiB);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nfilename=x\nsize=1G\n[b]\nfilename=x\nsize=3G\n"), 3 * GiB);
+    // A size over several named files is split between them.
+    EXPECT_EQ(jobFileWorkingSet("[a]\nfilename=x:y\nsize=2G\n[b]\nfilename=y\nsize=256M\n"),
+              2 * GiB);
+}
+
+TEST(FioJobFile, SizesAsFioReadsThem) {
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=4k\n"), 4096u);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=1MB\n"), MiB) << "kb_base=1024 is fio's default";
+    // fio 3.33 reads "ib" as the other base, a lone "i" as the same one.
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=1MiB\n"), 1000000u);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=1mi\n"), MiB);
+    EXPECT_EQ(jobFileWorkingSet("[global]\nkb_base=1000\n[a]\nsize=1MB\n"), 1000000u);
+    // fio sets kb_base before the other options, wherever it is written.
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=1MiB\nkb_base=1000\n"), MiB);
+    EXPECT_EQ(jobFileWorkingSet("[a]\nsize=123456\n"), 123456u);
+    EXPECT_EQ(jobFileWorkingSet("; comment\n# comment\n[a]\n  size = 2g  \n"), 2 * GiB);
+}
+
+TEST(FioJobFile, UnknownWhenTheTextCannotTell) {
+    for (const char* text : {
+             "",
+             "[global]\nsize=1G\n",               // no job
+             "[a]\nrw=read\nfilename=/dev/sdb\n", // the device's size
+             "[a]\nsize=50%\n",                   // of the file or device
+             "[a]\nsize=${SIZE}\n",               // a variable
+             "[a]\nfilesize=1M-4M\n",             // a range
+             "[a]\nsize=1G\nfill_device=1\n",     // fills whatever is there
+             "[a]\nsize=1x\n",                    // not a size
+             "include other.fio\n[a]\nsize=1G\n", // another file
+             "[a]\nsize=1G\n[b]\nrw=read\n",      // one job unknown: all unknown
+         })
+        EXPECT_FALSE(jobFileWorkingSet(text)) << text;
+}
+
+TEST(FioJobFile, TotalLatencyPercentilesComeFirstAsAGlobalSection) {
+    EXPECT_EQ(lb::fio::withTotalLatencyPercentiles("[a]\nsize=1M\n"),
+              "[global]\nlat_percentiles=1\n\n[a]\nsize=1M\n");
+}
+
+// The files the real fio lays out for a job file add up to the working set computed from it.
+TEST(FioJobFileReal, WorkingSetIsWhatFioLaysOut) {
+    std::string pattern = (fs::temp_directory_path() / "lb-jobfile-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    const fs::path dir = pattern;
+    const std::string text = "[global]\nrw=read\nbs=64k\nioengine=psync\nsize=1M\n"
+                             "[clones]\nnumjobs=2\nnrfiles=2\n"
+                             "[per-file]\nfilesize=512k\nnrfiles=3\n"
+                             "[shared]\nfilename=shared.dat\nsize=2M\n"
+                             "[two-named]\nfilename=shared.dat:other.dat\n";
+    std::ofstream(dir / "layout.fio") << text;
+    const std::string cmd =
+        "cd '" + dir.string() + "' && fio --output-format=json layout.fio >fio.out 2>fio.err";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << "fio failed; see " << dir;
+    std::uintmax_t laidOut = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() != ".fio" && e.path().extension() != ".out" &&
+            e.path().extension() != ".err")
+            laidOut += e.file_size();
+    EXPECT_EQ(jobFileWorkingSet(text), laidOut);
+    EXPECT_EQ(laidOut, 6 * MiB); // 2 x 1M + 3 x 512k + 2M + 512k
+    fs::remove_all(dir);
+}
+
+} // namespace
