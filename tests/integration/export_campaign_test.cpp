@@ -493,7 +493,8 @@ TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
 TEST_F(ExportCampaign, ChapSecretIsInNoProcessArgvOrEnvironmentDuringTheRun) {
     Outcome& o = mainCampaign();
     ASSERT_TRUE(o.result) << o.result.error().message;
-    EXPECT_EQ(o.result->status, "done");
+    EXPECT_EQ(o.result->status, "done")
+        << (o.result->problems.empty() ? o.log : o.result->problems.front());
     EXPECT_TRUE(o.leaks.empty()) << o.leaks.size() << " leaks, first: " << o.leaks.front();
     EXPECT_TRUE(o.sawNetload) << "the sampler never saw lb-netload run";
     EXPECT_GT(o.sampleRounds, 100u);
