@@ -1,5 +1,5 @@
 // Export plan steps (tgtadm, targetcli, exportfs, nfs-ganesha) with their undos, and the export
-// as clients see it.
+// as clients see it. CHAP secrets reach the target through stdin, never an argument.
 #include "engine/export.h"
 
 #include <algorithm>
@@ -88,6 +88,19 @@ Command tgtadmCommand(const ScenarioExport& e, const std::vector<std::string>& a
     return admin("tgtadm", std::move(all));
 }
 
+// tgtadm takes an account's password only as an argument, where every local user can read it
+// (/proc/PID/cmdline); lb-tgt-account sends tgtd the same request with the password read from
+// its standard input.
+Command tgtAccountCommand(const ScenarioExport& e) {
+    std::vector<std::string> args;
+    if (e.tgtControlPort)
+        args = {"-C", std::to_string(e.tgtControlPort)};
+    args.insert(args.end(), {"--user", e.chapUser});
+    Command c = admin("lb-tgt-account", std::move(args));
+    c.secretStdin = e.chapPassword + "\n";
+    return c;
+}
+
 // The first step of an iSCSI export, so that a host without a running target fails before
 // anything is made.
 PlanStep targetCheck(const ScenarioExport& e) {
@@ -111,11 +124,8 @@ void planTgt(LayoutPlan& plan, const ScenarioExport& e, const std::string& backi
              {"--op", "new", "--mode", "logicalunit", "--tid", tid, "--lun", lun, "-b", backing}),
          tgtadm({"--op", "delete", "--mode", "logicalunit", "--tid", tid, "--lun", lun})});
     if (!e.chapUser.empty()) {
-        Command account =
-            tgtadm({"--op", "new", "--mode", "account", "--user", e.chapUser, "--password"});
-        account.maskedArg(e.chapPassword);
         plan.steps.push_back(
-            {"create the CHAP account " + e.chapUser, std::move(account),
+            {"create the CHAP account " + e.chapUser, tgtAccountCommand(e),
              tgtadm({"--op", "delete", "--mode", "account", "--user", e.chapUser})});
         plan.steps.push_back(
             {"require CHAP as " + e.chapUser + " on target " + tid,
@@ -127,6 +137,15 @@ void planTgt(LayoutPlan& plan, const ScenarioExport& e, const std::string& backi
             {"allow initiators " + initiator + " on target " + tid,
              tgtadm({"--op", "bind", "--mode", "target", "--tid", tid, "-I", initiator}),
              tgtadm({"--op", "unbind", "--mode", "target", "--tid", tid, "-I", initiator})});
+}
+
+// The configfs directory of a targetcli node: /iscsi/IQN/tpg1[/acls/INITIATOR] is
+// /sys/kernel/config/target/iscsi/IQN/tpgt_1[/acls/INITIATOR].
+std::string lioConfigfs(const std::string& node) {
+    std::string path = "/sys/kernel/config/target" + node;
+    if (const auto at = path.find("/tpg"); at != std::string::npos)
+        path.replace(at, 4, "/tpgt_");
+    return path;
 }
 
 void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExport& e,
@@ -157,9 +176,17 @@ void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExpor
     }
     const bool all = e.initiators == std::vector<std::string>{"ALL"};
     const bool chap = !e.chapUser.empty();
+    // `targetcli NODE set auth password=...` would put the secret in its argv: the CHAP
+    // credentials go straight into the node's configfs files instead (what targetcli writes),
+    // the password read from stdin by the shell's built-in read and printf, which start no
+    // process.
     auto auth = [&](const std::string& node) {
-        Command c = admin("targetcli", {node, "set", "auth", "userid=" + e.chapUser});
-        c.maskedArg("password=" + e.chapPassword);
+        Command c = admin("sh", {"-c",
+                                 "IFS= read -r p || [ -n \"$p\" ] || exit 1; "
+                                 "printf '%s' \"$2\" > \"$1/auth/userid\" && "
+                                 "printf '%s' \"$p\" > \"$1/auth/password\"",
+                                 "sh", lioConfigfs(node), e.chapUser});
+        c.secretStdin = e.chapPassword + "\n";
         return c;
     };
     if (all) {

@@ -2,8 +2,8 @@
 // nfs-ganesha) while its workloads run. Every export is a plan step with its undo, appended to the
 // part of the layout's plan the workloads run on, so the journal that tears the layout down also
 // removes its targets, LUNs and exports, newest first: after the campaign, when a later step
-// fails, and on --resume after a crash. CHAP secrets are masked arguments: plans, the journal and
-// logs show "****".
+// fails, and on --resume after a crash. CHAP secrets are never arguments: the commands that set
+// them read them on stdin (Command::secretStdin), and plans, the journal and logs show "****".
 #pragma once
 
 #include "engine/expected.h"

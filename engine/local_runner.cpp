@@ -23,6 +23,7 @@
 #include <boost/process/v2/stdio.hpp>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -182,6 +183,35 @@ Expected<void> validate(const Command& cmd) {
             return runtimeError(cmd.cwd + ": working directory does not exist");
     }
     return {};
+}
+
+// The child's standard input: /dev/null (a benchmark tool must never sit waiting for input), or
+// a pipe that already holds the command's secret and is closed behind it, so the secret is read
+// once and then end-of-file. A pipe's contents are readable by nobody but the two ends, unlike
+// argv and the environment. Written before the child starts, so it must fit in the pipe: a
+// secret is short, and up to PIPE_BUF bytes fit whole in every pipe.
+Expected<Fd> stdinFor(const Command& cmd) {
+    if (cmd.secretStdin.empty()) {
+        Fd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+        if (devNull.get() < 0)
+            return runtimeError(std::string("/dev/null: cannot open: ") + std::strerror(errno));
+        return devNull;
+    }
+    if (cmd.secretStdin.size() > PIPE_BUF)
+        return badInput(cmd.program + ": the secret input is longer than " +
+                        std::to_string(PIPE_BUF) + " bytes");
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) == -1)
+        return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
+    Fd readEnd(fds[0]), writeEnd(fds[1]);
+    ssize_t n;
+    do {
+        n = ::write(writeEnd.get(), cmd.secretStdin.data(), cmd.secretStdin.size());
+    } while (n == -1 && errno == EINTR);
+    if (n != static_cast<ssize_t>(cmd.secretStdin.size()))
+        return runtimeError(cmd.program +
+                            ": cannot write its input to a pipe: " + std::strerror(errno));
+    return readEnd;
 }
 
 // Runs in the forked child just before execve (so only async-signal-safe calls).
@@ -455,10 +485,10 @@ public:
         if (::pipe2(errFds, O_CLOEXEC) == -1)
             return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
         Fd errRead(errFds[0]), errWrite(errFds[1]);
-        // A benchmark tool must never sit waiting for input.
-        Fd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-        if (devNull.get() < 0)
-            return runtimeError(std::string("/dev/null: cannot open: ") + std::strerror(errno));
+        auto input = stdinFor(cmd);
+        if (!input)
+            return fail(input.error());
+        Fd stdinRead = std::move(*input);
 
         asio::io_context ctx;
         bp::posix::default_launcher launcher;
@@ -473,10 +503,10 @@ public:
             auto proc =
                 cmd.cwd.empty()
                     ? launcher(ctx.get_executor(), ec, *exe, argv,
-                               bp::process_stdio{devNull.get(), outWrite.get(), errWrite.get()},
+                               bp::process_stdio{stdinRead.get(), outWrite.get(), errWrite.get()},
                                ChildSetup{})
                     : launcher(ctx.get_executor(), ec, *exe, argv,
-                               bp::process_stdio{devNull.get(), outWrite.get(), errWrite.get()},
+                               bp::process_stdio{stdinRead.get(), outWrite.get(), errWrite.get()},
                                bp::process_start_dir{cmd.cwd}, ChildSetup{});
             // We reap the child ourselves (wait4, for its CPU time); the process object must
             // not wait for or kill that pid later, when it may belong to someone else.
@@ -499,7 +529,7 @@ public:
         // The child has its copies; ours would keep the pipes open forever.
         outWrite.reset();
         errWrite.reset();
-        devNull.reset();
+        stdinRead.reset();
 
         result.startedAt = isoUtc(startedWall);
         Execution(ctx, pid, cmd, opts, result, std::move(outRead), std::move(errRead)).run();

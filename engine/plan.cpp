@@ -4,6 +4,7 @@
 #include "engine/size.h"
 #include "engine/store.h"
 
+#include <cassert>
 #include <cctype>
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,10 @@ std::string json(const std::vector<std::string>& v) {
     return nlohmann::json(v).dump();
 }
 
+// The argv an undo is journaled with and replayed from. An undo never carries a secret: the
+// journal keeps argv only, so a secret stdin would be lost (and must never be stored anyway).
 std::vector<std::string> argvOf(const Command& c) {
+    assert(c.secretStdin.empty());
     std::vector<std::string> v{c.program};
     v.insert(v.end(), c.args.begin(), c.args.end());
     return v;

@@ -1,7 +1,9 @@
 // Disk safety checks and the --yes-destroy rule. Every check runs as a Command through the
 // Runner. Without udev (containers, minimal hosts) lsblk knows no partition-table or file-system
 // types, so those come from the on-disk probes (blkid -p, wipefs) instead; lsblk supplies the
-// device tree and mount points, which it reads from the kernel.
+// device tree and mount points, which it reads from the kernel. What uses a disk (mounts, swap,
+// holders in /sys, imported pools, / and /boot) is sorted from what it merely carries (labels,
+// tables, signatures): only the latter can be wiped on purpose.
 
 #include "engine/safety.h"
 
@@ -64,6 +66,41 @@ bool isHolderType(const std::string& type) {
            type.starts_with("raid") || type == "linear" || type == "multipath";
 }
 
+// How a holder of this lsblk TYPE is named in a reason.
+std::string holderKind(const std::string& type) {
+    if (type == "md" || type.starts_with("raid") || type == "linear")
+        return "md array";
+    if (type == "lvm")
+        return "LVM volume";
+    if (type == "crypt")
+        return "dm-crypt device";
+    if (type == "mpath" || type == "multipath")
+        return "multipath device";
+    return "device-mapper device";
+}
+
+struct ZfsLabel {
+    std::string pool; // the pool's name, when the label says
+    std::string guid; // the pool's guid in decimal, when the label says
+};
+
+// The pool's name and guid from `zdb -l`: "name: 'tank'" and "pool_guid: 1234".
+ZfsLabel zdbLabel(const std::string& out) {
+    ZfsLabel label;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+        const auto key = line.find_first_not_of(' ');
+        if (key == std::string::npos)
+            continue;
+        const std::string_view l = std::string_view(line).substr(key);
+        if (label.pool.empty() && l.starts_with("name: '") && l.ends_with("'"))
+            label.pool = std::string(l.substr(7, l.size() - 8));
+        else if (label.guid.empty() && l.starts_with("pool_guid: "))
+            label.guid = std::string(l.substr(11));
+    }
+    return label;
+}
+
 std::vector<std::string> splitLines(const std::string& s) {
     std::vector<std::string> out;
     std::istringstream in(s);
@@ -92,7 +129,7 @@ public:
         // What the kernel knows first, then what is on the disk.
         for (Check check :
              {&Inspector::mounts, &Inspector::swap, &Inspector::holders, &Inspector::systemDisks,
-              &Inspector::zfsLabel, &Inspector::partitionTable, &Inspector::signatures})
+              &Inspector::zfs, &Inspector::partitionTable, &Inspector::signatures})
             if (auto r = (this->*check)(); !r)
                 return fail(r.error());
         return state_;
@@ -106,17 +143,23 @@ private:
         return r;
     }
 
-    void reason(std::string why) {
-        if (std::find(state_.holdsReasons.begin(), state_.holdsReasons.end(), why) ==
-            state_.holdsReasons.end())
-            state_.holdsReasons.push_back(std::move(why));
+    static void add(std::vector<std::string>& to, std::string why) {
+        if (std::find(to.begin(), to.end(), why) == to.end())
+            to.push_back(std::move(why));
+    }
+    void inUse(std::string why) { add(state_.inUse, std::move(why)); }
+    void carries(std::string why) { add(state_.carries, std::move(why)); }
+
+    // "/dev/loop0" or "/dev/loop0 (through /dev/loop0p1)" for a path of the disk.
+    std::string through(const std::string& path) const {
+        return device_ + (path == state_.resolvedPath ? "" : " (through " + path + ")");
     }
 
     // The tool ran but could not read the device (permissions, I/O error): refuse the disk,
     // saying why, rather than call it blank.
     void unprobed(const std::string& path, const std::string& toolName, const ProcessResult& r) {
-        reason(device_ + (path == state_.resolvedPath ? "" : " (through " + path + ")") +
-               " could not be probed for signatures (" + toolName + ": " + lastLine(r) + ")");
+        carries(through(path) + " could not be probed for signatures (" + toolName + ": " +
+                lastLine(r) + ")");
     }
 
     // "/dev/loop0" or "/dev/loop0 (partition /dev/loop0p1)".
@@ -154,7 +197,7 @@ private:
         for (const auto& n : nodes_)
             for (const auto& m : n.mountpoints)
                 if (m != "[SWAP]")
-                    reason(who(n) + " is mounted at " + m);
+                    inUse(who(n) + " is mounted at " + m);
         return {};
     }
 
@@ -170,23 +213,31 @@ private:
             swaps_.push_back(dev);
             for (const auto& n : nodes_)
                 if (n.path == dev)
-                    reason(who(n) + " is used as swap");
+                    inUse(who(n) + " is used as swap");
         }
         for (const auto& n : nodes_)
             for (const auto& m : n.mountpoints)
                 if (m == "[SWAP]")
-                    reason(who(n) + " is used as swap");
+                    inUse(who(n) + " is used as swap");
         return {};
     }
 
+    // md arrays, device-mapper (LVM, dm-crypt, multipath) and the like that hold the disk or a
+    // partition: what lsblk lists below it, and the holders the kernel lists in /sys (which
+    // lsblk may not show on a minimal host). Each holder is named once, by its device path.
     Expected<void> holders() {
+        std::map<std::string, std::pair<std::string, std::string>> held; // path -> (who, what)
         for (const auto& n : nodes_)
-            if (n.depth > 0 && isHolderType(n.type))
-                reason(device_ + " is held by " + n.type + " device " + n.path);
-        // The entries of each holders directory, one per line; plain sh and ls, so it works on a
-        // minimal server (busybox find has no -printf).
-        std::vector<std::string> args{"-c", "for d in \"$@\"; do ls -1 \"$d\" || exit 1; done",
-                                      "sh"};
+            if (n.depth > 0 && isHolderType(n.type) && !held.count(n.path))
+                held[n.path] = {device_, holderKind(n.type)};
+        // One line per holder: the holder directory's entry and, for device-mapper, its name;
+        // plain sh, ls and cat, so it works on a minimal server (busybox find has no -printf).
+        std::vector<std::string> args{
+            "-c",
+            "for d in \"$@\"; do ls -1 \"$d\" >/dev/null || exit 1; for h in \"$d\"/*; do "
+            "[ -e \"$h\" ] || continue; echo \"${d%/holders} ${h##*/} "
+            "$(cat \"$h/dm/name\" 2>/dev/null)\"; done; done",
+            "sh"};
         for (const auto& n : nodes_)
             if (n.depth == 0 || n.type == "part")
                 args.push_back("/sys/class/block/" + n.name + "/holders");
@@ -195,12 +246,25 @@ private:
             return fail(r.error());
         if (!r->ok())
             return runtimeError(device_ + ": cannot read its holders in /sys: " + lastLine(*r));
-        for (const auto& h : splitLines(r->stdoutText))
-            reason(device_ + " is held by /dev/" + h + " (md, dm or LVM)");
+        for (const auto& line : splitLines(r->stdoutText)) {
+            std::istringstream words(line);
+            std::string dir, name, dmName;
+            words >> dir >> name >> dmName;
+            const std::string member = "/dev/" + dir.substr(dir.rfind('/') + 1);
+            const std::string path = dmName.empty() ? "/dev/" + name : "/dev/mapper/" + dmName;
+            if (!held.count(path))
+                held[path] = {through(member),
+                              name.starts_with("md") ? "md array" : "device-mapper device"};
+        }
+        for (const auto& [path, holder] : held)
+            inUse(holder.first + " is held by " + holder.second + " " + path);
         return {};
     }
 
-    Expected<void> zfsLabel() {
+    // ZFS labels: blkid on the disk and its partitions, and zdb, which reads labels blkid may
+    // miss (it looks at all four). A label of a pool that is imported now is a pool in use.
+    Expected<void> zfs() {
+        std::vector<std::pair<std::string, ZfsLabel>> labels; // (path, label)
         for (const auto& path : own_) {
             auto probe = run(tool("blkid", {"-p", "-o", "export", "--", path}));
             if (!probe)
@@ -217,37 +281,51 @@ private:
                     values[line.substr(0, eq)] = line.substr(eq + 1);
             probes_[path] = values;
             if (values["TYPE"] == "zfs_member")
-                reason(device_ + (path == state_.resolvedPath ? "" : " (through " + path + ")") +
-                       " carries a ZFS label" +
-                       (values["LABEL"].empty() ? "" : " (pool " + values["LABEL"] + ")"));
+                labels.push_back({path, {values["LABEL"], values["UUID"]}});
         }
-        // zdb reads labels blkid may miss (it looks at all four); optional, as it is not
-        // everywhere.
+        // zdb is optional: not every server has it.
         auto zdb = runner_.run(tool("zdb", {"-l", state_.resolvedPath}));
-        if (zdb && zdb->exitCode == 0) {
-            std::string pool;
-            for (const auto& line : splitLines(zdb->stdoutText)) {
-                const auto at = line.find("name: '");
-                if (at != std::string::npos && pool.empty()) {
-                    pool = line.substr(at + 7);
-                    if (!pool.empty() && pool.back() == '\'')
-                        pool.pop_back();
-                }
-            }
-            if (zdb->stdoutText.find("pool_guid") != std::string::npos)
-                reason(device_ + " carries a ZFS label" +
-                       (pool.empty() ? "" : " (pool " + pool + ")"));
+        if (zdb && zdb->exitCode == 0 && zdb->stdoutText.find("pool_guid") != std::string::npos)
+            labels.push_back({state_.resolvedPath, zdbLabel(zdb->stdoutText)});
+        if (labels.empty())
+            return {};
+        const auto imported = importedPools();
+        for (const auto& [path, label] : labels) {
+            const auto pool = label.pool.empty() ? std::string() : " " + label.pool;
+            const bool live = std::any_of(imported.begin(), imported.end(), [&](const auto& p) {
+                return label.guid.empty() ? p.first == label.pool : p.second == label.guid;
+            });
+            if (live)
+                inUse(through(path) + " is a member of the imported ZFS pool" + pool);
+            else
+                carries(through(path) + " carries a ZFS label" +
+                        (label.pool.empty() ? "" : " (pool " + label.pool + ", not imported)"));
         }
         return {};
+    }
+
+    // The imported pools, (name, guid): none where zpool is missing or no ZFS runs (zfs-fuse's
+    // daemon stopped), since then no pool can be imported.
+    std::vector<std::pair<std::string, std::string>> importedPools() {
+        std::vector<std::pair<std::string, std::string>> out;
+        auto r = runner_.run(tool("zpool", {"list", "-H", "-o", "name,guid"}));
+        if (!r || !r->ok())
+            return out;
+        for (const auto& line : splitLines(r->stdoutText)) {
+            const auto tab = line.find('\t');
+            out.emplace_back(line.substr(0, tab),
+                             tab == std::string::npos ? std::string() : line.substr(tab + 1));
+        }
+        return out;
     }
 
     Expected<void> partitionTable() {
         const auto& values = probes_[state_.resolvedPath];
         if (const auto it = values.find("PTTYPE"); it != values.end())
-            reason(device_ + " carries a partition table (" + it->second + ")");
+            carries(device_ + " carries a partition table (" + it->second + ")");
         for (const auto& n : nodes_)
             if (n.type == "part" && n.depth == 1) {
-                reason(device_ + " carries a partition table (it has partition " + n.path + ")");
+                carries(device_ + " carries a partition table (it has partition " + n.path + ")");
                 break;
             }
         return {};
@@ -268,7 +346,6 @@ private:
             } catch (const Json::exception& e) {
                 return runtimeError(path + ": cannot read wipefs's output: " + e.what());
             }
-            const auto through = path == state_.resolvedPath ? "" : " (through " + path + ")";
             if (!j.contains("signatures") || !j["signatures"].is_array())
                 continue;
             for (const auto& s : j["signatures"]) {
@@ -277,8 +354,8 @@ private:
                 if (type == "gpt" || type == "PMBR" || type == "dos" || type == "zfs_member" ||
                     type == probes_[path]["PTTYPE"])
                     continue;
-                reason(device_ + through + " carries a " + type + " signature at offset " +
-                       text(s, "offset"));
+                carries(through(path) + " carries a " + type + " signature at offset " +
+                        text(s, "offset"));
             }
         }
         return {};
@@ -309,7 +386,7 @@ private:
                 continue;
             for (const auto& dev : splitLines(r->stdoutText))
                 if (own_.count(dev))
-                    reason(device_ + " holds " + what + " (" + source + ")");
+                    inUse(device_ + " holds " + what + " (" + source + ")");
         }
         return {};
     }
@@ -342,14 +419,22 @@ Expected<void> authorizeDestruction(const std::vector<DiskDecision>& decisions,
                                     const std::vector<std::string>& yesDestroy) {
     std::vector<std::string> refusals;
     for (const auto& d : decisions) {
-        if (d.disk.holdsReasons.empty())
+        const std::string disk =
+            d.disk.path + (d.disk.serial.empty() ? "" : " (serial " + d.disk.serial + ")");
+        if (!d.disk.inUse.empty()) {
+            refusals.push_back("refusing to destroy " + disk +
+                               ": it is in use: " + join(d.disk.inUse, "; ") +
+                               " — no flag destroys a disk in use (neither wipe = true nor "
+                               "--yes-destroy); free it first");
+            continue;
+        }
+        if (d.disk.carries.empty())
             continue;
         const bool isNamed = named(d.disk, yesDestroy);
         if (d.wipe && isNamed)
             continue;
-        std::string line = "refusing to destroy " + d.disk.path +
-                           (d.disk.serial.empty() ? "" : " (serial " + d.disk.serial + ")") + ": " +
-                           join(d.disk.holdsReasons, "; ") + " — ";
+        std::string line =
+            "refusing to destroy " + disk + ": " + join(d.disk.carries, "; ") + " — ";
         if (!d.wipe && !isNamed)
             line += "to destroy it anyway, mark it wipe = true in the scenario and pass "
                     "--yes-destroy " +

@@ -660,19 +660,27 @@ Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& wh
     return c;
 }
 
-// The text with every CHAP secret written as "****": what is stored with a campaign. Secrets are
-// found as the parser found them (layouts[*].export.chap_password), and replaced token for token.
-std::string maskSecrets(std::string_view text, const toml::table& root) {
-    std::vector<toml::source_position> at;
-    if (const auto* layouts = root["layouts"].as_array())
-        for (const auto& l : *layouts)
-            if (const auto* node =
+// The chap_password nodes of a parsed scenario: layouts[*].export.chap_password.
+template <typename Table> auto chapPasswordNodes(Table& root) {
+    std::vector<decltype(root["x"].node())> out;
+    if (auto* layouts = root["layouts"].as_array())
+        for (auto& l : *layouts)
+            if (auto* node =
                     l.as_table() ? (*l.as_table())["export"]["chap_password"].node() : nullptr)
-                at.push_back(node->source().begin);
+                out.push_back(node);
+    return out;
+}
+
+// The text with the string token at each position written as "****", token for token, so the
+// rest of the file (comments, layout, line numbers) stays as written. toml++ reports lines counted
+// by '\n' (a CRLF file's '\r' ends a line's last column) and columns in code points, counted on
+// line 1 after a UTF-8 byte order mark, which it skips.
+std::string maskTokens(std::string_view text, const std::vector<toml::source_position>& at) {
+    constexpr std::string_view bom = "\xEF\xBB\xBF";
     // Offsets of the string tokens, last first so earlier offsets stay valid.
     std::vector<std::pair<std::size_t, std::size_t>> spans;
     for (const auto& pos : at) {
-        std::size_t offset = 0;
+        std::size_t offset = text.starts_with(bom) ? bom.size() : 0;
         for (std::size_t line = 1; line < pos.line && offset != std::string_view::npos; ++line) {
             offset = text.find('\n', offset);
             if (offset != std::string_view::npos)
@@ -680,7 +688,6 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
         }
         if (offset == std::string_view::npos)
             continue;
-        // Columns count code points.
         for (std::size_t col = 1; col < pos.column && offset < text.size(); ++col) {
             ++offset;
             while (offset < text.size() &&
@@ -705,6 +712,54 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
     for (const auto& [offset, length] : spans)
         out.replace(offset, length, "\"****\"");
     return out;
+}
+
+// True when `masked` parses and says "****" for every secret, and no secret's value is left in it
+// (say in a comment).
+bool fullyMasked(const std::string& masked, const std::vector<std::string>& secrets) {
+    for (const auto& secret : secrets)
+        if (masked.find(secret) != std::string::npos)
+            return false;
+    toml::table again;
+    try {
+        again = toml::parse(masked);
+    } catch (const toml::parse_error&) {
+        return false;
+    }
+    const auto nodes = chapPasswordNodes(again);
+    return std::all_of(nodes.begin(), nodes.end(),
+                       [](const toml::node* n) { return n->value<std::string>() == "****"; });
+}
+
+// The text with every CHAP secret written as "****": what is stored with a campaign. Secrets are
+// found as the parser found them (layouts[*].export.chap_password) and replaced token for token;
+// any copy of a secret's value elsewhere (a comment) goes too. If the result still held a secret
+// (an encoding the token search does not foresee), the scenario is stored re-written from its
+// parsed form instead: comments and layout lost, the secret never kept.
+std::string maskSecrets(std::string_view text, const toml::table& root) {
+    std::vector<toml::source_position> at;
+    std::vector<std::string> secrets;
+    for (const auto* node : chapPasswordNodes(root)) {
+        at.push_back(node->source().begin);
+        if (const auto value = node->value<std::string>();
+            value && !value->empty() && *value != "****")
+            secrets.push_back(*value);
+    }
+    if (at.empty())
+        return std::string(text);
+    std::string out = maskTokens(text, at);
+    for (const auto& secret : secrets)
+        for (auto pos = out.find(secret); pos != std::string::npos; pos = out.find(secret, pos))
+            out.replace(pos, secret.size(), "****");
+    if (fullyMasked(out, secrets))
+        return out;
+    toml::table copy = root;
+    for (auto* node : chapPasswordNodes(copy))
+        if (auto* str = node->as_string())
+            *str = "****";
+    std::ostringstream rewritten;
+    rewritten << "# The scenario as layoutbench read it, with its CHAP secrets masked\n" << copy;
+    return rewritten.str();
 }
 
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,

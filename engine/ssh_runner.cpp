@@ -213,7 +213,7 @@ std::string sshUrl(const SshTarget& t) {
            (v6 ? "[" + t.host + "]" : t.host) + ":" + std::to_string(t.port);
 }
 
-std::string remoteShellCommand(const Command& cmd, bool masked) {
+std::string remoteShellCommand(const Command& cmd) {
     std::string out;
     if (!cmd.cwd.empty())
         out.append("cd ").append(shellQuote(cmd.cwd)).append(" && ");
@@ -227,9 +227,8 @@ std::string remoteShellCommand(const Command& cmd, bool masked) {
         out += " ";
     }
     out += shellQuote(cmd.program);
-    for (std::size_t i = 0; i < cmd.args.size(); ++i)
-        out.append(" ").append(masked && cmd.maskedArgs.count(i) ? std::string("'****'")
-                                                                 : shellQuote(cmd.args[i]));
+    for (const auto& a : cmd.args)
+        out.append(" ").append(shellQuote(a));
     return out;
 }
 
@@ -251,12 +250,14 @@ Command sshCommand(const SshTarget& t, const Command& cmd, bool track) {
     std::string remote = remoteShellCommand(cmd);
     if (track)
         // The tool runs as a child whose pid is reported, so it can be stopped by pid later;
-        // the shell's exit status is the tool's.
-        remote = "(" + remote + ") & p=$!; echo " + std::string(pidMarker) + "$p >&2; wait $p";
-    if (cmd.maskedArgs.empty())
-        ssh.arg(remote);
-    else
-        ssh.maskedArg(remote);
+        // the shell's exit status is the tool's. A background job's stdin is /dev/null before
+        // its own redirections, so the tool gets ssh's stdin (its secret) through fd 3.
+        remote = "exec 3<&0; (" + remote + ") <&3 3<&- & p=$!; exec 3<&-; echo " +
+                 std::string(pidMarker) + "$p >&2; wait $p";
+    ssh.arg(remote);
+    // ssh forwards its stdin to the remote command: the secret crosses in the encrypted
+    // channel, never in the remote command line.
+    ssh.secretStdin = cmd.secretStdin;
     return ssh;
 }
 

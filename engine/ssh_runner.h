@@ -32,10 +32,10 @@ Expected<SshTarget> parseSshUrl(const std::string& url);
 std::string sshUrl(const SshTarget& target);
 
 // The one string the remote shell runs: [cd DIR &&] exec [env -- NAME=VALUE...] PROGRAM ARGS...,
-// every word quoted. With masked = true, masked arguments are shown as **** (for display).
-std::string remoteShellCommand(const Command& cmd, bool masked = false);
-// The local `ssh ...` command that runs `cmd` on the target. When `cmd` has masked arguments,
-// the remote command string is masked as a whole in the ssh command's display.
+// every word quoted. It never holds a secret: a command's secret stdin is not part of it.
+std::string remoteShellCommand(const Command& cmd);
+// The local `ssh ...` command that runs `cmd` on the target; its secret stdin becomes ssh's,
+// which ssh forwards to the remote command.
 // With track = true the remote shell also reports the tool's pid on stderr (the SSH runner
 // takes that line out again), so a stopped run can be stopped on the server too.
 Command sshCommand(const SshTarget& target, const Command& cmd, bool track = false);

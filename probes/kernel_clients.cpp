@@ -24,6 +24,37 @@ constexpr const char* findDevice =
     "for b in \"$s\"/device/target*/*:\"$2\"/block/*; do "
     "[ -e \"$b\" ] && { echo \"/dev/${b##*/}\"; return 0; }; done; done; return 1; }; ";
 
+// iscsiadm takes a value only as an argument, where every local user can read it. So the CHAP
+// password goes into the node record itself (the file `iscsiadm -o update` writes), read from
+// stdin by the shell's built-in read and printf, which start no process; then iscsiadm must show
+// the record's password as set (masked, without -S), proof that it reads what was written.
+// $1 target, $2 portal as iscsiadm takes it, $3 the portal as record names start (ADDR,PORT):
+// NODE_DIR/IQN/ADDR,PORT (a file) or NODE_DIR/IQN/ADDR,PORT,TPGT/IFACE. Debian keeps the
+// records in /etc/iscsi/nodes, others in /var/lib/iscsi/nodes.
+constexpr const char* setNodePassword =
+    "IFS= read -r p || [ -n \"$p\" ] || exit 1; found=0; "
+    "for d in /etc/iscsi/nodes /var/lib/iscsi/nodes; do "
+    "for e in \"$d/$1/$3\" \"$d/$1/$3\",*; do for f in \"$e\" \"$e\"/*; do "
+    "[ -f \"$f\" ] || continue; "
+    "sed -i '/^node\\.session\\.auth\\.password[ =]/d' \"$f\" && "
+    "printf 'node.session.auth.password = %s\\n' \"$p\" >> \"$f\" || exit 1; found=1; "
+    "done; done; done; "
+    "[ $found = 1 ] || { echo \"no node record of $1 at $2 in /etc/iscsi/nodes or "
+    "/var/lib/iscsi/nodes\" >&2; exit 1; }; "
+    "iscsiadm -m node -T \"$1\" -p \"$2\" | grep -q '^node\\.session\\.auth\\.password = \\*' || "
+    "{ echo \"iscsiadm does not read the CHAP password written to the node record of $1\" >&2; "
+    "exit 1; }";
+
+// "10.0.2.2:3260" -> "10.0.2.2,3260", "[fd00::1]:3260" -> "fd00::1,3260": how a node record's
+// name starts.
+std::string recordPortal(const std::string& portal) {
+    const auto colon = portal.rfind(':');
+    std::string host = portal.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    return host + "," + (colon == std::string::npos ? "3260" : portal.substr(colon + 1));
+}
+
 } // namespace
 
 Expected<Attach> iscsiLogin(const ExportTarget& t, int timeoutSeconds) {
@@ -46,8 +77,10 @@ Expected<Attach> iscsiLogin(const ExportTarget& t, int timeoutSeconds) {
             node({"-o", "update", "-n", "node.session.auth.authmethod", "-v", "CHAP"}));
         a.prepare.push_back(
             node({"-o", "update", "-n", "node.session.auth.username", "-v", t.chapUser}));
-        Command secret = node({"-o", "update", "-n", "node.session.auth.password", "-v"});
-        secret.maskedArg(t.chapPassword);
+        Command secret =
+            timed("sh", {"-c", setNodePassword, "sh", t.iqn, portal, recordPortal(portal)},
+                  timeoutSeconds);
+        secret.secretStdin = t.chapPassword + "\n";
         a.prepare.push_back(std::move(secret));
     }
     a.prepare.push_back(node({"--login"}));
@@ -82,9 +115,6 @@ Command onIscsiDevice(const ExportTarget& t, const Command& fio, bool jobFile) {
               std::to_string(t.lun),
               fio.program};
     c.args.insert(c.args.end(), fio.args.begin(), fio.args.end());
-    c.maskedArgs.clear();
-    for (const auto i : fio.maskedArgs)
-        c.maskedArgs.insert(i + 6);
     return c;
 }
 

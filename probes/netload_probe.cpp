@@ -183,6 +183,13 @@ public:
                             "' is neither iscsi://HOST/IQN/LUN nor nfs://HOST/EXPORT/FILE");
         const auto rest = std::string_view(url).substr(protocol.size() + 3);
         const auto slash = rest.find('/');
+        // A CHAP secret in the URL would be on lb-netload's command line for every local user
+        // to read, and in the scenario stored with the campaign.
+        if (protocol == "iscsi" && rest.substr(0, slash).find('@') != std::string_view::npos)
+            return badInput(where +
+                            ": workloads.url: give no user or secret in the URL; for CHAP, put "
+                            "the LUN on a layout's [layouts.export] with chap_user and "
+                            "chap_password and use target = \"iscsi\"");
         if (slash == 0 || slash == std::string_view::npos || slash + 1 == rest.size())
             return badInput(where + ": workloads.url: '" + url + "' names no " +
                             (protocol == "iscsi" ? "target and LUN" : "export and file"));
@@ -210,14 +217,13 @@ public:
         return {};
     }
 
-    // The URL of the layout's export: its LUN (user%secret@ when it has CHAP) or a file in it.
+    // The URL of the layout's export: its LUN or a file in it. Never a CHAP secret: that goes
+    // to lb-netload on its stdin.
     static Expected<std::string> exportUrl(const OptionValues& o, const ExportTarget& e) {
         if (o.text("target") == "iscsi") {
             if (!e.iscsi())
                 return badInput("netload: the layout has no iSCSI export");
-            const std::string chap =
-                e.chapUser.empty() ? "" : e.chapUser + "%" + e.chapPassword + "@";
-            return "iscsi://" + chap + e.iscsiPortal + "/" + e.iqn + "/" + std::to_string(e.lun);
+            return "iscsi://" + e.iscsiPortal + "/" + e.iqn + "/" + std::to_string(e.lun);
         }
         if (!e.nfs())
             return badInput("netload: the layout has no NFS export");
@@ -237,11 +243,12 @@ public:
         if (!made)
             return fail(made.error());
         const std::string url = *made;
-        // user%password@ in an iSCSI URL is CHAP: the URL is a secret then.
-        if (url.find('@') != std::string::npos)
-            c.maskedArg(url);
-        else
-            c.arg(url);
+        c.arg(url);
+        if (o.text("target") == "iscsi" && !ctx.exported.chapUser.empty()) {
+            // The secret on stdin (fd 0), where no other process can read it.
+            c.arg("--chap-user=" + ctx.exported.chapUser).arg("--chap-secret-fd=0");
+            c.secretStdin = ctx.exported.chapPassword + "\n";
+        }
         c.arg("--rw=" + o.text("rw", "randread"));
         c.arg("--bs=" + std::to_string(o.bytes("bs", 4096)));
         c.arg("--iodepth=" + std::to_string(o.integer("iodepth", 32)));

@@ -58,12 +58,17 @@ QString reviewText(const std::vector<PlannedLayout>& layouts,
                              : DestroyConfirmDialog::tr("serial %1").arg(qs(s.serial)));
             text +=
                 QStringLiteral("    ") + identity.join(QStringLiteral(", ")) + QLatin1Char('\n');
-            if (s.holdsReasons.empty())
+            if (s.blank())
                 text +=
                     DestroyConfirmDialog::tr("    blank: the safety check found nothing on it\n");
-            for (const auto& reason : s.holdsReasons)
+            for (const auto& reason : s.inUse)
+                text += DestroyConfirmDialog::tr("    IN USE: %1\n").arg(qs(reason));
+            if (!s.inUse.empty())
+                text += DestroyConfirmDialog::tr("    REFUSED: a disk in use is never destroyed, "
+                                                 "whatever is typed or marked; free it first\n");
+            for (const auto& reason : s.carries)
                 text += QStringLiteral("    ") + qs(reason) + QLatin1Char('\n');
-            if (!s.holdsReasons.empty() && !d->wipe)
+            if (s.inUse.empty() && !s.carries.empty() && !d->wipe)
                 text +=
                     DestroyConfirmDialog::tr("    not marked wipe = true: the engine will refuse "
                                              "it while it holds anything\n");
@@ -137,9 +142,18 @@ void DestroyConfirmDialog::setReview(const CampaignReview& review) {
     QStringList names;
     for (const auto& l : destroying)
         names << qs(l.name);
-    heading_->setText(tr("Building %1 (scenario %2) destroys everything on the devices below. "
-                         "Nothing has run yet.")
-                          .arg(names.join(QStringLiteral(", ")), qs(review.scenario)));
+    QStringList refusedPaths;
+    for (const auto& d : devices_)
+        if (inUse(d))
+            refusedPaths << qs(d.path);
+    heading_->setText(
+        refusedPaths.isEmpty()
+            ? tr("Building %1 (scenario %2) destroys everything on the devices below. "
+                 "Nothing has run yet.")
+                  .arg(names.join(QStringLiteral(", ")), qs(review.scenario))
+            : tr("Refused: %1 in use. A disk in use is never destroyed; free it and try again. "
+                 "Nothing has run.")
+                  .arg(refusedPaths.join(QStringLiteral(", "))));
     details_->setPlainText(reviewText(destroying, devices_));
     plan_->setLayouts(destroying);
 
@@ -161,7 +175,14 @@ void DestroyConfirmDialog::setReview(const CampaignReview& review) {
                                         : tr("type %1").arg(qs(d.path)));
         edit->setAccessibleName(tr("Confirm %1").arg(qs(d.path)));
         auto* mark = new QLabel;
-        mark->setMinimumWidth(mark->fontMetrics().horizontalAdvance(QStringLiteral("typed ✓")));
+        if (inUse(d)) {
+            // Nothing typed can let a disk in use through: the line takes no input.
+            edit->setPlaceholderText(tr("refused: in use"));
+            edit->setEnabled(false);
+            edit->setReadOnly(true);
+            mark->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+        }
+        mark->setMinimumWidth(mark->fontMetrics().horizontalAdvance(tr("refused: in use")));
         const int row = static_cast<int>(i);
         grid->addWidget(label, row, 0);
         grid->addWidget(edit, row, 1);
@@ -176,8 +197,12 @@ void DestroyConfirmDialog::setReview(const CampaignReview& review) {
     updateConfirmation();
 }
 
+bool DestroyConfirmDialog::inUse(const DeviceReview& device) {
+    return device.state && !device.state->inUse.empty();
+}
+
 bool DestroyConfirmDialog::names(const DeviceReview& device, const QString& typed) {
-    if (typed.isEmpty())
+    if (typed.isEmpty() || inUse(device))
         return false;
     if (typed == qs(device.path))
         return true;
@@ -186,6 +211,10 @@ bool DestroyConfirmDialog::names(const DeviceReview& device, const QString& type
     const DiskState& s = *device.state;
     return (!s.resolvedPath.empty() && typed == qs(s.resolvedPath)) ||
            (!s.serial.empty() && typed == qs(s.serial));
+}
+
+bool DestroyConfirmDialog::refused(std::size_t device) const {
+    return device < devices_.size() && inUse(devices_[device]);
 }
 
 bool DestroyConfirmDialog::confirmed(std::size_t device) const {
@@ -210,7 +239,9 @@ std::vector<std::string> DestroyConfirmDialog::typedNames() const {
 
 void DestroyConfirmDialog::updateConfirmation() {
     for (std::size_t i = 0; i < marks_.size(); ++i)
-        marks_[i]->setText(confirmed(i) ? tr("typed ✓") : QString());
+        marks_[i]->setText(refused(i)     ? tr("refused: in use")
+                           : confirmed(i) ? tr("typed ✓")
+                                          : QString());
     destroy_->setEnabled(allConfirmed());
 }
 

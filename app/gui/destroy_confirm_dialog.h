@@ -3,7 +3,9 @@
 // on it, and the plan those layouts run (each step with its undo); then one line per device where
 // the user types its path (or its serial, or the kernel's name for it) exactly. "Destroy and run"
 // stays disabled until every device is typed; typedNames() is what goes to the engine as
-// CampaignOptions::yesDestroy.
+// CampaignOptions::yesDestroy. A device the inspection found in use (mounted, swap, in an md
+// array or an imported pool, ...) is shown refused: its line takes no input and the campaign
+// cannot be confirmed, as the engine would refuse it whatever was typed.
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -31,14 +33,17 @@ public:
     void setReview(const CampaignReview& review);
     const std::vector<DeviceReview>& devices() const { return devices_; }
 
-    // Every device typed exactly.
+    // Every device typed exactly, none in use.
     bool allConfirmed() const;
     bool confirmed(std::size_t device) const;
+    // The inspection found the device in use: nothing confirms it.
+    bool refused(std::size_t device) const;
+    static bool inUse(const DeviceReview& device);
     // What was typed, one entry a device, in the order of devices().
     std::vector<std::string> typedNames() const;
 
     // Whether `typed` names the device exactly: its path, or the kernel's name or the serial the
-    // inspection found.
+    // inspection found. Never for a device in use.
     static bool names(const DeviceReview& device, const QString& typed);
 
     QLineEdit* confirmEdit(std::size_t device) const { return edits_.at(device); }

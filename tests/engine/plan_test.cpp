@@ -4,11 +4,13 @@
 // (tests/guest). Regenerate after a deliberate change with LAYOUTBENCH_UPDATE_GOLDEN=1 and
 // read the diff.
 #include "engine/plan.h"
+#include "engine/runner.h"
 #include "engine/scenario.h"
 #include "probes/tools.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -218,7 +220,7 @@ nfs_clients = ["192.0.2.0/24"]
     expectGolden("export-tgt-file-ganesha-zfs", described(s, "raidz2"));
 }
 
-TEST(PlanGolden, TgtZvolWithChapKeepsTheSecretMasked) {
+TEST(PlanGolden, TgtZvolWithChapPassesTheSecretOnStdinOnly) {
     const auto s = scenarioWith(R"([[layouts]]
 name = "mirror"
 kind = "zfs-mirror"
@@ -236,8 +238,19 @@ initiators = ["192.0.2.21", "192.0.2.22"]
 )");
     const std::string text = described(s, "mirror");
     EXPECT_EQ(text.find("a-long-chap-secret"), std::string::npos) << text;
-    EXPECT_NE(text.find("--password '****'"), std::string::npos) << text;
+    // tgtadm would take it as an argument: lb-tgt-account reads it on stdin.
+    EXPECT_NE(text.find("lb-tgt-account --user xen <<< ****"), std::string::npos) << text;
     EXPECT_EQ(s.text.find("a-long-chap-secret"), std::string::npos) << "stored text: " << s.text;
+    auto plan = planLayout(s, s.layouts[1]);
+    ASSERT_TRUE(plan) << plan.error().message;
+    int carrying = 0;
+    for (const auto& step : plan->steps) {
+        for (const auto& a : step.command.args)
+            EXPECT_EQ(a.find("a-long-chap-secret"), std::string::npos) << step.description;
+        if (step.command.secretStdin == "a-long-chap-secret\n")
+            ++carrying;
+    }
+    EXPECT_EQ(carrying, 1);
     expectGolden("export-tgt-zvol-chap", text);
 }
 
@@ -259,6 +272,38 @@ initiators = ["iqn.2026-11.com.example:xen1"]
     EXPECT_EQ(text.find("mkfs"), std::string::npos) << "the LUN must not get a file system";
     EXPECT_EQ(text.find("a-long-chap-secret"), std::string::npos) << text;
     expectGolden("export-lio-md-raw", text);
+
+    // The CHAP step writes the ACL's configfs files, the password from stdin: run for real on a
+    // directory standing in for configfs.
+    auto plan = planLayout(s, s.layouts[1]);
+    ASSERT_TRUE(plan) << plan.error().message;
+    const auto auth = std::find_if(plan->steps.begin(), plan->steps.end(), [](const PlanStep& p) {
+        return !p.command.secretStdin.empty();
+    });
+    ASSERT_NE(auth, plan->steps.end());
+    Command c = auth->command;
+    for (const auto& a : c.args)
+        EXPECT_EQ(a.find("a-long-chap-secret"), std::string::npos) << a;
+    ASSERT_EQ(c.args.size(), 5u);
+    EXPECT_EQ(c.args[3],
+              "/sys/kernel/config/target/iscsi/iqn.2026-11.org.layoutbench:r10/tpgt_1/acls/"
+              "iqn.2026-11.com.example:xen1");
+    const auto dir = std::filesystem::temp_directory_path() / "lb-plan-test-configfs";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "auth");
+    c.args[3] = dir.string();
+    auto ran = makeLocalRunner()->run(c);
+    ASSERT_TRUE(ran) << ran.error().message;
+    EXPECT_TRUE(ran->ok()) << ran->exitSummary();
+    const auto read = [](const std::filesystem::path& p) {
+        std::ifstream in(p);
+        std::stringstream t;
+        t << in.rdbuf();
+        return t.str();
+    };
+    EXPECT_EQ(read(dir / "auth/userid"), "xen");
+    EXPECT_EQ(read(dir / "auth/password"), "a-long-chap-secret");
+    std::filesystem::remove_all(dir);
 }
 
 TEST(PlanGolden, KernelNfsExportOfADirectory) {
@@ -321,7 +366,7 @@ nfs = "ganesha"
         }
         // Undo commands are stored and replayed as they are: never a secret in them.
         if (step.undo) {
-            EXPECT_TRUE(step.undo->maskedArgs.empty()) << step.description;
+            EXPECT_TRUE(step.undo->secretStdin.empty()) << step.description;
             for (const auto& a : step.undo->args)
                 EXPECT_EQ(a.find("a-long-chap-secret"), std::string::npos) << step.description;
         }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
@@ -431,20 +432,54 @@ TEST(RecordingRunner, RecordsCommandsAndRunsNothing) {
     EXPECT_EQ(runner.target(), "dry-run");
 }
 
-TEST(Command, MaskedArgumentsAreHiddenAndOthersQuoted) {
+TEST(Command, SecretStdinIsHiddenAndArgumentsQuoted) {
     Command c;
-    c.program = "iscsiadm";
-    c.arg("--name=node.session.auth.password").arg("--value").maskedArg("s3cret pass");
+    c.program = "lb-tgt-account";
+    c.arg("--user").arg("xen");
     c.arg("it's").arg("two words").arg("").arg("plain-1.0_x/y=z:a,b@c%d+e");
-    EXPECT_EQ(
-        c.argvForDisplay(),
-        (std::vector<std::string>{"iscsiadm", "--name=node.session.auth.password", "--value",
-                                  "****", "it's", "two words", "", "plain-1.0_x/y=z:a,b@c%d+e"}));
+    c.secretStdin = "s3cret pass\n";
+    EXPECT_EQ(c.argvForDisplay(),
+              (std::vector<std::string>{"lb-tgt-account", "--user", "xen", "it's", "two words", "",
+                                        "plain-1.0_x/y=z:a,b@c%d+e", "<<<", "****"}));
     const auto line = c.toUserOutput();
-    EXPECT_EQ(line, "iscsiadm --name=node.session.auth.password --value '****' 'it'\\''s' "
-                    "'two words' '' plain-1.0_x/y=z:a,b@c%d+e");
+    EXPECT_EQ(line, "lb-tgt-account --user xen 'it'\\''s' 'two words' '' "
+                    "plain-1.0_x/y=z:a,b@c%d+e <<< ****");
     EXPECT_EQ(line.find("s3cret"), std::string::npos);
-    EXPECT_EQ(c.args[2], "s3cret pass"); // the real argv still has the secret
+    c.secretStdin.clear();
+    EXPECT_EQ(c.argvForDisplay().back(), "plain-1.0_x/y=z:a,b@c%d+e");
+}
+
+// The secret reaches the program on its stdin, once, then end-of-file; without one, stdin is
+// /dev/null.
+TEST(LocalRunner, SecretStdinReachesTheProgramAndNothingElse) {
+    Command c = shell("IFS= read -r p; printf '%s|' \"$p\"; cat; printf 'eof|'; "
+                      "tr '\\0' ' ' < /proc/$$/cmdline; env | grep -c s3cre[t] || true");
+    c.secretStdin = "s3cret pass\nsecond line\n";
+    const auto r = runOk(c);
+    EXPECT_EQ(r.exitCode, 0) << r.stderrText;
+    EXPECT_TRUE(r.stdoutText.starts_with("s3cret pass|second line\neof|sh -c ")) << r.stdoutText;
+    EXPECT_TRUE(r.stdoutText.ends_with(" 0\n")) << r.stdoutText; // not in the environment
+    EXPECT_EQ(r.stdoutText.find("s3cret", 1), std::string::npos) << r.stdoutText;
+
+    const auto none = runOk(shell("cat; echo done"));
+    EXPECT_EQ(none.stdoutText, "done\n");
+
+    Command big = shell("cat >/dev/null");
+    big.secretStdin.assign(PIPE_BUF + 1, 'x');
+    auto runner = makeLocalRunner();
+    const auto refused = runner->run(big);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_EQ(refused.error().kind, ErrorKind::BadInput);
+}
+
+TEST(RecordingRunner, RecordsTheSecretStdinAndShowsItMasked) {
+    RecordingRunner runner;
+    Command c = Command::timed("lb-tgt-account", {"--user", "xen"}, 5s);
+    c.secretStdin = "s3cret\n";
+    ASSERT_TRUE(runner.run(c));
+    ASSERT_EQ(runner.commands().size(), 1u);
+    EXPECT_EQ(runner.commands()[0].secretStdin, "s3cret\n");
+    EXPECT_EQ(runner.commands()[0].toUserOutput(), "lb-tgt-account --user xen <<< ****");
 }
 
 } // namespace

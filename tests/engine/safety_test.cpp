@@ -1,6 +1,7 @@
-// Tests of the disk safety inspection against real loop devices that really carry what is
-// checked for (a file system, a GPT, a mount, swap, a zfs-fuse pool), locally and over a real
-// sshd; and the table of the --yes-destroy rule. Leftovers of a crashed run (loop devices
+// Tests of the disk safety inspection against real loop devices that really carry or hold what
+// is checked for (a file system, a GPT, a mount, swap, an imported and an exported zfs-fuse pool),
+// locally and over a real sshd; and the table of the rule: in use is refused whatever the flags,
+// carried things need wipe = true and --yes-destroy. Leftovers of a crashed run (loop devices
 // backed by files in this test's directory, its pool) are removed before the tests start.
 
 #include "engine/safety.h"
@@ -26,16 +27,26 @@ constexpr std::uint64_t kSize = 128ULL * 1024 * 1024;
 
 std::string all(const DiskState& d) {
     std::string out;
-    for (const auto& r : d.holdsReasons)
-        out += r + "\n";
+    for (const auto& r : d.inUse)
+        out += "in use: " + r + "\n";
+    for (const auto& r : d.carries)
+        out += "carries: " + r + "\n";
     return out;
 }
 
-bool hasReason(const DiskState& d, const std::string& what) {
-    for (const auto& r : d.holdsReasons)
+bool found(const std::vector<std::string>& reasons, const DiskState& d, const std::string& what) {
+    for (const auto& r : reasons)
         if (r.find(what) != std::string::npos && r.find(d.path) != std::string::npos)
             return true;
     return false;
+}
+// A reason of the in-use kind (refused whatever the flags).
+bool inUse(const DiskState& d, const std::string& what) {
+    return found(d.inUse, d, what);
+}
+// A reason of the carried kind (wipe = true and --yes-destroy let it through).
+bool carries(const DiskState& d, const std::string& what) {
+    return found(d.carries, d, what);
 }
 
 void sh(const std::vector<std::string>& argv) {
@@ -79,7 +90,7 @@ protected:
 
 TEST_F(SafetyTest, BlankLoopDeviceHasNoReasons) {
     const auto d = inspect();
-    EXPECT_TRUE(d.holdsReasons.empty()) << all(d);
+    EXPECT_TRUE(d.blank()) << all(d);
     EXPECT_EQ(d.path, loop_->path());
     EXPECT_EQ(d.resolvedPath, loop_->path());
 }
@@ -87,15 +98,16 @@ TEST_F(SafetyTest, BlankLoopDeviceHasNoReasons) {
 TEST_F(SafetyTest, FileSystemSignature) {
     sh({"mkfs.ext4", "-q", "-F", loop_->path()});
     const auto d = inspect();
-    EXPECT_TRUE(hasReason(d, "ext4 signature")) << all(d);
-    EXPECT_FALSE(hasReason(d, "mounted")) << all(d);
+    EXPECT_TRUE(carries(d, "ext4 signature")) << all(d);
+    EXPECT_TRUE(d.inUse.empty()) << all(d);
 }
 
 TEST_F(SafetyTest, PartitionTable) {
     sh({"sgdisk", "-n", "1:0:0", loop_->path()});
     sh({"partx", "-u", loop_->path()});
     const auto d = inspect();
-    EXPECT_TRUE(hasReason(d, "partition table (gpt)")) << all(d);
+    EXPECT_TRUE(carries(d, "partition table (gpt)")) << all(d);
+    EXPECT_TRUE(d.inUse.empty()) << all(d);
 }
 
 TEST_F(SafetyTest, Mounted) {
@@ -103,7 +115,8 @@ TEST_F(SafetyTest, Mounted) {
     const auto mnt = kDir + "/mnt";
     sh({"mount", loop_->path(), mnt});
     const auto d = inspect(); // the fixture unmounts in teardown, even when this fails
-    EXPECT_TRUE(hasReason(d, "mounted at " + mnt)) << all(d);
+    EXPECT_TRUE(inUse(d, "is mounted at " + mnt)) << all(d);
+    EXPECT_TRUE(carries(d, "ext4 signature")) << all(d);
 }
 
 TEST_F(SafetyTest, MountedPartition) {
@@ -114,17 +127,17 @@ TEST_F(SafetyTest, MountedPartition) {
     const auto mnt = kDir + "/mnt";
     sh({"mount", part, mnt});
     const auto d = inspect();
-    EXPECT_TRUE(hasReason(d, "(through " + part + ") is mounted at " + mnt)) << all(d);
-    EXPECT_TRUE(hasReason(d, "(through " + part + ") carries a ext4 signature")) << all(d);
-    EXPECT_TRUE(hasReason(d, "partition table")) << all(d);
+    EXPECT_TRUE(inUse(d, "(through " + part + ") is mounted at " + mnt)) << all(d);
+    EXPECT_TRUE(carries(d, "(through " + part + ") carries a ext4 signature")) << all(d);
+    EXPECT_TRUE(carries(d, "partition table")) << all(d);
 }
 
 TEST_F(SafetyTest, Swap) {
     sh({"mkswap", loop_->path()});
     sh({"swapon", loop_->path()}); // the fixture swapoffs in teardown
     const auto d = inspect();
-    EXPECT_TRUE(hasReason(d, "is used as swap")) << all(d);
-    EXPECT_TRUE(hasReason(d, "holds swap")) << all(d);
+    EXPECT_TRUE(inUse(d, "is used as swap")) << all(d);
+    EXPECT_TRUE(inUse(d, "holds swap")) << all(d);
 }
 
 TEST_F(SafetyTest, ZfsLabel) {
@@ -135,9 +148,15 @@ TEST_F(SafetyTest, ZfsLabel) {
         ~PoolGuard() { test::runProcess({"zpool", "destroy", "-f", kPool}); }
     } guard;
     sh({"zpool", "create", "-f", "-m", "none", kPool, loop_->path()});
-    const auto d = inspect();
-    EXPECT_TRUE(hasReason(d, "ZFS label")) << all(d);
-    EXPECT_NE(all(d).find(kPool), std::string::npos) << all(d);
+    const auto imported = inspect();
+    EXPECT_TRUE(inUse(imported, "is a member of the imported ZFS pool " + kPool)) << all(imported);
+    EXPECT_FALSE(carries(imported, "ZFS label")) << all(imported);
+    // Exported, the pool is only a label on the disk.
+    sh({"zpool", "export", kPool});
+    const auto exported = inspect();
+    EXPECT_TRUE(exported.inUse.empty()) << all(exported);
+    EXPECT_TRUE(carries(exported, "carries a ZFS label (pool " + kPool + ", not imported)"))
+        << all(exported);
 }
 
 TEST_F(SafetyTest, NotABlockDeviceIsBadInput) {
@@ -156,8 +175,10 @@ TEST_F(SafetyTest, OverSsh) {
     auto runner = makeSshRunner(sshd.target());
     auto d = inspectDisk(*runner, loop_->path());
     ASSERT_TRUE(d.has_value()) << d.error().message;
-    EXPECT_EQ(d->holdsReasons, inspect().holdsReasons);
-    EXPECT_TRUE(hasReason(*d, "ext4 signature")) << all(*d);
+    const auto local = inspect();
+    EXPECT_EQ(d->carries, local.carries);
+    EXPECT_EQ(d->inUse, local.inUse);
+    EXPECT_TRUE(carries(*d, "ext4 signature")) << all(*d);
 }
 
 // Read-only: inspects the disk this machine runs from.
@@ -172,7 +193,7 @@ TEST(SafetySystemDisk, RootDiskIsRefused) {
     auto runner = makeLocalRunner();
     auto d = inspectDisk(*runner, device);
     ASSERT_TRUE(d.has_value()) << d.error().message;
-    EXPECT_TRUE(hasReason(*d, "holds / (")) << all(*d);
+    EXPECT_TRUE(inUse(*d, "holds / (")) << all(*d);
 }
 
 DiskDecision decision(bool wipe, std::string serial = "") {
@@ -180,7 +201,7 @@ DiskDecision decision(bool wipe, std::string serial = "") {
     d.disk.path = "/dev/disk/by-id/ata-SSD_1";
     d.disk.resolvedPath = "/dev/sdb";
     d.disk.serial = std::move(serial);
-    d.disk.holdsReasons = {"/dev/disk/by-id/ata-SSD_1 carries a partition table (gpt)"};
+    d.disk.carries = {"/dev/disk/by-id/ata-SSD_1 carries a partition table (gpt)"};
     d.wipe = wipe;
     return d;
 }
@@ -232,7 +253,7 @@ TEST(AuthorizeDestruction, OneLinePerRefusedDisk) {
     auto b = decision(true);
     b.disk.path = "/dev/sdd";
     b.disk.resolvedPath = "/dev/sdd";
-    b.disk.holdsReasons = {"/dev/sdd is mounted at /srv", "/dev/sdd carries a xfs signature"};
+    b.disk.carries = {"/dev/sdd carries a xfs signature", "/dev/sdd carries a partition table"};
     DiskDecision ok = decision(true);
     ok.disk.path = ok.disk.resolvedPath = "/dev/sde";
     const auto r = authorizeDestruction({a, b, ok}, {"/dev/sde"});
@@ -240,10 +261,33 @@ TEST(AuthorizeDestruction, OneLinePerRefusedDisk) {
     const auto& m = r.error().message;
     EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 1) << m;
     EXPECT_NE(m.find("/dev/disk/by-id/ata-SSD_1"), std::string::npos) << m;
-    EXPECT_NE(m.find("/dev/sdd is mounted at /srv; /dev/sdd carries a xfs signature"),
+    EXPECT_NE(m.find("/dev/sdd carries a xfs signature; /dev/sdd carries a partition table"),
               std::string::npos)
         << m;
     EXPECT_EQ(m.find("/dev/sde"), std::string::npos) << m;
+}
+
+// A disk in use is refused whatever the scenario and the command line say, naming its holder.
+TEST(AuthorizeDestruction, InUseIsRefusedWhateverTheFlags) {
+    auto d = decision(true, "S123");
+    d.disk.inUse = {"/dev/disk/by-id/ata-SSD_1 (through /dev/sdb1) is mounted at /srv/vm",
+                    "/dev/disk/by-id/ata-SSD_1 is held by md array /dev/md0"};
+    for (const bool wipe : {false, true})
+        for (const auto& yes : std::vector<std::vector<std::string>>{
+                 {}, {"/dev/disk/by-id/ata-SSD_1"}, {"/dev/sdb"}, {"S123"}}) {
+            d.wipe = wipe;
+            const auto r = authorizeDestruction({d}, yes);
+            ASSERT_FALSE(r.has_value()) << "wipe=" << wipe;
+            EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+            const auto& m = r.error().message;
+            EXPECT_NE(m.find("it is in use"), std::string::npos) << m;
+            EXPECT_NE(m.find("is mounted at /srv/vm"), std::string::npos) << m;
+            EXPECT_NE(m.find("md array /dev/md0"), std::string::npos) << m;
+            EXPECT_NE(m.find("no flag destroys a disk in use"), std::string::npos) << m;
+        }
+    // Blank otherwise, still refused.
+    d.disk.carries.clear();
+    EXPECT_FALSE(authorizeDestruction({d}, {"/dev/sdb"}).has_value());
 }
 
 } // namespace

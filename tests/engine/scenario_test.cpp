@@ -972,6 +972,58 @@ TEST(ScenarioExport, ChapSecretIsMaskedInTheStoredText) {
     EXPECT_TRUE(stored->layouts[1].exported->chapPassword.empty());
 }
 
+// The stored text never holds the secret and says "****" where it was, whatever the file's
+// encoding quirks: a UTF-8 byte order mark, CRLF line endings, the secret on line 1, a multi-byte
+// character before it, a copy of it in a comment.
+TEST(ScenarioExport, ChapSecretIsMaskedWhateverTheEncoding) {
+    const std::string secret = "line-one-secret";
+    const std::string lineOne =
+        "layouts = [{ name = \"plain\", kind = \"dir\", path = \".\", baseline = true }, "
+        "{ name = \"exp\", kind = \"dir\", path = \"/srv/é\", export = { iscsi = \"tgt\", "
+        "chap_user = \"xen\", chap_password = \"" +
+        secret + "\" } }]\n";
+    const std::string rest = "name = \"quirks\"\n[[workloads]]\nprobe = \"xz\"\n";
+    const std::string bom = "\xEF\xBB\xBF";
+    const auto crlf = [](std::string t) {
+        for (auto at = t.find('\n'); at != std::string::npos; at = t.find('\n', at + 2))
+            t.replace(at, 1, "\r\n");
+        return t;
+    };
+    const std::string multiLine = exported("iscsi = \"tgt\"\nchap_user = \"xen\"\n"
+                                           "# the password is " +
+                                           secret + "\nchap_password = '''" + secret + "'''\n");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"line 1", lineOne + rest},
+        {"BOM, line 1", bom + lineOne + rest},
+        {"CRLF, line 1", crlf(lineOne + rest)},
+        {"BOM, CRLF, line 1", bom + crlf(lineOne + rest)},
+        {"BOM, CRLF, a later line, a comment", bom + crlf(multiLine)},
+    };
+    for (const auto& [what, text] : cases) {
+        const auto r = parse(text);
+        ASSERT_TRUE(r) << what << ": " << r.error().message;
+        EXPECT_EQ(r->layouts[1].exported->chapPassword, secret) << what;
+        EXPECT_EQ(r->text.find(secret), std::string::npos) << what << ":\n" << r->text;
+        EXPECT_NE(r->text.find("chap_password = \"****\""), std::string::npos) << what << ":\n"
+                                                                               << r->text;
+        // In place: the rest of the file as written, BOM, comments and line endings included.
+        const auto count = [](const std::string& t, const std::string& needle) {
+            std::size_t n = 0;
+            for (auto at = t.find(needle); at != std::string::npos; at = t.find(needle, at + 1))
+                ++n;
+            return n;
+        };
+        EXPECT_EQ(r->text.starts_with(bom), text.starts_with(bom)) << what;
+        EXPECT_EQ(count(r->text, "\r\n"), count(text, "\r\n")) << what;
+        EXPECT_EQ(count(r->text, "\n"), count(text, "\n")) << what;
+        EXPECT_EQ(count(r->text, "# "), count(text, "# ")) << what;
+        const auto stored = parse(r->text);
+        ASSERT_TRUE(stored) << what << ": " << stored.error().message;
+        EXPECT_TRUE(hasMaskedSecrets(*stored)) << what;
+        EXPECT_TRUE(stored->layouts[1].exported->chapPassword.empty()) << what;
+    }
+}
+
 TEST(ScenarioExport, ResumingPutsTheSecretBackFromTheScenario) {
     const std::string text =
         exported("iscsi = \"tgt\"\nchap_user = \"xen\"\nchap_password = 'twelve+chars'\n");

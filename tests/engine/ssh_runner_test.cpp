@@ -6,9 +6,11 @@
 
 #include "engine/ssh_runner.h"
 #include "tests/cli/process.h"
+#include "tests/support/proc_sampler.h"
 #include "tests/support/sshd.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -233,6 +235,26 @@ TEST_F(SshRunnerTest, WrongKeyIsRefused) {
     EXPECT_NE(r.error().message.find("Permission denied"), std::string::npos) << r.error().message;
 }
 
+// A secret crosses on ssh's stdin into the remote program (behind the pid-tracking wrapper),
+// while no process on this machine, ssh, sshd and the remote shell included, holds it in its argv
+// or environment.
+TEST_F(SshRunnerTest, SecretStdinReachesTheRemoteProgramAndNoArgv) {
+    const std::string secret = "ssh-stdin-secret-" + std::to_string(::getpid());
+    test::ProcSampler sampler({secret});
+    Command c = command("sh", {"-c", "IFS= read -r p; sleep 1; printf '%s' \"$p\" | tr a-z A-Z"});
+    c.secretStdin = secret + "\n";
+    const auto r = runOk(c);
+    sampler.stop();
+    EXPECT_EQ(r.exitCode, 0) << r.stderrText;
+    std::string upper = secret;
+    for (auto& ch : upper)
+        ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    EXPECT_EQ(r.stdoutText, upper);
+    EXPECT_TRUE(sampler.leaks().empty()) << sampler.leaks().front();
+    EXPECT_TRUE(sampler.saw("ssh"));
+    EXPECT_GT(sampler.rounds(), 10u);
+}
+
 TEST_F(SshRunnerTest, TargetIsTheUrl) {
     auto runner = makeSshRunner(sshd_->target());
     EXPECT_EQ(runner->target(),
@@ -281,14 +303,14 @@ TEST(SshCommand, QuotesEveryWordAndMasksSecrets) {
     EXPECT_EQ(shellQuote(""), "''");
     EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
     Command c;
-    c.program = "iscsiadm";
-    c.arg("--password").maskedArg("s3cret'x");
+    c.program = "lb-tgt-account";
+    c.arg("--user").arg("it's");
+    c.secretStdin = "s3cret'x\n";
     c.cwd = "/srv/a b";
     c.env = {{"LANG", "C"}};
+    // The secret is not in the remote command: ssh forwards it on stdin.
     EXPECT_EQ(remoteShellCommand(c),
-              "cd '/srv/a b' && exec env -- 'LANG=C' 'iscsiadm' '--password' 's3cret'\\''x'");
-    EXPECT_EQ(remoteShellCommand(c, true),
-              "cd '/srv/a b' && exec env -- 'LANG=C' 'iscsiadm' '--password' '****'");
+              "cd '/srv/a b' && exec env -- 'LANG=C' 'lb-tgt-account' '--user' 'it'\\''s'");
 
     SshTarget t;
     t.user = "bench";
@@ -298,8 +320,11 @@ TEST(SshCommand, QuotesEveryWordAndMasksSecrets) {
     t.knownHostsFile = "/kh";
     const auto ssh = sshCommand(t, c);
     EXPECT_EQ(ssh.program, "ssh");
-    // The secret is passed for real but never shown.
+    // The secret is passed on ssh's stdin, never in its argv, and never shown.
     EXPECT_EQ(ssh.args.back(), remoteShellCommand(c));
+    EXPECT_EQ(ssh.secretStdin, c.secretStdin);
+    for (const auto& a : ssh.args)
+        EXPECT_EQ(a.find("s3cret"), std::string::npos) << a;
     EXPECT_EQ(ssh.argvForDisplay().back(), "****");
     EXPECT_EQ(ssh.toUserOutput().find("s3cret"), std::string::npos);
     EXPECT_EQ(c.toUserOutput().find("s3cret"), std::string::npos);

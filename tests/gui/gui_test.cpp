@@ -862,6 +862,41 @@ private slots:
         QVERIFY(!dialog.destroyButton()->isEnabled());
     }
 
+    void destroyDialogRefusesADeviceInUse() {
+        auto review = mirrorReview();
+        review.devices[1].inspectError.clear();
+        review.devices[1].wipe = true;
+        lb::DiskState inUse{"/dev/lbtest-b", "SER-B", {}, "/dev/sdy"};
+        inUse.inUse = {"/dev/lbtest-b (through /dev/sdy1) is mounted at /srv/data"};
+        inUse.carries = {"/dev/lbtest-b carries a partition table (gpt)"};
+        review.devices[1].state = inUse;
+        DestroyConfirmDialog dialog;
+        dialog.setReview(review);
+        QVERIFY(dialog.refused(1));
+        QVERIFY(!dialog.refused(0));
+        const QString details = dialog.details()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("IN USE: /dev/lbtest-b (through /dev/sdy1) is "
+                                                 "mounted at /srv/data")),
+                 qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("REFUSED")));
+        QVERIFY(details.contains(QStringLiteral("carries a partition table (gpt)")));
+        // Its line takes no input, and nothing typed anywhere confirms the campaign.
+        QVERIFY(!dialog.confirmEdit(1)->isEnabled());
+        QTest::keyClicks(dialog.confirmEdit(1), QStringLiteral("/dev/lbtest-b"));
+        QVERIFY(!dialog.confirmed(1));
+        dialog.confirmEdit(0)->setText(QStringLiteral("/dev/lbtest-a"));
+        for (const QString& typed : {QStringLiteral("/dev/lbtest-b"), QStringLiteral("SER-B"),
+                                     QStringLiteral("/dev/sdy")}) {
+            dialog.confirmEdit(1)->setText(typed);
+            QVERIFY2(!dialog.confirmed(1), qPrintable(typed));
+            QVERIFY(!dialog.allConfirmed());
+            QVERIFY(!dialog.destroyButton()->isEnabled());
+        }
+        QTest::mouseClick(dialog.destroyButton(), Qt::LeftButton);
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(dialog.cancelButton()->isEnabled());
+    }
+
     void destroyDialogAcceptsTheSerial() {
         DestroyConfirmDialog dialog;
         dialog.setReview(mirrorReview());

@@ -1,7 +1,10 @@
 // Layouts on block devices: ZFS on real loop devices, each partitioned to 80 % (the rest left
 // unpartitioned, the SSD workaround), built and torn down by `layoutbench run`; and the guard
 // that refuses to touch a device the user did not name again, or one that holds data unless the
-// scenario marks it wipe = true.
+// scenario marks it wipe = true, or one in use (a mounted partition, active swap, a member of an
+// imported zfs-fuse pool) whatever the scenario and the command line say. Leftovers of a crashed
+// run (pools, mounts, swap, loop devices under the work directory) are removed before each test
+// and after it.
 #include "engine/plan.h"
 #include "engine/store.h"
 #include "tests/cli/process.h"
@@ -12,6 +15,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -20,11 +24,17 @@ namespace {
 
 const std::string work = "/var/tmp/layoutbench-test-devices";
 const std::string pool = "lbd-devices";
+const std::string holderPool = "lbd-holder"; // a pool that holds a device while a run is refused
+
+void destroyPools() {
+    for (const auto& p : {pool, holderPool})
+        if (lb::test::poolExists(p))
+            lb::test::runProcess({"zpool", "destroy", "-f", p});
+}
 
 void cleanup() {
-    if (lb::test::poolExists(pool))
-        lb::test::runProcess({"zpool", "destroy", "-f", pool});
-    lb::test::detachLoopDevicesUnder(work);
+    destroyPools();
+    lb::test::detachLoopDevicesUnder(work); // unmounts and swapoffs first
     fs::remove_all(work);
 }
 
@@ -92,6 +102,25 @@ std::string partitionTable(const std::string& device) {
     return lb::test::runProcess({"blkid", "-p", "-o", "value", "-s", "PTTYPE", device}).out;
 }
 
+void sh(const std::vector<std::string>& argv) {
+    const auto r = lb::test::runProcess(argv);
+    ASSERT_EQ(r.exitCode, 0) << argv.front() << ": " << r.err;
+}
+
+// The SHA-256 of the first `bytes` of a file or device.
+std::string sha256(const std::string& path, std::uint64_t bytes) {
+    return lb::test::runProcess(
+               {"sh", "-c", "head -c \"$2\" \"$1\" | sha256sum", "sh", path, std::to_string(bytes)})
+        .out;
+}
+
+bool listed(const std::string& file, const std::string& what) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str().find(what) != std::string::npos;
+}
+
 } // namespace
 
 TEST_F(DeviceCampaign, UnderprovisionedMirrorIsBuiltOnPartitionsAndTornDown) {
@@ -150,4 +179,75 @@ TEST_F(DeviceCampaign, ADeviceWithAFileSystemNeedsWipeTrueToo) {
     EXPECT_EQ(journalRows(), 0);
     EXPECT_EQ(lb::test::runProcess({"blkid", "-p", "-o", "value", "-s", "TYPE", a_->path()}).out,
               "ext4\n");
+}
+
+// A device in use is refused although the scenario marks it wipe = true and --yes-destroy names
+// it, before anything runs, with the holder named.
+void expectRefusedInUse(const lb::test::ProcessResult& r, const std::string& device,
+                        const std::string& holder) {
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("refusing to destroy " + device + ": it is in use: "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(holder), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no flag destroys a disk in use"), std::string::npos) << r.err;
+}
+
+TEST_F(DeviceCampaign, AMountedPartitionIsRefusedWhateverTheFlags) {
+    ASSERT_TRUE(a_->available() && b_->available()) << a_->why() << b_->why();
+    const std::string part = lb::firstPartition(a_->path());
+    const std::string mnt = work + "/mnt-a";
+    sh({"sgdisk", "-n", "1:0:0", a_->path()});
+    sh({"partx", "-u", a_->path()});
+    sh({"mkfs.ext4", "-q", "-F", part});
+    fs::create_directories(mnt);
+    sh({"mount", part, mnt}); // the fixture unmounts it, even when this test fails
+    sh({"sh", "-c", "head -c 1048576 /dev/urandom > \"$1\" && sync", "sh", mnt + "/data"});
+    const auto before = sha256(mnt + "/data", 1 << 20);
+
+    const auto r = run(scenario(true), {a_->path(), b_->path()});
+    expectRefusedInUse(r, a_->path(), "(through " + part + ") is mounted at " + mnt);
+    EXPECT_EQ(journalRows(), 0);
+    // Untouched: still mounted, the same data, the same table; the blank disk named with it too.
+    EXPECT_TRUE(listed("/proc/self/mounts", part + " " + mnt + " ext4")) << part;
+    EXPECT_EQ(sha256(mnt + "/data", 1 << 20), before);
+    EXPECT_EQ(partitionTable(a_->path()), "gpt\n");
+    EXPECT_EQ(partitionTable(b_->path()), "");
+}
+
+TEST_F(DeviceCampaign, ActiveSwapIsRefusedWhateverTheFlags) {
+    ASSERT_TRUE(a_->available() && b_->available()) << a_->why() << b_->why();
+    sh({"mkswap", a_->path()});
+    sh({"swapon", a_->path()}); // the fixture swapoffs it, even when this test fails
+    const auto header = sha256(a_->path(), 4096);
+
+    const auto r = run(scenario(true), {a_->path(), b_->path()});
+    expectRefusedInUse(r, a_->path(), a_->path() + " is used as swap");
+    EXPECT_EQ(journalRows(), 0);
+    EXPECT_TRUE(listed("/proc/swaps", a_->path() + " ")) << a_->path();
+    EXPECT_EQ(sha256(a_->path(), 4096), header);
+    EXPECT_EQ(partitionTable(b_->path()), "");
+}
+
+TEST_F(DeviceCampaign, AMemberOfAnImportedPoolIsRefusedWhateverTheFlags) {
+    ASSERT_TRUE(a_->available() && b_->available()) << a_->why() << b_->why();
+    lb::test::ZfsFuse zfs; // started only if no ZFS answers; stopped only if started here
+    if (!zfs.available())
+        GTEST_SKIP() << zfs.why();
+    struct PoolGuard { // before zfs-fuse stops, even when this test fails
+        ~PoolGuard() { destroyPools(); }
+    } guard;
+    const std::string mnt = work + "/holder";
+    sh({"zpool", "create", "-f", "-m", mnt, holderPool, a_->path()});
+    sh({"sh", "-c", "head -c 1048576 /dev/urandom > \"$1\" && sync", "sh", mnt + "/data"});
+    const auto before = sha256(mnt + "/data", 1 << 20);
+
+    const auto r = run(scenario(true), {a_->path(), b_->path()});
+    expectRefusedInUse(r, a_->path(), "is a member of the imported ZFS pool " + holderPool);
+    EXPECT_EQ(journalRows(), 0);
+    const auto status = lb::test::runProcess({"zpool", "status", holderPool});
+    EXPECT_NE(status.out.find("state: ONLINE"), std::string::npos) << status.out;
+    EXPECT_NE(status.out.find("No known data errors"), std::string::npos) << status.out;
+    EXPECT_EQ(sha256(mnt + "/data", 1 << 20), before);
+    EXPECT_FALSE(lb::test::poolExists(pool));
+    EXPECT_EQ(partitionTable(b_->path()), "");
 }

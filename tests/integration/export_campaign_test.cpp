@@ -6,7 +6,10 @@
 //    shows no target or account afterwards, ganesha is stopped, the pool and vdevs are gone and
 //    the journal shows every undo applied;
 //  - the CHAP secret is nowhere: not in any table or byte of the database, not in the output of
-//    `layoutbench plan`, not in the campaign's progress and tool output, not in tgtd's log;
+//    `layoutbench plan`, not in the campaign's progress and tool output, not in tgtd's log, and
+//    not in the argv or environment of any process while the campaign runs (a thread reads every
+//    /proc/PID/cmdline and environ meanwhile): tgtd gets it from lb-tgt-account, lb-netload on
+//    its stdin;
 //  - faults: a portal nothing listens on, a wrong IQN and a path that is not exported give failed
 //    runs with the tool's reason within seconds, and the exports are still torn down; an export
 //    step that fails (a target id already taken, or no tgtd on the control port) undoes the
@@ -23,6 +26,7 @@
 #include "engine/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
+#include "tests/support/proc_sampler.h"
 #include "tests/support/tgtd.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -58,12 +62,25 @@ std::string netloadBinary() {
 #endif
 }
 
+std::string tgtAccountBinary() {
+#ifdef LAYOUTBENCH_TGT_ACCOUNT
+    return LAYOUTBENCH_TGT_ACCOUNT;
+#else
+    return "lb-tgt-account";
+#endif
+}
+
 struct Outcome {
     std::unique_ptr<lb::Store> store;
     lb::Expected<lb::CampaignResult> result = lb::runtimeError("not run");
     std::string log; // progress messages and tool output, as a user would see them
     double seconds = 0;
     lb::Scenario scenario;
+    // What a /proc sampler found while the campaign ran: processes holding the secret in their
+    // argv or environment, how many times it read /proc, whether it saw lb-netload.
+    std::vector<std::string> leaks;
+    std::size_t sampleRounds = 0;
+    bool sawNetload = false;
 };
 
 // One row of a run, with its metrics.
@@ -176,10 +193,13 @@ protected:
     static void SetUpTestSuite() {
         fs::remove_all(root);
         fs::create_directories(root);
-        // The campaign runs lb-netload by name, as on a server where it is installed.
-        const std::string dir = fs::path(netloadBinary()).parent_path().string();
-        if (!dir.empty())
-            setenv("PATH", (dir + ":" + std::getenv("PATH")).c_str(), 1);
+        // The campaign runs lb-netload and lb-tgt-account by name, as on a server where they
+        // are installed.
+        for (const auto& tool : {netloadBinary(), tgtAccountBinary()}) {
+            const std::string dir = fs::path(tool).parent_path().string();
+            if (!dir.empty())
+                setenv("PATH", (dir + ":" + std::getenv("PATH")).c_str(), 1);
+        }
         zfs_ = std::make_unique<lb::test::ZfsFuse>();
         tgtd_ = std::make_unique<lb::test::Tgtd>(root + "/tgtd", portal, portal);
         lb::test::stopLeftover(root + "/rpcbind.pid", "rpcbind");
@@ -246,10 +266,17 @@ protected:
         return out;
     }
 
-    // The exported RAIDZ1 campaign, run once for the tests that look at it.
+    // The exported RAIDZ1 campaign, run once for the tests that look at it, with every process's
+    // argv and environment sampled meanwhile.
     static Outcome& mainCampaign() {
-        if (!main_)
+        if (!main_) {
+            lb::test::ProcSampler sampler({secret});
             main_ = std::make_unique<Outcome>(campaign("main", mainScenario()));
+            sampler.stop();
+            main_->leaks = sampler.leaks();
+            main_->sampleRounds = sampler.rounds();
+            main_->sawNetload = sampler.saw("lb-netload");
+        }
         return *main_;
     }
 
@@ -349,8 +376,13 @@ TEST_F(ExportCampaign, ZfsLayoutServedOverIscsiAndNfsThroughItsExportThenTornDow
     const auto* nfsWrite = find(rows, "nfs-write");
     const auto* nfsRead = find(rows, "nfs-randread");
     ASSERT_TRUE(write && read && nfsWrite && nfsRead);
-    // The URLs came from the export: the portal, the IQN derived from the layout, the dataset.
-    EXPECT_NE(write->argv.find("****"), std::string::npos) << write->argv;
+    // The URLs came from the export: the portal, the IQN derived from the layout, the dataset;
+    // the CHAP secret went on stdin.
+    EXPECT_NE(write->argv.find("\"iscsi://127.0.0.1:13262/iqn.2026-11.org.layoutbench:exp-raidz1/"
+                               "1\",\"--chap-user=lbtest\",\"--chap-secret-fd=0\""),
+              std::string::npos)
+        << write->argv;
+    EXPECT_NE(write->argv.find("\"<<<\",\"****\""), std::string::npos) << write->argv;
     EXPECT_NE(nfsWrite->argv.find("nfs://127.0.0.1" + root + "/main/work/mnt-exp-raidz1/w.dat"),
               std::string::npos)
         << nfsWrite->argv;
@@ -450,9 +482,31 @@ TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
     const auto plan = lb::test::runProcess(
         {LAYOUTBENCH_CLI, "plan", root + "/main/scenario.toml", "--db", root + "/plan.db"});
     EXPECT_EQ(plan.exitCode, 0) << plan.err;
-    EXPECT_NE(plan.out.find("--password '****'"), std::string::npos) << plan.out;
+    EXPECT_NE(plan.out.find("lb-tgt-account -C 13262 --user lbtest <<< ****"), std::string::npos)
+        << plan.out;
     EXPECT_EQ(plan.out.find(secret), std::string::npos);
     EXPECT_EQ(plan.err.find(secret), std::string::npos);
+}
+
+// While the CHAP campaign ran (tgtd's account made, lb-netload logging in with CHAP four
+// times), no process had the secret in its argv or environment.
+TEST_F(ExportCampaign, ChapSecretIsInNoProcessArgvOrEnvironmentDuringTheRun) {
+    Outcome& o = mainCampaign();
+    ASSERT_TRUE(o.result) << o.result.error().message;
+    EXPECT_EQ(o.result->status, "done")
+        << (o.result->problems.empty() ? o.log : o.result->problems.front());
+    EXPECT_TRUE(o.leaks.empty()) << o.leaks.size() << " leaks, first: " << o.leaks.front();
+    EXPECT_TRUE(o.sawNetload) << "the sampler never saw lb-netload run";
+    EXPECT_GT(o.sampleRounds, 100u);
+    std::cout << "[ sampled  ] every /proc/*/cmdline and environ " << o.sampleRounds
+              << " times during the " << o.seconds << " s campaign: no secret\n";
+
+    // The sampler does find a secret where one is: a process holding it in argv.
+    lb::test::ProcSampler control({secret});
+    const auto r = lb::test::runProcess({"sh", "-c", "sleep 0.5", "sh", secret});
+    control.stop();
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_FALSE(control.leaks().empty()) << "the sampler missed a secret in argv";
 }
 
 TEST_F(ExportCampaign, ResumeTakesTheMaskedChapSecretFromTheScenarioFile) {

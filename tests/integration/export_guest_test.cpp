@@ -4,8 +4,10 @@
 // fio through the guest's kernel initiator (iscsiadm discovery, login, the LUN's disk found in
 // sysfs) and its NFS client (mount -t nfs vers=4.1) as a [[clients]] entry reached over SSH. The
 // guest reaches the host at 10.0.2.2 (qemu user networking). Afterwards the guest has no session,
-// node record or mount left, and the host no target and no ganesha. Skipped, saying why, when the
-// lab guest cannot be built or qemu is missing.
+// node record or mount left, and the host no target and no ganesha. Meanwhile the CHAP secret is
+// in no process's argv or environment, here (a sampler thread) or in the guest (a sampler loop
+// there): tgtd gets it from lb-tgt-account, iscsiadm through the node record written from stdin.
+// Skipped, saying why, when the lab guest cannot be built or qemu is missing.
 #include "engine/campaign.h"
 #include "engine/runner.h"
 #include "engine/scenario.h"
@@ -14,6 +16,7 @@
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
+#include "tests/support/proc_sampler.h"
 #include "tests/support/tgtd.h"
 
 #include <chrono>
@@ -33,15 +36,33 @@ const std::string root = "/var/tmp/layoutbench-test-export-guest";
 const std::string secret = "guest-chap-secret-42";
 constexpr int portal = 13264;
 
-lb::ProcessResult inGuest(lb::Runner& guest, const std::string& script) {
+lb::ProcessResult inGuest(lb::Runner& guest, const std::string& script,
+                          const std::string& secretStdin = {}) {
     lb::Command c;
     c.program = "sh";
     c.args = {"-c", script};
     c.timeout = std::chrono::seconds(60);
+    c.secretStdin = secretStdin;
     auto r = guest.run(c);
     EXPECT_TRUE(r) << r.error().message;
     return r ? *r : lb::ProcessResult{};
 }
+
+// In the guest, a loop that reads every /proc/PID/cmdline and environ, round after round, and
+// keeps the lines holding the secret (given on stdin, kept in a 0600 file, never an argument):
+// /tmp/lb-sampler/{hits,rounds}, and saw-fio once fio's own argv was seen.
+constexpr const char* guestSamplerStart =
+    "umask 077; mkdir -p /tmp/lb-sampler && cd /tmp/lb-sampler || exit 1; "
+    "IFS= read -r s; printf '%s\\n' \"$s\" > pattern; : > hits; echo 0 > rounds; rm -f stop "
+    "stopped saw-fio; "
+    "( n=0; while [ ! -e stop ]; do "
+    "cat /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null | tr '\\000' '\\n' > snap; "
+    "grep -F -f pattern snap >> hits; grep -qx fio snap && : > saw-fio; "
+    "n=$((n+1)); echo $n > rounds; done; : > stopped ) </dev/null >/dev/null 2>&1 &";
+constexpr const char* guestSamplerStop =
+    "cd /tmp/lb-sampler && : > stop && i=0; while [ ! -e stopped ] && [ $i -lt 300 ]; do "
+    "sleep 0.1; i=$((i+1)); done; echo \"rounds $(cat rounds) hits $(grep -c . hits) "
+    "fio $([ -e saw-fio ] && echo seen || echo unseen)\"; cd / && rm -rf /tmp/lb-sampler";
 
 TEST(ExportToTheLabGuest, KernelIscsiAndNfsClientsInTheGuestRunFioOnTheExport) {
     fs::remove_all(root);
@@ -129,11 +150,35 @@ clients = "lab"
     auto store = lb::Store::open(root + "/results.db");
     ASSERT_TRUE(store) << store.error().message;
     auto runner = lb::makeLocalRunner();
+    // The campaign runs lb-tgt-account by name, as on a server where it is installed.
+#ifdef LAYOUTBENCH_TGT_ACCOUNT
+    setenv("PATH",
+           (fs::path(LAYOUTBENCH_TGT_ACCOUNT).parent_path().string() + ":" + std::getenv("PATH"))
+               .c_str(),
+           1);
+#endif
+    ASSERT_EQ(inGuest(*guestRunner, guestSamplerStart, secret + "\n").exitCode, 0);
+    lb::test::ProcSampler sampler({secret});
     const auto start = std::chrono::steady_clock::now();
     const auto result = lb::runCampaign(*store, *scenario, probes, *runner, {});
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    sampler.stop();
+    const auto guestHits = inGuest(*guestRunner, "grep -c . /tmp/lb-sampler/hits").stdoutText;
+    // The guest's sampler does find a secret where one is: a process holding it in argv.
+    inGuest(*guestRunner, "sleep 3; : \"$0\"; true " + secret);
+    const auto guestSampled = inGuest(*guestRunner, guestSamplerStop).stdoutText;
     ASSERT_TRUE(result) << result.error().message;
+    // No process here or in the guest had the secret in its argv or environment.
+    EXPECT_TRUE(sampler.leaks().empty()) << sampler.leaks().front();
+    EXPECT_GT(sampler.rounds(), 100u);
+    EXPECT_EQ(guestHits, "0\n");
+    EXPECT_NE(guestSampled.find(" fio seen"), std::string::npos) << guestSampled;
+    EXPECT_EQ(guestSampled.find("rounds 0 "), std::string::npos) << guestSampled;
+    EXPECT_EQ(guestSampled.find(" hits 0 "), std::string::npos)
+        << "the guest's sampler missed a secret in argv: " << guestSampled;
+    std::cout << "[ sampled  ] here " << sampler.rounds() << " rounds; in the guest "
+              << guestSampled;
 
     std::map<std::string, std::map<std::string, double>> metrics;
     auto q = store->database().prepare(

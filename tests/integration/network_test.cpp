@@ -12,11 +12,13 @@
 // Everything lives under /var/tmp/layoutbench-test-network and is removed afterwards; daemons are
 // started by the fixtures and stopped by their process ids.
 #include "engine/probe.h"
+#include "engine/runner.h"
 #include "engine/store.h"
 #include "probes/fio_clients.h"
 #include "probes/netload.h"
 #include "tests/cli/process.h"
 #include "tests/support/ganesha.h"
+#include "tests/support/proc_sampler.h"
 #include "tests/support/tgtd.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -31,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -262,6 +265,84 @@ TEST_F(IscsiTest, ParserNamesMetricsByProtocolAndRejectsBrokenOutput) {
     const auto bad = lb::netload::parseJson(mistyped, "", "iscsi");
     ASSERT_FALSE(bad);
     EXPECT_EQ(bad.error().message, "lb-netload output: jobs[0].read.total_ios: expected a number");
+}
+
+std::string tgtAccountBinary() {
+#ifdef LAYOUTBENCH_TGT_ACCOUNT
+    return LAYOUTBENCH_TGT_ACCOUNT;
+#else
+    return "lb-tgt-account";
+#endif
+}
+
+// CHAP without a secret on any command line: lb-tgt-account makes tgtd's account from stdin, and
+// lb-netload logs in with the secret read from its stdin (--chap-secret-fd 0), while no process
+// holds it in its argv or environment. A wrong secret is refused without being printed; a secret
+// in the URL is refused before anything is tried.
+TEST_F(IscsiTest, ChapSecretsTravelOnStdinOnly) {
+    const std::string chapIqn = "iqn.2026-11.org.layoutbench.test:chap";
+    const std::string secret = "net-chap-secret-" + std::to_string(::getpid());
+    const std::string lun = root + "/iscsi/chap.img";
+    std::ofstream(lun).close();
+    fs::resize_file(lun, 16 << 20);
+    std::string why;
+    ASSERT_TRUE(tgtd->addLun(2, chapIqn, 1, lun, &why)) << why;
+    const std::string port = std::to_string(controlPort);
+    lb::test::ProcSampler sampler({secret});
+    auto runner = lb::makeLocalRunner();
+    lb::Command account = lb::Command::timed(tgtAccountBinary(), {"-C", port, "--user", "nettest"},
+                                             std::chrono::seconds(30));
+    account.secretStdin = secret + "\n";
+    const auto made = runner->run(account);
+    ASSERT_TRUE(made && made->ok()) << (made ? made->exitSummary() : made.error().message);
+    const auto bound =
+        lb::test::runProcess({"tgtadm", "-C", port, "--lld", "iscsi", "--op", "bind", "--mode",
+                              "account", "--tid", "2", "--user", "nettest"});
+    ASSERT_EQ(bound.exitCode, 0) << bound.err;
+
+    const auto netload = [&](const std::string& url, const std::string& stdinText,
+                             std::vector<std::string> chap) {
+        lb::Command c = lb::Command::timed(netloadBinary(), {url}, std::chrono::seconds(60));
+        c.args.insert(c.args.end(), chap.begin(), chap.end());
+        for (const char* a :
+             {"--rw=randread", "--bs=4096", "--iodepth=4", "--runtime=1", "--timeout=5"})
+            c.arg(a);
+        c.secretStdin = stdinText;
+        auto r = runner->run(c);
+        EXPECT_TRUE(r) << r.error().message;
+        return r ? *r : lb::ProcessResult{};
+    };
+    const std::vector<std::string> chap = {"--chap-user=nettest", "--chap-secret-fd=0"};
+    const auto ok = netload(tgtd->url(chapIqn, 1), secret + "\n", chap);
+    sampler.stop();
+    EXPECT_EQ(ok.exitCode, 0) << ok.stderrText;
+    EXPECT_NE(ok.stdoutText.find("\"iops\""), std::string::npos);
+    EXPECT_EQ(ok.stdoutText.find(secret), std::string::npos);
+    EXPECT_TRUE(sampler.leaks().empty()) << sampler.leaks().front();
+    EXPECT_TRUE(sampler.saw("lb-netload"));
+
+    // Without CHAP, or with a wrong secret, the target refuses the login; the secret tried is in
+    // no message.
+    const auto none = netload(tgtd->url(chapIqn, 1), "", {});
+    EXPECT_EQ(none.exitCode, 1) << none.stdoutText;
+    const std::string wrong = "wrong-secret-" + std::to_string(::getpid());
+    const auto refused = netload(tgtd->url(chapIqn, 1), wrong + "\n", chap);
+    EXPECT_EQ(refused.exitCode, 1) << refused.stdoutText;
+    EXPECT_NE(refused.stderrText.find("login to target " + chapIqn), std::string::npos)
+        << refused.stderrText;
+    EXPECT_EQ(refused.stderrText.find(wrong), std::string::npos) << refused.stderrText;
+    // A secret in the URL, or CHAP with nothing to read: usage errors, nothing printed of it.
+    const auto inUrl =
+        netload("iscsi://nettest%" + secret + "@127.0.0.1:" + std::to_string(portalPort) + "/" +
+                    chapIqn + "/1",
+                "", {});
+    EXPECT_EQ(inUrl.exitCode, 2);
+    EXPECT_NE(inUrl.stderrText.find("--chap-secret-fd"), std::string::npos) << inUrl.stderrText;
+    EXPECT_EQ(inUrl.stderrText.find(secret), std::string::npos) << inUrl.stderrText;
+    const auto empty = netload(tgtd->url(chapIqn, 1), "", chap);
+    EXPECT_EQ(empty.exitCode, 2);
+    EXPECT_NE(empty.stderrText.find("no CHAP secret to read"), std::string::npos)
+        << empty.stderrText;
 }
 
 TEST_F(IscsiTest, UnreachablePortalFailsQuicklyWithAClearMessage) {

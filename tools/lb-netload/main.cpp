@@ -7,7 +7,11 @@
 //
 //   lb-netload URL --rw read|write|randread|randwrite --bs 4k --iodepth 32
 //              (--runtime SEC [--size BYTES] | --size BYTES) [--name JOB] [--timeout SEC]
+//              [--chap-user NAME --chap-secret-fd FD]
 //   URL: iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]
+// A CHAP secret is read from file descriptor FD (0: stdin, its first line), never taken from the
+// command line, where every local user could read it (/proc/PID/cmdline): an iSCSI URL with
+// user%secret@ is refused. Nothing this program prints contains the secret.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,7 +53,8 @@ struct Failure : std::runtime_error {
 
 [[noreturn]] void usage(const std::string& what) {
     throw Failure(what + " (usage: lb-netload URL --rw read|write|randread|randwrite --bs SIZE "
-                         "--iodepth N (--runtime SEC | --size BYTES) [--name JOB] [--timeout SEC])",
+                         "--iodepth N (--runtime SEC | --size BYTES) [--name JOB] [--timeout SEC] "
+                         "[--chap-user NAME --chap-secret-fd FD])",
                   2);
 }
 
@@ -63,6 +68,9 @@ struct Options {
     std::string name = "netload";
     int timeout = 10; // seconds, for every network step
     std::uint64_t seed = 1;
+    std::string chapUser;            // empty: no CHAP
+    std::optional<int> chapSecretFd; // where the CHAP secret is read from
+    std::string chapSecret;          // read from chapSecretFd after parsing
     bool isWrite() const { return rw == "write" || rw == "randwrite"; }
     bool isRandom() const { return rw == "randread" || rw == "randwrite"; }
 };
@@ -154,6 +162,12 @@ Options parseArgs(int argc, char** argv) {
             o.timeout = parseInt(flag, value, 1, 3600);
         } else if (flag == "--seed") {
             o.seed = parseSize(flag, value);
+        } else if (flag == "--chap-user") {
+            if (value.empty() || value.find_first_of("%@/:") != std::string::npos)
+                usage("--chap-user: empty, or has one of % @ / :");
+            o.chapUser = value;
+        } else if (flag == "--chap-secret-fd") {
+            o.chapSecretFd = parseInt(flag, value, 0, 65535);
         } else if (isFlag) {
             usage("unknown option " + flag);
         } else if (o.url.empty()) {
@@ -168,6 +182,14 @@ Options parseArgs(int argc, char** argv) {
         usage("give --runtime or --size");
     if (o.size && *o.size < o.bs)
         usage("--size is smaller than one block of --bs");
+    if (o.url.starts_with("iscsi://") &&
+        o.url.substr(8, o.url.find('/', 8) - 8).find('@') != std::string::npos)
+        usage("the iSCSI URL names a user: give CHAP with --chap-user and --chap-secret-fd, so "
+              "that no secret is on the command line");
+    if (o.chapUser.empty() != !o.chapSecretFd)
+        usage("CHAP needs both --chap-user and --chap-secret-fd");
+    if (!o.chapUser.empty() && !o.url.starts_with("iscsi://"))
+        usage("--chap-user is for iscsi:// URLs");
     return o;
 }
 
@@ -222,22 +244,36 @@ void checkReachable(const std::string& where, const std::string& host, const std
                       lastError);
 }
 
-// The CHAP secret of an iscsi://user%secret@host/... URL, or empty.
-std::string chapSecret(const std::string& url) {
-    if (!url.starts_with("iscsi://"))
-        return {};
-    const std::string authority = url.substr(8, url.find('/', 8) - 8);
-    const auto at = authority.rfind('@');
-    const auto percent = authority.find('%');
-    if (at == std::string::npos || percent == std::string::npos || percent > at)
-        return {};
-    return authority.substr(percent + 1, at - percent - 1);
+// The first line of file descriptor `fd` (without its line ending): the CHAP secret. Read once,
+// before anything else, and kept in memory only.
+std::string readSecret(int fd) {
+    std::string in;
+    char buf[512];
+    for (;;) {
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw Failure("--chap-secret-fd " + std::to_string(fd) +
+                              ": cannot read the CHAP secret: " + std::strerror(errno),
+                          2);
+        if (n == 0)
+            break;
+        in.append(buf, static_cast<std::size_t>(n));
+        if (in.find('\n') != std::string::npos || in.size() > 4096)
+            break;
+    }
+    std::string secret = in.substr(0, in.find('\n'));
+    if (!secret.empty() && secret.back() == '\r')
+        secret.pop_back();
+    if (secret.empty())
+        throw Failure("--chap-secret-fd " + std::to_string(fd) + ": no CHAP secret to read", 2);
+    return secret;
 }
 
-// Text with the URL's CHAP secret written as ****: what this program prints, so that neither its
-// JSON nor its messages (which quote the URL and libiscsi's errors) carry the secret.
-std::string scrubbed(std::string text, const std::string& url) {
-    const std::string secret = chapSecret(url);
+// Text with the CHAP secret written as ****: what this program prints, so that neither its JSON
+// nor its messages (which quote libiscsi's errors) carry the secret.
+std::string scrubbed(std::string text, const std::string& secret) {
     if (secret.empty())
         return text;
     for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos + 4))
@@ -455,7 +491,7 @@ public:
                             {"groupid", 0},
                             {"error", 0},
                             {"job options",
-                             {{"url", scrubbed(o_.url, o_.url)},
+                             {{"url", o_.url},
                               {"rw", o_.rw},
                               {"bs", std::to_string(o_.bs)},
                               {"iodepth", std::to_string(o_.iodepth)},
@@ -545,8 +581,8 @@ public:
         iscsi_set_session_type(ctx_, ISCSI_SESSION_NORMAL);
         iscsi_set_header_digest(ctx_, ISCSI_HEADER_DIGEST_NONE_CRC32C);
         iscsi_set_targetname(ctx_, url_->target);
-        if (url_->user[0] != '\0')
-            iscsi_set_initiator_username_pwd(ctx_, url_->user, url_->passwd);
+        if (!o.chapUser.empty())
+            iscsi_set_initiator_username_pwd(ctx_, o.chapUser.c_str(), o.chapSecret.c_str());
 
         const auto [host, port] = splitHostPort(url_->portal, "3260");
         checkReachable(where_, host, port, o.timeout, "an iSCSI portal");
@@ -845,13 +881,12 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-    // The URL as given, so that messages can be scrubbed of its secret.
-    std::string url;
-    for (int i = 1; i < argc; ++i)
-        if (std::string_view(argv[i]).starts_with("iscsi://"))
-            url = argv[i];
+    // The secret, once read, so that messages can be scrubbed of it.
+    std::string secret;
     try {
-        const Options o = parseArgs(argc, argv);
+        Options o = parseArgs(argc, argv);
+        if (o.chapSecretFd)
+            secret = o.chapSecret = readSecret(*o.chapSecretFd);
         std::unique_ptr<Transport> t;
         if (o.url.starts_with("iscsi://"))
             t = std::make_unique<IscsiTransport>(o);
@@ -861,13 +896,13 @@ int main(int argc, char** argv) {
             usage(o.url + ": not an iscsi:// or nfs:// URL");
         Driver d(o, *t);
         d.run();
-        std::printf("%s\n", d.report().dump(2).c_str());
+        std::printf("%s\n", scrubbed(d.report().dump(2), secret).c_str());
         return 0;
     } catch (const Failure& f) {
-        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(f.what()), url).c_str());
+        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(f.what()), secret).c_str());
         return f.status;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(e.what()), url).c_str());
+        std::fprintf(stderr, "lb-netload: %s\n", scrubbed(oneLine(e.what()), secret).c_str());
         return 1;
     }
 }
