@@ -260,11 +260,20 @@ TEST(FioJson, ClientServerTwoJobs) {
     EXPECT_TRUE(hasCaveatContaining(run, "All clients", "jobA, jobB"));
 }
 
-TEST(FioJson, UnifiedRwReportingIsACaveat) {
+TEST(FioJson, UnifiedRwReportingGivesMixedMetrics) {
     const auto run = parseGolden("unified_rw_reporting");
     EXPECT_FALSE(run.failed);
-    EXPECT_TRUE(run.metrics.empty());
-    EXPECT_TRUE(hasCaveatContaining(run, "'mixed'", "unified_rw_reporting"));
+    EXPECT_TRUE(run.caveats.empty());
+    expectMetric(run, "fio.mixed.mixed.bw", 147168561, Unit::BytesPerSecond);
+    expectMetric(run, "fio.mixed.mixed.iops", 35929.824561, Unit::OpsPerSecond);
+    expectMetric(run, "fio.mixed.mixed.clat_p50", 5472, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.clat_p99", 55040, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.lat_mean", 24438.386719, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.runtime", 0.057, Unit::Seconds);
+    // Its job options print no direct=: buffered, fio's default.
+    ASSERT_EQ(run.notes.size(), 1u);
+    EXPECT_EQ(run.notes[0],
+              (lb::MetricNote{lb::MetricNote::Kind::Method, "fio.mixed.*", "buffered I/O"}));
 }
 
 TEST(FioJson, AllMetricNamesAreInTheCatalog) {
