@@ -136,8 +136,8 @@ splitRow(const std::vector<Token>& tokens, std::size_t labelEnd,
             cells.push_back(it->text);
         return std::pair{std::vector<Token>(tokens.begin(), first), std::move(cells)};
     }
-    return badInput("row: " + std::to_string(tokens.size() - std::min(tokens.size(), minLabel)) +
-                    " values for " + std::to_string(widths.size()) +
+    return badInput("row: " + std::to_string(tokens.size()) + " fields for a label and " +
+                    std::to_string(widths.size()) +
                     " columns, and the spacing does not show which are empty (was the table "
                     "re-spaced when it was pasted?)");
 }

@@ -79,6 +79,10 @@ std::string withFioLine(std::string_view text, const std::string& message) {
     if (offset == 0)
         if (const auto at = json::locatePath(text, message.substr(0, message.find(": "))))
             offset = *at;
+    // A text cut short ends the JSON at its last byte: name the last line that has any.
+    const auto last = text.find_last_not_of("\r\n");
+    if (last != std::string_view::npos && offset > last)
+        offset = last;
     return std::to_string(text::lineAt(text, offset)) + ": " + message;
 }
 
