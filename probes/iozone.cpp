@@ -153,18 +153,31 @@ struct Column {
 };
 
 // The two heading lines of the automatic table: the first holds "random", "bkwd", "record" and
-// "stride" right-aligned over the second line's words.
-std::vector<Column> tableColumns(std::string_view above, std::string_view headings) {
+// "stride" right-aligned over words of the second; each goes with the word it ends nearest to.
+Expected<std::vector<Column>> tableColumns(std::string_view above, const Line& headings) {
     const auto top = text::tokens(above);
-    const auto words = text::tokens(headings);
+    const auto words = text::tokens(headings.text);
+    std::vector<std::string> names;
+    for (std::size_t i = 2; i < words.size(); ++i)
+        names.emplace_back(words[i].text);
+    const auto distance = [](std::size_t a, std::size_t b) { return a > b ? a - b : b - a; };
+    for (const auto& t : top) {
+        std::size_t best = 2;
+        for (std::size_t i = 3; i < words.size(); ++i)
+            if (distance(words[i].end, t.end) < distance(words[best].end, t.end))
+                best = i;
+        if (best < words.size())
+            names[best - 2] = std::string(t.text) + " " + names[best - 2];
+    }
     std::vector<Column> columns;
-    for (std::size_t i = 2; i < words.size(); ++i) {
-        std::string heading(words[i].text);
-        for (const auto& t : top)
-            if (t.end + 1 >= words[i].end && t.end <= words[i].end + 1)
-                heading = std::string(t.text) + " " + heading;
-        const auto op = lookup(tableHeadings, heading);
-        columns.push_back({op ? std::string(*op) : std::string(), heading, words[i].end});
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto op = lookup(tableHeadings, names[i]);
+        for (const auto& c : columns)
+            if (op && c.op == *op)
+                return lineError(headings.number, names[i],
+                                 "two columns read as '" + std::string(*op) +
+                                     "': the heading lines are not aligned as iozone prints them");
+        columns.push_back({op ? std::string(*op) : std::string(), names[i], words[i + 2].end});
     }
     return columns;
 }
@@ -270,8 +283,17 @@ Expected<Invocation> readInvocation(std::span<const Line> lines) {
             if (auto r = throughputLine(inv, line); !r)
                 return fail(r.error());
         } else if (isTableHeading(line.text)) {
-            columns = tableColumns(i > 0 ? lines[i - 1].text : std::string_view(), line.text);
+            auto read = tableColumns(i > 0 ? lines[i - 1].text : std::string_view(), line);
+            if (!read)
+                return fail(read.error());
+            columns = std::move(*read);
             inv.run.origin.spec["mode"] = "automatic";
+            for (const auto& c : *columns)
+                if (c.op.empty())
+                    inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
+                                              std::to_string(line.number) +
+                                              ") is not imported: not an operation layoutbench "
+                                              "knows");
         } else {
             settingLine(inv, line.text);
         }
