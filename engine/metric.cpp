@@ -58,7 +58,8 @@ constexpr std::array<std::string_view, 10> jobStats{
     "bw",      "iops",    "clat_p50",  "clat_p99", "clat_p99_9",
     "lat_p50", "lat_p99", "lat_p99_9", "lat_mean", "runtime"};
 
-// <job>.<read|write|trim>.<stat> for fio, iscsi and nfs.
+// <job>.<read|write|trim|mixed>.<stat> for fio, iscsi and nfs; "mixed" is fio's
+// unified_rw_reporting, reads and writes counted together.
 std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_view full) {
     const auto lastDot = rest.rfind('.');
     if (lastDot == std::string_view::npos)
@@ -69,7 +70,7 @@ std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_v
     if (dirDot == std::string_view::npos || dirDot == 0)
         return std::nullopt;
     const auto dir = head.substr(dirDot + 1);
-    if (dir != "read" && dir != "write" && dir != "trim")
+    if (dir != "read" && dir != "write" && dir != "trim" && dir != "mixed")
         return std::nullopt;
     if (stat == "bw")
         return MetricInfo{std::string(full), Unit::BytesPerSecond, Better::Higher, true};
@@ -85,6 +86,32 @@ std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_v
     // A job's runtime is fixed by its own settings for time-based jobs: shown, never decisive.
     if (stat == "runtime")
         return MetricInfo{std::string(full), Unit::Seconds, Better::Lower, false};
+    return std::nullopt;
+}
+
+// ---- Imported tools: iozone and dd ----
+
+// iozone's operations as its reports name them (throughput mode and the automatic table).
+constexpr std::array<std::string_view, 16> iozoneOperations{
+    "write",         "rewrite",        "read",        "reread", "random_read", "random_write",
+    "backward_read", "record_rewrite", "stride_read", "fwrite", "frewrite",    "fread",
+    "freread",       "mixed",          "pwrite",      "pread"};
+
+// iozone.<op> (throughput mode) or iozone.<file>-<record>.<op> (one cell of the automatic
+// mode's table, e.g. iozone.f64M-r4k.write); <op>_ops when iozone -O reported operations/s.
+// Throughput mode's figures decide by default; the automatic table's cells are shown only: a
+// table holds a hundred of them, most for files that fit in a cache, and a scenario's [decide]
+// (or compare --decide) names the cells that matter.
+std::optional<MetricInfo> describeIozone(std::string_view rest, std::string_view full) {
+    auto op = rest.substr(rest.rfind('.') + 1);
+    const bool ops = op.ends_with("_ops");
+    if (ops)
+        op.remove_suffix(4);
+    const bool tableCell = rest.find('.') != std::string_view::npos;
+    for (const auto known : iozoneOperations)
+        if (op == known)
+            return MetricInfo{std::string(full), ops ? Unit::OpsPerSecond : Unit::BytesPerSecond,
+                              Better::Higher, !tableCell};
     return std::nullopt;
 }
 
@@ -132,7 +159,9 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
             return MetricInfo{std::string(name), Unit::Count, Better::Higher, false};
         return std::nullopt;
     }
-    if (name == "xz.throughput" || name == "randfile.throughput")
+    if (family == "iozone")
+        return describeIozone(rest, name);
+    if (name == "xz.throughput" || name == "randfile.throughput" || name == "dd.throughput")
         return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, true};
     // The wall time of a fixed amount of work is the throughput's reciprocal: shown, and the
     // throughput decides, so one measurement is not counted twice.
@@ -162,8 +191,8 @@ std::vector<std::string> bonnieMetricNames() {
 }
 
 bool knownMetricFamily(std::string_view family) {
-    static constexpr std::array<std::string_view, 7> families{"bonnie", "fio",      "iscsi", "nfs",
-                                                              "xz",     "randfile", "drill"};
+    static constexpr std::array<std::string_view, 9> families{
+        "bonnie", "fio", "iscsi", "nfs", "xz", "randfile", "drill", "iozone", "dd"};
     return std::find(families.begin(), families.end(), family) != families.end();
 }
 

@@ -5,6 +5,7 @@
 #include "engine/metric.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,17 @@ struct MetricNote {
 std::string_view metricNoteKindName(MetricNote::Kind k); // "qualifies", "excludes", "method"
 std::optional<MetricNote::Kind> metricNoteKindFromName(std::string_view name);
 
+// Where an imported run's figures come from: the format recognised, the units the tool printed
+// (converted to the canonical units on import) and what the output says about the workload
+// (record size, block size, direction). Empty for runs layoutbench made itself.
+struct RunOrigin {
+    std::string format;                      // "bonnie++ 1.96 text table", "dd (BSD)"
+    std::vector<std::string> convertedFrom;  // as printed: "KiB/s", "us"
+    std::map<std::string, std::string> spec; // "record_size_bytes": "4096", "direction": "write"
+    bool empty() const { return format.empty() && convertedFrom.empty() && spec.empty(); }
+    bool operator==(const RunOrigin&) const = default;
+};
+
 // What a parser makes of one tool output: metrics, or the reason the run failed.
 struct ParsedRun {
     std::string workload;    // e.g. "bonnie", "fio:seq-read-1m"
@@ -40,6 +52,7 @@ struct ParsedRun {
     std::vector<Metric> metrics;
     std::vector<std::string> caveats; // e.g. "bonnie.putc: too fast to time (+++++)"
     std::vector<MetricNote> notes;
+    RunOrigin origin;
     bool failed = false;
     std::string failureReason;
     bool operator==(const ParsedRun&) const = default;
@@ -65,6 +78,7 @@ struct Run {
     std::vector<std::string> caveats;
     std::vector<MetricNote> notes;
     std::string source; // the imported file, for imported runs
+    RunOrigin origin;   // imported runs: format, converted units, workload spec
     std::vector<Metric> metrics;
 };
 

@@ -104,6 +104,11 @@ ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE campaign ADD COLUMN policy TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
 )sql",
+    // 3 -> 4: an imported run says how it was read: the format recognised, the units converted
+    // from and what the output told about the workload (RunOrigin), so a report can show it.
+    R"sql(
+ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
+)sql",
 };
 
 std::string toJson(const std::vector<std::string>& items) {
@@ -132,6 +137,14 @@ std::string notesJson(const std::vector<MetricNote>& notes) {
         out.push_back(
             {{"kind", metricNoteKindName(n.kind)}, {"metrics", n.metrics}, {"text", n.text}});
     return out.dump();
+}
+
+std::string originJson(const RunOrigin& origin) {
+    if (origin.empty())
+        return "{}";
+    return nlohmann::json{
+        {"format", origin.format}, {"converted_from", origin.convertedFrom}, {"spec", origin.spec}}
+        .dump();
 }
 
 } // namespace
@@ -285,8 +298,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     auto ins = db_.prepare(
         "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
         "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
-        "caveats, source, notes) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-        "?14, ?15, ?16, ?17, ?18)");
+        "caveats, source, notes, origin) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+        "?13, ?14, ?15, ?16, ?17, ?18, ?19)");
     if (!ins)
         return fail(ins.error());
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
@@ -306,7 +319,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(15, run.reason)
         .bind(16, toJson(run.caveats))
         .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
-        .bind(18, notesJson(run.notes));
+        .bind(18, notesJson(run.notes))
+        .bind(19, originJson(run.origin));
     if (auto r = ins->run(); !r)
         return fail(r.error());
     const std::int64_t runId = db_.lastInsertId();

@@ -69,7 +69,7 @@ std::string describeCampaignIo(const CampaignIo& io);
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 3;
+    static constexpr int latestSchemaVersion = 4;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);

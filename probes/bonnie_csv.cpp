@@ -2,6 +2,8 @@
 // units, and bonnie++'s markers for "too fast to time" (+++++) and "not run" (empty).
 #include "probes/bonnie_csv.h"
 
+#include "probes/text_fields.h"
+
 #include <array>
 #include <charconv>
 #include <cstddef>
@@ -12,6 +14,11 @@
 namespace lb::bonnie {
 
 namespace {
+
+using text::parseLatencyNs;
+using text::parseNonNegative;
+using text::quoted;
+using text::trim;
 
 enum class Kind {
     Info,      // run parameters (host, sizes, counts): not metrics, and written loosely ("64M",
@@ -41,8 +48,7 @@ constexpr std::array<Test, 6> ioTests{{
     {"get_block", Kind::KibPerSec},
     {"seeks", Kind::PerSec},
 }};
-constexpr std::array<std::string_view, 6> fileTests{"seq_create", "seq_stat", "seq_del",
-                                                    "ran_create", "ran_stat", "ran_del"};
+constexpr const auto& fileTests = fileTestNames;
 
 struct Format {
     std::string_view version;
@@ -93,90 +99,12 @@ const Format* findFormat(std::string_view version) {
     return nullptr;
 }
 
-std::string_view trim(std::string_view s) {
-    constexpr std::string_view space = " \t\r\n\v\f";
-    const auto first = s.find_first_not_of(space);
-    if (first == std::string_view::npos)
-        return {};
-    return s.substr(first, s.find_last_not_of(space) - first + 1);
-}
-
 std::vector<std::string_view> splitFields(std::string_view line) {
-    std::vector<std::string_view> out;
-    std::size_t start = 0;
-    while (true) {
-        const auto comma = line.find(',', start);
-        out.push_back(trim(line.substr(start, comma - start)));
-        if (comma == std::string_view::npos)
-            return out;
-        start = comma + 1;
-    }
+    return text::split(line, ',');
 }
 
 bool allPlus(std::string_view s) {
     return !s.empty() && s.find_first_not_of('+') == std::string_view::npos;
-}
-
-// bonnie++ writes integers, and seeks below 1000/s with one decimal; nothing else is a number
-// here (no sign, exponent, inf or nan).
-bool isPlainDecimal(std::string_view s) {
-    int digits = 0;
-    int dots = 0;
-    for (const char c : s) {
-        if (c >= '0' && c <= '9')
-            ++digits;
-        else if (c == '.')
-            ++dots;
-        else
-            return false;
-    }
-    return digits > 0 && dots <= 1;
-}
-
-std::string quoted(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '\'';
-    out += s;
-    out += '\'';
-    return out;
-}
-
-Expected<double> parseNonNegative(std::string_view number, std::string_view whole) {
-    if (!number.empty() && number.front() == '-' && isPlainDecimal(number.substr(1)))
-        return badInput(quoted(whole) + " is negative");
-    if (!isPlainDecimal(number))
-        return badInput(quoted(whole) + " is not a number");
-    double value = 0;
-    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (ec != std::errc{} || end != number.data() + number.size())
-        return badInput(quoted(whole) + " is not a number");
-    return value;
-}
-
-Expected<double> parseLatencyNs(std::string_view text) {
-    struct Suffix {
-        std::string_view unit;
-        double ns;
-    };
-    // bonnie++ 1.96-2.00a print only us, ms and s; ns is accepted in case a later version adds it.
-    constexpr std::array<Suffix, 4> suffixes{{{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
-    const auto unitAt = text.find_first_not_of("-0123456789.");
-    if (unitAt == std::string_view::npos) {
-        if (auto n = parseNonNegative(text, text); !n)
-            return n;
-        return badInput(quoted(text) + " has no unit (expected ns, us, ms or s)");
-    }
-    const auto number = text.substr(0, unitAt);
-    const auto unit = text.substr(unitAt);
-    auto value = parseNonNegative(number, text);
-    if (!value)
-        return value;
-    for (const auto& s : suffixes)
-        if (s.unit == unit)
-            return *value * s.ns;
-    return badInput(quoted(text) + " has an unknown unit " + quoted(unit) +
-                    " (expected ns, us, ms or s)");
 }
 
 Unit unitOf(Kind kind) {
@@ -241,7 +169,28 @@ bool looksLikeToolVersion(std::string_view s) {
     return true;
 }
 
+// How the line was read, for an imported run: the units bonnie++ wrote and the run's sizes.
+RunOrigin csvOrigin(const Format& format, const std::vector<std::string_view>& values) {
+    RunOrigin o;
+    o.format = "bonnie++ CSV (format " + std::string(format.version) + ")";
+    o.convertedFrom = {"KiB/s", "us/ms/s latencies"};
+    const std::size_t filesAt = format.seekCounts ? 21 : 19; // num_files, 0-based
+    if (!values[2].empty())
+        o.spec["machine"] = std::string(values[2]);
+    if (!values[5].empty())
+        o.spec["size"] = std::string(values[5]);
+    if (!values[filesAt].empty())
+        o.spec["files"] = std::string(values[filesAt]);
+    return o;
+}
+
 } // namespace
+
+void noteTooFast(ParsedRun& run, const std::string& metric, std::string_view marker) {
+    const std::string what = "too fast to time (" + std::string(marker) + ")";
+    run.caveats.push_back(metric + ": " + what);
+    run.notes.push_back(MetricNote{MetricNote::Kind::Excludes, metric, what});
+}
 
 Expected<ParsedRun> parseCsvLine(std::string_view line) {
     const auto text = trim(line);
@@ -277,6 +226,7 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
     run.toolVersion = std::string(values[1]);
     if (run.toolVersion.empty())
         return fieldError(1, fields[1], "is empty");
+    run.origin = csvOrigin(*format, values);
 
     for (std::size_t i = 0; i < fields.size(); ++i) {
         const auto& field = fields[i];

@@ -5,9 +5,18 @@
 #include "engine/expected.h"
 #include "engine/run.h"
 
+#include <array>
+#include <string>
 #include <string_view>
 
 namespace lb::bonnie {
+
+// bonnie++'s tests in the order its CSV lines and text tables print them; a test's metrics are
+// bonnie.<test>, bonnie.<test>_cpu and bonnie.<test>_latency.
+inline constexpr std::array<std::string_view, 6> ioTestNames{"putc", "put_block", "rewrite",
+                                                             "getc", "get_block", "seeks"};
+inline constexpr std::array<std::string_view, 6> fileTestNames{"seq_create", "seq_stat", "seq_del",
+                                                               "ran_create", "ran_stat", "ran_del"};
 
 // Parses one CSV line as bonnie++ writes it with -q or to its CSV output. Returns ParsedRun with
 // workload "bonnie", toolVersion = bonnie++ version field (e.g. "2.00a"), metrics in canonical
@@ -26,5 +35,9 @@ Expected<ParsedRun> parseCsvLine(std::string_view line);
 // ..."). Used to detect the type of an imported file. Unknown format versions of that shape are
 // accepted so that parseCsvLine can say what is wrong instead of the file going unrecognised.
 bool looksLikeCsv(std::string_view text);
+
+// Records that bonnie++ printed `marker` (+++++) for `metric`: a caveat and an Excludes note, as
+// the CSV and the text table both do.
+void noteTooFast(ParsedRun& run, const std::string& metric, std::string_view marker);
 
 } // namespace lb::bonnie

@@ -2,6 +2,8 @@
 // nlohmann::json and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
 #include "probes/fio_json.h"
 
+#include "probes/fio_json_compat.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -23,7 +25,8 @@ namespace {
 // set the same flag: the last of them wins.
 using json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 3> directions{"read", "write", "trim"};
+// "mixed" is unified_rw_reporting's reads and writes together.
+constexpr std::array<std::string_view, 4> directions{"read", "write", "trim", "mixed"};
 // fio 3.33's default percentile_list keys for p50, p99 and p99.9.
 constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
 // Below this a job's figures are mostly start-up and noise.
@@ -274,8 +277,7 @@ struct Entry {
     std::string host;
     std::optional<std::int64_t> port;
     std::string client; // host, or host:port when several servers share a host name
-    std::array<std::optional<DirectionStats>, 3> stats; // as `directions`; absent if not printed
-    bool unifiedOnly = false;                           // unified_rw_reporting: only "mixed"
+    std::array<std::optional<DirectionStats>, directions.size()> stats; // absent if not printed
     // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
     std::optional<bool> direct;
 };
@@ -448,11 +450,8 @@ Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode,
         anyDirection = anyDirection || stats->has_value();
         e.stats[d] = *stats;
     }
-    if (!anyDirection) {
-        if (!value.contains("mixed"))
-            return badInput(e.path + ": no read, write or trim statistics");
-        e.unifiedOnly = true;
-    }
+    if (!anyDirection)
+        return badInput(e.path + ": no read, write or trim statistics");
     return e;
 }
 
@@ -758,6 +757,8 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
         return badInput("invalid JSON: " + withoutPosition(e.what()));
     }
 
+    if (auto r = compat::normalize(root); !r)
+        return fail(r.error());
     ParsedRun run;
     run.workload = "fio";
     auto version = stringField(root, "fio version", "");
@@ -812,16 +813,6 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
         if (!run.failureReason.empty())
             run.failureReason += "; ";
         run.failureReason += reason;
-    }
-
-    for (const auto& e : entries) {
-        if (!e.unifiedOnly)
-            continue;
-        std::string caveat = "fio job '" + e.name +
-                             "' has only unified_rw_reporting (\"mixed\") statistics, which are "
-                             "not imported; run it without unified_rw_reporting";
-        if (std::find(run.caveats.begin(), run.caveats.end(), caveat) == run.caveats.end())
-            run.caveats.push_back(std::move(caveat));
     }
 
     const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);

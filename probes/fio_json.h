@@ -12,8 +12,9 @@ namespace lb::fio {
 // Parses fio --output-format=json or json+ output. Tolerates log lines before the first '{' (fio
 // prints warnings and "fio: pid=..., err=..." lines there) and text after the closing brace
 // (--output-format=json,normal). With --status-interval fio prints one report per interval; the
-// last, final one is used. Returns workload "fio", toolVersion from "fio version", and per
-// job and direction (read/write/trim) that did I/O the metrics
+// last, final one is used. fio 1.x/2.x JSON (KiB and µs) is converted to 3.x's fields first
+// (fio_json_compat.h). Returns workload "fio", toolVersion from "fio version", and per job and
+// direction (read/write/trim, or "mixed" with unified_rw_reporting) that did I/O the metrics
 //   fio.<job>.<dir>.bw, iops, clat_p50, clat_p99, clat_p99_9, lat_p50, lat_p99, lat_p99_9,
 //   lat_mean, runtime
 // in canonical units (lat_p* = total latency, only when fio ran with lat_percentiles=1; clat_p*
@@ -30,7 +31,8 @@ namespace lb::fio {
 // aggregate as fio.<job>.<dir>.* and each client as fio.<job>@<host>.<dir>.* (<host>:<port> when
 // several servers share a host name).
 // A job with "error" != 0 makes the run failed, with a reason naming the job, the error and the
-// matching "err=<code>" log line; no metrics come from that job.
+// matching "err=<code>" log line; no metrics come from that job. A job whose options fio printed
+// gets a Method note: direct or buffered I/O.
 // Malformed or truncated JSON and missing or mistyped fields give a BadInput error naming the
 // byte offset or the JSON path, e.g. "jobs[0].read.bw_bytes: expected a number".
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText = {});

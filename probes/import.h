@@ -1,5 +1,6 @@
-// Import of results produced outside layoutbench: bonnie++ CSV lines (one run per line) and fio
-// JSON files (one run per file). A file is imported whole or not at all.
+// Import of results produced outside layoutbench, in the forms people have them: bonnie++ CSV
+// lines and text tables, fio JSON (any version, json+ too) and terse output, iozone reports and
+// dd summaries. A file (or standard input) is imported whole or not at all.
 #pragma once
 
 #include "engine/expected.h"
@@ -7,22 +8,30 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lb {
 
-enum class ImportFormat { BonnieCsv, FioJson };
+enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, Iozone, Dd };
+
+// "bonnie++ CSV", "bonnie++ text table", "fio JSON", "fio terse", "iozone", "dd".
+std::string_view importFormatName(ImportFormat f);
+
+// The name standard input goes by in messages and in a run's source.
+inline constexpr std::string_view standardInputName = "<stdin>";
 
 struct ImportRequest {
     std::string layout;
     std::string host = "imported";
-    std::string kind = "imported"; // layout kind to record when the layout is new
-    std::vector<std::string> files;
+    std::string kind = "imported";  // layout kind to record when the layout is new
+    std::vector<std::string> files; // "-" is standard input
 };
 
 struct ImportedFile {
     std::string path;
     ImportFormat format = ImportFormat::FioJson;
+    std::string description; // as describeImport: "bonnie++ 1.96 text table, 1 machine, 18 metrics"
     std::vector<Run> runs;
 };
 
@@ -32,13 +41,29 @@ struct ImportSummary {
     std::int64_t failedRuns = 0;
     std::int64_t metrics = 0;
     std::vector<std::string> files;
+    std::vector<std::string> descriptions; // one per file, in the same order
 };
 
-// Parses one file's text: every run it holds, or a bad-input error naming the file, the line
-// and the field. Pure: no file system, no database.
-Expected<ImportedFile> parseResultFile(const std::string& path, const std::string& text);
+// Parses one file's text: every run it holds, each with its origin (format, units converted
+// from, spec), or a bad-input error "PATH:LINE: FIELD: message". A run that is not failed and
+// yields no metric is an error naming why (every test too fast to time, say). Pure: no file
+// system, no database.
+Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view text);
 
-// Reads and parses every file first; only when all parse are they stored, in one transaction.
+// What a text would import as, for a paste box that detects as the user types: the format and
+// a one-line description ("bonnie++ 1.96 text table, 1 machine, 18 metrics"), or the error
+// the import would give (without a file name). Pure.
+struct ImportPreview {
+    bool ok = false;
+    ImportFormat format = ImportFormat::FioJson;
+    std::string description; // or the error when !ok
+    std::size_t runs = 0;
+    std::size_t metrics = 0;
+};
+ImportPreview describeImport(std::string_view text);
+
+// Reads and parses every file first ("-" from standard input, at most once); only when all
+// parse are they stored, in one transaction.
 Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request);
 
 } // namespace lb

@@ -743,7 +743,8 @@ void addAppendix(Doc& doc, const ReportData& data) {
             head += " · " + fixed(r.wallSeconds, 1) + " s";
         text += head + "\n";
         text += r.argv.empty() ? "(no command: imported" +
-                                     (r.source.empty() ? std::string() : " from " + r.source) + ")"
+                                     (r.source.empty() ? std::string() : " from " + r.source) +
+                                     (r.origin.empty() ? std::string() : ": " + r.origin) + ")"
                                : commandLine(r.argv);
         text += "\n";
     }

@@ -34,6 +34,21 @@ std::string tail(const std::string& text) {
     return text.substr(begin, end - begin);
 }
 
+// An imported run's origin (the run table's origin column) in one line for readers.
+std::string originText(const std::string& text) {
+    const json j = json::parse(text, nullptr, false);
+    if (!j.is_object() || !j.contains("format") || !j["format"].is_string())
+        return {};
+    std::string out = j["format"].get<std::string>();
+    std::string units;
+    for (const auto& u : j.value("converted_from", json::array()))
+        if (u.is_string())
+            units += (units.empty() ? "" : ", ") + u.get<std::string>();
+    if (!units.empty())
+        out += ", converted from " + units;
+    return out;
+}
+
 std::vector<std::string> stringArray(const std::string& text) {
     std::vector<std::string> out;
     const json j = json::parse(text, nullptr, false);
@@ -136,7 +151,8 @@ Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::stri
         "SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, r.iteration, "
         "r.status, r.reason, r.argv, r.caveats, r.tool_version, "
         "CASE WHEN r.status = 'ok' THEN '' ELSE r.stderr END, "
-        "COALESCE(r.wall_seconds, 0), r.exit_code, COALESCE(r.source, '') FROM run r JOIN layout l "
+        "COALESCE(r.wall_seconds, 0), r.exit_code, COALESCE(r.source, ''), r.origin FROM run r "
+        "JOIN layout l "
         "ON l.id = r.layout_id "
         "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id");
     if (!q)
@@ -165,6 +181,7 @@ Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::stri
             if (!row.columnIsNull(13))
                 r.exitCode = static_cast<int>(row.columnInt(13));
             r.source = row.columnText(14);
+            r.origin = originText(row.columnText(15));
             out.push_back(std::move(r));
         });
         !result)

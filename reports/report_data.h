@@ -68,6 +68,7 @@ struct ReportRun {
     std::string stderrTail; // last lines of stderr, for failed runs
     double wallSeconds = 0;
     std::string source; // the imported file, for imported runs
+    std::string origin; // imported runs: "bonnie++ 1.97 text table, converted from K/sec (KiB/s)"
 };
 
 struct ReportData {

@@ -1,4 +1,5 @@
-// `layoutbench import`: bonnie++ CSV and fio JSON results from elsewhere, each file all or nothing.
+// `layoutbench import`: results from elsewhere (bonnie++ CSV and text tables, fio JSON and terse,
+// iozone, dd), from files or standard input ("-"), each file all or nothing.
 #include "app/cli/commands.h"
 #include "probes/import.h"
 
@@ -21,10 +22,13 @@ int runImport(const Globals& g, const ImportRequest& request) {
                                     {"runs", summary->runs},
                                     {"failed_runs", summary->failedRuns},
                                     {"metrics", summary->metrics},
-                                    {"files", summary->files}}
+                                    {"files", summary->files},
+                                    {"detected", summary->descriptions}}
                          .dump(2)
                   << '\n';
     } else {
+        for (std::size_t i = 0; i < summary->files.size(); ++i)
+            std::cout << summary->files[i] << ": " << summary->descriptions[i] << '\n';
         std::cout << "imported " << summary->runs << " run(s) with " << summary->metrics
                   << " metric(s) into layout '" << summary->layout << "'";
         if (summary->failedRuns)
@@ -38,13 +42,15 @@ int runImport(const Globals& g, const ImportRequest& request) {
 
 void addImport(CLI::App& app, Globals& g, Action& action) {
     auto req = std::make_shared<ImportRequest>();
-    auto* sub = app.add_subcommand("import", "Import bonnie++ CSV lines and fio JSON files");
+    auto* sub = app.add_subcommand(
+        "import", "Import results from elsewhere: bonnie++ CSV lines and text tables, fio JSON and "
+                  "terse output, iozone reports, dd summaries");
     sub->add_option("--layout", req->layout, "Layout the results belong to")->required();
     sub->add_option("--host", req->host, "Host the results were measured on")
         ->capture_default_str();
     sub->add_option("--kind", req->kind, "Layout kind, recorded when the layout is new")
         ->capture_default_str();
-    sub->add_option("files", req->files, "bonnie++ CSV or fio JSON files")->required();
+    sub->add_option("files", req->files, "Result files; - reads standard input")->required();
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, req] { action = [&g, req] { return runImport(g, *req); }; });
 }

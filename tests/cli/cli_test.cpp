@@ -171,6 +171,48 @@ TEST_F(Cli, ImportRejectsUnknownFilesAndMissingFiles) {
     EXPECT_EQ(storedRuns(), 0U);
 }
 
+TEST_F(Cli, ImportReadsStandardInput) {
+    // "-" is standard input; the shell only redirects it, every value passes as "$n".
+    const auto r =
+        runProcess({"/bin/sh", "-c", "exec \"$0\" import --layout pasted --db \"$1\" - < \"$2\"",
+                    LAYOUTBENCH_CLI, db_, data + "/bonnie++/1.97/paste-two-machines.txt"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("<stdin>: bonnie++ 1.97 text table, 2 machines"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(storedRuns(), 2U);
+    const auto bad =
+        runProcess({"/bin/sh", "-c", "echo hello | exec \"$0\" import --layout x --db \"$1\" -",
+                    LAYOUTBENCH_CLI, db_});
+    expectOneLineError(bad, "<stdin>:1: not a format layoutbench imports");
+}
+
+TEST_F(Cli, ImportsEveryFormatIntoOneLayout) {
+    const auto r = lb(
+        {"import", "--layout", "nas", "--json",
+         data + "/bonnie++/2.00a/table-s512-n16-files.stdout",
+         data + "/fio/2.2.10/two_jobs_direct_and_buffered.json",
+         data + "/fio/3.33/unified_rw_reporting.json", data + "/fio/3.33/terse_v4_randrw.terse",
+         data + "/iozone/3.308/throughput-t1-i0-i1-i2.txt", data + "/dd/bsd/freebsd-11-write.txt"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_EQ(j["runs"], 6);
+    ASSERT_EQ(j["detected"].size(), 6U);
+    // unified_rw_reporting's "mixed" section gives metrics, not "1 run with 0 metrics".
+    EXPECT_EQ(j["detected"][2], "fio 3.33 JSON, 1 job, 7 metrics");
+    EXPECT_EQ(j["detected"][5], "dd summary (BSD), 1 run, 1 metric");
+}
+
+TEST_F(Cli, ImportWithoutMetricsIsBadInput) {
+    const auto idle = write("idle.json", R"({"fio version": "fio-3.33", "jobs": [{"jobname": "i",
+        "error": 0, "read": {"total_ios": 0, "io_bytes": 0}}]})");
+    expectOneLineError(lb({"import", "--layout", "x", idle}), "idle.json:1: no metric:");
+    auto text = std::string("{\"fio version\": \"fio-2.2.10\",\n\"jobs\": [{\"jobname\": \"j\", ") +
+                "\"error\": 0,\n \"read\": {\"io_bytes\": 4, \"iops\": 1, \"runtime\": 1}}]}\n";
+    expectOneLineError(lb({"import", "--layout", "x", write("old.json", text)}),
+                       "old.json:3: jobs[0].read.bw: missing");
+    EXPECT_EQ(storedRuns(), 0U);
+}
+
 TEST_F(Cli, CompareUnknownLayoutIsBadInput) {
     ASSERT_EQ(lb({"import", "--layout", "a", data + "/bonnie++/1.97/seed-guest.csv"}).exitCode, 0);
     expectOneLineError(lb({"compare", "--baseline", "a", "--candidate", "zz"}),

@@ -37,6 +37,29 @@ TEST(MetricCatalog, JobFamilies) {
     EXPECT_FALSE(describeMetric("fio.job.read.runtime")->decisive);
 }
 
+TEST(MetricCatalog, ImportedTools) {
+    // unified_rw_reporting: reads and writes together.
+    EXPECT_EQ(describeMetric("fio.mixed.mixed.bw")->unit, Unit::BytesPerSecond);
+    EXPECT_TRUE(describeMetric("fio.job.mixed.lat_p99")->decisive);
+    // iozone: throughputs; throughput mode decides, the automatic table's cells (which name their
+    // sizes) are shown only.
+    const auto write = describeMetric("iozone.write");
+    ASSERT_TRUE(write);
+    EXPECT_EQ(write->unit, Unit::BytesPerSecond);
+    EXPECT_EQ(write->better, Better::Higher);
+    EXPECT_TRUE(write->decisive);
+    EXPECT_EQ(describeMetric("iozone.f64M-r4k.random_read")->unit, Unit::BytesPerSecond);
+    EXPECT_FALSE(describeMetric("iozone.f64M-r4k.random_read")->decisive);
+    EXPECT_EQ(describeMetric("iozone.backward_read_ops")->unit, Unit::OpsPerSecond);
+    EXPECT_FALSE(describeMetric("iozone.frobnicate"));
+    EXPECT_FALSE(describeMetric("iozone.write_cpu"));
+    const auto dd = describeMetric("dd.throughput");
+    ASSERT_TRUE(dd);
+    EXPECT_EQ(dd->unit, Unit::BytesPerSecond);
+    EXPECT_TRUE(dd->decisive);
+    EXPECT_FALSE(describeMetric("dd.seconds"));
+}
+
 TEST(MetricCatalog, OthersAndUnknowns) {
     EXPECT_EQ(describeMetric("xz.wall")->better, Better::Lower);
     EXPECT_EQ(describeMetric("xz.throughput")->unit, Unit::BytesPerSecond);

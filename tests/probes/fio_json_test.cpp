@@ -286,12 +286,23 @@ TEST(FioJson, ClientServerTwoJobs) {
     EXPECT_TRUE(hasCaveatContaining(run, "All clients", "jobA, jobB"));
 }
 
-TEST(FioJson, UnifiedRwReportingIsACaveat) {
+TEST(FioJson, UnifiedRwReportingGivesMixedMetrics) {
     const auto run = parseGolden("unified_rw_reporting");
     EXPECT_FALSE(run.failed);
-    EXPECT_TRUE(run.metrics.empty());
-    EXPECT_TRUE(run.notes.empty()) << "no notes on metrics that are not there";
-    EXPECT_TRUE(hasCaveatContaining(run, "'mixed'", "unified_rw_reporting"));
+    EXPECT_TRUE(run.caveats.empty());
+    expectMetric(run, "fio.mixed.mixed.bw", 147168561, Unit::BytesPerSecond);
+    expectMetric(run, "fio.mixed.mixed.iops", 35929.824561, Unit::OpsPerSecond);
+    expectMetric(run, "fio.mixed.mixed.clat_p50", 5472, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.clat_p99", 55040, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.lat_mean", 24438.386719, Unit::Nanoseconds);
+    expectMetric(run, "fio.mixed.mixed.runtime", 0.057, Unit::Seconds);
+    // Its job options print no direct=: buffered, fio's default. It ran 0.057 s: too short.
+    EXPECT_NE(std::find(run.notes.begin(), run.notes.end(),
+                        lb::MetricNote{lb::MetricNote::Kind::Method, "fio.mixed.*", "buffered I/O"}),
+              run.notes.end());
+    EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const lb::MetricNote& n) {
+        return n.kind == lb::MetricNote::Kind::Qualifies && n.metrics == "fio.mixed.mixed.*";
+    }));
 }
 
 TEST(FioJson, AllMetricNamesAreInTheCatalog) {

@@ -1,7 +1,12 @@
-// Import detects the format, stores whole files, and refuses a file with any bad line.
+// Import detects the format of every kind of file it reads, names file, line and field in its
+// errors, refuses a run without metrics, and stores whole files with their origin.
 #include "probes/import.h"
+#include "probes/text_fields.h"
+#include "tests/probes/golden.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace lb;
 
@@ -20,4 +25,163 @@ TEST(ParseResultFile, ErrorsNameFileAndLine) {
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(r.error().message.rfind("x.csv:1: ", 0), 0U) << r.error().message;
+}
+
+// ---- Every format, as a file or a paste ----
+
+namespace {
+
+ImportedFile parsedFile(const std::string& relative) {
+    auto f = parseResultFile(relative, lb::test::golden(relative));
+    EXPECT_TRUE(f) << relative << ": " << (f ? "" : f.error().message);
+    return f ? *f : ImportedFile{};
+}
+
+} // namespace
+
+TEST(ParseResultFile, DetectsEveryFormat) {
+    struct Case {
+        const char* file;
+        ImportFormat format;
+        const char* description;
+    };
+    for (const auto& c : {
+             Case{"bonnie++/1.97/seed-bare-metal.csv", ImportFormat::BonnieCsv,
+                  "bonnie++ CSV (format 1.97), 1 machine, 32 metrics"},
+             Case{"bonnie++/1.97/paste-two-machines.txt", ImportFormat::BonnieText,
+                  "bonnie++ 1.97 text table, 2 machines, 64 metrics"},
+             Case{"bonnie++/1.03/table-4g.txt", ImportFormat::BonnieText,
+                  "bonnie++ 1.03 text table, 1 machine, 18 metrics"},
+             Case{"fio/3.33/seq_read.json", ImportFormat::FioJson,
+                  "fio 3.33 JSON, 1 job, 7 metrics"},
+             Case{"fio/2.2.10/two_jobs_direct_and_buffered.json", ImportFormat::FioJson,
+                  "fio 2.2.10 JSON, 2 jobs, 21 metrics"},
+             Case{"fio/3.33/terse_v3_randrw.terse", ImportFormat::FioTerse,
+                  "fio 3.33 terse v3, 1 job, 14 metrics"},
+             Case{"iozone/3.308/throughput-t1-i0-i1-i2.txt", ImportFormat::Iozone,
+                  "iozone 3.308 throughput report, 1 run, 6 metrics"},
+             Case{"dd/coreutils-9.1/write-direct-then-read.txt", ImportFormat::Dd,
+                  "dd summary (GNU coreutils), 2 runs, 2 metrics"},
+         }) {
+        const auto file = parsedFile(c.file);
+        EXPECT_EQ(file.format, c.format) << c.file;
+        EXPECT_EQ(file.description, c.description) << c.file;
+        EXPECT_EQ(describeImport(lb::test::golden(c.file)).description, c.description) << c.file;
+    }
+}
+
+TEST(ParseResultFile, RunsRecordTheirOrigin) {
+    const auto fio2 = parsedFile("fio/2.2.10/two_jobs_direct_and_buffered.json");
+    ASSERT_EQ(fio2.runs.size(), 1u);
+    EXPECT_EQ(fio2.runs[0].origin.format, "fio 2.2.10 JSON");
+    EXPECT_EQ(fio2.runs[0].origin.convertedFrom,
+              (std::vector<std::string>{"KiB/s", "KiB (io_bytes)", "us", "ms"}));
+    EXPECT_EQ(fio2.runs[0].probe, "fio");
+    const auto plus = parsedFile("fio/3.33/randrw_70_30_jsonplus.json");
+    EXPECT_EQ(plus.runs[0].origin.format, "fio 3.33 JSON+");
+    const auto table = parsedFile("bonnie++/1.97/paste-two-machines.txt");
+    ASSERT_EQ(table.runs.size(), 2u);
+    EXPECT_EQ(table.runs[1].origin.spec.at("machine"), "guest-vm");
+    EXPECT_EQ(table.runs[1].workload, "bonnie");
+    EXPECT_EQ(table.runs[1].stdoutText.rfind("Version  1.97", 0), 0u); // its own lines, raw
+    const auto dd = parsedFile("dd/bsd/freebsd-11-write.txt");
+    EXPECT_EQ(dd.runs[0].probe, "dd");
+    EXPECT_EQ(dd.runs[0].origin.spec.at("direction"), "write");
+}
+
+TEST(ParseResultFile, NoMetricIsAnErrorThatSaysWhy) {
+    // Every test too fast to time: bonnie++ printed only +++++.
+    std::string line = "1.97,1.97,h,1,1,1G,";
+    for (int i = 0; i < 6; ++i)
+        line += ",+++++,+++";
+    line += ",16,,,,";
+    for (int i = 0; i < 6; ++i)
+        line += ",+++++,+++";
+    line += std::string(12, ',');
+    auto r = parseResultFile("fast.csv", line + "\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message.rfind("fast.csv:1: no metric: bonnie.putc: too fast to time", 0),
+              0u)
+        << r.error().message;
+    EXPECT_NE(r.error().message.find("and 9 more"), std::string::npos) << r.error().message;
+
+    // A fio job that did no I/O.
+    const std::string idle = R"({"fio version": "fio-3.33", "jobs": [{"jobname": "idle",
+        "error": 0, "read": {"total_ios": 0, "io_bytes": 0}}]})";
+    r = parseResultFile("idle.json", idle);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "idle.json:1: no metric: the output holds no measurement");
+    // A paste, without a file name.
+    EXPECT_EQ(describeImport(idle).description, "1: no metric: the output holds no measurement");
+    EXPECT_FALSE(describeImport(idle).ok);
+}
+
+TEST(ParseResultFile, FioJsonErrorsNameTheLineOfTheField) {
+    auto text = lb::test::golden("fio/3.33/seq_read.json");
+    const auto at = text.find("\"bw_bytes\" : ");
+    text.replace(at, 13, "\"bw_bytes\" : \"x\", \"old\" : ");
+    const int line = lb::text::lineAt(text, at);
+    auto r = parseResultFile("seq.json", text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "seq.json:" + std::to_string(line) + ": jobs[0].read.bw_bytes: expected a number");
+
+    // A 2.x field that is not there: the line of the object that lacks it.
+    auto old = lb::test::golden("fio/2.0.13/seqread.json");
+    old.erase(old.find("\"bw\" : 131072,"), 14);
+    const int readLine = lb::text::lineAt(old, old.find("\"read\""));
+    r = parseResultFile("old.json", old);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "old.json:" + std::to_string(readLine) + ": jobs[0].read.bw: missing");
+
+    // Broken JSON: the line of the byte; cut short: the last line there is.
+    r = parseResultFile("bad.json",
+                        "note: x\n{\"fio version\": \"fio-3.33\",\n \"jobs\": [1,,2]}\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message.rfind("bad.json:3: invalid JSON at byte", 0), 0u)
+        << r.error().message;
+    r = parseResultFile("cut.json", "note: x\n{\"fio version\": \"fio-3.33\",\n \"jobs\": [}\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message.rfind("cut.json:3: truncated JSON at byte", 0), 0u)
+        << r.error().message;
+}
+
+TEST(ParseResultFile, ErrorsOfEveryParserNameFileLineAndField) {
+    auto r =
+        parseResultFile("t.txt", "\tChildren see throughput for  1 readers \t\t=  1x kB/sec\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "t.txt:1: read: '1x' is not a number");
+    r = parseResultFile("d.txt", "1 bytes (1 B) copied, 0 s, 1 B/s\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "d.txt:1: seconds: '0' seconds gives no rate");
+    auto table = lb::test::golden("bonnie++/1.97/table-seed-bare-metal.txt");
+    table.replace(table.find("343719"), 6, "34371x");
+    r = parseResultFile("b.txt", table);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "b.txt:4: put_block: '34371x' is not a number");
+}
+
+TEST(ImportFiles, StoresTheOrigin) {
+    auto store = Store::open(":memory:");
+    ASSERT_TRUE(store);
+    const std::string file =
+        std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/iozone/3.506/auto-n64k-g4m.txt";
+    auto summary = importFiles(*store, {"nas", "box", "imported", {file}});
+    ASSERT_TRUE(summary) << summary.error().message;
+    EXPECT_EQ(summary->metrics, 117);
+    ASSERT_EQ(summary->descriptions.size(), 1u);
+    EXPECT_EQ(summary->descriptions[0], "iozone 3.506 automatic-mode table, 1 run, 117 metrics");
+    auto q = store->database().prepare("SELECT origin, probe, workload FROM run");
+    ASSERT_TRUE(q);
+    std::string origin;
+    ASSERT_TRUE(q->forEachRow([&](sql::Statement& row) {
+        origin = row.columnText(0);
+        EXPECT_EQ(row.columnText(1), "iozone");
+    }));
+    const auto j = nlohmann::json::parse(origin);
+    EXPECT_EQ(j["format"], "iozone 3.506 automatic-mode table");
+    EXPECT_EQ(j["converted_from"][0], "kB/sec (KiB/s)");
+    EXPECT_EQ(j["spec"]["record_sizes_bytes"], "4096,16384,65536");
 }

@@ -417,6 +417,7 @@ TEST(Report, FailedRunsAndCaveatsAppear) {
         EXPECT_NE(out.find("page cache inflates the numbers"), std::string::npos);
         EXPECT_NE(out.find("bonnie++ -d /mnt/lb-guest-vm -s 63G"), std::string::npos);
         EXPECT_NE(out.find("imported from"), std::string::npos);
+        EXPECT_NE(out.find("bonnie++ CSV (format 1.97), converted from KiB/s"), std::string::npos);
     }
 }
 

@@ -1,0 +1,193 @@
+// fio 1.x/2.x JSON converted to fio 3.x's fields, and percentiles from json+ bins;
+// see fio_json_compat.h.
+#include "probes/fio_json_compat.h"
+
+#include "probes/text_fields.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lb::fio::compat {
+
+namespace {
+
+// Ordered like fio_json.cpp reads it (fio applies options in the order written).
+using json = nlohmann::ordered_json;
+
+constexpr std::array<std::string_view, 4> directions{"read", "write", "trim", "mixed"};
+constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
+constexpr std::array<double, 3> percentiles{50.0, 99.0, 99.9};
+
+Unexpected fieldError(const std::string& path, std::string_view what) {
+    return badInput(path + ": " + std::string(what));
+}
+
+Expected<double> number(const json& object, std::string_view key, const std::string& path) {
+    const auto it = object.find(key);
+    if (it == object.end())
+        return fieldError(path + "." + std::string(key), "missing");
+    if (!it->is_number())
+        return fieldError(path + "." + std::string(key), "expected a number");
+    return it->get<double>();
+}
+
+// fio's plat_idx_to_val(): the middle of a latency histogram bucket, for the json+ bins of
+// fio versions that keyed them by bucket index (with FIO_IO_U_PLAT_BITS and _VAL beside them).
+double bucketValue(std::uint64_t index, unsigned bits, std::uint64_t val) {
+    if (index < (val << 1))
+        return static_cast<double>(index);
+    const std::uint64_t errorBits = (index >> bits) - 1;
+    const double base = static_cast<double>(std::uint64_t{1} << (errorBits + bits));
+    const double k = static_cast<double>(index % val);
+    return base + (k + 0.5) * static_cast<double>(std::uint64_t{1} << errorBits);
+}
+
+// 2.x bins: {"<µs>": count} or {"FIO_IO_U_PLAT_BITS": 6, "FIO_IO_U_PLAT_VAL": 64, "<index>":
+// count}; 3.x wants {"<ns>": count}.
+json binsInNs(const json& bins) {
+    json out = json::object();
+    const auto bits = bins.find("FIO_IO_U_PLAT_BITS");
+    const auto val = bins.find("FIO_IO_U_PLAT_VAL");
+    const bool byIndex = bits != bins.end() && val != bins.end() && bits->is_number_unsigned() &&
+                         val->is_number_unsigned();
+    for (const auto& [key, count] : bins.items()) {
+        if (!count.is_number() || key.empty() || key.find_first_not_of("0123456789") != key.npos)
+            continue;
+        const auto k = std::stoull(key);
+        const double us = byIndex ? bucketValue(k, bits->get<unsigned>(), val->get<std::uint64_t>())
+                                  : static_cast<double>(k);
+        out[std::to_string(std::llround(us * text::nsPerUs))] = count;
+    }
+    return out;
+}
+
+// slat/clat/lat {min, max, mean, stddev, percentile, bins} in µs -> *_ns in ns. The "0.00" keys
+// fio 2.x printed for unused percentile slots (several times over: duplicate keys, of which
+// the JSON parser keeps one) are dropped.
+json latencyInNs(const json& us) {
+    json ns = json::object();
+    for (const auto& [key, value] : us.items()) {
+        if (value.is_number())
+            ns[key] = value.get<double>() * text::nsPerUs;
+        else if (key == "percentile" && value.is_object()) {
+            json pct = json::object();
+            for (const auto& [p, v] : value.items())
+                if (p != "0.00" && v.is_number())
+                    pct[p] = v.get<double>() * text::nsPerUs;
+            ns["percentile"] = std::move(pct);
+        } else if (key == "bins" && value.is_object()) {
+            ns["bins"] = binsInNs(value);
+        }
+    }
+    return ns;
+}
+
+Expected<void> convertLegacyDirection(json& d, const std::string& path) {
+    const auto ioKiB = number(d, "io_bytes", path);
+    if (!ioKiB)
+        return fail(ioKiB.error());
+    const auto bwKiB = number(d, "bw", path);
+    if (!bwKiB)
+        return fail(bwKiB.error());
+    d["io_bytes"] = *ioKiB * text::bytesPerKiB; // "io_bytes" held KiB before fio 3.0
+    d["bw_bytes"] = *bwKiB * text::bytesPerKiB;
+    if (!d.contains("total_ios")) {
+        // Early 2.x printed no I/O count; only same-named jobs' latency weighting uses it.
+        const auto iops = number(d, "iops", path);
+        const auto runtime = number(d, "runtime", path);
+        if (!iops || !runtime)
+            return fail(!iops ? iops.error() : runtime.error());
+        d["total_ios"] = std::llround(*iops * *runtime / 1000.0);
+    }
+    for (const auto name : {"slat", "clat", "lat"}) {
+        const auto it = d.find(name);
+        if (it == d.end() || !it->is_object()) {
+            if (std::string_view(name) == "lat")
+                return fieldError(path + ".lat", it == d.end() ? "missing" : "expected an object");
+            continue;
+        }
+        d[std::string(name) + "_ns"] = latencyInNs(*it);
+    }
+    return {};
+}
+
+// The value at which the cumulative count of the bins reaches each percentile, as fio's own
+// percentile list does.
+void fillPercentilesFromBins(json& d) {
+    const auto clat = d.find("clat_ns");
+    if (clat == d.end() || !clat->is_object() || !clat->contains("bins"))
+        return;
+    const json& bins = (*clat)["bins"];
+    json& pct = (*clat)["percentile"];
+    if (!pct.is_object())
+        pct = json::object();
+    if (std::all_of(percentileKeys.begin(), percentileKeys.end(),
+                    [&](std::string_view k) { return pct.contains(k); }))
+        return;
+    std::vector<std::pair<double, double>> counts; // value ns, count
+    double total = 0;
+    for (const auto& [key, count] : bins.items()) {
+        if (!count.is_number() || key.find_first_not_of("0123456789") != key.npos || key.empty())
+            continue;
+        counts.emplace_back(std::stod(key), count.get<double>());
+        total += count.get<double>();
+    }
+    if (total <= 0)
+        return;
+    std::sort(counts.begin(), counts.end());
+    for (std::size_t k = 0; k < percentiles.size(); ++k) {
+        if (pct.contains(percentileKeys[k]))
+            continue;
+        const double wanted = total * percentiles[k] / 100.0;
+        double seen = 0;
+        for (const auto& [value, count] : counts) {
+            seen += count;
+            if (seen >= wanted) {
+                pct[std::string(percentileKeys[k])] = value;
+                break;
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool isLegacyVersion(std::string_view fioVersion) {
+    return fioVersion.starts_with("fio-1.") || fioVersion.starts_with("fio-2.");
+}
+
+Expected<void> normalize(json& root) {
+    const auto version = root.find("fio version");
+    const bool legacy = version != root.end() && version->is_string() &&
+                        isLegacyVersion(version->get<std::string>());
+    for (const auto arrayKey : {"jobs", "client_stats"}) {
+        const auto array = root.find(arrayKey);
+        if (array == root.end() || !array->is_array())
+            continue;
+        for (std::size_t i = 0; i < array->size(); ++i) {
+            json& entry = (*array)[i];
+            if (!entry.is_object())
+                continue;
+            for (const auto dir : directions) {
+                const auto d = entry.find(dir);
+                if (d == entry.end() || !d->is_object())
+                    continue;
+                const std::string path =
+                    std::string(arrayKey) + "[" + std::to_string(i) + "]." + std::string(dir);
+                if (legacy && !d->contains("bw_bytes"))
+                    if (auto r = convertLegacyDirection(*d, path); !r)
+                        return r;
+                fillPercentilesFromBins(*d);
+            }
+        }
+    }
+    return {};
+}
+
+} // namespace lb::fio::compat

@@ -1,0 +1,375 @@
+// iozone reports: one run per invocation; throughput-mode "Children see" lines and the
+// automatic mode's table become iozone.* metrics in bytes/s (iozone's kB are KiB).
+#include "probes/iozone.h"
+
+#include "probes/text_fields.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <utility>
+
+namespace lb::iozone {
+
+namespace {
+
+using text::Line;
+using text::Token;
+
+constexpr std::string_view banner = "Iozone: Performance Test of File I/O";
+constexpr std::string_view childrenSee = "Children see throughput for";
+
+struct Name {
+    std::string_view printed;
+    std::string_view op;
+};
+
+// Throughput mode's labels ("Children see throughput for 4 <label> = ...").
+constexpr std::array<Name, 13> throughputLabels{{
+    {"initial writers", "write"},
+    {"rewriters", "rewrite"},
+    {"readers", "read"},
+    {"re-readers", "reread"},
+    {"reverse readers", "backward_read"},
+    {"stride readers", "stride_read"},
+    {"random readers", "random_read"},
+    {"mixed workload", "mixed"},
+    {"random writers", "random_write"},
+    {"pwrite writers", "pwrite"},
+    {"pread readers", "pread"},
+    {"fwriters", "fwrite"},
+    {"freaders", "fread"},
+}};
+
+// The automatic table's column headings, the two header lines joined.
+constexpr std::array<Name, 13> tableHeadings{{
+    {"write", "write"},
+    {"rewrite", "rewrite"},
+    {"read", "read"},
+    {"reread", "reread"},
+    {"random read", "random_read"},
+    {"random write", "random_write"},
+    {"bkwd read", "backward_read"},
+    {"record rewrite", "record_rewrite"},
+    {"stride read", "stride_read"},
+    {"fwrite", "fwrite"},
+    {"frewrite", "frewrite"},
+    {"fread", "fread"},
+    {"freread", "freread"},
+}};
+
+template <std::size_t N>
+std::optional<std::string_view> lookup(const std::array<Name, N>& names, std::string_view key) {
+    for (const auto& n : names)
+        if (n.printed == key)
+            return n.op;
+    return std::nullopt;
+}
+
+bool contains(std::string_view s, std::string_view what) {
+    return s.find(what) != std::string_view::npos;
+}
+
+Unexpected lineError(int line, std::string_view field, const std::string& message) {
+    return badInput(std::to_string(line) + ": " + std::string(field) + ": " + message);
+}
+
+// 64 -> "64k", 4096 -> "4M", 1048576 -> "1G": the sizes in a table metric's name.
+std::string sizeName(std::uint64_t kib) {
+    if (kib >= 1024 * 1024 && kib % (1024 * 1024) == 0)
+        return std::to_string(kib / (1024 * 1024)) + "G";
+    if (kib >= 1024 && kib % 1024 == 0)
+        return std::to_string(kib / 1024) + "M";
+    return std::to_string(kib) + "k";
+}
+
+std::optional<std::uint64_t> wholeNumber(std::string_view s) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+    return std::strtoull(std::string(s).c_str(), nullptr, 10);
+}
+
+// What one invocation printed, as it is read.
+struct Invocation {
+    int line = 0;
+    std::string raw;
+    std::string version;
+    bool banner = false;
+    bool opsMode = false;
+    ParsedRun run;
+    std::vector<std::string> fileSizes;   // automatic table rows, in bytes
+    std::vector<std::string> recordSizes; // automatic table rows, in bytes
+};
+
+void addMetric(Invocation& inv, const std::string& name, double value) {
+    if (inv.opsMode)
+        inv.run.metrics.push_back({name + "_ops", value, Unit::OpsPerSecond});
+    else
+        inv.run.metrics.push_back({name, value * text::bytesPerKiB, Unit::BytesPerSecond});
+}
+
+// "Children see throughput for  4 initial writers  =  907733.81 kB/sec"
+Expected<void> throughputLine(Invocation& inv, const Line& line) {
+    const auto at = line.text.find(childrenSee);
+    const auto rest = line.text.substr(at + childrenSee.size());
+    const auto eq = rest.find('=');
+    if (eq == std::string_view::npos)
+        return lineError(line.number, "throughput", "no '=' before the value");
+    auto left = text::tokens(rest.substr(0, eq));
+    const auto right = text::tokens(rest.substr(eq + 1));
+    if (left.size() < 2 || !wholeNumber(left.front().text))
+        return lineError(line.number, "throughput", "expected '<processes> <operation>'");
+    std::string label;
+    for (std::size_t i = 1; i < left.size(); ++i)
+        label += (i > 1 ? " " : "") + std::string(left[i].text);
+    const auto op = lookup(throughputLabels, label);
+    if (!op) {
+        inv.run.caveats.push_back("iozone '" + label + "' (line " + std::to_string(line.number) +
+                                  ") is not imported: not an operation layoutbench knows");
+        return {};
+    }
+    if (right.size() != 2)
+        return lineError(line.number, *op, "expected '<value> kB/sec'");
+    const auto unit = right[1].text;
+    if (unit == "ops/sec")
+        inv.opsMode = true;
+    else if (unit != "kB/sec" && unit != "KB/sec")
+        return lineError(line.number, *op, text::quoted(unit) + " is not kB/sec or ops/sec");
+    auto value = text::parseNonNegative(right[0].text);
+    if (!value)
+        return lineError(line.number, *op, value.error().message);
+    inv.run.origin.spec["processes"] = std::string(left.front().text);
+    addMetric(inv, "iozone." + std::string(*op), *value);
+    return {};
+}
+
+struct Column {
+    std::string op; // empty: a heading layoutbench does not know
+    std::string heading;
+    std::size_t end = 0;
+};
+
+// The two heading lines of the automatic table: the first holds "random", "bkwd", "record" and
+// "stride" right-aligned over words of the second; each goes with the word it ends nearest to.
+Expected<std::vector<Column>> tableColumns(std::string_view above, const Line& headings) {
+    const auto top = text::tokens(above);
+    const auto words = text::tokens(headings.text);
+    std::vector<std::string> names;
+    for (std::size_t i = 2; i < words.size(); ++i)
+        names.emplace_back(words[i].text);
+    const auto distance = [](std::size_t a, std::size_t b) { return a > b ? a - b : b - a; };
+    for (const auto& t : top) {
+        std::size_t best = 2;
+        for (std::size_t i = 3; i < words.size(); ++i)
+            if (distance(words[i].end, t.end) < distance(words[best].end, t.end))
+                best = i;
+        if (best < words.size())
+            names[best - 2] = std::string(t.text) + " " + names[best - 2];
+    }
+    std::vector<Column> columns;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto op = lookup(tableHeadings, names[i]);
+        for (const auto& c : columns)
+            if (op && c.op == *op)
+                return lineError(headings.number, names[i],
+                                 "two columns read as '" + std::string(*op) +
+                                     "': the heading lines are not aligned as iozone prints them");
+        columns.push_back({op ? std::string(*op) : std::string(), names[i], words[i + 2].end});
+    }
+    return columns;
+}
+
+// Values are right-aligned under their headings (give or take a column); a row with every value
+// is read in order.
+Expected<std::vector<std::optional<std::string_view>>>
+rowCells(const std::vector<Column>& columns, const std::vector<Token>& values, int line) {
+    std::vector<std::optional<std::string_view>> cells(columns.size());
+    if (values.size() == columns.size()) {
+        for (std::size_t i = 0; i < values.size(); ++i)
+            cells[i] = values[i].text;
+        return cells;
+    }
+    std::size_t next = 0;
+    for (const auto& v : values) {
+        while (next < columns.size() && columns[next].end + 2 < v.end)
+            ++next;
+        if (next == columns.size() || v.end + 2 < columns[next].end)
+            return lineError(line, "row",
+                             "the value " + text::quoted(v.text) + " is under no column heading");
+        cells[next++] = v.text;
+    }
+    return cells;
+}
+
+Expected<void> tableRow(Invocation& inv, const std::vector<Column>& columns, const Line& line) {
+    const auto tokens = text::tokens(line.text);
+    const auto fileKiB = wholeNumber(tokens[0].text);
+    const auto recordKiB = wholeNumber(tokens[1].text);
+    const std::vector<Token> values(tokens.begin() + 2, tokens.end());
+    auto cells = rowCells(columns, values, line.number);
+    if (!cells)
+        return fail(cells.error());
+    const std::string prefix = "iozone.f" + sizeName(*fileKiB) + "-r" + sizeName(*recordKiB) + ".";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (!(*cells)[i] || columns[i].op.empty())
+            continue;
+        auto value = text::parseNonNegative(*(*cells)[i]);
+        if (!value)
+            return lineError(line.number, columns[i].op, value.error().message);
+        addMetric(inv, prefix + columns[i].op, *value);
+    }
+    inv.fileSizes.push_back(std::to_string(*fileKiB * 1024));
+    inv.recordSizes.push_back(std::to_string(*recordKiB * 1024));
+    return {};
+}
+
+bool isTableRow(std::string_view line) {
+    const auto tokens = text::tokens(line);
+    return tokens.size() >= 3 && wholeNumber(tokens[0].text) && wholeNumber(tokens[1].text);
+}
+
+bool isTableHeading(std::string_view line) {
+    const auto tokens = text::tokens(line);
+    return tokens.size() >= 3 && (tokens[0].text == "kB" || tokens[0].text == "KB") &&
+           tokens[1].text == "reclen";
+}
+
+// "Record Size 4 kB", "File size set to 1048576 kB": the number before the unit, in bytes.
+void sizeSetting(Invocation& inv, std::string_view line, std::string_view key) {
+    const auto tokens = text::tokens(line);
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+        if (const auto n = wholeNumber(tokens[i].text);
+            n && (tokens[i + 1].text == "kB" || tokens[i + 1].text == "KB"))
+            inv.run.origin.spec[std::string(key)] = std::to_string(*n * 1024);
+}
+
+void settingLine(Invocation& inv, std::string_view line) {
+    const auto trimmed = text::trim(line);
+    if (const auto at = trimmed.find("$Revision:"); at != std::string_view::npos) {
+        const auto tokens = text::tokens(trimmed.substr(at + 10));
+        if (!tokens.empty())
+            inv.version = std::string(tokens.front().text);
+    } else if (trimmed.starts_with("Command line used:")) {
+        inv.run.origin.spec["command"] = std::string(text::trim(trimmed.substr(18)));
+    } else if (trimmed.starts_with("Record Size")) {
+        sizeSetting(inv, trimmed, "record_size_bytes");
+    } else if (trimmed.starts_with("File size set to")) {
+        sizeSetting(inv, trimmed, "file_size_bytes");
+    } else if (contains(trimmed, "operations per second") || contains(trimmed, "OPS Mode")) {
+        inv.opsMode = true;
+    }
+}
+
+// Reads one invocation's lines; `lines` starts at its banner (or at the text's start).
+Expected<Invocation> readInvocation(std::span<const Line> lines) {
+    Invocation inv;
+    inv.line = lines.front().number;
+    std::optional<std::vector<Column>> columns;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& line = lines[i];
+        inv.raw.append(line.text);
+        inv.raw += '\n';
+        inv.banner = inv.banner || contains(line.text, banner);
+        if (columns && isTableRow(line.text)) {
+            if (auto r = tableRow(inv, *columns, line); !r)
+                return fail(r.error());
+            continue;
+        }
+        columns.reset();
+        if (contains(line.text, childrenSee)) {
+            if (auto r = throughputLine(inv, line); !r)
+                return fail(r.error());
+        } else if (isTableHeading(line.text)) {
+            auto read = tableColumns(i > 0 ? lines[i - 1].text : std::string_view(), line);
+            if (!read)
+                return fail(read.error());
+            columns = std::move(*read);
+            inv.run.origin.spec["mode"] = "automatic";
+            for (const auto& c : *columns)
+                if (c.op.empty())
+                    inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
+                                              std::to_string(line.number) +
+                                              ") is not imported: not an operation layoutbench "
+                                              "knows");
+        } else {
+            settingLine(inv, line.text);
+        }
+    }
+    return inv;
+}
+
+std::string joinedUnique(std::vector<std::string> items) {
+    std::vector<std::string> unique;
+    for (auto& item : items)
+        if (std::find(unique.begin(), unique.end(), item) == unique.end())
+            unique.push_back(std::move(item));
+    std::string out;
+    for (const auto& item : unique)
+        out += (out.empty() ? "" : ",") + item;
+    return out;
+}
+
+PastedRun finish(Invocation inv) {
+    auto& origin = inv.run.origin;
+    inv.run.workload = "iozone";
+    inv.run.toolVersion = inv.version;
+    const bool automatic = origin.spec.count("mode") > 0;
+    origin.format = "iozone " + (inv.version.empty() ? std::string() : inv.version + " ") +
+                    (automatic ? "automatic-mode table" : "throughput report");
+    origin.convertedFrom = {inv.opsMode ? "ops/sec" : "kB/sec (KiB/s)"};
+    if (automatic) {
+        // The table's rows name their own sizes; -r/-s only bound them.
+        origin.spec.erase("record_size_bytes");
+        origin.spec.erase("file_size_bytes");
+        origin.spec["file_sizes_bytes"] = joinedUnique(inv.fileSizes);
+        origin.spec["record_sizes_bytes"] = joinedUnique(inv.recordSizes);
+    } else {
+        origin.spec["mode"] = "throughput";
+    }
+    return PastedRun{inv.line, std::move(inv.raw), std::move(inv.run)};
+}
+
+} // namespace
+
+Expected<std::vector<PastedRun>> parse(std::string_view text) {
+    const auto lines = text::lines(text);
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        if (contains(lines[i].text, banner))
+            starts.push_back(i);
+    starts.push_back(lines.size());
+
+    std::vector<PastedRun> runs;
+    for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
+        const std::span<const Line> part(lines.data() + starts[s], starts[s + 1] - starts[s]);
+        if (part.empty())
+            continue;
+        auto inv = readInvocation(part);
+        if (!inv)
+            return fail(inv.error());
+        if (inv->run.metrics.empty() && inv->run.caveats.empty()) {
+            if (inv->banner)
+                return lineError(inv->line, "iozone",
+                                 "this run has no throughput lines and no table (cut short?)");
+            continue; // prose before the first banner
+        }
+        runs.push_back(finish(std::move(*inv)));
+    }
+    if (runs.empty())
+        return badInput("1: iozone: no throughput report or automatic-mode table");
+    return runs;
+}
+
+bool looksLikeIozone(std::string_view text) {
+    if (contains(text, banner) || contains(text, childrenSee))
+        return true;
+    for (const auto& line : text::lines(text))
+        if (isTableHeading(line.text))
+            return true;
+    return false;
+}
+
+} // namespace lb::iozone

@@ -1,0 +1,212 @@
+// iozone reports and dd summaries against golden files: iozone 3.308/3.506 throughput reports
+// and an automatic table written from iozone's formats, real GNU dd 9.1 output, and BSD,
+// FreeBSD 12, BusyBox and old coreutils summaries written from their formats
+// (tests/data/<tool>/<version>/README.txt says which is which).
+#include "engine/metric.h"
+#include "probes/dd.h"
+#include "probes/iozone.h"
+#include "tests/probes/golden.h"
+
+#include <gtest/gtest.h>
+
+using namespace lb;
+using lb::test::golden;
+using lb::test::hasNote;
+using lb::test::metricValue;
+
+namespace {
+
+template <typename Runs> Runs must(Expected<Runs> runs) {
+    EXPECT_TRUE(runs) << (runs ? "" : runs.error().message);
+    return runs ? std::move(*runs) : Runs{};
+}
+
+std::vector<iozone::PastedRun> iozoneRuns(const std::string& text) {
+    return must(iozone::parse(text));
+}
+
+std::vector<dd::PastedRun> ddRuns(const std::string& text) {
+    return must(dd::parse(text));
+}
+
+template <typename Runs> void expectCatalogued(const Runs& runs) {
+    for (const auto& r : runs)
+        for (const auto& m : r.run.metrics) {
+            const auto info = describeMetric(m.name);
+            ASSERT_TRUE(info) << m.name;
+            EXPECT_EQ(info->unit, m.unit) << m.name;
+            EXPECT_TRUE(info->decisive) << m.name; // throughputs decide by default
+        }
+}
+
+} // namespace
+
+TEST(Iozone, ThroughputReportOf3308) {
+    const auto runs = iozoneRuns(golden("iozone/3.308/throughput-t1-i0-i1-i2.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.workload, "iozone");
+    EXPECT_EQ(run.toolVersion, "3.308");
+    EXPECT_EQ(run.metrics.size(), 6u);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.write"), 109333.84 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.reread"), 99870.12 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.random_read"), 31024.66 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.random_write"), 58120.03 * 1024);
+    EXPECT_EQ(run.origin.format, "iozone 3.308 throughput report");
+    EXPECT_EQ(run.origin.convertedFrom, std::vector<std::string>{"kB/sec (KiB/s)"});
+    EXPECT_EQ(run.origin.spec.at("record_size_bytes"), "131072");
+    EXPECT_EQ(run.origin.spec.at("file_size_bytes"), "2147483648");
+    EXPECT_EQ(run.origin.spec.at("processes"), "1");
+    EXPECT_EQ(run.origin.spec.at("command"), "iozone -t1 -i0 -i1 -i2 -r 128k -s 2g");
+    EXPECT_EQ(runs[0].line, 3); // the banner, after the prose
+    expectCatalogued(runs);
+}
+
+TEST(Iozone, ThroughputReportOf3506) {
+    const auto runs = iozoneRuns(golden("iozone/3.506/throughput-t4-i0-i1.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.metrics.size(), 4u);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.write"), 221.13 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.reread"), 2740.10 * 1024); // "for 4 re-readers"
+    EXPECT_EQ(run.origin.spec.at("processes"), "4");
+    EXPECT_EQ(run.origin.spec.at("record_size_bytes"), "1024");
+}
+
+TEST(Iozone, AutomaticTableNamesEachCell) {
+    const auto runs = iozoneRuns(golden("iozone/3.506/auto-n64k-g4m.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.metrics.size(), 9u * 13u);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f64k-r4k.write"), 1000.0 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f64k-r4k.random_read"), 1052.0 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f64k-r4k.backward_read"), 1078.0 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f1M-r16k.record_rewrite"), 5091.0 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f4M-r64k.stride_read"), 9104.0 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f4M-r64k.freread"), 9156.0 * 1024);
+    EXPECT_EQ(run.origin.format, "iozone 3.506 automatic-mode table");
+    EXPECT_EQ(run.origin.spec.at("mode"), "automatic");
+    EXPECT_EQ(run.origin.spec.at("file_sizes_bytes"), "65536,1048576,4194304");
+    EXPECT_EQ(run.origin.spec.at("record_sizes_bytes"), "4096,16384,65536");
+    expectCatalogued(runs);
+}
+
+TEST(Iozone, OneRunPerInvocationAndOpsMode) {
+    const auto both =
+        golden("iozone/3.506/throughput-t4-i0-i1.txt") + golden("iozone/3.506/auto-n64k-g4m.txt");
+    const auto runs = iozoneRuns(both);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[1].run.origin.spec.at("mode"), "automatic");
+
+    const auto ops = iozoneRuns("\tOPS Mode. Output is in operations per second.\n"
+                                "\tChildren see throughput for  2 initial writers \t= "
+                                "  81234.50 ops/sec\n");
+    ASSERT_EQ(ops.size(), 1u);
+    ASSERT_EQ(ops[0].run.metrics.size(), 1u);
+    EXPECT_EQ(ops[0].run.metrics[0], (Metric{"iozone.write_ops", 81234.5, Unit::OpsPerSecond}));
+    expectCatalogued(ops);
+}
+
+TEST(Iozone, ErrorsNameLineAndOperation) {
+    auto r = iozone::parse("\n\tChildren see throughput for  1 readers \t\t=   12x4.00 kB/sec\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "2: read: '12x4.00' is not a number");
+    r = iozone::parse("\tIozone: Performance Test of File I/O\n\tRecord Size 4 kB\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "1: iozone: this run has no throughput lines and no table (cut short?)");
+    r = iozone::parse("nothing here\n");
+    ASSERT_FALSE(r);
+    const auto unknown =
+        iozoneRuns("\tChildren see throughput for  1 pfrobnicators \t= 10.00 kB/sec\n"
+                   "\tChildren see throughput for  1 readers \t\t= 20.00 kB/sec\n");
+    ASSERT_EQ(unknown.size(), 1u);
+    EXPECT_EQ(unknown[0].run.metrics.size(), 1u);
+    ASSERT_EQ(unknown[0].run.caveats.size(), 1u);
+    EXPECT_NE(unknown[0].run.caveats[0].find("'pfrobnicators' (line 1)"), std::string::npos);
+}
+
+TEST(Iozone, LooksLikeIozone) {
+    EXPECT_TRUE(iozone::looksLikeIozone(golden("iozone/3.308/throughput-t1-i0-i1-i2.txt")));
+    EXPECT_TRUE(iozone::looksLikeIozone("              kB  reclen    write\n"));
+    EXPECT_FALSE(iozone::looksLikeIozone("1048576000 bytes transferred in 1 secs\n"));
+}
+
+TEST(Dd, GnuSummariesWithTheirCommandLines) {
+    const auto runs = ddRuns(golden("dd/coreutils-9.1/write-direct-then-read.txt"));
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].line, 4);
+    EXPECT_DOUBLE_EQ(metricValue(runs[0].run, "dd.throughput"), 67108864 / 0.104722);
+    EXPECT_DOUBLE_EQ(metricValue(runs[1].run, "dd.throughput"), 67108864 / 0.0647889);
+    const auto& w = runs[0].run.origin;
+    EXPECT_EQ(w.format, "dd summary (GNU coreutils)");
+    EXPECT_EQ(w.spec.at("direction"), "write");
+    EXPECT_EQ(w.spec.at("block_size"), "1M");
+    EXPECT_EQ(w.spec.at("block_size_bytes"), "1048576");
+    EXPECT_EQ(w.spec.at("count"), "64");
+    EXPECT_TRUE(hasNote(runs[0].run, MetricNote::Kind::Method, "dd.throughput", "direct I/O"));
+    EXPECT_EQ(runs[1].run.origin.spec.at("direction"), "read");
+    EXPECT_EQ(runs[1].run.origin.spec.at("block_size_bytes"), "65536");
+    EXPECT_TRUE(hasNote(runs[1].run, MetricNote::Kind::Method, "dd.throughput", "buffered I/O"));
+    EXPECT_NE(runs[1].raw.find("of=/dev/null"), std::string::npos);
+    expectCatalogued(runs);
+}
+
+TEST(Dd, ProgressLinesAreNotSummaries) {
+    const auto runs = ddRuns(golden("dd/coreutils-9.1/progress.stderr"));
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_DOUBLE_EQ(metricValue(runs[0].run, "dd.throughput"), 8192000000 / 9.57755);
+    EXPECT_TRUE(runs[0].run.notes.empty()); // no command line: nothing known about the method
+}
+
+TEST(Dd, BsdBusyBoxAndOldCoreutils) {
+    const double seed = 1048576000 / 10.420047;
+    struct Case {
+        const char* file;
+        double throughput;
+        const char* format;
+        const char* direction;
+    };
+    for (const auto& c : {Case{"dd/bsd/freebsd-11-write.txt", seed, "dd summary (BSD)", "write"},
+                          Case{"dd/bsd/freebsd-12-read.txt", 1048576000 / 10.420,
+                               "dd summary (FreeBSD 12 or later)", "read"},
+                          Case{"dd/bsd/seed-line-only.txt", seed, "dd summary (BSD)", nullptr},
+                          Case{"dd/busybox/write-fsync.txt", seed, "dd summary (BusyBox)", "write"},
+                          Case{"dd/coreutils-8.4/write-direct.txt", 1048576000 / 10.4203,
+                               "dd summary (GNU coreutils)", "write"}}) {
+        const auto runs = ddRuns(golden(c.file));
+        ASSERT_EQ(runs.size(), 1u) << c.file;
+        EXPECT_DOUBLE_EQ(metricValue(runs[0].run, "dd.throughput"), c.throughput) << c.file;
+        EXPECT_EQ(runs[0].run.origin.format, c.format) << c.file;
+        if (c.direction)
+            EXPECT_EQ(runs[0].run.origin.spec.at("direction"), c.direction) << c.file;
+        else
+            EXPECT_EQ(runs[0].run.origin.spec.count("direction"), 0u) << c.file;
+    }
+    // FreeBSD's bs=1m is MiB, as dd reads it.
+    EXPECT_EQ(
+        ddRuns(golden("dd/bsd/freebsd-11-write.txt"))[0].run.origin.spec.at("block_size_bytes"),
+        "1048576");
+}
+
+TEST(Dd, ExponentsAndDecimalCommas) {
+    auto runs = ddRuns("1024 bytes (1.0 kB, 1.0 KiB) copied, 8.5683e-05 s, 12.0 MB/s\n");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_DOUBLE_EQ(metricValue(runs[0].run, "dd.throughput"), 1024 / 8.5683e-05);
+    runs = ddRuns("1048576000 bytes (1,0 GB, 1000 MiB) copied, 10,4203 s, 101 MB/s\n");
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_DOUBLE_EQ(metricValue(runs[0].run, "dd.throughput"), 1048576000 / 10.4203);
+}
+
+TEST(Dd, ErrorsNameLineAndField) {
+    auto r = dd::parse("x\n0 bytes copied, 0 s, 0 kB/s\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "2: seconds: '0' seconds gives no rate");
+    r = dd::parse("1 bytes (1 B) copied, 1.2.3 s, 1 B/s\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "1: seconds: '1.2.3' is not a number of seconds");
+    r = dd::parse("no summary here\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message.rfind("1: dd: no dd summary line", 0), 0u);
+    EXPECT_FALSE(dd::looksLikeDd("2000000+0 records in\n"));
+}
