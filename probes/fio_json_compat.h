@@ -22,5 +22,4 @@ Expected<void> normalize(nlohmann::ordered_json& root);
 // True for "fio-1.x" and "fio-2.x" version strings.
 bool isLegacyVersion(std::string_view fioVersion);
 
-
 } // namespace lb::fio::compat

@@ -297,9 +297,10 @@ TEST(FioJson, UnifiedRwReportingGivesMixedMetrics) {
     expectMetric(run, "fio.mixed.mixed.lat_mean", 24438.386719, Unit::Nanoseconds);
     expectMetric(run, "fio.mixed.mixed.runtime", 0.057, Unit::Seconds);
     // Its job options print no direct=: buffered, fio's default. It ran 0.057 s: too short.
-    EXPECT_NE(std::find(run.notes.begin(), run.notes.end(),
-                        lb::MetricNote{lb::MetricNote::Kind::Method, "fio.mixed.*", "buffered I/O"}),
-              run.notes.end());
+    EXPECT_NE(
+        std::find(run.notes.begin(), run.notes.end(),
+                  lb::MetricNote{lb::MetricNote::Kind::Method, "fio.mixed.*", "buffered I/O"}),
+        run.notes.end());
     EXPECT_TRUE(std::any_of(run.notes.begin(), run.notes.end(), [](const lb::MetricNote& n) {
         return n.kind == lb::MetricNote::Kind::Qualifies && n.metrics == "fio.mixed.mixed.*";
     }));
