@@ -225,8 +225,7 @@ public:
 
     bool drivesClients() const override { return true; }
 
-    std::vector<std::string> metricNames(const std::string&,
-                                         const OptionValues& o) const override {
+    std::vector<std::string> metricNames(const std::string&, const OptionValues& o) const override {
         const Preset* p = findPreset(o.text("preset"));
         if (!p)
             return {}; // a job file's jobs are known when fio reports them
