@@ -104,7 +104,7 @@ Command tgtAccountCommand(const ScenarioExport& e) {
 // The first step of an iSCSI export, so that a host without a running target fails before
 // anything is made.
 PlanStep targetCheck(const ScenarioExport& e) {
-    if (e.iscsi == "tgt")
+    if (e.iscsi == IscsiTarget::Tgt)
         return {"check that tgtd answers (start it first: tgtd, or systemctl start tgt)",
                 tgtadmCommand(e, {"--op", "show", "--mode", "sys"}), std::nullopt};
     return {"check that LIO answers (targetcli; the target_core_mod module)",
@@ -263,7 +263,7 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
                  const ScenarioExport& e) {
     // Its files stay out of the export: in the work directory, or in /var/tmp inside a guest.
     const std::string dir =
-        (plan.runsOn == "guest" ? std::string("/var/tmp/layoutbench") : scenario.workDir) +
+        (plan.runsOn == RunsOn::Guest ? std::string("/var/tmp/layoutbench") : scenario.workDir) +
         "/ganesha-" + layout.name;
     const std::string conf = dir + "/ganesha.conf", pid = dir + "/ganesha.pid",
                       log = dir + "/ganesha.log";
@@ -310,7 +310,7 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
 } // namespace
 
 bool exportsRawDevice(const ScenarioLayout& layout) {
-    return layout.exported && !layout.exported->iscsi.empty() && layout.exported->lun == "device";
+    return layout.exported && layout.exported->iscsi && layout.exported->lun == "device";
 }
 
 Expected<void> planExport(LayoutPlan& plan, const Scenario& scenario,
@@ -326,17 +326,17 @@ Expected<void> planExport(LayoutPlan& plan, const Scenario& scenario,
         plan.workdir = scenario.workDir + "/scratch-" + layout.name;
     if (plan.workdir.empty())
         return badInput("layout '" + layout.name + "': nothing to export (no directory)");
-    if (!e.iscsi.empty()) {
+    if (e.iscsi) {
         plan.steps.push_back(targetCheck(e));
         const std::string backing = planLunBacking(plan, layout, e);
-        if (e.iscsi == "tgt")
+        if (e.iscsi == IscsiTarget::Tgt)
             planTgt(plan, e, backing);
         else
             planLio(plan, layout, e, backing);
     }
-    if (e.nfs == "kernel")
+    if (e.nfs == NfsServer::Kernel)
         planKernelNfs(plan, e);
-    else if (e.nfs == "ganesha")
+    else if (e.nfs == NfsServer::Ganesha)
         planGanesha(plan, scenario, layout, e);
     return {};
 }
@@ -346,14 +346,14 @@ ExportTarget exportTarget(const ScenarioLayout& layout, const std::string& workd
     if (!layout.exported)
         return t;
     const ScenarioExport& e = *layout.exported;
-    if (!e.iscsi.empty()) {
+    if (e.iscsi) {
         t.iscsiPortal = bracketed(e.address) + ":" + std::to_string(e.portalPort);
         t.iqn = e.iqn;
         t.lun = e.lunNumber;
         t.chapUser = e.chapUser;
         t.chapPassword = e.chapPassword;
     }
-    if (!e.nfs.empty()) {
+    if (e.nfs) {
         t.nfsServer = e.address;
         t.nfsPath = workdir;
         t.nfsVersions = e.nfsVersions;

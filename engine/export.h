@@ -7,7 +7,7 @@
 #pragma once
 
 #include "engine/expected.h"
-#include "engine/plan.h"
+#include "engine/layout_plan.h"
 #include "engine/probe.h"
 #include "engine/scenario.h"
 

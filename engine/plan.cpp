@@ -2,14 +2,9 @@
 
 #include "engine/export.h"
 #include "engine/size.h"
-#include "engine/store.h"
 
-#include <cassert>
 #include <cctype>
 #include <chrono>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <thread>
 
 namespace lb {
 
@@ -18,42 +13,6 @@ namespace {
 // A build or undo step: ten minutes unless the step says otherwise.
 Command cmd(std::string program, std::vector<std::string> args) {
     return Command::timed(std::move(program), std::move(args), std::chrono::minutes(10));
-}
-
-std::string json(const std::vector<std::string>& v) {
-    return nlohmann::json(v).dump();
-}
-
-// The argv an undo is journaled with and replayed from. An undo never carries a secret: the
-// journal keeps argv only, so a secret stdin would be lost (and must never be stored anyway).
-std::vector<std::string> argvOf(const Command& c) {
-    assert(c.secretStdin.empty());
-    std::vector<std::string> v{c.program};
-    v.insert(v.end(), c.args.begin(), c.args.end());
-    return v;
-}
-
-Command commandFromJson(const std::string& text) {
-    const auto v = nlohmann::json::parse(text).get<std::vector<std::string>>();
-    return cmd(v.at(0), std::vector<std::string>(v.begin() + 1, v.end()));
-}
-
-// The journal numbers a campaign's steps in the order they ran, undo steps included.
-Expected<std::int64_t> lastStepSeq(sql::Database& db, std::int64_t campaignId) {
-    auto q = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM plan_step WHERE campaign_id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    if (auto r = q->step(); !r)
-        return fail(r.error());
-    return q->columnInt(0);
-}
-
-std::string outputOf(const ProcessResult& r) {
-    std::string out = r.stdoutText;
-    if (!r.stderrText.empty())
-        out += (out.empty() ? "" : "\n") + r.stderrText;
-    return out;
 }
 
 // A block device, whole or (underprovisioned) as one GPT partition of a fraction of it, the rest
@@ -99,14 +58,6 @@ Expected<LayoutPlan> withExport(LayoutPlan plan, const Scenario& scenario,
     if (auto r = planExport(plan, scenario, layout); !r)
         return fail(r.error());
     return plan;
-}
-
-std::string failureOf(const ProcessResult& r) {
-    if (r.timedOut)
-        return "timed out";
-    if (r.cancelled)
-        return "cancelled";
-    return r.exitSummary();
 }
 
 } // namespace
@@ -198,7 +149,7 @@ std::string planMdArray(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKi
 // parent, the work directory, does); in a guest, /mnt may not exist either.
 PlanStep mountPoint(const LayoutPlan& plan, const std::string& mount) {
     std::vector<std::string> args{"--", mount};
-    if (plan.runsOn == "guest")
+    if (plan.runsOn == RunsOn::Guest)
         args.insert(args.begin(), "-p");
     return {"make the mount point", cmd("mkdir", std::move(args)), cmd("rmdir", {"--", mount})};
 }
@@ -263,7 +214,7 @@ Expected<std::string> planGuestDisk(LayoutPlan& plan, const Scenario& scenario,
 void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
                       const std::string& disk) {
     const ScenarioGuest& g = *layout.guest;
-    if (g.hypervisor == "libvirt") {
+    if (g.hypervisor == Hypervisor::Libvirt) {
         plan.steps.push_back(
             {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
              cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
@@ -271,7 +222,7 @@ void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const Scenario
              cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
         return;
     }
-    if (g.hypervisor == "xen") {
+    if (g.hypervisor == Hypervisor::Xen) {
         plan.steps.push_back(
             {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
              cmd("xl", {"block-attach", g.domain,
@@ -412,7 +363,7 @@ Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLay
         return badInput("layout '" + layout.name + "' is not a guest layout");
     GuestPlans plans;
     plans.host.layout = plans.guest.layout = layout.name;
-    plans.guest.runsOn = "guest";
+    plans.guest.runsOn = RunsOn::Guest;
     auto disk = planGuestDisk(plans.host, scenario, layout, deviceBytes);
     if (!disk)
         return fail(disk.error());
@@ -453,162 +404,6 @@ std::string describePlan(const LayoutPlan& plan) {
             out += "     undo: " + s.undo->toUserOutput() + "\n";
     }
     return out;
-}
-
-Expected<std::size_t> applyPlan(Store& store, Runner& runner, std::int64_t campaignId,
-                                std::int64_t layoutId, const LayoutPlan& plan) {
-    auto& db = store.database();
-    auto lastSeq = lastStepSeq(db, campaignId);
-    if (!lastSeq)
-        return fail(lastSeq.error());
-    auto seq = *lastSeq;
-
-    std::size_t applied = 0;
-    for (const auto& step : plan.steps) {
-        // Journal first: if we die while the command runs, recovery knows it may have applied.
-        auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
-                              "undo_argv, started_at, status, runs_on) VALUES(?1, ?2, ?3, "
-                              "'build', ?4, ?5, ?6, 'running', ?7)");
-        if (!ins)
-            return fail(ins.error());
-        ins->bind(1, campaignId)
-            .bind(2, layoutId)
-            .bind(3, ++seq)
-            .bind(4, json(step.command.argvForDisplay()))
-            .bind(5,
-                  step.undo ? std::optional<std::string>(json(argvOf(*step.undo))) : std::nullopt)
-            .bind(6, store.now())
-            .bind(7, plan.runsOn);
-        if (auto r = ins->run(); !r)
-            return fail(r.error());
-        const auto stepId = db.lastInsertId();
-        auto result = runner.run(step.command);
-        const bool ok = result && result->ok();
-        auto upd = db.prepare("UPDATE plan_step SET exit_code = ?1, output = ?2, finished_at = "
-                              "?3, status = ?4 WHERE id = ?5");
-        if (!upd)
-            return fail(upd.error());
-        upd->bind(1, result ? std::optional<std::int64_t>(result->exitCode) : std::nullopt)
-            .bind(2, result ? outputOf(*result) : result.error().message)
-            .bind(3, store.now())
-            .bind(4, ok              ? "applied"
-                     : step.optional ? "skipped"
-                                     : "failed")
-            .bind(5, stepId);
-        if (auto r = upd->run(); !r)
-            return fail(r.error());
-        if (!ok && !step.optional) {
-            const std::string why = result ? failureOf(*result) : result.error().message;
-            std::string msg = "building layout '" + plan.layout + "': step '" + step.description +
-                              "' (" + step.command.toUserOutput() + ") failed: " + why;
-            // A guest's steps and the host's are undone together by the caller, which has both
-            // runners.
-            if (plan.runsOn == "guest")
-                return runtimeError(msg + " (in the guest)");
-            auto undone = undoApplied(store, runner, campaignId, layoutId);
-            if (undone && !undone->empty())
-                msg += "; undo problems: " + undone->front();
-            return runtimeError(msg);
-        }
-        ++applied;
-    }
-    return applied;
-}
-
-Expected<std::vector<std::string>> undoApplied(Store& store, Runner& hostRunner,
-                                               std::int64_t campaignId,
-                                               std::optional<std::int64_t> layoutId,
-                                               const GuestRunnerFor& guestRunner) {
-    auto& db = store.database();
-    // 'running' steps are included: a crash during the command leaves us unsure it applied, and
-    // every undo here is safe to run on something that does not exist.
-    auto q = db.prepare("SELECT id, layout_id, undo_argv, status, runs_on FROM plan_step WHERE "
-                        "campaign_id = ?1 "
-                        "AND phase = 'build' AND status IN ('applied', 'running') AND "
-                        "undo_argv IS NOT NULL AND (?2 IS NULL OR layout_id = ?2) "
-                        "ORDER BY seq DESC");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId).bind(2, layoutId);
-    struct Pending {
-        std::int64_t id, layout;
-        std::string undo;
-        bool certain; // the step finished: its effect is known to exist
-        bool inGuest;
-    };
-    std::vector<Pending> pending;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            pending.push_back({row.columnInt(0), row.columnInt(1), row.columnText(2),
-                               row.columnText(3) == "applied", row.columnText(4) == "guest"});
-        });
-        !r)
-        return fail(r.error());
-    std::vector<std::string> problems;
-    auto lastSeq = lastStepSeq(db, campaignId);
-    if (!lastSeq)
-        return fail(lastSeq.error());
-    auto seq = *lastSeq;
-    // A layout whose teardown stopped at a failed undo keeps its older steps applied: removing
-    // the vdev files under a pool that could not be destroyed would be worse than leaving both,
-    // and a later recovery (--resume) retries from the failed step.
-    std::set<std::pair<std::int64_t, bool>> stopped; // (layout, inGuest)
-    for (const auto& p : pending) {
-        if (stopped.count({p.layout, p.inGuest}))
-            continue;
-        Runner* where = &hostRunner;
-        if (p.inGuest) {
-            where = guestRunner ? guestRunner(p.layout) : nullptr;
-            if (!where)
-                continue; // the guest is gone; the host's undo stops it or takes its disk away
-        }
-        Runner& runner = *where;
-        const Command undo = commandFromJson(p.undo);
-        const auto started = store.now();
-        auto result = runner.run(undo);
-        // zfs-fuse releases the last files of a pool asynchronously: "pool is busy" for a moment
-        // after the workload ended. Wait a little and try again.
-        for (int attempt = 1; attempt < 20 && result && !result->ok() &&
-                              outputOf(*result).find("busy") != std::string::npos;
-             ++attempt) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(250));
-            result = runner.run(undo);
-        }
-        const bool ok = result && result->ok();
-        // A step interrupted by a crash may never have taken effect; its undo failing says so.
-        // A guest's state goes with its disk when the host's undo stops the VM or detaches the
-        // disk, so a failed guest undo is reported and not retried.
-        const bool settled = ok || !p.certain || p.inGuest;
-        if (!ok && p.certain) {
-            problems.push_back(undo.toUserOutput() + ": " +
-                               (result ? failureOf(*result) : result.error().message));
-            stopped.insert({p.layout, p.inGuest});
-        }
-        auto ins = db.prepare("INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, "
-                              "exit_code, output, started_at, finished_at, status, runs_on) "
-                              "VALUES(?1, ?2, ?3, 'undo', ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-        if (!ins)
-            return fail(ins.error());
-        ins->bind(1, campaignId)
-            .bind(2, p.layout)
-            .bind(3, ++seq)
-            .bind(4, p.undo)
-            .bind(5, result ? std::optional<std::int64_t>(result->exitCode) : std::nullopt)
-            .bind(6, result ? outputOf(*result) : result.error().message)
-            .bind(7, started)
-            .bind(8, store.now())
-            .bind(9, ok ? "applied" : "failed")
-            .bind(10, p.inGuest ? "guest" : "host");
-        if (auto r = ins->run(); !r)
-            return fail(r.error());
-        if (!settled)
-            continue; // stays 'applied': the next recovery tries this undo again
-        auto upd = db.prepare("UPDATE plan_step SET status = 'undone' WHERE id = ?1");
-        if (!upd)
-            return fail(upd.error());
-        if (auto r = upd->bind(1, p.id).run(); !r)
-            return fail(r.error());
-    }
-    return problems;
 }
 
 } // namespace lb

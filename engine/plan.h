@@ -1,10 +1,11 @@
-// Plans: the ordered commands that build a layout, each with the command that undoes it.
-// Applying a plan journals every step in plan_step; a failed step undoes those before it, in
-// reverse. Nothing here decides whether a disk may be touched: the scenario loader did.
+// Plans: the ordered commands that build a layout, each with the command that undoes it
+// (the types are in layout_plan.h). Applying a plan journals every step (journal.h); a failed
+// step undoes those before it, in reverse. Nothing here decides whether a disk may be touched:
+// the scenario loader and the safety check did.
 #pragma once
 
-#include "engine/command.h"
 #include "engine/expected.h"
+#include "engine/layout_plan.h"
 #include "engine/runner.h"
 #include "engine/scenario.h"
 
@@ -18,29 +19,6 @@
 namespace lb {
 
 class Store;
-
-struct PlanStep {
-    std::string description;
-    Command command;
-    std::optional<Command> undo;
-    bool optional = false; // a failure is journaled and the build goes on (TRIM where supported)
-    bool operator==(const PlanStep&) const = default;
-};
-
-struct LayoutPlan {
-    std::string layout;
-    std::string workdir;         // where workloads run once the layout is built
-    std::string runsOn = "host"; // "host", or "guest": the steps run inside the layout's VM
-    std::vector<PlanStep> steps;
-};
-
-// A guest layout is built in two parts: on the host (the inner array or disk, the virtual
-// machine or the disk attached to it), then inside the guest (a file system or a pool on the
-// passed disk), where the workloads run.
-struct GuestPlans {
-    LayoutPlan host;
-    LayoutPlan guest;
-};
 
 // The build plan of one layout of a scenario. `deviceBytes` gives the size of each block device
 // (by path), needed to partition a fraction of it; a device missing there is planned with a

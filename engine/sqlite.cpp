@@ -55,6 +55,12 @@ std::string Database::lastError() const {
     return sqlite3_errmsg(db_.get());
 }
 
+void Database::onRollback(std::function<void()> callback) {
+    rollback_ = std::make_unique<std::function<void()>>(std::move(callback));
+    sqlite3_rollback_hook(
+        db_.get(), [](void* f) { (*static_cast<std::function<void()>*>(f))(); }, rollback_.get());
+}
+
 Statement& Statement::bind(int index, std::int64_t value) {
     if (sqlite3_bind_int64(stmt_.get(), index, value) != SQLITE_OK)
         bindError_ = sqlite3_errmsg(db_);
@@ -70,6 +76,13 @@ Statement& Statement::bind(int index, double value) {
 Statement& Statement::bind(int index, std::string_view text) {
     if (sqlite3_bind_text64(stmt_.get(), index, text.data(), text.size(), SQLITE_TRANSIENT,
                             SQLITE_UTF8) != SQLITE_OK)
+        bindError_ = sqlite3_errmsg(db_);
+    return *this;
+}
+
+Statement& Statement::bindBlob(int index, std::string_view bytes) {
+    if (sqlite3_bind_blob64(stmt_.get(), index, bytes.data(), bytes.size(), SQLITE_TRANSIENT) !=
+        SQLITE_OK)
         bindError_ = sqlite3_errmsg(db_);
     return *this;
 }
@@ -114,6 +127,14 @@ double Statement::columnDouble(int col) const {
 bool Statement::columnIsNull(int col) const {
     return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL;
 }
+std::string_view Statement::columnBlob(int col) const {
+    const void* data = sqlite3_column_blob(stmt_.get(), col);
+    const int bytes = sqlite3_column_bytes(stmt_.get(), col);
+    if (!data)
+        return {};
+    return {static_cast<const char*>(data), static_cast<std::size_t>(bytes)};
+}
+
 std::string Statement::columnText(int col) const {
     const auto* text = sqlite3_column_text(stmt_.get(), col);
     const int bytes = sqlite3_column_bytes(stmt_.get(), col);

@@ -5,6 +5,7 @@
 #include "engine/expected.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ public:
     int changes() const;
     std::string lastError() const;
     const std::string& path() const { return path_; }
+    // Called whenever a transaction is rolled back (explicitly, or by SQLite after an error):
+    // whoever keeps copies of rows in memory drops what the rollback took away. One at a time.
+    void onRollback(std::function<void()> callback);
 
 private:
     struct Closer {
@@ -34,6 +38,7 @@ private:
     };
     std::unique_ptr<sqlite3, Closer> db_;
     std::string path_;
+    std::unique_ptr<std::function<void()>> rollback_; // stable address for the SQLite hook
 };
 
 class Statement {
@@ -47,6 +52,7 @@ public:
     }
     Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
     Statement& bindNull(int index);
+    Statement& bindBlob(int index, std::string_view bytes);
     template <typename T> Statement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bindNull(index);
     }
@@ -71,6 +77,8 @@ public:
     std::int64_t columnInt(int col) const;
     double columnDouble(int col) const;
     std::string columnText(int col) const;
+    // The bytes of a BLOB (or TEXT) column, valid until the next step or reset.
+    std::string_view columnBlob(int col) const;
     bool columnIsNull(int col) const;
 
 private:

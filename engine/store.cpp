@@ -1,6 +1,12 @@
+// Opening the store: the schema, its stepwise migrations, the connection's settings and the
+// statement cache. The queries live in the modules named in store.h.
 #include "engine/store.h"
 
+#include "engine/store_internal.h"
+
+#include <bit>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -9,9 +15,18 @@ namespace lb {
 
 namespace {
 
-// Migration N takes the schema from version N to N+1. Never edit a shipped step: add one.
-const std::vector<const char*> migrations{
-    R"sql(
+// Migration N takes the schema from version N to N+1: its SQL, then (where SQL alone cannot do
+// it) a step in C++ inside the same transaction. Never edit a shipped step: add one.
+struct Migration {
+    const char* sql;
+    Expected<void> (*after)(sql::Database&) = nullptr;
+};
+
+Expected<void> packExistingSamples(sql::Database& db);
+
+const std::vector<Migration> migrations{
+
+    {R"sql(
 CREATE TABLE host(
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -90,29 +105,90 @@ CREATE TABLE plan_step(
     finished_at TEXT,
     status TEXT NOT NULL
 );
-)sql",
+)sql"},
     // 1 -> 2: a guest layout's steps inside the virtual machine run through the guest's own
     // runner; the journal says where each step ran so its undo goes to the same place.
-    R"sql(
+    {R"sql(
 ALTER TABLE plan_step ADD COLUMN runs_on TEXT NOT NULL DEFAULT 'host';
-)sql",
+)sql"},
     // 2 -> 3: notes on a run's metrics that the comparison acts on (kept out of the verdict, shown
     // next to it, how they were measured), and the comparison policy a campaign's scenario set
     // (thresholds, deciding metrics), so `compare` judges its layouts by the scenario's rule.
-    R"sql(
+    {R"sql(
 ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE campaign ADD COLUMN policy TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
-)sql",
+)sql"},
     // 3 -> 4: an imported run says how it was read: the format recognised, the units converted
     // from and what the output told about the workload (RunOrigin), so a report can show it.
-    R"sql(
+    {R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
+)sql"},
+    // 4 -> 5: a comparison reads 500,000 metric rows per layout at a million: sorting them by
+    // name took most of a second. Metric names get integer ids, and each run's metrics are kept
+    // packed in one row as well (run_sample: the metric table stays the record), so a
+    // comparison reads one row per run.
+    {R"sql(
+CREATE TABLE metric_name(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE run_sample(
+    run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+    data BLOB NOT NULL
+);
+INSERT INTO metric_name(name) SELECT DISTINCT name FROM metric ORDER BY name;
 )sql",
+     packExistingSamples},
 };
 
-std::string toJson(const std::vector<std::string>& items) {
+Expected<void> packExistingSamples(sql::Database& db) {
+    auto q = db.prepare("SELECT m.run_id, n.id, m.value FROM metric m JOIN metric_name n ON "
+                        "n.name = m.name ORDER BY m.run_id");
+    if (!q)
+        return fail(q.error());
+    auto ins = db.prepare("INSERT INTO run_sample(run_id, data) VALUES(?1, ?2)");
+    if (!ins)
+        return fail(ins.error());
+    std::int64_t run = 0;
+    std::string packed;
+    auto flush = [&]() -> Expected<void> {
+        if (packed.empty())
+            return {};
+        auto r = ins->bind(1, run).bindBlob(2, packed).run();
+        packed.clear();
+        return r;
+    };
+    Expected<void> written;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        if (!written)
+            return;
+        if (row.columnInt(0) != run) {
+            written = flush();
+            run = row.columnInt(0);
+        }
+        store::appendSample(packed, row.columnInt(1), row.columnDouble(2));
+    }));
+    LB_TRY_VOID(written);
+    return flush();
+}
+
+} // namespace
+
+namespace store {
+
+std::string stringsJson(const std::vector<std::string>& items) {
     return nlohmann::json(items).dump();
+}
+
+std::vector<std::string> stringsFromJson(const std::string& text) {
+    std::vector<std::string> out;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_array())
+        return out;
+    for (const auto& item : j)
+        out.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+    return out;
 }
 
 std::vector<MetricNote> notesFromJson(const std::string& text) {
@@ -147,7 +223,56 @@ std::string originJson(const RunOrigin& origin) {
         .dump();
 }
 
+RunOrigin originFromJson(const std::string& text) {
+    RunOrigin out;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+        return out;
+    if (const auto f = j.find("format"); f != j.end() && f->is_string())
+        out.format = f->get<std::string>();
+    if (const auto c = j.find("converted_from"); c != j.end() && c->is_array())
+        for (const auto& u : *c)
+            if (u.is_string())
+                out.convertedFrom.push_back(u.get<std::string>());
+    if (const auto s = j.find("spec"); s != j.end() && s->is_object())
+        for (const auto& [key, value] : s->items())
+            out.spec[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return out;
+}
+
+void appendSample(std::string& packed, std::int64_t metricId, double value) {
+    char bytes[sampleBytes];
+    const auto id = static_cast<std::uint32_t>(metricId);
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    for (std::size_t i = 0; i < 4; ++i)
+        bytes[i] = static_cast<char>((id >> (8 * i)) & 0xff);
+    for (std::size_t i = 0; i < 8; ++i)
+        bytes[4 + i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    packed.append(bytes, sampleBytes);
+}
+
+namespace {
+std::uint64_t littleEndian(const char* p, std::size_t bytes) {
+    std::uint64_t v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&v, p, bytes);
+    } else {
+        for (std::size_t i = 0; i < bytes; ++i)
+            v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    return v;
+}
 } // namespace
+
+std::int64_t sampleId(std::string_view packed, std::size_t index) {
+    return static_cast<std::int64_t>(littleEndian(packed.data() + index * sampleBytes, 4));
+}
+
+double sampleValue(std::string_view packed, std::size_t index) {
+    return std::bit_cast<double>(littleEndian(packed.data() + index * sampleBytes + 4, 8));
+}
+
+} // namespace store
 
 std::string describeCampaignIo(const CampaignIo& io) {
     return std::string(io.direct ? "direct" : "buffered") + " I/O on every layout (" + io.why +
@@ -177,6 +302,19 @@ std::string defaultDatabasePath() {
     return (base / "layoutbench" / "results.db").string();
 }
 
+Store::Store(sql::Database db, Clock clock)
+    : db_(std::move(db)), clock_(std::move(clock)), cache_(std::make_unique<Cache>()) {
+    // Metric ids made in a transaction that rolled back do not exist: forget every id known.
+    db_.onRollback([cache = cache_.get()] {
+        cache->metricIds.clear();
+        cache->metricNames.clear();
+    });
+}
+
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+Store::~Store() = default;
+
 Expected<Store> Store::open(const std::string& path, Clock clock) {
     if (path != ":memory:") {
         std::error_code ec;
@@ -186,505 +324,78 @@ Expected<Store> Store::open(const std::string& path, Clock clock) {
         if (ec)
             return runtimeError(parent.string() + ": cannot create directory: " + ec.message());
     }
-    auto db = sql::Database::open(path);
-    if (!db)
-        return fail(db.error());
-    Store store(std::move(*db), std::move(clock));
+    LB_TRY(db, sql::Database::open(path));
+    Store store(std::move(db), std::move(clock));
     for (const char* pragma :
          {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"})
-        if (auto r = store.db_.exec(pragma); !r)
-            return fail(r.error());
-    if (auto r = store.migrate(); !r)
-        return fail(r.error());
+        LB_TRY_VOID(store.db_.exec(pragma));
+    LB_TRY_VOID(store.migrate());
     return store;
 }
 
 Expected<void> Store::migrate() {
-    if (auto r = db_.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
-                          "NULL)");
-        !r)
-        return r;
-    auto read = db_.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-    if (!read)
-        return fail(read.error());
-    auto has = read->step();
-    if (!has)
-        return fail(has.error());
-    int version =
-        *has ? static_cast<int>(std::strtol(read->columnText(0).c_str(), nullptr, 10)) : 0;
+    LB_TRY_VOID(db_.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
+                         "NULL)"));
+    LB_TRY(read, db_.prepare("SELECT value FROM meta WHERE key = 'schema_version'"));
+    LB_TRY(has, read.step());
+    int version = has ? static_cast<int>(std::strtol(read.columnText(0).c_str(), nullptr, 10)) : 0;
+    read.reset();
     if (version > latestSchemaVersion)
         return runtimeError(db_.path() + ": written by a newer layoutbench (schema " +
                             std::to_string(version) + ", this version knows up to " +
                             std::to_string(latestSchemaVersion) + ")");
     while (version < latestSchemaVersion) {
-        auto tx = transaction();
-        if (!tx)
-            return fail(tx.error());
-        if (auto r = db_.exec(migrations[static_cast<std::size_t>(version)]); !r)
+        LB_TRY(tx, transaction());
+        const Migration& step = migrations[static_cast<std::size_t>(version)];
+        auto applied = db_.exec(step.sql);
+        if (applied && step.after)
+            applied = step.after(db_);
+        if (!applied)
             return runtimeError("migrating " + db_.path() + " to schema " +
-                                std::to_string(version + 1) + ": " + r.error().message);
-        auto set = db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
-                               "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-        if (!set)
-            return fail(set.error());
-        if (auto r = set->bind(1, std::to_string(version + 1)).run(); !r)
-            return r;
-        if (auto r = tx->commit(); !r)
-            return r;
+                                std::to_string(version + 1) + ": " + applied.error().message);
+        LB_TRY(set, db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
+                                "ON CONFLICT(key) DO UPDATE SET value = excluded.value"));
+        LB_TRY_VOID(set.bind(1, std::to_string(version + 1)).run());
+        LB_TRY_VOID(tx.commit());
         ++version;
     }
     schemaVersion_ = version;
     return {};
 }
 
-Expected<std::int64_t> Store::ensureHost(const std::string& name,
-                                         const std::string& inventoryJson) {
-    auto ins = db_.prepare("INSERT INTO host(name, inventory) VALUES(?1, ?2) "
-                           "ON CONFLICT(name) DO UPDATE SET inventory = CASE WHEN ?2 = '{}' "
-                           "THEN inventory ELSE ?2 END RETURNING id");
-    if (!ins)
-        return fail(ins.error());
-    ins->bind(1, name).bind(2, inventoryJson);
-    auto row = ins->step();
-    if (!row)
-        return fail(row.error());
-    return ins->columnInt(0);
-}
-
-Expected<std::int64_t> Store::ensureLayout(const std::string& name, const std::string& kind,
-                                           const std::string& specJson,
-                                           std::optional<std::int64_t> hostId) {
-    auto existing = findLayout(name);
-    if (!existing)
-        return fail(existing.error());
-    if (*existing) {
-        if ((*existing)->kind != kind)
-            return badInput("layout '" + name + "' already exists with kind '" + (*existing)->kind +
-                            "', not '" + kind + "'");
-        return (*existing)->id;
+Expected<StatementLease> Store::statement(const char* sql) {
+    auto& cached = cache_->statements;
+    auto it = cached.find(sql);
+    if (it == cached.end()) {
+        LB_TRY(prepared, db_.prepare(sql));
+        it = cached.emplace(sql, std::move(prepared)).first;
     }
-    auto ins = db_.prepare(
-        "INSERT INTO layout(name, kind, spec, host_id, created_at) VALUES(?1, ?2, ?3, ?4, ?5)");
-    if (!ins)
-        return fail(ins.error());
-    if (auto r =
-            ins->bind(1, name).bind(2, kind).bind(3, specJson).bind(4, hostId).bind(5, now()).run();
-        !r)
-        return fail(r.error());
-    return db_.lastInsertId();
+    return StatementLease(&it->second);
 }
 
-Expected<std::optional<LayoutRecord>> Store::findLayout(const std::string& name) {
-    auto q = db_.prepare("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, '') FROM layout l "
-                         "LEFT JOIN host h ON h.id = l.host_id WHERE l.name = ?1");
-    if (!q)
-        return fail(q.error());
+Expected<std::int64_t> Store::metricId(const std::string& name) {
+    if (const auto it = cache_->metricIds.find(name); it != cache_->metricIds.end())
+        return it->second;
+    LB_TRY(q, statement("INSERT INTO metric_name(name) VALUES(?1) ON CONFLICT(name) DO UPDATE "
+                        "SET name = excluded.name RETURNING id"));
     q->bind(1, name);
-    auto row = q->step();
+    LB_TRY(row, q->step());
     if (!row)
-        return fail(row.error());
-    if (!*row)
-        return std::optional<LayoutRecord>{};
-    LayoutRecord rec;
-    rec.id = q->columnInt(0);
-    rec.name = q->columnText(1);
-    rec.kind = q->columnText(2);
-    rec.spec = q->columnText(3);
-    rec.host = q->columnText(4);
-    return std::optional<LayoutRecord>{rec};
-}
-
-Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
-    auto ins = db_.prepare(
-        "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
-        "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
-        "caveats, source, notes, origin) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18, ?19)");
-    if (!ins)
-        return fail(ins.error());
-    ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
-        .bind(2, layoutId)
-        .bind(3, run.workload)
-        .bind(4, run.probe)
-        .bind(5, run.iteration)
-        .bind(6, toJson(run.argv))
-        .bind(7, run.exitCode)
-        .bind(8, run.stdoutText)
-        .bind(9, run.stderrText)
-        .bind(10, run.toolVersion)
-        .bind(11, run.startedAt)
-        .bind(12, run.finishedAt)
-        .bind(13, run.wallSeconds)
-        .bind(14, runStatusName(run.status))
-        .bind(15, run.reason)
-        .bind(16, toJson(run.caveats))
-        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
-        .bind(18, notesJson(run.notes))
-        .bind(19, originJson(run.origin));
-    if (auto r = ins->run(); !r)
-        return fail(r.error());
-    const std::int64_t runId = db_.lastInsertId();
-    if (!run.metrics.empty()) {
-        auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, "
-                             "?4)");
-        if (!m)
-            return fail(m.error());
-        for (const auto& metric : run.metrics) {
-            if (auto r = m->bind(1, runId)
-                             .bind(2, metric.name)
-                             .bind(3, metric.value)
-                             .bind(4, unitName(metric.unit))
-                             .run();
-                !r)
-                return fail(r.error());
-        }
-    }
-    return runId;
-}
-
-Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
-    Run pending = run;
-    pending.status = RunStatus::Running;
-    pending.metrics.clear();
-    return insertRun(layoutId, pending);
-}
-
-Expected<void> Store::recordRunOutput(const Run& run) {
-    auto q = db_.prepare("UPDATE run SET exit_code = ?1, stdout = ?2, stderr = ?3, started_at = "
-                         "?4, finished_at = ?5, wall_seconds = ?6, tool_version = ?7 WHERE id = "
-                         "?8");
-    if (!q)
-        return fail(q.error());
-    return q->bind(1, run.exitCode)
-        .bind(2, run.stdoutText)
-        .bind(3, run.stderrText)
-        .bind(4, run.startedAt)
-        .bind(5, run.finishedAt)
-        .bind(6, run.wallSeconds)
-        .bind(7, run.toolVersion)
-        .bind(8, run.id)
-        .run();
-}
-
-Expected<void> Store::finishRun(const Run& run) {
-    auto tx = transaction();
-    if (!tx)
-        return fail(tx.error());
-    auto q = db_.prepare(
-        "UPDATE run SET status = ?1, reason = ?2, caveats = ?3, notes = ?5 WHERE id = ?4");
-    if (!q)
-        return fail(q.error());
-    if (auto r = q->bind(1, runStatusName(run.status))
-                     .bind(2, run.reason)
-                     .bind(3, toJson(run.caveats))
-                     .bind(4, run.id)
-                     .bind(5, notesJson(run.notes))
-                     .run();
-        !r)
-        return r;
-    auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
-    if (!m)
-        return fail(m.error());
-    for (const auto& metric : run.metrics)
-        if (auto r = m->bind(1, run.id)
-                         .bind(2, metric.name)
-                         .bind(3, metric.value)
-                         .bind(4, unitName(metric.unit))
-                         .run();
-            !r)
-            return r;
-    return tx->commit();
-}
-
-Expected<void> Store::addRunNote(std::int64_t runId, const MetricNote& note) {
-    auto q = db_.prepare("SELECT notes FROM run WHERE id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, runId);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
-        return runtimeError("no run " + std::to_string(runId) + " in " + path());
-    auto notes = notesFromJson(q->columnText(0));
-    notes.push_back(note);
-    auto u = db_.prepare("UPDATE run SET notes = ?1 WHERE id = ?2");
-    if (!u)
-        return fail(u.error());
-    return u->bind(1, notesJson(notes)).bind(2, runId).run();
-}
-
-Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& layout,
-                                                          std::optional<std::int64_t> campaignId) {
-    // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
-    auto q = db_.prepare("SELECT m.name, m.value, "
-                         "COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
-                         "COALESCE(r.campaign_id, 0), r.workload "
-                         "FROM metric m JOIN run r ON r.id = m.run_id "
-                         "JOIN layout l ON l.id = r.layout_id "
-                         "WHERE l.name = ?1 AND r.status = 'ok' "
-                         "AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY m.name, r.id");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, layout).bind(2, campaignId);
-    std::vector<MetricSamples> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            std::string name = row.columnText(0);
-            if (out.empty() || out.back().name != name)
-                out.push_back({std::move(name), {}, {}, {}, row.columnText(4)});
-            out.back().values.push_back(row.columnDouble(1));
-            out.back().startedAt.push_back(row.columnDouble(2));
-            out.back().campaigns.push_back(row.columnInt(3));
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
-                                             std::optional<std::int64_t> campaignId) {
-    LayoutSamples out;
-    auto metrics = metricSamples(layout, campaignId);
-    if (!metrics)
-        return fail(metrics.error());
-    out.metrics = std::move(*metrics);
-    auto notes = db_.prepare("SELECT DISTINCT r.notes FROM run r JOIN layout l ON l.id = "
-                             "r.layout_id WHERE l.name = ?1 AND r.status = 'ok' AND r.notes != "
-                             "'[]' AND (?2 IS NULL OR r.campaign_id = ?2)");
-    if (!notes)
-        return fail(notes.error());
-    notes->bind(1, layout).bind(2, campaignId);
-    if (auto r = notes->forEachRow([&](sql::Statement& row) {
-            for (auto& n : notesFromJson(row.columnText(0)))
-                if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
-                    out.notes.push_back(std::move(n));
-        });
-        !r)
-        return fail(r.error());
-    auto failed = db_.prepare(
-        "SELECT r.workload, SUM(r.status = 'failed'), SUM(r.status = 'ok'), "
-        "(SELECT f.reason FROM run f WHERE f.layout_id = r.layout_id AND f.workload = r.workload "
-        "AND f.status = 'failed' AND (?2 IS NULL OR f.campaign_id = ?2) ORDER BY f.id DESC "
-        "LIMIT 1) FROM run r JOIN layout l ON l.id = r.layout_id WHERE l.name = ?1 "
-        "AND (?2 IS NULL OR r.campaign_id = ?2) GROUP BY r.workload "
-        "HAVING SUM(r.status = 'failed') > 0 ORDER BY r.workload");
-    if (!failed)
-        return fail(failed.error());
-    failed->bind(1, layout).bind(2, campaignId);
-    if (auto r = failed->forEachRow([&](sql::Statement& row) {
-            out.failed.push_back({row.columnText(0), static_cast<std::size_t>(row.columnInt(1)),
-                                  static_cast<std::size_t>(row.columnInt(2)), row.columnText(3)});
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<void> Store::setCampaignPolicy(std::int64_t campaignId, const ComparePolicy& policy) {
-    auto q = db_.prepare("UPDATE campaign SET policy = ?1 WHERE id = ?2");
-    if (!q)
-        return fail(q.error());
-    const nlohmann::json j{{"viable_max", policy.thresholds.viableMax},
-                           {"not_viable_min", policy.thresholds.notViableMin},
-                           {"decide", policy.decide}};
-    return q->bind(1, j.dump()).bind(2, campaignId).run();
-}
-
-Expected<std::optional<ComparePolicy>> Store::campaignPolicy(std::int64_t campaignId) {
-    auto q = db_.prepare("SELECT policy FROM campaign WHERE id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
-        return std::optional<ComparePolicy>{};
-    const auto j = nlohmann::json::parse(q->columnText(0), nullptr, false);
-    if (!j.is_object() || !j.contains("viable_max"))
-        return std::optional<ComparePolicy>{}; // a campaign from before policies were stored
-    ComparePolicy p;
-    p.thresholds.viableMax = j.value("viable_max", p.thresholds.viableMax);
-    p.thresholds.notViableMin = j.value("not_viable_min", p.thresholds.notViableMin);
-    for (const auto& g : j.value("decide", nlohmann::json::array()))
-        if (g.is_string())
-            p.decide.push_back(g.get<std::string>());
-    return std::optional<ComparePolicy>{p};
-}
-
-Expected<void> Store::setCampaignIo(std::int64_t campaignId, const CampaignIo& io) {
-    auto q = db_.prepare("UPDATE campaign SET io = ?1 WHERE id = ?2");
-    if (!q)
-        return fail(q.error());
-    const nlohmann::json j{{"direct", io.direct}, {"why", io.why}, {"cold_cache", io.coldCache}};
-    return q->bind(1, j.dump()).bind(2, campaignId).run();
-}
-
-Expected<std::optional<CampaignIo>> Store::campaignIo(std::int64_t campaignId) {
-    auto q = db_.prepare("SELECT io FROM campaign WHERE id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
-        return std::optional<CampaignIo>{};
-    const auto j = nlohmann::json::parse(q->columnText(0), nullptr, false);
-    if (!j.is_object() || !j.contains("direct") || !j["direct"].is_boolean())
-        return std::optional<CampaignIo>{}; // not decided yet, or from before it was stored
-    return std::optional<CampaignIo>{
-        CampaignIo{j["direct"].get<bool>(), j.value("why", ""), j.value("cold_cache", true)}};
-}
-
-Expected<std::size_t> Store::supersedeRuns(std::int64_t campaignId, const std::string& probe,
-                                           const std::string& reason) {
-    auto q = db_.prepare("UPDATE run SET status = 'aborted', reason = ?3 WHERE campaign_id = ?1 "
-                         "AND probe = ?2 AND status IN ('ok', 'failed')");
-    if (!q)
-        return fail(q.error());
-    if (auto r = q->bind(1, campaignId).bind(2, probe).bind(3, reason).run(); !r)
-        return fail(r.error());
-    return static_cast<std::size_t>(db_.changes());
-}
-
-Expected<std::optional<std::int64_t>> Store::latestCampaignOf(const std::string& layout) {
-    auto q = db_.prepare("SELECT r.campaign_id FROM run r JOIN layout l ON l.id = r.layout_id "
-                         "WHERE l.name = ?1 ORDER BY r.id DESC LIMIT 1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, layout);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row || q->columnInt(0) == 0)
-        return std::optional<std::int64_t>{};
-    return std::optional<std::int64_t>{q->columnInt(0)};
-}
-
-Expected<std::vector<LayoutRecord>> Store::layouts() {
-    auto q =
-        db_.prepare("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, ''), "
-                    "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id), "
-                    "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id AND r.status != 'ok') "
-                    "FROM layout l LEFT JOIN host h ON h.id = l.host_id ORDER BY l.name");
-    if (!q)
-        return fail(q.error());
-    std::vector<LayoutRecord> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2),
-                           row.columnText(3), row.columnText(4), row.columnInt(5),
-                           row.columnInt(6)});
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<std::vector<RunSummary>> Store::runs() {
-    auto q = db_.prepare("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
-                         "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
-                         "COALESCE(r.wall_seconds, 0), "
-                         "(SELECT COUNT(*) FROM metric m WHERE m.run_id = r.id) "
-                         "FROM run r JOIN layout l ON l.id = r.layout_id ORDER BY r.id");
-    if (!q)
-        return fail(q.error());
-    std::vector<RunSummary> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            RunSummary s;
-            s.id = row.columnInt(0);
-            s.campaignId = row.columnInt(1);
-            s.layout = row.columnText(2);
-            s.workload = row.columnText(3);
-            s.probe = row.columnText(4);
-            s.iteration = static_cast<int>(row.columnInt(5));
-            s.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
-            s.reason = row.columnText(7);
-            s.startedAt = row.columnText(8);
-            s.wallSeconds = row.columnDouble(9);
-            s.metrics = row.columnInt(10);
-            out.push_back(std::move(s));
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<std::vector<CampaignRecord>> Store::campaigns() {
-    auto q = db_.prepare("SELECT c.id, c.name, COALESCE(c.scenario_path, ''), c.status, "
-                         "c.started_at, COALESCE(c.finished_at, ''), "
-                         "(SELECT COUNT(*) FROM run r WHERE r.campaign_id = c.id) "
-                         "FROM campaign c ORDER BY c.id");
-    if (!q)
-        return fail(q.error());
-    std::vector<CampaignRecord> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2),
-                           row.columnText(3), row.columnText(4), row.columnText(5),
-                           row.columnInt(6)});
-        });
-        !r)
-        return fail(r.error());
-    return out;
+        return runtimeError(path() + ": no id for metric '" + name + "'");
+    const std::int64_t id = q->columnInt(0);
+    cache_->metricIds.emplace(name, id);
+    return id;
 }
 
 Expected<std::string> Store::integrityCheck() {
-    auto q = db_.prepare("PRAGMA integrity_check");
-    if (!q)
-        return fail(q.error());
+    LB_TRY(q, db_.prepare("PRAGMA integrity_check"));
     std::string result;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            if (!result.empty())
-                result += "\n";
-            result += row.columnText(0);
-        });
-        !r)
-        return fail(r.error());
+    LB_TRY_VOID(q.forEachRow([&](sql::Statement& row) {
+        if (!result.empty())
+            result += "\n";
+        result += row.columnText(0);
+    }));
     return result;
-}
-
-Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
-                                          const std::string& candidate,
-                                          const std::optional<ComparePolicy>& policy,
-                                          std::optional<std::int64_t> campaignId) {
-    for (const auto& [field, name] :
-         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
-        auto found = store.findLayout(*name);
-        if (!found)
-            return fail(found.error());
-        if (!*found)
-            return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
-                            store.path());
-    }
-    auto b = store.layoutSamples(baseline, campaignId);
-    if (!b)
-        return fail(b.error());
-    auto c = store.layoutSamples(candidate, campaignId);
-    if (!c)
-        return fail(c.error());
-    std::optional<std::int64_t> campaign = campaignId;
-    if (!campaign) {
-        auto latest = store.latestCampaignOf(candidate);
-        if (!latest)
-            return fail(latest.error());
-        campaign = *latest;
-    }
-    ComparePolicy rule;
-    if (policy) {
-        rule = *policy;
-    } else if (campaign) {
-        auto stored = store.campaignPolicy(*campaign);
-        if (!stored)
-            return fail(stored.error());
-        rule = stored->value_or(ComparePolicy{});
-    }
-    auto cmp = compareLayouts(baseline, *b, candidate, *c, rule);
-    if (cmp.metrics.empty())
-        return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
-                        candidate + "'");
-    if (campaign)
-        addDrift(cmp, baselineDrift(b->metrics, *campaign, cmp));
-    return cmp;
 }
 
 } // namespace lb

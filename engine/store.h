@@ -1,19 +1,37 @@
 // The results store: one SQLite file holding hosts, disks, layouts, campaigns, runs with their raw
 // output, metrics, and the journal of every command applied to a server (plan_step).
+//
+// The store owns every statement: nothing outside its modules writes SQL (a configure-time check
+// in cmake/SqlOwnership.cmake holds everyone to it). Its modules, one per family of tables:
+//   store.cpp            opening, the schema and its stepwise migrations, transactions
+//   store_inventory.cpp  hosts, their disks, layouts
+//   store_runs.cpp       runs and their metrics, as written and as read back
+//   store_samples.cpp    the samples a comparison reads (packed per run, see there)
+//   store_campaigns.cpp  campaigns: their scenario, status, policy and I/O path
+//   journal.cpp          the plan journal (plan_step), through the Journal type (journal.h)
 #pragma once
 
 #include "engine/analysis.h"
 #include "engine/expected.h"
+#include "engine/names.h"
 #include "engine/run.h"
 #include "engine/sqlite.h"
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace lb {
+
+namespace test {
+struct StoreBackdoor; // tests/support/raw_sql.h: raw SQL for tests that corrupt a database
+}
+class StatementLease; // engine/store_internal.h
 
 // Returns the current time as ISO 8601 UTC ("2026-11-29T21:27:12Z"); injectable for tests.
 using Clock = std::function<std::string()>;
@@ -22,11 +40,21 @@ std::string utcNow();
 // Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
 std::string defaultDatabasePath();
 
+enum class CampaignStatus { Running, Done, Failed, Aborted };
+template <> struct EnumNames<CampaignStatus> {
+    static constexpr std::array<std::pair<CampaignStatus, std::string_view>, 4> table{{
+        {CampaignStatus::Running, "running"},
+        {CampaignStatus::Done, "done"},
+        {CampaignStatus::Failed, "failed"},
+        {CampaignStatus::Aborted, "aborted"},
+    }};
+};
+
 struct LayoutRecord {
     std::int64_t id = 0;
     std::string name;
     std::string kind;
-    std::string spec; // JSON
+    std::string spec; // JSON, written and read by engine/layout_spec.h
     std::string host;
     std::int64_t runs = 0;
     std::int64_t failedRuns = 0;
@@ -46,14 +74,90 @@ struct RunSummary {
     std::int64_t metrics = 0;
 };
 
+// A run as stored, for reports and for looking at what a campaign did. Raw output only when asked
+// for (RunQuery::output).
+struct StoredRun {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0; // 0: imported
+    std::string layout;
+    std::string workload;
+    std::string probe;
+    int iteration = 0;
+    RunStatus status = RunStatus::Ok;
+    std::string reason;
+    std::vector<std::string> argv;
+    std::optional<int> exitCode;
+    std::string stdoutText;
+    std::string stderrText;
+    std::string toolVersion;
+    std::string startedAt;
+    std::string finishedAt;
+    double wallSeconds = 0;
+    std::vector<std::string> caveats;
+    std::vector<MetricNote> notes;
+    std::string source;
+    RunOrigin origin;
+    std::int64_t metrics = 0; // how many
+};
+
+struct RunQuery {
+    std::optional<std::int64_t> campaignId; // none: every run
+    enum class Output { None, FailedStderr, All };
+    Output output = Output::None; // FailedStderr: stderr of the runs that did not end ok
+};
+
+// A run's place in a campaign: what is done and what is missing is counted in these.
+struct RunSlot {
+    std::string layout;
+    std::string workload;
+    int iteration = 0;
+    auto operator<=>(const RunSlot&) const = default;
+};
+
 struct CampaignRecord {
     std::int64_t id = 0;
     std::string name;
     std::string scenarioPath;
-    std::string status;
+    CampaignStatus status = CampaignStatus::Running;
     std::string startedAt;
     std::string finishedAt;
     std::int64_t runs = 0;
+};
+
+// What a campaign keeps of where it ran and what it ran.
+struct StoredCampaign {
+    std::int64_t id = 0;
+    std::string name;
+    std::string scenarioPath;
+    std::string scenario; // the scenario's text, secrets masked
+    std::string inventory = "{}";
+    CampaignStatus status = CampaignStatus::Running;
+    std::string startedAt;
+    std::string finishedAt;
+};
+
+struct NewCampaign {
+    std::string name;
+    std::string scenarioPath;
+    std::string scenario;
+    std::optional<std::int64_t> hostId;
+    std::string inventory = "{}";
+};
+
+// A disk of a host as lsblk saw it.
+struct DiskRecord {
+    std::string path;
+    std::optional<std::string> model;
+    std::optional<std::string> serial;
+    std::optional<std::int64_t> sizeBytes;
+    std::optional<bool> rotational;
+    bool operator==(const DiskRecord&) const = default;
+};
+
+// Runs of a layout in one campaign: all of them and those that did not end ok.
+struct LayoutRunCounts {
+    std::int64_t runs = 0;
+    std::int64_t notOk = 0;
 };
 
 // How a campaign's workloads do their I/O, the same on every layout.
@@ -69,29 +173,38 @@ std::string describeCampaignIo(const CampaignIo& io);
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 4;
+    static constexpr int latestSchemaVersion = 5;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
 
+    Store(Store&&) noexcept;
+    Store& operator=(Store&&) noexcept;
+    ~Store();
+
     int schemaVersion() const { return schemaVersion_; }
     const std::string& path() const { return db_.path(); }
-    sql::Database& database() { return db_; }
     std::string now() const { return clock_(); }
 
     // A write transaction: everything done before commit() is one unit.
     Expected<sql::Transaction> transaction() { return sql::Transaction::begin(db_); }
 
+    // --- hosts, disks, layouts (store_inventory.cpp)
     Expected<std::int64_t> ensureHost(const std::string& name,
                                       const std::string& inventoryJson = "{}");
+    // The inventory JSON of a host ("{}" when there is no such host).
+    Expected<std::string> hostInventory(const std::string& host);
+    // Records a host's disks, updating those seen before (by path).
+    Expected<void> recordDisks(std::int64_t hostId, const std::vector<DiskRecord>& disks);
     Expected<std::int64_t> ensureLayout(const std::string& name, const std::string& kind,
                                         const std::string& specJson,
                                         std::optional<std::int64_t> hostId);
     Expected<std::optional<LayoutRecord>> findLayout(const std::string& name);
+    Expected<std::vector<LayoutRecord>> layouts();
 
+    // --- runs (store_runs.cpp)
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
-
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
     // finishRun (status, reason, caveats and metrics in one transaction).
@@ -100,7 +213,28 @@ public:
     Expected<void> finishRun(const Run& run);
     // Adds a note to a finished run (a campaign's own remark on metrics it measured).
     Expected<void> addRunNote(std::int64_t runId, const MetricNote& note);
+    // Marks a campaign's settled runs of a probe aborted with `reason` (they were measured a
+    // way the campaign no longer uses, and run again); how many.
+    Expected<std::size_t> supersedeRuns(std::int64_t campaignId, const std::string& probe,
+                                        const std::string& reason);
+    // Marks the campaign's runs still 'running' (layoutbench stopped during them) aborted; how
+    // many.
+    Expected<std::size_t> abortInterruptedRuns(std::int64_t campaignId);
+    // The campaign's runs that ended ok or failed: done, not to be run again.
+    Expected<std::vector<RunSlot>> settledRuns(std::int64_t campaignId);
+    // How many runs of each workload a layout holds (imports number their iterations on).
+    Expected<std::map<std::string, int>> workloadRunCounts(std::int64_t layoutId);
+    // The campaign of the layout's most recent run, if it came from one.
+    Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
+    // The campaigns a layout's runs belong to (0 for imported runs), sorted.
+    Expected<std::vector<std::int64_t>> campaignsOfLayout(std::int64_t layoutId);
+    Expected<std::vector<RunSummary>> runs();
+    // Runs with what they recorded, in the order they were stored.
+    Expected<std::vector<StoredRun>> storedRuns(const RunQuery& query = {});
+    // The metrics of one run, by name.
+    Expected<std::vector<Metric>> runMetrics(std::int64_t runId);
 
+    // --- samples (store_samples.cpp)
     // Every metric of every successful run of a layout, grouped by name (sorted); only the
     // campaign's runs when one is given.
     Expected<std::vector<MetricSamples>>
@@ -110,41 +244,60 @@ public:
     Expected<LayoutSamples> layoutSamples(const std::string& layout,
                                           std::optional<std::int64_t> campaignId = std::nullopt);
 
+    // --- campaigns (store_campaigns.cpp)
+    Expected<std::int64_t> createCampaign(const NewCampaign& campaign);
+    // Sets the status; `finished` stamps the time it ended, else clears it.
+    Expected<void> setCampaignStatus(std::int64_t campaignId, CampaignStatus status, bool finished);
+    Expected<std::optional<StoredCampaign>> campaign(std::int64_t campaignId);
+    // The layouts with runs in the campaign and how many.
+    Expected<std::map<std::string, LayoutRunCounts>> campaignLayoutRuns(std::int64_t campaignId);
     // The comparison policy a campaign's scenario set (thresholds, deciding metrics).
     Expected<void> setCampaignPolicy(std::int64_t campaignId, const ComparePolicy& policy);
     Expected<std::optional<ComparePolicy>> campaignPolicy(std::int64_t campaignId);
     // The I/O path a campaign chose for every layout, once it is decided.
     Expected<void> setCampaignIo(std::int64_t campaignId, const CampaignIo& io);
     Expected<std::optional<CampaignIo>> campaignIo(std::int64_t campaignId);
-    // Marks a campaign's settled runs of a probe aborted with `reason` (they were measured a
-    // way the campaign no longer uses, and run again); how many.
-    Expected<std::size_t> supersedeRuns(std::int64_t campaignId, const std::string& probe,
-                                        const std::string& reason);
-    // The campaign of the layout's most recent run, if it came from one.
-    Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
-
-    Expected<std::vector<LayoutRecord>> layouts();
-    Expected<std::vector<RunSummary>> runs();
     Expected<std::vector<CampaignRecord>> campaigns();
 
     // "ok" when PRAGMA integrity_check finds nothing.
     Expected<std::string> integrityCheck();
 
 private:
-    Store(sql::Database db, Clock clock) : db_(std::move(db)), clock_(std::move(clock)) {}
+    friend class Journal;
+    friend struct test::StoreBackdoor;
+    struct Cache; // prepared statements and metric ids, per connection
+
+    Store(sql::Database db, Clock clock);
+    sql::Database& database() { return db_; }
     Expected<void> migrate();
+    // The prepared statement for `sql` (a string literal: it is cached by address), made once per
+    // connection; the lease resets it.
+    Expected<StatementLease> statement(const char* sql);
+    Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
+    Expected<std::int64_t> metricId(const std::string& name);
 
     sql::Database db_;
     Clock clock_;
     int schemaVersion_ = 0;
+    std::unique_ptr<Cache> cache_;
 };
 
 // Loads both layouts' successful runs and compares every metric they share, and measures the
 // baseline's drift over the candidate's campaign. `policy`: the rule to judge by; none: the one
 // stored with the candidate's campaign (its scenario's thresholds and [decide]), else the
-// defaults. Bad input when a layout does not exist or they share no metric.
+// defaults. Bad input naming the field (baseline, candidate) when a layout does not exist, or
+// when they share no metric.
 Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
                                           const std::string& candidate,
+                                          const std::optional<ComparePolicy>& policy,
+                                          std::optional<std::int64_t> campaignId = std::nullopt);
+
+// The same for samples loaded already (layoutSamples, with the same campaign): a front end that
+// shows every layout loads each once.
+Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& baseline,
+                                          const LayoutSamples& baselineSamples,
+                                          const std::string& candidate,
+                                          const LayoutSamples& candidateSamples,
                                           const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId = std::nullopt);
 

@@ -2,6 +2,7 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
+#include "engine/layout_spec.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"
@@ -17,7 +18,6 @@
 #include <iostream>
 #include <iterator>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -332,24 +332,17 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
     auto hostId = store.ensureHost(request.host);
     if (!hostId)
         return fail(hostId.error());
-    const nlohmann::json spec{{"imported", true}};
-    auto layoutId = store.ensureLayout(request.layout, request.kind, spec.dump(), *hostId);
+    auto layoutId =
+        store.ensureLayout(request.layout, request.kind, importedLayoutSpecJson(), *hostId);
     if (!layoutId)
         return fail(layoutId.error());
 
     // Iterations continue from what the layout already holds: counted once per workload here,
     // then in memory (counting per run would rescan the layout's runs for every file).
-    auto countQ = store.database().prepare(
-        "SELECT workload, COUNT(*) FROM run WHERE layout_id = ?1 GROUP BY workload");
-    if (!countQ)
-        return fail(countQ.error());
-    std::map<std::string, int> nextIteration;
-    countQ->bind(1, *layoutId);
-    if (auto r = countQ->forEachRow([&](sql::Statement& row) {
-            nextIteration[row.columnText(0)] = static_cast<int>(row.columnInt(1));
-        });
-        !r)
-        return fail(r.error());
+    auto counts = store.workloadRunCounts(*layoutId);
+    if (!counts)
+        return fail(counts.error());
+    std::map<std::string, int> nextIteration = std::move(*counts);
     ImportSummary summary;
     summary.layout = request.layout;
     const std::string importedAt = store.now();

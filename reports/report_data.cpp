@@ -3,16 +3,16 @@
 // so the same database always gives the same ReportData (and the same report).
 #include "reports/report_data.h"
 
+#include "engine/layout_spec.h"
+#include "engine/workbench.h"
+
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <toml++/toml.h>
 
 namespace lb {
 
 namespace {
-
-using nlohmann::json;
 
 constexpr std::size_t stderrTailLines = 12;
 constexpr std::size_t stderrTailBytes = 4000;
@@ -34,58 +34,17 @@ std::string tail(const std::string& text) {
     return text.substr(begin, end - begin);
 }
 
-// An imported run's origin (the run table's origin column) in one line for readers.
-std::string originText(const std::string& text) {
-    const json j = json::parse(text, nullptr, false);
-    if (!j.is_object() || !j.contains("format") || !j["format"].is_string())
+// An imported run's origin in one line for readers.
+std::string originText(const RunOrigin& origin) {
+    if (origin.format.empty())
         return {};
-    std::string out = j["format"].get<std::string>();
+    std::string out = origin.format;
     std::string units;
-    for (const auto& u : j.value("converted_from", json::array()))
-        if (u.is_string())
-            units += (units.empty() ? "" : ", ") + u.get<std::string>();
+    for (const auto& u : origin.convertedFrom)
+        units += (units.empty() ? "" : ", ") + u;
     if (!units.empty())
         out += ", converted from " + units;
     return out;
-}
-
-std::vector<std::string> stringArray(const std::string& text) {
-    std::vector<std::string> out;
-    const json j = json::parse(text, nullptr, false);
-    if (!j.is_array())
-        return out;
-    for (const auto& item : j)
-        out.push_back(item.is_string() ? item.get<std::string>() : item.dump());
-    return out;
-}
-
-bool specMarksBaseline(const std::string& specJson) {
-    const json j = json::parse(specJson, nullptr, false);
-    return j.is_object() && j.value("baseline", false) == true;
-}
-
-struct CampaignRow {
-    std::int64_t id = 0;
-    std::string name;
-    std::string scenarioPath;
-    std::string scenario;
-    std::string inventory;
-};
-
-Expected<std::optional<CampaignRow>> findCampaign(Store& store, std::int64_t id) {
-    auto q = store.database().prepare(
-        "SELECT id, name, COALESCE(scenario_path, ''), COALESCE(scenario, ''), inventory "
-        "FROM campaign WHERE id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, id);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
-        return std::optional<CampaignRow>{};
-    return std::optional<CampaignRow>{CampaignRow{
-        q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3), q->columnText(4)}};
 }
 
 // Thresholds and description from a stored scenario's TOML; nothing when it does not parse.
@@ -116,147 +75,37 @@ ScenarioBits scenarioBits(const std::string& text) {
     return bits;
 }
 
-// Layouts with at least one run in the campaign, with their run counts in it.
-Expected<std::map<std::string, std::pair<std::int64_t, std::int64_t>>>
-campaignLayoutCounts(Store& store, std::int64_t campaignId) {
-    auto q = store.database().prepare(
-        "SELECT l.name, COUNT(*), SUM(CASE WHEN r.status != 'ok' THEN 1 ELSE 0 END) FROM run r "
-        "JOIN layout l ON l.id = r.layout_id WHERE r.campaign_id = ?1 GROUP BY l.name");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            out[row.columnText(0)] = {row.columnInt(1), row.columnInt(2)};
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<std::string> hostInventory(Store& store, const std::string& host) {
-    auto q = store.database().prepare("SELECT inventory FROM host WHERE name = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, host);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    return *row ? q->columnText(0) : std::string("{}");
-}
-
 Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::string>& layouts,
                                           std::optional<std::int64_t> campaignId) {
-    auto q = store.database().prepare(
-        "SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, r.iteration, "
-        "r.status, r.reason, r.argv, r.caveats, r.tool_version, "
-        "CASE WHEN r.status = 'ok' THEN '' ELSE r.stderr END, "
-        "COALESCE(r.wall_seconds, 0), r.exit_code, COALESCE(r.source, ''), r.origin FROM run r "
-        "JOIN layout l "
-        "ON l.id = r.layout_id "
-        "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
+    LB_TRY(stored, store.storedRuns({campaignId, RunQuery::Output::FailedStderr}));
     std::vector<ReportRun> out;
-    if (auto result = q->forEachRow([&](sql::Statement& row) {
-            std::string layout = row.columnText(2);
-            if (!layouts.count(layout))
-                return;
-            ReportRun r;
-            r.id = row.columnInt(0);
-            r.campaignId = row.columnInt(1);
-            r.layout = std::move(layout);
-            r.workload = row.columnText(3);
-            r.probe = row.columnText(4);
-            r.iteration = static_cast<int>(row.columnInt(5));
-            r.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
-            r.reason = row.columnText(7);
-            r.argv = stringArray(row.columnText(8));
-            r.caveats = stringArray(row.columnText(9));
-            r.toolVersion = row.columnText(10);
-            if (r.status != RunStatus::Ok)
-                r.stderrTail = tail(row.columnText(11));
-            r.wallSeconds = row.columnDouble(12);
-            if (!row.columnIsNull(13))
-                r.exitCode = static_cast<int>(row.columnInt(13));
-            r.source = row.columnText(14);
-            r.origin = originText(row.columnText(15));
-            out.push_back(std::move(r));
-        });
-        !result)
-        return fail(result.error());
+    for (auto& s : stored) {
+        if (!layouts.count(s.layout))
+            continue;
+        ReportRun r;
+        r.id = s.id;
+        r.campaignId = s.campaignId;
+        r.layout = std::move(s.layout);
+        r.workload = std::move(s.workload);
+        r.probe = std::move(s.probe);
+        r.iteration = s.iteration;
+        r.status = s.status;
+        r.reason = std::move(s.reason);
+        r.argv = std::move(s.argv);
+        r.caveats = std::move(s.caveats);
+        r.toolVersion = std::move(s.toolVersion);
+        if (r.status != RunStatus::Ok)
+            r.stderrTail = tail(s.stderrText);
+        r.wallSeconds = s.wallSeconds;
+        r.exitCode = s.exitCode;
+        r.source = std::move(s.source);
+        r.origin = originText(s.origin);
+        out.push_back(std::move(r));
+    }
     return out;
 }
 
 } // namespace
-
-std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
-                                                   const std::string& kind) {
-    const json spec = json::parse(specJson, nullptr, false);
-    if (!spec.is_object())
-        return std::nullopt;
-    auto k = parseLayoutKind(spec.value("kind", kind));
-    // A pool or a guest on an md array: the array is what the disks make.
-    const auto md = spec.find("md");
-    if (md != spec.end() && md->is_object())
-        k = parseLayoutKind(md->value("kind", std::string()));
-    const auto disks = spec.find("disk_bytes");
-    if (!k || disks == spec.end() || !disks->is_array() || disks->empty())
-        return std::nullopt;
-    CapacityInput in;
-    in.kind = *k;
-    for (const auto& d : *disks) {
-        if (!d.is_number_unsigned())
-            return std::nullopt;
-        in.diskBytes.push_back(d.get<std::uint64_t>());
-    }
-    if (auto it = spec.find("recordsize"); it != spec.end() && it->is_number_unsigned())
-        in.recordsizeBytes = it->get<std::uint64_t>();
-    if (auto it = spec.find("ashift"); it != spec.end() && it->is_number_unsigned())
-        in.ashift = it->get<unsigned>();
-    if (auto it = spec.find("underprovision"); it != spec.end() && it->is_number())
-        in.underprovision = it->get<double>();
-    if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
-        in.mdChunkBytes = it->get<std::uint64_t>();
-    if (md != spec.end() && md->is_object()) {
-        in.mdChunkBytes = md->value("chunk", in.mdChunkBytes);
-        // A pool on the array: zfs-stripe with an inner array, or a guest running ZFS on it.
-        const auto guest = spec.find("guest");
-        in.poolOnArray = spec.value("kind", kind) == "zfs-stripe" ||
-                         (guest != spec.end() && guest->is_object() &&
-                          guest->value("layout", std::string()).starts_with("zfs"));
-    }
-    return in;
-}
-
-std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind) {
-    const auto in = capacityInputFromSpec(specJson, kind);
-    if (!in)
-        return std::nullopt;
-    auto cap = computeCapacity(*in);
-    if (!cap)
-        return std::nullopt;
-    return *cap;
-}
-
-std::optional<Expected<LayoutProjection>> projectSpec(const std::string& name,
-                                                      const std::string& specJson,
-                                                      const std::string& kind,
-                                                      const ProjectionRequest& request) {
-    auto layout = capacityInputFromSpec(specJson, kind);
-    if (!layout || !computeCapacity(*layout))
-        return std::nullopt;
-    ProjectionInput in;
-    in.name = name;
-    in.layout = std::move(*layout);
-    in.usedBytes = request.usedBytes;
-    in.growth = request.growth;
-    in.years = request.years;
-    in.drive = request.drive;
-    in.hostBytesPerDay = request.hostBytesPerDay;
-    return projectLayout(in);
-}
 
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     ReportData data;
@@ -266,20 +115,16 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     auto all = store.layouts();
     if (!all)
         return fail(all.error());
-    std::optional<CampaignRow> campaign;
-    std::map<std::string, std::pair<std::int64_t, std::int64_t>> campaignCounts;
+    std::optional<StoredCampaign> campaign;
+    std::map<std::string, LayoutRunCounts> campaignCounts;
     if (request.campaignId) {
-        auto found = findCampaign(store, *request.campaignId);
+        LB_TRY(found, store.campaign(*request.campaignId));
         if (!found)
-            return fail(found.error());
-        if (!*found)
-            return badInput("--campaign: no campaign " + std::to_string(*request.campaignId) +
+            return badInput("campaign: no campaign " + std::to_string(*request.campaignId) +
                             " in " + store.path());
-        campaign = std::move(*found);
-        auto counts = campaignLayoutCounts(store, campaign->id);
-        if (!counts)
-            return fail(counts.error());
-        campaignCounts = std::move(*counts);
+        campaign = std::move(found);
+        LB_TRY(counts, store.campaignLayoutRuns(campaign->id));
+        campaignCounts = std::move(counts);
     }
 
     // The layouts in scope: every layout, or those with runs in the campaign.
@@ -289,8 +134,8 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             const auto it = campaignCounts.find(l.name);
             if (it == campaignCounts.end())
                 continue;
-            l.runs = it->second.first;
-            l.failedRuns = it->second.second;
+            l.runs = it->second.runs;
+            l.failedRuns = it->second.notOk;
         }
         scope.push_back(l);
     }
@@ -300,13 +145,13 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
                 return &l;
         return nullptr;
     };
-    for (const auto& [flag, name] :
-         {std::pair{"--baseline", &request.baseline}, std::pair{"--candidate", &request.candidate}})
+    for (const auto& [field, name] :
+         {std::pair{"baseline", &request.baseline}, std::pair{"candidate", &request.candidate}})
         if (*name && !byName(**name))
-            return badInput(std::string(flag) + ": no layout named '" + **name + "' in " +
+            return badInput(std::string(field) + ": no layout named '" + **name + "' in " +
                             store.path());
     if (scope.empty())
-        return badInput(campaign ? "--campaign: campaign " + std::to_string(campaign->id) +
+        return badInput(campaign ? "campaign: campaign " + std::to_string(campaign->id) +
                                        " has no runs in " + store.path()
                                  : "no layouts in " + store.path() +
                                        ": import results or run a scenario first");
@@ -318,7 +163,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     } else {
         baseline = scope.front().name;
         for (const auto& l : scope)
-            if (specMarksBaseline(l.spec)) {
+            if (layoutSpecMarksBaseline(l.spec)) {
                 baseline = l.name;
                 break;
             }
@@ -337,7 +182,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     chosen.push_back(inScope(baseline));
     if (request.candidate) {
         if (*request.candidate == baseline)
-            return badInput("--candidate: '" + baseline + "' is also the baseline");
+            return badInput("candidate: '" + baseline + "' is also the baseline");
         chosen.push_back(inScope(*request.candidate));
     } else {
         for (const auto& l : scope)
@@ -347,23 +192,14 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
 
     // Campaign context: the one named, else the only campaign every chosen run belongs to.
     if (!campaign) {
-        auto q = store.database().prepare(
-            "SELECT DISTINCT COALESCE(campaign_id, 0) FROM run WHERE layout_id = ?1");
-        if (!q)
-            return fail(q.error());
         std::set<std::int64_t> ids;
         for (const auto& l : chosen) {
-            q->reset();
-            q->bind(1, l.id);
-            if (auto r = q->forEachRow([&](sql::Statement& row) { ids.insert(row.columnInt(0)); });
-                !r)
-                return fail(r.error());
+            LB_TRY(of, store.campaignsOfLayout(l.id));
+            ids.insert(of.begin(), of.end());
         }
         if (ids.size() == 1 && *ids.begin() != 0) {
-            auto found = findCampaign(store, *ids.begin());
-            if (!found)
-                return fail(found.error());
-            campaign = std::move(*found);
+            LB_TRY(found, store.campaign(*ids.begin()));
+            campaign = std::move(found);
         }
     }
     if (campaign) {
@@ -388,10 +224,8 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         data.inventoryJson = campaign->inventory;
     }
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
-        auto inv = hostInventory(store, chosen.front().host);
-        if (!inv)
-            return fail(inv.error());
-        data.inventoryJson = *inv;
+        LB_TRY(inv, store.hostInventory(chosen.front().host));
+        data.inventoryJson = inv;
     }
     if (data.inventoryJson.empty())
         data.inventoryJson = "{}";
@@ -439,7 +273,8 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         for (const auto& l : data.layouts) {
             if (!l.capacity)
                 continue;
-            auto p = projectSpec(l.name, l.specJson, l.kind, *request.projection);
+            auto p =
+                projectStoredLayout({0, l.name, l.kind, l.specJson, l.host}, *request.projection);
             if (!p)
                 continue;
             if (!*p)

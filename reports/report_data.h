@@ -8,6 +8,7 @@
 #include "engine/capacity.h"
 #include "engine/drive_catalog.h"
 #include "engine/expected.h"
+#include "engine/layout_spec.h"
 #include "engine/projection.h"
 #include "engine/store.h"
 
@@ -18,15 +19,6 @@
 #include <vector>
 
 namespace lb {
-
-// What the report's capacity projection needs beyond the layouts: see engine/projection.h.
-struct ProjectionRequest {
-    std::uint64_t usedBytes = 0; // in use now
-    GrowthModel growth;
-    unsigned years = 5;
-    std::optional<Drive> drive;                   // price and endurance of the member disks
-    std::optional<std::uint64_t> hostBytesPerDay; // no wear figures without
-};
 
 struct ReportRequest {
     std::optional<std::string> baseline;  // default: the campaign's baseline, else the first layout
@@ -90,23 +82,10 @@ struct ReportData {
     std::vector<LayoutProjection> projections; // layouts with a known capacity, in layout order
 };
 
-// Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the
+// Bad input (exit 2), naming the field (baseline, candidate, campaign), when a named baseline,
+// candidate or campaign does not exist, when the
 // database holds no layout, or when the named candidate shares no measured metric with the
 // baseline. A candidate taken by default that shares none gets a comparison with no metrics.
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request);
-
-// The capacity of a stored layout spec (JSON with "kind", "disk_bytes" and optionally
-// "recordsize", "ashift", "underprovision", "chunk"); nullopt when the spec does not say enough
-// or the kind has no capacity model (dir, guest, imported).
-std::optional<Capacity> capacityFromSpec(const std::string& specJson, const std::string& kind);
-// The capacity model's input read from such a spec; nullopt when it does not say kind and disks.
-std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
-                                                   const std::string& kind);
-// A projection of a stored layout (named `name`, spec as above) under `request`; nullopt when the
-// spec does not say enough, the projection's error when the engine rejects the input.
-std::optional<Expected<LayoutProjection>> projectSpec(const std::string& name,
-                                                      const std::string& specJson,
-                                                      const std::string& kind,
-                                                      const ProjectionRequest& request);
 
 } // namespace lb

@@ -62,7 +62,8 @@ std::string described(const Scenario& s, const std::string& layout,
                 return "error: " + parts.error().message + "\n";
             std::string out;
             for (const auto& p : *parts)
-                out += "-- " + p.runsOn + " (workdir " + p.workdir + ")\n" + describePlan(p);
+                out += "-- " + std::string(enumName(p.runsOn)) + " (workdir " + p.workdir + ")\n" +
+                       describePlan(p);
             return out;
         }
     return "no layout " + layout + "\n";

@@ -1,5 +1,6 @@
 // The store creates and migrates its schema, survives reopen, keeps runs whole, and stays sound.
 #include "engine/store.h"
+#include "tests/support/raw_sql.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -70,15 +71,9 @@ TEST(Store, UsesWalAndForeignKeys) {
     TempDb tmp;
     auto s = Store::open(tmp.path());
     ASSERT_TRUE(s);
-    auto q = s->database().prepare("PRAGMA journal_mode");
-    ASSERT_TRUE(q);
-    ASSERT_TRUE(*q->step());
-    EXPECT_EQ(q->columnText(0), "wal");
+    EXPECT_EQ(test::journalMode(*s), "wal");
     // A metric for a run that does not exist is refused.
-    auto ins = s->database().prepare(
-        "INSERT INTO metric(run_id, name, value, unit) VALUES(999, 'x', 1, 'count')");
-    ASSERT_TRUE(ins);
-    EXPECT_FALSE(ins->run());
+    EXPECT_FALSE(test::acceptsOrphanMetric(*s));
 }
 
 TEST(Store, RefusesANewerSchema) {
@@ -86,8 +81,7 @@ TEST(Store, RefusesANewerSchema) {
     {
         auto s = Store::open(tmp.path());
         ASSERT_TRUE(s);
-        ASSERT_TRUE(s->database().exec("UPDATE meta SET value = '99' WHERE key = "
-                                       "'schema_version'"));
+        test::setSchemaVersion(*s, 99);
     }
     auto s = Store::open(tmp.path());
     ASSERT_FALSE(s);
@@ -149,4 +143,111 @@ TEST(Store, CompareStoredLayoutsNamesAMissingLayout) {
     EXPECT_EQ(c.error().kind, ErrorKind::BadInput);
     // The engine names the field; the command line maps it to its flag.
     EXPECT_EQ(c.error().message.rfind("candidate: no layout named 'nope'", 0), 0U);
+}
+
+// Metrics are read back grouped by name (sorted), each metric's values in run order with the
+// run's start time and campaign, whatever order the runs stored them in.
+TEST(Store, SamplesAreGroupedByNameInRunOrder) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    for (int i = 0; i < 3; ++i) {
+        lb::Run r;
+        r.workload = "fio:job";
+        r.probe = "fio";
+        r.status = RunStatus::Ok;
+        r.startedAt = "2026-01-01T00:00:0" + std::to_string(i) + ".000Z";
+        r.metrics = {{"fio.job.write.bw", 100.0 + i, Unit::BytesPerSecond},
+                     {"fio.job.read.bw", 200.0 + i, Unit::BytesPerSecond}};
+        if (i == 1)
+            std::swap(r.metrics[0], r.metrics[1]);
+        if (i == 2)
+            r.metrics.push_back({"fio.job.read.iops", 7, Unit::OpsPerSecond});
+        ASSERT_TRUE(s->insertRun(*layout, r));
+    }
+    auto samples = s->metricSamples("l");
+    ASSERT_TRUE(samples) << samples.error().message;
+    ASSERT_EQ(samples->size(), 3U);
+    EXPECT_EQ((*samples)[0].name, "fio.job.read.bw");
+    EXPECT_EQ((*samples)[0].values, (std::vector<double>{200, 201, 202}));
+    EXPECT_EQ((*samples)[1].name, "fio.job.read.iops");
+    EXPECT_EQ((*samples)[1].values, std::vector<double>{7});
+    EXPECT_EQ((*samples)[2].name, "fio.job.write.bw");
+    EXPECT_EQ((*samples)[2].values, (std::vector<double>{100, 101, 102}));
+    EXPECT_EQ((*samples)[2].workload, "fio:job");
+    ASSERT_EQ((*samples)[2].startedAt.size(), 3U);
+    EXPECT_NEAR((*samples)[2].startedAt[2] - (*samples)[2].startedAt[0], 2.0, 1e-3);
+    EXPECT_EQ((*samples)[2].campaigns, (std::vector<std::int64_t>{0, 0, 0}));
+    auto runs = s->runs();
+    ASSERT_TRUE(runs);
+    EXPECT_EQ((*runs)[2].metrics, 3);
+    auto metrics = s->runMetrics((*runs)[2].id);
+    ASSERT_TRUE(metrics);
+    ASSERT_EQ(metrics->size(), 3U);
+    EXPECT_EQ((*metrics)[1].name, "fio.job.read.iops");
+}
+
+// A metric name first met in a transaction that rolled back has no id: the next run that
+// measures it gets one again, and its samples are found.
+TEST(Store, MetricIdsOfARolledBackTransactionAreForgotten) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    lb::Run r = sampleRun(5);
+    r.metrics = {{"fio.new.read.bw", 5, Unit::BytesPerSecond}};
+    {
+        auto tx = s->transaction();
+        ASSERT_TRUE(tx);
+        ASSERT_TRUE(s->insertRun(*layout, r));
+    }
+    ASSERT_TRUE(s->insertRun(*layout, r));
+    auto samples = s->metricSamples("l");
+    ASSERT_TRUE(samples) << samples.error().message;
+    ASSERT_EQ(samples->size(), 1U);
+    EXPECT_EQ((*samples)[0].name, "fio.new.read.bw");
+    EXPECT_EQ((*samples)[0].values, std::vector<double>{5});
+}
+
+// A database of schema 4 (metrics one row each, nothing packed) is migrated: its runs' metrics
+// are packed, and comparisons read them as before.
+TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
+    TempDb tmp;
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "dir", "{}", std::nullopt);
+        ASSERT_TRUE(layout);
+        for (double v : {3.0, 1.0, 2.0}) {
+            lb::Run r = sampleRun(v);
+            r.metrics.push_back({"bonnie.get_block", v * 10, Unit::BytesPerSecond});
+            ASSERT_TRUE(s->insertRun(*layout, r));
+        }
+        // Back to schema 4, as a database written before packed samples existed.
+        test::downgradeToSchema4(*s);
+    }
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->schemaVersion(), 5);
+    EXPECT_EQ(*s->integrityCheck(), "ok");
+    auto samples = s->metricSamples("old");
+    ASSERT_TRUE(samples) << samples.error().message;
+    ASSERT_EQ(samples->size(), 2U);
+    EXPECT_EQ((*samples)[0].name, "bonnie.get_block");
+    EXPECT_EQ((*samples)[0].values, (std::vector<double>{30, 10, 20}));
+    EXPECT_EQ((*samples)[1].name, "bonnie.put_block");
+    EXPECT_EQ((*samples)[1].values, (std::vector<double>{3, 1, 2}));
+    auto runs = s->runs();
+    ASSERT_TRUE(runs);
+    EXPECT_EQ((*runs)[0].metrics, 2);
+    // New runs after the migration join the same metrics.
+    auto layout = s->findLayout("old");
+    ASSERT_TRUE(layout && *layout);
+    ASSERT_TRUE(s->insertRun((*layout)->id, sampleRun(4)));
+    samples = s->metricSamples("old");
+    ASSERT_TRUE(samples);
+    EXPECT_EQ((*samples)[1].values, (std::vector<double>{3, 1, 2, 4}));
 }

@@ -173,15 +173,13 @@ TEST(ImportFiles, StoresTheOrigin) {
     EXPECT_EQ(summary->metrics, 117);
     ASSERT_EQ(summary->descriptions.size(), 1u);
     EXPECT_EQ(summary->descriptions[0], "iozone 3.506 automatic-mode table, 1 run, 117 metrics");
-    auto q = store->database().prepare("SELECT origin, probe, workload FROM run");
-    ASSERT_TRUE(q);
-    std::string origin;
-    ASSERT_TRUE(q->forEachRow([&](sql::Statement& row) {
-        origin = row.columnText(0);
-        EXPECT_EQ(row.columnText(1), "iozone");
-    }));
-    const auto j = nlohmann::json::parse(origin);
-    EXPECT_EQ(j["format"], "iozone 3.506 automatic-mode table");
-    EXPECT_EQ(j["converted_from"][0], "kB/sec (KiB/s)");
-    EXPECT_EQ(j["spec"]["record_sizes_bytes"], "4096,16384,65536");
+    auto runs = store->storedRuns();
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(runs->front().probe, "iozone");
+    const RunOrigin& origin = runs->front().origin;
+    EXPECT_EQ(origin.format, "iozone 3.506 automatic-mode table");
+    ASSERT_FALSE(origin.convertedFrom.empty());
+    EXPECT_EQ(origin.convertedFrom[0], "kB/sec (KiB/s)");
+    EXPECT_EQ(origin.spec.at("record_sizes_bytes"), "4096,16384,65536");
 }

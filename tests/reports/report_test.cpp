@@ -292,12 +292,12 @@ TEST(GatherReport, NamedPairAndErrors) {
     auto e = gatherReport(*store, unknown);
     ASSERT_FALSE(e);
     EXPECT_EQ(e.error().kind, ErrorKind::BadInput);
-    EXPECT_EQ(e.error().message.rfind("--baseline: no layout named 'nope'", 0), 0U);
+    EXPECT_EQ(e.error().message.rfind("baseline: no layout named 'nope'", 0), 0U);
     ReportRequest badCandidate;
     badCandidate.candidate = "missing";
     e = gatherReport(*store, badCandidate);
     ASSERT_FALSE(e);
-    EXPECT_EQ(e.error().message.rfind("--candidate: no layout named 'missing'", 0), 0U);
+    EXPECT_EQ(e.error().message.rfind("candidate: no layout named 'missing'", 0), 0U);
     ReportRequest badCampaign;
     badCampaign.campaignId = 99;
     e = gatherReport(*store, badCampaign);
@@ -312,16 +312,13 @@ TEST(GatherReport, CampaignGivesThresholdsInventoryAndScope) {
     ASSERT_TRUE(store);
     auto host = store->ensureHost("h", "{}");
     ASSERT_TRUE(host);
-    auto q = store->database().prepare(
-        "INSERT INTO campaign(name, scenario_path, scenario, host_id, inventory, started_at, "
-        "status) VALUES('nas', 'nas.toml', ?1, ?2, ?3, '2024-01-01T00:00:00Z', 'done')");
-    ASSERT_TRUE(q);
-    ASSERT_TRUE(q->bind(1, "name = \"nas\"\ndescription = \"Home NAS\"\n[thresholds]\nviable = "
-                           "1.2\nnot_viable = 3.0\n")
-                    .bind(2, *host)
-                    .bind(3, R"({"hostname":"nas","ram_bytes":1024})")
-                    .run());
-    const auto campaign = store->database().lastInsertId();
+    auto created = store->createCampaign({"nas", "nas.toml",
+                                          "name = \"nas\"\ndescription = \"Home "
+                                          "NAS\"\n[thresholds]\nviable = 1.2\nnot_viable = 3.0\n",
+                                          *host, R"({"hostname":"nas","ram_bytes":1024})"});
+    ASSERT_TRUE(created);
+    const auto campaign = *created;
+    ASSERT_TRUE(store->setCampaignStatus(campaign, CampaignStatus::Done, true));
     auto a = store->ensureLayout("mirrors", "zfs-raid10", R"({"baseline":true})", *host);
     auto b = store->ensureLayout("raidz1", "zfs-raidz1", "{}", *host);
     auto other = store->ensureLayout("other", "dir", "{}", *host);

@@ -2,55 +2,45 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 namespace lb::test {
 
-using nlohmann::json;
-
 std::vector<RunRow> runRows(Store& store, std::int64_t campaignId) {
-    auto q = store.database().prepare(
-        "SELECT r.id, l.name, r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, "
-        "r.stderr, r.tool_version, r.status, r.reason, r.caveats, (SELECT COUNT(*) FROM metric m "
-        "WHERE m.run_id = r.id) FROM run r JOIN layout l ON l.id = r.layout_id WHERE "
-        "r.campaign_id = ?1 ORDER BY r.id");
-    EXPECT_TRUE(q) << q.error().message;
+    auto runs = store.storedRuns({campaignId, RunQuery::Output::All});
+    EXPECT_TRUE(runs) << runs.error().message;
     std::vector<RunRow> out;
-    if (!q)
+    if (!runs)
         return out;
-    q->bind(1, campaignId);
-    const auto walked = q->forEachRow([&](sql::Statement& row) {
+    for (auto& s : *runs) {
         RunRow r;
-        r.id = row.columnInt(0);
-        r.layout = row.columnText(1);
-        r.workload = row.columnText(2);
-        r.probe = row.columnText(3);
-        r.iteration = static_cast<int>(row.columnInt(4));
-        r.argv = json::parse(row.columnText(5)).get<std::vector<std::string>>();
-        if (!row.columnIsNull(6))
-            r.exitCode = row.columnInt(6);
-        r.out = row.columnText(7);
-        r.err = row.columnText(8);
-        r.toolVersion = row.columnText(9);
-        r.status = row.columnText(10);
-        r.reason = row.columnText(11);
-        r.caveats = json::parse(row.columnText(12)).get<std::vector<std::string>>();
-        r.metrics = row.columnInt(13);
+        r.id = s.id;
+        r.layout = std::move(s.layout);
+        r.workload = std::move(s.workload);
+        r.probe = std::move(s.probe);
+        r.iteration = s.iteration;
+        r.argv = std::move(s.argv);
+        if (s.exitCode)
+            r.exitCode = *s.exitCode;
+        r.out = std::move(s.stdoutText);
+        r.err = std::move(s.stderrText);
+        r.toolVersion = std::move(s.toolVersion);
+        r.status = std::string(runStatusName(s.status));
+        r.reason = std::move(s.reason);
+        r.caveats = std::move(s.caveats);
+        r.metrics = s.metrics;
         out.push_back(std::move(r));
-    });
-    EXPECT_TRUE(walked) << walked.error().message;
+    }
     return out;
 }
 
 std::optional<double> metricValue(Store& store, std::int64_t runId, const std::string& name) {
-    auto q = store.database().prepare("SELECT value FROM metric WHERE run_id = ?1 AND name = ?2");
-    if (!q)
+    auto metrics = store.runMetrics(runId);
+    if (!metrics)
         return std::nullopt;
-    q->bind(1, runId).bind(2, name);
-    auto row = q->step();
-    if (!row || !*row)
-        return std::nullopt;
-    return q->columnDouble(0);
+    for (const auto& m : *metrics)
+        if (m.name == name)
+            return m.value;
+    return std::nullopt;
 }
 
 bool hasCaveat(const RunRow& r, const std::string& part) {

@@ -1,0 +1,56 @@
+// Shared by the store's modules only (store*.cpp, journal.cpp): the statement cache's lease, the
+// JSON forms of the columns that hold lists, and the packed samples of a run.
+#pragma once
+
+#include "engine/store.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+// A statement from the store's cache, reset (bindings cleared, read lock released) when the lease
+// ends, so the next use starts afresh.
+class StatementLease {
+public:
+    explicit StatementLease(sql::Statement* s) : s_(s) {}
+    StatementLease(StatementLease&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
+    StatementLease& operator=(StatementLease&&) = delete;
+    StatementLease(const StatementLease&) = delete;
+    ~StatementLease() {
+        if (s_)
+            s_->reset();
+    }
+    sql::Statement* operator->() const { return s_; }
+    sql::Statement& operator*() const { return *s_; }
+
+private:
+    sql::Statement* s_;
+};
+
+struct Store::Cache {
+    std::unordered_map<const char*, sql::Statement> statements; // by the literal's address
+    std::unordered_map<std::string, std::int64_t> metricIds;
+    std::vector<std::string> metricNames; // by id; loaded on demand
+};
+
+namespace store {
+
+std::string stringsJson(const std::vector<std::string>& items);
+std::vector<std::string> stringsFromJson(const std::string& text);
+std::string notesJson(const std::vector<MetricNote>& notes);
+std::vector<MetricNote> notesFromJson(const std::string& text);
+std::string originJson(const RunOrigin& origin);
+RunOrigin originFromJson(const std::string& text);
+
+// A run's metrics as run_sample keeps them: (metric id, value) pairs of 12 bytes, little-endian,
+// so a comparison reads one row per run instead of one per metric.
+constexpr std::size_t sampleBytes = 12;
+void appendSample(std::string& packed, std::int64_t metricId, double value);
+std::int64_t sampleId(std::string_view packed, std::size_t index);
+double sampleValue(std::string_view packed, std::size_t index);
+
+} // namespace store
+
+} // namespace lb

@@ -1,0 +1,244 @@
+// The store's runs: written as they happen (with their raw output before any parsing), their
+// metrics, and read back for lists, reports and resuming a campaign.
+#include "engine/store.h"
+#include "engine/store_internal.h"
+
+namespace lb {
+
+Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics) {
+    if (metrics.empty())
+        return {};
+    LB_TRY(m, statement("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)"));
+    std::string packed;
+    packed.reserve(metrics.size() * store::sampleBytes);
+    for (const auto& metric : metrics) {
+        LB_TRY_VOID(m->bind(1, runId)
+                        .bind(2, metric.name)
+                        .bind(3, metric.value)
+                        .bind(4, unitName(metric.unit))
+                        .run());
+        LB_TRY(id, metricId(metric.name));
+        store::appendSample(packed, id, metric.value);
+    }
+    LB_TRY(s, statement("INSERT INTO run_sample(run_id, data) VALUES(?1, ?2)"));
+    return s->bind(1, runId).bindBlob(2, packed).run();
+}
+
+Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
+    LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
+                          "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
+                          "wall_seconds, status, reason, caveats, source, notes, origin) "
+                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+                          "?15, ?16, ?17, ?18, ?19)"));
+    ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
+        .bind(2, layoutId)
+        .bind(3, run.workload)
+        .bind(4, run.probe)
+        .bind(5, run.iteration)
+        .bind(6, store::stringsJson(run.argv))
+        .bind(7, run.exitCode)
+        .bind(8, run.stdoutText)
+        .bind(9, run.stderrText)
+        .bind(10, run.toolVersion)
+        .bind(11, run.startedAt)
+        .bind(12, run.finishedAt)
+        .bind(13, run.wallSeconds)
+        .bind(14, runStatusName(run.status))
+        .bind(15, run.reason)
+        .bind(16, store::stringsJson(run.caveats))
+        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
+        .bind(18, store::notesJson(run.notes))
+        .bind(19, store::originJson(run.origin));
+    LB_TRY_VOID(ins->run());
+    const std::int64_t runId = db_.lastInsertId();
+    LB_TRY_VOID(insertMetrics(runId, run.metrics));
+    return runId;
+}
+
+Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
+    Run pending = run;
+    pending.status = RunStatus::Running;
+    pending.metrics.clear();
+    return insertRun(layoutId, pending);
+}
+
+Expected<void> Store::recordRunOutput(const Run& run) {
+    LB_TRY(q, statement("UPDATE run SET exit_code = ?1, stdout = ?2, stderr = ?3, started_at = ?4, "
+                        "finished_at = ?5, wall_seconds = ?6, tool_version = ?7 WHERE id = ?8"));
+    return q->bind(1, run.exitCode)
+        .bind(2, run.stdoutText)
+        .bind(3, run.stderrText)
+        .bind(4, run.startedAt)
+        .bind(5, run.finishedAt)
+        .bind(6, run.wallSeconds)
+        .bind(7, run.toolVersion)
+        .bind(8, run.id)
+        .run();
+}
+
+Expected<void> Store::finishRun(const Run& run) {
+    LB_TRY(tx, transaction());
+    {
+        LB_TRY(q, statement("UPDATE run SET status = ?1, reason = ?2, caveats = ?3, notes = ?5 "
+                            "WHERE id = ?4"));
+        LB_TRY_VOID(q->bind(1, runStatusName(run.status))
+                        .bind(2, run.reason)
+                        .bind(3, store::stringsJson(run.caveats))
+                        .bind(4, run.id)
+                        .bind(5, store::notesJson(run.notes))
+                        .run());
+    }
+    LB_TRY_VOID(insertMetrics(run.id, run.metrics));
+    return tx.commit();
+}
+
+Expected<void> Store::addRunNote(std::int64_t runId, const MetricNote& note) {
+    std::vector<MetricNote> notes;
+    {
+        LB_TRY(q, statement("SELECT notes FROM run WHERE id = ?1"));
+        q->bind(1, runId);
+        LB_TRY(row, q->step());
+        if (!row)
+            return runtimeError("no run " + std::to_string(runId) + " in " + path());
+        notes = store::notesFromJson(q->columnText(0));
+    }
+    notes.push_back(note);
+    LB_TRY(u, statement("UPDATE run SET notes = ?1 WHERE id = ?2"));
+    return u->bind(1, store::notesJson(notes)).bind(2, runId).run();
+}
+
+Expected<std::size_t> Store::supersedeRuns(std::int64_t campaignId, const std::string& probe,
+                                           const std::string& reason) {
+    LB_TRY(q, statement("UPDATE run SET status = 'aborted', reason = ?3 WHERE campaign_id = ?1 "
+                        "AND probe = ?2 AND status IN ('ok', 'failed')"));
+    LB_TRY_VOID(q->bind(1, campaignId).bind(2, probe).bind(3, reason).run());
+    return static_cast<std::size_t>(db_.changes());
+}
+
+Expected<std::size_t> Store::abortInterruptedRuns(std::int64_t campaignId) {
+    LB_TRY(q, statement("UPDATE run SET status = 'aborted', reason = 'interrupted: layoutbench "
+                        "stopped during this run' WHERE campaign_id = ?1 AND status = 'running'"));
+    LB_TRY_VOID(q->bind(1, campaignId).run());
+    return static_cast<std::size_t>(db_.changes());
+}
+
+Expected<std::vector<RunSlot>> Store::settledRuns(std::int64_t campaignId) {
+    LB_TRY(q, statement("SELECT l.name, r.workload, r.iteration FROM run r JOIN layout l ON l.id "
+                        "= r.layout_id WHERE r.campaign_id = ?1 AND r.status IN ('ok', 'failed')"));
+    q->bind(1, campaignId);
+    std::vector<RunSlot> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        out.push_back({row.columnText(0), row.columnText(1), static_cast<int>(row.columnInt(2))});
+    }));
+    return out;
+}
+
+Expected<std::map<std::string, int>> Store::workloadRunCounts(std::int64_t layoutId) {
+    LB_TRY(q, statement("SELECT workload, COUNT(*) FROM run WHERE layout_id = ?1 GROUP BY "
+                        "workload"));
+    q->bind(1, layoutId);
+    std::map<std::string, int> out;
+    LB_TRY_VOID(q->forEachRow(
+        [&](sql::Statement& row) { out[row.columnText(0)] = static_cast<int>(row.columnInt(1)); }));
+    return out;
+}
+
+Expected<std::optional<std::int64_t>> Store::latestCampaignOf(const std::string& layout) {
+    LB_TRY(q, statement("SELECT r.campaign_id FROM run r JOIN layout l ON l.id = r.layout_id "
+                        "WHERE l.name = ?1 ORDER BY r.id DESC LIMIT 1"));
+    q->bind(1, layout);
+    LB_TRY(row, q->step());
+    if (!row || q->columnInt(0) == 0)
+        return std::optional<std::int64_t>{};
+    return std::optional<std::int64_t>{q->columnInt(0)};
+}
+
+Expected<std::vector<std::int64_t>> Store::campaignsOfLayout(std::int64_t layoutId) {
+    LB_TRY(q, statement("SELECT DISTINCT COALESCE(campaign_id, 0) FROM run WHERE layout_id = ?1 "
+                        "ORDER BY 1"));
+    q->bind(1, layoutId);
+    std::vector<std::int64_t> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { out.push_back(row.columnInt(0)); }));
+    return out;
+}
+
+Expected<std::vector<RunSummary>> Store::runs() {
+    // The metric count comes from the packed samples' length: no metric row is read.
+    LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
+                        "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
+                        "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0) "
+                        "FROM run r JOIN layout l ON l.id = r.layout_id "
+                        "LEFT JOIN run_sample s ON s.run_id = r.id ORDER BY r.id"));
+    std::vector<RunSummary> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        RunSummary s;
+        s.id = row.columnInt(0);
+        s.campaignId = row.columnInt(1);
+        s.layout = row.columnText(2);
+        s.workload = row.columnText(3);
+        s.probe = row.columnText(4);
+        s.iteration = static_cast<int>(row.columnInt(5));
+        s.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
+        s.reason = row.columnText(7);
+        s.startedAt = row.columnText(8);
+        s.wallSeconds = row.columnDouble(9);
+        s.metrics = row.columnInt(10) / static_cast<std::int64_t>(store::sampleBytes);
+        out.push_back(std::move(s));
+    }));
+    return out;
+}
+
+Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
+    LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
+                        "r.iteration, r.status, r.reason, r.argv, r.exit_code, "
+                        "CASE WHEN ?2 = 2 OR (?2 = 1 AND r.status != 'ok') THEN r.stderr ELSE '' "
+                        "END, CASE WHEN ?2 = 2 THEN r.stdout ELSE '' END, r.tool_version, "
+                        "COALESCE(r.started_at, ''), COALESCE(r.finished_at, ''), "
+                        "COALESCE(r.wall_seconds, 0), r.caveats, r.notes, COALESCE(r.source, ''), "
+                        "r.origin, COALESCE(length(s.data), 0) FROM run r "
+                        "JOIN layout l ON l.id = r.layout_id "
+                        "LEFT JOIN run_sample s ON s.run_id = r.id "
+                        "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id"));
+    q->bind(1, query.campaignId).bind(2, static_cast<int>(query.output));
+    std::vector<StoredRun> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        StoredRun r;
+        r.id = row.columnInt(0);
+        r.campaignId = row.columnInt(1);
+        r.layout = row.columnText(2);
+        r.workload = row.columnText(3);
+        r.probe = row.columnText(4);
+        r.iteration = static_cast<int>(row.columnInt(5));
+        r.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
+        r.reason = row.columnText(7);
+        r.argv = store::stringsFromJson(row.columnText(8));
+        if (!row.columnIsNull(9))
+            r.exitCode = static_cast<int>(row.columnInt(9));
+        r.stderrText = row.columnText(10);
+        r.stdoutText = row.columnText(11);
+        r.toolVersion = row.columnText(12);
+        r.startedAt = row.columnText(13);
+        r.finishedAt = row.columnText(14);
+        r.wallSeconds = row.columnDouble(15);
+        r.caveats = store::stringsFromJson(row.columnText(16));
+        r.notes = store::notesFromJson(row.columnText(17));
+        r.source = row.columnText(18);
+        r.origin = store::originFromJson(row.columnText(19));
+        r.metrics = row.columnInt(20) / static_cast<std::int64_t>(store::sampleBytes);
+        out.push_back(std::move(r));
+    }));
+    return out;
+}
+
+Expected<std::vector<Metric>> Store::runMetrics(std::int64_t runId) {
+    LB_TRY(q, statement("SELECT name, value, unit FROM metric WHERE run_id = ?1 ORDER BY name"));
+    q->bind(1, runId);
+    std::vector<Metric> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        out.push_back({row.columnText(0), row.columnDouble(1),
+                       unitFromName(row.columnText(2)).value_or(Unit::Count)});
+    }));
+    return out;
+}
+
+} // namespace lb

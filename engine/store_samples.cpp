@@ -1,0 +1,147 @@
+// What a comparison reads of a layout: its successful runs' metrics grouped by name, the notes on
+// them and the workloads that failed. The metrics come from run_sample, one packed row per run
+// (metric id, value), so a layout with 500 runs of 1,000 metrics is 500 rows, not 500,000 rows
+// to sort by name.
+#include "engine/store.h"
+#include "engine/store_internal.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace lb {
+
+Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& layout,
+                                                          std::optional<std::int64_t> campaignId) {
+    // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included. The run
+    // index (layout_id, status) gives the rows in run order: no sort.
+    LB_TRY(q,
+           statement("SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
+                     "COALESCE(r.campaign_id, 0), r.workload, s.data FROM run r "
+                     "JOIN run_sample s ON s.run_id = r.id "
+                     "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
+                     "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
+    q->bind(1, layout).bind(2, campaignId);
+    std::vector<MetricSamples> out;
+    std::vector<std::int64_t> ids; // of out's entries
+    std::vector<std::size_t> slot; // metric id -> index in out + 1 (0: none yet)
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        const double startedAt = row.columnDouble(0);
+        const std::int64_t campaign = row.columnInt(1);
+        const std::string_view packed = row.columnBlob(3);
+        const std::size_t n = packed.size() / store::sampleBytes;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
+            if (id >= slot.size())
+                slot.resize(id + 1, 0);
+            if (slot[id] == 0) {
+                out.push_back({{}, {}, {}, {}, row.columnText(2)});
+                ids.push_back(static_cast<std::int64_t>(id));
+                slot[id] = out.size();
+            }
+            MetricSamples& m = out[slot[id] - 1];
+            m.values.push_back(store::sampleValue(packed, i));
+            m.startedAt.push_back(startedAt);
+            m.campaigns.push_back(campaign);
+        }
+    }));
+    if (out.empty())
+        return out;
+    // Names by id, read again only when a metric is newer than what is known.
+    auto& names = cache_->metricNames;
+    const auto newest = *std::max_element(ids.begin(), ids.end());
+    if (static_cast<std::size_t>(newest) >= names.size() || names.empty()) {
+        names.clear();
+        LB_TRY(n, statement("SELECT id, name FROM metric_name"));
+        LB_TRY_VOID(n->forEachRow([&](sql::Statement& row) {
+            const auto id = static_cast<std::size_t>(row.columnInt(0));
+            if (id >= names.size())
+                names.resize(id + 1);
+            names[id] = row.columnText(1);
+        }));
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const auto id = static_cast<std::size_t>(ids[i]);
+        if (id >= names.size() || names[id].empty())
+            return runtimeError(path() + ": run_sample names metric id " + std::to_string(id) +
+                                ", which metric_name does not hold");
+        out[i].name = names[id];
+    }
+    std::sort(out.begin(), out.end(),
+              [](const MetricSamples& a, const MetricSamples& b) { return a.name < b.name; });
+    return out;
+}
+
+Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
+                                             std::optional<std::int64_t> campaignId) {
+    LayoutSamples out;
+    LB_TRY(metrics, metricSamples(layout, campaignId));
+    out.metrics = std::move(metrics);
+    {
+        LB_TRY(notes, statement("SELECT DISTINCT r.notes FROM run r JOIN layout l ON l.id = "
+                                "r.layout_id WHERE l.name = ?1 AND r.status = 'ok' AND r.notes != "
+                                "'[]' AND (?2 IS NULL OR r.campaign_id = ?2)"));
+        notes->bind(1, layout).bind(2, campaignId);
+        LB_TRY_VOID(notes->forEachRow([&](sql::Statement& row) {
+            for (auto& n : store::notesFromJson(row.columnText(0)))
+                if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
+                    out.notes.push_back(std::move(n));
+        }));
+    }
+    LB_TRY(failed, statement("SELECT r.workload, SUM(r.status = 'failed'), SUM(r.status = 'ok'), "
+                             "(SELECT f.reason FROM run f WHERE f.layout_id = r.layout_id AND "
+                             "f.workload = r.workload AND f.status = 'failed' AND (?2 IS NULL OR "
+                             "f.campaign_id = ?2) ORDER BY f.id DESC LIMIT 1) FROM run r JOIN "
+                             "layout l ON l.id = r.layout_id WHERE l.name = ?1 AND (?2 IS NULL OR "
+                             "r.campaign_id = ?2) GROUP BY r.workload HAVING SUM(r.status = "
+                             "'failed') > 0 ORDER BY r.workload"));
+    failed->bind(1, layout).bind(2, campaignId);
+    LB_TRY_VOID(failed->forEachRow([&](sql::Statement& row) {
+        out.failed.push_back({row.columnText(0), static_cast<std::size_t>(row.columnInt(1)),
+                              static_cast<std::size_t>(row.columnInt(2)), row.columnText(3)});
+    }));
+    return out;
+}
+
+Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
+                                          const std::string& candidate,
+                                          const std::optional<ComparePolicy>& policy,
+                                          std::optional<std::int64_t> campaignId) {
+    for (const auto& [field, name] :
+         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
+        LB_TRY(found, store.findLayout(*name));
+        if (!found)
+            return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
+                            store.path());
+    }
+    LB_TRY(b, store.layoutSamples(baseline, campaignId));
+    LB_TRY(c, store.layoutSamples(candidate, campaignId));
+    return compareLoadedLayouts(store, baseline, b, candidate, c, policy, campaignId);
+}
+
+Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& baseline,
+                                          const LayoutSamples& b, const std::string& candidate,
+                                          const LayoutSamples& c,
+                                          const std::optional<ComparePolicy>& policy,
+                                          std::optional<std::int64_t> campaignId) {
+    std::optional<std::int64_t> campaign = campaignId;
+    if (!campaign) {
+        LB_TRY(latest, store.latestCampaignOf(candidate));
+        campaign = latest;
+    }
+    ComparePolicy rule;
+    if (policy) {
+        rule = *policy;
+    } else if (campaign) {
+        LB_TRY(stored, store.campaignPolicy(*campaign));
+        rule = stored.value_or(ComparePolicy{});
+    }
+    auto cmp = compareLayouts(baseline, b, candidate, c, rule);
+    if (cmp.metrics.empty())
+        return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
+                        candidate + "'");
+    if (campaign)
+        addDrift(cmp, baselineDrift(b.metrics, *campaign, cmp));
+    return cmp;
+}
+
+} // namespace lb

@@ -1,0 +1,118 @@
+// Raw SQL for tests (see raw_sql.h).
+#include "tests/support/raw_sql.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+namespace lb::test {
+
+std::string journalMode(Store& store) {
+    auto q = StoreBackdoor::database(store).prepare("PRAGMA journal_mode");
+    EXPECT_TRUE(q);
+    if (!q)
+        return {};
+    auto row = q->step();
+    return row && *row ? q->columnText(0) : std::string();
+}
+
+bool acceptsOrphanMetric(Store& store) {
+    auto ins = StoreBackdoor::database(store).prepare(
+        "INSERT INTO metric(run_id, name, value, unit) VALUES(999999, 'x', 1, 'count')");
+    EXPECT_TRUE(ins);
+    return ins && ins->run();
+}
+
+void setSchemaVersion(Store& store, int version) {
+    auto q = StoreBackdoor::database(store).prepare(
+        "UPDATE meta SET value = ?1 WHERE key = 'schema_version'");
+    ASSERT_TRUE(q);
+    ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
+}
+
+void downgradeToSchema4(Store& store) {
+    ASSERT_TRUE(
+        StoreBackdoor::database(store).exec("DROP TABLE run_sample; DROP TABLE metric_name"));
+    setSchemaVersion(store, 4);
+}
+
+int deleteRuns(Store& store, std::int64_t campaignId, const std::string& workload, int iteration) {
+    auto& db = StoreBackdoor::database(store);
+    auto metrics = db.prepare("DELETE FROM metric WHERE run_id IN (SELECT id FROM run WHERE "
+                              "campaign_id = ?1 AND workload = ?2 AND iteration = ?3)");
+    EXPECT_TRUE(metrics);
+    if (!metrics || !metrics->bind(1, campaignId).bind(2, workload).bind(3, iteration).run())
+        return -1;
+    auto runs =
+        db.prepare("DELETE FROM run WHERE campaign_id = ?1 AND workload = ?2 AND iteration = ?3");
+    EXPECT_TRUE(runs);
+    if (!runs || !runs->bind(1, campaignId).bind(2, workload).bind(3, iteration).run())
+        return -1;
+    return db.changes();
+}
+
+CellSearch cellsHolding(Store& store, const std::string& needle) {
+    auto& db = StoreBackdoor::database(store);
+    CellSearch out;
+    std::vector<std::string> tables;
+    auto t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'");
+    EXPECT_TRUE(t && t->forEachRow([&](sql::Statement& r) { tables.push_back(r.columnText(0)); }));
+    for (const auto& table : tables) {
+        ++out.tables;
+        std::vector<std::string> cols;
+        auto c = db.prepare("SELECT name FROM pragma_table_info(?1)");
+        EXPECT_TRUE(c);
+        if (!c)
+            continue;
+        c->bind(1, table);
+        EXPECT_TRUE(c->forEachRow([&](sql::Statement& r) { cols.push_back(r.columnText(0)); }));
+        for (const auto& col : cols) {
+            ++out.columns;
+            // Names come from the schema itself, never from input.
+            auto q = db.prepare("SELECT COUNT(*) FROM \"" + table + "\" WHERE instr(CAST(\"" + col +
+                                "\" AS TEXT), ?1) > 0");
+            EXPECT_TRUE(q) << (q ? "" : q.error().message);
+            if (!q)
+                continue;
+            q->bind(1, needle);
+            auto row = q->step();
+            if (row && *row && q->columnInt(0) > 0)
+                out.holding.push_back(table + "." + col);
+        }
+    }
+    return out;
+}
+
+std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sql,
+                                  std::string* error) {
+    sqlite3* h = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        if (error)
+            *error = h ? sqlite3_errmsg(h) : "cannot open";
+        sqlite3_close(h);
+        return std::nullopt;
+    }
+    sqlite3_busy_timeout(h, 5000);
+    sqlite3_stmt* st = nullptr;
+    std::optional<Rows> rows;
+    if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK) {
+        rows.emplace();
+        int rc = 0;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            std::vector<std::string> row;
+            for (int c = 0; c < sqlite3_column_count(st); ++c) {
+                const unsigned char* t = sqlite3_column_text(st, c);
+                row.emplace_back(t ? reinterpret_cast<const char*>(t) : "<null>");
+            }
+            rows->push_back(std::move(row));
+        }
+        if (rc != SQLITE_DONE)
+            rows.reset();
+    }
+    if (!rows && error)
+        *error = sqlite3_errmsg(h);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return rows;
+}
+
+} // namespace lb::test

@@ -1,0 +1,57 @@
+// Raw SQL for the few tests that must reach below the store: a database from a newer or an
+// older layoutbench, a campaign that died in the middle, the connection's own settings, a secret
+// searched for in every column of every table, a database watched while another process writes
+// it. Everything else reads and writes through the
+// store's methods; raw_sql.cpp is the one file outside the store allowed to hold SQL (see
+// cmake/SqlOwnership.cmake).
+#pragma once
+
+#include "engine/store.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lb::test {
+
+// The store connection's journal mode ("wal").
+std::string journalMode(Store& store);
+
+// Whether the store's connection accepts a metric of a run that does not exist (it must not:
+// foreign keys are on).
+bool acceptsOrphanMetric(Store& store);
+
+// Marks the database as written with schema `version` (99: a newer layoutbench).
+void setSchemaVersion(Store& store, int version);
+
+// Takes the database back to schema 4, as written before metrics were packed per run.
+void downgradeToSchema4(Store& store);
+
+// Deletes a campaign's runs of one workload and iteration with their metrics, as if the
+// campaign had died before running them; how many runs went.
+int deleteRuns(Store& store, std::int64_t campaignId, const std::string& workload, int iteration);
+
+// Every "table.column" of the database whose text holds `needle`, and how many tables and
+// columns were searched.
+struct CellSearch {
+    std::vector<std::string> holding;
+    int tables = 0;
+    int columns = 0;
+};
+CellSearch cellsHolding(Store& store, const std::string& needle);
+
+// Runs one query on a fresh read-only connection to the database at `path`, which another
+// process (layoutbench under test) may be writing: every row, each column as text ("<null>" for
+// NULL). None when the database or a table does not exist yet or the query fails (why in
+// `error`).
+using Rows = std::vector<std::vector<std::string>>;
+std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sql,
+                                  std::string* error = nullptr);
+
+// The backdoor itself: the store's connection, for the functions above only.
+struct StoreBackdoor {
+    static sql::Database& database(Store& store) { return store.database(); }
+};
+
+} // namespace lb::test
