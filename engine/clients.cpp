@@ -7,6 +7,18 @@
 
 namespace lb {
 
+std::vector<WorkloadClient> drivenClients(const Scenario& scenario, const ScenarioWorkload& w,
+                                          const Probe& probe) {
+    std::vector<WorkloadClient> out;
+    if (w.clients.size() > 1 && probe.drivesClients())
+        for (const auto& name : w.clients) {
+            const ScenarioClient* c = scenario.client(name);
+            assert(c);
+            out.push_back({c->name, c->address, c->fioPort, c->workDir});
+        }
+    return out;
+}
+
 ClientPlacement::ClientPlacement(const Scenario& scenario, Runner& hostRunner)
     : scenario_(scenario), host_(hostRunner) {}
 
@@ -59,13 +71,7 @@ Expected<Command> ClientPlacement::onClient(const std::string& name, const Comma
 
 Expected<MeasuredCommand> ClientPlacement::command(const Probe& probe, const ScenarioWorkload& w,
                                                    WorkloadContext& ctx) {
-    ctx.clients.clear();
-    if (w.clients.size() > 1 && probe.drivesClients())
-        for (const auto& name : w.clients) {
-            const ScenarioClient* c = scenario_.client(name);
-            assert(c);
-            ctx.clients.push_back({c->name, c->address, c->fioPort, c->workDir});
-        }
+    ctx.clients = drivenClients(scenario_, w, probe);
     auto mc = probe.command(w.options, ctx);
     if (!mc)
         return mc;

@@ -17,6 +17,11 @@
 
 namespace lb {
 
+// The clients a probe that drives them is told about (fio's servers): a workload's clients when
+// it names several and its probe drives clients; none otherwise.
+std::vector<WorkloadClient> drivenClients(const Scenario& scenario, const ScenarioWorkload& w,
+                                          const Probe& probe);
+
 class ClientPlacement {
 public:
     // `hostRunner` runs on the scenario's [host]; it is the workbench too unless it is SSH.

@@ -193,7 +193,7 @@ public:
         mc.command.args = {"-c",
                            drillScript,
                            "lb-drill",
-                           drill_.action,
+                           std::string(enumName(drill_.action)),
                            target_,
                            ctx.workdir,
                            drill_.readLoad ? "1" : "0"};
@@ -208,7 +208,7 @@ public:
         const auto kv = drillReport(result.stdoutText);
         ParsedRun out;
         out.workload = drill_.name();
-        const std::string prefix = "drill." + drill_.action + ".";
+        const std::string prefix = "drill." + std::string(enumName(drill_.action)) + ".";
         const auto seconds = number(kv, "seconds");
         if (!seconds)
             return badInput("the drill reported no duration (no 'lb-drill seconds=' line)");
@@ -278,12 +278,12 @@ Expected<std::unique_ptr<Probe>> drillProbe(const Scenario& scenario, const Scen
         return fail(spares.error());
     const bool md = isMd(layout.kind);
     if (!md && !isZfs(layout.kind))
-        return badInput("drill " + drill.action + ": layout '" + layout.name +
-                        "' is neither md nor ZFS");
+        return badInput("drill " + std::string(enumName(drill.action)) + ": layout '" +
+                        layout.name + "' is neither md nor ZFS");
     std::vector<std::string> words;
-    if (drill.action == "zfs-add-vdev") {
+    if (drill.action == DrillAction::ZfsAddVdev) {
         words = vdevSpec(layout.kind, *spares);
-    } else if (drill.action == "raidz-expand") {
+    } else if (drill.action == DrillAction::RaidzExpand) {
         words.push_back("raidz" + std::to_string(parityOf(layout.kind)) + "-0");
         words.insert(words.end(), spares->begin(), spares->end());
     } else {

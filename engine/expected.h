@@ -88,3 +88,22 @@ private:
 };
 
 } // namespace lb
+
+// Propagation: the error of a failed Expected becomes the caller's, whatever its value type.
+//
+//   LB_TRY(disks, parseDisks(text));   // declares `disks` from an Expected<T>, or returns
+//   LB_TRY_VOID(store.finishRun(run)); // returns the error of a failed Expected<void>
+//
+// Usable in any function that returns an Expected<U>.
+#define LB_TRY_CONCAT_(a, b) a##b
+#define LB_TRY_NAME_(line) LB_TRY_CONCAT_(lb_try_result_, line)
+#define LB_TRY(var, expr)                                                                          \
+    auto LB_TRY_NAME_(__LINE__) = (expr);                                                          \
+    if (!LB_TRY_NAME_(__LINE__))                                                                   \
+        return ::lb::fail(LB_TRY_NAME_(__LINE__).error());                                         \
+    auto var = std::move(*LB_TRY_NAME_(__LINE__))
+#define LB_TRY_VOID(expr)                                                                          \
+    do {                                                                                           \
+        if (auto lb_try_result_ = (expr); !lb_try_result_)                                         \
+            return ::lb::fail(lb_try_result_.error());                                             \
+    } while (false)

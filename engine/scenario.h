@@ -6,6 +6,7 @@
 #include "engine/analysis.h"
 #include "engine/expected.h"
 #include "engine/layout.h"
+#include "engine/names.h"
 #include "engine/probe.h"
 
 #include <cstdint>
@@ -34,14 +35,54 @@ struct ScenarioDisk {
     bool operator==(const ScenarioDisk&) const = default;
 };
 
+// Who runs a guest layout's virtual machine: qemu, started by layoutbench, or libvirt or xen,
+// which attach the disk to an existing domain.
+enum class Hypervisor { Qemu, Libvirt, Xen };
+template <> struct EnumNames<Hypervisor> {
+    static constexpr std::array<std::pair<Hypervisor, std::string_view>, 3> table{{
+        {Hypervisor::Qemu, "qemu"},
+        {Hypervisor::Libvirt, "libvirt"},
+        {Hypervisor::Xen, "xen"},
+    }};
+};
+
+// The iSCSI target that serves an export: tgt (tgtadm) or LIO (targetcli).
+enum class IscsiTarget { Tgt, Lio };
+template <> struct EnumNames<IscsiTarget> {
+    static constexpr std::array<std::pair<IscsiTarget, std::string_view>, 2> table{{
+        {IscsiTarget::Tgt, "tgt"},
+        {IscsiTarget::Lio, "lio"},
+    }};
+};
+
+// The NFS server that serves an export: the kernel's (exportfs) or nfs-ganesha.
+enum class NfsServer { Kernel, Ganesha };
+template <> struct EnumNames<NfsServer> {
+    static constexpr std::array<std::pair<NfsServer, std::string_view>, 2> table{{
+        {NfsServer::Kernel, "kernel"},
+        {NfsServer::Ganesha, "ganesha"},
+    }};
+};
+
+// How an expansion drill grows its layout.
+enum class DrillAction { MdGrow, MdRaid6, ZfsAddVdev, RaidzExpand };
+template <> struct EnumNames<DrillAction> {
+    static constexpr std::array<std::pair<DrillAction, std::string_view>, 4> table{{
+        {DrillAction::MdGrow, "md-grow"},
+        {DrillAction::MdRaid6, "md-raid6"},
+        {DrillAction::ZfsAddVdev, "zfs-add-vdev"},
+        {DrillAction::RaidzExpand, "raidz-expand"},
+    }};
+};
+
 // How a guest layout's virtual machine is started and reached (kind = "guest").
 struct ScenarioGuest {
-    std::string hypervisor = "qemu"; // qemu (started here), libvirt or xen (an existing domain)
-    std::string layout = "ext4";     // built inside the guest on the passed disk: ext4, xfs, zfs-*
-    std::string target;              // ssh://root@host:port of the guest
-    std::string identity;            // ssh key for the guest
-    std::string knownHosts;          // known_hosts for the guest
-    std::string disk = "/dev/vda";   // the passed disk as the guest names it (vdb after an image)
+    Hypervisor hypervisor = Hypervisor::Qemu;
+    std::string layout = "ext4";   // built inside the guest on the passed disk: ext4, xfs, zfs-*
+    std::string target;            // ssh://root@host:port of the guest
+    std::string identity;          // ssh key for the guest
+    std::string knownHosts;        // known_hosts for the guest
+    std::string disk = "/dev/vda"; // the passed disk as the guest names it (vdb after an image)
     // qemu
     std::string kernel, initrd, append; // direct kernel boot, or
     std::string image;                  // a bootable disk image (then the passed disk is vdb)
@@ -69,7 +110,7 @@ struct ScenarioExport {
     // How clients reach the server; default: the host of [host] (of the guest for a guest
     // layout), 127.0.0.1 when local.
     std::string address;
-    std::string iscsi;        // "", "tgt" or "lio"
+    std::optional<IscsiTarget> iscsi; // none: not exported over iSCSI
     std::string lun = "file"; // file (in the layout's directory), zvol (ZFS), device (md, raw)
     std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
     std::string iqn;                         // default iqn.2026-11.org.layoutbench:<layout>
@@ -81,7 +122,7 @@ struct ScenarioExport {
     std::string chapPassword; // a secret: masked in plans, logs, the store and the stored text
     bool chapPasswordMasked = false;            // read from a stored copy, where it is "****"
     std::vector<std::string> initiators{"ALL"}; // tgt: addresses or ALL; lio: initiator IQNs
-    std::string nfs;                            // "", "kernel" (exportfs) or "ganesha"
+    std::optional<NfsServer> nfs;               // none: not exported over NFS
     std::vector<std::string> nfsOptions; // exportfs words: rw, ro, sync, async, root_squash, ...
     std::vector<int> nfsVersions{3, 4};
     std::vector<std::string> nfsClients{"*"};
@@ -144,12 +185,12 @@ struct ScenarioWorkload {
 // that takes while a read load runs and the file system stays mounted.
 struct ScenarioDrill {
     std::string layout;
-    std::string action;             // md-grow, md-raid6, zfs-add-vdev, raidz-expand
+    DrillAction action = DrillAction::MdGrow;
     std::vector<std::string> disks; // spares ([[disks]] names not in the layout)
     bool readLoad = true;
     int timeoutSeconds = 24 * 3600;
     int line = 0;
-    std::string name() const { return "drill:" + action; }
+    std::string name() const { return "drill:" + std::string(enumName(action)); }
     bool operator==(const ScenarioDrill&) const = default;
 };
 

@@ -306,17 +306,20 @@ TEST(ScenarioDefaults, ProbeOptionDefaultsAreFilledIn) {
     const auto s = parse(valid);
     ASSERT_TRUE(s) << s.error().message;
     const auto& fio = s->workloads[0].options;
-    EXPECT_EQ(fio.integer("runtime", -1), 10);
+    EXPECT_EQ(fio.maybeInteger("runtime"), 10);
     EXPECT_EQ(fio.text("ioengine"), "libaio");
     EXPECT_EQ(fio.bytes("size"), 268435456u); // "256M" default, binary
-    EXPECT_EQ(fio.integer("ramp_time", -1), 0);
-    EXPECT_EQ(fio.integer("numjobs", -1), 1);
+    EXPECT_EQ(fio.maybeInteger("ramp_time"), 0);
+    EXPECT_EQ(fio.maybeInteger("numjobs"), 1);
     EXPECT_TRUE(fio.has("direct"));
-    EXPECT_TRUE(fio.flag("direct", false));
+    EXPECT_TRUE(fio.flag("direct"));
+    EXPECT_FALSE(fio.given("direct")); // the table's default, not the scenario's
+    EXPECT_EQ(fio.text("nfs_version"), "3");
+    EXPECT_EQ(fio.maybeInteger("net_timeout"), 30);
     EXPECT_FALSE(fio.has("job_file"));
     const auto& xz = s->workloads[1].options;
-    EXPECT_EQ(xz.integer("level", -1), 6);
-    EXPECT_EQ(xz.integer("threads", -1), 0);
+    EXPECT_EQ(xz.maybeInteger("level"), 6);
+    EXPECT_EQ(xz.maybeInteger("threads"), 0);
     EXPECT_EQ(xz.bytes("size"), 268435456u);
     EXPECT_FALSE(xz.has("input"));
     EXPECT_EQ(s->workloads[0].timeoutSeconds, 3600);
@@ -946,7 +949,7 @@ TEST(ScenarioExport, DefaultsFilledIn) {
     EXPECT_EQ(e.nfsOptions, (std::vector<std::string>{"rw", "sync", "no_root_squash"}));
     EXPECT_EQ(e.nfsVersions, (std::vector<int>{3, 4}));
     EXPECT_EQ(e.nfsClients, std::vector<std::string>{"*"});
-    EXPECT_FALSE(r->layouts[0].exported->nfs.empty());
+    EXPECT_TRUE(r->layouts[0].exported->nfs.has_value());
 }
 
 TEST(ScenarioExport, AddressDefaultsToTheSshHost) {
