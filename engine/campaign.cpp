@@ -1,452 +1,26 @@
+// A campaign's course: open (or resume) it, recover what a crash left built, then stage by stage
+// build the layouts, run their iterations in turn (adding iterations while a verdict is not
+// confident), bracket, drill and tear down. One run's execution is in campaign_runs.cpp, the
+// target's inspection in campaign_target.cpp.
 #include "engine/campaign.h"
 
-#include "engine/clients.h"
-#include "engine/drill.h"
+#include "engine/campaign_internal.h"
 #include "engine/export.h"
-#include "engine/plan.h"
-#include "engine/safety.h"
-#include "engine/schedule.h"
-#include "engine/size.h"
+#include "engine/layout_spec.h"
 #include "engine/ssh_runner.h"
 
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <thread>
 
 namespace lb {
 
-namespace {
+namespace campaign {
 
-using nlohmann::json;
-
-Command simple(std::string program, std::vector<std::string> args, int timeoutSeconds = 60) {
-    return Command::timed(std::move(program), std::move(args), std::chrono::seconds(timeoutSeconds),
-                          true);
-}
-
-// Runs a small helper command; its stdout on success, nullopt otherwise.
-std::optional<std::string> capture(Runner& runner, Command c) {
-    auto r = runner.run(c);
-    if (!r || !r->ok())
-        return std::nullopt;
-    return r->stdoutText;
-}
-
-std::string formatPercent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g %%", fraction * 100.0);
-    return text;
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
-        s.pop_back();
-    return s;
-}
-
-struct Target {
-    std::uint64_t ramBytes = 0;
-    bool root = false;
-    json inventory;
-};
-
-// What the target is: CPU, memory, kernel, disks (lsblk), tool versions.
-Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
-    Target t;
-    t.inventory["target"] = runner.target();
-    if (auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}))) {
-        std::istringstream in(*meminfo);
-        std::string key;
-        std::uint64_t kib = 0;
-        std::string unit;
-        while (in >> key >> kib) {
-            std::getline(in, unit);
-            if (key == "MemTotal:")
-                t.ramBytes = kib * 1024;
-            if (key == "SwapTotal:")
-                t.inventory["swap_bytes"] = kib * 1024;
-        }
-    }
-    t.inventory["ram_bytes"] = t.ramBytes;
-    if (auto n = capture(runner, simple("nproc", {})))
-        t.inventory["cpus"] = trim(*n);
-    if (auto cpuinfo = capture(runner, simple("cat", {"/proc/cpuinfo"}))) {
-        const auto pos = cpuinfo->find("model name");
-        if (pos != std::string::npos) {
-            const auto colon = cpuinfo->find(':', pos);
-            const auto nl = cpuinfo->find('\n', colon);
-            t.inventory["cpu_model"] = trim(cpuinfo->substr(colon + 2, nl - colon - 2));
-        }
-    }
-    if (auto kernel = capture(runner, simple("uname", {"-srm"})))
-        t.inventory["kernel"] = trim(*kernel);
-    if (auto host = capture(runner, simple("uname", {"-n"})))
-        t.inventory["hostname"] = trim(*host);
-    if (auto id = capture(runner, simple("id", {"-u"})))
-        t.root = trim(*id) == "0";
-    t.inventory["root"] = t.root;
-    if (auto lsblk = capture(runner, simple("lsblk", {"--json", "--bytes", "-o",
-                                                      "NAME,PATH,MODEL,SERIAL,SIZE,ROTA,TYPE"}))) {
-        auto parsed = json::parse(*lsblk, nullptr, false);
-        if (!parsed.is_discarded())
-            t.inventory["disks"] = parsed.value("blockdevices", json::array());
-    }
-    json tools = json::object();
-    std::set<std::string> used;
-    for (const auto& w : scenario.workloads)
-        used.insert(w.probe);
-    for (const auto& name : used) {
-        const Probe* p = probes.find(name);
-        auto r = runner.run(p->versionCommand());
-        tools[name] = r ? p->parseVersion(*r) : "not installed: " + r.error().message;
-    }
-    if (auto zfs = capture(runner, simple("zpool", {"upgrade", "-v"})))
-        tools["zpool"] = trim(zfs->substr(0, zfs->find('\n')));
-    t.inventory["tools"] = tools;
-    return t;
-}
-
-// What a layout is, stored with it: its kind, disks and sizes (a file's from the scenario, a
-// device's as lsblk reported it), and its settings.
-json layoutSpec(const Scenario& s, const ScenarioLayout& l,
-                const std::map<std::string, std::uint64_t>& deviceBytes) {
-    json disks = json::array(), bytes = json::array();
-    for (const auto& d : l.disks) {
-        disks.push_back(d);
-        const ScenarioDisk* disk = s.disk(d);
-        const auto it = deviceBytes.find(disk->device);
-        bytes.push_back(disk->device.empty() || it == deviceBytes.end() ? disk->sizeBytes
-                                                                        : it->second);
-    }
-    json spec{{"kind", layoutKindName(l.kind)},
-              {"baseline", l.baseline},
-              {"disks", disks},
-              {"disk_bytes", bytes},
-              {"underprovision", l.underprovision}};
-    if (const auto md = l.mdKind()) {
-        spec["md"] = {{"kind", layoutKindName(*md)},
-                      {"device", l.mdDevice},
-                      {"chunk", l.chunkBytes},
-                      {"bitmap", l.bitmap ? "internal" : "none"},
-                      {"assume_clean", l.assumeClean}};
-        if (isMd(l.kind))
-            spec["filesystem"] = l.filesystem;
-    }
-    if (l.guest) {
-        const ScenarioGuest& g = *l.guest;
-        spec["guest"] = {{"hypervisor", g.hypervisor},
-                         {"layout", g.layout},
-                         {"target", g.target},
-                         {"accel", g.accel},
-                         {"memory_bytes", g.memoryBytes},
-                         {"cpus", g.cpus},
-                         {"cache", g.cache},
-                         {"aio", g.aio},
-                         {"iothreads", g.iothreads},
-                         {"bus", g.bus},
-                         {"disk", g.disk}};
-    }
-    if (l.exported) {
-        // How the layout was served to its clients; the CHAP secret never (only whether one).
-        const ScenarioExport& e = *l.exported;
-        json ex{{"address", e.address}};
-        if (!e.iscsi.empty())
-            ex["iscsi"] = {{"target", e.iscsi},           {"lun", e.lun},
-                           {"lun_bytes", e.lunSizeBytes}, {"iqn", e.iqn},
-                           {"portal_port", e.portalPort}, {"chap", !e.chapUser.empty()}};
-        if (!e.nfs.empty())
-            ex["nfs"] = {{"server", e.nfs},
-                         {"options", e.nfsOptions},
-                         {"versions", e.nfsVersions},
-                         {"clients", e.nfsClients}};
-        spec["export"] = std::move(ex);
-    }
-    if (l.kind == LayoutKind::Dir) {
-        spec["path"] = l.path;
-    } else if (isZfs(l.kind) || (l.guest && l.guest->layout.starts_with("zfs"))) {
-        spec["pool"] = l.pool;
-        spec["ashift"] = l.ashift;
-        spec["recordsize"] = l.recordsizeBytes;
-        spec["compression"] = l.compression;
-        spec["atime"] = l.atime;
-    }
-    return spec;
-}
-
-std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
-    if (r.timedOut)
-        return "timed out after " + std::to_string(timeoutSeconds) + " s";
-    if (r.cancelled)
-        return "stopped by the user";
-    const std::string err = r.stderrText + r.stdoutText;
-    const bool oom = err.find("Cannot allocate memory") != std::string::npos ||
-                     err.find("Can't allocate") != std::string::npos ||
-                     err.find("out of memory") != std::string::npos ||
-                     err.find("Out of memory") != std::string::npos;
-    const bool full = err.find("No space left on device") != std::string::npos ||
-                      err.find("disk full") != std::string::npos;
-    // Name the tool's own line about it, not whatever it printed last.
-    auto lineWith = [&](std::initializer_list<const char*> phrases) {
-        std::istringstream lines(err);
-        std::string line;
-        while (std::getline(lines, line))
-            for (const char* phrase : phrases)
-                if (line.find(phrase) != std::string::npos)
-                    return line;
-        return r.exitSummary();
-    };
-    if (oom)
-        return "out of memory: " + lineWith({"allocate", "memory"});
-    if (full)
-        return "disk full: " + lineWith({"No space left", "disk full"});
-    return r.exitSummary();
-}
-
-// The kernel's OOM-killer line for a run that just failed, where dmesg is readable: only lines
-// from the run's own time count.
-std::optional<std::string> kernelOomKill(Runner& where, const std::string& program,
-                                         double runSeconds) {
-    const auto uptime = capture(where, simple("cat", {"/proc/uptime"}));
-    const auto log = capture(where, simple("dmesg", {}));
-    if (!uptime || !log)
-        return std::nullopt;
-    double now = 0;
-    try {
-        now = std::stod(*uptime);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    const auto slash = program.rfind('/');
-    const double since = now - runSeconds - 5;
-    if (auto own = oomKillLine(
-            *log, slash == std::string::npos ? program : program.substr(slash + 1), since))
-        return own;
-    // Memory ran out during the run and the killer took another process (the session that ran
-    // it, say): the run still died of it.
-    return oomKillLine(*log, "", since);
-}
-
-struct RunKey {
-    std::string layout, workload;
-    int iteration;
-    bool operator<(const RunKey& o) const {
-        return std::tie(layout, workload, iteration) < std::tie(o.layout, o.workload, o.iteration);
-    }
-};
-
-// Runs already settled (ok or failed) in a campaign; interrupted ones are marked aborted.
 Expected<std::set<RunKey>> settledRuns(Store& store, std::int64_t campaignId) {
-    auto& db = store.database();
-    auto mark = db.prepare("UPDATE run SET status = 'aborted', reason = 'interrupted: "
-                           "layoutbench stopped during this run' WHERE campaign_id = ?1 AND "
-                           "status = 'running'");
-    if (!mark)
-        return fail(mark.error());
-    if (auto r = mark->bind(1, campaignId).run(); !r)
-        return fail(r.error());
-    auto q = db.prepare("SELECT l.name, r.workload, r.iteration FROM run r JOIN layout l ON "
-                        "l.id = r.layout_id WHERE r.campaign_id = ?1 AND r.status IN ('ok', "
-                        "'failed')");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    std::set<RunKey> out;
-    if (auto r = q->forEachRow([&](sql::Statement& row) {
-            out.insert({row.columnText(0), row.columnText(1), static_cast<int>(row.columnInt(2))});
-        });
-        !r)
-        return fail(r.error());
-    return out;
-}
-
-Expected<void> setCampaignStatus(Store& store, std::int64_t id, const std::string& status,
-                                 bool finished) {
-    auto q =
-        store.database().prepare("UPDATE campaign SET status = ?1, finished_at = ?2 WHERE id = ?3");
-    if (!q)
-        return fail(q.error());
-    return q->bind(1, status)
-        .bind(2, finished ? std::optional<std::string>(store.now()) : std::nullopt)
-        .bind(3, id)
-        .run();
-}
-
-// A layout built for its runs: where they run and what they carry.
-struct BuiltLayout {
-    const ScenarioLayout* layout = nullptr;
-    std::int64_t id = 0;
-    Runner* where = nullptr;
-    WorkloadContext ctx;
-    std::vector<std::string> caveats;
-    std::vector<MetricNote> notes; // on every metric of its runs (emulation, no resync, ...)
-    bool acceptsDirect = true;     // its file system takes O_DIRECT
-    bool zfs = false;              // a pool, on the host or in its guest
-};
-
-// "fio.seq-read-1m.*", "bonnie.*": globs for the metrics of one run, so a remark about the run
-// does not reach other workloads' metrics of the same layout.
-std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
-    std::vector<std::string> out;
-    for (const auto& m : metrics) {
-        const auto first = m.name.find('.');
-        if (first == std::string::npos)
-            continue;
-        const std::string family = m.name.substr(0, first);
-        const bool perJob = family == "fio" || family == "iscsi" || family == "nfs";
-        const auto second = perJob ? m.name.find('.', first + 1) : first;
-        std::string glob = m.name.substr(0, second == std::string::npos ? first : second) + ".*";
-        if (std::find(out.begin(), out.end(), glob) == out.end())
-            out.push_back(std::move(glob));
-    }
-    return out;
-}
-
-class CampaignRunner {
-public:
-    CampaignRunner(Store& store, const Scenario& scenario, const ProbeRegistry& probes,
-                   Runner& runner, const CampaignOptions& options)
-        : store_(store), scenario_(scenario), probes_(probes), runner_(runner), opt_(options) {}
-
-    Expected<CampaignResult> run();
-
-private:
-    bool cancelled() const { return opt_.cancel && opt_.cancel->load(); }
-    void progress(CampaignProgress p) {
-        p.done = done_;
-        p.total = total_;
-        p.maxTotal = std::max(total_, maxTotal_);
-        p.iterations = scenario_.iterations;
-        p.maxIterations = schedule_.maxIterations;
-        p.bracket = schedule_.bracket && p.iteration >= schedule_.bracketFirst &&
-                    p.layout == scenario_.baseline().name &&
-                    (p.kind == CampaignProgress::Kind::Running ||
-                     p.kind == CampaignProgress::Kind::RunFinished);
-        if (sessionRuns_ > 0 && done_ < total_)
-            p.etaSeconds = sessionSeconds_ / static_cast<double>(sessionRuns_) *
-                           static_cast<double>(total_ - done_);
-        if (opt_.onProgress)
-            opt_.onProgress(p);
-    }
-    Expected<std::int64_t> openCampaign(const Target& target);
-    Expected<void> recordDisks(const json& inventory);
-    Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
-    Expected<std::optional<BuiltLayout>> build(const ScenarioLayout& layout, const Target& target,
-                                               bool bracketPass);
-    Expected<void> teardown(BuiltLayout& built);
-    Expected<void> runStage(const std::vector<const ScenarioLayout*>& stage, const Target& target,
-                            bool bracketPass);
-    Expected<void> runIteration(BuiltLayout& built, int iteration);
-    Expected<void> runDrills(BuiltLayout& built);
-    bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
-    bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
-    Expected<std::vector<std::string>> undecided(const std::vector<const ScenarioLayout*>& stage);
-    Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
-                                               int first, bool adaptive);
-    Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
-    Expected<void> decideIo(std::vector<BuiltLayout>& built);
-    Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
-                                  const std::string& reason, bool bracketPass);
-    Expected<Runner*> guestRunner(const ScenarioLayout& layout);
-    GuestRunnerFor guestRunnerFor();
-    Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
-    Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
-                          int iteration);
-    std::vector<std::string> dropCaches(Runner& where);
-
-    Store& store_;
-    const Scenario& scenario_;
-    const ProbeRegistry& probes_;
-    Runner& runner_;
-    const CampaignOptions& opt_;
-    CampaignResult result_;
-    std::set<RunKey> settled_;
-    std::size_t done_ = 0, total_ = 0, maxTotal_ = 0, sessionRuns_ = 0;
-    double sessionSeconds_ = 0;
-    std::int64_t hostId_ = 0;
-    std::map<std::string, std::string> toolVersions_;      // on the host
-    std::map<std::string, std::string> guestToolVersions_; // in the guest of the current layout
-    std::map<std::string, std::uint64_t> deviceBytes_;     // block device path -> size (lsblk)
-    std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
-    ClientPlacement clients_{scenario_, runner_};
-    CampaignSchedule schedule_;
-    std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
-    std::optional<CampaignIo> io_;                // decided once, for every layout
-    std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
-};
-
-// The host's disks as lsblk reported them, one row each in the disk table.
-Expected<void> CampaignRunner::recordDisks(const json& inventory) {
-    auto q = store_.database().prepare(
-        "INSERT INTO disk(host_id, path, model, serial, size_bytes, rotational) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(host_id, path) DO UPDATE SET "
-        "model = excluded.model, serial = excluded.serial, size_bytes = excluded.size_bytes, "
-        "rotational = excluded.rotational");
-    if (!q)
-        return fail(q.error());
-    auto text = [](const json& d, const char* key) {
-        const auto it = d.find(key);
-        return it != d.end() && it->is_string() ? std::optional(it->get<std::string>())
-                                                : std::nullopt;
-    };
-    for (const auto& d : inventory.value("disks", json::array())) {
-        const auto path = text(d, "path");
-        if (!path)
-            continue;
-        std::optional<std::int64_t> size, rota;
-        if (d.contains("size") && d["size"].is_number_integer())
-            size = d["size"].get<std::int64_t>();
-        if (d.contains("rota") && d["rota"].is_boolean())
-            rota = d["rota"].get<bool>() ? 1 : 0;
-        if (auto r = q->bind(1, hostId_)
-                         .bind(2, *path)
-                         .bind(3, text(d, "model"))
-                         .bind(4, text(d, "serial"))
-                         .bind(5, size)
-                         .bind(6, rota)
-                         .run();
-            !r)
-            return r;
-    }
-    return {};
-}
-
-// Nothing is built on a block device unless the user named it again, and a device that holds
-// anything (mounted, swap, a label, a partition table, a signature, / or /boot) also needs
-// wipe = true in the scenario. Checked for every layout before the first command runs.
-Expected<void> CampaignRunner::guardDevices(const std::vector<const ScenarioLayout*>& layouts) {
-    std::vector<DiskDecision> decisions;
-    std::set<std::string> seen;
-    for (const auto* l : layouts)
-        for (const auto& name : scenario_.disksTouchedBy(*l)) {
-            const ScenarioDisk* d = scenario_.disk(name);
-            if (d->device.empty() || !seen.insert(d->device).second)
-                continue;
-            auto state = inspectDisk(runner_, d->device);
-            if (!state)
-                return fail(state.error());
-            decisions.push_back({std::move(*state), d->wipe});
-        }
-    if (auto r = authorizeDestruction(decisions, opt_.yesDestroy); !r)
-        return r;
-    std::string refused;
-    for (const auto& dd : decisions) {
-        const auto named = [&](const std::string& n) {
-            return !n.empty() && (n == dd.disk.path || n == dd.disk.resolvedPath ||
-                                  (!dd.disk.serial.empty() && n == dd.disk.serial));
-        };
-        if (std::none_of(opt_.yesDestroy.begin(), opt_.yesDestroy.end(), named))
-            refused += (refused.empty() ? "" : "\n") + dd.disk.path +
-                       ": building the layout destroys its data; name it again with "
-                       "--yes-destroy " +
-                       dd.disk.path;
-    }
-    if (!refused.empty())
-        return badInput(refused);
-    return {};
+    LB_TRY_VOID(store.abortInterruptedRuns(campaignId));
+    LB_TRY(settled, store.settledRuns(campaignId));
+    return std::set<RunKey>(settled.begin(), settled.end());
 }
 
 Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
@@ -458,217 +32,11 @@ Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
     if (auto r = recordDisks(target.inventory); !r)
         return fail(r.error());
     if (opt_.resume) {
-        if (auto r = setCampaignStatus(store_, *opt_.resume, "running", false); !r)
-            return fail(r.error());
+        LB_TRY_VOID(store_.setCampaignStatus(*opt_.resume, CampaignStatus::Running, false));
         return *opt_.resume;
     }
-    auto q = store_.database().prepare(
-        "INSERT INTO campaign(name, scenario_path, scenario, host_id, inventory, started_at, "
-        "status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, 'running')");
-    if (!q)
-        return fail(q.error());
-    if (auto r = q->bind(1, scenario_.name)
-                     .bind(2, scenario_.path)
-                     .bind(3, scenario_.text)
-                     .bind(4, hostId_)
-                     .bind(5, target.inventory.dump())
-                     .bind(6, store_.now())
-                     .run();
-        !r)
-        return fail(r.error());
-    return store_.database().lastInsertId();
-}
-
-std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
-    if (!scenario_.dropCaches)
-        return {"page cache not dropped: drop_caches = false in the scenario"};
-    (void)where.run(simple("sync", {}, 600));
-    auto r = where.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
-    if (r && r->ok())
-        return {"page cache dropped before the run"};
-    return {"page cache not dropped: " + (r ? trim(r->stderrText).empty()
-                                                  ? "exit status " + std::to_string(r->exitCode)
-                                                  : trim(r->stderrText)
-                                            : r.error().message)};
-}
-
-Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
-                                      const ScenarioWorkload& w, int iteration) {
-    Runner& layoutRunner = *built.where;
-    const ScenarioLayout& layout = *built.layout;
-    const std::int64_t layoutId = built.id;
-    Runner& where = clients_.runnerFor(w, *probe, layoutRunner); // its client's, if it names one
-    WorkloadContext ctx = built.ctx;
-    ctx.iteration = iteration;
-    ctx.layoutName = layout.name;
-    progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
-
-    Run run;
-    run.campaignId = result_.campaignId;
-    run.layout = layout.name;
-    run.workload = w.name;
-    run.probe = w.probe;
-    run.iteration = iteration;
-    run.caveats = built.caveats;
-    run.notes = built.notes;
-
-    auto mc = clients_.command(*probe, w, ctx);
-    if (mc) {
-        mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
-        run.argv = mc->command.argvForDisplay();
-        run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
-        run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
-    }
-    // A working set that fits in memory can be served from it: the page cache for buffered I/O,
-    // the ARC when ZFS caches data (cache = "warm").
-    std::optional<std::string> cacheNote;
-    if (mc && mc->workingSetBytes && ctx.ramBytes > 0 && *mc->workingSetBytes < ctx.ramBytes &&
-        (w.probe != "fio" || !ctx.directIo || (built.zfs && !scenario_.coldCache)))
-        cacheNote = "working set " + formatBytes(*mc->workingSetBytes, true) + " fits in " +
-                    formatBytes(ctx.ramBytes, true) + " of memory: reads may come from cache";
-    const auto cacheNotes = dropCaches(layoutRunner);
-    run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
-    run.startedAt = store_.now();
-    auto id = store_.beginRun(layoutId, run);
-    if (!id)
-        return fail(id.error());
-    run.id = *id;
-
-    auto settle = [&](RunStatus status, std::string reason) -> Expected<void> {
-        run.status = status;
-        run.reason = std::move(reason);
-        if (status != RunStatus::Ok)
-            run.metrics.clear();
-        if (auto r = store_.finishRun(run); !r)
-            return r;
-        lastRun_[layout.name] = run.id;
-        if (status != RunStatus::Aborted) {
-            ++done_;
-            ++result_.runs;
-            if (status == RunStatus::Failed)
-                ++result_.failedRuns;
-        }
-        CampaignProgress p{CampaignProgress::Kind::RunFinished, layout.name, w.name, iteration};
-        p.status = status;
-        p.message = run.reason;
-        progress(p);
-        return {};
-    };
-
-    if (!mc)
-        return settle(RunStatus::Failed, "cannot build the command: " + mc.error().message);
-    auto cleanup = [&]() {
-        for (const auto& c : mc->cleanup)
-            (void)where.run(c);
-    };
-    for (const auto& prep : mc->prepare) {
-        auto r = where.run(prep);
-        if (!r || !r->ok()) {
-            cleanup();
-            run.stderrText = r ? r->stderrText : r.error().message;
-            (void)store_.recordRunOutput(run);
-            return settle(RunStatus::Failed,
-                          "preparing (" + prep.toUserOutput() + "): " +
-                              (r ? failureReason(*r, w.timeoutSeconds) : r.error().message));
-        }
-    }
-
-    RunOptions ro;
-    ro.onOutput = opt_.onToolOutput;
-    ro.cancel = opt_.cancel;
-    ro.graceInterrupt = opt_.graceInterrupt;
-    ro.graceTerminate = opt_.graceTerminate;
-    const auto t0 = std::chrono::steady_clock::now();
-    auto result = where.run(mc->command, ro);
-    sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ++sessionRuns_;
-    if (!result) {
-        cleanup();
-        run.stderrText = result.error().message;
-        run.finishedAt = store_.now();
-        (void)store_.recordRunOutput(run);
-        // The connection to a guest can be what the OOM killer took.
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (auto oom = kernelOomKill(where, mc->command.program, seconds))
-            return settle(RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
-                                                 *oom + "); " + result.error().message);
-        return settle(RunStatus::Failed, result.error().message);
-    }
-    // Record before interpreting: the raw output is safe before any parser looks at it.
-    run.exitCode = result->exitCode;
-    run.stdoutText = result->stdoutText;
-    run.stderrText = result->stderrText;
-    run.startedAt = result->startedAt;
-    run.finishedAt = result->finishedAt;
-    run.wallSeconds = result->wallSeconds;
-    const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
-    run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
-    if (auto r = store_.recordRunOutput(run); !r)
-        return r;
-
-    if (result->cancelled) {
-        cleanup();
-        return settle(RunStatus::Aborted, "stopped by the user");
-    }
-    if (!result->ok()) {
-        cleanup();
-        std::string reason = failureReason(*result, w.timeoutSeconds);
-        if (!reason.starts_with("out of memory") && !result->timedOut) {
-            if (auto oom = kernelOomKill(where, mc->command.program, result->wallSeconds))
-                reason =
-                    "out of memory: the kernel's OOM killer ended it (" + *oom + "); " + reason;
-        }
-        return settle(RunStatus::Failed, reason);
-    }
-    std::vector<ProcessResult> inspected;
-    for (const auto& c : mc->inspect) {
-        auto r = where.run(c);
-        if (r)
-            inspected.push_back(std::move(*r));
-    }
-    cleanup();
-    auto parsed = probe->parseFor(*result, inspected, w.options, ctx);
-    if (!parsed)
-        return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
-    run.metrics = std::move(parsed->metrics);
-    run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
-    run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
-    if (cacheNote)
-        for (auto& glob : runMetricGlobs(run.metrics))
-            run.notes.push_back({MetricNote::Kind::Qualifies, std::move(glob), *cacheNote});
-    if (parsed->failed)
-        return settle(RunStatus::Failed, parsed->failureReason);
-    return settle(RunStatus::Ok, "");
-}
-
-// Records the layout's missing runs as failed, so the report says why they are missing.
-Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
-                                              const std::string& reason, bool bracketPass) {
-    result_.problems.push_back(reason);
-    for (const auto& planned : schedule_.runs) {
-        if (planned.layout != layout.name || planned.bracket != bracketPass ||
-            settled_.count({layout.name, planned.workload, planned.iteration}))
-            continue;
-        Run run;
-        run.campaignId = result_.campaignId;
-        run.workload = planned.workload;
-        run.probe = "drill";
-        for (const auto& w : scenario_.workloads)
-            if (w.name == planned.workload)
-                run.probe = w.probe;
-        run.iteration = planned.iteration;
-        run.status = RunStatus::Failed;
-        run.reason = "layout not built: " + reason;
-        run.startedAt = run.finishedAt = store_.now();
-        if (auto r = store_.insertRun(layoutId, run); !r)
-            return fail(r.error());
-        settled_.insert({layout.name, planned.workload, planned.iteration});
-        ++done_;
-        ++result_.runs;
-        ++result_.failedRuns;
-    }
-    return {};
+    return store_.createCampaign(
+        {scenario_.name, scenario_.path, scenario_.text, hostId_, target.inventory.dump()});
 }
 
 // The runner inside a guest layout's virtual machine (made once per layout).
@@ -716,53 +84,12 @@ Expected<void> CampaignRunner::waitForGuest(const ScenarioLayout& layout, Runner
                         std::to_string(opt_.guestBootTimeout.count()) + " s: " + last);
 }
 
-// What a guest's runs carry: how the VM was set up, and its memory as the guest sees it.
-std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest) {
-    const ScenarioGuest& g = *layout.guest;
-    std::vector<std::string> out;
-    bool tcg = g.hypervisor == "qemu" && g.accel == "tcg";
-    if (g.hypervisor == "qemu" && g.accel == "auto") {
-        // Linux says "Hypervisor detected: KVM" when it runs under KVM; under TCG it does not.
-        const auto log = capture(guest, simple("dmesg", {}));
-        tcg = !log || log->find("Hypervisor detected: KVM") == std::string::npos;
-        if (tcg)
-            out.push_back("KVM was not available to qemu: it fell back to TCG");
-    }
-    if (tcg)
-        out.push_back("TCG: the guest ran under qemu's software emulation (no KVM); this measures "
-                      "emulation, not virtualization, and says little about a real hypervisor");
-    std::string setup = "guest: " + g.hypervisor;
-    if (g.hypervisor == "qemu")
-        setup += " (" + g.accel + ", " + std::to_string(g.cpus) + " vCPU)";
-    setup += ", disk " + std::string(g.bus == "scsi" ? "virtio-scsi" : "virtio-blk") +
-             " cache=" + g.cache + " aio=" + g.aio + " iothreads=" + std::to_string(g.iothreads) +
-             ", " + g.layout + " inside on " + g.disk;
-    if (auto meminfo = capture(guest, simple("cat", {"/proc/meminfo"}))) {
-        std::istringstream in(*meminfo);
-        std::string key, unit;
-        std::uint64_t kib = 0;
-        std::uint64_t mem = 0, swap = 0;
-        while (in >> key >> kib) {
-            std::getline(in, unit);
-            if (key == "MemTotal:")
-                mem = kib;
-            if (key == "SwapTotal:")
-                swap = kib;
-        }
-        setup += "; memory " + std::to_string(mem / 1024) + " MiB, swap " +
-                 (swap ? std::to_string(swap / 1024) + " MiB" : std::string("none"));
-    }
-    out.push_back(setup);
-    return out;
-}
-
 // Builds a layout (host plan, and for a guest its VM and the inside plan) and works out where and
 // how its runs go. None when the build failed: its runs of this pass are then recorded as failed.
 Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout& layout,
                                                            const Target& target, bool bracketPass) {
-    auto layoutId =
-        store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
-                            layoutSpec(scenario_, layout, deviceBytes_).dump(), hostId_);
+    auto layoutId = store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
+                                        layoutSpecJson(scenario_, layout, deviceBytes_), hostId_);
     if (!layoutId)
         return fail(layoutId.error());
     BuiltLayout built;
@@ -858,39 +185,6 @@ Expected<void> CampaignRunner::teardown(BuiltLayout& built) {
         return fail(undone.error());
     for (const auto& p : *undone)
         result_.problems.push_back("teardown of '" + built.layout->name + "': " + p);
-    return {};
-}
-
-Expected<void> CampaignRunner::runIteration(BuiltLayout& built, int iteration) {
-    for (const auto& w : scenario_.workloads) {
-        if (cancelled())
-            break;
-        if (settled_.count({built.layout->name, w.name, iteration}))
-            continue;
-        if (auto r = runOne(built, probes_.find(w.probe), w, iteration); !r)
-            return r;
-        settled_.insert({built.layout->name, w.name, iteration});
-    }
-    return {};
-}
-
-// The drills change the layout, so they come after every workload, once each, in order.
-Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
-    const ScenarioLayout& layout = *built.layout;
-    for (const auto& d : scenario_.drills) {
-        if (d.layout != layout.name || cancelled() || settled_.count({layout.name, d.name(), 0}))
-            continue;
-        ScenarioWorkload w;
-        w.name = d.name();
-        w.probe = "drill";
-        w.timeoutSeconds = d.timeoutSeconds;
-        auto probe = drillProbe(scenario_, layout, d);
-        if (!probe)
-            return fail(probe.error());
-        if (auto r = runOne(built, probe->get(), w, 0); !r)
-            return r;
-        settled_.insert({layout.name, d.name(), 0});
-    }
     return {};
 }
 
@@ -1163,7 +457,7 @@ Expected<CampaignResult> CampaignRunner::run() {
     schedule_ = scheduleCampaign(scenario_, opt_.onlyLayout);
     const auto layouts = selectedLayouts(scenario_, opt_.onlyLayout);
     if (auto r = guardDevices(layouts); !r) {
-        (void)setCampaignStatus(store_, *id, "failed", true);
+        (void)store_.setCampaignStatus(*id, CampaignStatus::Failed, true);
         return fail(r.error());
     }
     // Runs settled before a resume count as done, adaptive ones included.
@@ -1194,7 +488,7 @@ Expected<CampaignResult> CampaignRunner::run() {
         const auto [stage, bracketPass] = stages[k];
         if (auto r = runStage(stage, target, bracketPass); !r) {
             (void)undoApplied(store_, runner_, *id, std::nullopt, guestRunnerFor());
-            (void)setCampaignStatus(store_, *id, "failed", true);
+            (void)store_.setCampaignStatus(*id, CampaignStatus::Failed, true);
             return fail(r.error());
         }
         // Layouts measured before the I/O path changed run again, right away.
@@ -1202,70 +496,29 @@ Expected<CampaignResult> CampaignRunner::run() {
             stages.insert(stages.begin() + static_cast<std::ptrdiff_t>(k) + 1, {{l}, false});
         rerun_.clear();
     }
-    result_.status = cancelled() ? "aborted" : result_.problems.empty() ? "done" : "failed";
-    if (auto r = setCampaignStatus(store_, *id, result_.status, true); !r)
-        return fail(r.error());
+    result_.status = cancelled()                ? CampaignStatus::Aborted
+                     : result_.problems.empty() ? CampaignStatus::Done
+                                                : CampaignStatus::Failed;
+    LB_TRY_VOID(store_.setCampaignStatus(*id, result_.status, true));
     return result_;
 }
 
-} // namespace
+} // namespace campaign
 
 Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
                                      const ProbeRegistry& probes, Runner& runner,
                                      const CampaignOptions& options) {
-    CampaignRunner campaign(store, scenario, probes, runner, options);
-    return campaign.run();
-}
-
-std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_view program,
-                                       double sinceSeconds) {
-    const std::string comm(program.substr(0, 15));
-    std::optional<std::string> found;
-    std::size_t pos = 0;
-    while (pos < kernelLog.size()) {
-        auto eol = kernelLog.find('\n', pos);
-        if (eol == std::string_view::npos)
-            eol = kernelLog.size();
-        std::string_view line = kernelLog.substr(pos, eol - pos);
-        pos = eol + 1;
-        const auto killed = line.find("Killed process ");
-        if (killed == std::string_view::npos ||
-            (!comm.empty() && line.find("(" + comm + ")", killed) == std::string_view::npos))
-            continue;
-        // "[ 1234.567890] ...": the time since boot the line was logged.
-        double at = 0;
-        if (line.starts_with("[")) {
-            try {
-                at = std::stod(std::string(line.substr(1, line.find(']') - 1)));
-            } catch (const std::exception&) {
-                at = 0;
-            }
-        }
-        if (at + 1e-9 < sinceSeconds)
-            continue;
-        auto text = line.substr(line.find(']') == std::string_view::npos ? 0 : line.find(']') + 1);
-        while (!text.empty() && text.front() == ' ')
-            text.remove_prefix(1);
-        found = std::string(text.substr(0, text.find(" total-vm")));
-    }
-    return found;
+    campaign::CampaignRunner campaignRunner(store, scenario, probes, runner, options);
+    return campaignRunner.run();
 }
 
 Expected<std::pair<std::string, std::string>> storedScenario(Store& store,
                                                              std::int64_t campaignId) {
-    auto q = store.database().prepare(
-        "SELECT COALESCE(scenario_path, ''), COALESCE(scenario, ''), status FROM campaign "
-        "WHERE id = ?1");
-    if (!q)
-        return fail(q.error());
-    q->bind(1, campaignId);
-    auto row = q->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
-        return badInput("--resume: no campaign " + std::to_string(campaignId) + " in " +
+    LB_TRY(campaign, store.campaign(campaignId));
+    if (!campaign)
+        return badInput("resume: no campaign " + std::to_string(campaignId) + " in " +
                         store.path());
-    return std::pair{q->columnText(0), q->columnText(1)};
+    return std::pair{campaign->scenarioPath, campaign->scenario};
 }
 
 } // namespace lb

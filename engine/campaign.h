@@ -55,7 +55,7 @@ struct CampaignOptions {
 
 struct CampaignResult {
     std::int64_t campaignId = 0;
-    std::string status; // done, failed, aborted
+    CampaignStatus status = CampaignStatus::Done; // done, failed, aborted
     std::size_t runs = 0;
     std::size_t failedRuns = 0;
     std::size_t skippedRuns = 0;       // already done before a resume

@@ -8,6 +8,7 @@
 //  - bonnie++ in a guest with too little memory is reported as out of memory.
 // Each skips, saying why, when qemu or the guest build is unavailable.
 #include "engine/campaign.h"
+#include "engine/journal.h"
 #include "engine/plan.h"
 #include "engine/scenario.h"
 #include "engine/ssh_runner.h"
@@ -197,23 +198,21 @@ runtime = 3
             << "still running: " << entry.path();
     }
     EXPECT_FALSE(fs::exists(dir_ + "/work/guest-disk.img"));
-    auto q = store_->database().prepare(
-        "SELECT runs_on, argv, status FROM plan_step WHERE campaign_id = ?1 AND phase = 'build' "
-        "ORDER BY seq");
-    ASSERT_TRUE(q);
-    q->bind(1, result->campaignId);
+    auto steps = lb::Journal(*store_).steps(result->campaignId);
+    ASSERT_TRUE(steps);
     int inGuest = 0, qemu = 0;
-    ASSERT_TRUE(q->forEachRow([&](lb::sql::Statement& row) {
-        const auto argv = json::parse(row.columnText(1)).get<std::vector<std::string>>();
-        inGuest += row.columnText(0) == "guest";
-        if (argv.front() == "qemu-system-x86_64") {
+    for (const auto& step : *steps) {
+        if (step.phase != lb::StepPhase::Build)
+            continue;
+        inGuest += step.runsOn == lb::RunsOn::Guest;
+        if (step.argv.front() == "qemu-system-x86_64") {
             ++qemu;
-            EXPECT_EQ(row.columnText(2), "undone");
+            EXPECT_EQ(step.status, lb::StepStatus::Undone);
         }
-        if (argv.front() == "mkfs.ext4") {
-            EXPECT_EQ(row.columnText(0), "guest");
+        if (step.argv.front() == "mkfs.ext4") {
+            EXPECT_EQ(step.runsOn, lb::RunsOn::Guest);
         }
-    }));
+    }
     EXPECT_EQ(qemu, 1);
     EXPECT_EQ(inGuest, 3); // mkfs, mount point, mount
 }
@@ -272,7 +271,7 @@ runtime = 2
     auto result = lb::runCampaign(*store_, s, probes_, **runner, options);
     ASSERT_TRUE(result) << result.error().message;
     const auto rows = runRows(*store_, result->campaignId);
-    EXPECT_EQ(result->status, "done") << dump(rows) << guest.consoleLog();
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << dump(rows) << guest.consoleLog();
 
     const RunRow* grow = nullptr;
     const RunRow* raid6 = nullptr;

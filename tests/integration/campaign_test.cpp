@@ -12,6 +12,7 @@
 //  - --resume runs only the runs that are missing.
 // ZFS parts skip, saying why, when zfs-fuse cannot be made to answer.
 #include "engine/campaign.h"
+#include "engine/journal.h"
 #include "engine/plan.h"
 #include "engine/runner.h"
 #include "engine/scenario.h"
@@ -19,6 +20,7 @@
 #include "engine/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/stored_runs.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -62,41 +64,31 @@ struct StepRow {
 };
 
 std::vector<StepRow> stepRows(lb::Store& store, std::int64_t campaignId) {
-    auto q = store.database().prepare(
-        "SELECT COALESCE(l.name, ''), p.seq, p.phase, p.argv, p.undo_argv, p.status FROM "
-        "plan_step p LEFT JOIN layout l ON l.id = p.layout_id WHERE p.campaign_id = ?1 ORDER BY "
-        "p.seq");
-    EXPECT_TRUE(q) << q.error().message;
+    auto steps = lb::Journal(store).steps(campaignId);
+    EXPECT_TRUE(steps) << steps.error().message;
     std::vector<StepRow> out;
-    if (!q)
+    if (!steps)
         return out;
-    q->bind(1, campaignId);
-    const auto walked = q->forEachRow([&](lb::sql::Statement& row) {
-        StepRow s;
-        s.layout = row.columnText(0);
-        s.seq = row.columnInt(1);
-        s.phase = row.columnText(2);
-        s.argv = json::parse(row.columnText(3)).get<std::vector<std::string>>();
-        if (!row.columnIsNull(4))
-            s.undo = json::parse(row.columnText(4)).get<std::vector<std::string>>();
-        s.status = row.columnText(5);
-        out.push_back(std::move(s));
-    });
-    EXPECT_TRUE(walked) << walked.error().message;
+    for (const auto& st : *steps)
+        out.push_back({st.layout, st.seq, std::string(lb::enumName(st.phase)), st.argv, st.undo,
+                       std::string(lb::enumName(st.status))});
     return out;
 }
 
+// What the store keeps of a campaign, one field of it as text.
 std::string campaignColumn(lb::Store& store, std::int64_t id, const std::string& column) {
-    // column is one of our own literals, never user input.
-    auto q =
-        store.database().prepare("SELECT COALESCE(" + column + ", '') FROM campaign WHERE id = ?1");
-    if (!q)
-        return "<" + q.error().message + ">";
-    q->bind(1, id);
-    auto row = q->step();
-    if (!row || !*row)
+    auto c = store.campaign(id);
+    if (!c)
+        return "<" + c.error().message + ">";
+    if (!*c)
         return "<no campaign>";
-    return q->columnText(0);
+    if (column == "status")
+        return std::string(lb::enumName((*c)->status));
+    if (column == "finished_at")
+        return (*c)->finishedAt;
+    if (column == "inventory")
+        return (*c)->inventory;
+    return "<no column " + column + ">";
 }
 
 std::vector<RunRow> select(const std::vector<RunRow>& rows, const std::string& layout,
@@ -297,7 +289,7 @@ TEST_F(Campaign, WholeCampaign) {
     ASSERT_EQ(s.layouts.size(), 2u);
     auto result = run(s);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     EXPECT_TRUE(result->problems.empty()) << joined(result->problems);
     // The two layouts coexist: built together, iterations taken in turn, and the baseline runs
     // once more after the last round (bracketing).
@@ -461,7 +453,7 @@ TEST_F(Campaign, FailingWorkloadDoesNotStopTheCampaign) {
     ASSERT_EQ(s.workloads[0].name, "fio:bad");
     auto result = run(s);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     EXPECT_EQ(result->runs, 4u);
     EXPECT_EQ(result->failedRuns, 2u);
 
@@ -498,7 +490,7 @@ TEST_F(Campaign, MissingToolIsAFailedRun) {
     RenamingRunner runner("fio", "fio-not-installed-xyz");
     auto result = run(s, runner);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     EXPECT_EQ(result->runs, 2u);
     EXPECT_EQ(result->failedRuns, 1u);
 
@@ -572,7 +564,7 @@ TEST_F(Campaign, DiskFullIsAFailedRunAndThePoolIsTornDown) {
                             kXz);
     auto result = run(s);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     EXPECT_EQ(result->runs, 2u);
     EXPECT_EQ(result->failedRuns, 1u);
     const auto rows = runRows(*store_, result->campaignId);
@@ -602,7 +594,7 @@ TEST_F(Campaign, Bonnie) {
                             "size = \"16MiB\"\nram = \"32MiB\"\nfiles = 0\nfast = true\n");
     auto result = run(s);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     const auto rows = runRows(*store_, result->campaignId);
     ASSERT_EQ(rows.size(), 2u);
 
@@ -652,7 +644,7 @@ TEST_F(Campaign, OneIoPathForEveryLayoutWhenOneRefusesODirect) {
     };
     auto result = run(s, options);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     auto io = store_->campaignIo(result->campaignId);
     ASSERT_TRUE(io && *io);
     EXPECT_FALSE((*io)->direct);
@@ -701,7 +693,7 @@ TEST_F(Campaign, LayoutNotBuilt) {
     const auto s = scenario(toml);
     auto result = run(s);
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "failed");
+    EXPECT_EQ(result->status, lb::CampaignStatus::Failed);
     EXPECT_EQ(result->problems.size(), 2u) << joined(result->problems);
     EXPECT_EQ(campaignColumn(*store_, result->campaignId, "status"), "failed");
     EXPECT_EQ(result->runs, 7u); // dir: two iterations and the bracketing run
@@ -768,7 +760,7 @@ TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
                             raidz1("raidz1", pool(), "128MiB", false) + kFioWrite + kRandfile);
     auto first = run(s);
     ASSERT_TRUE(first) << first.error().message;
-    ASSERT_EQ(first->status, "done") << joined(first->problems);
+    ASSERT_EQ(first->status, lb::CampaignStatus::Done) << joined(first->problems);
     ASSERT_EQ(first->runs, 8u);
     const auto before = runRows(*store_, first->campaignId);
     ASSERT_EQ(before.size(), 8u);
@@ -779,22 +771,8 @@ TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
     ASSERT_EQ(keptIds.size(), 6u);
 
     // As if the campaign had died before randfile's second iteration on either layout.
-    auto& db = store_->database();
-    const char* victims =
-        "SELECT id FROM run WHERE campaign_id = ?1 AND workload = 'randfile' AND iteration = 1";
-    auto delMetrics =
-        db.prepare(std::string("DELETE FROM metric WHERE run_id IN (") + victims + ")");
-    ASSERT_TRUE(delMetrics) << delMetrics.error().message;
-    ASSERT_TRUE(delMetrics->bind(1, first->campaignId).run());
-    auto delRuns = db.prepare("DELETE FROM run WHERE campaign_id = ?1 AND workload = 'randfile' "
-                              "AND iteration = 1");
-    ASSERT_TRUE(delRuns) << delRuns.error().message;
-    ASSERT_TRUE(delRuns->bind(1, first->campaignId).run());
-    ASSERT_EQ(db.changes(), 2);
-    auto abort =
-        db.prepare("UPDATE campaign SET status = 'aborted', finished_at = NULL WHERE id = ?1");
-    ASSERT_TRUE(abort);
-    ASSERT_TRUE(abort->bind(1, first->campaignId).run());
+    ASSERT_EQ(lb::test::deleteRuns(*store_, first->campaignId, "randfile", 1), 2);
+    ASSERT_TRUE(store_->setCampaignStatus(first->campaignId, lb::CampaignStatus::Aborted, false));
 
     lb::CampaignOptions options;
     options.resume = first->campaignId;
@@ -811,7 +789,7 @@ TEST_F(Campaign, ResumeRunsOnlyWhatIsMissing) {
     auto second = run(s, options);
     ASSERT_TRUE(second) << second.error().message;
     EXPECT_EQ(second->campaignId, first->campaignId);
-    EXPECT_EQ(second->status, "done") << joined(second->problems);
+    EXPECT_EQ(second->status, lb::CampaignStatus::Done) << joined(second->problems);
     EXPECT_EQ(second->skippedRuns, 6u);
     EXPECT_EQ(second->runs, 2u);
     EXPECT_EQ(second->failedRuns, 0u);

@@ -5,6 +5,7 @@
 // imported zfs-fuse pool) whatever the scenario and the command line say. Leftovers of a crashed
 // run (pools, mounts, swap, loop devices under the work directory) are removed before each test
 // and after it.
+#include "engine/journal.h"
 #include "engine/plan.h"
 #include "engine/store.h"
 #include "tests/cli/process.h"
@@ -90,9 +91,10 @@ size = "8M"
     }
     std::int64_t journalRows() const {
         auto store = lb::Store::open(work + "/results.db");
-        auto q = store->database().prepare("SELECT COUNT(*) FROM plan_step");
-        EXPECT_TRUE(q && *q->step());
-        return q->columnInt(0);
+        EXPECT_TRUE(store);
+        auto steps = lb::Journal(*store).steps();
+        EXPECT_TRUE(steps);
+        return steps ? static_cast<std::int64_t>(steps->size()) : -1;
     }
 
     std::unique_ptr<lb::test::LoopDevice> a_, b_;
@@ -137,17 +139,18 @@ TEST_F(DeviceCampaign, UnderprovisionedMirrorIsBuiltOnPartitionsAndTornDown) {
     auto store = lb::Store::open(work + "/results.db");
     ASSERT_TRUE(store);
     // The pool sat on the first partitions, each 80 % of its 256 MiB device.
-    auto q = store->database().prepare(
-        "SELECT argv, status FROM plan_step WHERE phase = 'build' ORDER BY seq");
-    ASSERT_TRUE(q);
+    auto steps = lb::Journal(*store).steps();
+    ASSERT_TRUE(steps);
     std::string zpool, sgdisk;
-    ASSERT_TRUE(q->forEachRow([&](lb::sql::Statement& row) {
-        const auto argv = json::parse(row.columnText(0));
+    for (const auto& step : *steps) {
+        if (step.phase != lb::StepPhase::Build)
+            continue;
+        const auto argv = json(step.argv);
         if (argv[0] == "zpool")
             zpool = argv.dump();
         if (argv[0] == "sgdisk" && argv.dump().find(a_->path()) != std::string::npos)
             sgdisk = argv.dump();
-    }));
+    }
     EXPECT_NE(zpool.find(lb::firstPartition(a_->path())), std::string::npos) << zpool;
     EXPECT_NE(zpool.find(lb::firstPartition(b_->path())), std::string::npos) << zpool;
     // floor(256 MiB * 0.8 / 1 MiB) MiB = 204 MiB = 208896 KiB.

@@ -20,6 +20,7 @@
 // nfs-ganesha is started by the campaign's own plan. Everything lives under
 // /var/tmp/layoutbench-test-export and is removed afterwards.
 #include "engine/campaign.h"
+#include "engine/journal.h"
 #include "engine/plan.h"
 #include "engine/runner.h"
 #include "engine/scenario.h"
@@ -27,6 +28,7 @@
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/proc_sampler.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/tgtd.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -93,26 +95,25 @@ struct RunRow {
 
 std::vector<RunRow> runRows(lb::Store& store, std::int64_t campaign) {
     std::vector<RunRow> rows;
-    auto q = store.database().prepare(
-        "SELECT id, workload, status, COALESCE(reason, ''), argv, COALESCE(stderr, ''), "
-        "COALESCE(wall_seconds, 0) FROM run WHERE campaign_id = ?1 ORDER BY id");
-    EXPECT_TRUE(q) << q.error().message;
-    q->bind(1, campaign);
-    EXPECT_TRUE(q->forEachRow([&](lb::sql::Statement& r) {
-        rows.push_back({r.columnInt(0),
-                        r.columnText(1),
-                        r.columnText(2),
-                        r.columnText(3),
-                        r.columnText(4),
-                        r.columnText(5),
-                        r.columnDouble(6),
-                        {}});
-    }));
-    for (auto& row : rows) {
-        auto m = store.database().prepare("SELECT name, value FROM metric WHERE run_id = ?1");
-        m->bind(1, row.id);
-        EXPECT_TRUE(m->forEachRow(
-            [&](lb::sql::Statement& r) { row.metrics[r.columnText(0)] = r.columnDouble(1); }));
+    auto runs = store.storedRuns({campaign, lb::RunQuery::Output::All});
+    EXPECT_TRUE(runs) << runs.error().message;
+    if (!runs)
+        return rows;
+    for (const auto& r : *runs) {
+        RunRow row{r.id,
+                   r.workload,
+                   std::string(lb::runStatusName(r.status)),
+                   r.reason,
+                   nlohmann::json(r.argv).dump(),
+                   r.stderrText,
+                   r.wallSeconds,
+                   {}};
+        auto metrics = store.runMetrics(r.id);
+        EXPECT_TRUE(metrics);
+        if (metrics)
+            for (const auto& m : *metrics)
+                row.metrics[m.name] = m.value;
+        rows.push_back(std::move(row));
     }
     return rows;
 }
@@ -130,15 +131,14 @@ struct StepRow {
 
 std::vector<StepRow> journal(lb::Store& store, std::int64_t campaign) {
     std::vector<StepRow> rows;
-    auto q = store.database().prepare(
-        "SELECT phase, argv, COALESCE(undo_argv, ''), status, COALESCE(output, '') FROM "
-        "plan_step WHERE campaign_id = ?1 ORDER BY seq");
-    EXPECT_TRUE(q) << q.error().message;
-    q->bind(1, campaign);
-    EXPECT_TRUE(q->forEachRow([&](lb::sql::Statement& r) {
-        rows.push_back(
-            {r.columnText(0), r.columnText(1), r.columnText(2), r.columnText(3), r.columnText(4)});
-    }));
+    auto steps = lb::Journal(store).steps(campaign);
+    EXPECT_TRUE(steps) << steps.error().message;
+    if (!steps)
+        return rows;
+    for (const auto& s : *steps)
+        rows.push_back({std::string(lb::enumName(s.phase)), nlohmann::json(s.argv).dump(),
+                        s.undo ? nlohmann::json(*s.undo).dump() : std::string(),
+                        std::string(lb::enumName(s.status)), s.output});
     return rows;
 }
 
@@ -364,7 +364,7 @@ clients = "c1"
 TEST_F(ExportCampaign, ZfsLayoutServedOverIscsiAndNfsThroughItsExportThenTornDown) {
     Outcome& o = mainCampaign();
     ASSERT_TRUE(o.result) << o.result.error().message;
-    EXPECT_EQ(o.result->status, "done");
+    EXPECT_EQ(o.result->status, lb::CampaignStatus::Done);
     EXPECT_TRUE(o.result->problems.empty()) << o.result->problems.front();
     const auto rows = runRows(*o.store, o.result->campaignId);
     ASSERT_EQ(rows.size(), 4u);
@@ -443,33 +443,15 @@ TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
     Outcome& o = mainCampaign();
     ASSERT_TRUE(o.result) << o.result.error().message;
     // Every text column of every table.
-    auto& db = o.store->database();
-    std::vector<std::string> tables;
-    auto t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'");
-    ASSERT_TRUE(t->forEachRow([&](lb::sql::Statement& r) { tables.push_back(r.columnText(0)); }));
-    ASSERT_GE(tables.size(), 8u);
-    int columns = 0;
-    for (const auto& table : tables) {
-        std::vector<std::string> cols;
-        auto c = db.prepare("SELECT name FROM pragma_table_info(?1)");
-        c->bind(1, table);
-        ASSERT_TRUE(c->forEachRow([&](lb::sql::Statement& r) { cols.push_back(r.columnText(0)); }));
-        for (const auto& col : cols) {
-            ++columns;
-            auto q = db.prepare("SELECT COUNT(*) FROM \"" + table + "\" WHERE instr(CAST(\"" + col +
-                                "\" AS TEXT), ?1) > 0");
-            ASSERT_TRUE(q) << q.error().message;
-            q->bind(1, secret);
-            ASSERT_TRUE(q->step());
-            EXPECT_EQ(q->columnInt(0), 0) << table << "." << col << " holds the CHAP secret";
-        }
-    }
-    EXPECT_GT(columns, 40);
+    const auto cells = lb::test::cellsHolding(*o.store, secret);
+    EXPECT_GE(cells.tables, 8);
+    EXPECT_GT(cells.columns, 40);
+    for (const auto& cell : cells.holding)
+        ADD_FAILURE() << cell << " holds the CHAP secret";
     // The stored scenario is there, masked.
-    auto s = db.prepare("SELECT scenario FROM campaign WHERE id = ?1");
-    s->bind(1, o.result->campaignId);
-    ASSERT_TRUE(s->step());
-    EXPECT_NE(s->columnText(0).find("chap_password = \"****\""), std::string::npos);
+    auto stored = o.store->campaign(o.result->campaignId);
+    ASSERT_TRUE(stored && *stored);
+    EXPECT_NE((*stored)->scenario.find("chap_password = \"****\""), std::string::npos);
     // And not in any byte of the files: the database, its WAL.
     for (const auto& f : fs::directory_iterator(root + "/main"))
         if (f.path().filename().string().rfind("results.db", 0) == 0) {
@@ -493,7 +475,7 @@ TEST_F(ExportCampaign, ChapSecretIsNowhereInTheStoreThePlanOrTheLogs) {
 TEST_F(ExportCampaign, ChapSecretIsInNoProcessArgvOrEnvironmentDuringTheRun) {
     Outcome& o = mainCampaign();
     ASSERT_TRUE(o.result) << o.result.error().message;
-    EXPECT_EQ(o.result->status, "done")
+    EXPECT_EQ(o.result->status, lb::CampaignStatus::Done)
         << (o.result->problems.empty() ? o.log : o.result->problems.front());
     EXPECT_TRUE(o.leaks.empty()) << o.leaks.size() << " leaks, first: " << o.leaks.front();
     EXPECT_TRUE(o.sawNetload) << "the sampler never saw lb-netload run";
@@ -627,7 +609,7 @@ rw = "read"
 runtime = 1
 )");
     ASSERT_TRUE(o.result) << o.result.error().message;
-    EXPECT_EQ(o.result->status, "failed");
+    EXPECT_EQ(o.result->status, lb::CampaignStatus::Failed);
     ASSERT_EQ(o.result->problems.size(), 1u);
     EXPECT_NE(o.result->problems.front().find("building layout 'exp-taken': step 'create target 9 "
                                               "iqn.2026-11.org.layoutbench:exp-taken'"),
@@ -717,7 +699,7 @@ clients = "all"
     auto runner = lb::makeLocalRunner();
     const auto result = lb::runCampaign(*store, *scenario, probes, *runner, {});
     ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, "done");
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done);
     const auto rows = runRows(*store, result->campaignId);
     ASSERT_EQ(rows.size(), 2u);
     for (const auto& r : rows) {

@@ -181,26 +181,18 @@ clients = "lab"
               << guestSampled;
 
     std::map<std::string, std::map<std::string, double>> metrics;
-    auto q = store->database().prepare(
-        "SELECT r.workload, r.status, COALESCE(r.reason, ''), COALESCE(r.stderr, ''), r.argv, "
-        "r.id FROM run r WHERE r.campaign_id = ?1");
-    q->bind(1, result->campaignId);
-    std::vector<std::int64_t> ids;
-    std::vector<std::string> workloads;
-    ASSERT_TRUE(q->forEachRow([&](lb::sql::Statement& r) {
-        EXPECT_EQ(r.columnText(1), "ok") << r.columnText(0) << ": " << r.columnText(2) << "\n"
-                                         << r.columnText(3);
-        EXPECT_EQ(r.columnText(4).find(secret), std::string::npos);
-        ids.push_back(r.columnInt(5));
-        workloads.push_back(r.columnText(0));
-    }));
-    ASSERT_EQ(ids.size(), 2u);
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        auto m = store->database().prepare("SELECT name, value FROM metric WHERE run_id = ?1");
-        m->bind(1, ids[i]);
-        ASSERT_TRUE(m->forEachRow([&](lb::sql::Statement& r) {
-            metrics[workloads[i]][r.columnText(0)] = r.columnDouble(1);
-        }));
+    auto runs = store->storedRuns({result->campaignId, lb::RunQuery::Output::All});
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), 2u);
+    for (const auto& r : *runs) {
+        EXPECT_EQ(r.status, lb::RunStatus::Ok) << r.workload << ": " << r.reason << "\n"
+                                               << r.stderrText;
+        for (const auto& word : r.argv)
+            EXPECT_EQ(word.find(secret), std::string::npos);
+        auto measured = store->runMetrics(r.id);
+        ASSERT_TRUE(measured);
+        for (const auto& m : *measured)
+            metrics[r.workload][m.name] = m.value;
     }
     const double iops = metrics["lun"]["iscsi.rand-read-4k-qd32.read.iops"];
     const double bw = metrics["nfs"]["nfs.seq-write-1m.write.bw"];
@@ -210,7 +202,7 @@ clients = "lab"
                  "randread qd32 "
               << iops << " IOPS, NFSv4.1 1M seq write " << bw / 1e6 << " MB/s; campaign " << seconds
               << " s\n";
-    EXPECT_EQ(result->status, "done");
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done);
 
     // Nothing left in the guest: no session, no node record (it held the secret), no mount.
     EXPECT_NE(inGuest(*guestRunner, "iscsiadm -m session 2>&1").stdoutText.find("No active"),

@@ -15,6 +15,7 @@
 // tool process groups that layoutbench had created.
 #include "engine/store.h"
 #include "tests/cli/process.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/zfs_fuse.h"
 
 #include <chrono>
@@ -29,7 +30,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <spawn.h>
-#include <sqlite3.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -249,39 +249,11 @@ private:
 
 // ---- the database, read-only ----------------------------------------------------------------
 
-// Runs one query on a fresh read-only connection; nullopt when the database or the table does
-// not exist yet (layoutbench creates them) or the query fails.
+// Runs one query on a fresh read-only connection (layoutbench, another process, is writing the
+// database); nullopt when the database or the table does not exist yet or the query fails.
 std::optional<Rows> tryQuery(const std::string& db, const std::string& sql,
                              std::string* error = nullptr) {
-    sqlite3* h = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        if (error)
-            *error = h ? sqlite3_errmsg(h) : "cannot open";
-        sqlite3_close(h);
-        return std::nullopt;
-    }
-    sqlite3_busy_timeout(h, 5000);
-    sqlite3_stmt* st = nullptr;
-    std::optional<Rows> rows;
-    if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK) {
-        rows.emplace();
-        int rc = 0;
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            Row row;
-            for (int c = 0; c < sqlite3_column_count(st); ++c) {
-                const unsigned char* t = sqlite3_column_text(st, c);
-                row.emplace_back(t ? reinterpret_cast<const char*>(t) : "<null>");
-            }
-            rows->push_back(std::move(row));
-        }
-        if (rc != SQLITE_DONE)
-            rows.reset();
-    }
-    if (!rows && error)
-        *error = sqlite3_errmsg(h);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return rows;
+    return lb::test::queryReadOnly(db, sql, error);
 }
 
 Rows query(const std::string& db, const std::string& sql) {

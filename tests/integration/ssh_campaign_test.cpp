@@ -109,10 +109,11 @@ size = "8M"
         EXPECT_EQ(run.status, lb::RunStatus::Ok)
             << run.layout << " " << run.workload << ": " << run.reason;
     // The inventory was taken over SSH: the campaign says where it ran.
-    auto q = store->database().prepare("SELECT inventory FROM campaign");
-    ASSERT_TRUE(q);
-    ASSERT_TRUE(*q->step());
-    const auto inventory = json::parse(q->columnText(0));
+    const auto campaigns = store->campaigns();
+    ASSERT_TRUE(campaigns && !campaigns->empty());
+    const auto campaign = store->campaign(campaigns->front().id);
+    ASSERT_TRUE(campaign && *campaign);
+    const auto inventory = json::parse((*campaign)->inventory);
     EXPECT_EQ(inventory["target"], lb::sshUrl(target));
     EXPECT_FALSE(inventory["tools"]["fio"].get<std::string>().empty());
 

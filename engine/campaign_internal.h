@@ -1,0 +1,144 @@
+// Shared by the campaign's modules only: campaign.cpp (building layouts, scheduling stages),
+// campaign_target.cpp (what the target is: inventory, disks, guests, the kernel's OOM killer)
+// and campaign_runs.cpp (one measured run, from its command to its stored metrics).
+#pragma once
+
+#include "engine/campaign.h"
+#include "engine/clients.h"
+#include "engine/plan.h"
+#include "engine/schedule.h"
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace lb::campaign {
+
+using nlohmann::json;
+
+// A small helper command (inspection, cleanup), a minute unless said otherwise.
+Command simple(std::string program, std::vector<std::string> args, int timeoutSeconds = 60);
+// Runs a small helper command; its stdout on success, nullopt otherwise.
+std::optional<std::string> capture(Runner& runner, Command c);
+std::string formatPercent(double fraction);
+std::string trim(std::string s);
+
+struct Target {
+    std::uint64_t ramBytes = 0;
+    bool root = false;
+    json inventory;
+};
+
+// What the target is: CPU, memory, kernel, disks (lsblk), tool versions.
+Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes);
+
+// What a guest's runs carry: how the VM was set up, and its memory as the guest sees it.
+std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest);
+
+// Why a run failed, in the tool's own words where it said (out of memory, disk full).
+std::string failureReason(const ProcessResult& r, int timeoutSeconds);
+
+// The kernel's OOM-killer line for a run that just failed, where dmesg is readable: only lines
+// from the run's own time count.
+std::optional<std::string> kernelOomKill(Runner& where, const std::string& program,
+                                         double runSeconds);
+
+using RunKey = RunSlot;
+
+// Runs already settled (ok or failed) in a campaign; interrupted ones are marked aborted.
+Expected<std::set<RunKey>> settledRuns(Store& store, std::int64_t campaignId);
+
+// A layout built for its runs: where they run and what they carry.
+struct BuiltLayout {
+    const ScenarioLayout* layout = nullptr;
+    std::int64_t id = 0;
+    Runner* where = nullptr;
+    WorkloadContext ctx;
+    std::vector<std::string> caveats;
+    std::vector<MetricNote> notes; // on every metric of its runs (emulation, no resync, ...)
+    bool acceptsDirect = true;     // its file system takes O_DIRECT
+    bool zfs = false;              // a pool, on the host or in its guest
+};
+
+// "fio.seq-read-1m.*", "bonnie.*": globs for the metrics of one run, so a remark about the run
+// does not reach other workloads' metrics of the same layout.
+std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics);
+
+class CampaignRunner {
+public:
+    CampaignRunner(Store& store, const Scenario& scenario, const ProbeRegistry& probes,
+                   Runner& runner, const CampaignOptions& options)
+        : store_(store), scenario_(scenario), probes_(probes), runner_(runner), opt_(options) {}
+
+    Expected<CampaignResult> run();
+
+private:
+    bool cancelled() const { return opt_.cancel && opt_.cancel->load(); }
+    void progress(CampaignProgress p) {
+        p.done = done_;
+        p.total = total_;
+        p.maxTotal = std::max(total_, maxTotal_);
+        p.iterations = scenario_.iterations;
+        p.maxIterations = schedule_.maxIterations;
+        p.bracket = schedule_.bracket && p.iteration >= schedule_.bracketFirst &&
+                    p.layout == scenario_.baseline().name &&
+                    (p.kind == CampaignProgress::Kind::Running ||
+                     p.kind == CampaignProgress::Kind::RunFinished);
+        if (sessionRuns_ > 0 && done_ < total_)
+            p.etaSeconds = sessionSeconds_ / static_cast<double>(sessionRuns_) *
+                           static_cast<double>(total_ - done_);
+        if (opt_.onProgress)
+            opt_.onProgress(p);
+    }
+    Expected<std::int64_t> openCampaign(const Target& target);
+    Expected<void> recordDisks(const json& inventory);
+    Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
+    Expected<std::optional<BuiltLayout>> build(const ScenarioLayout& layout, const Target& target,
+                                               bool bracketPass);
+    Expected<void> teardown(BuiltLayout& built);
+    Expected<void> runStage(const std::vector<const ScenarioLayout*>& stage, const Target& target,
+                            bool bracketPass);
+    Expected<void> runIteration(BuiltLayout& built, int iteration);
+    Expected<void> runDrills(BuiltLayout& built);
+    bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
+    bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
+    Expected<std::vector<std::string>> undecided(const std::vector<const ScenarioLayout*>& stage);
+    Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
+                                               int first, bool adaptive);
+    Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
+    Expected<void> decideIo(std::vector<BuiltLayout>& built);
+    Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
+                                  const std::string& reason, bool bracketPass);
+    Expected<Runner*> guestRunner(const ScenarioLayout& layout);
+    GuestRunnerFor guestRunnerFor();
+    Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
+    Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
+                          int iteration);
+    std::vector<std::string> dropCaches(Runner& where);
+
+    Store& store_;
+    const Scenario& scenario_;
+    const ProbeRegistry& probes_;
+    Runner& runner_;
+    const CampaignOptions& opt_;
+    CampaignResult result_;
+    std::set<RunKey> settled_;
+    std::size_t done_ = 0, total_ = 0, maxTotal_ = 0, sessionRuns_ = 0;
+    double sessionSeconds_ = 0;
+    std::int64_t hostId_ = 0;
+    std::map<std::string, std::string> toolVersions_;      // on the host
+    std::map<std::string, std::string> guestToolVersions_; // in the guest of the current layout
+    std::map<std::string, std::uint64_t> deviceBytes_;     // block device path -> size (lsblk)
+    std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
+    ClientPlacement clients_{scenario_, runner_};
+    CampaignSchedule schedule_;
+    std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
+    std::optional<CampaignIo> io_;                // decided once, for every layout
+    std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
+};
+
+} // namespace lb::campaign
