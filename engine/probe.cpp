@@ -6,36 +6,54 @@
 
 namespace lb {
 
-std::int64_t OptionValues::integer(const std::string& name, std::int64_t fallback) const {
+void OptionValues::set(std::string name, OptionValue v, bool given) {
+    if (given)
+        given_.insert(name);
+    else
+        given_.erase(name);
+    values_[std::move(name)] = std::move(v);
+}
+
+std::optional<std::int64_t> OptionValues::maybeInteger(const std::string& name) const {
     const auto it = values_.find(name);
     if (it == values_.end())
-        return fallback;
+        return std::nullopt;
     if (const auto* v = std::get_if<std::int64_t>(&it->second))
         return *v;
-    return fallback;
+    return std::nullopt;
 }
 
-std::uint64_t OptionValues::bytes(const std::string& name, std::uint64_t fallback) const {
-    const auto v = integer(name, -1);
-    return v < 0 ? fallback : static_cast<std::uint64_t>(v);
+std::optional<std::uint64_t> OptionValues::maybeBytes(const std::string& name) const {
+    const auto v = maybeInteger(name);
+    if (!v || *v < 0)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(*v);
 }
 
-std::string OptionValues::text(const std::string& name, std::string fallback) const {
+std::int64_t OptionValues::integer(const std::string& name) const {
+    return maybeInteger(name).value_or(0);
+}
+
+std::uint64_t OptionValues::bytes(const std::string& name) const {
+    return maybeBytes(name).value_or(0);
+}
+
+std::string OptionValues::text(const std::string& name) const {
     const auto it = values_.find(name);
     if (it == values_.end())
-        return fallback;
+        return {};
     if (const auto* v = std::get_if<std::string>(&it->second))
         return *v;
-    return fallback;
+    return {};
 }
 
-bool OptionValues::flag(const std::string& name, bool fallback) const {
+bool OptionValues::flag(const std::string& name) const {
     const auto it = values_.find(name);
     if (it == values_.end())
-        return fallback;
+        return false;
     if (const auto* v = std::get_if<bool>(&it->second))
         return *v;
-    return fallback;
+    return false;
 }
 
 namespace {
@@ -132,10 +150,8 @@ Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
                 known += (known.empty() ? "" : ", ") + s.name;
             return badInput(prefix + ": unknown option (known: " + known + ")");
         }
-        auto value = convert(*spec, option.value, prefix);
-        if (!value)
-            return fail(value.error());
-        out.set(name, std::move(*value));
+        LB_TRY(value, convert(*spec, option.value, prefix));
+        out.set(name, std::move(value));
     }
     for (const auto& spec : table) {
         if (out.has(spec.name))
@@ -151,10 +167,8 @@ Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
             def.value = static_cast<std::int64_t>(std::stoll(spec.defaultValue));
         else
             def.value = spec.defaultValue;
-        auto value = convert(spec, def.value, where + ": default of " + spec.name);
-        if (!value)
-            return fail(value.error());
-        out.set(spec.name, std::move(*value));
+        LB_TRY(value, convert(spec, def.value, where + ": default of " + spec.name));
+        out.set(spec.name, std::move(value), false);
     }
     return out;
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,6 +25,12 @@ namespace lb {
 
 enum class OptionType { Bool, Int, Size, String, Choice, Path };
 
+// One option of a probe, written as a table entry with designated initializers, the default
+// stated there and nowhere else (fio's options.c is the model):
+//   {.name = "runtime", .label = "Runtime (s)", .type = OptionType::Int,
+//    .help = "Seconds per run", .min = 1, .max = 86400, .defaultValue = "10"}
+// validateOptions fills the default in, so the probe reads every option that has one through the
+// typed accessors of OptionValues without a fallback of its own.
 struct OptionSpec {
     std::string name;  // key in the scenario's [[workloads]] table
     std::string label; // short text for forms
@@ -31,7 +38,7 @@ struct OptionSpec {
     std::string help;
     std::optional<std::int64_t> min; // for Int and Size
     std::optional<std::int64_t> max;
-    std::string defaultValue; // as written in a scenario; empty: no default
+    std::string defaultValue; // as written in a scenario; empty: no default (the option is absent)
     std::vector<std::string> choices;
     bool required = false;
 };
@@ -39,19 +46,27 @@ struct OptionSpec {
 // A validated value: Size and Int become integers (bytes for sizes), Bool a bool.
 using OptionValue = std::variant<bool, std::int64_t, std::string>;
 
+// A workload's options as validated against its probe's table: each has a value when the
+// scenario gave one or the table states a default. Reading an option that has neither gives 0,
+// "" or false; has() says whether there is a value, given() whether the scenario wrote it.
 class OptionValues {
 public:
-    void set(std::string name, OptionValue v) { values_[std::move(name)] = std::move(v); }
+    void set(std::string name, OptionValue v, bool given = true);
     bool has(const std::string& name) const { return values_.count(name) != 0; }
-    std::int64_t integer(const std::string& name, std::int64_t fallback = 0) const;
-    std::uint64_t bytes(const std::string& name, std::uint64_t fallback = 0) const;
-    std::string text(const std::string& name, std::string fallback = {}) const;
-    bool flag(const std::string& name, bool fallback = false) const;
+    bool given(const std::string& name) const { return given_.count(name) != 0; }
+    std::int64_t integer(const std::string& name) const;
+    std::uint64_t bytes(const std::string& name) const;
+    std::string text(const std::string& name) const;
+    bool flag(const std::string& name) const;
+    // The value when there is one: for options without a default.
+    std::optional<std::int64_t> maybeInteger(const std::string& name) const;
+    std::optional<std::uint64_t> maybeBytes(const std::string& name) const;
     const std::map<std::string, OptionValue>& all() const { return values_; }
     bool operator==(const OptionValues&) const = default;
 
 private:
     std::map<std::string, OptionValue> values_;
+    std::set<std::string> given_;
 };
 
 // A raw option as read from a scenario, with its position for error messages.

@@ -11,23 +11,31 @@ namespace {
 class BonnieProbe final : public Probe {
 public:
     BonnieProbe() {
+        // size and ram have no default in the table: theirs is the target's RAM, known when the
+        // run is made.
         options_ = {
-            {"size",
-             "File size",
-             OptionType::Size,
-             "Total file size; default twice the target's RAM as bonnie++ requires",
-             2 * MiB,
-             {}},
-            {"ram",
-             "RAM",
-             OptionType::Size,
-             "RAM size bonnie++ assumes; default the target's real RAM",
-             MiB,
-             {}},
-            {"files", "Files (x1024)", OptionType::Int,
-             "File-creation tests: number of files in multiples of 1024 (-n); 0 skips them", 0,
-             1024, "16"},
-            {"fast", "Skip per-char tests", OptionType::Bool, "bonnie++ -f", {}, {}, "false"},
+            {.name = "size",
+             .label = "File size",
+             .type = OptionType::Size,
+             .help = "Total file size; default twice the target's RAM as bonnie++ requires",
+             .min = 2 * MiB},
+            {.name = "ram",
+             .label = "RAM",
+             .type = OptionType::Size,
+             .help = "RAM size bonnie++ assumes; default the target's real RAM",
+             .min = MiB},
+            {.name = "files",
+             .label = "Files (x1024)",
+             .type = OptionType::Int,
+             .help = "File-creation tests: number of files in multiples of 1024 (-n); 0 skips them",
+             .min = 0,
+             .max = 1024,
+             .defaultValue = "16"},
+            {.name = "fast",
+             .label = "Skip per-char tests",
+             .type = OptionType::Bool,
+             .help = "bonnie++ -f",
+             .defaultValue = "false"},
         };
     }
     std::string_view name() const override { return "bonnie"; }
@@ -68,7 +76,7 @@ public:
         c.args = {"-d", ctx.workdir,
                   "-s", std::to_string(sizeMiB),
                   "-r", std::to_string(assumedRam),
-                  "-n", std::to_string(o.integer("files", 16)),
+                  "-n", std::to_string(o.integer("files")),
                   "-m", ctx.layoutName.empty() ? "layoutbench" : ctx.layoutName,
                   "-q"};
         if (o.flag("fast"))

@@ -63,13 +63,12 @@ std::string mbPerSecond(double bytesPerSecond) {
 class RandfileProbe final : public Probe {
 public:
     RandfileProbe() {
-        options_ = {{"size",
-                     "File size",
-                     OptionType::Size,
-                     "Bytes of random data to write (the seed's 100 G file test)",
-                     MiB,
-                     {},
-                     "1G"}};
+        options_ = {{.name = "size",
+                     .label = "File size",
+                     .type = OptionType::Size,
+                     .help = "Bytes of random data to write (the seed's 100 G file test)",
+                     .min = MiB,
+                     .defaultValue = "1G"}};
     }
     std::string_view name() const override { return "randfile"; }
     std::vector<std::string> metricNames(const std::string&, const OptionValues&) const override {
@@ -150,17 +149,30 @@ class XzProbe final : public Probe {
 public:
     XzProbe() {
         options_ = {
-            {"size",
-             "Input size",
-             OptionType::Size,
-             "Random input written before each run",
-             MiB,
-             {},
-             "256M"},
-            {"input", "Input file", OptionType::Path,
-             "Compress a copy of this file instead of random bytes"},
-            {"threads", "Threads", OptionType::Int, "xz -T; 0 means every processor", 0, 1024, "0"},
-            {"level", "Level", OptionType::Int, "Compression preset 0-9", 0, 9, "6"},
+            {.name = "size",
+             .label = "Input size",
+             .type = OptionType::Size,
+             .help = "Random input written before each run",
+             .min = MiB,
+             .defaultValue = "256M"},
+            {.name = "input",
+             .label = "Input file",
+             .type = OptionType::Path,
+             .help = "Compress a copy of this file instead of random bytes"},
+            {.name = "threads",
+             .label = "Threads",
+             .type = OptionType::Int,
+             .help = "xz -T; 0 means every processor",
+             .min = 0,
+             .max = 1024,
+             .defaultValue = "0"},
+            {.name = "level",
+             .label = "Level",
+             .type = OptionType::Int,
+             .help = "Compression preset 0-9",
+             .min = 0,
+             .max = 9,
+             .defaultValue = "6"},
         };
     }
     std::string_view name() const override { return "xz"; }
@@ -188,7 +200,7 @@ public:
         }
         mc.command = {"xz",
                       {"-T" + std::to_string(o.integer("threads")),
-                       "-" + std::to_string(o.integer("level", 6)), "-k", "-f", "--", input},
+                       "-" + std::to_string(o.integer("level")), "-k", "-f", "--", input},
                       {{"LC_ALL", "C"}}};
         mc.inspect.push_back({"xz", {"--robot", "--list", "--", input + ".xz"}});
         mc.cleanup.push_back({"rm", {"-f", "--", input, input + ".xz"}});

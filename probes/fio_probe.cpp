@@ -53,15 +53,15 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
                     {"rw", p.rw},
                     {"bs", p.bs},
                     {"iodepth", std::to_string(p.iodepth)},
-                    {"ioengine", o.text("ioengine", "libaio")},
+                    {"ioengine", o.text("ioengine")},
                     {"direct", direct ? "1" : "0"},
                     // Total latency (submission + completion) decides; fio prints its
                     // percentiles only when asked.
                     {"lat_percentiles", "1"},
                     {"size", std::to_string(o.bytes("size"))},
-                    {"runtime", std::to_string(o.integer("runtime", 10))},
+                    {"runtime", std::to_string(o.integer("runtime"))},
                     {"time_based", ""},
-                    {"numjobs", std::to_string(o.integer("numjobs", 1))},
+                    {"numjobs", std::to_string(o.integer("numjobs"))},
                     {"group_reporting", ""}};
     if (filename.empty())
         j.erase(j.begin());
@@ -142,61 +142,91 @@ class FioProbe final : public Probe {
 public:
     FioProbe() {
         options_ = {
-            {"preset", "Preset", OptionType::Choice, "A built-in job", {}, {}, "", presetNames()},
-            {"job_file", "Job file", OptionType::Path,
-             "An existing .fio job file, run as-is in the layout's directory"},
-            {"size",
-             "File size",
-             OptionType::Size,
-             "Size of the test file (presets)",
-             4096,
-             {},
-             "256M"},
-            {"runtime", "Runtime (s)", OptionType::Int, "Seconds per run (presets)", 1, 86400,
-             "10"},
-            {"ramp_time", "Ramp (s)", OptionType::Int, "Seconds before measuring (presets)", 0,
-             3600, "0"},
-            {"ioengine",
-             "I/O engine",
-             OptionType::Choice,
-             "fio ioengine (presets)",
-             {},
-             {},
-             "libaio",
-             {"libaio", "io_uring", "psync", "sync", "posixaio"}},
-            {"direct",
-             "O_DIRECT",
-             OptionType::Bool,
-             "Bypass the page cache where the file system allows it",
-             {},
-             {},
-             "true"},
-            {"numjobs", "Jobs", OptionType::Int, "Parallel jobs (presets)", 1, 256, "1"},
-            {"target",
-             "Export",
-             OptionType::Choice,
-             "Run on the layout's export through the kernel client: iscsi (fio on the LUN's "
-             "block device; job files name it ${LB_DEVICE}) or nfs (fio in the mounted export)",
-             {},
-             {},
-             "",
-             {"iscsi", "nfs"}},
-            {"nfs_version",
-             "NFS version",
-             OptionType::Choice,
-             "mount -o vers= (target = nfs; default 3)",
-             {},
-             {},
-             "",
-             {"3", "4", "4.1", "4.2"}},
-            {"rsize", "NFS rsize", OptionType::Size, "Read size (target = nfs; default 1M)", 4096,
-             1 << 20},
-            {"wsize", "NFS wsize", OptionType::Size, "Write size (target = nfs; default 1M)", 4096,
-             1 << 20},
-            {"mount_options", "Mount options", OptionType::String,
-             "More NFS mount options, e.g. nconnect=4,hard (target = nfs)"},
-            {"net_timeout", "Network timeout (s)", OptionType::Int,
-             "Bound on each discovery, login, logout, mount and unmount (default 30)", 1, 3600},
+            {.name = "preset",
+             .label = "Preset",
+             .type = OptionType::Choice,
+             .help = "A built-in job",
+             .choices = presetNames()},
+            {.name = "job_file",
+             .label = "Job file",
+             .type = OptionType::Path,
+             .help = "An existing .fio job file, run as-is in the layout's directory"},
+            {.name = "size",
+             .label = "File size",
+             .type = OptionType::Size,
+             .help = "Size of the test file (presets)",
+             .min = 4096,
+             .defaultValue = "256M"},
+            {.name = "runtime",
+             .label = "Runtime (s)",
+             .type = OptionType::Int,
+             .help = "Seconds per run (presets)",
+             .min = 1,
+             .max = 86400,
+             .defaultValue = "10"},
+            {.name = "ramp_time",
+             .label = "Ramp (s)",
+             .type = OptionType::Int,
+             .help = "Seconds before measuring (presets)",
+             .min = 0,
+             .max = 3600,
+             .defaultValue = "0"},
+            {.name = "ioengine",
+             .label = "I/O engine",
+             .type = OptionType::Choice,
+             .help = "fio ioengine (presets)",
+             .defaultValue = "libaio",
+             .choices = {"libaio", "io_uring", "psync", "sync", "posixaio"}},
+            {.name = "direct",
+             .label = "O_DIRECT",
+             .type = OptionType::Bool,
+             .help = "Bypass the page cache where the file system allows it",
+             .defaultValue = "true"},
+            {.name = "numjobs",
+             .label = "Jobs",
+             .type = OptionType::Int,
+             .help = "Parallel jobs (presets)",
+             .min = 1,
+             .max = 256,
+             .defaultValue = "1"},
+            {.name = "target",
+             .label = "Export",
+             .type = OptionType::Choice,
+             .help = "Run on the layout's export through the kernel client: iscsi (fio on the "
+                     "LUN's block device; job files name it ${LB_DEVICE}) or nfs (fio in the "
+                     "mounted export)",
+             .choices = {"iscsi", "nfs"}},
+            {.name = "nfs_version",
+             .label = "NFS version",
+             .type = OptionType::Choice,
+             .help = "mount -o vers= (target = nfs)",
+             .defaultValue = "3",
+             .choices = {"3", "4", "4.1", "4.2"}},
+            {.name = "rsize",
+             .label = "NFS rsize",
+             .type = OptionType::Size,
+             .help = "Read size (target = nfs)",
+             .min = 4096,
+             .max = 1 << 20,
+             .defaultValue = "1M"},
+            {.name = "wsize",
+             .label = "NFS wsize",
+             .type = OptionType::Size,
+             .help = "Write size (target = nfs)",
+             .min = 4096,
+             .max = 1 << 20,
+             .defaultValue = "1M"},
+            {.name = "mount_options",
+             .label = "Mount options",
+             .type = OptionType::String,
+             .help = "More NFS mount options, e.g. nconnect=4,hard (target = nfs)"},
+            {.name = "net_timeout",
+             .label = "Network timeout (s)",
+             .type = OptionType::Int,
+             .help = "Bound on each discovery, login, logout, mount and unmount",
+             .min = 1,
+             .max = 3600,
+             .defaultValue = "30"},
         };
     }
     std::string_view name() const override { return "fio"; }
@@ -207,10 +237,10 @@ public:
         if (o.has("preset") == o.has("job_file"))
             return badInput(where + ": workloads.preset: give exactly one of preset or job_file");
         for (const char* nfsOnly : {"nfs_version", "rsize", "wsize", "mount_options"})
-            if (o.has(nfsOnly) && o.text("target") != "nfs")
+            if (o.given(nfsOnly) && o.text("target") != "nfs")
                 return badInput(where + ": workloads." + nfsOnly +
                                 ": only a workload with target = \"nfs\" mounts NFS");
-        if (o.has("net_timeout") && !o.has("target"))
+        if (o.given("net_timeout") && !o.has("target"))
             return badInput(where + ": workloads.net_timeout: only a workload with a target "
                                     "logs in or mounts");
         if (const Preset* p = findPreset(o.text("preset"))) {
@@ -262,7 +292,7 @@ public:
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         // The campaign sets directIo alike on every layout it compares; fio's JSON then says
         // direct=0, and the parser's Method note ("buffered I/O") tells the comparison.
-        bool direct = o.flag("direct", true);
+        bool direct = o.flag("direct");
         if (direct && !ctx.directIo) {
             direct = false;
             mc.caveats.push_back("direct=0: the file system does not accept O_DIRECT, so the "
@@ -291,11 +321,11 @@ public:
                             std::to_string(capacityBytes) + " bytes");
         MeasuredCommand mc;
         const std::string file = "lb-fio-precondition.dat";
-        const bool direct = o.flag("direct", true) && ctx.directIo;
+        const bool direct = o.flag("direct") && ctx.directIo;
         mc.command = {
             "fio",
             {"--output-format=json", "--name=precondition", "--filename=" + file, "--rw=write",
-             "--bs=128k", "--iodepth=32", "--ioengine=" + o.text("ioengine", "libaio"),
+             "--bs=128k", "--iodepth=32", "--ioengine=" + o.text("ioengine"),
              std::string("--direct=") + (direct ? "1" : "0"),
              "--size=" + std::to_string(capacityBytes - capacityBytes % preconditionBlock),
              "--loops=2", "--refill_buffers", "--buffer_compress_percentage=0", "--end_fsync=1"},
@@ -342,14 +372,14 @@ public:
 
 private:
     static int netTimeout(const OptionValues& o) {
-        return static_cast<int>(o.integer("net_timeout", 30));
+        return static_cast<int>(o.integer("net_timeout"));
     }
 
     static kernel::NfsMount mountOptions(const OptionValues& o) {
         kernel::NfsMount m;
-        m.version = o.text("nfs_version", "3");
-        m.rsizeBytes = o.bytes("rsize", m.rsizeBytes);
-        m.wsizeBytes = o.bytes("wsize", m.wsizeBytes);
+        m.version = o.text("nfs_version");
+        m.rsizeBytes = o.bytes("rsize");
+        m.wsizeBytes = o.bytes("wsize");
         m.extraOptions = o.text("mount_options");
         m.timeoutSeconds = netTimeout(o);
         return m;
@@ -374,7 +404,7 @@ private:
         const Preset* p = findPreset(o.text("preset"));
         if (o.has("preset") && !p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
-        const bool direct = o.flag("direct", true);
+        const bool direct = o.flag("direct");
         mc.workingSetBytes = workingSet(o);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
@@ -402,7 +432,7 @@ private:
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
         mc.cleanup.insert(mc.cleanup.end(), attach->cleanup.begin(), attach->cleanup.end());
         mc.caveats.push_back("nfs: fio in " + ctx.exported.nfsServer + ":" + ctx.exported.nfsPath +
-                             " mounted with the kernel client (vers=" + o.text("nfs_version", "3") +
+                             " mounted with the kernel client (vers=" + o.text("nfs_version") +
                              ")");
         return mc;
     }
@@ -450,7 +480,7 @@ private:
                     // Clients of one export write files of their own.
                     const std::string file =
                         "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file));
+                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct"), file));
                     remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
                 } else {
                     text = fio::withTotalLatencyPercentiles(*userJob);

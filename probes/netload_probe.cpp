@@ -108,56 +108,72 @@ class NetloadProbe final : public Probe {
 public:
     NetloadProbe() {
         options_ = {
-            {"url", "URL", OptionType::String,
-             "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the protocol "
-             "(iscsi or nfs) comes from the scheme. Or give target"},
-            {"target",
-             "Export",
-             OptionType::Choice,
-             "The layout's export ([layouts.export]): its iSCSI LUN (with its CHAP account) or a "
-             "file in its NFS export; the URL is made from it",
-             {},
-             {},
-             "",
-             {"iscsi", "nfs"}},
-            {"file", "NFS file", OptionType::String,
-             "The file in the NFS export (target = nfs; default lb-netload.dat)"},
-            {"nfs_version",
-             "NFS version",
-             OptionType::Choice,
-             "3 or 4 (target = nfs; default 3)",
-             {},
-             {},
-             "",
-             {"3", "4"}},
-            {"rw",
-             "Pattern",
-             OptionType::Choice,
-             "Sequential or random, read or write",
-             {},
-             {},
-             "randread",
-             {"read", "write", "randread", "randwrite"}},
-            {"bs", "Block size", OptionType::Size, "Bytes per I/O", 512, 16 << 20, "4k"},
-            {"iodepth", "Queue depth", OptionType::Int, "I/Os in flight", 1, 1024, "32"},
-            {"runtime", "Runtime (s)", OptionType::Int,
-             "Seconds of I/O (time based; give runtime or size)", 1, 86400},
-            {"size",
-             "Size",
-             OptionType::Size,
-             "Bytes to transfer, or with runtime the region used",
-             512,
-             {}},
+            {.name = "url",
+             .label = "URL",
+             .type = OptionType::String,
+             .help = "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the "
+                     "protocol (iscsi or nfs) comes from the scheme. Or give target"},
+            {.name = "target",
+             .label = "Export",
+             .type = OptionType::Choice,
+             .help = "The layout's export ([layouts.export]): its iSCSI LUN (with its CHAP "
+                     "account) or a file in its NFS export; the URL is made from it",
+             .choices = {"iscsi", "nfs"}},
+            {.name = "file",
+             .label = "NFS file",
+             .type = OptionType::String,
+             .help = "The file in the NFS export (target = nfs)",
+             .defaultValue = "lb-netload.dat"},
+            {.name = "nfs_version",
+             .label = "NFS version",
+             .type = OptionType::Choice,
+             .help = "3 or 4 (target = nfs)",
+             .defaultValue = "3",
+             .choices = {"3", "4"}},
+            {.name = "rw",
+             .label = "Pattern",
+             .type = OptionType::Choice,
+             .help = "Sequential or random, read or write",
+             .defaultValue = "randread",
+             .choices = {"read", "write", "randread", "randwrite"}},
+            {.name = "bs",
+             .label = "Block size",
+             .type = OptionType::Size,
+             .help = "Bytes per I/O",
+             .min = 512,
+             .max = 16 << 20,
+             .defaultValue = "4k"},
+            {.name = "iodepth",
+             .label = "Queue depth",
+             .type = OptionType::Int,
+             .help = "I/Os in flight",
+             .min = 1,
+             .max = 1024,
+             .defaultValue = "32"},
+            {.name = "runtime",
+             .label = "Runtime (s)",
+             .type = OptionType::Int,
+             .help = "Seconds of I/O (time based; give runtime or size)",
+             .min = 1,
+             .max = 86400},
+            {.name = "size",
+             .label = "Size",
+             .type = OptionType::Size,
+             .help = "Bytes to transfer, or with runtime the region used",
+             .min = 512},
             // Not "name" and "timeout": a workload's own keys of those names are the run's.
-            {"job",
-             "Job name",
-             OptionType::String,
-             "Names the metrics <protocol>.<job>.*",
-             {},
-             {},
-             "netload"},
-            {"net_timeout", "Network timeout (s)", OptionType::Int,
-             "Bound on every network step: connect, login, mount, each I/O", 1, 3600, "10"},
+            {.name = "job",
+             .label = "Job name",
+             .type = OptionType::String,
+             .help = "Names the metrics <protocol>.<job>.*",
+             .defaultValue = "netload"},
+            {.name = "net_timeout",
+             .label = "Network timeout (s)",
+             .type = OptionType::Int,
+             .help = "Bound on every network step: connect, login, mount, each I/O",
+             .min = 1,
+             .max = 3600,
+             .defaultValue = "10"},
         };
     }
     std::string_view name() const override { return "netload"; }
@@ -168,11 +184,11 @@ public:
         if (o.has("url") == o.has("target"))
             return badInput(where + ": workloads.url: give exactly one of url or target");
         for (const char* nfsOnly : {"file", "nfs_version"})
-            if (o.has(nfsOnly) && o.text("target") != "nfs")
+            if (o.given(nfsOnly) && o.text("target") != "nfs")
                 return badInput(where + ": workloads." + nfsOnly +
                                 ": only a workload with target = \"nfs\" takes it");
-        if (o.has("file") && (o.text("file").find('/') != std::string::npos ||
-                              o.text("file").find('?') != std::string::npos))
+        if (o.given("file") && (o.text("file").find('/') != std::string::npos ||
+                                o.text("file").find('?') != std::string::npos))
             return badInput(where + ": workloads.file: a file name without '/' or '?'");
         if (o.has("target"))
             return validateJob(o, where);
@@ -207,12 +223,12 @@ public:
     static Expected<void> validateJob(const OptionValues& o, const std::string& where) {
         if (!o.has("runtime") && !o.has("size"))
             return badInput(where + ": workloads: give runtime or size");
-        const std::string job = o.text("job", "netload");
+        const std::string job = o.text("job");
         if (job.empty() || job.find_first_of(".@ /") != std::string::npos)
             return badInput(where + ": workloads.job: '" + job +
                             "' must be non-empty without '.', '@', '/' or spaces (it is part of "
                             "the metric names)");
-        if (o.has("size") && o.bytes("size") < o.bytes("bs", 4096))
+        if (o.has("size") && o.bytes("size") < o.bytes("bs"))
             return badInput(where + ": workloads.size: smaller than one block of bs");
         return {};
     }
@@ -229,8 +245,8 @@ public:
             return badInput("netload: the layout has no NFS export");
         const std::string server =
             e.nfsServer.find(':') != std::string::npos ? "[" + e.nfsServer + "]" : e.nfsServer;
-        return "nfs://" + server + e.nfsPath + "/" + o.text("file", "lb-netload.dat") +
-               (o.text("nfs_version", "3") == "4" ? "?version=4" : "");
+        return "nfs://" + server + e.nfsPath + "/" + o.text("file") +
+               (o.text("nfs_version") == "4" ? "?version=4" : "");
     }
 
     Expected<MeasuredCommand> command(const OptionValues& o,
@@ -249,15 +265,15 @@ public:
             c.arg("--chap-user=" + ctx.exported.chapUser).arg("--chap-secret-fd=0");
             c.secretStdin = ctx.exported.chapPassword + "\n";
         }
-        c.arg("--rw=" + o.text("rw", "randread"));
-        c.arg("--bs=" + std::to_string(o.bytes("bs", 4096)));
-        c.arg("--iodepth=" + std::to_string(o.integer("iodepth", 32)));
+        c.arg("--rw=" + o.text("rw"));
+        c.arg("--bs=" + std::to_string(o.bytes("bs")));
+        c.arg("--iodepth=" + std::to_string(o.integer("iodepth")));
         if (o.has("runtime"))
             c.arg("--runtime=" + std::to_string(o.integer("runtime")));
         if (o.has("size"))
             c.arg("--size=" + std::to_string(o.bytes("size")));
-        c.arg("--name=" + o.text("job", "netload"));
-        const auto timeout = o.integer("net_timeout", 10);
+        c.arg("--name=" + o.text("job"));
+        const auto timeout = o.integer("net_timeout");
         c.arg("--timeout=" + std::to_string(timeout));
         // lb-netload bounds each step itself; this outer bound catches a stuck process.
         if (o.has("runtime"))
