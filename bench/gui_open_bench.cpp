@@ -1,5 +1,5 @@
 // Opening a large database in layoutbench-gui: creates a database of 100,000 runs (300,000
-// metrics, four layouts, ten campaigns; one transaction, prepared statements), then measures, in
+// metrics, four layouts, ten campaigns; one transaction, through the store), then measures, in
 // the offscreen platform, the time from MainWindow::openDatabase to the first paint of the runs
 // table with its rows, the time until the comparison is shown, and the process's peak RSS. The
 // database is built in a child process so its memory is not counted.
@@ -54,7 +54,7 @@ int fail(const std::string& what, const lb::Error& e) {
 // The database: four layouts, ten campaigns, `runs` runs spread over them (2 % failed, with a
 // reason), three fio metrics per successful run.
 int createDatabase(const std::string& path, long runs) {
-    auto store = lb::Store::open(path);
+    auto store = lb::Store::open(path, [] { return std::string("2026-11-29T21:00:00Z"); });
     if (!store)
         return fail("open", store.error());
     auto host = store->ensureHost("bench-host");
@@ -78,67 +78,41 @@ int createDatabase(const std::string& path, long runs) {
     auto tx = store->transaction();
     if (!tx)
         return fail("transaction", tx.error());
-    auto& db = store->database();
-    auto campaign = db.prepare("INSERT INTO campaign(name, scenario_path, scenario, host_id, "
-                               "started_at, finished_at, status) VALUES(?1, '', '', ?2, ?3, ?3, "
-                               "'done')");
-    if (!campaign)
-        return fail("prepare", campaign.error());
-    for (int c = 1; c <= 10; ++c)
-        if (auto r = campaign->bind(1, "bench-" + std::to_string(c))
-                         .bind(2, *host)
-                         .bind(3, "2026-11-29T21:00:00Z")
-                         .run();
-            !r)
+    std::int64_t campaigns[10] = {};
+    for (int c = 0; c < 10; ++c) {
+        auto id = store->createCampaign({"bench-" + std::to_string(c + 1), "", "", *host, "{}"});
+        if (!id)
+            return fail("campaign", id.error());
+        if (auto r = store->setCampaignStatus(*id, lb::CampaignStatus::Done, true); !r)
             return fail("campaign", r.error());
-    auto run = db.prepare(
-        "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
-        "tool_version, started_at, finished_at, wall_seconds, status, reason) VALUES(?1, ?2, ?3, "
-        "'fio', ?4, ?5, ?6, 'fio-3.33', ?7, ?7, ?8, ?9, ?10)");
-    auto metric =
-        db.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
-    if (!run)
-        return fail("prepare", run.error());
-    if (!metric)
-        return fail("prepare", metric.error());
+        campaigns[c] = *id;
+    }
     for (long i = 0; i < runs; ++i) {
         const auto w = static_cast<std::size_t>(i % 5);
         const auto layout = static_cast<std::size_t>((i / 5) % 4);
         const bool failed = i % 50 == 49;
-        const std::string argv =
-            std::string("[\"fio\",\"--output-format=json\",\"--name=") + jobs[w] + "\"]";
-        if (auto r = run->bind(1, static_cast<std::int64_t>(i % 10 + 1))
-                         .bind(2, layoutIds[layout])
-                         .bind(3, workloads[w])
-                         .bind(4, static_cast<int>((i / 20) % 5))
-                         .bind(5, argv)
-                         .bind(6, failed ? 1 : 0)
-                         .bind(7, "2026-11-29T21:00:00Z")
-                         .bind(8, 10.0 + static_cast<double>(i % 7))
-                         .bind(9, failed ? "failed" : "ok")
-                         .bind(10, failed ? "fio exited with status 1: Input/output error" : "")
-                         .run();
-            !r)
+        lb::Run run;
+        run.campaignId = campaigns[i % 10];
+        run.workload = workloads[w];
+        run.probe = "fio";
+        run.iteration = static_cast<int>((i / 20) % 5);
+        run.argv = {"fio", "--output-format=json", std::string("--name=") + jobs[w]};
+        run.exitCode = failed ? 1 : 0;
+        run.toolVersion = "fio-3.33";
+        run.startedAt = run.finishedAt = "2026-11-29T21:00:00Z";
+        run.wallSeconds = 10.0 + static_cast<double>(i % 7);
+        run.status = failed ? lb::RunStatus::Failed : lb::RunStatus::Ok;
+        run.reason = failed ? "fio exited with status 1: Input/output error" : "";
+        if (!failed) {
+            const std::string prefix = std::string("fio.") + jobs[w] + "." + directions[w] + ".";
+            const double scale =
+                1.0 + 0.1 * static_cast<double>(layout) + 0.01 * static_cast<double>(i % 3);
+            run.metrics = {{prefix + "bw", 5e8 / scale, lb::Unit::BytesPerSecond},
+                           {prefix + "iops", 2e4 / scale, lb::Unit::OpsPerSecond},
+                           {prefix + "clat_p99", 2e5 * scale, lb::Unit::Nanoseconds}};
+        }
+        if (auto r = store->insertRun(layoutIds[layout], run); !r)
             return fail("run", r.error());
-        if (failed)
-            continue;
-        const std::int64_t runId = db.lastInsertId();
-        const std::string prefix = std::string("fio.") + jobs[w] + "." + directions[w] + ".";
-        const double scale =
-            1.0 + 0.1 * static_cast<double>(layout) + 0.01 * static_cast<double>(i % 3);
-        const std::pair<std::string, std::pair<double, const char*>> metrics[] = {
-            {prefix + "bw", {5e8 / scale, "bytes/s"}},
-            {prefix + "iops", {2e4 / scale, "ops/s"}},
-            {prefix + "clat_p99", {2e5 * scale, "nanoseconds"}},
-        };
-        for (const auto& [name, value] : metrics)
-            if (auto r = metric->bind(1, runId)
-                             .bind(2, name)
-                             .bind(3, value.first)
-                             .bind(4, value.second)
-                             .run();
-                !r)
-                return fail("metric", r.error());
     }
     if (auto r = tx->commit(); !r)
         return fail("commit", r.error());
