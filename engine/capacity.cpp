@@ -129,41 +129,41 @@ std::string diskLabel(std::size_t index, std::uint64_t bytes) {
 Expected<void> validate(const CapacityInput& in) {
     const std::string kindName(layoutKindName(in.kind));
     if (in.kind == LayoutKind::Dir)
-        return badInput("--kind: dir has no capacity model (it uses space on an existing "
+        return badInput("kind: dir has no capacity model (it uses space on an existing "
                         "filesystem); choose a disk layout");
     if (in.kind == LayoutKind::Guest)
-        return badInput("--kind: guest has no capacity model of its own; compute the capacity "
+        return badInput("kind: guest has no capacity model of its own; compute the capacity "
                         "of its inner layout");
     const auto count = in.diskBytes.size();
     const unsigned needed = minimumDisks(in.kind);
     if (count < needed)
-        return badInput("--disks: " + kindName + " needs at least " + std::to_string(needed) +
+        return badInput("disks: " + kindName + " needs at least " + std::to_string(needed) +
                         " disks, got " + std::to_string(count));
     if ((in.kind == LayoutKind::MdRaid10 || in.kind == LayoutKind::ZfsRaid10) && count % 2 != 0)
-        return badInput("--disks: " + kindName +
+        return badInput("disks: " + kindName +
                         " needs an even number of disks (pairs of "
                         "mirrors), got " +
                         std::to_string(count));
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < count; ++i) {
         if (in.diskBytes[i] == 0)
-            return badInput("--disk-size: disk " + std::to_string(i + 1) + " has 0 bytes");
+            return badInput("disk-size: disk " + std::to_string(i + 1) + " has 0 bytes");
         if (in.diskBytes[i] > std::numeric_limits<std::uint64_t>::max() - total)
-            return badInput("--disk-size: the disks add up to more than 2^64 bytes");
+            return badInput("disk-size: the disks add up to more than 2^64 bytes");
         total += in.diskBytes[i];
     }
     if (in.ashift < 9 || in.ashift > 16)
-        return badInput("--ashift: must be between 9 (512-byte sectors) and 16 (64 KiB), got " +
+        return badInput("ashift: must be between 9 (512-byte sectors) and 16 (64 KiB), got " +
                         std::to_string(in.ashift));
     if (!(in.underprovision > 0.0 && in.underprovision <= 1.0)) // also refuses NaN
-        return badInput("--underprovision: must be a fraction in (0, 1], e.g. 0.8, got " +
+        return badInput("underprovision: must be a fraction in (0, 1], e.g. 0.8, got " +
                         std::to_string(in.underprovision));
     if (!isPowerOfTwo(in.recordsizeBytes) || in.recordsizeBytes < 512 ||
         in.recordsizeBytes > 16 * MiB)
-        return badInput("--recordsize: must be a power of two between 512 and 16M, got " +
+        return badInput("recordsize: must be a power of two between 512 and 16M, got " +
                         std::to_string(in.recordsizeBytes) + " bytes");
     if (!isPowerOfTwo(in.mdChunkBytes) || in.mdChunkBytes < 4 * KiB)
-        return badInput("--chunk: must be a power of two of at least 4 KiB, got " +
+        return badInput("chunk: must be a power of two of at least 4 KiB, got " +
                         std::to_string(in.mdChunkBytes) + " bytes");
     return {};
 }
@@ -506,8 +506,7 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
     if (!b) {
         // Blame underprovisioning only when the whole disks would have been big enough.
         const bool wholeDisksFit = in.underprovision < 1.0 && breakdown(in, in.diskBytes);
-        return badInput((wholeDisksFit ? "--underprovision: " : "--disk-size: ") +
-                        b.error().message);
+        return badInput((wholeDisksFit ? "underprovision: " : "disk-size: ") + b.error().message);
     }
     c.usableBytes = b->data - b->slop;
     c.dataEfficiency = b->efficiency;
@@ -526,7 +525,7 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
 
 Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs) {
     if (!isMd(md.kind))
-        return badInput("--kind: " + std::string(layoutKindName(md.kind)) +
+        return badInput("kind: " + std::string(layoutKindName(md.kind)) +
                         " is not an md kind to put a pool on");
     CapacityInput bare = md;
     bare.poolOnArray = false;

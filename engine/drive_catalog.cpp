@@ -204,7 +204,7 @@ Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::strin
 Expected<DriveCatalog> loadDriveCatalog(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return badInput("--catalog: cannot read drive catalog '" + path + "'");
+        return badInput("catalog: cannot read drive catalog '" + path + "'");
     std::ostringstream text;
     text << in.rdbuf();
     return parseDriveCatalog(text.str(), path);

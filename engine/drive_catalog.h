@@ -41,13 +41,13 @@ struct DriveCatalog {
 
     const Drive* find(std::string_view id) const;
     // Unknown id -> badInput naming `field` and listing the known ids.
-    Expected<Drive> lookup(std::string_view id, std::string_view field = "--drive") const;
+    Expected<Drive> lookup(std::string_view id, std::string_view field = "drive") const;
 };
 
 // Parses catalog text. Errors are badInput "SOURCE:LINE:COL: field: message": TOML syntax, unknown
 // keys, missing or mistyped fields, duplicate ids, an SSD without endurance, an HDD with one.
 Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::string& sourceName);
-// Reads and parses a catalog file; an unreadable file is badInput naming --catalog.
+// Reads and parses a catalog file; an unreadable file is bad input naming the field catalog.
 Expected<DriveCatalog> loadDriveCatalog(const std::string& path);
 
 } // namespace lb

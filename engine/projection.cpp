@@ -94,28 +94,28 @@ Expected<GrowthModel> parseGrowth(std::string_view text) {
     const std::string t = trim(text);
     const std::string usage = "expected a yearly rate: 30% (compound) or 2TB/y (linear)";
     if (t.empty())
-        return badInput("--growth: " + usage);
+        return badInput("growth: " + usage);
     if (t.front() == '-')
-        return badInput("--growth: negative growth '" + t +
+        return badInput("growth: negative growth '" + t +
                         "'; a projection needs growth of 0 or more");
     GrowthModel g;
     if (t.back() == '%') {
         auto v = parseNumber(trim(std::string_view(t).substr(0, t.size() - 1)));
         if (!v)
-            return badInput("--growth: '" + t + "' is not a percentage; " + usage);
+            return badInput("growth: '" + t + "' is not a percentage; " + usage);
         g.kind = GrowthKind::Compound;
         g.annualRate = *v / 100.0;
         return g;
     }
     const auto slash = t.find('/');
     if (slash == std::string::npos)
-        return badInput("--growth: '" + t + "' has no unit; " + usage);
+        return badInput("growth: '" + t + "' has no unit; " + usage);
     const std::string per = lower(trim(std::string_view(t).substr(slash + 1)));
     if (per != "y" && per != "yr" && per != "year")
-        return badInput("--growth: '" + t + "' is not per year (/y); " + usage);
+        return badInput("growth: '" + t + "' is not per year (/y); " + usage);
     auto bytes = parseSize(std::string_view(t).substr(0, slash));
     if (!bytes)
-        return badInput("--growth: " + bytes.error().message);
+        return badInput("growth: " + bytes.error().message);
     g.kind = GrowthKind::Linear;
     g.bytesPerYear = static_cast<double>(*bytes);
     return g;
@@ -134,10 +134,10 @@ Expected<std::uint64_t> parseDailyWrites(std::string_view text) {
     const std::string per =
         slash == std::string::npos ? "" : lower(trim(std::string_view(t).substr(slash + 1)));
     if (per != "d" && per != "day")
-        return badInput("--host-writes: expected bytes per day such as 100G/d, got '" + t + "'");
+        return badInput("host-writes: expected bytes per day such as 100G/d, got '" + t + "'");
     auto bytes = parseSize(std::string_view(t).substr(0, slash));
     if (!bytes)
-        return badInput("--host-writes: " + bytes.error().message);
+        return badInput("host-writes: " + bytes.error().message);
     return *bytes;
 }
 
@@ -280,7 +280,7 @@ Expected<std::vector<UsageSample>> parseUsageSamples(std::string_view csv,
 Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return badInput("--samples: cannot read '" + path + "'");
+        return badInput("samples: cannot read '" + path + "'");
     std::ostringstream text;
     text << in.rdbuf();
     return parseUsageSamples(text.str(), path);
@@ -288,7 +288,7 @@ Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path) {
 
 Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples) {
     if (samples.size() < 2)
-        return badInput("--samples: " + std::to_string(samples.size()) + " sample" +
+        return badInput("samples: " + std::to_string(samples.size()) + " sample" +
                         (samples.size() == 1 ? "" : "s") + "; a fit needs at least 2");
     std::vector<double> days, ys;
     bool positive = true;
@@ -333,7 +333,7 @@ Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples) {
     }
     const double rate = fit.exponential ? fit.model.annualRate : fit.model.bytesPerYear;
     if (rate < 0)
-        return badInput("--samples: usage shrinks from " + fit.firstDate + " to " + fit.lastDate +
+        return badInput("samples: usage shrinks from " + fit.firstDate + " to " + fit.lastDate +
                         " (fitted " + describeGrowth(fit.model) +
                         "); a projection needs growth of 0 or more (give --growth)");
     return fit;
@@ -391,7 +391,7 @@ Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layou
     case LayoutKind::ZfsStripe:
         return WriteAmplification{1.0, "striped, no redundancy: every byte written once"};
     default:
-        return badInput("--kind: " + std::string(layoutKindName(layout.kind)) +
+        return badInput("kind: " + std::string(layoutKindName(layout.kind)) +
                         " has no write-amplification model");
     }
 }
@@ -511,11 +511,11 @@ std::uint64_t scaledPoolUsable(const Capacity& one, std::uint64_t k) {
 
 Expected<PoolUsable> zfsPoolUsable(const CapacityInput& vdev, unsigned vdevs) {
     if (vdev.kind != LayoutKind::ZfsMirror && parityOf(vdev.kind) == 0)
-        return badInput("--kind: a pool of identical vdevs is modelled for zfs-mirror and "
+        return badInput("kind: a pool of identical vdevs is modelled for zfs-mirror and "
                         "zfs-raidz vdevs, not " +
                         std::string(layoutKindName(vdev.kind)));
     if (vdevs == 0)
-        return badInput("--vdevs: a pool needs at least one vdev");
+        return badInput("vdevs: a pool needs at least one vdev");
     auto one = computeCapacity(vdev);
     if (!one)
         return fail(one.error());
@@ -772,16 +772,16 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
 
 Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
     if (in.years < 1 || in.years > maxYears)
-        return badInput("--years: must be between 1 and " + std::to_string(maxYears) + ", got " +
+        return badInput("years: must be between 1 and " + std::to_string(maxYears) + ", got " +
                         std::to_string(in.years));
     if (in.ceiling && !(*in.ceiling > 0.0 && *in.ceiling <= 1.0))
-        return badInput("--ceiling: must be a fraction in (0, 1], e.g. 0.8, got " +
+        return badInput("ceiling: must be a fraction in (0, 1], e.g. 0.8, got " +
                         fixed(*in.ceiling, 3));
     if (in.growth.bytesPerYear < 0 || in.growth.annualRate < 0 ||
         !std::isfinite(in.growth.bytesPerYear) || !std::isfinite(in.growth.annualRate))
-        return badInput("--growth: negative growth; a projection needs growth of 0 or more");
+        return badInput("growth: negative growth; a projection needs growth of 0 or more");
     if (!(in.underprovisionGain > 0.0 && in.underprovisionGain <= 1.0))
-        return badInput("--underprovision-wa-gain: must be a factor in (0, 1] (e.g. 0.8 for "
+        return badInput("underprovision-wa-gain: must be a factor in (0, 1] (e.g. 0.8 for "
                         "20 % less write amplification), got " +
                         fixed(in.underprovisionGain, 3));
 

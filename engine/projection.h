@@ -155,6 +155,16 @@ struct ExpansionPath {
 // fills), 90 % for md.
 double defaultCeiling(LayoutKind kind);
 
+// What a projection needs beyond the layout: how much is used, how it grows, over how long,
+// and the drives (see engine/workbench.h: projectionRequest).
+struct ProjectionRequest {
+    std::uint64_t usedBytes = 0; // in use now
+    GrowthModel growth;
+    unsigned years = 5;
+    std::optional<Drive> drive;                   // price and endurance of the member disks
+    std::optional<std::uint64_t> hostBytesPerDay; // no wear figures without
+};
+
 struct ProjectionInput {
     std::string name; // shown in reports; defaults to the kind's name
     CapacityInput layout;

@@ -5,6 +5,7 @@
 #include "engine/size.h"
 #include "reports/display.h"
 
+#include <array>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -12,6 +13,15 @@
 namespace lb::cli {
 
 namespace {
+
+// The capacity model's fields, as this command's flags.
+constexpr std::array<FieldFlag, 7> capacityFlags{{{"kind", "--kind"},
+                                                  {"disks", "--disks"},
+                                                  {"disk-size", "--disk-size"},
+                                                  {"recordsize", "--recordsize"},
+                                                  {"ashift", "--ashift"},
+                                                  {"underprovision", "--underprovision"},
+                                                  {"chunk", "--chunk"}}};
 
 struct CapacityOptions {
     std::string kind;
@@ -80,7 +90,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         auto c = computeCapacity(in);
         if (!c) {
             if (kinds.size() == 1)
-                return report(c.error());
+                return report(c.error(), capacityFlags);
             continue; // "all": skip kinds that cannot be built from these disks
         }
         all.push_back(toJson(layoutKindName(kind), sizes->size(), in, *c));

@@ -67,13 +67,13 @@ int listCampaigns(const Globals& g, Store& store) {
     for (const auto& c : *rows) {
         out.push_back({{"id", c.id},
                        {"name", c.name},
-                       {"status", c.status},
+                       {"status", enumName(c.status)},
                        {"started_at", c.startedAt},
                        {"finished_at", c.finishedAt},
                        {"runs", c.runs},
                        {"scenario", c.scenarioPath}});
-        table.addRow({std::to_string(c.id), c.name, c.status, c.startedAt, c.finishedAt,
-                      std::to_string(c.runs), c.scenarioPath});
+        table.addRow({std::to_string(c.id), c.name, std::string(enumName(c.status)), c.startedAt,
+                      c.finishedAt, std::to_string(c.runs), c.scenarioPath});
     }
     std::cout << (g.json ? out.dump(2) + "\n" : table.render());
     return 0;

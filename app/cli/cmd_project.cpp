@@ -6,9 +6,10 @@
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
+#include "engine/workbench.h"
 #include "reports/display.h"
-#include "reports/report_data.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -72,46 +73,35 @@ std::string years1(double y) {
 Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
                                                const std::optional<Drive>& drive) {
     if (o.diskSize.empty() && !drive)
-        return badInput("--disk-size: required with --kind (or --drive, to use the drive's "
+        return badInput("disk-size: required with --kind (or --drive, to use the drive's "
                         "capacity)");
     if (o.disks == 0 && o.diskSize.find(',') == std::string::npos)
-        return badInput("--disks: required with a single --disk-size");
+        return badInput("disks: required with a single --disk-size");
     auto sizes = o.diskSize.empty() ? Expected<std::vector<std::uint64_t>>(
                                           std::vector<std::uint64_t>(o.disks, drive->capacityBytes))
                                     : parseDiskSizes(o.diskSize, o.disks);
     if (!sizes)
-        return badInput("--disk-size: " + sizes.error().message);
+        return badInput("disk-size: " + sizes.error().message);
     return sizes;
 }
 
-// A stored layout's spec must carry what the capacity model needs: "kind" and "disk_bytes".
-Expected<ProjectionInput> storedLayout(Store& store, const std::string& name) {
-    auto rec = store.findLayout(name);
-    if (!rec)
-        return fail(rec.error());
-    if (!*rec)
-        return badInput("--layout: no layout named '" + name + "' in " + store.path());
-    const auto spec = nlohmann::json::parse((*rec)->spec, nullptr, false);
-    const std::string where = "--layout: layout '" + name + "' ";
-    if (!spec.is_object())
-        return badInput(where + "has a spec that is not a JSON object");
-    if (!spec.contains("kind") || !spec["kind"].is_string() || !spec.contains("disk_bytes") ||
-        !spec["disk_bytes"].is_array())
-        return badInput(where + "has no \"kind\" and \"disk_bytes\" in its spec (an imported " +
-                        "layout records no disks); project it with --kind, --disks and " +
-                        "--disk-size instead");
-    const auto kindName = spec["kind"].get<std::string>();
-    if (!parseLayoutKind(kindName))
-        return badInput(where + "has an unknown kind '" + kindName + "'");
-    // The same reading of a spec as the decision report's, so both project the same layout.
-    auto layout = capacityInputFromSpec((*rec)->spec, kindName);
-    if (!layout)
-        return badInput(where + "has a disk_bytes entry that is not a positive integer");
-    ProjectionInput in;
-    in.name = name;
-    in.layout = std::move(*layout);
-    return in;
-}
+// The engine's fields, as this command's flags.
+constexpr std::array<FieldFlag, 15> projectFlags{
+    {{"layout", "--layout"},
+     {"kind", "--kind"},
+     {"disks", "--disks"},
+     {"disk-size", "--disk-size"},
+     {"recordsize", "--recordsize"},
+     {"ashift", "--ashift"},
+     {"underprovision", "--underprovision"},
+     {"growth", "--growth"},
+     {"samples", "--samples"},
+     {"host-writes", "--host-writes"},
+     {"years", "--years"},
+     {"ceiling", "--ceiling"},
+     {"underprovision-wa-gain", "--underprovision-wa-gain"},
+     {"drive", "--drive"},
+     {"catalog", "--catalog"}}};
 
 nlohmann::json expansionJson(const ExpansionPath& e) {
     nlohmann::json schedule = nlohmann::json::array();
@@ -317,17 +307,17 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     if (!o.samples.empty()) {
         auto samples = loadUsageSamples(o.samples);
         if (!samples)
-            return report(samples.error());
+            return report(samples.error(), projectFlags);
         auto fit = fitGrowth(*samples);
         if (!fit)
-            return report(fit.error());
+            return report(fit.error(), projectFlags);
         growth.model = fit->model;
         growth.fit = *fit;
         growth.samplesPath = o.samples;
     } else {
         auto model = parseGrowth(o.growth);
         if (!model)
-            return report(model.error());
+            return report(model.error(), projectFlags);
         growth.model = *model;
     }
 
@@ -347,17 +337,17 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     if (!o.drive.empty()) {
         auto catalog = loadDriveCatalog(o.catalog);
         if (!catalog)
-            return report(catalog.error());
-        auto d = catalog->lookup(o.drive, "--drive");
+            return report(catalog.error(), projectFlags);
+        auto d = catalog->lookup(o.drive);
         if (!d)
-            return report(d.error());
+            return report(d.error(), projectFlags);
         drive = *d;
     }
     std::optional<std::uint64_t> hostWrites;
     if (!o.hostWrites.empty()) {
         auto w = parseDailyWrites(o.hostWrites);
         if (!w)
-            return report(w.error());
+            return report(w.error(), projectFlags);
         hostWrites = *w;
     }
 
@@ -367,16 +357,19 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         if (!store)
             return report(store.error());
         for (const auto& name : o.layouts) {
-            auto in = storedLayout(*store, name);
-            if (!in)
-                return report(in.error());
-            inputs.push_back(*in);
+            auto layout = storedCapacityInput(*store, name);
+            if (!layout)
+                return report(layout.error(), projectFlags);
+            ProjectionInput in;
+            in.name = name;
+            in.layout = std::move(*layout);
+            inputs.push_back(std::move(in));
         }
     }
     if (!o.kinds.empty()) {
         auto sizes = diskSizes(o, drive);
         if (!sizes)
-            return report(sizes.error());
+            return report(sizes.error(), projectFlags);
         auto record = parseSize(o.recordsize, SizeConvention::Binary);
         if (!record)
             return report(Error::badInput("--recordsize: " + record.error().message));
@@ -409,7 +402,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         in.underprovisionGain = o.waGain;
         auto p = projectLayout(in);
         if (!p)
-            return report(p.error());
+            return report(p.error(), projectFlags);
         projections.push_back(std::move(*p));
     }
 

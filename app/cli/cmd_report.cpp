@@ -4,13 +4,14 @@
 #include "app/cli/commands.h"
 #include "engine/drive_catalog.h"
 #include "engine/projection.h"
-#include "engine/size.h"
 #include "engine/store.h"
+#include "engine/workbench.h"
 #include "reports/comparison_text.h"
 #include "reports/report.h"
 
 #include <QApplication>
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -48,42 +49,29 @@ struct ReportOptions {
     std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
 };
 
+// The engine's fields, as this command's flags.
+constexpr std::array<FieldFlag, 10> reportFlags{{{"baseline", "--baseline"},
+                                                 {"candidate", "--candidate"},
+                                                 {"campaign", "--campaign"},
+                                                 {"used", "--used"},
+                                                 {"growth", "--growth"},
+                                                 {"years", "--years"},
+                                                 {"host-writes", "--host-writes"},
+                                                 {"drive", "--drive"},
+                                                 {"catalog", "--catalog"},
+                                                 {"underprovision", "--underprovision"}}};
+
 // --used/--growth and friends -> the projection request; none when neither is given.
 Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions& o) {
     if (o.used.empty() && o.growth.empty())
         return std::optional<ProjectionRequest>{};
-    if (o.used.empty())
-        return badInput("--used: required with --growth (bytes in use now, e.g. 1.2T)");
-    if (o.growth.empty())
-        return badInput("--growth: required with --used: 30% (compound) or 2TB/y (linear)");
-    ProjectionRequest r;
-    auto used = parseSize(o.used);
-    if (!used)
-        return badInput("--used: " + used.error().message);
-    r.usedBytes = *used;
-    auto growth = parseGrowth(o.growth);
-    if (!growth)
-        return fail(growth.error());
-    r.growth = *growth;
-    if (o.years < 1 || o.years > 50)
-        return badInput("--years: must be 1 to 50");
-    r.years = o.years;
+    LB_TRY(request, lb::projectionRequest({o.used, o.growth, o.years, std::nullopt, o.hostWrites}));
     if (!o.drive.empty()) {
-        auto catalog = loadDriveCatalog(o.catalog);
-        if (!catalog)
-            return fail(catalog.error());
-        auto d = catalog->lookup(o.drive, "--drive");
-        if (!d)
-            return fail(d.error());
-        r.drive = *d;
+        LB_TRY(catalog, loadDriveCatalog(o.catalog));
+        LB_TRY(drive, catalog.lookup(o.drive));
+        request.drive = drive;
     }
-    if (!o.hostWrites.empty()) {
-        auto w = parseDailyWrites(o.hostWrites);
-        if (!w)
-            return fail(w.error());
-        r.hostBytesPerDay = *w;
-    }
-    return std::optional<ProjectionRequest>{r};
+    return std::optional<ProjectionRequest>{request};
 }
 
 std::optional<Format> formatOf(const std::string& path) {
@@ -185,7 +173,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
 
     auto projection = projectionRequest(o);
     if (!projection)
-        return report(projection.error());
+        return report(projection.error(), reportFlags);
     request.projection = *projection;
 
     auto store = Store::open(g.db);
@@ -193,7 +181,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
         return report(store.error());
     auto data = gatherReport(*store, request);
     if (!data)
-        return report(data.error());
+        return report(data.error(), reportFlags);
 
     if (*format == Format::Markdown) {
         if (auto w = writeFile(o.out, renderMarkdown(*data)); !w)

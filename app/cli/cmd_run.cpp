@@ -2,15 +2,15 @@
 // would run (build steps with their undo, and each workload's command line) without running any.
 #include "app/cli/commands.h"
 #include "engine/campaign.h"
-#include "engine/export.h"
 #include "engine/plan.h"
-#include "engine/schedule.h"
 #include "engine/ssh_runner.h"
+#include "engine/workbench.h"
 #include "probes/tools.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 
 #include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -122,43 +122,20 @@ private:
     bool tty_;
 };
 
-Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeRegistry& probes) {
-    if (o.resume == 0 || !store)
-        return loadScenario(o.scenario, probes);
-    // A resumed campaign runs the scenario it started with, whatever the file says now.
-    auto stored = storedScenario(*store, o.resume);
-    if (!stored)
-        return fail(stored.error());
-    auto scenario = parseScenario(stored->second, o.scenario, probes);
-    if (!scenario)
-        return scenario;
-    // The stored copy has its CHAP secrets masked: they come from the file, for the same layout.
-    if (!hasMaskedSecrets(*scenario))
-        return scenario;
-    auto file = loadScenario(o.scenario, probes);
-    if (!file)
-        return fail(file.error());
-    if (auto r = restoreMaskedSecrets(*scenario, *file, o.scenario); !r)
-        return fail(r.error());
-    return scenario;
-}
+// The engine's fields, as this command's flags.
+constexpr std::array<FieldFlag, 3> runFlags{
+    {{"resume", "--resume"}, {"layout", "--layout"}, {"yes-destroy", "--yes-destroy"}}};
 
 int runRun(const Globals& g, const RunOptions& o) {
     const ProbeRegistry probes = standardProbes();
     auto store = Store::open(g.db);
     if (!store)
         return report(store.error());
-    auto scenario = scenarioFor(o, &*store, probes);
+    const auto only = o.layout.empty() ? std::nullopt : std::optional<std::string>(o.layout);
+    const auto resume = o.resume ? std::optional<std::int64_t>(o.resume) : std::nullopt;
+    auto scenario = resolveScenario({o.scenario, std::nullopt}, resume, only, &*store, probes);
     if (!scenario)
-        return report(scenario.error());
-    if (!o.layout.empty()) {
-        bool found = false;
-        for (const auto& l : scenario->layouts)
-            found = found || l.name == o.layout;
-        if (!found)
-            return report(
-                Error::badInput("--layout: no layout named '" + o.layout + "' in " + o.scenario));
-    }
+        return report(scenario.error(), runFlags);
 
     struct sigaction sa {};
     sa.sa_handler = onSignal;
@@ -183,7 +160,7 @@ int runRun(const Globals& g, const RunOptions& o) {
     auto result = runCampaign(*store, *scenario, probes, **runner, co);
     printer.finish();
     if (!result)
-        return report(result.error());
+        return report(result.error(), runFlags);
 
     nlohmann::json comparisons = nlohmann::json::array();
     std::string tables;
@@ -208,7 +185,7 @@ int runRun(const Globals& g, const RunOptions& o) {
     }
     if (g.json) {
         std::cout << nlohmann::json{{"campaign", result->campaignId},
-                                    {"status", result->status},
+                                    {"status", enumName(result->status)},
                                     {"runs", result->runs},
                                     {"failed_runs", result->failedRuns},
                                     {"skipped_runs", result->skippedRuns},
@@ -222,7 +199,7 @@ int runRun(const Globals& g, const RunOptions& o) {
                   << '\n';
     } else {
         std::cout << "campaign " << result->campaignId << " (" << scenario->name
-                  << "): " << result->status << ", " << result->runs << " run(s), "
+                  << "): " << enumName(result->status) << ", " << result->runs << " run(s), "
                   << result->failedRuns << " failed";
         if (result->skippedRuns)
             std::cout << ", " << result->skippedRuns << " already done";
@@ -230,11 +207,73 @@ int runRun(const Globals& g, const RunOptions& o) {
         for (const auto& p : result->problems)
             std::cout << "  problem: " << p << '\n';
         std::cout << tables;
-        if (result->status == "aborted")
+        if (result->status == CampaignStatus::Aborted)
             std::cout << "\nresume with: layoutbench run " << o.scenario << " --resume "
                       << result->campaignId << '\n';
     }
-    return result->status == "done" ? 0 : 1;
+    return result->status == CampaignStatus::Done ? 0 : 1;
+}
+
+// One layout of the dry run: its plan's parts, text and JSON.
+nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
+    nlohmann::json steps = nlohmann::json::array();
+    text << "== layout " << l.layout->name << " (" << layoutKindName(l.layout->kind)
+         << (l.layout->baseline ? ", baseline" : "") << ")\n";
+    for (const auto& part : l.parts) {
+        if (l.parts.size() > 1)
+            text << "  -- on the "
+                 << (part.runsOn == RunsOn::Guest ? "guest (" + l.layout->guest->target + ")"
+                                                  : std::string("host"))
+                 << "\n";
+        for (const auto& s : part.steps)
+            steps.push_back({{"description", s.description},
+                             {"argv", s.command.argvForDisplay()},
+                             {"optional", s.optional},
+                             {"runs_on", enumName(part.runsOn)},
+                             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
+                                             : nlohmann::json(nullptr)}});
+        text << describePlan(part);
+    }
+    return steps;
+}
+
+// One workload of the dry run on its layout, text and JSON.
+nlohmann::json planWorkload(const Scenario& scenario, const DryRunWorkload& dw,
+                            std::ostringstream& text) {
+    const ScenarioWorkload& w = *dw.workload;
+    const MeasuredCommand& mc = dw.command;
+    const std::string where =
+        dw.where == DryRunWorkload::Where::Workbench ? "   (from this machine to its clients)"
+        : dw.where == DryRunWorkload::Where::Client  ? "   (on client " + w.clients.front() + ")"
+                                                     : std::string();
+    nlohmann::json prepare = nlohmann::json::array(), cleanup = nlohmann::json::array();
+    for (const auto& c : mc.clientPrepare) {
+        prepare.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
+        text << "  run " << w.name << " prepare on " << c.client << ": " << c.command.toUserOutput()
+             << "\n";
+    }
+    for (const auto& c : mc.prepare) {
+        prepare.push_back(c.argvForDisplay());
+        text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
+    }
+    text << "  run " << w.name << " x"
+         << (scenario.adaptive() ? std::to_string(scenario.iterations) + "-" +
+                                       std::to_string(*scenario.maxIterations)
+                                 : std::to_string(scenario.iterations))
+         << ": " << mc.command.toUserOutput()
+         << (mc.command.cwd.empty() ? "" : "   (in " + mc.command.cwd + ")") << where << "\n";
+    for (const auto& c : mc.cleanup) {
+        cleanup.push_back(c.argvForDisplay());
+        text << "  run " << w.name << " cleanup: " << c.toUserOutput() << "\n";
+    }
+    for (const auto& c : mc.clientCleanup) {
+        cleanup.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
+        text << "  run " << w.name << " cleanup on " << c.client << ": " << c.command.toUserOutput()
+             << "\n";
+    }
+    return {{"name", w.name},     {"iterations", scenario.iterations},   {"clients", w.clients},
+            {"prepare", prepare}, {"argv", mc.command.argvForDisplay()}, {"cwd", mc.command.cwd},
+            {"cleanup", cleanup}};
 }
 
 int runPlan(const Globals& g, const std::string& path) {
@@ -242,107 +281,28 @@ int runPlan(const Globals& g, const std::string& path) {
     auto scenario = loadScenario(path, probes);
     if (!scenario)
         return report(scenario.error());
+    DryRunHost host;
+    host.ramBytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                    static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    host.root = geteuid() == 0;
+    host.deviceBytes = localDeviceBytes(*scenario);
+    auto plan = dryRun(*scenario, probes, host);
+    if (!plan)
+        return report(plan.error());
+    const CampaignSchedule& schedule = plan->schedule;
     nlohmann::json out = nlohmann::json::array();
     std::ostringstream text;
-    const auto ram = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                     static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-    const auto deviceBytes = localDeviceBytes(*scenario);
-    const auto schedule = scheduleCampaign(*scenario, std::nullopt);
     text << describeSchedule(*scenario, schedule);
-    for (const auto& layout : scenario->layouts) {
-        auto parts = planParts(*scenario, layout, deviceBytes);
-        if (!parts)
-            return report(parts.error());
-        const LayoutPlan* plan = &parts->back(); // the part the workloads run on
-        nlohmann::json steps = nlohmann::json::array();
-        text << "== layout " << layout.name << " (" << layoutKindName(layout.kind)
-             << (layout.baseline ? ", baseline" : "") << ")\n";
-        for (const auto& part : *parts) {
-            if (parts->size() > 1)
-                text << "  -- on the "
-                     << (part.runsOn == "guest" ? "guest (" + layout.guest->target + ")"
-                                                : std::string("host"))
-                     << "\n";
-            for (const auto& s : part.steps)
-                steps.push_back({{"description", s.description},
-                                 {"argv", s.command.argvForDisplay()},
-                                 {"optional", s.optional},
-                                 {"runs_on", part.runsOn},
-                                 {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
-                                                 : nlohmann::json(nullptr)}});
-            text << describePlan(part);
-        }
-        WorkloadContext ctx;
-        ctx.workdir = plan->workdir;
-        // A qemu guest started by the plan has the memory it is given; the campaign reads the
-        // real figure from each target when it runs.
-        ctx.ramBytes =
-            layout.guest && layout.guest->hypervisor == "qemu" ? layout.guest->memoryBytes : ram;
-        if (layout.guest) {
-            const auto guestTarget = parseSshUrl(layout.guest->target);
-            ctx.root = guestTarget && guestTarget->user == "root";
-        } else {
-            ctx.root = geteuid() == 0;
-        }
-        ctx.layoutName = layout.name;
-        ctx.exported = exportTarget(layout, plan->workdir);
+    for (const auto& l : plan->layouts) {
+        nlohmann::json steps = planSteps(l, text);
         nlohmann::json workloads = nlohmann::json::array();
-        for (const auto& w : scenario->workloads) {
-            const Probe* probe = probes.find(w.probe);
-            // Where it runs: the layout's host, its one client, or from here to all its clients.
-            WorkloadContext wctx = ctx;
-            std::string where;
-            if (w.clients.size() > 1 && probe->drivesClients()) {
-                for (const auto& name : w.clients) {
-                    const ScenarioClient& c = *scenario->client(name);
-                    wctx.clients.push_back({c.name, c.address, c.fioPort, c.workDir});
-                }
-                where = "   (from this machine to its clients)";
-            } else if (!w.clients.empty()) {
-                where = "   (on client " + w.clients.front() + ")";
-            }
-            auto mc = probe->command(w.options, wctx);
-            if (!mc)
-                return report(mc.error());
-            nlohmann::json prepare = nlohmann::json::array(), cleanup = nlohmann::json::array();
-            for (const auto& c : mc->clientPrepare) {
-                prepare.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
-                text << "  run " << w.name << " prepare on " << c.client << ": "
-                     << c.command.toUserOutput() << "\n";
-            }
-            for (const auto& c : mc->prepare) {
-                prepare.push_back(c.argvForDisplay());
-                text << "  run " << w.name << " prepare: " << c.toUserOutput() << "\n";
-            }
-            text << "  run " << w.name << " x"
-                 << (scenario->adaptive() ? std::to_string(scenario->iterations) + "-" +
-                                                std::to_string(*scenario->maxIterations)
-                                          : std::to_string(scenario->iterations))
-                 << ": " << mc->command.toUserOutput()
-                 << (mc->command.cwd.empty() ? "" : "   (in " + mc->command.cwd + ")") << where
-                 << "\n";
-            for (const auto& c : mc->cleanup) {
-                cleanup.push_back(c.argvForDisplay());
-                text << "  run " << w.name << " cleanup: " << c.toUserOutput() << "\n";
-            }
-            for (const auto& c : mc->clientCleanup) {
-                cleanup.push_back({{"client", c.client}, {"argv", c.command.argvForDisplay()}});
-                text << "  run " << w.name << " cleanup on " << c.client << ": "
-                     << c.command.toUserOutput() << "\n";
-            }
-            workloads.push_back({{"name", w.name},
-                                 {"iterations", scenario->iterations},
-                                 {"clients", w.clients},
-                                 {"prepare", prepare},
-                                 {"argv", mc->command.argvForDisplay()},
-                                 {"cwd", mc->command.cwd},
-                                 {"cleanup", cleanup}});
-        }
+        for (const auto& dw : l.workloads)
+            workloads.push_back(planWorkload(*scenario, dw, text));
         text << "  teardown: the undo commands above, newest first\n";
-        out.push_back({{"layout", layout.name},
-                       {"kind", layoutKindName(layout.kind)},
-                       {"baseline", layout.baseline},
-                       {"workdir", plan->workdir},
+        out.push_back({{"layout", l.layout->name},
+                       {"kind", layoutKindName(l.layout->kind)},
+                       {"baseline", l.layout->baseline},
+                       {"workdir", l.parts.back().workdir},
                        {"steps", steps},
                        {"workloads", workloads}});
     }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,8 +25,12 @@ using Action = std::function<int()>;
 // Prints "layoutbench: message" on stderr and returns the exit status for the error's kind.
 int report(const Error& error);
 // The same for an engine error that names a field ("candidate: ..."): the field becomes the
-// command's flag ("--candidate: ...").
-int report(Error error, std::initializer_list<std::pair<std::string_view, std::string_view>> flags);
+// command's flag ("--candidate: ..."), on every line of the message that starts with one.
+using FieldFlag = std::pair<std::string_view, std::string_view>; // engine field, its flag
+int report(Error error, std::span<const FieldFlag> flags);
+inline int report(Error error, std::initializer_list<FieldFlag> flags) {
+    return report(std::move(error), std::span<const FieldFlag>(flags.begin(), flags.size()));
+}
 
 // Each registers a subcommand whose callback stores the action to run into `action`.
 void addCapacity(CLI::App& app, Globals& g, Action& action);

@@ -11,13 +11,24 @@ int report(const Error& error) {
     return error.kind == ErrorKind::BadInput ? 2 : 1;
 }
 
-int report(Error error,
-           std::initializer_list<std::pair<std::string_view, std::string_view>> flags) {
-    for (const auto& [field, flag] : flags)
-        if (error.message.starts_with(std::string(field) + ":")) {
-            error.message = std::string(flag) + error.message.substr(field.size());
-            break;
-        }
+int report(Error error, std::span<const FieldFlag> flags) {
+    // Each line of the message may name its field (one refusal per device, say).
+    std::string mapped;
+    std::size_t begin = 0;
+    while (begin <= error.message.size()) {
+        auto end = error.message.find('\n', begin);
+        if (end == std::string::npos)
+            end = error.message.size();
+        std::string line = error.message.substr(begin, end - begin);
+        for (const auto& [field, flag] : flags)
+            if (line.starts_with(std::string(field) + ":")) {
+                line = std::string(flag) + line.substr(field.size());
+                break;
+            }
+        mapped += (begin == 0 ? "" : "\n") + line;
+        begin = end + 1;
+    }
+    error.message = std::move(mapped);
     return report(error);
 }
 

@@ -2,13 +2,12 @@
 #include "app/gui/campaign_controller.h"
 
 #include "engine/campaign.h"
-#include "engine/plan.h"
 #include "engine/schedule.h"
 #include "engine/ssh_runner.h"
+#include "engine/workbench.h"
 #include "probes/tools.h"
 
 #include <QStringDecoder>
-#include <algorithm>
 
 namespace lb::gui {
 
@@ -18,36 +17,12 @@ namespace {
 // editor says now. `store` is needed only then.
 Expected<Scenario> requestedScenario(const CampaignRequest& request, const ProbeRegistry& probes,
                                      Store* store) {
-    Expected<Scenario> scenario = badInput("no scenario");
-    if (request.resume) {
-        auto stored = storedScenario(*store, *request.resume);
-        if (!stored)
-            return fail(stored.error());
-        scenario = parseScenario(stored->second, stored->first, probes);
-        // Its CHAP secrets are masked there: they come from the scenario in the editor.
-        if (scenario && hasMaskedSecrets(*scenario)) {
-            auto editor = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
-            if (!editor)
-                return fail(editor.error());
-            const std::string name =
-                request.scenarioPath.isEmpty() ? "the scenario editor" : ss(request.scenarioPath);
-            if (auto r = restoreMaskedSecrets(*scenario, *editor, name); !r)
-                return fail(r.error());
-        }
-    } else {
-        scenario = parseScenario(ss(request.scenarioText), ss(request.scenarioPath), probes);
-    }
-    if (!scenario || !request.onlyLayout)
-        return scenario;
-    for (const auto& l : scenario->layouts)
-        if (l.name == *request.onlyLayout)
-            return scenario;
-    return badInput(ss(CampaignController::tr("No layout named '%1' in the scenario.")
-                           .arg(qs(*request.onlyLayout))));
-}
-
-bool selected(const ScenarioLayout& layout, const std::optional<std::string>& onlyLayout) {
-    return !onlyLayout || layout.baseline || layout.name == *onlyLayout;
+    auto scenario = resolveScenario({ss(request.scenarioPath), ss(request.scenarioText)},
+                                    request.resume, request.onlyLayout, store, probes);
+    if (!scenario && scenario.error().message.starts_with("layout: "))
+        return badInput(ss(CampaignController::tr("No layout named '%1' in the scenario.")
+                               .arg(qs(*request.onlyLayout))));
+    return scenario;
 }
 
 } // namespace
@@ -59,51 +34,6 @@ CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::str
     for (const auto& r : scheduleCampaign(scenario, onlyLayout).runs)
         plan.runs.push_back({r.layout, r.workload, r.iteration});
     return plan;
-}
-
-CampaignReview reviewCampaign(const Scenario& scenario,
-                              const std::optional<std::string>& onlyLayout) {
-    CampaignReview review;
-    review.scenario = scenario.name;
-    for (const auto& l : scenario.layouts) {
-        if (!selected(l, onlyLayout))
-            continue;
-        PlannedLayout planned;
-        planned.name = l.name;
-        planned.kind = std::string(layoutKindName(l.kind));
-        planned.baseline = l.baseline;
-        for (const auto& diskName : scenario.disksTouchedBy(l)) {
-            const ScenarioDisk* d = scenario.disk(diskName);
-            if (!d || d->device.empty())
-                continue;
-            planned.devices.push_back(d->device);
-            auto known = std::find_if(review.devices.begin(), review.devices.end(),
-                                      [&](const DeviceReview& r) { return r.path == d->device; });
-            if (known == review.devices.end()) {
-                DeviceReview device;
-                device.path = d->device;
-                device.disk = d->name;
-                device.wipe = d->wipe;
-                review.devices.push_back(std::move(device));
-                known = std::prev(review.devices.end());
-            }
-            if (std::find(known->layouts.begin(), known->layouts.end(), l.name) ==
-                known->layouts.end())
-                known->layouts.push_back(l.name);
-        }
-        if (auto parts = planParts(scenario, l)) {
-            for (auto& part : *parts)
-                for (auto& step : part.steps) {
-                    if (part.runsOn == "guest")
-                        step.description = "in the guest: " + step.description;
-                    planned.steps.push_back(std::move(step));
-                }
-        } else {
-            planned.problem = parts.error().message;
-        }
-        review.layouts.push_back(std::move(planned));
-    }
-    return review;
 }
 
 CampaignController::CampaignController(QObject* parent)
@@ -184,14 +114,7 @@ void CampaignController::runReview(CampaignRequest request) {
         }
         // The same inspection the engine makes before it builds anything; a device it cannot
         // inspect is still listed, with the reason, and the engine will refuse it.
-        for (auto& device : review.devices) {
-            if (cancel_.load())
-                break;
-            if (auto state = diskInspector_(**runner, device.path))
-                device.state = std::move(*state);
-            else
-                device.inspectError = state.error().message;
-        }
+        inspectReviewedDevices(review, **runner, diskInspector_, &cancel_);
     }
     if (cancel_.load()) {
         emit reviewFailed(tr("Stopped before anything ran."));

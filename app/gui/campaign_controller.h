@@ -32,15 +32,10 @@ struct CampaignRequest {
     std::vector<std::string> yesDestroy;
 };
 
-// The runs of a campaign in the order the engine makes them: per layout, per iteration, per
-// workload. The baseline is always included when only one layout is asked for.
+// The runs of a campaign in the order the engine makes them (its schedule, drills included). The
+// baseline is always included when only one layout is asked for. What the campaign builds and
+// destroys is the engine's reviewCampaign (engine/workbench.h).
 CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::string>& onlyLayout);
-
-// The layouts a campaign builds (the same selection as planCampaign), each with its plan, and the
-// block devices they destroy, not yet inspected. A function of the scenario alone: device sizes
-// are not known here, so a partition of a fraction of a device shows a placeholder size.
-CampaignReview reviewCampaign(const Scenario& scenario,
-                              const std::optional<std::string>& onlyLayout);
 
 class CampaignController : public QObject {
     Q_OBJECT
@@ -48,7 +43,7 @@ public:
     using RunnerFactory = std::function<std::unique_ptr<Runner>()>;
     using CampaignFunction = std::function<Expected<CampaignResult>(
         Store&, const Scenario&, const ProbeRegistry&, Runner&, const CampaignOptions&)>;
-    using DiskInspector = std::function<Expected<DiskState>(Runner&, const std::string&)>;
+    using DiskInspector = lb::DiskInspector;
 
     explicit CampaignController(QObject* parent = nullptr);
     ~CampaignController() override; // stops a running campaign and waits for it
@@ -83,7 +78,7 @@ signals:
     // Emitted on the GUI thread once the worker has ended (after finished or failed).
     void stopped();
     // From the review's worker thread.
-    void reviewed(const lb::gui::CampaignReview& review);
+    void reviewed(const lb::CampaignReview& review);
     void reviewFailed(const QString& message);
 
 private:

@@ -114,10 +114,10 @@ void CampaignTab::setCampaigns(const std::vector<CampaignRecord>& campaigns) {
     resumeBox_->clear();
     // Newest first: the one just stopped is the one to resume.
     for (auto it = campaigns.rbegin(); it != campaigns.rend(); ++it)
-        if (it->status != "done")
+        if (it->status != CampaignStatus::Done)
             resumeBox_->addItem(tr("#%1 %2 (%3, %4 runs)")
                                     .arg(it->id)
-                                    .arg(qs(it->name), qs(it->status))
+                                    .arg(qs(it->name), qs(enumName(it->status)))
                                     .arg(it->runs),
                                 QVariant::fromValue<qlonglong>(it->id));
     updateButtons();
@@ -217,14 +217,14 @@ void CampaignTab::appendMessage(const QString& text) {
 void CampaignTab::campaignFinished(const CampaignResult& r) {
     QString text = tr("Campaign #%1 %2: %3 run(s), %4 failed")
                        .arg(r.campaignId)
-                       .arg(qs(r.status))
+                       .arg(qs(enumName(r.status)))
                        .arg(r.runs)
                        .arg(r.failedRuns);
     if (r.skippedRuns)
         text += tr(", %1 done before").arg(r.skippedRuns);
     for (const auto& p : r.problems)
         text += QStringLiteral("\n") + tr("problem: %1").arg(qs(p));
-    if (r.status == "aborted")
+    if (r.status == CampaignStatus::Aborted)
         text += QStringLiteral("\n") + tr("Resume it with Resume.");
     status_->setText(text);
     appendMessage(text);

@@ -49,6 +49,14 @@ bool naturalLess(const QString& a, const QString& b) {
 
 } // namespace
 
+QString fieldMessage(const Error& error,
+                     std::initializer_list<std::pair<std::string_view, QString>> widgets) {
+    for (const auto& [field, label] : widgets)
+        if (error.message.starts_with(std::string(field) + ":"))
+            return label + qs(std::string_view(error.message).substr(field.size()));
+    return qs(error.message);
+}
+
 RunTable makeRunTable(std::vector<RunSummary> runs) {
     RunTable table;
     table.rows.reserve(runs.size());
@@ -96,7 +104,7 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<DatabaseSnapshot>("lb::gui::DatabaseSnapshot");
     qRegisterMetaType<ComparisonResult>("lb::gui::ComparisonResult");
     qRegisterMetaType<CampaignPlan>("lb::gui::CampaignPlan");
-    qRegisterMetaType<CampaignReview>("lb::gui::CampaignReview");
+    qRegisterMetaType<CampaignReview>("lb::CampaignReview");
 }
 
 } // namespace lb::gui

@@ -8,11 +8,13 @@
 #include "engine/plan.h"
 #include "engine/safety.h"
 #include "engine/store.h"
+#include "engine/workbench.h"
 #include "reports/report_data.h"
 
 #include <QMetaType>
 #include <QString>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,11 @@ inline QString qs(std::string_view s) {
 inline std::string ss(const QString& s) {
     return s.toStdString();
 }
+
+// An engine error for people at a form: the field it names ("growth: ...") becomes the label of
+// the widget that holds it ("Growth per year: ..."); other messages stay as they are.
+QString fieldMessage(const Error& error,
+                     std::initializer_list<std::pair<std::string_view, QString>> widgets);
 
 // Every run of a database in a compact, read-only form: the strings (layout, workload, reason)
 // interned once, about 48 bytes a run, so 100,000 runs cost a few MB and the model never copies a
@@ -71,7 +78,8 @@ struct ComparisonResult {
     ReportData chartData;
 };
 
-// The runs a campaign will make, in order (see planCampaign in campaign_controller.h).
+// The runs a campaign will make, in order (see planCampaign in campaign_controller.h). The
+// review of what it builds and destroys is the engine's CampaignReview (engine/workbench.h).
 struct CampaignPlan {
     std::string scenario;
     std::optional<std::int64_t> resume;
@@ -81,33 +89,6 @@ struct CampaignPlan {
         int iteration = 0; // from 0
     };
     std::vector<Entry> runs;
-};
-
-// What a campaign will build and destroy, reviewed before anything runs (see reviewCampaign in
-// campaign_controller.h): each layout's plan, and every block device with what the engine's
-// safety inspection found on it.
-struct PlannedLayout {
-    std::string name;
-    std::string kind; // "zfs-mirror"
-    bool baseline = false;
-    std::vector<std::string> devices; // the block devices building it destroys, in disk order
-    std::vector<PlanStep> steps;      // each with its undo
-    std::string problem;              // why there is no plan ("" when there is one)
-};
-
-struct DeviceReview {
-    std::string path; // as the scenario names it
-    std::string disk; // the scenario's [[disks]] name
-    bool wipe = false;
-    std::vector<std::string> layouts; // the layouts that destroy it
-    std::optional<DiskState> state;   // what the inspection found, once it ran
-    std::string inspectError;         // why the inspection could not run ("" when it did)
-};
-
-struct CampaignReview {
-    std::string scenario;
-    std::vector<PlannedLayout> layouts; // in the scenario's order
-    std::vector<DeviceReview> devices;  // each device once, in order of first use
 };
 
 // Registers the types above and the engine types used in queued signals. Call once, before any
@@ -122,4 +103,4 @@ Q_DECLARE_METATYPE(lb::CampaignResult)
 Q_DECLARE_METATYPE(lb::gui::DatabaseSnapshot)
 Q_DECLARE_METATYPE(lb::gui::ComparisonResult)
 Q_DECLARE_METATYPE(lb::gui::CampaignPlan)
-Q_DECLARE_METATYPE(lb::gui::CampaignReview)
+Q_DECLARE_METATYPE(lb::CampaignReview)

@@ -3,10 +3,10 @@
 #include "app/gui/projection_tab.h"
 
 #include "app/gui/gui_types.h"
-#include "engine/projection.h"
+#include "engine/layout_spec.h"
 #include "engine/size.h"
+#include "engine/workbench.h"
 #include "reports/charts.h"
-#include "reports/report_data.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -122,39 +122,29 @@ bool ProjectionTab::recompute() {
                                      : tr("Choose a layout."));
         return false;
     }
-    ProjectionRequest request;
-    auto used = parseSize(ss(used_->text().trimmed()));
-    if (!used) {
-        showMessage(tr("Used now: %1").arg(qs(used.error().message)));
-        return false;
-    }
-    request.usedBytes = *used;
-    auto growth = parseGrowth(ss(growth_->text().trimmed()));
-    if (!growth) {
-        showMessage(qs(growth.error().message));
-        return false;
-    }
-    request.growth = *growth;
-    request.years = static_cast<unsigned>(years_->value());
+    ProjectionSettings settings{ss(used_->text().trimmed()), ss(growth_->text().trimmed()),
+                                static_cast<unsigned>(years_->value()), std::nullopt,
+                                ss(hostWrites_->text().trimmed())};
     if (const QString id = drive_->currentData().toString(); !id.isEmpty())
         if (const Drive* d = catalog_.find(ss(id)))
-            request.drive = *d;
-    if (const QString w = hostWrites_->text().trimmed(); !w.isEmpty()) {
-        auto writes = parseDailyWrites(ss(w));
-        if (!writes) {
-            showMessage(qs(writes.error().message));
-            return false;
-        }
-        request.hostBytesPerDay = *writes;
+            settings.drive = *d;
+    auto request = projectionRequest(settings);
+    if (!request) {
+        showMessage(fieldMessage(request.error(), {{"used", tr("Used now")},
+                                                   {"growth", tr("Growth per year")},
+                                                   {"years", tr("Years")},
+                                                   {"host-writes", tr("Host writes")}}));
+        return false;
     }
     const LayoutRecord& l = layouts_[static_cast<std::size_t>(index)];
-    auto projection = projectSpec(l.name, l.spec, l.kind, request);
+    auto projection = projectStoredLayout(l, *request);
     if (!projection) {
         showMessage(tr("%1 has no capacity model.").arg(qs(l.name)));
         return false;
     }
     if (!*projection) {
-        showMessage(qs(projection->error().message));
+        showMessage(fieldMessage(projection->error(),
+                                 {{"growth", tr("Growth per year")}, {"years", tr("Years")}}));
         return false;
     }
     const LayoutProjection& p = **projection;
@@ -169,7 +159,7 @@ bool ProjectionTab::recompute() {
                  .arg(p.ceilingMonth
                           ? tr("the ceiling is passed in month %1 without expansion")
                                 .arg(*p.ceilingMonth)
-                          : tr("the ceiling is not passed within %1 years").arg(request.years));
+                          : tr("the ceiling is not passed within %1 years").arg(request->years));
     for (const auto& e : p.expansions) {
         QString line = tr("%1: %2 disk(s) a step, %3 disk(s) bought")
                            .arg(qs(expansionKindName(e.kind)))

@@ -2,6 +2,7 @@
 #include "app/gui/store_service.h"
 
 #include <algorithm>
+#include <map>
 
 namespace lb::gui {
 
@@ -67,6 +68,28 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
             emit compareFailed(tr("No database is open."));
             return;
         }
+        // Every layout's samples, read once: the comparison's two sides and the charts' bars.
+        auto layouts = store_->layouts();
+        if (!layouts) {
+            emit compareFailed(qs(layouts.error().message));
+            return;
+        }
+        std::map<std::string, LayoutSamples> samples;
+        for (const auto& l : *layouts) {
+            auto loaded = store_->layoutSamples(l.name, campaignId);
+            if (!loaded) {
+                emit compareFailed(qs(loaded.error().message));
+                return;
+            }
+            samples[l.name] = std::move(*loaded);
+        }
+        for (const auto& [field, name] :
+             {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}})
+            if (!samples.count(ss(*name))) {
+                emit compareFailed(qs(std::string(field) + ": no layout named '" + ss(*name) +
+                                      "' in " + store_->path()));
+                return;
+            }
         // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
         ComparePolicy policy{thresholds, {}};
         auto campaign = campaignId ? Expected<std::optional<std::int64_t>>(campaignId)
@@ -74,7 +97,8 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
         if (campaign && *campaign)
             if (auto stored = store_->campaignPolicy(**campaign); stored && *stored)
                 policy.decide = (*stored)->decide;
-        auto cmp = compareStoredLayouts(*store_, ss(baseline), ss(candidate), policy, campaignId);
+        auto cmp = compareLoadedLayouts(*store_, ss(baseline), samples[ss(baseline)], ss(candidate),
+                                        samples[ss(candidate)], policy, campaignId);
         if (!cmp) {
             emit compareFailed(qs(cmp.error().message));
             return;
@@ -88,18 +112,9 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
         data.title = result.comparison.candidate + " against " + result.comparison.baseline;
         data.baseline = result.comparison.baseline;
         data.thresholds = thresholds;
-        auto layouts = store_->layouts();
-        if (!layouts) {
-            emit compareFailed(qs(layouts.error().message));
-            return;
-        }
         for (const auto& l : *layouts) {
-            auto samples = store_->layoutSamples(l.name, campaignId);
-            if (!samples) {
-                emit compareFailed(qs(samples.error().message));
-                return;
-            }
-            if (samples->metrics.empty())
+            auto& loaded = samples[l.name];
+            if (loaded.metrics.empty())
                 continue; // nothing measured: no bars
             ReportLayout rl;
             rl.name = l.name;
@@ -110,7 +125,7 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
             rl.runs = l.runs;
             rl.failedRuns = l.failedRuns;
             data.layouts.push_back(std::move(rl));
-            data.samples[l.name] = std::move(*samples);
+            data.samples[l.name] = std::move(loaded);
         }
         std::stable_partition(data.layouts.begin(), data.layouts.end(),
                               [](const ReportLayout& l) { return l.baseline; });

@@ -364,7 +364,7 @@ TEST(Capacity, SeedBadInputMessage) {
     const auto r = computeCapacity(input(LayoutKind::ZfsRaidz2, {500 * GB, 500 * GB}));
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
-    EXPECT_EQ(r.error().message, "--disks: zfs-raidz2 needs at least 3 disks, got 2");
+    EXPECT_EQ(r.error().message, "disks: zfs-raidz2 needs at least 3 disks, got 2");
 }
 
 TEST(Capacity, BadInputNamesTheField) {
@@ -374,73 +374,73 @@ TEST(Capacity, BadInputNamesTheField) {
         const char* field;
     };
     const Row rows[] = {
-        {"dir", [](CapacityInput& in) { in.kind = LayoutKind::Dir; }, "--kind: "},
-        {"guest", [](CapacityInput& in) { in.kind = LayoutKind::Guest; }, "--kind: "},
-        {"no disks", [](CapacityInput& in) { in.diskBytes.clear(); }, "--disks: "},
+        {"dir", [](CapacityInput& in) { in.kind = LayoutKind::Dir; }, "kind: "},
+        {"guest", [](CapacityInput& in) { in.kind = LayoutKind::Guest; }, "kind: "},
+        {"no disks", [](CapacityInput& in) { in.diskBytes.clear(); }, "disks: "},
         {"raidz3 of 3",
          [](CapacityInput& in) {
              in.kind = LayoutKind::ZfsRaidz3;
              in.diskBytes.resize(3);
          },
-         "--disks: "},
+         "disks: "},
         {"md raid6 of 3",
          [](CapacityInput& in) {
              in.kind = LayoutKind::MdRaid6;
              in.diskBytes.resize(3);
          },
-         "--disks: "},
+         "disks: "},
         {"md raid10 odd",
          [](CapacityInput& in) {
              in.kind = LayoutKind::MdRaid10;
              in.diskBytes.resize(5);
          },
-         "--disks: "},
+         "disks: "},
         {"zfs raid10 odd",
          [](CapacityInput& in) {
              in.kind = LayoutKind::ZfsRaid10;
              in.diskBytes.resize(5);
          },
-         "--disks: "},
+         "disks: "},
         {"zfs mirror of 1",
          [](CapacityInput& in) {
              in.kind = LayoutKind::ZfsMirror;
              in.diskBytes.resize(1);
          },
-         "--disks: "},
-        {"ashift 8", [](CapacityInput& in) { in.ashift = 8; }, "--ashift: "},
-        {"ashift 17", [](CapacityInput& in) { in.ashift = 17; }, "--ashift: "},
+         "disks: "},
+        {"ashift 8", [](CapacityInput& in) { in.ashift = 8; }, "ashift: "},
+        {"ashift 17", [](CapacityInput& in) { in.ashift = 17; }, "ashift: "},
         {"underprovision 0", [](CapacityInput& in) { in.underprovision = 0.0; },
-         "--underprovision: "},
+         "underprovision: "},
         {"underprovision negative", [](CapacityInput& in) { in.underprovision = -0.5; },
-         "--underprovision: "},
+         "underprovision: "},
         {"underprovision above 1", [](CapacityInput& in) { in.underprovision = 1.01; },
-         "--underprovision: "},
+         "underprovision: "},
         {"underprovision NaN", [](CapacityInput& in) { in.underprovision = std::nan(""); },
-         "--underprovision: "},
-        {"recordsize 0", [](CapacityInput& in) { in.recordsizeBytes = 0; }, "--recordsize: "},
-        {"recordsize 256", [](CapacityInput& in) { in.recordsizeBytes = 256; }, "--recordsize: "},
-        {"recordsize 1000", [](CapacityInput& in) { in.recordsizeBytes = 1000; }, "--recordsize: "},
+         "underprovision: "},
+        {"recordsize 0", [](CapacityInput& in) { in.recordsizeBytes = 0; }, "recordsize: "},
+        {"recordsize 256", [](CapacityInput& in) { in.recordsizeBytes = 256; }, "recordsize: "},
+        {"recordsize 1000", [](CapacityInput& in) { in.recordsizeBytes = 1000; }, "recordsize: "},
         {"recordsize 32M", [](CapacityInput& in) { in.recordsizeBytes = 32 * MiB; },
-         "--recordsize: "},
-        {"chunk 2K", [](CapacityInput& in) { in.mdChunkBytes = 2 * KiB; }, "--chunk: "},
-        {"chunk 3000", [](CapacityInput& in) { in.mdChunkBytes = 3000; }, "--chunk: "},
-        {"zero-byte disk", [](CapacityInput& in) { in.diskBytes[1] = 0; }, "--disk-size: "},
+         "recordsize: "},
+        {"chunk 2K", [](CapacityInput& in) { in.mdChunkBytes = 2 * KiB; }, "chunk: "},
+        {"chunk 3000", [](CapacityInput& in) { in.mdChunkBytes = 3000; }, "chunk: "},
+        {"zero-byte disk", [](CapacityInput& in) { in.diskBytes[1] = 0; }, "disk-size: "},
         {"disks overflow", [](CapacityInput& in) { in.diskBytes.assign(10, 1ULL << 62); },
-         "--disk-size: "},
+         "disk-size: "},
         {"disk below ZFS minimum", [](CapacityInput& in) { in.diskBytes[2] = 32 * MiB; },
-         "--disk-size: "},
+         "disk-size: "},
         {"disk below md data offset",
          [](CapacityInput& in) {
              in.kind = LayoutKind::MdRaid6;
              in.diskBytes[3] = 100 * MiB; // the 129 MiB data offset comes from disk 1
          },
-         "--disk-size: "},
+         "disk-size: "},
         {"underprovisioned below ZFS minimum",
          [](CapacityInput& in) {
              in.diskBytes.assign(4, GiB);
              in.underprovision = 0.05; // 51.2 MiB partitions
          },
-         "--underprovision: "},
+         "underprovision: "},
     };
     for (const auto& row : rows) {
         SCOPED_TRACE(row.what);
@@ -457,7 +457,7 @@ TEST(Capacity, DefaultInputIsRefused) {
     // No kind chosen means dir, which has no capacity model.
     const auto r = computeCapacity(CapacityInput{});
     ASSERT_FALSE(r.has_value());
-    EXPECT_EQ(r.error().message.rfind("--kind: ", 0), 0U);
+    EXPECT_EQ(r.error().message.rfind("kind: ", 0), 0U);
 }
 
 // ---------------------------------------------------------------------------------------------

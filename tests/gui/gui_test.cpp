@@ -83,10 +83,10 @@ lb::RunSummary summary(std::int64_t id, const std::string& layout, const std::st
 
 // A review of one zfs-mirror layout on two block devices: the first inspected (serial known,
 // blank), the second not inspectable.
-CampaignReview mirrorReview() {
-    CampaignReview review;
+lb::CampaignReview mirrorReview() {
+    lb::CampaignReview review;
     review.scenario = "destroy";
-    PlannedLayout layout;
+    lb::PlannedLayout layout;
     layout.name = "mirror";
     layout.kind = "zfs-mirror";
     layout.devices = {"/dev/lbtest-a", "/dev/lbtest-b"};
@@ -100,13 +100,13 @@ CampaignReview mirrorReview() {
     create.undo = destroy;
     layout.steps.push_back(create);
     review.layouts.push_back(layout);
-    DeviceReview a;
+    lb::DeviceReview a;
     a.path = "/dev/lbtest-a";
     a.disk = "a";
     a.wipe = true;
     a.layouts = {"mirror"};
     a.state = lb::DiskState{"/dev/lbtest-a", "SER-A", {}, "/dev/sdz"};
-    DeviceReview b;
+    lb::DeviceReview b;
     b.path = "/dev/lbtest-b";
     b.disk = "b";
     b.layouts = {"mirror"};
@@ -154,7 +154,7 @@ void fakeEngine(CampaignController* controller, const std::shared_ptr<EngineCall
             calls->yesDestroy = options.yesDestroy;
             lb::CampaignResult result;
             result.campaignId = 1;
-            result.status = "done";
+            result.status = lb::CampaignStatus::Done;
             return result;
         });
 }
@@ -678,10 +678,10 @@ private slots:
         QVERIFY2(tab->summary()->text().contains(QStringLiteral("month")),
                  qPrintable(tab->summary()->text()));
         QVERIFY(tab->summary()->text().contains(QStringLiteral("Wear")));
-        // Bad input: the summary names the option, the chart is cleared.
+        // Bad input: the summary names the field by its label, the chart is cleared.
         tab->growthEdit()->setText(QStringLiteral("-5%"));
         QVERIFY(!tab->recompute());
-        QVERIFY2(tab->summary()->text().contains(QStringLiteral("--growth")),
+        QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Growth per year: ")),
                  qPrintable(tab->summary()->text()));
         QCOMPARE(tab->plot()->graphCount(), 0);
     }
@@ -795,7 +795,7 @@ private slots:
         QVERIFY(stopped.wait(60000));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.front().front().value<lb::CampaignResult>().status,
-                 std::string("aborted"));
+                 lb::CampaignStatus::Aborted);
         QCOMPARE(queue->state(0), CampaignQueueModel::RunState::Ok);
         QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Aborted);
 
@@ -810,7 +810,7 @@ private slots:
         QVERIFY(stopped.wait(60000));
         QCOMPARE(finished.count(), 1);
         const auto result = finished.front().front().value<lb::CampaignResult>();
-        QCOMPARE(result.status, std::string("done"));
+        QCOMPARE(result.status, lb::CampaignStatus::Done);
         QCOMPARE(result.campaignId, id);
         QCOMPARE(result.skippedRuns, std::size_t(1));
         QCOMPARE(queue->state(0), CampaignQueueModel::RunState::DoneBefore);

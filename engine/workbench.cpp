@@ -1,0 +1,216 @@
+// What both front ends do with the engine (see workbench.h).
+#include "engine/workbench.h"
+
+#include "engine/campaign.h"
+#include "engine/clients.h"
+#include "engine/export.h"
+#include "engine/layout_spec.h"
+#include "engine/plan.h"
+#include "engine/size.h"
+#include "engine/ssh_runner.h"
+
+#include <algorithm>
+
+namespace lb {
+
+Expected<Scenario> resolveScenario(const ScenarioSource& source, std::optional<std::int64_t> resume,
+                                   const std::optional<std::string>& onlyLayout, Store* store,
+                                   const ProbeRegistry& probes) {
+    auto fromSource = [&]() {
+        return source.text ? parseScenario(*source.text, source.path, probes)
+                           : loadScenario(source.path, probes);
+    };
+    Expected<Scenario> scenario = badInput("no scenario");
+    if (resume && store) {
+        // A resumed campaign runs the scenario it started with, whatever the source says now.
+        // A file anchors the stored text's relative paths where it is now; an editor's text at
+        // the path the campaign stored.
+        LB_TRY(stored, storedScenario(*store, *resume));
+        scenario = parseScenario(
+            stored.second, source.text || source.path.empty() ? stored.first : source.path, probes);
+        // The stored copy has its CHAP secrets masked: they come from the source, for the same
+        // layouts.
+        if (scenario && hasMaskedSecrets(*scenario)) {
+            LB_TRY(given, fromSource());
+            const std::string name = source.path.empty() ? "the scenario editor" : source.path;
+            LB_TRY_VOID(restoreMaskedSecrets(*scenario, given, name));
+        }
+    } else {
+        scenario = fromSource();
+    }
+    if (!scenario || !onlyLayout)
+        return scenario;
+    const auto& layouts = scenario->layouts;
+    if (std::none_of(layouts.begin(), layouts.end(),
+                     [&](const ScenarioLayout& l) { return l.name == *onlyLayout; }))
+        return badInput("layout: no layout named '" + *onlyLayout + "' in " +
+                        (source.path.empty() ? std::string("the scenario") : source.path));
+    return scenario;
+}
+
+namespace {
+
+// The layout's block devices, each once in the review, with the layouts that destroy it.
+void reviewDevices(CampaignReview& review, PlannedLayout& planned, const Scenario& scenario,
+                   const ScenarioLayout& l) {
+    for (const auto& diskName : scenario.disksTouchedBy(l)) {
+        const ScenarioDisk* d = scenario.disk(diskName);
+        if (!d || d->device.empty())
+            continue;
+        planned.devices.push_back(d->device);
+        auto known = std::find_if(review.devices.begin(), review.devices.end(),
+                                  [&](const DeviceReview& r) { return r.path == d->device; });
+        if (known == review.devices.end()) {
+            review.devices.push_back({d->device, d->name, d->wipe, {}, {}, {}});
+            known = std::prev(review.devices.end());
+        }
+        if (std::find(known->layouts.begin(), known->layouts.end(), l.name) == known->layouts.end())
+            known->layouts.push_back(l.name);
+    }
+}
+
+} // namespace
+
+CampaignReview reviewCampaign(const Scenario& scenario,
+                              const std::optional<std::string>& onlyLayout) {
+    CampaignReview review;
+    review.scenario = scenario.name;
+    for (const auto& l : scenario.layouts) {
+        if (onlyLayout && !l.baseline && l.name != *onlyLayout)
+            continue;
+        PlannedLayout planned;
+        planned.name = l.name;
+        planned.kind = std::string(layoutKindName(l.kind));
+        planned.baseline = l.baseline;
+        reviewDevices(review, planned, scenario, l);
+        if (auto parts = planParts(scenario, l)) {
+            for (auto& part : *parts)
+                for (auto& step : part.steps) {
+                    if (part.runsOn == RunsOn::Guest)
+                        step.description = "in the guest: " + step.description;
+                    planned.steps.push_back(std::move(step));
+                }
+        } else {
+            planned.problem = parts.error().message;
+        }
+        review.layouts.push_back(std::move(planned));
+    }
+    return review;
+}
+
+void inspectReviewedDevices(CampaignReview& review, Runner& runner, const DiskInspector& inspector,
+                            const std::atomic<bool>* cancel) {
+    for (auto& device : review.devices) {
+        if (cancel && cancel->load())
+            break;
+        if (auto state = inspector(runner, device.path))
+            device.state = std::move(*state);
+        else
+            device.inspectError = state.error().message;
+    }
+}
+
+namespace {
+
+Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistry& probes,
+                                    const DryRunHost& host, const ScenarioLayout& layout) {
+    DryRunLayout out;
+    out.layout = &layout;
+    LB_TRY(parts, planParts(scenario, layout, host.deviceBytes));
+    out.parts = std::move(parts);
+    const LayoutPlan& plan = out.parts.back(); // the part the workloads run on
+    WorkloadContext ctx;
+    ctx.workdir = plan.workdir;
+    // A qemu guest started by the plan has the memory it is given.
+    ctx.ramBytes = layout.guest && layout.guest->hypervisor == Hypervisor::Qemu
+                       ? layout.guest->memoryBytes
+                       : host.ramBytes;
+    if (layout.guest) {
+        const auto guestTarget = parseSshUrl(layout.guest->target);
+        ctx.root = guestTarget && guestTarget->user == "root";
+    } else {
+        ctx.root = host.root;
+    }
+    ctx.layoutName = layout.name;
+    ctx.exported = exportTarget(layout, plan.workdir);
+    for (const auto& w : scenario.workloads) {
+        const Probe* probe = probes.find(w.probe);
+        DryRunWorkload dw;
+        dw.workload = &w;
+        WorkloadContext wctx = ctx;
+        wctx.clients = drivenClients(scenario, w, *probe);
+        dw.where = !wctx.clients.empty() ? DryRunWorkload::Where::Workbench
+                   : !w.clients.empty()  ? DryRunWorkload::Where::Client
+                                         : DryRunWorkload::Where::Layout;
+        LB_TRY(command, probe->command(w.options, wctx));
+        dw.command = std::move(command);
+        out.workloads.push_back(std::move(dw));
+    }
+    return out;
+}
+
+} // namespace
+
+Expected<DryRun> dryRun(const Scenario& scenario, const ProbeRegistry& probes,
+                        const DryRunHost& host) {
+    DryRun out;
+    out.schedule = scheduleCampaign(scenario, std::nullopt);
+    for (const auto& layout : scenario.layouts) {
+        LB_TRY(planned, dryRunLayout(scenario, probes, host, layout));
+        out.layouts.push_back(std::move(planned));
+    }
+    return out;
+}
+
+Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
+    if (s.used.empty())
+        return badInput("used: required (bytes in use now, e.g. 1.2T)");
+    if (s.growth.empty())
+        return badInput("growth: required: 30% (compound) or 2TB/y (linear)");
+    ProjectionRequest r;
+    auto used = parseSize(s.used);
+    if (!used)
+        return badInput("used: " + used.error().message);
+    r.usedBytes = *used;
+    LB_TRY(growth, parseGrowth(s.growth));
+    r.growth = growth;
+    if (s.years < 1 || s.years > 50)
+        return badInput("years: must be 1 to 50");
+    r.years = s.years;
+    r.drive = s.drive;
+    if (!s.hostWrites.empty()) {
+        LB_TRY(writes, parseDailyWrites(s.hostWrites));
+        r.hostBytesPerDay = writes;
+    }
+    return r;
+}
+
+ProjectionInput projectionInput(std::string name, CapacityInput layout,
+                                const ProjectionRequest& request) {
+    ProjectionInput in;
+    in.name = std::move(name);
+    in.layout = std::move(layout);
+    in.usedBytes = request.usedBytes;
+    in.growth = request.growth;
+    in.years = request.years;
+    in.drive = request.drive;
+    in.hostBytesPerDay = request.hostBytesPerDay;
+    return in;
+}
+
+Expected<CapacityInput> storedCapacityInput(Store& store, const std::string& layout) {
+    LB_TRY(record, store.findLayout(layout));
+    if (!record)
+        return badInput("layout: no layout named '" + layout + "' in " + store.path());
+    return requireCapacityInput(layout, record->spec);
+}
+
+std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord& layout,
+                                                              const ProjectionRequest& request) {
+    auto in = capacityInputFromSpec(layout.spec, layout.kind);
+    if (!in || !computeCapacity(*in))
+        return std::nullopt;
+    return projectLayout(projectionInput(layout.name, std::move(*in), request));
+}
+
+} // namespace lb
