@@ -426,14 +426,21 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
         listed.insert(m.name);
     for (const auto& n : out.notCompared)
         listed.insert(n.name);
-    for (const auto* side : {&baselineSamples, &candidateSamples})
-        for (const auto& n : side->notes)
-            if (n.kind == MetricNote::Kind::Excludes &&
-                n.metrics.find_first_of("*?") == std::string::npos &&
-                listed.insert(n.metrics).second)
-                out.notCompared.push_back(
-                    {n.metrics, n.text + (side == &baselineSamples ? " on the baseline"
-                                                                   : " on the candidate")});
+    for (const auto* side : {&baselineSamples, &candidateSamples}) {
+        const auto* other = side == &baselineSamples ? &candidateSamples : &baselineSamples;
+        for (const auto& n : side->notes) {
+            if (n.kind != MetricNote::Kind::Excludes ||
+                n.metrics.find_first_of("*?") != std::string::npos ||
+                !listed.insert(n.metrics).second)
+                continue;
+            const bool both =
+                std::find(other->notes.begin(), other->notes.end(), n) != other->notes.end();
+            out.notCompared.push_back(
+                {n.metrics, n.text + (both                       ? " on both layouts"
+                                      : side == &baselineSamples ? " on the baseline"
+                                                                 : " on the candidate")});
+        }
+    }
     std::sort(out.notCompared.begin(), out.notCompared.end(),
               [](const NotCompared& a, const NotCompared& b) { return a.name < b.name; });
 
