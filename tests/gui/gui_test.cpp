@@ -11,10 +11,12 @@
 #include "app/gui/charts_tab.h"
 #include "app/gui/comparison_model.h"
 #include "app/gui/destroy_confirm_dialog.h"
+#include "app/gui/import_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
+#include "app/gui/report_dialog.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/runs_model.h"
 #include "app/gui/scenario_tab.h"
@@ -36,6 +38,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -1064,6 +1067,74 @@ private slots:
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("mkdir -- ")));
+    }
+
+    // --- File ▸ Import results… and File ▸ Write report… -------------------------------------
+
+    void importDialogImportsFilesAndAPasteEachWholeOrNotAtAll() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("import.db")));
+        QVERIFY(opened.wait(waitMs));
+        ImportDialog* dialog = w.openImportDialog();
+        QVERIFY(dialog);
+        const QString data = QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/tests/data");
+        dialog->setLayoutName(QStringLiteral("old-nas"));
+        dialog->addFiles(
+            {data + QStringLiteral("/bonnie++/1.97/seed-guest.csv"),
+             data + QStringLiteral("/fio/3.33/seq_read.json"),
+             writeFile(QStringLiteral("broken.json"), QStringLiteral("{\"fio version\""))});
+        // A paste says what it holds as it is typed.
+        QFile csv(data + QStringLiteral("/bonnie++/1.97/seed-bare-metal.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        dialog->setPaste(QStringLiteral("pasted from the ticket:\n") +
+                         QString::fromUtf8(csv.readAll()));
+        QVERIFY2(dialog->detection().startsWith(QStringLiteral("bonnie++ CSV")),
+                 qPrintable(dialog->detection()));
+        QVERIFY(dialog->importButton()->isEnabled());
+        QSignalSpy done(dialog, &ImportDialog::importDone);
+        dialog->startImport();
+        QVERIFY(done.wait(waitMs));
+        QCOMPARE(done.front().at(0).toInt(), 3); // two files and the paste
+        QCOMPARE(done.front().at(1).toInt(), 1); // the broken file, listed with its error
+        const QTableWidget* table = dialog->outcomes();
+        QCOMPARE(table->rowCount(), 4);
+        int failedRows = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString outcome = table->item(r, ImportDialog::Outcome)->text();
+            if (outcome.startsWith(QStringLiteral("not imported")))
+                ++failedRows;
+            else
+                QVERIFY2(table->item(r, ImportDialog::Metrics)->text().toInt() > 0,
+                         qPrintable(outcome));
+        }
+        QCOMPARE(failedRows, 1);
+        // Nothing of the broken file is in the database: three runs, all from the good sources.
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot().runs && w.snapshot().runs->rows.size() == 3, waitMs);
+    }
+
+    void writeReportDialogWritesTheReportForTheOpenDatabase() {
+        auto w = openFixture();
+        ReportDialog* dialog = w->openReportDialog();
+        QVERIFY(dialog);
+        const QString out = dir_.filePath(QStringLiteral("decision.md"));
+        dialog->setOutputPath(out);
+        dialog->setBaseline(QStringLiteral("bare-metal"));
+        dialog->setOpenWhenWritten(false);
+        QSignalSpy written(dialog, &ReportDialog::written);
+        dialog->startWriting();
+        QVERIFY(written.wait(waitMs));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral(
+                     "**guest**: **decision** — put\\_block 58 % more time per byte")),
+                 qPrintable(text.left(2000)));
+        // A file whose extension names no format is refused before anything is gathered.
+        dialog->setOutputPath(dir_.filePath(QStringLiteral("decision.docx")));
+        dialog->startWriting();
+        QVERIFY(dialog->status().contains(QStringLiteral(".html, .pdf or .md")));
     }
 };
 
