@@ -139,8 +139,11 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
 }
 
 std::string shortMetricName(std::string_view name) {
-    const auto dot = name.find('.');
-    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+    // bonnie++'s and fio's own names read well alone; "throughput" of randfile or xz does not.
+    for (std::string_view family : {"bonnie.", "fio."})
+        if (name.starts_with(family))
+            return std::string(name.substr(family.size()));
+    return std::string(name);
 }
 
 std::optional<std::string> checkDecideGlob(std::string_view glob) {

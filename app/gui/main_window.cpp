@@ -93,6 +93,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &CampaignController::reviewFailed, this, &MainWindow::onReviewFailed,
             queued);
     connect(campaign_, &CampaignTab::planRequested, this, &MainWindow::showPlan);
+    // After a campaign: its comparison on the Results tab, once the reloaded database is shown.
+    connect(campaign_, &CampaignTab::comparisonRequested, this,
+            [this](const QString& baseline, const QString& candidate, std::int64_t campaign) {
+                tabs_->setCurrentWidget(results_);
+                results_->selectLayouts(baseline, candidate, campaign);
+            });
     connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(
         controller_, &CampaignController::planned, this,

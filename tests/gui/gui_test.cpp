@@ -752,6 +752,48 @@ private slots:
         QCOMPARE(w.resultsTab()->runsModel()->rowCount(), 3);
     }
 
+    void campaignEndShowsTheVerdictHeadlineAndOpensTheComparison() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("gui-verdict.db")));
+        QVERIFY(opened.wait(waitMs));
+        // Two directories measured against each other: a campaign with a verdict.
+        QDir().mkpath(dir_.filePath(QStringLiteral("gui-verdict-other")));
+        const QString text =
+            dirScenario(QStringLiteral("gui-verdict"),
+                        QStringLiteral("[[layouts]]\nname = \"other\"\nkind = \"dir\"\npath = "
+                                       "\"%1\"\n\n[[workloads]]\nprobe = \"randfile\"\n"
+                                       "size = \"4MiB\"\n")
+                            .arg(dir_.filePath(QStringLiteral("gui-verdict-other"))));
+        w.scenarioTab()->setScenario(text, dir_.filePath(QStringLiteral("gui-verdict.toml")));
+        QVERIFY2(w.scenarioTab()->lastCheck().ok(),
+                 qPrintable(w.scenarioTab()->problemLabel()->text()));
+        QSignalSpy stopped(w.campaignController(), &CampaignController::stopped);
+        opened.clear();
+        emit w.campaignTab()->runRequested();
+        QVERIFY(stopped.wait(120000));
+        QVERIFY(opened.wait(waitMs)); // the database read again
+        // The headline of the verdict, on the Campaign tab itself.
+        QLabel* verdicts = w.campaignTab()->verdictLabel();
+        QVERIFY(verdicts->isVisible());
+        QVERIFY2(verdicts->text().contains(QStringLiteral("other: ")),
+                 qPrintable(verdicts->text()));
+        // The baseline ran twice (bracketing), the candidate once: no interval yet.
+        QVERIFY2(verdicts->text().contains(QStringLiteral("too few runs: 2 and 1")),
+                 qPrintable(verdicts->text()));
+        // One run a layout; the baseline runs again after the candidate (bracketing).
+        QCOMPARE(w.campaignTab()->queueModel()->rowCount(), 3);
+        QPushButton* show = w.campaignTab()->comparisonButton();
+        QVERIFY(show->isVisible());
+        QSignalSpy shown(&w, &MainWindow::comparisonShown);
+        QTest::mouseClick(show, Qt::LeftButton);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.resultsTab()));
+        QVERIFY(shown.wait(waitMs));
+        QCOMPARE(w.resultsTab()->candidateBox()->currentText(), QStringLiteral("other"));
+        QCOMPARE(w.resultsTab()->baselineBox()->currentText(), QStringLiteral("dir"));
+    }
+
     void campaignWithoutADatabaseUsesTheDefault() {
         MainWindow w;
         w.show();
