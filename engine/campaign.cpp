@@ -500,6 +500,17 @@ Expected<CampaignResult> CampaignRunner::run() {
                      : result_.problems.empty() ? CampaignStatus::Done
                                                 : CampaignStatus::Failed;
     LB_TRY_VOID(store_.setCampaignStatus(*id, result_.status, true));
+    for (const auto* l : layouts) {
+        if (l->baseline)
+            continue;
+        auto cmp = compareStoredLayouts(store_, scenario_.baseline().name, l->name,
+                                        scenario_.policy(), *id);
+        if (cmp)
+            result_.comparisons.push_back(std::move(*cmp));
+        else
+            result_.notComparable.push_back(l->name + ": no comparison (" + cmp.error().message +
+                                            ")");
+    }
     return result_;
 }
 

@@ -105,6 +105,8 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<ComparisonResult>("lb::gui::ComparisonResult");
     qRegisterMetaType<CampaignPlan>("lb::gui::CampaignPlan");
     qRegisterMetaType<CampaignReview>("lb::CampaignReview");
+    qRegisterMetaType<ImportOutcome>("lb::gui::ImportOutcome");
+    qRegisterMetaType<ReportData>("lb::ReportData");
 }
 
 } // namespace lb::gui
