@@ -1,8 +1,11 @@
-// Parser for fio's JSON output: finds the JSON object among fio's log lines, parses it once with
-// nlohmann::json and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
+// Parser for fio's JSON output: finds the JSON object among fio's log lines, parses it once
+// (simdjson; nlohmann::json where fio_json_compat rewrites the document or the JSON is malformed)
+// and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
 #include "probes/fio_json.h"
 
 #include "probes/fio_json_compat.h"
+#include "probes/fio_output.h"
+#include "probes/json_view.h"
 
 #include <algorithm>
 #include <array>
@@ -25,10 +28,8 @@ namespace {
 // set the same flag: the last of them wins.
 using json = nlohmann::ordered_json;
 
-// "mixed" is unified_rw_reporting's reads and writes together.
-constexpr std::array<std::string_view, 4> directions{"read", "write", "trim", "mixed"};
-// fio 3.33's default percentile_list keys for p50, p99 and p99.9.
-constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
+using compat::directions;
+using compat::percentileKeys;
 // Below this a job's figures are mostly start-up and noise.
 constexpr int shortRunSeconds = 5;
 // Above this share of the total latency, submission is no longer a rounding error: on FUSE
@@ -36,164 +37,6 @@ constexpr int shortRunSeconds = 5;
 constexpr double slatShareLimit = 0.10;
 // fio --client adds a summary entry under this job name (client.c, handle_ts).
 constexpr std::string_view allClientsName = "All clients";
-
-// ---- Finding the JSON among fio's log lines ----
-
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-// fio's top-level object starts with "fio version"; "jobs" and "client_stats" are accepted as
-// well so that a file trimmed by hand is still recognised.
-bool opensFioObject(std::string_view text, std::size_t brace) {
-    std::size_t i = brace + 1;
-    while (i < text.size() && isSpace(text[i]))
-        ++i;
-    const auto rest = text.substr(i);
-    return rest.starts_with("\"fio version\"") || rest.starts_with("\"jobs\"") ||
-           rest.starts_with("\"client_stats\"");
-}
-
-std::optional<std::size_t> findFioObject(std::string_view text, std::size_t from) {
-    for (auto pos = text.find('{', from); pos != std::string_view::npos;
-         pos = text.find('{', pos + 1))
-        if (opensFioObject(text, pos))
-            return pos;
-    return std::nullopt;
-}
-
-// A '{' inside a log line (a file name, say) must not be taken for the start of the JSON, so a
-// brace that opens fio's object wins, then one at the start of a line, then any brace; the last
-// two let truncated or mangled output reach the JSON parser and get a precise error.
-std::optional<std::size_t> findJsonStart(std::string_view text) {
-    if (const auto pos = findFioObject(text, 0))
-        return pos;
-    std::optional<std::size_t> first;
-    for (auto pos = text.find('{'); pos != std::string_view::npos; pos = text.find('{', pos + 1)) {
-        if (pos == 0 || text[pos - 1] == '\n')
-            return pos;
-        if (!first)
-            first = pos;
-    }
-    return first;
-}
-
-// One string-aware pass to the brace that closes the object: lets the text after it
-// (--output-format=json,normal) be ignored, and tells a truncated file from a syntax error.
-std::optional<std::size_t> findJsonEnd(std::string_view text, std::size_t begin) {
-    long depth = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (std::size_t i = begin; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        switch (c) {
-        case '"':
-            inString = true;
-            break;
-        case '{':
-        case '[':
-            ++depth;
-            break;
-        case '}':
-        case ']':
-            if (--depth <= 0)
-                return i + 1;
-            break;
-        default:
-            break;
-        }
-    }
-    return std::nullopt;
-}
-
-std::string noJsonMessage(std::string_view stderrText) {
-    std::string msg = "no JSON object found in fio output";
-    // When fio rejects its options it prints no JSON; its stderr says why.
-    std::size_t pos = 0;
-    while (pos < stderrText.size()) {
-        auto eol = stderrText.find('\n', pos);
-        if (eol == std::string_view::npos)
-            eol = stderrText.size();
-        const auto line = trim(stderrText.substr(pos, eol - pos));
-        if (!line.empty()) {
-            msg += " (stderr: ";
-            msg += line;
-            msg += ')';
-            break;
-        }
-        pos = eol + 1;
-    }
-    return msg;
-}
-
-struct Span {
-    std::size_t begin = 0;
-    std::size_t end = 0; // one past the closing brace
-};
-
-// With --status-interval fio prints a complete report every interval, the final one last.
-Expected<Span> locateJson(std::string_view text, std::string_view stderrText) {
-    const auto begin = findJsonStart(text);
-    if (!begin)
-        return badInput(noJsonMessage(stderrText));
-    Span span{*begin, 0};
-    for (;;) {
-        const auto end = findJsonEnd(text, span.begin);
-        if (!end)
-            return badInput("truncated JSON at byte " + std::to_string(text.size()) +
-                            ": fio output ends inside the object that starts at byte " +
-                            std::to_string(span.begin));
-        span.end = *end;
-        const auto next = findFioObject(text, span.end);
-        if (!next)
-            return span;
-        span.begin = *next;
-    }
-}
-
-// fio logs a job error as "err=<code>": "fio: pid=1, err=20/file:..." and, in normal output,
-// "<job>: (groupid=0, jobs=1): err=20 (file:...)". A line that also names the job is preferred.
-std::string_view findErrorLine(std::string_view text, std::string_view job, std::int64_t code) {
-    const std::string needle = "err=" + std::to_string(code);
-    std::string_view fallback;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        auto eol = text.find('\n', pos);
-        if (eol == std::string_view::npos)
-            eol = text.size();
-        const auto line = trim(text.substr(pos, eol - pos));
-        for (auto at = line.find(needle); at != std::string_view::npos;
-             at = line.find(needle, at + 1)) {
-            const auto after = at + needle.size();
-            if (after < line.size() && line[after] >= '0' && line[after] <= '9')
-                continue; // err=5 must not match err=55
-            if (line.find(job) != std::string_view::npos)
-                return line;
-            if (fallback.empty())
-                fallback = line;
-            break;
-        }
-        pos = eol + 1;
-    }
-    return fallback;
-}
 
 // Drops nlohmann's "[json.exception.parse_error.101] parse error at line 3, column 7: " prefix:
 // its line and column count from the '{', not from the start of fio's output.
@@ -227,32 +70,37 @@ Unexpected fieldError(std::string_view parent, std::string_view key, std::string
     return badInput(fieldPath(parent, key) + ": " + std::string(what));
 }
 
-Expected<double> numberField(const json& object, std::string_view key, std::string_view path) {
-    const auto it = object.find(key);
-    if (it == object.end())
+// The functions that read the document are templates over its view (probes/json_view.h): one
+// reading, whichever parser made the document.
+
+template <typename V>
+Expected<double> numberField(const V& object, std::string_view key, std::string_view path) {
+    const auto value = object.member(key);
+    if (!value)
         return fieldError(path, key, "missing");
-    if (!it->is_number())
+    if (!value->isNumber())
         return fieldError(path, key, "expected a number");
-    return it->get<double>();
+    return value->number();
 }
 
-Expected<std::int64_t> integerField(const json& object, std::string_view key,
-                                    std::string_view path) {
-    const auto it = object.find(key);
-    if (it == object.end())
+template <typename V>
+Expected<std::int64_t> integerField(const V& object, std::string_view key, std::string_view path) {
+    const auto value = object.member(key);
+    if (!value)
         return fieldError(path, key, "missing");
-    if (!it->is_number_integer())
+    if (!value->isInteger())
         return fieldError(path, key, "expected an integer");
-    return it->get<std::int64_t>();
+    return value->integer();
 }
 
-Expected<std::string> stringField(const json& object, std::string_view key, std::string_view path) {
-    const auto it = object.find(key);
-    if (it == object.end())
+template <typename V>
+Expected<std::string> stringField(const V& object, std::string_view key, std::string_view path) {
+    const auto value = object.member(key);
+    if (!value)
         return fieldError(path, key, "missing");
-    if (!it->is_string())
+    if (!value->isString())
         return fieldError(path, key, "expected a string");
-    return it->get<std::string>();
+    return std::string(value->string());
 }
 
 // ---- One entry of "jobs" or "client_stats" ----
@@ -283,10 +131,10 @@ struct Entry {
 };
 
 // fio's booleans are integers ("1", "0"); it refuses "true" and a bare "direct".
-std::optional<bool> fioBool(const json& value) {
-    if (!value.is_string())
+template <typename V> std::optional<bool> fioBool(const V& value) {
+    if (!value.isString())
         return std::nullopt;
-    const auto& text = value.get_ref<const std::string&>();
+    const std::string_view text = value.string();
     long long n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc{} || end != text.data() + text.size())
@@ -296,11 +144,11 @@ std::optional<bool> fioBool(const json& value) {
 
 // The O_DIRECT setting an options object makes: "buffered" is "direct" negated and both set the
 // same flag, so the last one written wins. Unset: nullopt.
-std::optional<bool> directSetting(const json& options) {
+template <typename V> std::optional<bool> directSetting(const V& options) {
     std::optional<bool> direct;
-    if (!options.is_object())
+    if (!options.isObject())
         return direct;
-    for (const auto& [key, value] : options.items()) {
+    for (const auto& [key, value] : options.members()) {
         const auto flag = fioBool(value);
         if (!flag)
             continue;
@@ -313,9 +161,10 @@ std::optional<bool> directSetting(const json& options) {
 }
 
 // A job copies the global options, then applies its own; fio's default is buffered I/O.
-std::optional<bool> effectiveDirect(const json& entry, const json* globalOptions) {
-    const auto own = entry.find("job options");
-    if (own == entry.end())
+template <typename V>
+std::optional<bool> effectiveDirect(const V& entry, const std::optional<V>& globalOptions) {
+    const auto own = entry.member("job options");
+    if (!own)
         return std::nullopt;
     if (const auto direct = directSetting(*own))
         return direct;
@@ -327,35 +176,37 @@ std::optional<bool> effectiveDirect(const json& entry, const json* globalOptions
 
 // Percentiles are optional: fio omits clat's with clat_percentiles=0 and prints lat's only with
 // lat_percentiles=1; neither with a custom percentile_list, nor in "All clients".
-Expected<void> readPercentiles(const json& direction, std::string_view key, const std::string& path,
+template <typename V>
+Expected<void> readPercentiles(const V& direction, std::string_view key, const std::string& path,
                                std::array<std::optional<double>, 3>& out) {
-    const auto latency = direction.find(key);
-    if (latency == direction.end() || !latency->is_object())
+    const auto latency = direction.member(key);
+    if (!latency || !latency->isObject())
         return {};
-    const auto pct = latency->find("percentile");
-    if (pct == latency->end() || !pct->is_object())
+    const auto pct = latency->member("percentile");
+    if (!pct || !pct->isObject())
         return {};
     for (std::size_t k = 0; k < percentileKeys.size(); ++k) {
-        const auto v = pct->find(percentileKeys[k]);
-        if (v == pct->end())
+        const auto v = pct->member(percentileKeys[k]);
+        if (!v)
             continue;
-        if (!v->is_number())
+        if (!v->isNumber())
             return badInput(path + "." + std::string(key) + ".percentile[\"" +
                             std::string(percentileKeys[k]) + "\"]: expected a number");
-        out[k] = v->get<double>();
+        out[k] = v->number();
     }
     return {};
 }
 
-Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::string_view dir,
+template <typename V>
+Expected<std::optional<DirectionStats>> parseDirection(const V& entry, std::string_view dir,
                                                        std::string_view entryPath) {
-    const auto it = entry.find(dir);
-    if (it == entry.end())
+    const auto it = entry.member(dir);
+    if (!it)
         return std::optional<DirectionStats>{};
     const std::string path = fieldPath(entryPath, dir);
-    if (!it->is_object())
+    if (!it->isObject())
         return badInput(path + ": expected an object");
-    const json& d = *it;
+    const V& d = *it;
 
     DirectionStats s;
     const auto ios = numberField(d, "total_ios", path);
@@ -379,10 +230,10 @@ Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::s
     if (!runtime)
         return fail(runtime.error());
     const std::string latPath = fieldPath(path, "lat_ns");
-    const auto lat = d.find("lat_ns");
-    if (lat == d.end())
+    const auto lat = d.member("lat_ns");
+    if (!lat)
         return badInput(latPath + ": missing");
-    if (!lat->is_object())
+    if (!lat->isObject())
         return badInput(latPath + ": expected an object");
     const auto latMean = numberField(*lat, "mean", latPath);
     if (!latMean)
@@ -391,7 +242,7 @@ Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::s
     s.iops = *iops;
     s.runtimeMs = *runtime;
     s.latMeanNs = *latMean;
-    if (const auto slat = d.find("slat_ns"); slat != d.end() && slat->is_object()) {
+    if (const auto slat = d.member("slat_ns"); slat && slat->isObject()) {
         const auto mean = numberField(*slat, "mean", fieldPath(path, "slat_ns"));
         if (!mean)
             return fail(mean.error());
@@ -404,11 +255,12 @@ Expected<std::optional<DirectionStats>> parseDirection(const json& entry, std::s
     return std::optional<DirectionStats>{s};
 }
 
-Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode,
-                           const json* globalOptions) {
+template <typename V>
+Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
+                           const std::optional<V>& globalOptions) {
     Entry e;
     e.path = std::move(path);
-    if (!value.is_object())
+    if (!value.isObject())
         return badInput(e.path + ": expected an object");
     auto name = stringField(value, "jobname", e.path);
     if (!name)
@@ -429,7 +281,7 @@ Expected<Entry> parseEntry(const json& value, std::string path, bool clientMode,
             if (!host)
                 return fail(host.error());
             e.host = std::move(*host);
-            if (value.contains("port")) {
+            if (value.member("port")) {
                 const auto port = integerField(value, "port", e.path);
                 if (!port)
                     return fail(port.error());
@@ -733,60 +585,102 @@ std::string failureReason(const Entry& e, bool anyClientFailed, std::string_view
     return reason;
 }
 
-} // namespace
+// What the document says, whichever parser read it.
+struct Document {
+    std::string toolVersion;
+    bool clientMode = false; // fio --client: "client_stats" instead of "jobs"
+    std::vector<Entry> entries;
+};
 
-bool looksLikeJson(std::string_view text) {
-    return findFioObject(text, 0).has_value();
+template <typename V> Expected<Document> readDocument(const V& root) {
+    Document doc;
+    LB_TRY(version, stringField(root, "fio version", ""));
+    doc.toolVersion = std::move(version);
+    doc.clientMode = !root.member("jobs") && root.member("client_stats");
+    const std::string_view arrayKey = doc.clientMode ? "client_stats" : "jobs";
+    const auto array = root.member(arrayKey);
+    if (!array)
+        return badInput("jobs: missing (the fio JSON has neither \"jobs\" nor \"client_stats\")");
+    if (!array->isArray())
+        return badInput(std::string(arrayKey) + ": expected an array");
+    // Options from the job file's [global] sections and from the command line before it.
+    const auto globalOptions = root.member("global options");
+    const auto items = array->elements();
+    doc.entries.reserve(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        LB_TRY(entry, parseEntry(items[i], std::string(arrayKey) + "[" + std::to_string(i) + "]",
+                                 doc.clientMode, globalOptions));
+        doc.entries.push_back(std::move(entry));
+    }
+    return doc;
 }
 
-Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText) {
-    const auto span = locateJson(stdoutText, stderrText);
-    if (!span)
-        return fail(span.error());
-    const std::size_t begin = span->begin;
-    const std::size_t end = span->end;
+// simdjson's reading of `text` when it is one JSON object that fio 3.x wrote as it is
+// (fio_json_compat has nothing to rewrite); none otherwise. Valid until the next call.
+std::optional<simdjson::dom::element> simdRoot(std::string_view text) {
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS ||
+        !root.is_object() || compat::needsNormalizing(json_view::Simd(root)))
+        return std::nullopt;
+    return root;
+}
 
-    json root;
+// fio 3.x output as fio wrote it is read straight from simdjson's DOM. Anything else goes
+// through nlohmann's: malformed JSON (its error names the byte), numbers simdjson refuses (an
+// integer over 2^64), and documents fio_json_compat rewrites first (fio 1.x/2.x, percentiles
+// from json+ bins). `offset`: where the text starts in fio's output, for error positions;
+// `simd`: whether simdjson may read it at all.
+Expected<Document> readJson(std::string_view text, std::size_t offset, bool simd) {
+    if (simd)
+        if (const auto root = simdRoot(text))
+            return readDocument(json_view::Simd(*root));
+    json document;
     try {
-        root = json::parse(stdoutText.data() + begin, stdoutText.data() + end);
+        document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        const std::size_t offset = begin + (e.byte > 0 ? e.byte - 1 : 0);
-        return badInput("invalid JSON at byte " + std::to_string(offset) + ": " +
+        const std::size_t at = offset + (e.byte > 0 ? e.byte - 1 : 0);
+        return badInput("invalid JSON at byte " + std::to_string(at) + ": " +
                         withoutPosition(e.what()));
     } catch (const json::exception& e) {
         return badInput("invalid JSON: " + withoutPosition(e.what()));
     }
+    LB_TRY_VOID(compat::normalize(document));
+    return readDocument(json_view::Nlohmann(document));
+}
 
-    if (auto r = compat::normalize(root); !r)
-        return fail(r.error());
+// Most output is one object, perhaps after fio's log lines: from its first fio object to the
+// last '}'. When simdjson takes that whole as one value, it is the span locateJson would find
+// (no report after it, nothing after it), read without locateJson's walk over every character.
+std::optional<std::pair<Span, Expected<Document>>> readWhole(std::string_view text) {
+    const auto first = findFioObject(text, 0);
+    const auto last = text.rfind('}');
+    if (!first || last == std::string_view::npos || last < *first || findFioObject(text, last + 1))
+        return std::nullopt;
+    const auto root = simdRoot(text.substr(*first, last + 1 - *first));
+    if (!root)
+        return std::nullopt;
+    return std::pair{Span{*first, last + 1}, readDocument(json_view::Simd(*root))};
+}
+
+// `simd`: whether simdjson may read the document (parseJsonWithoutSimdjson: never).
+Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrText, bool simd) {
+    auto whole = simd ? readWhole(stdoutText) : std::nullopt;
+    if (!whole) {
+        LB_TRY(located, locateJson(stdoutText, stderrText));
+        whole.emplace(located,
+                      readJson(stdoutText.substr(located.begin, located.end - located.begin),
+                               located.begin, simd));
+    }
+    const std::size_t begin = whole->first.begin;
+    const std::size_t end = whole->first.end;
+    LB_TRY(document, std::move(whole->second));
+
     ParsedRun run;
     run.workload = "fio";
-    auto version = stringField(root, "fio version", "");
-    if (!version)
-        return fail(version.error());
-    run.toolVersion = std::move(*version);
-
-    // fio --client prints "client_stats" instead of "jobs".
-    const bool clientMode = !root.contains("jobs") && root.contains("client_stats");
-    const std::string_view arrayKey = clientMode ? "client_stats" : "jobs";
-    const auto array = root.find(arrayKey);
-    if (array == root.end())
-        return badInput("jobs: missing (the fio JSON has neither \"jobs\" nor \"client_stats\")");
-    if (!array->is_array())
-        return badInput(std::string(arrayKey) + ": expected an array");
-
-    // Options from the job file's [global] sections and from the command line before it.
-    const auto global = root.find("global options");
-    const json* globalOptions = global != root.end() ? &*global : nullptr;
-    std::vector<Entry> entries;
-    entries.reserve(array->size());
-    for (std::size_t i = 0; i < array->size(); ++i) {
-        auto entry = parseEntry((*array)[i], std::string(arrayKey) + "[" + std::to_string(i) + "]",
-                                clientMode, globalOptions);
-        if (!entry)
-            return fail(entry.error());
-        entries.push_back(std::move(*entry));
-    }
+    run.toolVersion = std::move(document.toolVersion);
+    const bool clientMode = document.clientMode;
+    std::vector<Entry>& entries = document.entries;
     if (entries.empty()) {
         run.failed = true;
         run.failureReason = "fio reported no jobs";
@@ -820,6 +714,21 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
         if (!g.failed)
             emitGroup(g, run);
     return run;
+}
+
+} // namespace
+
+Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText) {
+    return parse(stdoutText, stderrText, true);
+}
+
+Expected<ParsedRun> parseJsonWithoutSimdjson(std::string_view stdoutText,
+                                             std::string_view stderrText) {
+    return parse(stdoutText, stderrText, false);
+}
+
+bool looksLikeJson(std::string_view text) {
+    return findFioObject(text, 0).has_value();
 }
 
 } // namespace lb::fio

@@ -37,6 +37,11 @@ namespace lb::fio {
 // byte offset or the JSON path, e.g. "jobs[0].read.bw_bytes: expected a number".
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText = {});
 
+// The same through nlohmann's DOM alone, the reading parseJson falls back to for what it does
+// not take from simdjson's; tests hold the two to one result.
+Expected<ParsedRun> parseJsonWithoutSimdjson(std::string_view stdoutText,
+                                             std::string_view stderrText = {});
+
 // True if the text contains a '{' whose first key is "fio version", "jobs" or "client_stats",
 // i.e. it looks like fio JSON output (possibly truncated) rather than fio's normal text output.
 bool looksLikeJson(std::string_view text);

@@ -2,6 +2,7 @@
 // see fio_json_compat.h.
 #include "probes/fio_json_compat.h"
 
+#include "probes/json_view.h"
 #include "probes/text_fields.h"
 
 #include <algorithm>
@@ -20,8 +21,6 @@ namespace {
 // Ordered like fio_json.cpp reads it (fio applies options in the order written).
 using json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 4> directions{"read", "write", "trim", "mixed"};
-constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
 constexpr std::array<double, 3> percentiles{50.0, 99.0, 99.9};
 
 Unexpected fieldError(const std::string& path, std::string_view what) {
@@ -120,16 +119,13 @@ Expected<void> convertLegacyDirection(json& d, const std::string& path) {
 // The value at which the cumulative count of the bins reaches each percentile, as fio's own
 // percentile list does.
 void fillPercentilesFromBins(json& d) {
-    const auto clat = d.find("clat_ns");
-    if (clat == d.end() || !clat->is_object() || !clat->contains("bins"))
+    if (!fillsPercentilesFromBins(json_view::Nlohmann(d)))
         return;
+    const auto clat = d.find("clat_ns");
     const json& bins = (*clat)["bins"];
     json& pct = (*clat)["percentile"];
     if (!pct.is_object())
         pct = json::object();
-    if (std::all_of(percentileKeys.begin(), percentileKeys.end(),
-                    [&](std::string_view k) { return pct.contains(k); }))
-        return;
     std::vector<std::pair<double, double>> counts; // value ns, count
     double total = 0;
     for (const auto& [key, count] : bins.items()) {

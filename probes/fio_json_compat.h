@@ -5,9 +5,16 @@
 #include "engine/expected.h"
 #include "engine/run.h"
 
+#include <array>
 #include <nlohmann/json_fwd.hpp>
+#include <string_view>
 
 namespace lb::fio::compat {
+
+// fio 3.33's default percentile_list keys for p50, p99 and p99.9.
+constexpr std::array<std::string_view, 3> percentileKeys{"50.000000", "99.000000", "99.900000"};
+// A job's directions; "mixed" is unified_rw_reporting's reads and writes together.
+constexpr std::array<std::string_view, 4> directions{"read", "write", "trim", "mixed"};
 
 // fio 1.x/2.x ("fio version": "fio-2.2.10") wrote bw in KiB/s, "io_bytes" in KiB, latencies in
 // µs under slat/clat/lat (percentiles too, with "0.00" keys repeated for unused slots) and json+
@@ -21,5 +28,40 @@ Expected<void> normalize(nlohmann::ordered_json& root);
 
 // True for "fio-1.x" and "fio-2.x" version strings.
 bool isLegacyVersion(std::string_view fioVersion);
+
+// Whether normalize fills a direction's percentiles from its json+ bins: its clat_ns has bins
+// and its percentile list lacks p50, p99 or p99.9. `V` is a view of the direction
+// (probes/json_view.h).
+template <typename V> bool fillsPercentilesFromBins(const V& direction) {
+    const auto clat = direction.member("clat_ns");
+    if (!clat || !clat->isObject() || !clat->member("bins"))
+        return false;
+    const auto pct = clat->member("percentile");
+    if (!pct || !pct->isObject())
+        return true;
+    for (const auto key : percentileKeys)
+        if (!pct->member(key))
+            return true;
+    return false;
+}
+
+// Whether normalize would change the document (a fio 1.x/2.x one, or percentiles to fill from
+// bins), so a reader of fio 3.x output can take a document as it is when not.
+template <typename V> bool needsNormalizing(const V& root) {
+    const auto version = root.member("fio version");
+    if (version && version->isString() && isLegacyVersion(version->string()))
+        return true;
+    for (const auto arrayKey : {"jobs", "client_stats"}) {
+        const auto array = root.member(arrayKey);
+        if (!array || !array->isArray())
+            continue;
+        for (const auto& entry : array->elements())
+            for (const auto dir : directions)
+                if (const auto d = entry.member(dir);
+                    d && d->isObject() && fillsPercentilesFromBins(*d))
+                    return true;
+    }
+    return false;
+}
 
 } // namespace lb::fio::compat

@@ -5,6 +5,7 @@
 #include "tests/support/metric_note_print.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <optional>
@@ -618,6 +619,34 @@ TEST(FioJsonBroken, NonNumericTotalLatencyPercentileNamesThePath) {
 TEST(FioJson, ParsingIsDeterministic) {
     for (const auto& file : goldenFiles)
         EXPECT_EQ(parseGolden(file), parseGolden(file)) << file;
+}
+
+// simdjson reads fio 3.x output as fio wrote it; nlohmann's DOM the rest. Every captured and
+// broken output gives the same run, or the same error, either way.
+TEST(FioJson, SimdjsonAndNlohmannReadEveryFileAlike) {
+    namespace fs = std::filesystem;
+    int parsed = 0, refused = 0;
+    for (const auto& entry :
+         fs::recursive_directory_iterator(fs::path(LAYOUTBENCH_TEST_DATA_DIR) / "fio")) {
+        const auto ext = entry.path().extension();
+        if (ext != ".json" && ext != ".txt")
+            continue;
+        const auto relative =
+            fs::relative(entry.path(), fs::path(LAYOUTBENCH_TEST_DATA_DIR) / "fio");
+        const std::string text = readData(relative.string());
+        const auto fast = lb::fio::parseJson(text);
+        const auto slow = lb::fio::parseJsonWithoutSimdjson(text);
+        ASSERT_EQ(fast.has_value(), slow.has_value()) << relative;
+        if (fast) {
+            EXPECT_EQ(*fast, *slow) << relative;
+            ++parsed;
+        } else {
+            EXPECT_EQ(fast.error().message, slow.error().message) << relative;
+            ++refused;
+        }
+    }
+    EXPECT_GE(parsed, 20);
+    EXPECT_GE(refused, 5);
 }
 
 } // namespace
