@@ -34,8 +34,11 @@ Verdict verdictFor(double ratio, const Thresholds& t) {
     return Verdict::Decision;
 }
 
-double median(std::vector<double> values) {
-    assert(!values.empty());
+double median(const std::vector<double>& samples) {
+    assert(!samples.empty());
+    // Partitioned in a scratch copy the thread keeps: a comparison takes two medians a metric.
+    thread_local std::vector<double> values;
+    values.assign(samples.begin(), samples.end());
     const auto mid = values.size() / 2;
     std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid),
                      values.end());
@@ -85,18 +88,22 @@ struct LogStats {
     std::size_t n = 0;
 };
 
-// Mean and sample variance of the logs; none when a value is not positive.
+// Mean and sample variance of the logs; none when a value is not positive. Each log is taken
+// once (a comparison of 1,000 metrics over 500 runs a side takes a million).
 std::optional<LogStats> logStats(const std::vector<double>& values) {
+    thread_local std::vector<double> logs;
+    logs.clear();
     LogStats s;
     s.n = values.size();
     for (double v : values) {
         if (!(v > 0) || !std::isfinite(v))
             return std::nullopt;
-        s.mean += std::log(v);
+        logs.push_back(std::log(v));
+        s.mean += logs.back();
     }
     s.mean /= static_cast<double>(s.n);
-    for (double v : values)
-        s.variance += (std::log(v) - s.mean) * (std::log(v) - s.mean);
+    for (double x : logs)
+        s.variance += (x - s.mean) * (x - s.mean);
     s.variance /= static_cast<double>(s.n - 1);
     return s;
 }

@@ -38,7 +38,7 @@ struct ComparePolicy {
     bool operator==(const ComparePolicy&) const = default;
 };
 
-double median(std::vector<double> values); // values must not be empty
+double median(const std::vector<double>& values); // values must not be empty
 // Standard deviation over mean (sample standard deviation); 0 for fewer than two values.
 double coefficientOfVariation(const std::vector<double>& values);
 // Whether a metric decides under a policy: named by one of its globs, or (none) in the default

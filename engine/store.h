@@ -274,7 +274,14 @@ private:
     // connection; the lease resets it.
     Expected<StatementLease> statement(const char* sql);
     Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
-    Expected<std::int64_t> metricId(const std::string& name);
+    // A metric's id in metric_name, made when new.
+    Expected<std::int64_t> metricId(const Metric& metric);
+    // The name and unit of each metric id, by id; read again when `newestId` is not known yet.
+    struct MetricKind {
+        std::string name;
+        Unit unit = Unit::Count;
+    };
+    Expected<const std::vector<MetricKind>*> metricKinds(std::int64_t newestId);
 
     sql::Database db_;
     Clock clock_;

@@ -31,8 +31,9 @@ private:
 
 struct Store::Cache {
     std::unordered_map<const char*, sql::Statement> statements; // by the literal's address
-    std::unordered_map<std::string, std::int64_t> metricIds;
-    std::vector<std::string> metricNames; // by id; loaded on demand
+    // Ids of metrics by name, one per unit the name was stored with (in practice one).
+    std::unordered_map<std::string, std::vector<std::pair<Unit, std::int64_t>>> metricIds;
+    std::vector<MetricKind> metricKinds; // by id; loaded on demand
 };
 
 namespace store {
@@ -44,8 +45,9 @@ std::vector<MetricNote> notesFromJson(const std::string& text);
 std::string originJson(const RunOrigin& origin);
 RunOrigin originFromJson(const std::string& text);
 
-// A run's metrics as run_sample keeps them: (metric id, value) pairs of 12 bytes, little-endian,
-// so a comparison reads one row per run instead of one per metric.
+// A run's metrics as run_sample keeps them: (metric id, value) pairs of 12 bytes, little-endian
+// (a 32-bit id of metric_name, a double), in the order the run measured them; a comparison
+// reads one row per run instead of one per metric.
 constexpr std::size_t sampleBytes = 12;
 void appendSample(std::string& packed, std::int64_t metricId, double value);
 std::int64_t sampleId(std::string_view packed, std::size_t index);

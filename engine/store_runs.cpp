@@ -3,21 +3,17 @@
 #include "engine/store.h"
 #include "engine/store_internal.h"
 
+#include <algorithm>
+
 namespace lb {
 
 Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics) {
     if (metrics.empty())
         return {};
-    LB_TRY(m, statement("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)"));
     std::string packed;
     packed.reserve(metrics.size() * store::sampleBytes);
     for (const auto& metric : metrics) {
-        LB_TRY_VOID(m->bind(1, runId)
-                        .bind(2, metric.name)
-                        .bind(3, metric.value)
-                        .bind(4, unitName(metric.unit))
-                        .run());
-        LB_TRY(id, metricId(metric.name));
+        LB_TRY(id, metricId(metric));
         store::appendSample(packed, id, metric.value);
     }
     LB_TRY(s, statement("INSERT INTO run_sample(run_id, data) VALUES(?1, ?2)"));
@@ -231,13 +227,30 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
 }
 
 Expected<std::vector<Metric>> Store::runMetrics(std::int64_t runId) {
-    LB_TRY(q, statement("SELECT name, value, unit FROM metric WHERE run_id = ?1 ORDER BY name"));
-    q->bind(1, runId);
+    std::string packed;
+    {
+        LB_TRY(q, statement("SELECT data FROM run_sample WHERE run_id = ?1"));
+        q->bind(1, runId);
+        LB_TRY(row, q->step());
+        if (row)
+            packed = q->columnBlob(0);
+    }
+    const std::size_t n = packed.size() / store::sampleBytes;
+    std::int64_t newest = -1;
+    for (std::size_t i = 0; i < n; ++i)
+        newest = std::max(newest, store::sampleId(packed, i));
+    LB_TRY(kinds, metricKinds(newest));
     std::vector<Metric> out;
-    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
-        out.push_back({row.columnText(0), row.columnDouble(1),
-                       unitFromName(row.columnText(2)).value_or(Unit::Count)});
-    }));
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
+        if (id >= kinds->size() || (*kinds)[id].name.empty())
+            return runtimeError(path() + ": run " + std::to_string(runId) + " names metric id " +
+                                std::to_string(id) + ", which metric_name does not hold");
+        out.push_back({(*kinds)[id].name, store::sampleValue(packed, i), (*kinds)[id].unit});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Metric& a, const Metric& b) { return a.name < b.name; });
     return out;
 }
 

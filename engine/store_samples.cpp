@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace lb {
 
@@ -21,22 +22,58 @@ Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& lay
                      "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
                      "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
     q->bind(1, layout).bind(2, campaignId);
-    std::vector<MetricSamples> out;
-    std::vector<std::int64_t> ids; // of out's entries
-    std::vector<std::size_t> slot; // metric id -> index in out + 1 (0: none yet)
+    // Two passes over the runs: the first counts each metric's samples, so the second makes
+    // every metric's vectors once at their size (growing them sample by sample was most of the
+    // time). The packed rows are read where SQLite keeps them, never copied.
+    std::vector<std::size_t> count; // by metric id
+    std::int64_t newest = -1;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        const std::string_view packed = row.columnBlob(3);
+        for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
+            const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
+            if (id >= count.size())
+                count.resize(id + 1, 0);
+            ++count[id];
+            newest = std::max(newest, static_cast<std::int64_t>(id));
+        }
+    }));
+    if (newest < 0)
+        return std::vector<MetricSamples>{};
+    LB_TRY(kinds, metricKinds(newest));
+
+    // Metrics by name, as the comparison reads them (a name stored with two units is one
+    // metric), in the order the runs first measured them; each with the workload of that run.
+    std::vector<MetricSamples> out;
+    std::unordered_map<std::string, std::size_t> byName; // index in out
+    std::vector<std::size_t> slot(count.size(), 0);      // metric id -> index in out + 1
+    Expected<void> named;
+    q->reset();
+    q->bind(1, layout).bind(2, campaignId);
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        if (!named)
+            return;
         const double startedAt = row.columnDouble(0);
         const std::int64_t campaign = row.columnInt(1);
         const std::string_view packed = row.columnBlob(3);
-        const std::size_t n = packed.size() / store::sampleBytes;
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
             const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
-            if (id >= slot.size())
+            if (id >= slot.size()) // a run stored since the first pass
                 slot.resize(id + 1, 0);
             if (slot[id] == 0) {
-                out.push_back({{}, {}, {}, {}, row.columnText(2)});
-                ids.push_back(static_cast<std::int64_t>(id));
-                slot[id] = out.size();
+                if (id >= kinds->size() || (*kinds)[id].name.empty()) {
+                    named = runtimeError(path() + ": run_sample names metric id " +
+                                         std::to_string(id) + ", which metric_name does not hold");
+                    return;
+                }
+                const auto [it, added] = byName.emplace((*kinds)[id].name, out.size());
+                if (added)
+                    out.push_back({(*kinds)[id].name, {}, {}, {}, row.columnText(2)});
+                slot[id] = it->second + 1;
+                MetricSamples& m = out[it->second];
+                const std::size_t n = m.values.size() + (id < count.size() ? count[id] : 0);
+                m.values.reserve(n);
+                m.startedAt.reserve(n);
+                m.campaigns.reserve(n);
             }
             MetricSamples& m = out[slot[id] - 1];
             m.values.push_back(store::sampleValue(packed, i));
@@ -44,28 +81,7 @@ Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& lay
             m.campaigns.push_back(campaign);
         }
     }));
-    if (out.empty())
-        return out;
-    // Names by id, read again only when a metric is newer than what is known.
-    auto& names = cache_->metricNames;
-    const auto newest = *std::max_element(ids.begin(), ids.end());
-    if (static_cast<std::size_t>(newest) >= names.size() || names.empty()) {
-        names.clear();
-        LB_TRY(n, statement("SELECT id, name FROM metric_name"));
-        LB_TRY_VOID(n->forEachRow([&](sql::Statement& row) {
-            const auto id = static_cast<std::size_t>(row.columnInt(0));
-            if (id >= names.size())
-                names.resize(id + 1);
-            names[id] = row.columnText(1);
-        }));
-    }
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const auto id = static_cast<std::size_t>(ids[i]);
-        if (id >= names.size() || names[id].empty())
-            return runtimeError(path() + ": run_sample names metric id " + std::to_string(id) +
-                                ", which metric_name does not hold");
-        out[i].name = names[id];
-    }
+    LB_TRY_VOID(named);
     std::sort(out.begin(), out.end(),
               [](const MetricSamples& a, const MetricSamples& b) { return a.name < b.name; });
     return out;

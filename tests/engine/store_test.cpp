@@ -72,6 +72,8 @@ TEST(Store, UsesWalAndForeignKeys) {
     auto s = Store::open(tmp.path());
     ASSERT_TRUE(s);
     EXPECT_EQ(test::journalMode(*s), "wal");
+    // A run's raw output (10 KB of fio JSON) fits one page of a new database.
+    EXPECT_EQ(test::pageSize(*s), 65536);
     // A metric for a run that does not exist is refused.
     EXPECT_FALSE(test::acceptsOrphanMetric(*s));
 }

@@ -276,13 +276,13 @@ std::string scalar(const std::string& db, const std::string& sql) {
 void expectConsistent(const std::string& db) {
     EXPECT_EQ(scalar(db, "PRAGMA integrity_check"), "ok");
     EXPECT_TRUE(query(db, "PRAGMA foreign_key_check").empty());
-    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM metric m LEFT JOIN run r ON r.id = m.run_id "
+    EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM run_sample m LEFT JOIN run r ON r.id = m.run_id "
                          "WHERE r.id IS NULL OR r.status <> 'ok'"),
               "0")
-        << "metric rows of runs that are missing or not 'ok'";
+        << "metrics of runs that are missing or not 'ok'";
     // A successful run is written in one transaction with its metrics: none without them.
     EXPECT_EQ(scalar(db, "SELECT COUNT(*) FROM run r WHERE r.status = 'ok' AND NOT EXISTS "
-                         "(SELECT 1 FROM metric m WHERE m.run_id = r.id)"),
+                         "(SELECT 1 FROM run_sample m WHERE m.run_id = r.id)"),
               "0")
         << "'ok' runs without metrics (half-written)";
 }
@@ -648,9 +648,11 @@ void InterruptTest::killThenResume(KillPoint point) {
     ASSERT_EQ(campaigns.size(), 1u);
     const std::string campaignId = campaigns[0][0];
     EXPECT_EQ(campaigns[0][1], "running");
+    // A run's metrics are one run_sample row of 12 bytes a metric (engine/store_internal.h).
     const std::string runsSql =
         "SELECT r.id, r.started_at, l.name, r.workload, r.iteration, r.status, "
-        "(SELECT COUNT(*) FROM metric m WHERE m.run_id = r.id) FROM run r JOIN layout l ON "
+        "(SELECT COALESCE(SUM(length(m.data) / 12), 0) FROM run_sample m WHERE m.run_id = r.id) "
+        "FROM run r JOIN layout l ON "
         "l.id = r.layout_id ORDER BY r.id";
     const Rows before = query(db_, runsSql);
     Rows okBefore;
@@ -731,7 +733,7 @@ void InterruptTest::killThenResume(KillPoint point) {
     }
     for (const auto& id : runningBefore) {
         const auto row =
-            query(db_, "SELECT status, reason, (SELECT COUNT(*) FROM metric WHERE run_id = "
+            query(db_, "SELECT status, reason, (SELECT COUNT(*) FROM run_sample WHERE run_id = "
                        "run.id) FROM run WHERE id = " +
                            id);
         ASSERT_EQ(row.size(), 1u);

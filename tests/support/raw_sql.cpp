@@ -15,9 +15,18 @@ std::string journalMode(Store& store) {
     return row && *row ? q->columnText(0) : std::string();
 }
 
+std::int64_t pageSize(Store& store) {
+    auto q = StoreBackdoor::database(store).prepare("PRAGMA page_size");
+    EXPECT_TRUE(q);
+    if (!q)
+        return 0;
+    auto row = q->step();
+    return row && *row ? q->columnInt(0) : 0;
+}
+
 bool acceptsOrphanMetric(Store& store) {
     auto ins = StoreBackdoor::database(store).prepare(
-        "INSERT INTO metric(run_id, name, value, unit) VALUES(999999, 'x', 1, 'count')");
+        "INSERT INTO run_sample(run_id, data) VALUES(999999, x'000000000000000000000000')");
     EXPECT_TRUE(ins);
     return ins && ins->run();
 }
@@ -30,14 +39,32 @@ void setSchemaVersion(Store& store, int version) {
 }
 
 void downgradeToSchema4(Store& store) {
-    ASSERT_TRUE(
-        StoreBackdoor::database(store).exec("DROP TABLE run_sample; DROP TABLE metric_name"));
+    // Schema 4 kept a row per metric; the store's reading of each run's metrics fills them in.
+    auto runs = store.runs();
+    ASSERT_TRUE(runs);
+    auto& db = StoreBackdoor::database(store);
+    ASSERT_TRUE(db.exec("CREATE TABLE metric(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL "
+                        "REFERENCES run(id) ON DELETE CASCADE, name TEXT NOT NULL, value REAL NOT "
+                        "NULL, unit TEXT NOT NULL, UNIQUE(run_id, name))"));
+    auto ins = db.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
+    ASSERT_TRUE(ins);
+    for (const auto& run : *runs) {
+        auto metrics = store.runMetrics(run.id);
+        ASSERT_TRUE(metrics);
+        for (const auto& m : *metrics)
+            ASSERT_TRUE(ins->bind(1, run.id)
+                            .bind(2, m.name)
+                            .bind(3, m.value)
+                            .bind(4, unitName(m.unit))
+                            .run());
+    }
+    ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name"));
     setSchemaVersion(store, 4);
 }
 
 int deleteRuns(Store& store, std::int64_t campaignId, const std::string& workload, int iteration) {
     auto& db = StoreBackdoor::database(store);
-    auto metrics = db.prepare("DELETE FROM metric WHERE run_id IN (SELECT id FROM run WHERE "
+    auto metrics = db.prepare("DELETE FROM run_sample WHERE run_id IN (SELECT id FROM run WHERE "
                               "campaign_id = ?1 AND workload = ?2 AND iteration = ?3)");
     EXPECT_TRUE(metrics);
     if (!metrics || !metrics->bind(1, campaignId).bind(2, workload).bind(3, iteration).run())

@@ -18,6 +18,9 @@ namespace lb::test {
 // The store connection's journal mode ("wal").
 std::string journalMode(Store& store);
 
+// The database's page size in bytes.
+std::int64_t pageSize(Store& store);
+
 // Whether the store's connection accepts a metric of a run that does not exist (it must not:
 // foreign keys are on).
 bool acceptsOrphanMetric(Store& store);
