@@ -1209,12 +1209,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
 
-    if (auto r = rejectUnknown(root,
-                               {"name", "description", "iterations", "min_iterations",
-                                "max_iterations", "until", "bracket", "interleave", "work_dir",
-                                "drop_caches", "host", "thresholds", "decide", "disks", "layouts",
-                                "workloads", "drills", "clients"},
-                               "", rep);
+    if (auto r = rejectUnknown(
+            root, {"name",  "description", "iterations", "min_iterations", "max_iterations",
+                   "until", "bracket",     "interleave", "work_dir",       "drop_caches",
+                   "cache", "io",          "host",       "thresholds",     "decide",
+                   "disks", "layouts",     "workloads",  "drills",         "clients"},
+            "", rep);
         !r)
         return fail(r.error());
 

@@ -361,6 +361,19 @@ probe = "randfile"
     EXPECT_EQ(s->workloads[0].options.bytes("size"), 1073741824u); // randfile default "1G"
 }
 
+TEST(ScenarioDefaults, CacheAndIoAreTakenFromTheFile) {
+    const auto s = parse(replaced(valid, "iterations = 3",
+                                  "iterations = 3\ncache = \"warm\"\n"
+                                  "io = \"buffered\""));
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_FALSE(s->coldCache);
+    EXPECT_EQ(s->io, Scenario::IoPath::Buffered);
+    const auto cold = parse(valid);
+    ASSERT_TRUE(cold) << cold.error().message;
+    EXPECT_TRUE(cold->coldCache);
+    EXPECT_EQ(cold->io, Scenario::IoPath::Auto);
+}
+
 TEST(ScenarioNames, WorkloadsAreNamedAfterProbeAndPresetOrJobFileUnlessNamed) {
     std::string text = replaced(valid, "probe = \"xz\"\n", R"(probe = "xz"
 
