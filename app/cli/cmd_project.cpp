@@ -2,6 +2,7 @@
 // SSDs reach their rated endurance, month by month over the horizon (five years by default).
 #include "app/cli/commands.h"
 #include "engine/drive_catalog.h"
+#include "engine/install_paths.h"
 #include "engine/layout.h"
 #include "engine/projection.h"
 #include "engine/size.h"
@@ -14,10 +15,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#ifndef LAYOUTBENCH_DATA_DIR
-#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
-#endif
 
 namespace lb::cli {
 
@@ -40,7 +37,7 @@ struct ProjectOptions {
     std::string drive;
     std::string hostWrites;
     double waGain = 1.0;
-    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+    std::string catalog = defaultDriveCatalogPath();
 };
 
 // Where the growth model came from, for the output.

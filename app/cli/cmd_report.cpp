@@ -3,6 +3,7 @@
 // offscreen platform is used.
 #include "app/cli/commands.h"
 #include "engine/drive_catalog.h"
+#include "engine/install_paths.h"
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
@@ -21,10 +22,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-
-#ifndef LAYOUTBENCH_DATA_DIR
-#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
-#endif
 
 namespace lb::cli {
 
@@ -45,7 +42,7 @@ struct ReportOptions {
     unsigned years = 5;
     std::string drive;
     std::string hostWrites;
-    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+    std::string catalog = defaultDriveCatalogPath();
 };
 
 // --used/--growth and friends -> the projection request; none when neither is given.

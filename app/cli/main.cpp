@@ -1,6 +1,7 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
 #include "engine/store.h"
+#include "layoutbench_version.h"
 
 #include <iostream>
 
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
     using namespace lb::cli;
     CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
     app.require_subcommand(1);
+    app.set_version_flag("-V,--version", std::string("layoutbench ") + lb::kVersionText,
+                         "Print the version and the git describe of the build, and exit");
     Globals globals;
     Action action;
     addCapacity(app, globals, action);
@@ -58,6 +61,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "layoutbench: " << e.what() << '\n';
