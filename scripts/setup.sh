@@ -16,8 +16,8 @@ packages=(
     openssh-server openssh-client gdisk e2fsprogs
     # iSCSI and NFS: targets and servers for the tests, userspace client libraries
     libiscsi-dev libiscsi-bin libnfs-dev libnfs-utils tgt nfs-ganesha nfs-ganesha-vfs rpcbind
-    # manual pages: scdoc makes them, man checks they render
-    scdoc man-db
+    # packaging: manual pages (scdoc), shell completions and the shells that test them
+    scdoc man-db bash-completion zsh
     # the lab guest (tests/lab-guest/build.sh): md RAID and kernel NFS/iSCSI clients under qemu
     qemu-system-x86 cpio kmod binutils
 )
