@@ -167,6 +167,8 @@ std::string utcNow() {
 }
 
 std::string defaultDatabasePath() {
+    if (const char* named = std::getenv("LAYOUTBENCH_DB"); named && *named)
+        return named;
     std::filesystem::path base;
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
         base = xdg;

@@ -19,7 +19,8 @@ namespace lb {
 using Clock = std::function<std::string()>;
 std::string utcNow();
 
-// Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
+// Default database path: $LAYOUTBENCH_DB when set, else $XDG_DATA_HOME/layoutbench/results.db,
+// else ~/.local/share/layoutbench/results.db.
 std::string defaultDatabasePath();
 
 struct LayoutRecord {

@@ -672,7 +672,7 @@ void addFailedRuns(Doc& doc, const ReportData& data) {
             rows.push_back({{"#" + std::to_string(r.id), "", true},
                             {r.layout},
                             {r.workload},
-                            {std::to_string(r.iteration), "", true},
+                            {std::to_string(r.iteration + 1), "", true}, // from 1
                             {std::string(runStatusName(r.status))},
                             {r.exitCode ? std::to_string(*r.exitCode) : "—", "", true},
                             {r.reason.empty() ? "no reason recorded" : r.reason}});
@@ -735,7 +735,7 @@ void addAppendix(Doc& doc, const ReportData& data) {
     std::string text;
     for (const auto& r : data.runs) {
         std::string head = "# run " + std::to_string(r.id) + " · " + r.layout + " · " + r.workload +
-                           " · iteration " + std::to_string(r.iteration) + " · " +
+                           " · iteration " + std::to_string(r.iteration + 1) + " · " +
                            std::string(runStatusName(r.status));
         if (!r.toolVersion.empty())
             head += " · " + r.toolVersion;

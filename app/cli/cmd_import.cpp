@@ -11,7 +11,7 @@ namespace lb::cli {
 namespace {
 
 int runImport(const Globals& g, const ImportRequest& request) {
-    auto store = Store::open(g.db);
+    auto store = openStore(g, DbAccess::Create);
     if (!store)
         return report(store.error());
     auto summary = importFiles(*store, request);

@@ -1,6 +1,7 @@
 // `layoutbench project`: when the data outgrows each layout, what growing it costs, and when its
 // SSDs reach their rated endurance, month by month over the horizon (five years by default).
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/drive_catalog.h"
 #include "engine/install_paths.h"
 #include "engine/layout.h"
@@ -248,7 +249,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
                               : "+" + std::to_string(e.disksPerYear[y - 1]));
         table.addRow(row);
     }
-    out << table.render();
+    out << table.render(outputColumns());
 
     if (!p.expansions.empty()) {
         display::Table paths({"path", "disks/step", "step usable", "step cost", "per usable TB",
@@ -261,7 +262,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
                           std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
                           e.totalCostUsd ? usd(*e.totalCostUsd) : "-",
                           formatBytes(e.finalUsableBytes)});
-        out << "\n" << paths.render();
+        out << "\n" << paths.render(outputColumns());
         for (const auto& e : p.expansions) {
             out << "  " << expansionKindName(e.kind) << ": " << e.description << ". " << e.note;
             if (e.reportedStepUsableBytes)
@@ -360,7 +361,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
 
     std::vector<ProjectionInput> inputs;
     if (!o.layouts.empty()) {
-        auto store = Store::open(g.db);
+        auto store = openStore(g, DbAccess::Existing);
         if (!store)
             return report(store.error());
         for (const auto& name : o.layouts) {

@@ -129,7 +129,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
         return report(projection.error());
     request.projection = *projection;
 
-    auto store = Store::open(g.db);
+    auto store = openStore(g, DbAccess::Existing);
     if (!store)
         return report(store.error());
     auto data = gatherReport(*store, request);

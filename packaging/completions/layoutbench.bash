@@ -18,10 +18,10 @@ _layoutbench_catalog() {
     printf '%s\n' "${program%/*}/../share/layoutbench/drives.toml"
 }
 
-# Layout names in the database of --db (or the default one), if that database exists: a
-# completion never creates one.
+# Layout names in the database of --db (or the default one: $LAYOUTBENCH_DB, else under
+# $XDG_DATA_HOME), if that database exists: a completion never creates one.
 _layoutbench_layouts() {
-    local i db="${XDG_DATA_HOME:-$HOME/.local/share}/layoutbench/results.db"
+    local i db="${LAYOUTBENCH_DB:-${XDG_DATA_HOME:-$HOME/.local/share}/layoutbench/results.db}"
     for ((i = 1; i < ${#words[@]} - 1; i++)); do
         [[ ${words[i]} == --db ]] && db=${words[i + 1]}
     done
@@ -53,6 +53,10 @@ _layoutbench() {
     case $prev in
         --db)
             _filedir db
+            return
+            ;;
+        --fail-on)
+            COMPREPLY=($(compgen -W "not-viable decision" -- "$cur"))
             return
             ;;
         --kind)
@@ -96,7 +100,7 @@ _layoutbench() {
 
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W "-h --help -V --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "-h --help -V --version --db --json" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "capacity import compare list plan run project report" \
                 -- "$cur"))
@@ -108,10 +112,10 @@ _layoutbench() {
     case $command in
         capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision" ;;
         import) options="--layout --host --kind" ;;
-        compare) options="--baseline --candidate --viable --not-viable --decide" ;;
+        compare) options="--baseline --candidate --viable --not-viable --decide --fail-on" ;;
         list) options="" ;;
         plan) options="" ;;
-        run) options="--layout --resume --yes-destroy" ;;
+        run) options="--layout --resume --yes-destroy --fail-on" ;;
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
