@@ -1,5 +1,7 @@
 #include "engine/store.h"
 
+#include "engine/content_hash.h"
+
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -109,7 +111,58 @@ ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
     R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 )sql",
+    // 4 -> 5: an imported run's content hash, so the same data imported again is recognised;
+    // the runs imported before get theirs from their stored output (hashImportedRuns).
+    R"sql(
+ALTER TABLE run ADD COLUMN content_hash TEXT;
+CREATE INDEX run_content_hash ON run(content_hash) WHERE content_hash IS NOT NULL;
+)sql",
+    // 5 -> 6: an identity for runs, campaigns and journal steps that stays theirs in every
+    // database they are merged into, so merging again adds nothing. Triggers give each new row
+    // its uid, whichever module inserts it.
+    R"sql(
+ALTER TABLE run ADD COLUMN uid TEXT;
+ALTER TABLE campaign ADD COLUMN uid TEXT;
+ALTER TABLE plan_step ADD COLUMN uid TEXT;
+UPDATE run SET uid = lower(hex(randomblob(16)));
+UPDATE campaign SET uid = lower(hex(randomblob(16)));
+UPDATE plan_step SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX run_uid ON run(uid);
+CREATE UNIQUE INDEX campaign_uid ON campaign(uid);
+CREATE UNIQUE INDEX plan_step_uid ON plan_step(uid);
+CREATE TRIGGER run_uid AFTER INSERT ON run WHEN NEW.uid IS NULL BEGIN
+    UPDATE run SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER campaign_uid AFTER INSERT ON campaign WHEN NEW.uid IS NULL BEGIN
+    UPDATE campaign SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER plan_step_uid AFTER INSERT ON plan_step WHEN NEW.uid IS NULL BEGIN
+    UPDATE plan_step SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+)sql",
 };
+
+// After the SQL of 4 -> 5: the content hash of every imported run (one with a source and no
+// campaign), from the output stored with it.
+Expected<void> hashImportedRuns(sql::Database& db) {
+    auto read = db.prepare("SELECT id, stdout FROM run WHERE campaign_id IS NULL AND source IS "
+                           "NOT NULL AND content_hash IS NULL");
+    if (!read)
+        return fail(read.error());
+    std::vector<std::pair<std::int64_t, std::string>> hashes;
+    if (auto r = read->forEachRow([&](sql::Statement& row) {
+            hashes.emplace_back(row.columnInt(0), contentHash(row.columnText(1)));
+        });
+        !r)
+        return r;
+    auto write = db.prepare("UPDATE run SET content_hash = ?1 WHERE id = ?2");
+    if (!write)
+        return fail(write.error());
+    for (const auto& [id, hash] : hashes)
+        if (auto r = write->bind(1, hash).bind(2, id).run(); !r)
+            return r;
+    return {};
+}
 
 std::string toJson(const std::vector<std::string>& items) {
     return nlohmann::json(items).dump();
@@ -222,9 +275,12 @@ Expected<void> Store::migrate() {
         auto tx = transaction();
         if (!tx)
             return fail(tx.error());
-        if (auto r = db_.exec(migrations[static_cast<std::size_t>(version)]); !r)
+        auto migrated = db_.exec(migrations[static_cast<std::size_t>(version)]);
+        if (migrated && version + 1 == 5)
+            migrated = hashImportedRuns(db_);
+        if (!migrated)
             return runtimeError("migrating " + db_.path() + " to schema " +
-                                std::to_string(version + 1) + ": " + r.error().message);
+                                std::to_string(version + 1) + ": " + migrated.error().message);
         auto set = db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
                                "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
         if (!set)
@@ -300,8 +356,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     auto ins = db_.prepare(
         "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
         "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
-        "caveats, source, notes, origin) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18, ?19)");
+        "caveats, source, notes, origin, content_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+        "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
     if (!ins)
         return fail(ins.error());
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
@@ -322,7 +378,9 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(16, toJson(run.caveats))
         .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
         .bind(18, notesJson(run.notes))
-        .bind(19, originJson(run.origin));
+        .bind(19, originJson(run.origin))
+        .bind(20,
+              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash));
     if (auto r = ins->run(); !r)
         return fail(r.error());
     const std::int64_t runId = db_.lastInsertId();
@@ -342,6 +400,22 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         }
     }
     return runId;
+}
+
+Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash) {
+    auto q = db_.prepare("SELECT r.id, l.name, COALESCE(r.source, ''), COALESCE(r.finished_at, "
+                         "'') FROM run r JOIN layout l ON l.id = r.layout_id "
+                         "WHERE r.content_hash = ?1 ORDER BY r.id LIMIT 1");
+    if (!q)
+        return fail(q.error());
+    q->bind(1, hash);
+    auto row = q->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<ImportedRunRef>{};
+    return std::optional<ImportedRunRef>{
+        ImportedRunRef{q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3)}};
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {

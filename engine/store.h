@@ -47,6 +47,14 @@ struct RunSummary {
     std::int64_t metrics = 0;
 };
 
+// An imported run, as a message about importing its data again names it.
+struct ImportedRunRef {
+    std::int64_t id = 0;
+    std::string layout;
+    std::string source;     // the file it was imported from
+    std::string importedAt; // ISO 8601 UTC
+};
+
 struct CampaignRecord {
     std::int64_t id = 0;
     std::string name;
@@ -70,7 +78,7 @@ std::string describeCampaignIo(const CampaignIo& io);
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 4;
+    static constexpr int latestSchemaVersion = 6;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -92,6 +100,8 @@ public:
 
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
+    // The first run imported with this content hash (Run::contentHash), if any.
+    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash);
 
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and

@@ -2,6 +2,7 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
+#include "engine/content_hash.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"
@@ -47,6 +48,7 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
     run.source = path;
+    run.contentHash = contentHash(run.stdoutText);
     return run;
 }
 
@@ -254,6 +256,28 @@ std::string describe(const ImportedFile& file) {
     return out;
 }
 
+// Bad input at the first run whose data is already stored, or in an earlier file of this import.
+Expected<void> refuseDuplicates(Store& store, const std::vector<ImportedFile>& files) {
+    const std::string again = "; --allow-duplicate imports it again";
+    std::map<std::string, std::string> seen; // hash -> "FILE:LINE" in this import
+    for (const auto& file : files)
+        for (std::size_t i = 0; i < file.runs.size(); ++i) {
+            const std::string& hash = file.runs[i].contentHash;
+            const std::string where = file.path + ":" + std::to_string(file.lines[i]);
+            auto earlier = store.importedRunWithContent(hash);
+            if (!earlier)
+                return fail(earlier.error());
+            if (*earlier)
+                return badInput(where + ": already imported as run " +
+                                std::to_string((*earlier)->id) + " of layout '" +
+                                (*earlier)->layout + "' (from " + (*earlier)->source + ", " +
+                                (*earlier)->importedAt + ")" + again);
+            if (const auto [at, added] = seen.emplace(hash, where); !added)
+                return badInput(where + ": the same data as " + at->second + again);
+        }
+    return {};
+}
+
 } // namespace
 
 std::string_view importFormatName(ImportFormat f) {
@@ -288,6 +312,7 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
     for (auto& f : *runs) {
         if (!f.run.failed && f.run.metrics.empty())
             return located(path, std::to_string(f.line) + ": no metric: " + whyNoMetric(f.run));
+        file.lines.push_back(f.line);
         file.runs.push_back(runFrom(std::move(f), path, std::string(probeOf(*format))));
     }
     file.description = describe(file);
@@ -329,6 +354,9 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
     auto tx = store.transaction();
     if (!tx)
         return fail(tx.error());
+    if (!request.allowDuplicate)
+        if (auto r = refuseDuplicates(store, parsed); !r)
+            return fail(r.error());
     auto hostId = store.ensureHost(request.host);
     if (!hostId)
         return fail(hostId.error());

@@ -43,6 +43,8 @@ void addProject(CLI::App& app, Globals& g, Action& action);
 void addReport(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
 
+void addMerge(CLI::App& app, Globals& g, Action& action);
+
 // Adds --db and --json to the program (before the command) or to a command (after it).
 void addGlobalOptions(CLI::App& app, Globals& g);
 

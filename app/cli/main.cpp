@@ -36,8 +36,8 @@ Expected<Store> openStore(const Globals& g, DbAccess access) {
     if (access == DbAccess::Existing && g.db != ":memory:" &&
         !std::filesystem::is_regular_file(g.db, ec))
         return badInput("--db " + g.db +
-                        ": no such database (this command only reads one; import and run "
-                        "create it)");
+                        ": no such database (this command only reads one; import, run and "
+                        "merge create it)");
     return Store::open(g.db);
 }
 
@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     addRun(app, globals, action);
     addProject(app, globals, action);
     addReport(app, globals, action);
+    addMerge(app, globals, action);
     std::string known;
     bool isCommand = false;
     const std::string command = commandWord(argc, argv);

@@ -93,7 +93,7 @@ _layoutbench() {
             ;;
         --disks | --disk-size | --recordsize | --ashift | --underprovision | --host | --viable | \
             --not-viable | --decide | --resume | --used | --growth | --years | --ceiling | \
-            --host-writes | --underprovision-wa-gain | --campaign)
+            --host-writes | --underprovision-wa-gain | --campaign | --prefix)
             return
             ;;
     esac
@@ -102,7 +102,7 @@ _layoutbench() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W "-h --help -V --version --db --json" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "capacity import compare list plan run project report" \
+            COMPREPLY=($(compgen -W "capacity import compare list plan run project report merge" \
                 -- "$cur"))
         fi
         return
@@ -111,11 +111,12 @@ _layoutbench() {
     local options
     case $command in
         capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision" ;;
-        import) options="--layout --host --kind" ;;
+        import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --viable --not-viable --decide --fail-on" ;;
         list) options="" ;;
         plan) options="" ;;
         run) options="--layout --resume --yes-destroy --fail-on" ;;
+        merge) options="--prefix" ;;
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
@@ -134,6 +135,7 @@ _layoutbench() {
     case $command in
         import) _filedir ;;
         plan | run) _filedir toml ;;
+        merge) _filedir db ;;
         list) COMPREPLY=($(compgen -W "layouts runs campaigns" -- "$cur")) ;;
     esac
 } &&

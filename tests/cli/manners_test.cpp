@@ -1,7 +1,7 @@
 // The command line's manners, through the real binary: global options before or after the
 // command, LAYOUTBENCH_DB, the help and its program name, read-only commands that refuse a
 // database that does not exist, --fail-on, tables that fit COLUMNS, iterations counted from 1,
-// progress on standard error.
+// progress on standard error, duplicate imports, and merge.
 #include "tests/cli/process.h"
 #include "tests/support/scratch_dir.h"
 
@@ -91,7 +91,7 @@ TEST_F(Manners, HelpNamesTheProgramTheGlobalOptionsAndTheEnvironment) {
     const auto r = lb({"--help"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(lines(r.out).at(1).rfind("Usage: layoutbench ", 0), 0U) << r.out;
-    for (const char* word : {"--db", "--json", "-V,--version", "LAYOUTBENCH_DB"})
+    for (const char* word : {"--db", "--json", "-V,--version", "LAYOUTBENCH_DB", "merge"})
         EXPECT_NE(r.out.find(word), std::string::npos) << word << " not in:\n" << r.out;
     const auto sub = lb({"list", "--help"});
     EXPECT_EQ(lines(sub.out).at(1).rfind("Usage: layoutbench list ", 0), 0U) << sub.out;
@@ -211,6 +211,65 @@ TEST_F(Manners, RunShowsProgressOnStandardError) {
     const auto listed = json::parse(lb({"list", "runs", "--json", "--db", path("r.db")}).out);
     EXPECT_EQ(listed.at(0).at("iteration"), 1);
     EXPECT_NE(r.err.find("a · randfile · iteration 1/2: ok"), std::string::npos) << r.err;
+}
+
+TEST_F(Manners, ImportRefusesDataItHoldsAlready) {
+    const std::string db = path("r.db");
+    ASSERT_EQ(lb({"import", "--db", db, "--layout", "bare-metal", bare}).exitCode, 0);
+    // The same file again, under another layout too.
+    const auto again = lb({"import", "--db", db, "--layout", "other", bare});
+    expectOneLineError(again, bare + ":1: already imported as run 1 of layout 'bare-metal'");
+    EXPECT_NE(again.err.find("--allow-duplicate"), std::string::npos);
+    // Line by line: a file that holds the imported line (with CRLF ends) after a new one.
+    std::ifstream in(bare);
+    std::string line;
+    std::getline(in, line);
+    std::ifstream other(guest);
+    std::string newLine;
+    std::getline(other, newLine);
+    std::ofstream(path("both.csv")) << newLine << "\r\n" << line << "\r\n";
+    expectOneLineError(lb({"import", "--db", db, "--layout", "bare-metal", path("both.csv")}),
+                       path("both.csv") + ":2: already imported as run 1");
+    // The same data twice in one import.
+    expectOneLineError(lb({"import", "--db", db, "--layout", "guest", guest, guest}),
+                       guest + ":1: the same data as " + guest + ":1");
+    const auto runs = json::parse(lb({"list", "runs", "--json", "--db", db}).out);
+    EXPECT_EQ(runs.size(), 1U) << "nothing of a refused import is stored";
+    // Unless asked for.
+    const auto allowed =
+        lb({"import", "--db", db, "--layout", "bare-metal", "--allow-duplicate", bare});
+    EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
+}
+
+TEST_F(Manners, MergeTwiceIsMergeOnce) {
+    importSamples(path("b.db"));
+    const auto scenario = writeScenario(path("w"));
+    ASSERT_EQ(lb({"run", scenario, "--db", path("b.db"), "--json"}).exitCode, 0);
+    ASSERT_EQ(lb({"import", "--db", path("a.db"), "--layout", "old-nas",
+                  std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/fio/3.33/direct_randread.json"})
+                  .exitCode,
+              0);
+    auto snapshot = [&] {
+        std::string out;
+        for (const char* what : {"layouts", "runs", "campaigns"})
+            out += lb({"list", what, "--json", "--db", path("a.db")}).out;
+        return out + lb({"compare", "--db", path("a.db"), "--baseline", "bare-metal", "--candidate",
+                         "guest", "--json"})
+                         .out;
+    };
+    const auto first = lb({"merge", path("b.db"), "--db", path("a.db"), "--json"});
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    const auto added = json::parse(first.out);
+    EXPECT_EQ(added.at("layouts"), 4);
+    EXPECT_EQ(added.at("campaigns"), 1);
+    EXPECT_GE(added.at("runs").get<int>(), 6);
+    const std::string once = snapshot();
+    const auto second = lb({"merge", path("b.db"), "--db", path("a.db"), "--json"});
+    ASSERT_EQ(second.exitCode, 0) << second.err;
+    for (const char* key : {"hosts", "disks", "layouts", "campaigns", "runs", "metrics"})
+        EXPECT_EQ(json::parse(second.out).at(key), 0) << key;
+    EXPECT_EQ(snapshot(), once);
+    expectOneLineError(lb({"merge", path("none.db"), "--db", path("a.db")}), path("none.db"));
 }
 
 } // namespace

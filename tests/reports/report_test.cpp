@@ -158,10 +158,12 @@ std::string buildFixture() {
                              "zfs-raidz2",
                              {bonnie + "seed-bare-metal.csv", fio + "seq_read.json"}}),
          "import bare-metal");
+    // The same fio output on both sides: imported again on purpose.
     must(importFiles(store, {"guest-vm",
                              "storage1",
                              "md-raid6",
-                             {bonnie + "seed-guest.csv", fio + "seq_read.json"}}),
+                             {bonnie + "seed-guest.csv", fio + "seq_read.json"},
+                             true}),
          "import guest-vm");
     must(importFiles(store, {hostile, "storage1", "imported", {bonnie + "hdd-slow-seeks.csv"}}),
          "import hostile");
