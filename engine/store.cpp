@@ -109,6 +109,29 @@ ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
     R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 )sql",
+    // 4 -> 5: SSD preconditioning and the steady-state rounds before a layout's measured runs
+    // (SNIA PTS), each with its raw output; kept apart from `run`, so no verdict ever counts them.
+    R"sql(
+CREATE TABLE conditioning(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
+    layout_id INTEGER NOT NULL REFERENCES layout(id),
+    workload TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tracked TEXT NOT NULL DEFAULT '',
+    value REAL,
+    bytes INTEGER,
+    argv TEXT NOT NULL DEFAULT '[]',
+    exit_code INTEGER,
+    stdout TEXT NOT NULL DEFAULT '',
+    stderr TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    wall_seconds REAL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX conditioning_campaign ON conditioning(campaign_id, layout_id);
+)sql",
 };
 
 std::string toJson(const std::vector<std::string>& items) {

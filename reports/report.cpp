@@ -185,6 +185,14 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                " per decisive metric (% more time per unit of work), with the "
                                "95 % interval; green band: viable, red band: not viable."});
     }
+    for (std::size_t i = 0; i < data.steadyState.size(); ++i)
+        out.push_back({"steady-" + std::to_string(i),
+                       "Steady state of " + data.steadyState[i].workload + " on " +
+                           data.steadyState[i].layout +
+                           " (SNIA PTS): the tracked value per round; over the last 5 rounds "
+                           "their average, 90 % and 110 % of it (dotted) and the fitted line "
+                           "(dashed). Steady: range within 20 % and slope within 10 % of the "
+                           "average."});
     for (std::size_t i = 0; i < data.projections.size(); ++i)
         out.push_back({"projection-" + std::to_string(i),
                        "Capacity projection of " + data.projections[i].name +
@@ -458,6 +466,51 @@ void addDrills(Doc& doc, const ReportData& data) {
     doc.table({"layout", "drill", "status", "duration", "reads meanwhile", "usable space",
                "why it failed"},
               std::move(rows));
+}
+
+// SSD preconditioning and the steady-state rounds before the measured runs (SNIA PTS).
+void addSteadyState(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    if (data.steadyState.empty())
+        return;
+    doc.heading(2, "SSD preconditioning and steady state");
+    doc.para("Before its first measured run, each layout that asked for it was written "
+             "sequentially in 128 KiB blocks, twice over, and each workload then ran rounds of its "
+             "own pattern until steady state by the SNIA PTS rule: over the last 5 rounds the "
+             "tracked value stays within 20 % of its average and its fitted line within 10 %. "
+             "The rounds are not measured runs and take no part in the verdicts.");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& s : data.steadyState) {
+        const auto& c = s.check;
+        std::string written = "—";
+        if (s.written)
+            written = "2 × " + formatBytes(*s.written, true) +
+                      (s.writeRate ? " at " + display::value(*s.writeRate, Unit::BytesPerSecond)
+                                   : std::string());
+        std::string outcome;
+        if (!s.failed.empty())
+            outcome = "failed: " + s.failed;
+        else if (c.reached)
+            outcome = "steady over rounds " + std::to_string(c.windowStart + 1) + "–" +
+                      std::to_string(c.windowStart + c.windowRounds);
+        else
+            outcome = "not at steady state";
+        const bool window = c.windowRounds > 0 && c.average > 0;
+        rows.push_back({{s.layout},
+                        {s.workload},
+                        {written},
+                        {std::to_string(s.rounds.size()), "", true},
+                        {s.tracked},
+                        {window ? fixed(c.average, c.average >= 100 ? 0 : 2) : "—", "", true},
+                        {window ? plainPercent(c.excursion / c.average) : "—", "", true},
+                        {window ? plainPercent(c.slopeExcursion / c.average) : "—", "", true},
+                        {outcome}});
+    }
+    doc.table({"layout", "workload", "preconditioning", "rounds", "tracked", "window average",
+               "range", "slope", "outcome"},
+              std::move(rows));
+    for (const auto& ref : chartPlan(data))
+        if (ref.id.rfind("steady-", 0) == 0 && charts.count(ref.id))
+            doc.chart(ref.id, ref.caption);
 }
 
 void addLayouts(Doc& doc, const ReportData& data) {
@@ -769,6 +822,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addComparisons(doc, data, charts);
     addCharts(doc, data, charts);
     addDrills(doc, data);
+    addSteadyState(doc, data, charts);
     addFailedRuns(doc, data);
     addCaveats(doc, data);
     addAppendix(doc, data);
@@ -1015,6 +1069,9 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
                      data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
                 metrics << QString::fromStdString(m);
             charts::buildGroupedBars(plot, data, metrics, false);
+        } else if (ref.id.rfind("steady-", 0) == 0) {
+            const auto index = std::stoul(ref.id.substr(std::string("steady-").size()));
+            charts::buildSteadyStateChart(plot, data.steadyState[index]);
         } else if (ref.id.rfind("projection-", 0) == 0) {
             const auto index = std::stoul(ref.id.substr(std::string("projection-").size()));
             charts::buildProjectionChart(plot, data.projections[index]);

@@ -386,6 +386,10 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             return fail(io.error());
         data.io = *io;
         data.inventoryJson = campaign->inventory;
+        auto steps = store.conditioningSteps(campaign->id);
+        if (!steps)
+            return fail(steps.error());
+        data.steadyState = steadyStateSeries(*steps);
     }
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
         auto inv = hostInventory(store, chosen.front().host);
@@ -448,6 +452,39 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         }
     }
     return data;
+}
+
+std::vector<SteadyStateSeries> steadyStateSeries(const std::vector<ConditioningStep>& steps) {
+    std::vector<SteadyStateSeries> out;
+    const ConditioningStep* preconditioning = nullptr;
+    for (const auto& step : steps) {
+        if (step.round == 0) {
+            preconditioning = &step;
+            continue;
+        }
+        // A new series where the workload changes or its rounds start again (a new build).
+        if (out.empty() || out.back().layout != step.layout ||
+            out.back().workload != step.workload || step.round == 1) {
+            SteadyStateSeries s;
+            s.layout = step.layout;
+            s.workload = step.workload;
+            s.tracked = step.tracked;
+            if (preconditioning && preconditioning->layout == step.layout) {
+                s.written = preconditioning->bytes;
+                s.writeRate = preconditioning->value;
+                s.writeSeconds = preconditioning->wallSeconds;
+            }
+            out.push_back(std::move(s));
+        }
+        auto& s = out.back();
+        if (step.value)
+            s.rounds.push_back(*step.value);
+        if (!step.error.empty() && s.failed.empty())
+            s.failed = "round " + std::to_string(step.round) + ": " + step.error;
+    }
+    for (auto& s : out)
+        s.check = checkSteadyState(s.rounds);
+    return out;
 }
 
 } // namespace lb

@@ -9,6 +9,7 @@
 #include "engine/drive_catalog.h"
 #include "engine/expected.h"
 #include "engine/projection.h"
+#include "engine/steady_state.h"
 #include "engine/store.h"
 
 #include <cstdint>
@@ -71,6 +72,24 @@ struct ReportRun {
     std::string origin; // imported runs: "bonnie++ 1.97 text table, converted from K/sec (KiB/s)"
 };
 
+// One workload's steady-state rounds on a layout after its preconditioning (SNIA PTS), as the
+// report's table and chart show them; a layout rebuilt (a resumed campaign) has a series per
+// build.
+struct SteadyStateSeries {
+    std::string layout;
+    std::string workload;
+    std::string tracked;                  // "fio.*.iops"
+    std::optional<std::uint64_t> written; // the preconditioning's size (written twice)
+    std::optional<double> writeRate;      // its bytes per second
+    double writeSeconds = 0;
+    std::vector<double> rounds; // the tracked value of each round that ran to its end
+    std::string failed;         // why a step failed, "" when none did
+    SteadyStateCheck check;     // over the last window of `rounds`
+};
+
+// The series of a campaign's preconditioning steps, in the order they ran.
+std::vector<SteadyStateSeries> steadyStateSeries(const std::vector<ConditioningStep>& steps);
+
 struct ReportData {
     std::string title;
     std::string baseline;
@@ -87,7 +106,8 @@ struct ReportData {
     std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
     std::vector<ReportRun> runs;                        // by id
     std::optional<ProjectionRequest> projectionRequest; // as requested
-    std::vector<LayoutProjection> projections; // layouts with a known capacity, in layout order
+    std::vector<LayoutProjection> projections;  // layouts with a known capacity, in layout order
+    std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
 };
 
 // Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the

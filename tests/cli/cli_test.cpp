@@ -330,3 +330,36 @@ TEST_F(Cli, PlanShowsTheOrderAndBoundsOfTheRuns) {
         << r.out;
     EXPECT_NE(r.out.find("runs: 35, up to 65"), std::string::npos) << r.out;
 }
+
+// `plan` shows SSD preconditioning where a layout asks for it: the sequential writes once, the
+// rounds per workload that can take them, and why the others are measured without.
+TEST_F(Cli, PlanShowsPreconditioningAndSteadyStateRounds) {
+    const std::string quick = std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/quick.toml";
+    std::ifstream in(quick);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("compression = \"off\""), 19,
+                 "compression = \"off\"\nprecondition = \"snia\"\nprecondition_size = \"1G\"");
+    const std::string path = write("snia.toml", text);
+    auto r = lb({"plan", path}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto raidz1 = r.out.substr(r.out.find("== layout raidz1"));
+    EXPECT_NE(raidz1.find("precondition (SNIA PTS): fio sequential 128 KiB writes, twice 1.00 GiB"),
+              std::string::npos)
+        << raidz1;
+    EXPECT_NE(raidz1.find("run fio:seq-write-1m steady state: up to 25 round(s) of 60 s"),
+              std::string::npos)
+        << raidz1;
+    EXPECT_NE(raidz1.find("run xz not preconditioned: the xz probe has no steady-state rounds"),
+              std::string::npos)
+        << raidz1;
+    const auto dir = r.out.substr(0, r.out.find("== layout raidz1"));
+    EXPECT_EQ(dir.find("precondition"), std::string::npos) << dir; // the baseline did not ask
+    r = lb({"plan", path, "--json"}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto layouts = json::parse(r.out)["layouts"];
+    ASSERT_EQ(layouts.size(), 2U);
+    EXPECT_TRUE(layouts[0]["precondition"].is_null()); // the dir baseline did not ask
+    EXPECT_TRUE(layouts[1]["precondition"].is_string());
+    EXPECT_EQ(layouts[1]["workloads"][0]["steady_state"]["max_rounds"], 25);
+    EXPECT_EQ(layouts[1]["workloads"][0]["steady_state"]["round_seconds"], 60);
+}
