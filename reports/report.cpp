@@ -212,6 +212,16 @@ std::vector<std::string> barMetricsOfUnit(const ReportData& data, Unit unit) {
     return out;
 }
 
+// A verdict and the headline's reasons, worst deciding metric first ("guest: decision — ...").
+std::vector<Span> headlineSpans(const Comparison& c) {
+    return {
+        {c.candidate, true},
+        {": "},
+        {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+        {c.headline.substr(c.headline.find(" — ") == std::string::npos ? c.headline.size()
+                                                                       : c.headline.find(" — "))}};
+}
+
 void addQuestion(Doc& doc, const ReportData& data) {
     doc.heading(2, "The question");
     std::vector<std::string> candidates;
@@ -275,13 +285,7 @@ void addVerdicts(Doc& doc, const ReportData& data) {
                  "baseline."}});
             continue;
         }
-        doc.para(std::vector<Span>{
-            {c.candidate, true},
-            {": "},
-            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-            {c.headline.substr(c.headline.find(" — ") == std::string::npos
-                                   ? c.headline.size()
-                                   : c.headline.find(" — "))}});
+        doc.para(headlineSpans(c));
         // The worst first (the metrics are sorted so).
         std::vector<std::vector<Span>> reasons;
         for (const auto& m : c.metrics)
@@ -552,6 +556,64 @@ std::string usdText(double v) {
     return buf;
 }
 
+// The block for the person who signs: the question, each candidate's verdict headline, what each
+// layout holds and costs, and who wrote the report when, with what, about which hosts.
+void addSummary(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Summary");
+    std::vector<std::string> candidates;
+    for (const auto& l : data.layouts)
+        if (!l.baseline)
+            candidates.push_back(l.name);
+    std::vector<std::vector<Span>> items;
+    if (!candidates.empty())
+        items.push_back({{"Question:", true},
+                         {" can " + joined(candidates, ", ") + " take the place of the baseline " +
+                          data.baseline + " at no more than " +
+                          fixed((data.thresholds.viableMax - 1) * 100, 0) + " % more time?"}});
+    for (const Comparison& c : data.comparisons)
+        items.push_back(c.metrics.empty()
+                            ? std::vector<Span>{{c.candidate, true},
+                                                {": no verdict — nothing measured on both"}}
+                            : headlineSpans(c));
+    if (!items.empty())
+        doc.bullets(std::move(items));
+    const std::optional<Drive> drive =
+        data.projectionRequest ? data.projectionRequest->drive : std::nullopt;
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& l : data.layouts) {
+        if (!l.capacity)
+            continue;
+        std::string cost = "—";
+        const auto projection =
+            std::find_if(data.projections.begin(), data.projections.end(),
+                         [&](const LayoutProjection& p) { return p.name == l.name; });
+        if (drive && drive->priceUsd > 0 && projection != data.projections.end() &&
+            l.capacity->usableBytes > 0)
+            cost = usdText(drive->priceUsd * static_cast<double>(projection->diskBytes.size()) /
+                           (static_cast<double>(l.capacity->usableBytes) / 1e12));
+        rows.push_back({{l.name},
+                        {formatBytes(l.capacity->usableBytes), "", true},
+                        {std::to_string(l.capacity->faultTolerance), "", true},
+                        {cost, "", true}});
+    }
+    if (!rows.empty())
+        doc.table({"layout", "usable capacity", "disks that may fail",
+                   drive ? "cost per usable TB (" + drive->id + ")"
+                         : std::string("cost per usable TB (no --drive given)")},
+                  std::move(rows));
+    std::string written = "Written";
+    if (!data.writtenAt.empty())
+        written += " " + data.writtenAt;
+    if (!data.author.empty())
+        written += " by " + data.author;
+    if (!data.generator.empty())
+        written += " with " + data.generator;
+    if (!data.hosts.empty())
+        written += "; measured on " + joined(data.hosts, ", ");
+    if (written != "Written")
+        doc.para(written + ".");
+}
+
 void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
     if (data.projections.empty() || !data.projectionRequest)
         return;
@@ -814,6 +876,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
                  (data.scenarioPath.empty() ? "" : ", scenario " + data.scenarioPath) + ".");
     else
         doc.para("Every run in the database.");
+    addSummary(doc, data);
     addQuestion(doc, data);
     addVerdicts(doc, data);
     addInventory(doc, data);

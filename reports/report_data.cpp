@@ -4,9 +4,12 @@
 #include "reports/report_data.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <pwd.h>
 #include <set>
 #include <toml++/toml.h>
+#include <unistd.h>
 
 namespace lb {
 
@@ -451,6 +454,14 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             data.projections.push_back(std::move(**p));
         }
     }
+    data.author = request.author;
+    data.writtenAt = request.writtenAt;
+    data.generator = request.generator;
+    for (const auto& l : data.layouts)
+        if (!l.host.empty() &&
+            std::find(data.hosts.begin(), data.hosts.end(), l.host) == data.hosts.end())
+            data.hosts.push_back(l.host);
+    std::sort(data.hosts.begin(), data.hosts.end());
     return data;
 }
 
@@ -485,6 +496,18 @@ std::vector<SteadyStateSeries> steadyStateSeries(const std::vector<ConditioningS
     for (auto& s : out)
         s.check = checkSteadyState(s.rounds);
     return out;
+}
+
+std::string defaultAuthor() {
+    std::string user;
+    if (const char* u = std::getenv("USER"); u && *u)
+        user = u;
+    else if (const passwd* pw = getpwuid(geteuid()))
+        user = pw->pw_name;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    return (user.empty() ? "unknown" : user) + "@" + (host[0] ? host : "unknown");
 }
 
 } // namespace lb

@@ -40,7 +40,15 @@ struct ReportRequest {
     bool scenarioThresholds = true;
     // A capacity projection of every layout whose capacity is known; none when unset.
     std::optional<ProjectionRequest> projection;
+    // For the summary of the person who signs: who wrote the report (user@host, or --author),
+    // when (ISO 8601 UTC) and with what ("layoutbench 0.1.0"); set by the app, "" leaves it out.
+    std::string author;
+    std::string writtenAt;
+    std::string generator;
 };
+
+// "user@host" of the process writing a report: $USER (else the password entry) at the host name.
+std::string defaultAuthor();
 
 struct ReportLayout {
     std::string name;
@@ -108,6 +116,8 @@ struct ReportData {
     std::optional<ProjectionRequest> projectionRequest; // as requested
     std::vector<LayoutProjection> projections;  // layouts with a known capacity, in layout order
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
+    std::string author, writtenAt, generator;   // as requested
+    std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
 };
 
 // Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the

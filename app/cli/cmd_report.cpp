@@ -41,6 +41,7 @@ struct ReportOptions {
     std::string drive;
     std::string hostWrites;
     std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+    std::string author; // "": user@host
 };
 
 // --used/--growth and friends -> the projection request; none when neither is given.
@@ -131,6 +132,9 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (!projection)
         return report(projection.error());
     request.projection = *projection;
+    request.author = o.author.empty() ? defaultAuthor() : o.author;
+    request.writtenAt = utcNow();
+    request.generator = "layoutbench " LAYOUTBENCH_VERSION;
 
     auto store = Store::open(g.db);
     if (!store)
@@ -205,6 +209,8 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
     sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    sub->add_option("--author", opts->author,
+                    "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
 }

@@ -1,4 +1,5 @@
 // The command-line contract of ARCHITECTURE.md, exercised through the real binary.
+#include "reports/report_data.h"
 #include "tests/cli/process.h"
 
 #include <algorithm>
@@ -99,6 +100,33 @@ TEST_F(Cli, CapacityBadInput) {
         lb({"capacity", "--kind", "zfs-raidz3", "--disks", "2", "--disk-size", "1T"}, false),
         "disks");
     expectOneLineError(lb({"capacity", "--disks", "2"}, false), "--kind");
+}
+
+// The report's summary says who wrote it: user@host of the process, or --author.
+TEST_F(Cli, ReportSaysWhoWroteItWhenAndWithWhat) {
+    ASSERT_EQ(lb({"import", "--layout", "bare-metal", data + "/bonnie++/1.97/seed-bare-metal.csv"})
+                  .exitCode,
+              0);
+    ASSERT_EQ(lb({"import", "--layout", "guest", data + "/bonnie++/1.97/seed-guest.csv"}).exitCode,
+              0);
+    auto text = [&](const std::vector<std::string>& extra) {
+        const std::string out = (dir_ / "report.md").string();
+        std::vector<std::string> args{"report", "--out", out};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = lb(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::ifstream in(out);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string byDefault = text({});
+    const auto summary = byDefault.find("## Summary");
+    ASSERT_NE(summary, std::string::npos) << byDefault;
+    EXPECT_NE(byDefault.find(" by " + lb::defaultAuthor() + " with layoutbench ", summary),
+              std::string::npos)
+        << byDefault.substr(summary, 1500);
+    EXPECT_NE(text({"--author", "Bob Ops <bob@example.org>"})
+                  .find(" by Bob Ops \\<bob@example.org\\> with layoutbench"),
+              std::string::npos);
 }
 
 TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {

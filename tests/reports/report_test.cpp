@@ -672,6 +672,59 @@ TEST(Report, SteadyStateSectionHasTheRoundsWindowAndChart) {
     EXPECT_EQ(data->runs.size(), 2U);
 }
 
+// The summary for the person who signs, first after the title: the question, each candidate's
+// headline, usable capacity and cost per usable TB of each layout with a capacity model, and who
+// wrote it when, with what, about which hosts.
+TEST(Report, SummaryBlockOpensTheReport) {
+    ReportRequest request = projectionRequest();
+    lb::Drive drive;
+    drive.id = "test-ssd";
+    drive.model = "Test SSD 1TB";
+    drive.capacityBytes = 1'000'000'000'000ULL;
+    drive.tbw = 600;
+    drive.priceUsd = 80;
+    request.projection->drive = drive;
+    request.author = "alice@lab";
+    request.writtenAt = "2026-12-01T12:00:00Z";
+    request.generator = "layoutbench 9.9.9";
+    const ReportData data = gather(request);
+    const std::string md = renderMarkdown(data);
+    const auto summary = md.find("## Summary");
+    ASSERT_NE(summary, std::string::npos) << md;
+    EXPECT_LT(summary, md.find("## The question"));
+    EXPECT_NE(md.find("**Question:** can ", summary), std::string::npos) << md.substr(summary);
+    const Comparison& guest = comparisonOf(data, "guest-vm");
+    EXPECT_NE(md.find("**guest-vm**: **decision**", summary), std::string::npos)
+        << md.substr(summary, 2000);
+    EXPECT_LT(md.find("**guest-vm**: **decision**", summary), md.find("## The question"));
+    EXPECT_FALSE(guest.headline.empty());
+    ASSERT_FALSE(data.projections.empty());
+    const auto& bare = data.projections[0];
+    const auto usable =
+        std::find_if(data.layouts.begin(), data.layouts.end(), [&](const ReportLayout& l) {
+            return l.name == bare.name;
+        })->capacity->usableBytes;
+    ASSERT_TRUE(request.projection->drive);
+    const double perTb = request.projection->drive->priceUsd *
+                         static_cast<double>(bare.diskBytes.size()) /
+                         (static_cast<double>(usable) / 1e12);
+    char cost[32];
+    std::snprintf(cost, sizeof cost, "$%.0f", perTb);
+    EXPECT_NE(md.find("| " + bare.name + " | " + formatBytes(usable), summary), std::string::npos)
+        << md.substr(summary, 2000);
+    EXPECT_NE(md.find(std::string(cost) + " |", summary), std::string::npos)
+        << cost << "\n"
+        << md.substr(summary, 2000);
+    EXPECT_NE(md.find("Written 2026-12-01T12:00:00Z by alice@lab with layoutbench 9.9.9; measured "
+                      "on ",
+                      summary),
+              std::string::npos)
+        << md.substr(summary, 2000);
+    // Without a drive there is no price: the column says so.
+    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no --drive given)"),
+              std::string::npos);
+}
+
 TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {
     const ReportData data = gather(projectionRequest());
     ASSERT_FALSE(data.projections.empty());
