@@ -111,25 +111,51 @@ ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
     R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 )sql",
-    // 4 -> 5: an imported run's content hash, so the same data imported again is recognised;
+    // 4 -> 5: SSD preconditioning and the steady-state rounds before a layout's measured runs
+    // (SNIA PTS), each with its raw output; kept apart from `run`, so no verdict ever counts them.
+    R"sql(
+CREATE TABLE conditioning(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
+    layout_id INTEGER NOT NULL REFERENCES layout(id),
+    workload TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tracked TEXT NOT NULL DEFAULT '',
+    value REAL,
+    bytes INTEGER,
+    argv TEXT NOT NULL DEFAULT '[]',
+    exit_code INTEGER,
+    stdout TEXT NOT NULL DEFAULT '',
+    stderr TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    wall_seconds REAL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX conditioning_campaign ON conditioning(campaign_id, layout_id);
+)sql",
+    // 5 -> 6: an imported run's content hash, so the same data imported again is recognised;
     // the runs imported before get theirs from their stored output (hashImportedRuns).
     R"sql(
 ALTER TABLE run ADD COLUMN content_hash TEXT;
 CREATE INDEX run_content_hash ON run(content_hash) WHERE content_hash IS NOT NULL;
 )sql",
-    // 5 -> 6: an identity for runs, campaigns and journal steps that stays theirs in every
-    // database they are merged into, so merging again adds nothing. Triggers give each new row
-    // its uid, whichever module inserts it.
+    // 6 -> 7: an identity for runs, campaigns, journal steps and conditioning steps that stays
+    // theirs in every database they are merged into, so merging again adds nothing. Triggers
+    // give each new row its uid, whichever module inserts it.
     R"sql(
 ALTER TABLE run ADD COLUMN uid TEXT;
 ALTER TABLE campaign ADD COLUMN uid TEXT;
 ALTER TABLE plan_step ADD COLUMN uid TEXT;
+ALTER TABLE conditioning ADD COLUMN uid TEXT;
 UPDATE run SET uid = lower(hex(randomblob(16)));
 UPDATE campaign SET uid = lower(hex(randomblob(16)));
 UPDATE plan_step SET uid = lower(hex(randomblob(16)));
+UPDATE conditioning SET uid = lower(hex(randomblob(16)));
 CREATE UNIQUE INDEX run_uid ON run(uid);
 CREATE UNIQUE INDEX campaign_uid ON campaign(uid);
 CREATE UNIQUE INDEX plan_step_uid ON plan_step(uid);
+CREATE UNIQUE INDEX conditioning_uid ON conditioning(uid);
 CREATE TRIGGER run_uid AFTER INSERT ON run WHEN NEW.uid IS NULL BEGIN
     UPDATE run SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
 END;
@@ -139,10 +165,13 @@ END;
 CREATE TRIGGER plan_step_uid AFTER INSERT ON plan_step WHEN NEW.uid IS NULL BEGIN
     UPDATE plan_step SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
 END;
+CREATE TRIGGER conditioning_uid AFTER INSERT ON conditioning WHEN NEW.uid IS NULL BEGIN
+    UPDATE conditioning SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
 )sql",
 };
 
-// After the SQL of 4 -> 5: the content hash of every imported run (one with a source and no
+// After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
 // campaign), from the output stored with it.
 Expected<void> hashImportedRuns(sql::Database& db) {
     auto read = db.prepare("SELECT id, stdout FROM run WHERE campaign_id IS NULL AND source IS "
@@ -276,7 +305,7 @@ Expected<void> Store::migrate() {
         if (!tx)
             return fail(tx.error());
         auto migrated = db_.exec(migrations[static_cast<std::size_t>(version)]);
-        if (migrated && version + 1 == 5)
+        if (migrated && version + 1 == 6)
             migrated = hashImportedRuns(db_);
         if (!migrated)
             return runtimeError("migrating " + db_.path() + " to schema " +

@@ -76,9 +76,31 @@ struct CampaignIo {
 // "buffered I/O on every layout (layout 'raidz1' does not accept O_DIRECT); cold cache: ..."
 std::string describeCampaignIo(const CampaignIo& io);
 
+// One step of SSD preconditioning before a layout's measured runs (SNIA PTS): the
+// workload-independent preconditioning (workload "", round 0) or one steady-state round of a
+// workload's own pattern (round 1, 2, ...), with the variable it tracks and its raw output.
+// Stored apart from runs: no verdict counts them.
+struct ConditioningStep {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0;
+    std::int64_t layoutId = 0;
+    std::string layout; // read back only
+    std::string workload;
+    int round = 0;
+    std::string tracked;                // the metrics summed for the round, "fio.*.iops"
+    std::optional<double> value;        // none when the step failed
+    std::optional<std::uint64_t> bytes; // what the preconditioning wrote (twice this)
+    std::vector<std::string> argv;
+    std::optional<int> exitCode;
+    std::string stdoutText, stderrText;
+    std::string startedAt, finishedAt;
+    double wallSeconds = 0;
+    std::string error; // why it failed, empty when it did not
+};
+
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 6;
+    static constexpr int latestSchemaVersion = 7;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -133,6 +155,11 @@ public:
                                         const std::string& reason);
     // The campaign of the layout's most recent run, if it came from one.
     Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
+
+    // SSD preconditioning and steady-state rounds (engine/store_conditioning.cpp), in the order
+    // they ran.
+    Expected<std::int64_t> addConditioningStep(const ConditioningStep& step);
+    Expected<std::vector<ConditioningStep>> conditioningSteps(std::int64_t campaignId);
 
     Expected<std::vector<LayoutRecord>> layouts();
     Expected<std::vector<RunSummary>> runs();

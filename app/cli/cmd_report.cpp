@@ -7,6 +7,7 @@
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
+#include "layoutbench_version.h"
 #include "reports/comparison_text.h"
 #include "reports/report.h"
 #include "reports/report_file.h"
@@ -38,6 +39,7 @@ struct ReportOptions {
     std::string drive;
     std::string hostWrites;
     std::string catalog = defaultDriveCatalogPath();
+    std::string author; // "": user@host
 };
 
 // --used/--growth and friends -> the projection request; none when neither is given.
@@ -128,6 +130,9 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (!projection)
         return report(projection.error());
     request.projection = *projection;
+    request.author = o.author.empty() ? defaultAuthor() : o.author;
+    request.writtenAt = utcNow();
+    request.generator = std::string("layoutbench ") + kVersionText;
 
     auto store = openStore(g, DbAccess::Existing);
     if (!store)
@@ -202,6 +207,8 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
     sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    sub->add_option("--author", opts->author,
+                    "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
 }

@@ -6,6 +6,7 @@
 #include "engine/campaign.h"
 #include "engine/export.h"
 #include "engine/plan.h"
+#include "engine/precondition.h"
 #include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 #include "probes/tools.h"
@@ -232,9 +233,25 @@ int runPlan(const Globals& g, const std::string& path) {
         }
         ctx.layoutName = layout.name;
         ctx.exported = exportTarget(layout, plan->workdir);
+        // SSD preconditioning (SNIA PTS) before the layout's first measured run.
+        std::vector<Preconditioning> conditioned;
+        for (const auto& w : scenario->workloads)
+            if (auto p = preconditioningFor(layout, w, *probes.find(w.probe), nullptr))
+                conditioned.push_back(*p);
+        nlohmann::json precondition(nullptr);
+        if (!conditioned.empty()) {
+            text << "  " << describePreconditioning(layout, conditioned) << "\n";
+            precondition = describePreconditioning(layout, conditioned);
+        }
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& w : scenario->workloads) {
             const Probe* probe = probes.find(w.probe);
+            std::string skipped;
+            const auto rounds = preconditioningFor(layout, w, *probe, &skipped);
+            if (rounds)
+                text << "  run " << w.name << " " << describeSteadyStateRounds(*rounds) << "\n";
+            else if (!skipped.empty())
+                text << "  run " << w.name << " not preconditioned: " << skipped << "\n";
             // Where it runs: the layout's host, its one client, or from here to all its clients.
             WorkloadContext wctx = ctx;
             std::string where;
@@ -276,13 +293,17 @@ int runPlan(const Globals& g, const std::string& path) {
                 text << "  run " << w.name << " cleanup on " << c.client << ": "
                      << c.command.toUserOutput() << "\n";
             }
-            workloads.push_back({{"name", w.name},
-                                 {"iterations", scenario->iterations},
-                                 {"clients", w.clients},
-                                 {"prepare", prepare},
-                                 {"argv", mc->command.argvForDisplay()},
-                                 {"cwd", mc->command.cwd},
-                                 {"cleanup", cleanup}});
+            workloads.push_back(
+                {{"name", w.name},
+                 {"iterations", scenario->iterations},
+                 {"clients", w.clients},
+                 {"prepare", prepare},
+                 {"argv", mc->command.argvForDisplay()},
+                 {"cwd", mc->command.cwd},
+                 {"cleanup", cleanup},
+                 {"steady_state", rounds ? nlohmann::json{{"max_rounds", rounds->maxRounds},
+                                                          {"round_seconds", rounds->roundSeconds}}
+                                         : nlohmann::json(nullptr)}});
         }
         text << "  teardown: the undo commands above, newest first\n";
         out.push_back({{"layout", layout.name},
@@ -290,6 +311,7 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"baseline", layout.baseline},
                        {"workdir", plan->workdir},
                        {"steps", steps},
+                       {"precondition", precondition},
                        {"workloads", workloads}});
     }
     if (g.json)
