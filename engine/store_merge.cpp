@@ -238,7 +238,8 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
     return {};
 }
 
-Expected<void> mergeJournal(sql::Database& db, const MergeRequest& request, MergeSummary& sum) {
+// The journal of applied commands and the SSD conditioning steps, of the campaigns merged.
+Expected<void> mergeSteps(sql::Database& db, const MergeRequest& request, MergeSummary& sum) {
     auto steps = changed(
         db,
         "INSERT INTO main.plan_step(campaign_id, layout_id, seq, phase, argv, undo_argv, "
@@ -251,9 +252,21 @@ Expected<void> mergeJournal(sql::Database& db, const MergeRequest& request, Merg
         "LEFT JOIN main.layout ml ON ml.name = ?1 || ol.name "
         "WHERE NOT EXISTS (SELECT 1 FROM main.plan_step m WHERE m.uid = p.uid) ORDER BY p.id",
         request.prefix);
-    if (!steps)
-        return fail(steps.error());
+    auto conditioning = changed(
+        db,
+        "INSERT INTO main.conditioning(campaign_id, layout_id, workload, round, tracked, value, "
+        "bytes, argv, exit_code, stdout, stderr, started_at, finished_at, wall_seconds, error, "
+        "uid) SELECT mc.id, ml.id, c.workload, c.round, c.tracked, c.value, c.bytes, c.argv, "
+        "c.exit_code, c.stdout, c.stderr, c.started_at, c.finished_at, c.wall_seconds, c.error, "
+        "c.uid FROM other.conditioning c JOIN other.campaign oc ON oc.id = c.campaign_id "
+        "JOIN main.campaign mc ON mc.uid = oc.uid JOIN other.layout ol ON ol.id = c.layout_id "
+        "JOIN main.layout ml ON ml.name = ?1 || ol.name "
+        "WHERE NOT EXISTS (SELECT 1 FROM main.conditioning m WHERE m.uid = c.uid) ORDER BY c.id",
+        request.prefix);
+    if (!steps || !conditioning)
+        return fail(!steps ? steps.error() : conditioning.error());
     sum.planSteps = *steps;
+    sum.conditioningSteps = *conditioning;
     return {};
 }
 
@@ -281,7 +294,7 @@ Expected<MergeSummary> mergeDatabase(Store& store, const MergeRequest& request) 
         return fail(r.error());
     if (auto r = mergeRuns(db, request, sum); !r)
         return fail(r.error());
-    if (auto r = mergeJournal(db, request, sum); !r)
+    if (auto r = mergeSteps(db, request, sum); !r)
         return fail(r.error());
     if (auto r = tx->commit(); !r)
         return fail(r.error());

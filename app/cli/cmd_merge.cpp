@@ -25,6 +25,7 @@ int runMerge(const Globals& g, const MergeRequest& request) {
                                     {"runs", sum->runs},
                                     {"metrics", sum->metrics},
                                     {"plan_steps", sum->planSteps},
+                                    {"conditioning_steps", sum->conditioningSteps},
                                     {"duplicate_runs", sum->duplicateRuns}}
                          .dump(2)
                   << '\n';
@@ -33,8 +34,8 @@ int runMerge(const Globals& g, const MergeRequest& request) {
     std::cout << "merged " << request.other << " into " << g.db << ": " << sum->layouts
               << " layout(s), " << sum->campaigns << " campaign(s), " << sum->runs
               << " run(s) with " << sum->metrics << " metric(s), " << sum->planSteps
-              << " journal step(s), " << sum->hosts << " host(s), " << sum->disks
-              << " disk(s) added";
+              << " journal step(s), " << sum->conditioningSteps << " conditioning step(s), "
+              << sum->hosts << " host(s), " << sum->disks << " disk(s) added";
     if (sum->duplicateRuns)
         std::cout << "; " << sum->duplicateRuns
                   << " imported run(s) left out: their data is here already";

@@ -93,7 +93,7 @@ _layoutbench() {
             ;;
         --disks | --disk-size | --recordsize | --ashift | --underprovision | --host | --viable | \
             --not-viable | --decide | --resume | --used | --growth | --years | --ceiling | \
-            --host-writes | --underprovision-wa-gain | --campaign | --prefix)
+            --host-writes | --underprovision-wa-gain | --campaign | --prefix | --author)
             return
             ;;
     esac
@@ -124,7 +124,7 @@ _layoutbench() {
             ;;
         report)
             options="--out --baseline --candidate --campaign --viable --not-viable --used --growth
-                     --years --drive --host-writes --catalog"
+                     --years --drive --host-writes --catalog --author"
             ;;
         *) return ;;
     esac

@@ -54,7 +54,7 @@ std::int64_t countOf(Store& s, const std::string& sql) {
 std::string contents(Store& s) {
     std::string out;
     for (const std::string table :
-         {"host", "disk", "layout", "campaign", "run", "metric", "plan_step"}) {
+         {"host", "disk", "layout", "campaign", "run", "metric", "plan_step", "conditioning"}) {
         std::string columns;
         auto info = s.database().prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid");
         EXPECT_TRUE(info);
@@ -70,7 +70,8 @@ std::string contents(Store& s) {
     return out;
 }
 
-// A campaign of one layout with one finished run, one running run and two journal steps.
+// A campaign of one layout with one finished run, one running run, two journal steps and a
+// preconditioning step.
 std::int64_t addCampaign(Store& s, const std::string& layout) {
     auto host = s.ensureHost("srv-b", R"({"hostname": "srv-b"})");
     auto layoutId = s.ensureLayout(layout, "zfs-raidz2", "{}", *host);
@@ -83,6 +84,12 @@ std::int64_t addCampaign(Store& s, const std::string& layout) {
             "INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, status) VALUES(" +
             std::to_string(campaign) + ", " + std::to_string(*layoutId) + ", " +
             std::to_string(seq) + ", 'build', '[\"zpool\"]', 'applied')"));
+    ConditioningStep conditioning;
+    conditioning.campaignId = campaign;
+    conditioning.layoutId = *layoutId;
+    conditioning.stdoutText = "{}";
+    conditioning.bytes = 1U << 30;
+    EXPECT_TRUE(s.addConditioningStep(conditioning));
     Run done;
     done.campaignId = campaign;
     done.workload = done.probe = "fio";
@@ -129,6 +136,7 @@ TEST_F(MergeTest, MigrationHashesTheRunsImportedBefore) {
         ASSERT_TRUE(s.database().exec(
             "DROP TRIGGER run_uid; DROP TRIGGER campaign_uid; DROP TRIGGER plan_step_uid; "
             "DROP INDEX run_uid; DROP INDEX campaign_uid; DROP INDEX plan_step_uid; "
+            "DROP TABLE conditioning; "
             "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
             "ALTER TABLE run DROP COLUMN uid; ALTER TABLE campaign DROP COLUMN uid; "
             "ALTER TABLE plan_step DROP COLUMN uid; "
@@ -170,6 +178,7 @@ TEST_F(MergeTest, TwiceIsOnce) {
     EXPECT_EQ(first->runs, 3);
     EXPECT_EQ(first->metrics, 2);
     EXPECT_EQ(first->planSteps, 2);
+    EXPECT_EQ(first->conditioningSteps, 1);
     EXPECT_EQ(first->duplicateRuns, 0);
     const std::string once = contents(a);
 
