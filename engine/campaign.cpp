@@ -388,6 +388,14 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
         (void)tearAll();
         return r;
     }
+    for (const auto& b : built) {
+        if (cancelled())
+            break;
+        if (auto r = condition(b); !r) {
+            (void)tearAll();
+            return r;
+        }
+    }
     int done = 0;
     while (outcome && !cancelled() && *next) {
         const int i = **next;

@@ -1,6 +1,7 @@
 // Shared by the campaign's modules only: campaign.cpp (building layouts, scheduling stages),
-// campaign_target.cpp (what the target is: inventory, disks, guests, the kernel's OOM killer)
-// and campaign_runs.cpp (one measured run, from its command to its stored metrics).
+// campaign_target.cpp (what the target is: inventory, disks, guests, the kernel's OOM killer),
+// campaign_runs.cpp (one measured run, from its command to its stored metrics) and
+// campaign_conditioning.cpp (SSD preconditioning and steady state before the measured runs).
 #pragma once
 
 #include "engine/campaign.h"
@@ -64,6 +65,16 @@ struct BuiltLayout {
     bool zfs = false;              // a pool, on the host or in its guest
 };
 
+// A tool's raw output and times, kept in a run or a preconditioning step.
+template <typename Record> void keepOutput(Record& into, const ProcessResult& r) {
+    into.exitCode = r.exitCode;
+    into.stdoutText = r.stdoutText;
+    into.stderrText = r.stderrText;
+    into.startedAt = r.startedAt;
+    into.finishedAt = r.finishedAt;
+    into.wallSeconds = r.wallSeconds;
+}
+
 // "fio.seq-read-1m.*", "bonnie.*": globs for the metrics of one run, so a remark about the run
 // does not reach other workloads' metrics of the same layout.
 std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics);
@@ -78,6 +89,15 @@ public:
 
 private:
     bool cancelled() const { return opt_.cancel && opt_.cancel->load(); }
+    // How a tool runs: its output to the app, stopped by the app's cancel flag, gently first.
+    RunOptions toolRunOptions() const {
+        RunOptions ro;
+        ro.onOutput = opt_.onToolOutput;
+        ro.cancel = opt_.cancel;
+        ro.graceInterrupt = opt_.graceInterrupt;
+        ro.graceTerminate = opt_.graceTerminate;
+        return ro;
+    }
     void progress(CampaignProgress p) {
         p.done = done_;
         p.total = total_;
@@ -119,6 +139,13 @@ private:
     Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
                           int iteration);
     std::vector<std::string> dropCaches(Runner& where);
+    // SSD preconditioning (campaign_conditioning.cpp).
+    Expected<void> condition(const BuiltLayout& built);
+    Expected<ConditioningStep> conditioningStep(const BuiltLayout& built, const Probe& probe,
+                                                const ScenarioWorkload& w, MeasuredCommand mc,
+                                                int round);
+    Expected<void> steadyRounds(const BuiltLayout& built, const ScenarioWorkload* w,
+                                const Probe* probe, const Preconditioning& p, std::uint64_t bytes);
 
     Store& store_;
     const Scenario& scenario_;
@@ -139,6 +166,9 @@ private:
     std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
     std::optional<CampaignIo> io_;                // decided once, for every layout
     std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
+    // What preconditioning and steady state say about a workload's runs on a layout, by
+    // (layout, workload); on every metric of those runs.
+    std::map<std::pair<std::string, std::string>, std::vector<MetricNote>> conditioningNotes_;
 };
 
 } // namespace lb::campaign

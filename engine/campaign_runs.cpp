@@ -150,11 +150,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         }
     }
 
-    RunOptions ro;
-    ro.onOutput = opt_.onToolOutput;
-    ro.cancel = opt_.cancel;
-    ro.graceInterrupt = opt_.graceInterrupt;
-    ro.graceTerminate = opt_.graceTerminate;
+    const RunOptions ro = toolRunOptions();
     const auto t0 = std::chrono::steady_clock::now();
     auto result = where.run(mc->command, ro);
     sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -173,12 +169,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         return settle(RunStatus::Failed, result.error().message);
     }
     // Record before interpreting: the raw output is safe before any parser looks at it.
-    run.exitCode = result->exitCode;
-    run.stdoutText = result->stdoutText;
-    run.stderrText = result->stderrText;
-    run.startedAt = result->startedAt;
-    run.finishedAt = result->finishedAt;
-    run.wallSeconds = result->wallSeconds;
+    keepOutput(run, *result);
     const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
     run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
     if (auto r = store_.recordRunOutput(run); !r)
@@ -211,9 +202,14 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
     run.metrics = std::move(parsed->metrics);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
-    if (cacheNote)
-        for (auto& glob : runMetricGlobs(run.metrics))
-            run.notes.push_back({MetricNote::Kind::Qualifies, std::move(glob), *cacheNote});
+    const auto conditioned = conditioningNotes_.find({layout.name, w.name});
+    for (const auto& glob : runMetricGlobs(run.metrics)) {
+        if (cacheNote)
+            run.notes.push_back({MetricNote::Kind::Qualifies, glob, *cacheNote});
+        if (conditioned != conditioningNotes_.end())
+            for (const auto& n : conditioned->second)
+                run.notes.push_back({n.kind, glob, n.text});
+    }
     if (parsed->failed)
         return settle(RunStatus::Failed, parsed->failureReason);
     return settle(RunStatus::Ok, "");

@@ -79,6 +79,9 @@ struct Run {
     std::vector<MetricNote> notes;
     std::string source; // the imported file, for imported runs
     RunOrigin origin;   // imported runs: format, converted units, workload spec
+    // Imported runs: contentHash() of the output they were read from, so the same data is
+    // recognised when it is imported again. Empty for runs layoutbench made itself.
+    std::string contentHash;
     std::vector<Metric> metrics;
 };
 

@@ -53,6 +53,38 @@ std::vector<std::string> Scenario::disksTouchedBy(const ScenarioLayout& layout) 
 
 namespace {
 
+// A workload's precondition, steady_rounds, steady_round_seconds and precondition_size. The
+// rounds' settings also serve a layout's precondition = "snia".
+Expected<Preconditioning> parsePreconditioning(const toml::table& t, const std::string& where,
+                                               const Reporter& rep, const Probe& probe,
+                                               const OptionValues& options) {
+    Preconditioning p;
+    LB_TRY(mode, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    p.snia = mode == "snia";
+    LB_TRY(rounds, getInt(t, "steady_rounds", where, rep, p.maxRounds, 1, 1000));
+    p.maxRounds = static_cast<int>(rounds);
+    LB_TRY(seconds, getInt(t, "steady_round_seconds", where, rep, p.roundSeconds, 1, 3600));
+    p.roundSeconds = static_cast<int>(seconds);
+    LB_TRY(bytes, getPreconditionSize(t, where, rep));
+    p.bytes = bytes;
+    if (!p.snia)
+        return p;
+    const toml::node& at = *t.get("precondition");
+    if (!probe.supportsSteadyState())
+        return badInput(rep.at(at, where + "precondition",
+                               "the " + std::string(probe.name()) +
+                                   " probe has no steady-state rounds (fio presets have)"));
+    if (!options.has("preset"))
+        return badInput(rep.at(at, where + "precondition",
+                               "steady-state rounds need a preset (a job file sets its own "
+                               "runtime)"));
+    if (options.has("target") || t.get("clients"))
+        return badInput(rep.at(at, where + "precondition",
+                               "preconditioning runs in the layout's directory, not on an export "
+                               "or from clients"));
+    return p;
+}
+
 Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string& where,
                                          const std::string& baseDir, const Reporter& rep,
                                          const ProbeRegistry& probes) {
@@ -77,7 +109,9 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
     std::map<std::string, RawOption> raw;
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (k == "probe" || k == "name" || k == "timeout" || k == "clients")
+        if (k == "probe" || k == "name" || k == "timeout" || k == "clients" ||
+            k == "precondition" || k == "steady_rounds" || k == "steady_round_seconds" ||
+            k == "precondition_size")
             continue;
         RawOption opt;
         opt.line = static_cast<int>(key.source().begin.line);
@@ -104,6 +138,8 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
         if (spec.type == OptionType::Path && values->has(spec.name))
             values->set(spec.name, resolve(baseDir, values->text(spec.name)));
     w.options = std::move(*values);
+    LB_TRY(precondition, parsePreconditioning(t, where, rep, *probe, w.options));
+    w.precondition = precondition;
 
     std::string defaultName = probeName;
     if (w.options.has("preset"))
@@ -135,12 +171,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
 
-    if (auto r = rejectUnknown(root,
-                               {"name", "description", "iterations", "min_iterations",
-                                "max_iterations", "until", "bracket", "interleave", "work_dir",
-                                "drop_caches", "host", "thresholds", "decide", "disks", "layouts",
-                                "workloads", "drills", "clients"},
-                               "", rep);
+    if (auto r = rejectUnknown(
+            root, {"name",  "description", "iterations", "min_iterations", "max_iterations",
+                   "until", "bracket",     "interleave", "work_dir",       "drop_caches",
+                   "cache", "io",          "host",       "thresholds",     "decide",
+                   "disks", "layouts",     "workloads",  "drills",         "clients"},
+            "", rep);
         !r)
         return fail(r.error());
 

@@ -98,6 +98,17 @@ Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std
     return badInput(rep.at(*node, where + key, "expected a size such as \"256M\""));
 }
 
+Expected<std::optional<std::uint64_t>>
+getPreconditionSize(const toml::table& t, const std::string& where, const Reporter& rep) {
+    if (!t.get("precondition_size"))
+        return std::optional<std::uint64_t>{};
+    LB_TRY(bytes, getSize(t, "precondition_size", where, rep, 0, SizeConvention::Binary));
+    if (bytes < 128 * 1024)
+        return badInput(rep.at(*t.get("precondition_size"), where + "precondition_size",
+                               "must be at least 128K (one block of the sequential writes)"));
+    return std::optional<std::uint64_t>{bytes};
+}
+
 std::string resolve(const std::string& base, const std::string& p) {
     if (p.rfind("~/", 0) == 0) {
         if (const char* home = std::getenv("HOME"); home && *home)

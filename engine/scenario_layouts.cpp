@@ -137,11 +137,13 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
 
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t,
-                               {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
-                                "recordsize", "compression", "atime", "underprovision", "inner",
-                                "md_device", "chunk", "bitmap", "assume_clean", "filesystem",
-                                "guest", "export"},
+    if (auto r = rejectUnknown(t, {"name",         "kind",           "baseline",
+                                   "disks",        "path",           "pool",
+                                   "ashift",       "recordsize",     "compression",
+                                   "atime",        "underprovision", "inner",
+                                   "md_device",    "chunk",          "bitmap",
+                                   "assume_clean", "filesystem",     "guest",
+                                   "export",       "precondition",   "precondition_size"},
                                where, rep);
         !r)
         return fail(r.error());
@@ -260,6 +262,14 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         return badInput(rep.at(*t.get("disks"), where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
         return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
+    LB_TRY(precondition, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    l.precondition = precondition == "snia";
+    LB_TRY(bytes, getPreconditionSize(t, where, rep));
+    l.preconditionBytes = bytes;
+    if (l.precondition && l.kind == LayoutKind::Dir && !bytes)
+        return badInput(rep.at(*t.get("precondition"), where + "precondition",
+                               "a dir layout is preconditioned only with a precondition_size: "
+                               "layoutbench does not fill a directory it did not make"));
     return l;
 }
 

@@ -53,6 +53,9 @@ Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std
 Expected<std::string> getChoice(const toml::table& t, const char* key, const std::string& where,
                                 const Reporter& rep, const std::vector<std::string>& allowed,
                                 std::string fallback);
+// precondition_size: at least one 128 KiB block of fio's sequential writes; none when absent.
+Expected<std::optional<std::uint64_t>>
+getPreconditionSize(const toml::table& t, const std::string& where, const Reporter& rep);
 // A list of strings (a single string counts as a list of one).
 Expected<std::vector<std::string>> getStringList(const toml::table& t, const char* key,
                                                  const std::string& where, const Reporter& rep,

@@ -2,6 +2,7 @@
 // statement cache. The queries live in the modules named in store.h.
 #include "engine/store.h"
 
+#include "engine/content_hash.h"
 #include "engine/store_internal.h"
 
 #include <bit>
@@ -22,6 +23,7 @@ struct Migration {
     Expected<void> (*after)(sql::Database&) = nullptr;
 };
 
+Expected<void> hashImportedRuns(sql::Database& db);
 Expected<void> packExistingSamples(sql::Database& db);
 
 const std::vector<Migration> migrations{
@@ -124,7 +126,66 @@ ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
     {R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 )sql"},
-    // 4 -> 5: a comparison read 500,000 metric rows per layout at a million, and sorting them by
+    // 4 -> 5: SSD preconditioning and the steady-state rounds before a layout's measured runs
+    // (SNIA PTS), each with its raw output; kept apart from `run`, so no verdict ever counts them.
+    {R"sql(
+CREATE TABLE conditioning(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
+    layout_id INTEGER NOT NULL REFERENCES layout(id),
+    workload TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tracked TEXT NOT NULL DEFAULT '',
+    value REAL,
+    bytes INTEGER,
+    argv TEXT NOT NULL DEFAULT '[]',
+    exit_code INTEGER,
+    stdout TEXT NOT NULL DEFAULT '',
+    stderr TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    wall_seconds REAL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX conditioning_campaign ON conditioning(campaign_id, layout_id);
+)sql"},
+    // 5 -> 6: an imported run's content hash, so the same data imported again is recognised;
+    // the runs imported before get theirs from their stored output (hashImportedRuns).
+    {R"sql(
+ALTER TABLE run ADD COLUMN content_hash TEXT;
+CREATE INDEX run_content_hash ON run(content_hash) WHERE content_hash IS NOT NULL;
+)sql",
+     hashImportedRuns},
+    // 6 -> 7: an identity for runs, campaigns, journal steps and conditioning steps that stays
+    // theirs in every database they are merged into, so merging again adds nothing. Triggers
+    // give each new row its uid, whichever module inserts it.
+    {R"sql(
+ALTER TABLE run ADD COLUMN uid TEXT;
+ALTER TABLE campaign ADD COLUMN uid TEXT;
+ALTER TABLE plan_step ADD COLUMN uid TEXT;
+ALTER TABLE conditioning ADD COLUMN uid TEXT;
+UPDATE run SET uid = lower(hex(randomblob(16)));
+UPDATE campaign SET uid = lower(hex(randomblob(16)));
+UPDATE plan_step SET uid = lower(hex(randomblob(16)));
+UPDATE conditioning SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX run_uid ON run(uid);
+CREATE UNIQUE INDEX campaign_uid ON campaign(uid);
+CREATE UNIQUE INDEX plan_step_uid ON plan_step(uid);
+CREATE UNIQUE INDEX conditioning_uid ON conditioning(uid);
+CREATE TRIGGER run_uid AFTER INSERT ON run WHEN NEW.uid IS NULL BEGIN
+    UPDATE run SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER campaign_uid AFTER INSERT ON campaign WHEN NEW.uid IS NULL BEGIN
+    UPDATE campaign SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER plan_step_uid AFTER INSERT ON plan_step WHEN NEW.uid IS NULL BEGIN
+    UPDATE plan_step SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER conditioning_uid AFTER INSERT ON conditioning WHEN NEW.uid IS NULL BEGIN
+    UPDATE conditioning SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+)sql"},
+    // 7 -> 8: a comparison read 500,000 metric rows per layout at a million, and sorting them by
     // name took most of a second; an import wrote a row and an index entry per metric. A metric
     // is now its name and unit once (metric_name, by integer id) and each run's metrics are one
     // packed row (run_sample: id and value per metric, see store_internal.h), so a comparison
@@ -144,6 +205,23 @@ INSERT INTO metric_name(name, unit) SELECT DISTINCT name, unit FROM metric ORDER
 )sql",
      packExistingSamples},
 };
+
+// After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
+// campaign), from the output stored with it.
+Expected<void> hashImportedRuns(sql::Database& db) {
+    std::vector<std::pair<std::int64_t, std::string>> hashes;
+    {
+        LB_TRY(read, db.prepare("SELECT id, stdout FROM run WHERE campaign_id IS NULL AND source "
+                                "IS NOT NULL AND content_hash IS NULL"));
+        LB_TRY_VOID(read.forEachRow([&](sql::Statement& row) {
+            hashes.emplace_back(row.columnInt(0), contentHash(row.columnText(1)));
+        }));
+    }
+    LB_TRY(write, db.prepare("UPDATE run SET content_hash = ?1 WHERE id = ?2"));
+    for (const auto& [id, hash] : hashes)
+        LB_TRY_VOID(write.bind(1, hash).bind(2, id).run());
+    return {};
+}
 
 // Packs each run's metric rows into its run_sample row, then drops the metric table.
 Expected<void> packExistingSamples(sql::Database& db) {
@@ -295,6 +373,8 @@ std::string utcNow() {
 }
 
 std::string defaultDatabasePath() {
+    if (const char* named = std::getenv("LAYOUTBENCH_DB"); named && *named)
+        return named;
     std::filesystem::path base;
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
         base = xdg;

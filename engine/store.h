@@ -32,12 +32,15 @@ namespace test {
 struct StoreBackdoor; // tests/support/raw_sql.h: raw SQL for tests that corrupt a database
 }
 class StatementLease; // engine/store_internal.h
+struct MergeRequest;  // engine/store_merge.h
+struct MergeSummary;
 
 // Returns the current time as ISO 8601 UTC ("2026-11-29T21:27:12Z"); injectable for tests.
 using Clock = std::function<std::string()>;
 std::string utcNow();
 
-// Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
+// Default database path: $LAYOUTBENCH_DB when set, else $XDG_DATA_HOME/layoutbench/results.db,
+// else ~/.local/share/layoutbench/results.db.
 std::string defaultDatabasePath();
 
 enum class CampaignStatus { Running, Done, Failed, Aborted };
@@ -114,6 +117,14 @@ struct RunSlot {
     auto operator<=>(const RunSlot&) const = default;
 };
 
+// An imported run, as a message about importing its data again names it.
+struct ImportedRunRef {
+    std::int64_t id = 0;
+    std::string layout;
+    std::string source;     // the file it was imported from
+    std::string importedAt; // ISO 8601 UTC
+};
+
 struct CampaignRecord {
     std::int64_t id = 0;
     std::string name;
@@ -171,9 +182,31 @@ struct CampaignIo {
 // "buffered I/O on every layout (layout 'raidz1' does not accept O_DIRECT); cold cache: ..."
 std::string describeCampaignIo(const CampaignIo& io);
 
+// One step of SSD preconditioning before a layout's measured runs (SNIA PTS): the
+// workload-independent preconditioning (workload "", round 0) or one steady-state round of a
+// workload's own pattern (round 1, 2, ...), with the variable it tracks and its raw output.
+// Stored apart from runs: no verdict counts them.
+struct ConditioningStep {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0;
+    std::int64_t layoutId = 0;
+    std::string layout; // read back only
+    std::string workload;
+    int round = 0;
+    std::string tracked;                // the metrics summed for the round, "fio.*.iops"
+    std::optional<double> value;        // none when the step failed
+    std::optional<std::uint64_t> bytes; // what the preconditioning wrote (twice this)
+    std::vector<std::string> argv;
+    std::optional<int> exitCode;
+    std::string stdoutText, stderrText;
+    std::string startedAt, finishedAt;
+    double wallSeconds = 0;
+    std::string error; // why it failed, empty when it did not
+};
+
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 5;
+    static constexpr int latestSchemaVersion = 8;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -205,6 +238,9 @@ public:
     // --- runs (store_runs.cpp)
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
+    // The first run imported with this content hash (Run::contentHash), if any.
+    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash);
+
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
     // finishRun (status, reason, caveats and metrics in one transaction).
@@ -259,19 +295,27 @@ public:
     Expected<std::optional<CampaignIo>> campaignIo(std::int64_t campaignId);
     Expected<std::vector<CampaignRecord>> campaigns();
 
+    // --- SSD preconditioning and steady-state rounds (store_conditioning.cpp), in the order
+    // they ran.
+    Expected<std::int64_t> addConditioningStep(const ConditioningStep& step);
+    Expected<std::vector<ConditioningStep>> conditioningSteps(std::int64_t campaignId);
+
     // "ok" when PRAGMA integrity_check finds nothing.
     Expected<std::string> integrityCheck();
 
 private:
     friend class Journal;
+    // Another database is attached to this connection and copied table by table
+    // (store_merge.cpp).
+    friend Expected<MergeSummary> mergeDatabase(Store& store, const MergeRequest& request);
     friend struct test::StoreBackdoor;
     struct Cache; // prepared statements and metric ids, per connection
 
     Store(sql::Database db, Clock clock);
     sql::Database& database() { return db_; }
     Expected<void> migrate();
-    // The prepared statement for `sql` (a string literal: it is cached by address), made once per
-    // connection; the lease resets it.
+    // The prepared statement for `sql` (a string literal: it is cached by address), made once
+    // per connection; the lease resets it.
     Expected<StatementLease> statement(const char* sql);
     Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
     // A metric's id in metric_name, made when new.

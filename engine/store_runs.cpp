@@ -23,9 +23,9 @@ Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric
 Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
-                          "wall_seconds, status, reason, caveats, source, notes, origin) "
-                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-                          "?15, ?16, ?17, ?18, ?19)"));
+                          "wall_seconds, status, reason, caveats, source, notes, origin, "
+                          "content_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                          "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bind(3, run.workload)
@@ -44,11 +44,25 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(16, store::stringsJson(run.caveats))
         .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
         .bind(18, store::notesJson(run.notes))
-        .bind(19, store::originJson(run.origin));
+        .bind(19, store::originJson(run.origin))
+        .bind(20,
+              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash));
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
     LB_TRY_VOID(insertMetrics(runId, run.metrics));
     return runId;
+}
+
+Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash) {
+    LB_TRY(q, statement("SELECT r.id, l.name, COALESCE(r.source, ''), COALESCE(r.finished_at, '') "
+                        "FROM run r JOIN layout l ON l.id = r.layout_id "
+                        "WHERE r.content_hash = ?1 ORDER BY r.id LIMIT 1"));
+    q->bind(1, hash);
+    LB_TRY(row, q->step());
+    if (!row)
+        return std::optional<ImportedRunRef>{};
+    return std::optional<ImportedRunRef>{
+        ImportedRunRef{q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3)}};
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {

@@ -6,6 +6,7 @@
 #include "engine/export.h"
 #include "engine/layout_spec.h"
 #include "engine/plan.h"
+#include "engine/precondition.h"
 #include "engine/size.h"
 #include "engine/ssh_runner.h"
 
@@ -144,8 +145,15 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
                                          : DryRunWorkload::Where::Layout;
         LB_TRY(command, probe->command(w.options, wctx));
         dw.command = std::move(command);
+        dw.rounds = preconditioningFor(layout, w, *probe, &dw.notPreconditioned);
         out.workloads.push_back(std::move(dw));
     }
+    std::vector<Preconditioning> conditioned;
+    for (const auto& dw : out.workloads)
+        if (dw.rounds)
+            conditioned.push_back(*dw.rounds);
+    if (!conditioned.empty())
+        out.precondition = describePreconditioning(layout, conditioned);
     return out;
 }
 

@@ -108,12 +108,18 @@ struct DryRunWorkload {
     enum class Where { Layout, Client, Workbench };
     Where where = Where::Layout;
     MeasuredCommand command; // as the probe makes it; client commands kept apart
+    // SSD preconditioning: the steady-state rounds before it is measured; or why the
+    // preconditioning asked for does not apply to it.
+    std::optional<Preconditioning> rounds;
+    std::string notPreconditioned;
 };
 
 struct DryRunLayout {
     const ScenarioLayout* layout = nullptr;
     std::vector<LayoutPlan> parts; // in the order they are applied; the last runs the workloads
     std::vector<DryRunWorkload> workloads;
+    // What its SSD preconditioning does before the first measured run, one line; none without.
+    std::optional<std::string> precondition;
 };
 
 struct DryRun {

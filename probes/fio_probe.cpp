@@ -67,6 +67,8 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
         j.erase(j.begin());
     if (o.integer("ramp_time") > 0)
         j.emplace_back("ramp_time", std::to_string(o.integer("ramp_time")));
+    if (o.has("rate_iops"))
+        j.emplace_back("rate_iops", std::to_string(o.integer("rate_iops")));
     if (p.extra) {
         const std::string extra = std::string(p.extra).substr(2); // "--name=value"
         const auto eq = extra.find('=');
@@ -189,6 +191,13 @@ public:
              .min = 1,
              .max = 256,
              .defaultValue = "1"},
+            {.name = "rate_iops",
+             .label = "Rate (IOPS)",
+             .type = OptionType::Int,
+             .help = "Cap each job at this many I/Os per second, for latency at a fixed load "
+                     "(presets)",
+             .min = 1,
+             .max = 100000000},
             {.name = "target",
              .label = "Export",
              .type = OptionType::Choice,
@@ -240,6 +249,8 @@ public:
             if (o.given(nfsOnly) && o.text("target") != "nfs")
                 return badInput(where + ": workloads." + nfsOnly +
                                 ": only a workload with target = \"nfs\" mounts NFS");
+        if (o.given("rate_iops") && !o.has("preset"))
+            return badInput(where + ": workloads.rate_iops: a job file sets its own rate");
         if (o.given("net_timeout") && !o.has("target"))
             return badInput(where + ": workloads.net_timeout: only a workload with a target "
                                     "logs in or mounts");
@@ -333,6 +344,7 @@ public:
         mc.command.cwd = ctx.workdir;
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
         mc.workingSetBytes = capacityBytes - capacityBytes % preconditionBlock;
+        mc.steadyStateMetrics = "fio.*.bw";
         return mc;
     }
 
@@ -352,8 +364,14 @@ public:
         round.set("runtime", std::int64_t{seconds});
         round.set("ramp_time", std::int64_t{0});
         auto mc = command(round, ctx);
-        if (mc)
-            mc->cleanup.clear();
+        if (!mc)
+            return mc;
+        mc->cleanup.clear();
+        // SNIA's IOPS test tracks IOPS, its throughput test the bandwidth of 128 KiB and larger
+        // transfers; read and write added up for a mixed pattern.
+        const Preset* p = findPreset(o.text("preset"));
+        const bool large = p != nullptr && std::string_view(p->bs).ends_with("M");
+        mc->steadyStateMetrics = large ? "fio.*.bw" : "fio.*.iops";
         return mc;
     }
 

@@ -2,6 +2,7 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
+#include "engine/content_hash.h"
 #include "engine/layout_spec.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
@@ -23,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <unordered_map>
 
 namespace lb {
 
@@ -49,6 +51,7 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
     run.source = path;
+    run.contentHash = contentHash(run.stdoutText);
     return run;
 }
 
@@ -270,6 +273,27 @@ std::string describe(const ImportedFile& file) {
     return out;
 }
 
+// Bad input at the first run of the file whose data an earlier file of this import holds
+// (`seen`: hash -> "FILE:LINE", kept across the files), or the store held before it.
+Expected<void> refuseDuplicates(Store& store, const ImportedFile& file,
+                                std::unordered_map<std::string, std::string>& seen) {
+    const std::string again = "; --allow-duplicate imports it again";
+    for (std::size_t i = 0; i < file.runs.size(); ++i) {
+        const std::string& hash = file.runs[i].contentHash;
+        const std::string where = file.path + ":" + std::to_string(file.lines[i]);
+        // This import's own runs are stored as it goes: the earlier file is named first.
+        const auto [at, added] = seen.emplace(hash, where);
+        if (!added)
+            return badInput(where + ": the same data as " + at->second + again);
+        LB_TRY(earlier, store.importedRunWithContent(hash));
+        if (earlier)
+            return badInput(where + ": already imported as run " + std::to_string(earlier->id) +
+                            " of layout '" + earlier->layout + "' (from " + earlier->source + ", " +
+                            earlier->importedAt + ")" + again);
+    }
+    return {};
+}
+
 } // namespace
 
 std::string_view importFormatName(ImportFormat f) {
@@ -304,6 +328,7 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
     for (auto& f : *runs) {
         if (!f.run.failed && f.run.metrics.empty())
             return located(path, std::to_string(f.line) + ": no metric: " + whyNoMetric(f.run));
+        file.lines.push_back(f.line);
         file.runs.push_back(runFrom(std::move(f), path, std::string(probeOf(*format))));
     }
     file.description = describe(file);
@@ -345,9 +370,12 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
     ImportSummary summary;
     summary.layout = request.layout;
     const std::string importedAt = store.now();
+    std::unordered_map<std::string, std::string> seen; // content hash -> "FILE:LINE"
     for (const auto& path : request.files) {
         LB_TRY(text, readFile(path));
         LB_TRY(file, parseResultFile(path == "-" ? std::string(standardInputName) : path, text));
+        if (!request.allowDuplicate)
+            LB_TRY_VOID(refuseDuplicates(store, file, seen));
         summary.files.push_back(file.path);
         summary.descriptions.push_back(std::move(file.description));
         for (auto& run : file.runs) {

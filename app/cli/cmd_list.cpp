@@ -1,5 +1,6 @@
 // `layoutbench list`: what the database holds: layouts, runs or campaigns.
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/store.h"
 #include "reports/display.h"
 
@@ -26,7 +27,7 @@ int listLayouts(const Globals& g, Store& store) {
         table.addRow(
             {l.name, l.kind, l.host, std::to_string(l.runs), std::to_string(l.failedRuns)});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -43,7 +44,7 @@ int listRuns(const Globals& g, Store& store) {
                        {"layout", r.layout},
                        {"workload", r.workload},
                        {"probe", r.probe},
-                       {"iteration", r.iteration},
+                       {"iteration", r.iteration + 1}, // counted from 1, as everywhere shown
                        {"status", runStatusName(r.status)},
                        {"reason", r.reason},
                        {"started_at", r.startedAt},
@@ -51,10 +52,10 @@ int listRuns(const Globals& g, Store& store) {
                        {"metrics", r.metrics}});
         table.addRow(
             {std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-", r.layout,
-             r.workload, std::to_string(r.iteration), std::string(runStatusName(r.status)),
+             r.workload, std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),
              display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics), r.reason});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -75,7 +76,7 @@ int listCampaigns(const Globals& g, Store& store) {
         table.addRow({std::to_string(c.id), c.name, std::string(enumName(c.status)), c.startedAt,
                       c.finishedAt, std::to_string(c.runs), c.scenarioPath});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render());
+    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -90,7 +91,7 @@ void addList(CLI::App& app, Globals& g, Action& action) {
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, what] {
         action = [&g, what]() -> int {
-            auto store = Store::open(g.db);
+            auto store = openStore(g, DbAccess::Existing);
             if (!store)
                 return report(store.error());
             if (*what == "runs")

@@ -1,7 +1,9 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
 #include "engine/store.h"
+#include "layoutbench_version.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace lb::cli {
@@ -32,18 +34,70 @@ int report(Error error, std::span<const FieldFlag> flags) {
     return report(error);
 }
 
-void addGlobalOptions(CLI::App& sub, Globals& g) {
-    sub.add_option("--db", g.db, "SQLite results database")->default_str(defaultDatabasePath());
-    sub.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");
+void addGlobalOptions(CLI::App& app, Globals& g) {
+    app.add_option("--db", g.db,
+                   "SQLite results database (default: $LAYOUTBENCH_DB, else "
+                   "$XDG_DATA_HOME/layoutbench/results.db)")
+        ->default_str(defaultDatabasePath());
+    app.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");
 }
+
+Expected<Store> openStore(const Globals& g, DbAccess access) {
+    std::error_code ec;
+    if (access == DbAccess::Existing && g.db != ":memory:" &&
+        !std::filesystem::is_regular_file(g.db, ec))
+        return badInput("--db " + g.db +
+                        ": no such database (this command only reads one; import, run and "
+                        "merge create it)");
+    return Store::open(g.db);
+}
+
+void addFailOn(CLI::App& sub, std::string& failOn) {
+    sub.add_option("--fail-on", failOn,
+                   "Exit 3 when the overall verdict is this bad or worse: not-viable or decision")
+        ->check(CLI::IsMember({"not-viable", "decision"}));
+}
+
+int verdictExitStatus(const std::string& failOn, Verdict overall) {
+    if (failOn.empty())
+        return 0;
+    const Verdict bar = failOn == "decision" ? Verdict::Decision : Verdict::NotViable;
+    return worse(overall, bar) == overall ? kExitVerdict : 0;
+}
+
+namespace {
+
+// The command a command line names: the first word that is neither an option nor the value of
+// the program's own --db. Empty when there is none.
+std::string commandWord(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--db") {
+            ++i;
+            continue;
+        }
+        if (!word.starts_with("-"))
+            return std::string(word);
+    }
+    return {};
+}
+
+} // namespace
 
 } // namespace lb::cli
 
 int main(int argc, char** argv) {
     using namespace lb::cli;
-    CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
+    CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts", "layoutbench"};
     app.require_subcommand(1);
+    app.set_version_flag("-V,--version", std::string("layoutbench ") + lb::kVersionText,
+                         "Print the version and the git describe of the build, and exit");
+    app.footer("--db and --json go before or after the command. LAYOUTBENCH_DB names the "
+               "database when --db does not.\nExit status: 0 done, 1 runtime failure, 2 bad "
+               "input, 3 a verdict at or past --fail-on, 128+N stopped by signal N (130: "
+               "Ctrl-C).");
     Globals globals;
+    addGlobalOptions(app, globals);
     Action action;
     addCapacity(app, globals, action);
     addImport(app, globals, action);
@@ -53,14 +107,16 @@ int main(int argc, char** argv) {
     addRun(app, globals, action);
     addProject(app, globals, action);
     addReport(app, globals, action);
+    addMerge(app, globals, action);
     std::string known;
     bool isCommand = false;
+    const std::string command = commandWord(argc, argv);
     for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
         known += (known.empty() ? "" : ", ") + sub->get_name();
-        isCommand = isCommand || (argc > 1 && sub->get_name() == argv[1]);
+        isCommand = isCommand || sub->get_name() == command;
     }
-    if (argc > 1 && argv[1][0] != '-' && !isCommand) {
-        std::cerr << "layoutbench: unknown command '" << argv[1] << "' (commands: " << known
+    if (!command.empty() && !isCommand) {
+        std::cerr << "layoutbench: unknown command '" << command << "' (commands: " << known
                   << ")\n";
         return 2;
     }
@@ -69,6 +125,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "layoutbench: " << e.what() << '\n';

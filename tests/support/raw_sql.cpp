@@ -59,7 +59,47 @@ void downgradeToSchema4(Store& store) {
                             .run());
     }
     ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name"));
+    // Schemas 5 to 7: conditioning steps, content hashes, uids.
+    ASSERT_TRUE(db.exec("DROP TRIGGER run_uid; DROP TRIGGER campaign_uid; "
+                        "DROP TRIGGER plan_step_uid; DROP INDEX run_uid; DROP INDEX campaign_uid; "
+                        "DROP INDEX plan_step_uid; DROP TABLE conditioning; "
+                        "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
+                        "ALTER TABLE run DROP COLUMN uid; ALTER TABLE campaign DROP COLUMN uid; "
+                        "ALTER TABLE plan_step DROP COLUMN uid"));
     setSchemaVersion(store, 4);
+}
+
+std::int64_t queryInt(Store& store, const std::string& sql) {
+    auto q = StoreBackdoor::database(store).prepare(sql);
+    EXPECT_TRUE(q) << sql;
+    if (!q)
+        return -1;
+    auto row = q->step();
+    EXPECT_TRUE(row && *row) << sql;
+    return row && *row ? q->columnInt(0) : -1;
+}
+
+std::string tableRows(Store& store, const std::vector<std::string>& tables) {
+    auto& db = StoreBackdoor::database(store);
+    std::string out;
+    for (const auto& table : tables) {
+        std::string columns;
+        auto info = db.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid");
+        EXPECT_TRUE(info);
+        if (!info)
+            return out;
+        info->bind(1, table);
+        EXPECT_TRUE(info->forEachRow([&](sql::Statement& row) {
+            columns += (columns.empty() ? "quote(" : " || '|' || quote(") + row.columnText(0) + ")";
+        }));
+        auto q = db.prepare("SELECT " + columns + " FROM " + table + " ORDER BY rowid");
+        EXPECT_TRUE(q) << table;
+        if (!q)
+            return out;
+        out += "== " + table + "\n";
+        EXPECT_TRUE(q->forEachRow([&](sql::Statement& row) { out += row.columnText(0) + "\n"; }));
+    }
+    return out;
 }
 
 int deleteRuns(Store& store, std::int64_t campaignId, const std::string& workload, int iteration) {

@@ -28,8 +28,16 @@ bool acceptsOrphanMetric(Store& store);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
-// Takes the database back to schema 4, as written before metrics were packed per run.
+// Takes the database back to schema 4: a row per metric, no conditioning table, no content
+// hashes and no uids.
 void downgradeToSchema4(Store& store);
+
+// The first column of the first row of a query (-1, and a failed expectation, when none).
+std::int64_t queryInt(Store& store, const std::string& sql);
+
+// Every row of the tables, each column quoted, ids included, in the order of their rowids: what
+// two databases must both hold to be the same.
+std::string tableRows(Store& store, const std::vector<std::string>& tables);
 
 // Deletes a campaign's runs of one workload and iteration with their metrics, as if the
 // campaign had died before running them; how many runs went.
