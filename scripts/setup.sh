@@ -8,6 +8,7 @@ packages=(
     # build
     cmake ninja-build g++ pkg-config clang-format
     libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
+    libssl-dev
     libgtest-dev libbenchmark-dev
     # desktop app, charts and reports (rendered offscreen on a headless machine)
     qt6-base-dev libgl-dev libqcustomplot-dev fonts-dejavu-core xvfb xauth poppler-utils

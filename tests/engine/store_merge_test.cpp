@@ -99,6 +99,8 @@ TEST(ContentHash, IgnoresLineEndsAndTrailingSpaceNotContent) {
     EXPECT_NE(contentHash(unix), contentHash("a,b,c\n\nd,e,f\n"));
     EXPECT_NE(contentHash(unix), contentHash("a,b,c\nd,e,g\n"));
     EXPECT_EQ(contentHash(unix).size(), 40U);
+    // SHA-1 as everyone computes it: hashes stored by one build match those of another.
+    EXPECT_EQ(contentHash("abc\n"), "a9993e364706816aba3e25717850c26c9cd0d89d");
 }
 
 TEST_F(MergeTest, ImportedRunsAreFoundByTheirContent) {
