@@ -172,6 +172,23 @@ Expected<std::vector<std::int64_t>> Store::campaignsOfLayout(std::int64_t layout
     return out;
 }
 
+namespace {
+
+// The columns runs() and storedRuns() both begin with: id, campaign (0: imported), layout,
+// workload, probe, iteration, status and reason.
+template <typename StoredRunLike> void readRunHead(sql::Statement& row, StoredRunLike& r) {
+    r.id = row.columnInt(0);
+    r.campaignId = row.columnInt(1);
+    r.layout = row.columnText(2);
+    r.workload = row.columnText(3);
+    r.probe = row.columnText(4);
+    r.iteration = static_cast<int>(row.columnInt(5));
+    r.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
+    r.reason = row.columnText(7);
+}
+
+} // namespace
+
 Expected<std::vector<RunSummary>> Store::runs() {
     // The metric count comes from the packed samples' length: no metric row is read.
     LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
@@ -182,14 +199,7 @@ Expected<std::vector<RunSummary>> Store::runs() {
     std::vector<RunSummary> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         RunSummary s;
-        s.id = row.columnInt(0);
-        s.campaignId = row.columnInt(1);
-        s.layout = row.columnText(2);
-        s.workload = row.columnText(3);
-        s.probe = row.columnText(4);
-        s.iteration = static_cast<int>(row.columnInt(5));
-        s.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
-        s.reason = row.columnText(7);
+        readRunHead(row, s);
         s.startedAt = row.columnText(8);
         s.wallSeconds = row.columnDouble(9);
         s.metrics = row.columnInt(10) / static_cast<std::int64_t>(store::sampleBytes);
@@ -213,14 +223,7 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
     std::vector<StoredRun> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         StoredRun r;
-        r.id = row.columnInt(0);
-        r.campaignId = row.columnInt(1);
-        r.layout = row.columnText(2);
-        r.workload = row.columnText(3);
-        r.probe = row.columnText(4);
-        r.iteration = static_cast<int>(row.columnInt(5));
-        r.status = runStatusFromName(row.columnText(6)).value_or(RunStatus::Failed);
-        r.reason = row.columnText(7);
+        readRunHead(row, r);
         r.argv = store::stringsFromJson(row.columnText(8));
         if (!row.columnIsNull(9))
             r.exitCode = static_cast<int>(row.columnInt(9));
