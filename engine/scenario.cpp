@@ -1212,8 +1212,8 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     if (auto r = rejectUnknown(root,
                                {"name", "description", "iterations", "min_iterations",
                                 "max_iterations", "until", "bracket", "interleave", "work_dir",
-                                "drop_caches", "host", "thresholds", "decide", "disks", "layouts",
-                                "workloads", "drills", "clients"},
+                                "drop_caches", "cache", "io", "host", "thresholds", "decide",
+                                "disks", "layouts", "workloads", "drills", "clients"},
                                "", rep);
         !r)
         return fail(r.error());
