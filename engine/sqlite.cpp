@@ -88,7 +88,11 @@ Expected<bool> Statement::step() {
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    return runtimeError(std::string("database: ") + sqlite3_errmsg(db_));
+    // Name the file: "attempt to write a readonly database" or "database is locked" alone does
+    // not say which database.
+    const char* file = sqlite3_db_filename(db_, "main");
+    return runtimeError(std::string(file && *file ? file : "database") + ": " +
+                        sqlite3_errmsg(db_));
 }
 
 Expected<void> Statement::run() {

@@ -1,5 +1,8 @@
 #include "engine/store.h"
 
+#include "engine/utf8.h"
+
+#include <charconv>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -112,7 +115,7 @@ ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 };
 
 std::string toJson(const std::vector<std::string>& items) {
-    return nlohmann::json(items).dump();
+    return dumpJson(nlohmann::json(items));
 }
 
 std::vector<MetricNote> notesFromJson(const std::string& text) {
@@ -142,9 +145,9 @@ std::string notesJson(const std::vector<MetricNote>& notes) {
 std::string originJson(const RunOrigin& origin) {
     if (origin.empty())
         return "{}";
-    return nlohmann::json{
-        {"format", origin.format}, {"converted_from", origin.convertedFrom}, {"spec", origin.spec}}
-        .dump();
+    return dumpJson(nlohmann::json{{"format", origin.format},
+                                   {"converted_from", origin.convertedFrom},
+                                   {"spec", origin.spec}});
 }
 
 } // namespace
@@ -210,8 +213,18 @@ Expected<void> Store::migrate() {
     auto has = read->step();
     if (!has)
         return fail(has.error());
-    int version =
-        *has ? static_cast<int>(std::strtol(read->columnText(0).c_str(), nullptr, 10)) : 0;
+    int version = 0;
+    if (*has) {
+        // Anything but a whole number this program could have written would index the migrations
+        // out of range: refuse it, naming the file.
+        const std::string text = read->columnText(0);
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
+        if (ec != std::errc() || end != text.data() + text.size() || version < 0)
+            return runtimeError(db_.path() + ": meta.schema_version is '" + text +
+                                "', not a schema version layoutbench writes (0 to " +
+                                std::to_string(latestSchemaVersion) +
+                                "): the database is damaged or not layoutbench's");
+    }
     if (version > latestSchemaVersion)
         return runtimeError(db_.path() + ": written by a newer layoutbench (schema " +
                             std::to_string(version) + ", this version knows up to " +

@@ -3,6 +3,7 @@
 // both formats share.
 #include "probes/fio_terse.h"
 
+#include "engine/utf8.h"
 #include "probes/fio_json.h"
 #include "probes/text_fields.h"
 
@@ -188,7 +189,8 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
     if (jobs.empty())
         return badInput("1: terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
     const json root{{"fio version", fioVersion}, {"jobs", std::move(jobs)}};
-    auto run = parseJson(root.dump());
+    // A job name need not be UTF-8; JSON text must be (dump would throw): escaped, it stays.
+    auto run = parseJson(dumpJson(root));
     if (!run)
         return run;
     const std::string version = fioVersion.starts_with("fio-") ? fioVersion.substr(4) : fioVersion;

@@ -1,6 +1,7 @@
 // `layoutbench compare`: each metric of a candidate against the baseline, with verdicts.
 #include "app/cli/commands.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "reports/comparison_text.h"
 
 #include <iostream>
@@ -35,7 +36,7 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     if (!cmp)
         return report(cmp.error(), {{"baseline", "--baseline"}, {"candidate", "--candidate"}});
     if (g.json)
-        std::cout << comparisonJson(*cmp).dump(2) << '\n';
+        std::cout << dumpJson(comparisonJson(*cmp), 2) << '\n';
     else
         std::cout << comparisonTable(*cmp);
     return 0;

@@ -6,6 +6,7 @@
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "reports/display.h"
 #include "reports/report_data.h"
 
@@ -435,7 +436,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                             {"endurance_bytes", optionalJson(drive->enduranceBytes())},
                             {"price_usd", drive->priceUsd},
                             {"price_is_illustrative", true}};
-        std::cout << out.dump(2) << '\n';
+        std::cout << dumpJson(out, 2) << '\n';
         return 0;
     }
 

@@ -1,5 +1,6 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
+#include "app/cli/escaped_output.h"
 #include "engine/store.h"
 
 #include <iostream>
@@ -30,6 +31,8 @@ void addGlobalOptions(CLI::App& sub, Globals& g) {
 
 int main(int argc, char** argv) {
     using namespace lb::cli;
+    // Names given on the command line and read back from the store need not be UTF-8.
+    const EscapedStandardStreams escaped;
     CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
     app.require_subcommand(1);
     Globals globals;

@@ -189,6 +189,14 @@ TEST(FioTerse, ErrorsNameLineAndField) {
                                  "'<percentile>%=<usec>'");
 }
 
+// Found by the fio_terse fuzz target (tests/data/fuzz/fio_terse): a job name that is not UTF-8
+// (Latin-1 "réad") threw from the JSON the terse jobs are turned into. It is kept, escaped.
+TEST(FioTerse, JobNameThatIsNotUtf8IsEscaped) {
+    auto run = fio::parseTerse(golden("fuzz/fio_terse/job-name-latin1.terse"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.r\\xe9ad.read.bw"), 9274 * KiB);
+}
+
 TEST(FioTerse, LooksLikeTerse) {
     EXPECT_TRUE(fio::looksLikeTerse(golden("fio/3.33/terse_v4_randrw.terse")));
     EXPECT_TRUE(fio::looksLikeTerse("\n  5;fio-3.33;x;0;0\n"));
