@@ -1,5 +1,6 @@
 #include "engine/campaign.h"
 
+#include "engine/campaign_lock.h"
 #include "engine/clients.h"
 #include "engine/drill.h"
 #include "engine/export.h"
@@ -1144,9 +1145,25 @@ Expected<CampaignResult> CampaignRunner::run() {
     sizes(target.inventory.value("disks", json::array()));
     for (const auto& [name, version] : target.inventory["tools"].items())
         toolVersions_[name] = version.get<std::string>();
+    // One process at a time works on a campaign (a cleanup must not tear down under it); held
+    // until the campaign ends. A resume takes it before it marks the campaign running again.
+    std::optional<CampaignLock> lock;
+    const auto take = [&](std::int64_t campaignId) -> Expected<void> {
+        auto l = CampaignLock::acquire(store_.path(), campaignId);
+        if (!l)
+            return fail(l.error());
+        lock.emplace(std::move(*l));
+        return {};
+    };
+    if (opt_.resume)
+        if (auto r = take(*opt_.resume); !r)
+            return fail(r.error());
     auto id = openCampaign(target);
     if (!id)
         return fail(id.error());
+    if (!lock)
+        if (auto r = take(*id); !r)
+            return fail(r.error());
     result_.campaignId = *id;
     if (auto r = store_.setCampaignPolicy(*id, scenario_.policy()); !r)
         return fail(r.error());

@@ -623,6 +623,28 @@ Expected<std::vector<RunSummary>> Store::runs() {
     return out;
 }
 
+Expected<void> Store::setCampaignStatus(std::int64_t campaignId, const std::string& status,
+                                        bool finished) {
+    auto q = db_.prepare("UPDATE campaign SET status = ?1, finished_at = ?2 WHERE id = ?3");
+    if (!q)
+        return fail(q.error());
+    return q->bind(1, status)
+        .bind(2, finished ? std::optional<std::string>(now()) : std::nullopt)
+        .bind(3, campaignId)
+        .run();
+}
+
+Expected<std::size_t> Store::abortInterruptedRuns(std::int64_t campaignId,
+                                                  const std::string& reason) {
+    auto q = db_.prepare("UPDATE run SET status = 'aborted', reason = ?2 WHERE campaign_id = ?1 "
+                         "AND status = 'running'");
+    if (!q)
+        return fail(q.error());
+    if (auto r = q->bind(1, campaignId).bind(2, reason).run(); !r)
+        return fail(r.error());
+    return static_cast<std::size_t>(db_.changes());
+}
+
 Expected<std::vector<CampaignRecord>> Store::campaigns() {
     auto q = db_.prepare("SELECT c.id, c.name, COALESCE(c.scenario_path, ''), c.status, "
                          "c.started_at, COALESCE(c.finished_at, ''), "

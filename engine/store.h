@@ -120,6 +120,13 @@ public:
     // way the campaign no longer uses, and run again); how many.
     Expected<std::size_t> supersedeRuns(std::int64_t campaignId, const std::string& probe,
                                         const std::string& reason);
+    // Sets a campaign's status (running, done, failed, aborted); `finished` stamps the time it
+    // ended, else clears it.
+    Expected<void> setCampaignStatus(std::int64_t campaignId, const std::string& status,
+                                     bool finished);
+    // Marks the campaign's runs still 'running' (layoutbench stopped during them) aborted with
+    // `reason`; how many.
+    Expected<std::size_t> abortInterruptedRuns(std::int64_t campaignId, const std::string& reason);
     // The campaign of the layout's most recent run, if it came from one.
     Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
 

@@ -36,6 +36,7 @@ void addRun(CLI::App& app, Globals& g, Action& action);
 void addProject(CLI::App& app, Globals& g, Action& action);
 void addReport(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
+void addCleanup(CLI::App& app, Globals& g, Action& action);
 
 // Adds --db and --json to a subcommand.
 void addGlobalOptions(CLI::App& sub, Globals& g);

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     addList(app, globals, action);
     addPlan(app, globals, action);
     addRun(app, globals, action);
+    addCleanup(app, globals, action);
     addProject(app, globals, action);
     addReport(app, globals, action);
     std::string known;

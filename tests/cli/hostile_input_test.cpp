@@ -94,7 +94,8 @@ TEST_F(CliInput, UnknownSchemaVersionIsRefused) {
         sqlite3_close(db);
         for (const std::vector<std::string>& args :
              {std::vector<std::string>{"list", "layouts", "--json"},
-              {"import", "--layout", "x", data + "/bonnie++/1.97/seed-guest.csv"}}) {
+              {"import", "--layout", "x", data + "/bonnie++/1.97/seed-guest.csv"},
+              {"cleanup", "--campaign", "1"}}) {
             const auto r = lb(args);
             EXPECT_EQ(r.exitCode, 1) << "'" << version << "' " << args[0] << ": " << r.err;
             EXPECT_EQ(r.out, "");
