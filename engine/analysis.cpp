@@ -362,9 +362,9 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
             m.decisive = info->decisive;
             m.role = defaultRole(*info);
         } else {
-            const auto glob =
-                std::find_if(policy.decide.begin(), policy.decide.end(),
-                             [&](const std::string& g) { return metricMatches(g, name); });
+            const auto glob = std::find_if(
+                policy.decide.begin(), policy.decide.end(),
+                [&metric = name](const std::string& g) { return metricMatches(g, metric); });
             m.decisive = glob != policy.decide.end();
             m.role = m.decisive ? "[decide] " + *glob : "shown: not named in [decide]";
         }
