@@ -139,8 +139,11 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
 }
 
 std::string shortMetricName(std::string_view name) {
-    const auto dot = name.find('.');
-    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+    // bonnie++'s and fio's own names read well alone; "throughput" of randfile or xz does not.
+    for (std::string_view family : {"bonnie.", "fio."})
+        if (name.starts_with(family))
+            return std::string(name.substr(family.size()));
+    return std::string(name);
 }
 
 std::optional<std::string> checkDecideGlob(std::string_view glob) {
@@ -426,14 +429,21 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
         listed.insert(m.name);
     for (const auto& n : out.notCompared)
         listed.insert(n.name);
-    for (const auto* side : {&baselineSamples, &candidateSamples})
-        for (const auto& n : side->notes)
-            if (n.kind == MetricNote::Kind::Excludes &&
-                n.metrics.find_first_of("*?") == std::string::npos &&
-                listed.insert(n.metrics).second)
-                out.notCompared.push_back(
-                    {n.metrics, n.text + (side == &baselineSamples ? " on the baseline"
-                                                                   : " on the candidate")});
+    for (const auto* side : {&baselineSamples, &candidateSamples}) {
+        const auto* other = side == &baselineSamples ? &candidateSamples : &baselineSamples;
+        for (const auto& n : side->notes) {
+            if (n.kind != MetricNote::Kind::Excludes ||
+                n.metrics.find_first_of("*?") != std::string::npos ||
+                !listed.insert(n.metrics).second)
+                continue;
+            const bool both =
+                std::find(other->notes.begin(), other->notes.end(), n) != other->notes.end();
+            out.notCompared.push_back(
+                {n.metrics, n.text + (both                       ? " on both layouts"
+                                      : side == &baselineSamples ? " on the baseline"
+                                                                 : " on the candidate")});
+        }
+    }
     std::sort(out.notCompared.begin(), out.notCompared.end(),
               [](const NotCompared& a, const NotCompared& b) { return a.name < b.name; });
 

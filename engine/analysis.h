@@ -173,7 +173,8 @@ void addDrift(Comparison& c, std::optional<Drift> drift);
 // "put_block: 58 % more time per byte — decision required"
 std::string verdictReason(const MetricComparison& m);
 
-// A metric's name without its family: "put_block", "seq-read-1m.read.bw".
+// A metric's name for a sentence: bonnie++'s and fio's without their family ("put_block",
+// "seq-read-1m.read.bw"), the others whole ("randfile.throughput").
 std::string shortMetricName(std::string_view name);
 
 // Whether every glob of `decide` is well formed: it names a known family (bonnie, fio, iscsi,

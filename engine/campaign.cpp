@@ -1222,6 +1222,17 @@ Expected<CampaignResult> CampaignRunner::run() {
     result_.status = cancelled() ? "aborted" : result_.problems.empty() ? "done" : "failed";
     if (auto r = setCampaignStatus(store_, *id, result_.status, true); !r)
         return fail(r.error());
+    for (const auto* l : layouts) {
+        if (l->baseline)
+            continue;
+        auto cmp = compareStoredLayouts(store_, scenario_.baseline().name, l->name,
+                                        scenario_.policy(), *id);
+        if (cmp)
+            result_.comparisons.push_back(std::move(*cmp));
+        else
+            result_.notComparable.push_back(l->name + ": no comparison (" + cmp.error().message +
+                                            ")");
+    }
     return result_;
 }
 

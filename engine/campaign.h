@@ -60,6 +60,10 @@ struct CampaignResult {
     std::size_t failedRuns = 0;
     std::size_t skippedRuns = 0;       // already done before a resume
     std::vector<std::string> problems; // layouts that failed to build, teardown problems
+    // Each candidate against the baseline over this campaign's runs, by the scenario's policy,
+    // in the scenario's order; a candidate with nothing comparable is left out (see notComparable).
+    std::vector<Comparison> comparisons;
+    std::vector<std::string> notComparable; // "<candidate>: why"
 };
 
 Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,

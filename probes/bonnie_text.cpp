@@ -264,9 +264,15 @@ Expected<void> addRate(Emit e, std::string_view test, std::string_view cell, std
 }
 
 Expected<void> addCpu(Emit e, std::string_view test, std::string_view cell) {
-    if (cell.empty() || allPlus(cell))
-        return {}; // +++ goes with the rate's +++++, which is noted already
+    if (cell.empty())
+        return {};
     const std::string field = std::string(test) + "_cpu";
+    if (allPlus(cell)) {
+        // As from the CSV: the missing CPU figure is named, and the rate's caveat covers both.
+        e.run.notes.push_back({MetricNote::Kind::Excludes, "bonnie." + field,
+                               "too fast to time (" + std::string(cell) + ")"});
+        return {};
+    }
     auto value = text::parseNonNegative(cell);
     if (!value)
         return lineError(e.line, field, value.error().message);

@@ -9,15 +9,12 @@
 #include "engine/utf8.h"
 #include "reports/comparison_text.h"
 #include "reports/report.h"
+#include "reports/report_file.h"
 
 #include <QApplication>
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -30,8 +27,6 @@
 namespace lb::cli {
 
 namespace {
-
-enum class Format { Html, Pdf, Markdown };
 
 struct ReportOptions {
     std::string out;
@@ -87,56 +82,6 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
     return std::optional<ProjectionRequest>{r};
 }
 
-std::optional<Format> formatOf(const std::string& path) {
-    const auto dot = path.rfind('.');
-    if (dot == std::string::npos || path.find('/', dot) != std::string::npos)
-        return std::nullopt;
-    std::string ext = path.substr(dot + 1);
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (ext == "html" || ext == "htm")
-        return Format::Html;
-    if (ext == "pdf")
-        return Format::Pdf;
-    if (ext == "md" || ext == "markdown")
-        return Format::Markdown;
-    return std::nullopt;
-}
-
-const char* formatName(Format f) {
-    switch (f) {
-    case Format::Html:
-        return "html";
-    case Format::Pdf:
-        return "pdf";
-    case Format::Markdown:
-        return "markdown";
-    }
-    return "";
-}
-
-// Writes next to the target and renames, so a failed write never leaves half a report.
-Expected<void> writeFile(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return runtimeError(path + ": cannot write: " + std::strerror(errno));
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
-            return runtimeError(path + ": cannot write: " + std::strerror(errno));
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        return runtimeError(path + ": cannot write: " + why);
-    }
-    return {};
-}
-
 // Qt's chatter ("XDG_RUNTIME_DIR not set", font fallbacks) is noise on a command line; only its
 // errors get through.
 void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
@@ -161,8 +106,7 @@ std::unique_ptr<QApplication> makeApplication() {
 }
 
 int runReport(const Globals& g, const ReportOptions& o) {
-    const auto format = formatOf(o.out);
-    if (!format)
+    if (!reportFormatOf(o.out))
         return report(Error::badInput("--out: '" + o.out +
                                       "' must end in .html, .pdf or .md (the format follows the "
                                       "extension)"));
@@ -196,18 +140,11 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (!data)
         return report(data.error());
 
-    if (*format == Format::Markdown) {
-        if (auto w = writeFile(o.out, renderMarkdown(*data)); !w)
-            return report(w.error());
-    } else {
-        const auto app = makeApplication();
-        if (*format == Format::Html) {
-            if (auto w = writeFile(o.out, renderHtml(*data)); !w)
-                return report(w.error());
-        } else if (auto w = renderPdf(*data, o.out); !w) {
-            return report(w.error());
-        }
-    }
+    // HTML and PDF draw their charts with QCustomPlot, which needs an application object.
+    const auto app = reportFormatOf(o.out) == ReportFormat::Markdown ? nullptr : makeApplication();
+    auto format = writeReportFile(*data, o.out);
+    if (!format)
+        return report(format.error(), {{"out", "--out"}});
 
     std::int64_t failed = 0;
     for (const auto& r : data->runs)
@@ -220,7 +157,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
         for (const auto& l : data->layouts)
             layouts.push_back(l.name);
         std::cout << dumpJson(nlohmann::json{{"out", o.out},
-                                             {"format", formatName(*format)},
+                                             {"format", reportFormatName(*format)},
                                              {"baseline", data->baseline},
                                              {"campaign", data->campaignId
                                                               ? nlohmann::json(*data->campaignId)
@@ -233,7 +170,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
                   << '\n';
         return 0;
     }
-    std::cout << "wrote " << o.out << " (" << formatName(*format) << "): baseline "
+    std::cout << "wrote " << o.out << " (" << reportFormatName(*format) << "): baseline "
               << data->baseline;
     for (const auto& c : data->comparisons)
         std::cout << "; " << c.candidate << ": "

@@ -194,19 +194,12 @@ int runRun(const Globals& g, const RunOptions& o) {
         return report(io.error());
     if (*io)
         tables += "\nmeasured: " + describeCampaignIo(**io) + "\n";
-    const auto& base = scenario->baseline();
-    for (const auto& l : scenario->layouts) {
-        if (l.baseline || (!o.layout.empty() && l.name != o.layout))
-            continue;
-        auto cmp =
-            compareStoredLayouts(*store, base.name, l.name, scenario->policy(), result->campaignId);
-        if (cmp) {
-            comparisons.push_back(comparisonJson(*cmp));
-            tables += "\n" + comparisonTable(*cmp);
-        } else {
-            tables += "\n" + l.name + ": no comparison (" + cmp.error().message + ")\n";
-        }
+    for (const auto& cmp : result->comparisons) {
+        comparisons.push_back(comparisonJson(cmp));
+        tables += "\n" + comparisonTable(cmp);
     }
+    for (const auto& why : result->notComparable)
+        tables += "\n" + why + "\n";
     if (g.json) {
         std::cout << dumpJson(nlohmann::json{{"campaign", result->campaignId},
                                              {"status", result->status},

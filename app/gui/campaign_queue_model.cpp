@@ -69,6 +69,19 @@ int CampaignQueueModel::find(const std::string& layout, const std::string& workl
     return -1;
 }
 
+// A run the plan did not list (an iteration added by iterations = "auto", a run again after
+// the I/O path changed) is appended when it starts.
+int CampaignQueueModel::findOrAdd(const std::string& layout, const std::string& workload,
+                                  int iteration) {
+    if (const int row = find(layout, workload, iteration); row >= 0)
+        return row;
+    const int row = static_cast<int>(rows_.size());
+    beginInsertRows({}, row, row);
+    rows_.push_back({qs(layout), qs(workload), iteration, RunState::Pending, 0, {}});
+    endInsertRows();
+    return row;
+}
+
 void CampaignQueueModel::setState(int row, RunState state) {
     rows_[static_cast<std::size_t>(row)].state = state;
     emit dataChanged(index(row, 0), index(row, Count - 1));
@@ -80,14 +93,16 @@ void CampaignQueueModel::applyProgress(const CampaignProgress& p) {
     eta_ = p.etaSeconds;
     switch (p.kind) {
     case CampaignProgress::Kind::Building: {
-        // Every pending run of the layout waits for it to be built.
+        // The layout's next run waits for it to be built; the later ones are still just pending.
         for (std::size_t i = 0; i < rows_.size(); ++i)
-            if (rows_[i].layout == qs(p.layout) && rows_[i].state == RunState::Pending)
+            if (rows_[i].layout == qs(p.layout) && rows_[i].state == RunState::Pending) {
                 setState(static_cast<int>(i), RunState::Building);
+                break;
+            }
         break;
     }
     case CampaignProgress::Kind::Running: {
-        const int row = find(p.layout, p.workload, p.iteration);
+        const int row = findOrAdd(p.layout, p.workload, p.iteration);
         if (row >= 0) {
             running_ = row;
             runClock_.start();
@@ -96,7 +111,7 @@ void CampaignQueueModel::applyProgress(const CampaignProgress& p) {
         break;
     }
     case CampaignProgress::Kind::RunFinished: {
-        const int row = find(p.layout, p.workload, p.iteration);
+        const int row = findOrAdd(p.layout, p.workload, p.iteration);
         if (row >= 0) {
             auto& r = rows_[static_cast<std::size_t>(row)];
             if (row == running_ && runClock_.isValid())

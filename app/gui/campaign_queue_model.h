@@ -56,6 +56,7 @@ private:
         QString reason;
     };
     int find(const std::string& layout, const std::string& workload, int iteration) const;
+    int findOrAdd(const std::string& layout, const std::string& workload, int iteration);
     void setState(int row, RunState state);
 
     std::vector<Row> rows_;

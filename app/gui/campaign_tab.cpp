@@ -2,6 +2,7 @@
 #include "app/gui/campaign_tab.h"
 
 #include "app/gui/campaign_queue_model.h"
+#include "reports/charts.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -69,6 +70,15 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(eta_);
+    verdicts_ = new QLabel;
+    verdicts_->setWordWrap(true);
+    verdicts_->setTextFormat(Qt::RichText);
+    verdicts_->setVisible(false);
+    showComparison_ = new QPushButton(tr("Show the comparison"));
+    showComparison_->setVisible(false);
+    auto* verdictRow = new QHBoxLayout;
+    verdictRow->addWidget(verdicts_, 1);
+    verdictRow->addWidget(showComparison_, 0, Qt::AlignTop);
 
     queue_ = new CampaignQueueModel(this);
     queueView_ = new QTableView;
@@ -102,6 +112,7 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     layout->addLayout(buttons);
     layout->addLayout(progressRow);
     layout->addWidget(status_);
+    layout->addLayout(verdictRow);
     layout->addWidget(split, 1);
 
     connect(run_, &QPushButton::clicked, this, &CampaignTab::runRequested);
@@ -163,6 +174,8 @@ void CampaignTab::updateButtons() {
 }
 
 void CampaignTab::campaignPlanned(const CampaignPlan& plan, const RunTable* runs) {
+    verdicts_->setVisible(false);
+    showComparison_->setVisible(false);
     queue_->setPlan(plan);
     if (plan.resume && runs)
         queue_->markDoneBefore(*runs, *plan.resume);
@@ -238,6 +251,34 @@ void CampaignTab::campaignFinished(const CampaignResult& r) {
         text += QStringLiteral("\n") + tr("Resume it with Resume.");
     status_->setText(text);
     appendMessage(text);
+
+    // What it decided, one headline per candidate in its verdict's colour, worst first.
+    QStringList lines;
+    for (const auto& c : r.comparisons) {
+        const QColor colour(charts::verdictColor(c.verdict));
+        lines << tr("<span style=\"background-color: %1; color: %2;\">&nbsp;<b>%3</b>&nbsp;</span> "
+                    "%4")
+                     .arg(colour.name(),
+                          colour.lightnessF() < 0.5f ? QStringLiteral("white")
+                                                     : QStringLiteral("black"),
+                          qs(verdictName(c.verdict)), qs(c.headline).toHtmlEscaped());
+        appendMessage(qs(c.headline));
+    }
+    for (const auto& why : r.notComparable)
+        lines << qs(why).toHtmlEscaped();
+    verdicts_->setText(lines.join(QStringLiteral("<br>")));
+    verdicts_->setVisible(!lines.isEmpty());
+    showComparison_->disconnect();
+    showComparison_->setVisible(!r.comparisons.empty());
+    if (!r.comparisons.empty()) {
+        const auto baseline = qs(r.comparisons.front().baseline);
+        const auto candidate = qs(r.comparisons.front().candidate);
+        const auto campaign = r.campaignId;
+        connect(showComparison_, &QPushButton::clicked, this,
+                [this, baseline, candidate, campaign] {
+                    emit comparisonRequested(baseline, candidate, campaign);
+                });
+    }
 }
 
 void CampaignTab::campaignFailed(const QString& message) {

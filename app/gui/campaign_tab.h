@@ -55,6 +55,9 @@ public:
     QPushButton* runButton() const { return run_; }
     QPushButton* planButton() const { return plan_; }
     QPushButton* cleanupButton() const { return cleanup_; }
+    // The verdict headlines of the campaign that just ended, and the button to its comparison.
+    QLabel* verdictLabel() const { return verdicts_; }
+    QPushButton* comparisonButton() const { return showComparison_; }
 
 signals:
     void runRequested();
@@ -62,6 +65,9 @@ signals:
     void cleanupRequested(std::int64_t campaignId);
     void stopRequested();
     void planRequested();
+    // "Show the comparison" after a campaign: its baseline and first candidate, its runs only.
+    void comparisonRequested(const QString& baseline, const QString& candidate,
+                             std::int64_t campaignId);
 
 private:
     void updateProgress();
@@ -80,6 +86,8 @@ private:
     QPushButton* resume_ = nullptr;
     QPushButton* cleanup_ = nullptr;
     QPushButton* plan_ = nullptr;
+    QLabel* verdicts_ = nullptr;
+    QPushButton* showComparison_ = nullptr;
     QComboBox* resumeBox_ = nullptr;
     bool running_ = false;
     bool scenarioValid_ = false;

@@ -98,6 +98,8 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<ComparisonResult>("lb::gui::ComparisonResult");
     qRegisterMetaType<CampaignPlan>("lb::gui::CampaignPlan");
     qRegisterMetaType<CampaignReview>("lb::gui::CampaignReview");
+    qRegisterMetaType<ImportOutcome>("lb::gui::ImportOutcome");
+    qRegisterMetaType<ReportData>("lb::ReportData");
 }
 
 } // namespace lb::gui

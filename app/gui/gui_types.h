@@ -111,6 +111,15 @@ struct CampaignReview {
     std::vector<DeviceReview> devices;  // each device once, in order of first use
 };
 
+// One file's outcome in an import from the desktop app: imported whole, or not at all and why.
+struct ImportOutcome {
+    std::string file;
+    bool ok = false;
+    std::string message; // "bonnie++ CSV (format 1.97), 1 machine, 32 metrics" or the error
+    std::int64_t runs = 0;
+    std::int64_t metrics = 0;
+};
+
 // Registers the types above and the engine types used in queued signals. Call once, before any
 // queued connection carries them (MainWindow's constructor does).
 void registerGuiMetaTypes();
@@ -125,3 +134,5 @@ Q_DECLARE_METATYPE(lb::gui::DatabaseSnapshot)
 Q_DECLARE_METATYPE(lb::gui::ComparisonResult)
 Q_DECLARE_METATYPE(lb::gui::CampaignPlan)
 Q_DECLARE_METATYPE(lb::gui::CampaignReview)
+Q_DECLARE_METATYPE(lb::gui::ImportOutcome)
+Q_DECLARE_METATYPE(lb::ReportData)

@@ -5,9 +5,11 @@
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
 #include "app/gui/destroy_confirm_dialog.h"
+#include "app/gui/import_dialog.h"
 #include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
+#include "app/gui/report_dialog.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/scenario_tab.h"
 #include "app/gui/store_service.h"
@@ -101,6 +103,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &CampaignController::reviewFailed, this, &MainWindow::onReviewFailed,
             queued);
     connect(campaign_, &CampaignTab::planRequested, this, &MainWindow::showPlan);
+    // After a campaign: its comparison on the Results tab, once the reloaded database is shown.
+    connect(campaign_, &CampaignTab::comparisonRequested, this,
+            [this](const QString& baseline, const QString& candidate, std::int64_t campaign) {
+                tabs_->setCurrentWidget(results_);
+                results_->selectLayouts(baseline, candidate, campaign);
+            });
     connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(
         controller_, &CampaignController::planned, this,
@@ -182,6 +190,9 @@ void MainWindow::buildMenus() {
     QAction* saveAs =
         file->addAction(tr("Save scenario &as…"), this, [this] { saveScenario(true); });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("&Import results…"), this, [this] { openImportDialog(); });
+    file->addAction(tr("&Write report…"), this, [this] { openReportDialog(); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -362,6 +373,41 @@ DestroyConfirmDialog* MainWindow::destroyConfirmDialog() const {
 
 PlanDialog* MainWindow::planDialog() const {
     return planDialog_;
+}
+
+ImportDialog* MainWindow::openImportDialog() {
+    if (databasePath_.isEmpty()) {
+        statusBar()->showMessage(tr("Open or create a database first: File ▸ Open database…"));
+        return nullptr;
+    }
+    if (!importDialog_) {
+        importDialog_ = new ImportDialog(store_, snapshot_.layouts, this);
+        importDialog_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(importDialog_, &ImportDialog::importDone, this, [this](int imported, int failed) {
+            statusBar()->showMessage(
+                tr("Imported %1 file(s), %2 not imported.").arg(imported).arg(failed));
+        });
+    }
+    importDialog_->show();
+    importDialog_->raise();
+    return importDialog_;
+}
+
+ReportDialog* MainWindow::openReportDialog() {
+    if (databasePath_.isEmpty()) {
+        statusBar()->showMessage(tr("Open a database first: File ▸ Open database…"));
+        return nullptr;
+    }
+    if (!reportDialog_) {
+        reportDialog_ = new ReportDialog(store_, snapshot_, this);
+        reportDialog_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(reportDialog_, &ReportDialog::written, this, [this](const QString& path) {
+            statusBar()->showMessage(tr("Wrote %1").arg(path));
+        });
+    }
+    reportDialog_->show();
+    reportDialog_->raise();
+    return reportDialog_;
 }
 
 void MainWindow::showPlan() {

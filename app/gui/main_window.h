@@ -23,6 +23,8 @@ class CampaignTab;
 class ChartsTab;
 class DestroyConfirmDialog;
 class PlanDialog;
+class ImportDialog;
+class ReportDialog;
 class ProjectionTab;
 class ResultsTab;
 class ScenarioTab;
@@ -54,6 +56,10 @@ public:
     // The destroy confirmation while it is open, the plan window once shown; otherwise null.
     DestroyConfirmDialog* destroyConfirmDialog() const;
     PlanDialog* planDialog() const;
+    // File ▸ Import results… and File ▸ Write report…: opened (and returned) for the open
+    // database; null without one.
+    ImportDialog* openImportDialog();
+    ReportDialog* openReportDialog();
 
     // Shows the plan of the scenario being edited (the Scenario and Campaign tabs' "Show plan…").
     void showPlan();
@@ -103,6 +109,8 @@ private:
     std::optional<CampaignRequest> reviewedRequest_;
     QPointer<DestroyConfirmDialog> confirmDialog_;
     QPointer<PlanDialog> planDialog_;
+    QPointer<ImportDialog> importDialog_;
+    QPointer<ReportDialog> reportDialog_;
 };
 
 } // namespace lb::gui

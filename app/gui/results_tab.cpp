@@ -202,14 +202,20 @@ void ResultsTab::setSnapshot(const DatabaseSnapshot& snapshot) {
     }
 }
 
-bool ResultsTab::selectLayouts(const QString& baseline, const QString& candidate) {
+bool ResultsTab::selectLayouts(const QString& baseline, const QString& candidate,
+                               std::optional<std::int64_t> campaignId) {
     const int b = baseline_->findText(baseline);
     const int c = candidate_->findText(candidate);
+    const int k =
+        campaignId ? campaign_->findData(QVariant::fromValue(static_cast<qlonglong>(*campaignId)))
+                   : campaign_->findData(QVariant());
     if (b < 0 || c < 0)
         return false;
     filling_ = true;
     baseline_->setCurrentIndex(b);
     candidate_->setCurrentIndex(c);
+    if (k >= 0)
+        campaign_->setCurrentIndex(k);
     filling_ = false;
     requestComparison();
     return true;

@@ -33,7 +33,8 @@ public:
     // Asks for the comparison of the layouts picked now (compareRequested), if they differ.
     void requestComparison();
     // Picks the baseline and candidate (by layout name); false when one is not in the lists.
-    bool selectLayouts(const QString& baseline, const QString& candidate);
+    bool selectLayouts(const QString& baseline, const QString& candidate,
+                       std::optional<std::int64_t> campaignId = std::nullopt);
 
     RunsModel* runsModel() const { return runs_; }
     RunsFilterModel* runsProxy() const { return runsProxy_; }

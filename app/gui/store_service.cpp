@@ -1,6 +1,8 @@
 // The store's worker-thread adapter (see store_service.h).
 #include "app/gui/store_service.h"
 
+#include "probes/import.h"
+
 #include <algorithm>
 
 namespace lb::gui {
@@ -117,6 +119,55 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
         data.comparisons.push_back(result.comparison);
         if (request == latestCompare_.load())
             emit compared(result);
+    });
+}
+
+void StoreService::importFiles(const QString& layout, const QString& host,
+                               const QStringList& files) {
+    post([this, layout, host, files] {
+        int imported = 0, failed = 0;
+        const int total = static_cast<int>(files.size());
+        for (int i = 0; i < total; ++i) {
+            ImportOutcome outcome;
+            outcome.file = ss(files[i]);
+            if (!store_) {
+                outcome.message = ss(tr("No database is open."));
+            } else {
+                ImportRequest request;
+                request.layout = ss(layout);
+                request.host = host.isEmpty() ? request.host : ss(host);
+                request.files = {outcome.file};
+                auto summary = lb::importFiles(*store_, request);
+                outcome.ok = summary.has_value();
+                if (summary) {
+                    outcome.message = summary->descriptions.empty() ? std::string()
+                                                                    : summary->descriptions.front();
+                    outcome.runs = summary->runs;
+                    outcome.metrics = summary->metrics;
+                } else {
+                    outcome.message = summary.error().message;
+                }
+            }
+            (outcome.ok ? imported : failed) += 1;
+            emit fileImported(outcome, i + 1, total);
+        }
+        emit importFinished(imported, failed);
+    });
+    reload();
+}
+
+void StoreService::gatherReport(const ReportRequest& request) {
+    post([this, request] {
+        if (!store_) {
+            emit reportFailed(tr("No database is open."));
+            return;
+        }
+        auto data = lb::gatherReport(*store_, request);
+        if (!data) {
+            emit reportFailed(qs(data.error().message));
+            return;
+        }
+        emit reportGathered(*data);
     });
 }
 

@@ -26,9 +26,19 @@ public:
     void compare(const QString& baseline, const QString& candidate, const Thresholds& thresholds,
                  std::optional<std::int64_t> campaignId);
 
+    // Imports each file into `layout` (made if new), one after the other and each whole or not at
+    // all, answering after each; then reloads the database.
+    void importFiles(const QString& layout, const QString& host, const QStringList& files);
+    // Gathers what a report shows (the rendering needs the GUI thread: charts are widgets).
+    void gatherReport(const lb::ReportRequest& request);
+
     QString path() const { return path_; }
 
 signals:
+    void fileImported(const lb::gui::ImportOutcome& outcome, int done, int total);
+    void importFinished(int imported, int failed);
+    void reportGathered(const lb::ReportData& data);
+    void reportFailed(const QString& message);
     void opened(const lb::gui::DatabaseSnapshot& snapshot);
     void openFailed(const QString& path, const QString& message);
     void compared(const lb::gui::ComparisonResult& result);

@@ -254,3 +254,34 @@ TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     EXPECT_NE(std::find(randfile.begin(), randfile.end(), "--size=107374182400"), randfile.end());
     EXPECT_EQ(workloads["xz"]["argv"][1], "-T0");
 }
+
+// `plan` says how the runs are ordered and repeated: the shipped quick scenario's two layouts
+// coexist, take turns and are bracketed by the baseline; an adaptive scenario shows its bounds.
+TEST_F(Cli, PlanShowsTheOrderAndBoundsOfTheRuns) {
+    const std::string quick = std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/quick.toml";
+    auto r = lb({"plan", quick, "--json"}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto schedule = json::parse(r.out)["schedule"];
+    EXPECT_EQ(schedule["interleaved"], true);
+    EXPECT_EQ(schedule["bracket"], true);
+    EXPECT_EQ(schedule["min_iterations"], 3);
+    EXPECT_EQ(schedule["max_iterations"], 3);
+    // 3 rounds x 2 layouts x 5 workloads, and one bracketing round of the baseline.
+    EXPECT_EQ(schedule["runs"], 35);
+    r = lb({"plan", quick}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("iterations: 3 per layout"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("take turns"), std::string::npos) << r.out;
+
+    std::ifstream in(quick);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("iterations = 3"), 14,
+                 "iterations = \"auto\"\nmin_iterations = 3\nmax_iterations = 6");
+    r = lb({"plan", write("adaptive.toml", text)}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("iterations: auto, 3 to 6 per layout, until every deciding metric's "
+                         "verdict is confident"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("runs: 35, up to 65"), std::string::npos) << r.out;
+}

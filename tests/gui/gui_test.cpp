@@ -11,10 +11,12 @@
 #include "app/gui/charts_tab.h"
 #include "app/gui/comparison_model.h"
 #include "app/gui/destroy_confirm_dialog.h"
+#include "app/gui/import_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/recent_files.h"
+#include "app/gui/report_dialog.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/runs_model.h"
 #include "app/gui/scenario_tab.h"
@@ -36,6 +38,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -750,6 +753,48 @@ private slots:
         QCOMPARE(w.resultsTab()->runsModel()->rowCount(), 3);
     }
 
+    void campaignEndShowsTheVerdictHeadlineAndOpensTheComparison() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("gui-verdict.db")));
+        QVERIFY(opened.wait(waitMs));
+        // Two directories measured against each other: a campaign with a verdict.
+        QDir().mkpath(dir_.filePath(QStringLiteral("gui-verdict-other")));
+        const QString text =
+            dirScenario(QStringLiteral("gui-verdict"),
+                        QStringLiteral("[[layouts]]\nname = \"other\"\nkind = \"dir\"\npath = "
+                                       "\"%1\"\n\n[[workloads]]\nprobe = \"randfile\"\n"
+                                       "size = \"4MiB\"\n")
+                            .arg(dir_.filePath(QStringLiteral("gui-verdict-other"))));
+        w.scenarioTab()->setScenario(text, dir_.filePath(QStringLiteral("gui-verdict.toml")));
+        QVERIFY2(w.scenarioTab()->lastCheck().ok(),
+                 qPrintable(w.scenarioTab()->problemLabel()->text()));
+        QSignalSpy stopped(w.campaignController(), &CampaignController::stopped);
+        opened.clear();
+        emit w.campaignTab()->runRequested();
+        QVERIFY(stopped.wait(120000));
+        QVERIFY(opened.wait(waitMs)); // the database read again
+        // The headline of the verdict, on the Campaign tab itself.
+        QLabel* verdicts = w.campaignTab()->verdictLabel();
+        QVERIFY(verdicts->isVisible());
+        QVERIFY2(verdicts->text().contains(QStringLiteral("other: ")),
+                 qPrintable(verdicts->text()));
+        // The baseline ran twice (bracketing), the candidate once: no interval yet.
+        QVERIFY2(verdicts->text().contains(QStringLiteral("too few runs: 2 and 1")),
+                 qPrintable(verdicts->text()));
+        // One run a layout; the baseline runs again after the candidate (bracketing).
+        QCOMPARE(w.campaignTab()->queueModel()->rowCount(), 3);
+        QPushButton* show = w.campaignTab()->comparisonButton();
+        QVERIFY(show->isVisible());
+        QSignalSpy shown(&w, &MainWindow::comparisonShown);
+        QTest::mouseClick(show, Qt::LeftButton);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.resultsTab()));
+        QVERIFY(shown.wait(waitMs));
+        QCOMPARE(w.resultsTab()->candidateBox()->currentText(), QStringLiteral("other"));
+        QCOMPARE(w.resultsTab()->baselineBox()->currentText(), QStringLiteral("dir"));
+    }
+
     void campaignWithoutADatabaseUsesTheDefault() {
         MainWindow w;
         w.show();
@@ -1148,6 +1193,74 @@ private slots:
                     .data()
                     .toString()
                     .startsWith(QStringLiteral("mkdir -- ")));
+    }
+
+    // --- File ▸ Import results… and File ▸ Write report… -------------------------------------
+
+    void importDialogImportsFilesAndAPasteEachWholeOrNotAtAll() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("import.db")));
+        QVERIFY(opened.wait(waitMs));
+        ImportDialog* dialog = w.openImportDialog();
+        QVERIFY(dialog);
+        const QString data = QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/tests/data");
+        dialog->setLayoutName(QStringLiteral("old-nas"));
+        dialog->addFiles(
+            {data + QStringLiteral("/bonnie++/1.97/seed-guest.csv"),
+             data + QStringLiteral("/fio/3.33/seq_read.json"),
+             writeFile(QStringLiteral("broken.json"), QStringLiteral("{\"fio version\""))});
+        // A paste says what it holds as it is typed.
+        QFile csv(data + QStringLiteral("/bonnie++/1.97/seed-bare-metal.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        dialog->setPaste(QStringLiteral("pasted from the ticket:\n") +
+                         QString::fromUtf8(csv.readAll()));
+        QVERIFY2(dialog->detection().startsWith(QStringLiteral("bonnie++ CSV")),
+                 qPrintable(dialog->detection()));
+        QVERIFY(dialog->importButton()->isEnabled());
+        QSignalSpy done(dialog, &ImportDialog::importDone);
+        dialog->startImport();
+        QVERIFY(done.wait(waitMs));
+        QCOMPARE(done.front().at(0).toInt(), 3); // two files and the paste
+        QCOMPARE(done.front().at(1).toInt(), 1); // the broken file, listed with its error
+        const QTableWidget* table = dialog->outcomes();
+        QCOMPARE(table->rowCount(), 4);
+        int failedRows = 0;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString outcome = table->item(r, ImportDialog::Outcome)->text();
+            if (outcome.startsWith(QStringLiteral("not imported")))
+                ++failedRows;
+            else
+                QVERIFY2(table->item(r, ImportDialog::Metrics)->text().toInt() > 0,
+                         qPrintable(outcome));
+        }
+        QCOMPARE(failedRows, 1);
+        // Nothing of the broken file is in the database: three runs, all from the good sources.
+        QTRY_VERIFY_WITH_TIMEOUT(w.snapshot().runs && w.snapshot().runs->rows.size() == 3, waitMs);
+    }
+
+    void writeReportDialogWritesTheReportForTheOpenDatabase() {
+        auto w = openFixture();
+        ReportDialog* dialog = w->openReportDialog();
+        QVERIFY(dialog);
+        const QString out = dir_.filePath(QStringLiteral("decision.md"));
+        dialog->setOutputPath(out);
+        dialog->setBaseline(QStringLiteral("bare-metal"));
+        dialog->setOpenWhenWritten(false);
+        QSignalSpy written(dialog, &ReportDialog::written);
+        dialog->startWriting();
+        QVERIFY(written.wait(waitMs));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral(
+                     "**guest**: **decision** — put\\_block 58 % more time per byte")),
+                 qPrintable(text.left(2000)));
+        // A file whose extension names no format is refused before anything is gathered.
+        dialog->setOutputPath(dir_.filePath(QStringLiteral("decision.docx")));
+        dialog->startWriting();
+        QVERIFY(dialog->status().contains(QStringLiteral(".html, .pdf or .md")));
     }
 };
 

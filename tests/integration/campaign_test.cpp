@@ -685,6 +685,45 @@ TEST_F(Campaign, OneIoPathForEveryLayoutWhenOneRefusesODirect) {
         EXPECT_EQ(m.excluded.find("not comparable"), std::string::npos) << m.name;
 }
 
+// iterations = "auto" with a rule no run can meet: every layout runs to max_iterations, the
+// campaign grows its plan as it goes, and the metrics still undecided carry a note saying so.
+TEST_F(Campaign, AutoIterationsStopAtTheMaximumAndSaySo) {
+    const auto s =
+        scenario("name = \"" + name_ +
+                 "\"\niterations = \"auto\"\nmin_iterations = 2\nmax_iterations = 3\n"
+                 "until = \"cv<0.0001%\"\nbracket = false\nwork_dir = \"" +
+                 work() + "\"\n" + dirLayout("dir", true) +
+                 "[[layouts]]\nname = \"other\"\nkind = \"dir\"\npath = \"" + dir_ + "\"\n" + kXz);
+    std::size_t lastTotal = 0, maxTotal = 0;
+    lb::CampaignOptions options;
+    options.onProgress = [&](const lb::CampaignProgress& p) {
+        lastTotal = p.total;
+        maxTotal = p.maxTotal;
+    };
+    auto result = run(s, options);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    EXPECT_EQ(result->runs, 6U); // 3 iterations of xz on each layout
+    EXPECT_EQ(lastTotal, 6U);    // planned 4, grown by one round
+    EXPECT_EQ(maxTotal, 6U);
+    auto samples = store_->layoutSamples("other", result->campaignId);
+    ASSERT_TRUE(samples) << samples.error().message;
+    const auto note =
+        std::find_if(samples->notes.begin(), samples->notes.end(), [](const lb::MetricNote& n) {
+            return n.text.find("after 3 iterations (max_iterations)") != std::string::npos;
+        });
+    ASSERT_NE(note, samples->notes.end());
+    EXPECT_EQ(note->kind, lb::MetricNote::Kind::Qualifies);
+    EXPECT_EQ(note->metrics, "xz.throughput");
+    auto cmp = lb::compareStoredLayouts(*store_, "dir", "other", s.policy(), result->campaignId);
+    ASSERT_TRUE(cmp) << cmp.error().message;
+    const auto xz =
+        std::find_if(cmp->metrics.begin(), cmp->metrics.end(),
+                     [](const lb::MetricComparison& m) { return m.name == "xz.throughput"; });
+    ASSERT_NE(xz, cmp->metrics.end());
+    EXPECT_NE(std::find(xz->notes.begin(), xz->notes.end(), note->text), xz->notes.end());
+}
+
 TEST_F(Campaign, LayoutNotBuilt) {
     // "exists": its third vdev file is already there (someone's data); "nodir": its vdev is in a
     // directory that does not exist. Neither can be built; the dir layout still runs.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <signal.h>
 #include <spawn.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -16,6 +17,19 @@ namespace lb::test {
 namespace {
 bool zpoolAnswers() {
     return runProcess({"zpool", "list", "-H"}).exitCode == 0;
+}
+// zfs-fuse imports at start what its cache file (/var/lib/zfs/zpool.cache) lists, and a pool
+// destroyed just before the daemon was stopped can still be listed there: the daemon we start
+// then holds a FAULTED pool of that name (its loop device and image are gone), and the next
+// `zpool create` of the name fails with "pool already exists". Exporting such pools forgets them
+// without touching any device.
+void forgetPoolsWhoseDevicesAreGone() {
+    const auto r = runProcess({"zpool", "list", "-H", "-o", "name,health"});
+    std::istringstream rows(r.out);
+    std::string name, health;
+    while (rows >> name >> health)
+        if (health == "FAULTED" || health == "UNAVAIL")
+            runProcess({"zpool", "export", "-f", name});
 }
 } // namespace
 
@@ -38,6 +52,8 @@ ZfsFuse::ZfsFuse() {
     }
     if (!available_)
         why_ = "zfs-fuse started but zpool does not answer within 10 s";
+    else
+        forgetPoolsWhoseDevicesAreGone();
 }
 
 ZfsFuse::~ZfsFuse() {

@@ -1,0 +1,89 @@
+#include "reports/report_file.h"
+
+#include "reports/report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace lb {
+
+namespace {
+
+Expected<void> writeText(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return runtimeError(path + ": cannot write: " + std::strerror(errno));
+        out << text;
+        out.flush();
+        if (!out) {
+            std::remove(tmp.c_str());
+            return runtimeError(path + ": cannot write: " + std::strerror(errno));
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        return runtimeError(path + ": cannot write: " + why);
+    }
+    return {};
+}
+
+} // namespace
+
+std::optional<ReportFormat> reportFormatOf(const std::string& path) {
+    const auto dot = path.rfind('.');
+    if (dot == std::string::npos || path.find('/', dot) != std::string::npos)
+        return std::nullopt;
+    std::string ext = path.substr(dot + 1);
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == "html" || ext == "htm")
+        return ReportFormat::Html;
+    if (ext == "pdf")
+        return ReportFormat::Pdf;
+    if (ext == "md" || ext == "markdown")
+        return ReportFormat::Markdown;
+    return std::nullopt;
+}
+
+std::string_view reportFormatName(ReportFormat f) {
+    switch (f) {
+    case ReportFormat::Html:
+        return "html";
+    case ReportFormat::Pdf:
+        return "pdf";
+    case ReportFormat::Markdown:
+        return "markdown";
+    }
+    return "";
+}
+
+Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path) {
+    const auto format = reportFormatOf(path);
+    if (!format)
+        return badInput("out: '" + path +
+                        "' must end in .html, .pdf or .md (the format follows the extension)");
+    switch (*format) {
+    case ReportFormat::Markdown:
+        if (auto w = writeText(path, renderMarkdown(data)); !w)
+            return fail(w.error());
+        break;
+    case ReportFormat::Html:
+        if (auto w = writeText(path, renderHtml(data)); !w)
+            return fail(w.error());
+        break;
+    case ReportFormat::Pdf:
+        if (auto w = renderPdf(data, path); !w)
+            return fail(w.error());
+        break;
+    }
+    return *format;
+}
+
+} // namespace lb
