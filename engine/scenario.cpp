@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
@@ -519,10 +518,14 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                                "give chap_password or chap_password_file, not both"));
     if (!chapFile.empty()) {
         const std::string file = resolve(baseDir, chapFile);
-        std::ifstream in(file);
-        if (!in || !std::getline(in, chapPassword))
-            return badInput(rep.at(*t.get("chap_password_file"), where + "chap_password_file",
-                                   file + ": cannot read the CHAP secret (its first line)"));
+        // The secret is its first line; a secret file of more than a page is not one.
+        auto secret = readInput(file, {std::uint64_t{4096}, {}});
+        if (!secret || secret->empty())
+            return badInput(
+                rep.at(*t.get("chap_password_file"), where + "chap_password_file",
+                       (secret ? escapeControl(file) + ": empty" : secret.error().message) +
+                           ": cannot read the CHAP secret (its first line)"));
+        chapPassword = secret->substr(0, secret->find('\n'));
         while (!chapPassword.empty() && (chapPassword.back() == '\r' || chapPassword.back() == ' '))
             chapPassword.pop_back();
     }
@@ -1417,13 +1420,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     return s;
 }
 
-Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput(path + ": cannot read scenario file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseScenario(buf.str(), path, probes);
+Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes,
+                                const InputLimit& limit) {
+    auto text = readInput(path, limit);
+    if (!text)
+        return fail(text.error());
+    return parseScenario(*text, path, probes);
 }
 
 } // namespace lb

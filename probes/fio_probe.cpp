@@ -2,6 +2,7 @@
 // layout's directory, on the layout's export through the kernel iSCSI or NFS client
 // (target = "iscsi" | "nfs"), and on several client hosts at once through fio's client/server
 // mode (the workload's clients).
+#include "engine/input.h"
 #include "engine/size.h"
 #include "probes/fio_clients.h"
 #include "probes/fio_jobfile.h"
@@ -10,8 +11,6 @@
 #include "probes/tools.h"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 namespace lb {
@@ -100,12 +99,10 @@ std::vector<std::string> jobFileArgs(const OptionValues& o) {
 // The job file as the workbench reads it, for its sizes and for fio --client; nullopt when it
 // cannot be read here (fio reads it itself where it runs).
 std::optional<std::string> readJobFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    auto text = readInput(path, documentLimit());
+    if (!text)
         return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return std::move(*text);
 }
 
 std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {

@@ -13,14 +13,11 @@
 #include "probes/text_fields.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iostream>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace lb {
 
@@ -48,21 +45,6 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.reason = parsed.failureReason;
     run.source = path;
     return run;
-}
-
-Expected<std::string> readFile(const std::string& path) {
-    std::ostringstream buf;
-    if (path == "-") {
-        buf << std::cin.rdbuf();
-        if (std::cin.bad())
-            return badInput(std::string(standardInputName) + ": cannot read standard input");
-        return buf.str();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput(path + ": cannot read file");
-    buf << in.rdbuf();
-    return buf.str();
 }
 
 // "PATH:" before a parser's "LINE: FIELD: message"; nothing when there is no file (a paste).
@@ -317,7 +299,7 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         return badInput("import: standard input (-) given more than once");
     std::vector<ImportedFile> parsed;
     for (const auto& path : request.files) {
-        auto text = readFile(path);
+        auto text = readInput(path, request.limit.value_or(resultLimit()));
         if (!text)
             return fail(text.error());
         auto file = parseResultFile(path == "-" ? std::string(standardInputName) : path, *text);

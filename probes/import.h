@@ -4,9 +4,11 @@
 #pragma once
 
 #include "engine/expected.h"
+#include "engine/input.h"
 #include "engine/store.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,14 +20,12 @@ enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, Iozone, Dd }
 // "bonnie++ CSV", "bonnie++ text table", "fio JSON", "fio terse", "iozone", "dd".
 std::string_view importFormatName(ImportFormat f);
 
-// The name standard input goes by in messages and in a run's source.
-inline constexpr std::string_view standardInputName = "<stdin>";
-
 struct ImportRequest {
     std::string layout;
     std::string host = "imported";
-    std::string kind = "imported";  // layout kind to record when the layout is new
-    std::vector<std::string> files; // "-" is standard input
+    std::string kind = "imported";   // layout kind to record when the layout is new
+    std::vector<std::string> files;  // "-" is standard input
+    std::optional<InputLimit> limit; // resultLimit() when not given
 };
 
 struct ImportedFile {

@@ -1,6 +1,8 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
 #include "app/cli/escaped_output.h"
+#include "engine/input.h"
+#include "engine/size.h"
 #include "engine/store.h"
 
 #include <iostream>
@@ -8,7 +10,8 @@
 namespace lb::cli {
 
 int report(const Error& error) {
-    std::cerr << "layoutbench: " << error.message << '\n';
+    // One line, whatever a value or a parser's own message holds.
+    std::cerr << "layoutbench: " << escapeControl(error.message) << '\n';
     return error.kind == ErrorKind::BadInput ? 2 : 1;
 }
 
@@ -37,6 +40,12 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     Globals globals;
     Action action;
+    // Every file the command reads (results, scenarios, catalogs, samples) is read within it.
+    std::string maxInput;
+    app.add_option("--max-input-size", maxInput,
+                   "Largest input file read, e.g. 64MiB (default: 16 MiB for scenarios, "
+                   "catalogs and samples, 256 GiB for imported results)");
+    app.fallthrough(); // given after the command too; set before the commands are added
     addCapacity(app, globals, action);
     addImport(app, globals, action);
     addCompare(app, globals, action);
@@ -69,5 +78,13 @@ int main(int argc, char** argv) {
     }
     if (globals.db.empty())
         globals.db = lb::defaultDatabasePath();
+    if (!maxInput.empty()) {
+        const auto bytes = lb::parseSize(maxInput, lb::SizeConvention::Binary);
+        if (!bytes || *bytes == 0)
+            return report(
+                lb::Error::badInput("--max-input-size: " + (bytes ? std::string("must be above 0")
+                                                                  : bytes.error().message)));
+        lb::setInputLimit(*bytes, "--max-input-size");
+    }
     return action ? action() : 2;
 }

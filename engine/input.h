@@ -1,0 +1,93 @@
+// Files people hand to layoutbench (results to import, scenarios, the drive catalog, usage
+// samples, job files): opened only when they are a regular file or standard input, read no
+// further than a size limit, and errors in them reported as one line,
+// "FILE:LINE[:COL]: FIELD: message", whatever bytes the file holds.
+#pragma once
+
+#include "engine/expected.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lb {
+
+// How much of one input may be read. `setting` names what sets the limit, for the message
+// (an app passes its flag, "--max-input-size"); empty when it cannot be changed.
+struct InputLimit {
+    std::uint64_t maxBytes = 0;
+    std::string setting;
+};
+
+// Defaults: documents (scenarios, the catalog, samples, job files) are read whole and parsed in
+// memory; results to import are streamed, so their limit only stops an endless input.
+inline constexpr std::uint64_t documentLimitBytes = std::uint64_t{16} << 20; // 16 MiB
+inline constexpr std::uint64_t resultLimitBytes = std::uint64_t{256} << 30;  // 256 GiB
+
+// One limit for every input of this process, set once at start by an app that lets people
+// choose it (the CLI's --max-input-size); the defaults above until then.
+void setInputLimit(std::uint64_t maxBytes, std::string setting);
+// The limit for a document, and for results to import.
+InputLimit documentLimit();
+InputLimit resultLimit();
+
+// The name standard input ("-") goes by in messages.
+inline constexpr std::string_view standardInputName = "<stdin>";
+
+// An open input: a regular file, or standard input for "-" (a pipe, a file or a terminal,
+// bounded by the limit). A FIFO, a device, a directory or a socket named as a path is refused
+// before anything is read (a FIFO without a writer would block, /dev/zero never ends).
+class InputFile {
+public:
+    static Expected<InputFile> open(const std::string& path, InputLimit limit);
+    InputFile(InputFile&& other) noexcept;
+    InputFile& operator=(InputFile&& other) noexcept;
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    ~InputFile();
+
+    // The path as given, or "<stdin>".
+    const std::string& name() const { return name_; }
+    // The size of a regular file when opened; nullopt for standard input that is not one.
+    std::optional<std::uint64_t> size() const { return size_; }
+    std::uint64_t bytesRead() const { return read_; }
+
+    // Reads up to `capacity` bytes; 0 at the end. A bad-input error once more than the limit
+    // has been read; a runtime error when the system refuses to read.
+    Expected<std::size_t> read(char* buffer, std::size_t capacity);
+    // Appends everything left to `out`, within the limit.
+    Expected<void> readRest(std::string& out);
+
+private:
+    InputFile(int fd, bool owned, std::string name, std::optional<std::uint64_t> size,
+              InputLimit limit);
+    int fd_ = -1;
+    bool owned_ = false;
+    std::string name_;
+    std::optional<std::uint64_t> size_;
+    InputLimit limit_;
+    std::uint64_t read_ = 0;
+};
+
+// The whole text of an input, checked and bounded as InputFile.
+Expected<std::string> readInput(const std::string& path, const InputLimit& limit);
+
+// "NAME: over the input size limit of 16 MiB (SETTING)": the message for an input too large.
+std::string overLimitMessage(std::string_view name, const InputLimit& limit);
+
+// Control characters as escapes (\n, \r, \t, \xHH; DEL too), so that a value, a key or a
+// parser's own message (toml++'s can hold newlines) cannot make a message span lines.
+std::string escapeControl(std::string_view text);
+
+// "FILE:LINE[:COL]: FIELD: message" with every part escaped; line or column 0 is left out, an
+// empty field too.
+std::string inputError(std::string_view file, int line, int column, std::string_view field,
+                       std::string_view message);
+inline Unexpected badInputAt(std::string_view file, int line, int column, std::string_view field,
+                             std::string_view message) {
+    return badInput(inputError(file, line, column, field, message));
+}
+
+} // namespace lb
