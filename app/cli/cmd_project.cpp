@@ -85,6 +85,17 @@ Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
     return sizes;
 }
 
+// Without --disk-size the disks are the catalog drive's size: a size the layout cannot take is
+// the catalog's, named at the drive's entry, not --disk-size's.
+Error blameCatalog(Error error, const std::string& catalog, const Drive& drive) {
+    constexpr std::string_view flag = "--disk-size: ";
+    if (error.message.starts_with(flag))
+        error.message = catalog + ":" + std::to_string(drive.line) +
+                        ": capacity_bytes: " + error.message.substr(flag.size()) + " (drive '" +
+                        drive.id + "', whose capacity is the disk size without --disk-size)";
+    return error;
+}
+
 // A stored layout's spec must carry what the capacity model needs: "kind" and "disk_bytes".
 Expected<ProjectionInput> storedLayout(Store& store, const std::string& name) {
     auto rec = store.findLayout(name);
@@ -345,6 +356,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     }
 
     std::optional<Drive> drive;
+    std::string catalogSource;
     if (!o.drive.empty()) {
         auto catalog = loadDriveCatalog(o.catalog);
         if (!catalog)
@@ -353,6 +365,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         if (!d)
             return report(d.error());
         drive = *d;
+        catalogSource = catalog->source;
     }
     std::optional<std::uint64_t> hostWrites;
     if (!o.hostWrites.empty()) {
@@ -410,7 +423,9 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         in.underprovisionGain = o.waGain;
         auto p = projectLayout(in);
         if (!p)
-            return report(p.error());
+            return report(o.diskSize.empty() && drive
+                              ? blameCatalog(p.error(), catalogSource, *drive)
+                              : p.error());
         projections.push_back(std::move(*p));
     }
 

@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
         isCommand = isCommand || (argc > 1 && sub->get_name() == argv[1]);
     }
     if (argc > 1 && argv[1][0] != '-' && !isCommand) {
-        std::cerr << "layoutbench: unknown command '" << argv[1] << "' (commands: " << known
-                  << ")\n";
+        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(argv[1])
+                  << "' (commands: " << known << ")\n";
         return 2;
     }
     try {
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "layoutbench: " << e.what() << '\n';
+        std::cerr << "layoutbench: " << lb::escapeControl(e.what()) << '\n';
         return 2;
     }
     if (globals.db.empty())

@@ -904,6 +904,18 @@ TEST(ScenarioErrors, DeviceMustBeUnderDev) {
     expectBadInputAt(text, valueAt(text, "device = \"sdb\""), "disks[0].device");
 }
 
+// Too few disks for what is built of them is refused when the file is read, at the layout, as
+// every other layout error; it used to surface only when planning, naming the layout alone.
+TEST(ScenarioErrors, TooFewDisksForTheKindAreRefusedAtTheLayout) {
+    std::string text = replaced(valid, "\"zfs-mirror\"", "\"zfs-raidz2\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+    EXPECT_EQ(parse(text).error().message,
+              lineOnly(text, "[[layouts]]", 2) +
+                  ": layouts.disks: zfs-raidz2 cannot be made of 2 disks: it needs at least 3");
+    text = replaced(valid, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+}
+
 TEST(ScenarioErrors, ALayoutMixingDevicesAndFilesIsRefused) {
     const std::string text =
         replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"/dev/sdb\"");
