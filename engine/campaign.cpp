@@ -9,6 +9,7 @@
 #include "engine/schedule.h"
 #include "engine/size.h"
 #include "engine/ssh_runner.h"
+#include "engine/utf8.h"
 
 #include <algorithm>
 #include <chrono>
@@ -452,7 +453,7 @@ Expected<void> CampaignRunner::guardDevices(const std::vector<const ScenarioLayo
 
 Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
     auto host = store_.ensureHost(target.inventory.value("hostname", std::string("local")),
-                                  target.inventory.dump());
+                                  dumpJson(target.inventory));
     if (!host)
         return fail(host.error());
     hostId_ = *host;
@@ -472,7 +473,7 @@ Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
                      .bind(2, scenario_.path)
                      .bind(3, scenario_.text)
                      .bind(4, hostId_)
-                     .bind(5, target.inventory.dump())
+                     .bind(5, dumpJson(target.inventory))
                      .bind(6, store_.now())
                      .run();
         !r)
@@ -763,7 +764,7 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
                                                            const Target& target, bool bracketPass) {
     auto layoutId =
         store_.ensureLayout(layout.name, std::string(layoutKindName(layout.kind)),
-                            layoutSpec(scenario_, layout, deviceBytes_).dump(), hostId_);
+                            dumpJson(layoutSpec(scenario_, layout, deviceBytes_)), hostId_);
     if (!layoutId)
         return fail(layoutId.error());
     BuiltLayout built;

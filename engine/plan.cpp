@@ -3,6 +3,7 @@
 #include "engine/export.h"
 #include "engine/size.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 
 #include <cassert>
 #include <cctype>
@@ -21,7 +22,7 @@ Command cmd(std::string program, std::vector<std::string> args) {
 }
 
 std::string json(const std::vector<std::string>& v) {
-    return nlohmann::json(v).dump();
+    return dumpJson(nlohmann::json(v));
 }
 
 // The argv an undo is journaled with and replayed from. An undo never carries a secret: the

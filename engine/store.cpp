@@ -139,7 +139,7 @@ std::string notesJson(const std::vector<MetricNote>& notes) {
     for (const auto& n : notes)
         out.push_back(
             {{"kind", metricNoteKindName(n.kind)}, {"metrics", n.metrics}, {"text", n.text}});
-    return out.dump();
+    return dumpJson(out);
 }
 
 std::string originJson(const RunOrigin& origin) {

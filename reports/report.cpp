@@ -8,6 +8,7 @@
 #include "engine/command.h"
 #include "engine/projection.h"
 #include "engine/size.h"
+#include "engine/utf8.h"
 #include "reports/charts.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
@@ -146,7 +147,7 @@ std::string jsonScalar(const json& v) {
         return v.get<std::string>();
     if (v.is_null())
         return "";
-    return v.dump();
+    return dumpJson(v);
 }
 
 std::string plural(std::int64_t n, const char* one, const char* many) {

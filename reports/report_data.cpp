@@ -3,6 +3,8 @@
 // so the same database always gives the same ReportData (and the same report).
 #include "reports/report_data.h"
 
+#include "engine/utf8.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -55,7 +57,7 @@ std::vector<std::string> stringArray(const std::string& text) {
     if (!j.is_array())
         return out;
     for (const auto& item : j)
-        out.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+        out.push_back(item.is_string() ? item.get<std::string>() : dumpJson(item));
     return out;
 }
 
