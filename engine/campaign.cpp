@@ -1148,9 +1148,9 @@ Expected<CampaignResult> CampaignRunner::run() {
         toolVersions_[name] = version.get<std::string>();
     // One process at a time works on a campaign (a cleanup must not tear down under it); held
     // until the campaign ends. A resume takes it before it marks the campaign running again.
-    std::optional<CampaignLock> lock;
+    std::optional<ProcessLock> lock;
     const auto take = [&](std::int64_t campaignId) -> Expected<void> {
-        auto l = CampaignLock::acquire(store_.path(), campaignId);
+        auto l = acquireCampaignLock(store_.path(), campaignId);
         if (!l)
             return fail(l.error());
         lock.emplace(std::move(*l));

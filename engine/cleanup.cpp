@@ -58,7 +58,7 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
     auto campaign = findCampaign(store, campaignId);
     if (!campaign)
         return fail(campaign.error());
-    auto lock = CampaignLock::acquire(store.path(), campaignId);
+    auto lock = acquireCampaignLock(store.path(), campaignId);
     if (!lock)
         return fail(lock.error());
 

@@ -44,7 +44,7 @@ struct CleanupResult {
 // `problems`, not fatal: the journal keeps those steps, so cleaning up again retries them;
 // cleaning up a campaign with nothing left to undo does nothing.
 // Errors: bad input "campaign: no campaign N in DB"; a runtime error when the campaign is in use
-// by another process (CampaignLock) or its stored scenario no longer says where it ran.
+// by another process (acquireCampaignLock) or its stored scenario no longer says where it ran.
 Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
                                         const ProbeRegistry& probes,
                                         const CleanupOptions& options = {});

@@ -55,6 +55,11 @@ InputLimit resultLimit() {
     return chosenLimit().value_or(InputLimit{resultLimitBytes, {}});
 }
 
+InputLimit wholeResultLimit() {
+    return chosenLimit().value_or(
+        InputLimit{wholeResultLimitBytes, "results other than bonnie++ CSV are read whole"});
+}
+
 std::string overLimitMessage(std::string_view name, const InputLimit& limit) {
     std::string msg =
         escapeControl(name) + ": over the input size limit of " + formatBytes(limit.maxBytes, true);
@@ -144,7 +149,12 @@ Expected<std::size_t> InputFile::read(char* buffer, std::size_t capacity) {
     }
 }
 
-Expected<void> InputFile::readRest(std::string& out) {
+Expected<void> InputFile::readRest(std::string& out, const InputLimit* tighter) {
+    const auto over = [&] {
+        return tighter && std::max(read_, size_.value_or(0)) > tighter->maxBytes;
+    };
+    if (over())
+        return badInput(overLimitMessage(name_, *tighter));
     if (size_ && *size_ > read_)
         out.reserve(out.size() + static_cast<std::size_t>(*size_ - read_) + chunkBytes);
     for (;;) {
@@ -157,9 +167,72 @@ Expected<void> InputFile::readRest(std::string& out) {
             return fail(n.error());
         }
         out.resize(at + *n);
+        if (over())
+            return badInput(overLimitMessage(name_, *tighter));
         if (*n == 0)
             return {};
     }
+}
+
+Expected<bool> InputReader::fill() {
+    if (end_)
+        return false;
+    if (begin_ > 0 && begin_ * 2 >= buffer_.size()) {
+        buffer_.erase(0, begin_);
+        scanned_ -= begin_;
+        begin_ = 0;
+    }
+    const std::size_t at = buffer_.size();
+    buffer_.resize(at + chunkBytes);
+    auto n = file_.read(buffer_.data() + at, chunkBytes);
+    buffer_.resize(at + (n ? *n : 0));
+    if (!n)
+        return fail(n.error());
+    end_ = *n == 0;
+    return !end_;
+}
+
+Expected<std::string_view> InputReader::peek(std::size_t bytes) {
+    while (buffer_.size() - begin_ < bytes) {
+        auto more = fill();
+        if (!more)
+            return fail(more.error());
+        if (!*more)
+            break;
+    }
+    return std::string_view(buffer_).substr(begin_, bytes);
+}
+
+Expected<std::optional<InputLine>> InputReader::next() {
+    for (;;) {
+        const auto eol = buffer_.find('\n', scanned_);
+        if (eol != std::string::npos || (end_ && begin_ < buffer_.size())) {
+            const std::size_t stop = eol == std::string::npos ? buffer_.size() : eol;
+            std::string_view text(buffer_.data() + begin_, stop - begin_);
+            if (!text.empty() && text.back() == '\r')
+                text.remove_suffix(1);
+            begin_ = scanned_ = eol == std::string::npos ? stop : stop + 1;
+            return std::optional<InputLine>(InputLine{++line_, text});
+        }
+        if (end_)
+            return std::optional<InputLine>();
+        scanned_ = buffer_.size();
+        if (scanned_ - begin_ > maxLineBytes)
+            return badInputAt(file_.name(), line_ + 1, 0, "",
+                              "a line longer than 1 MiB: not a line of results");
+        if (auto more = fill(); !more)
+            return fail(more.error());
+    }
+}
+
+Expected<std::string> InputReader::rest(const InputLimit& limit) {
+    std::string text = buffer_.substr(begin_);
+    buffer_.clear();
+    begin_ = scanned_ = 0;
+    if (auto r = file_.readRest(text, &limit); !r)
+        return fail(r.error());
+    end_ = true;
+    return text;
 }
 
 Expected<std::string> readInput(const std::string& path, const InputLimit& limit) {
@@ -172,37 +245,7 @@ Expected<std::string> readInput(const std::string& path, const InputLimit& limit
     return text;
 }
 
-std::string escapeControl(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u != 0x7f) {
-            out += c;
-            continue;
-        }
-        switch (c) {
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default: {
-            constexpr char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 0xf];
-        }
-        }
-    }
-    return out;
-}
-
-std::string inputError(std::string_view file, int line, int column, std::string_view field,
+std::string inputError(std::string_view file, std::int64_t line, int column, std::string_view field,
                        std::string_view message) {
     std::string out = escapeControl(file);
     if (line > 0) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine/expected.h"
+#include "engine/utf8.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,13 +26,16 @@ struct InputLimit {
 // memory; results to import are streamed, so their limit only stops an endless input.
 inline constexpr std::uint64_t documentLimitBytes = std::uint64_t{16} << 20; // 16 MiB
 inline constexpr std::uint64_t resultLimitBytes = std::uint64_t{256} << 30;  // 256 GiB
+// Results in a format that is parsed whole (all but bonnie++ CSV) are read into memory first.
+inline constexpr std::uint64_t wholeResultLimitBytes = std::uint64_t{256} << 20; // 256 MiB
 
 // One limit for every input of this process, set once at start by an app that lets people
 // choose it (the CLI's --max-input-size); the defaults above until then.
 void setInputLimit(std::uint64_t maxBytes, std::string setting);
-// The limit for a document, and for results to import.
+// The limit for a document, for results to import, and for results parsed whole.
 InputLimit documentLimit();
 InputLimit resultLimit();
+InputLimit wholeResultLimit();
 
 // The name standard input ("-") goes by in messages.
 inline constexpr std::string_view standardInputName = "<stdin>";
@@ -57,8 +61,8 @@ public:
     // Reads up to `capacity` bytes; 0 at the end. A bad-input error once more than the limit
     // has been read; a runtime error when the system refuses to read.
     Expected<std::size_t> read(char* buffer, std::size_t capacity);
-    // Appends everything left to `out`, within the limit.
-    Expected<void> readRest(std::string& out);
+    // Appends everything left to `out`, within the limit, and within `tighter` when given.
+    Expected<void> readRest(std::string& out, const InputLimit* tighter = nullptr);
 
 private:
     InputFile(int fd, bool owned, std::string name, std::optional<std::uint64_t> size,
@@ -71,22 +75,52 @@ private:
     std::uint64_t read_ = 0;
 };
 
+// One line of an input: its number from 1, its text without the line end (\n or \r\n).
+struct InputLine {
+    std::int64_t number = 0;
+    std::string_view text;
+};
+
+// Reads an input in constant memory: a look at its beginning, then line by line; or, for a
+// format that is parsed whole, the rest at once.
+class InputReader {
+public:
+    // A line longer than this is refused rather than held: no format read line by line has any.
+    static constexpr std::size_t maxLineBytes = std::size_t{1} << 20;
+
+    explicit InputReader(InputFile file) : file_(std::move(file)) {}
+    const InputFile& file() const { return file_; }
+
+    // The first `bytes` of the input (all of it when it is shorter), without consuming them.
+    Expected<std::string_view> peek(std::size_t bytes);
+    // The next line, or nullopt at the end. Its text lasts until the next call.
+    Expected<std::optional<InputLine>> next();
+    // Everything not consumed yet, within `limit` (counted from the input's start).
+    Expected<std::string> rest(const InputLimit& limit);
+
+private:
+    // Reads one more piece into the buffer; false at the end of the input.
+    Expected<bool> fill();
+    InputFile file_;
+    std::string buffer_;
+    std::size_t begin_ = 0;   // the buffer's bytes before this are consumed
+    std::size_t scanned_ = 0; // no line end in [begin_, scanned_)
+    std::int64_t line_ = 0;
+    bool end_ = false;
+};
+
 // The whole text of an input, checked and bounded as InputFile.
 Expected<std::string> readInput(const std::string& path, const InputLimit& limit);
 
 // "NAME: over the input size limit of 16 MiB (SETTING)": the message for an input too large.
 std::string overLimitMessage(std::string_view name, const InputLimit& limit);
 
-// Control characters as escapes (\n, \r, \t, \xHH; DEL too), so that a value, a key or a
-// parser's own message (toml++'s can hold newlines) cannot make a message span lines.
-std::string escapeControl(std::string_view text);
-
 // "FILE:LINE[:COL]: FIELD: message" with every part escaped; line or column 0 is left out, an
 // empty field too.
-std::string inputError(std::string_view file, int line, int column, std::string_view field,
+std::string inputError(std::string_view file, std::int64_t line, int column, std::string_view field,
                        std::string_view message);
-inline Unexpected badInputAt(std::string_view file, int line, int column, std::string_view field,
-                             std::string_view message) {
+inline Unexpected badInputAt(std::string_view file, std::int64_t line, int column,
+                             std::string_view field, std::string_view message) {
     return badInput(inputError(file, line, column, field, message));
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/utf8.h"
 
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
@@ -308,14 +309,16 @@ Expected<std::optional<LayoutRecord>> Store::findLayout(const std::string& name)
 }
 
 Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
-    auto ins = db_.prepare(
+    // Prepared once per connection: an import inserts millions of runs.
+    auto ins = db_.cached(
         "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
         "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
         "caveats, source, notes, origin) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19)");
     if (!ins)
         return fail(ins.error());
-    ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
+    (*ins)
+        ->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bind(3, run.workload)
         .bind(4, run.probe)
@@ -334,25 +337,43 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
         .bind(18, notesJson(run.notes))
         .bind(19, originJson(run.origin));
-    if (auto r = ins->run(); !r)
+    if (auto r = (*ins)->run(); !r)
         return fail(r.error());
     const std::int64_t runId = db_.lastInsertId();
-    if (!run.metrics.empty()) {
-        auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, "
-                             "?4)");
-        if (!m)
-            return fail(m.error());
-        for (const auto& metric : run.metrics) {
-            if (auto r = m->bind(1, runId)
-                             .bind(2, metric.name)
-                             .bind(3, metric.value)
-                             .bind(4, unitName(metric.unit))
-                             .run();
-                !r)
-                return fail(r.error());
-        }
-    }
+    if (auto r = insertMetrics(runId, run.metrics); !r)
+        return fail(r.error());
     return runId;
+}
+
+// Several rows a statement: an import inserts tens of millions of metrics, and each statement
+// costs as much again as the row it inserts.
+Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics) {
+    constexpr std::size_t rowsPerStatement = 16;
+    static const std::array<std::string, rowsPerStatement + 1> sql = [] {
+        std::array<std::string, rowsPerStatement + 1> out;
+        for (std::size_t n = 1; n <= rowsPerStatement; ++n) {
+            out[n] = "INSERT INTO metric(run_id, name, value, unit) VALUES";
+            for (std::size_t i = 0; i < n; ++i)
+                out[n] += std::string(i ? "," : "") + "(?1, ?" + std::to_string(2 + 3 * i) + ", ?" +
+                          std::to_string(3 + 3 * i) + ", ?" + std::to_string(4 + 3 * i) + ")";
+        }
+        return out;
+    }();
+    for (std::size_t at = 0; at < metrics.size(); at += rowsPerStatement) {
+        const std::size_t n = std::min(rowsPerStatement, metrics.size() - at);
+        auto q = db_.cached(sql[n]);
+        if (!q)
+            return fail(q.error());
+        (*q)->bind(1, runId);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto& m = metrics[at + i];
+            const int first = static_cast<int>(2 + 3 * i);
+            (*q)->bind(first, m.name).bind(first + 1, m.value).bind(first + 2, unitName(m.unit));
+        }
+        if (auto r = (*q)->run(); !r)
+            return r;
+    }
+    return {};
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
@@ -395,17 +416,8 @@ Expected<void> Store::finishRun(const Run& run) {
                      .run();
         !r)
         return r;
-    auto m = db_.prepare("INSERT INTO metric(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)");
-    if (!m)
-        return fail(m.error());
-    for (const auto& metric : run.metrics)
-        if (auto r = m->bind(1, run.id)
-                         .bind(2, metric.name)
-                         .bind(3, metric.value)
-                         .bind(4, unitName(metric.unit))
-                         .run();
-            !r)
-            return r;
+    if (auto r = insertMetrics(run.id, run.metrics); !r)
+        return r;
     return tx->commit();
 }
 
@@ -580,9 +592,11 @@ Expected<std::vector<LayoutRecord>> Store::layouts() {
         db_.prepare("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, ''), "
                     "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id), "
                     "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id AND r.status != 'ok') "
-                    "FROM layout l LEFT JOIN host h ON h.id = l.host_id ORDER BY l.name");
+                    "FROM layout l LEFT JOIN host h ON h.id = l.host_id WHERE l.kind != ?1 "
+                    "ORDER BY l.name");
     if (!q)
         return fail(q.error());
+    q->bind(1, stagedImportKind);
     std::vector<LayoutRecord> out;
     if (auto r = q->forEachRow([&](sql::Statement& row) {
             out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2),
@@ -599,9 +613,11 @@ Expected<std::vector<RunSummary>> Store::runs() {
                          "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
                          "COALESCE(r.wall_seconds, 0), "
                          "(SELECT COUNT(*) FROM metric m WHERE m.run_id = r.id) "
-                         "FROM run r JOIN layout l ON l.id = r.layout_id ORDER BY r.id");
+                         "FROM run r JOIN layout l ON l.id = r.layout_id WHERE l.kind != ?1 "
+                         "ORDER BY r.id");
     if (!q)
         return fail(q.error());
+    q->bind(1, stagedImportKind);
     std::vector<RunSummary> out;
     if (auto r = q->forEachRow([&](sql::Statement& row) {
             RunSummary s;

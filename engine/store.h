@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lb {
@@ -21,6 +22,10 @@ std::string utcNow();
 
 // Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
 std::string defaultDatabasePath();
+
+// The kind of the layout an import keeps its runs under until all of them are stored
+// (engine/import_stage.h): listings leave such layouts and their runs out.
+inline constexpr std::string_view stagedImportKind = "staged-import";
 
 struct LayoutRecord {
     std::int64_t id = 0;
@@ -140,6 +145,7 @@ public:
 private:
     Store(sql::Database db, Clock clock) : db_(std::move(db)), clock_(std::move(clock)) {}
     Expected<void> migrate();
+    Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
 
     sql::Database db_;
     Clock clock_;

@@ -41,6 +41,13 @@ int sequenceLength(std::string_view text) {
     return n;
 }
 
+void appendHexEscape(std::string& out, unsigned char byte) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[byte >> 4];
+    out += hex[byte & 0xF];
+}
+
 } // namespace
 
 bool isValidUtf8(std::string_view text) {
@@ -54,7 +61,6 @@ bool isValidUtf8(std::string_view text) {
 }
 
 std::size_t escapeInvalidUtf8(std::string_view text, std::string& out, bool final) {
-    static constexpr char hex[] = "0123456789abcdef";
     std::size_t i = 0;
     while (i < text.size()) {
         const int n = sequenceLength(text.substr(i));
@@ -65,10 +71,7 @@ std::size_t escapeInvalidUtf8(std::string_view text, std::string& out, bool fina
             i += static_cast<std::size_t>(n);
             continue;
         }
-        const auto b = static_cast<unsigned char>(text[i++]);
-        out += "\\x";
-        out += hex[b >> 4];
-        out += hex[b & 0xF];
+        appendHexEscape(out, static_cast<unsigned char>(text[i++]));
     }
     return i;
 }
@@ -77,6 +80,25 @@ std::string escapeInvalidUtf8(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     escapeInvalidUtf8(text, out, true);
+    return out;
+}
+
+std::string escapeControl(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u != 0x7f)
+            out += c;
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else
+            appendHexEscape(out, u);
+    }
     return out;
 }
 

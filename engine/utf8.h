@@ -2,6 +2,7 @@
 // output — made safe to print and to write as JSON: every byte that is not part of a valid UTF-8
 // sequence becomes the four characters \xHH. JSON libraries refuse such bytes (nlohmann throws
 // type_error.316), terminals garble them; escaped, they stay readable and say what the bytes were.
+// And text made to stay on one line in a message: control characters escaped too.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,10 @@ bool isValidUtf8(std::string_view text);
 // `text` with each byte outside a valid UTF-8 sequence written as \xHH (lowercase hex); valid text
 // comes back unchanged.
 std::string escapeInvalidUtf8(std::string_view text);
+
+// Control characters as escapes (\n, \r, \t, \xHH; DEL too), so that a value, a key or a
+// parser's own message (toml++'s can hold newlines) cannot make a message span lines.
+std::string escapeControl(std::string_view text);
 
 // The same for text that arrives in pieces (a stream): appends the escaped form of `text` to
 // `out` and returns how many bytes of `text` it consumed. Unless `final`, a sequence cut off at

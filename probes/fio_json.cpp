@@ -233,7 +233,11 @@ Expected<double> numberField(const json& object, std::string_view key, std::stri
         return fieldError(path, key, "missing");
     if (!it->is_number())
         return fieldError(path, key, "expected a number");
-    return it->get<double>();
+    // Every number read is a measurement (bytes, I/Os, rates, times): none is negative.
+    const auto value = it->get<double>();
+    if (value < 0)
+        return fieldError(path, key, "must not be negative, got " + it->dump());
+    return value;
 }
 
 Expected<std::int64_t> integerField(const json& object, std::string_view key,
@@ -339,9 +343,14 @@ Expected<void> readPercentiles(const json& direction, std::string_view key, cons
         const auto v = pct->find(percentileKeys[k]);
         if (v == pct->end())
             continue;
+        const auto field = [&] {
+            return path + "." + std::string(key) + ".percentile[\"" +
+                   std::string(percentileKeys[k]) + "\"]";
+        };
         if (!v->is_number())
-            return badInput(path + "." + std::string(key) + ".percentile[\"" +
-                            std::string(percentileKeys[k]) + "\"]: expected a number");
+            return badInput(field() + ": expected a number");
+        if (v->get<double>() < 0)
+            return badInput(field() + ": must not be negative, got " + v->dump());
         out[k] = v->get<double>();
     }
     return {};
@@ -753,6 +762,20 @@ Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stde
         const std::size_t offset = begin + (e.byte > 0 ? e.byte - 1 : 0);
         return badInput("invalid JSON at byte " + std::to_string(offset) + ": " +
                         withoutPosition(e.what()));
+    } catch (const json::out_of_range& e) {
+        // "number overflow parsing '1e999'" names no position: the number's place gives it.
+        std::string what = e.what(); // "[json.exception.out_of_range.406] number overflow ..."
+        if (const auto tag = what.find("] "); what.starts_with('[') && tag != std::string::npos)
+            what.erase(0, tag + 2);
+        const auto quote = what.find('\'');
+        const auto number = quote == std::string::npos
+                                ? std::string_view()
+                                : std::string_view(what).substr(quote + 1, what.size() - quote - 2);
+        const auto at =
+            number.empty() ? std::string_view::npos : stdoutText.substr(0, end).find(number, begin);
+        if (at != std::string_view::npos)
+            return badInput("invalid JSON at byte " + std::to_string(at) + ": " + what);
+        return badInput("invalid JSON: " + what);
     } catch (const json::exception& e) {
         return badInput("invalid JSON: " + withoutPosition(e.what()));
     }

@@ -2,6 +2,8 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
+#include "engine/import_stage.h"
+#include "engine/utf8.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"
@@ -13,6 +15,7 @@
 #include "probes/text_fields.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -25,7 +28,7 @@ namespace {
 
 // One run as a parser found it: where it starts, the text it was read from, what it measured.
 struct Found {
-    int line = 1;
+    std::int64_t line = 1;
     std::string raw;
     ParsedRun run;
 };
@@ -100,18 +103,29 @@ RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
     return o;
 }
 
+// One bonnie++ CSV line as a run; nothing for a blank line.
+Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line) {
+    if (text::trim(line).empty())
+        return std::optional<Found>();
+    auto parsed = bonnie::parseCsvLine(line);
+    if (!parsed)
+        return badInput(std::to_string(number) + ": " + parsed.error().message);
+    return std::optional<Found>(Found{number, std::string(line), std::move(*parsed)});
+}
+
+constexpr std::string_view noCsvLines = "1: no bonnie++ CSV lines";
+
 Expected<std::vector<Found>> bonnieCsvRuns(std::string_view text) {
     std::vector<Found> runs;
     for (const auto& line : text::lines(text)) {
-        if (text::trim(line.text).empty())
-            continue;
-        auto parsed = bonnie::parseCsvLine(line.text);
-        if (!parsed)
-            return badInput(std::to_string(line.number) + ": " + parsed.error().message);
-        runs.push_back({line.number, std::string(line.text), std::move(*parsed)});
+        auto run = bonnieCsvLine(line.number, line.text);
+        if (!run)
+            return fail(run.error());
+        if (*run)
+            runs.push_back(std::move(**run));
     }
     if (runs.empty())
-        return badInput("1: no bonnie++ CSV lines");
+        return badInput(std::string(noCsvLines));
     return runs;
 }
 
@@ -205,35 +219,129 @@ std::string fioJob(const std::string& metric) {
     return job.substr(0, job.find('@'));
 }
 
-std::string describe(const ImportedFile& file) {
-    std::size_t metrics = 0;
-    std::size_t failed = 0;
-    std::set<std::string> machines;
-    std::set<std::string> jobs;
-    for (const auto& r : file.runs) {
-        metrics += r.metrics.size();
-        failed += r.status == RunStatus::Ok ? 0 : 1;
-        if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end())
-            machines.insert(m->second);
+// What one file holds, counted run by run as they go by, for its one-line description.
+class FileTally {
+public:
+    explicit FileTally(ImportFormat format) : format_(format) {}
+
+    void add(const Run& r) {
+        if (runs_++ == 0)
+            firstOrigin_ = r.origin.format;
+        metrics_ += r.metrics.size();
+        failed_ += r.status == RunStatus::Ok ? 0 : 1;
+        if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end()) {
+            // A file of millions of lines is counted in constant memory: past this many
+            // machines, only "more than".
+            if (machines_.size() < maxMachines)
+                machines_.insert(m->second);
+            else
+                manyMachines_ = manyMachines_ || !machines_.count(m->second);
+        }
         for (const auto& m : r.metrics)
             if (m.name.starts_with("fio."))
-                jobs.insert(fioJob(m.name));
+                jobs_.insert(fioJob(m.name));
     }
-    const auto& first = file.runs.front().origin.format;
-    std::string out = first.empty() ? std::string(importFormatName(file.format)) : first;
-    const auto runs = file.runs.size();
-    if (file.format == ImportFormat::BonnieCsv || file.format == ImportFormat::BonnieText)
-        out += ", " + (machines.size() == runs || machines.empty()
-                           ? plural(runs, "machine")
-                           : plural(runs, "run") + " of " + plural(machines.size(), "machine"));
-    else if (file.format == ImportFormat::FioJson || file.format == ImportFormat::FioTerse)
-        out += ", " + plural(jobs.size(), "job");
-    else
-        out += ", " + plural(runs, "run");
-    out += ", " + plural(metrics, "metric");
-    if (failed)
-        out += ", " + plural(failed, "failed run");
-    return out;
+
+    std::size_t runs() const { return runs_; }
+    std::size_t metrics() const { return metrics_; }
+    std::size_t failed() const { return failed_; }
+
+    std::string describe() const {
+        std::string out =
+            firstOrigin_.empty() ? std::string(importFormatName(format_)) : firstOrigin_;
+        if (format_ == ImportFormat::BonnieCsv || format_ == ImportFormat::BonnieText)
+            out += ", " +
+                   (manyMachines_
+                        ? plural(runs_, "run") + " of more than " + plural(maxMachines, "machine")
+                    : machines_.size() == runs_ || machines_.empty()
+                        ? plural(runs_, "machine")
+                        : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
+        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse)
+            out += ", " + plural(jobs_.size(), "job");
+        else
+            out += ", " + plural(runs_, "run");
+        out += ", " + plural(metrics_, "metric");
+        if (failed_)
+            out += ", " + plural(failed_, "failed run");
+        return out;
+    }
+
+private:
+    static constexpr std::size_t maxMachines = 10000;
+    ImportFormat format_;
+    std::string firstOrigin_;
+    std::size_t runs_ = 0, metrics_ = 0, failed_ = 0;
+    std::set<std::string> machines_;
+    bool manyMachines_ = false;
+    std::set<std::string> jobs_;
+};
+
+// A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.
+Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat format) {
+    if (!found.run.failed && found.run.metrics.empty())
+        return located(path, std::to_string(found.line) + ": no metric: " + whyNoMetric(found.run));
+    // Values near the largest a double holds parse, and their sums (several jobs of one name)
+    // overflow: stored, they would read as infinity or break the store's NOT NULL.
+    for (const auto& m : found.run.metrics)
+        if (!std::isfinite(m.value))
+            return located(path, std::to_string(found.line) + ": " + m.name +
+                                     ": not a finite number (the values it is made of overflow)");
+    return runFrom(std::move(found), path, std::string(probeOf(format)));
+}
+
+// How much of a file detection looks at before a format is read line by line.
+constexpr std::size_t headBytes = std::size_t{64} << 10;
+
+// Stages one file's runs: bonnie++ CSV line by line in constant memory, the other formats parsed
+// whole (within `wholeLimit`).
+Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::string& importedAt,
+                         const InputLimit& wholeLimit, FileTally& tally) {
+    const std::string& name = reader.file().name();
+    auto head = reader.peek(headBytes);
+    if (!head)
+        return fail(head.error());
+    const auto stageRun = [&](Found found, ImportFormat format) -> Expected<void> {
+        auto run = checkedRun(std::move(found), name, format);
+        if (!run)
+            return fail(run.error());
+        run->finishedAt = importedAt;
+        tally.add(*run);
+        return stage.add(std::move(*run));
+    };
+    if (detect(*head) == ImportFormat::BonnieCsv) {
+        tally = FileTally(ImportFormat::BonnieCsv);
+        for (;;) {
+            auto line = reader.next();
+            if (!line)
+                return fail(line.error());
+            if (!*line)
+                break;
+            auto found = bonnieCsvLine((*line)->number, (*line)->text);
+            if (!found)
+                return located(name, found.error().message);
+            if (*found)
+                if (auto r = stageRun(std::move(**found), ImportFormat::BonnieCsv); !r)
+                    return r;
+        }
+        if (tally.runs() == 0)
+            return located(name, std::string(noCsvLines));
+        return {};
+    }
+    auto text = reader.rest(wholeLimit);
+    if (!text)
+        return fail(text.error());
+    const auto format = detect(*text);
+    if (!format)
+        return located(name, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
+                             "fio JSON or terse, iozone, dd)");
+    auto runs = parseAs(*format, *text);
+    if (!runs)
+        return located(name, runs.error().message);
+    tally = FileTally(*format);
+    for (auto& f : *runs)
+        if (auto r = stageRun(std::move(f), *format); !r)
+            return r;
+    return {};
 }
 
 } // namespace
@@ -267,12 +375,15 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
     ImportedFile file;
     file.path = path;
     file.format = *format;
+    FileTally tally(*format);
     for (auto& f : *runs) {
-        if (!f.run.failed && f.run.metrics.empty())
-            return located(path, std::to_string(f.line) + ": no metric: " + whyNoMetric(f.run));
-        file.runs.push_back(runFrom(std::move(f), path, std::string(probeOf(*format))));
+        auto run = checkedRun(std::move(f), path, *format);
+        if (!run)
+            return fail(run.error());
+        tally.add(*run);
+        file.runs.push_back(std::move(*run));
     }
-    file.description = describe(file);
+    file.description = tally.describe();
     return file;
 }
 
@@ -297,60 +408,40 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         return badInput("import: no files given");
     if (std::count(request.files.begin(), request.files.end(), "-") > 1)
         return badInput("import: standard input (-) given more than once");
-    std::vector<ImportedFile> parsed;
-    for (const auto& path : request.files) {
-        auto text = readInput(path, request.limit.value_or(resultLimit()));
-        if (!text)
-            return fail(text.error());
-        auto file = parseResultFile(path == "-" ? std::string(standardInputName) : path, *text);
-        if (!file)
-            return fail(file.error());
-        parsed.push_back(std::move(*file));
-    }
+    // A layout of another kind is refused before anything is read.
+    auto existing = store.findLayout(request.layout);
+    if (!existing)
+        return fail(existing.error());
+    if (*existing && (*existing)->kind != request.kind)
+        return badInput("layout '" + request.layout + "' already exists with kind '" +
+                        (*existing)->kind + "', not '" + request.kind + "'");
 
-    auto tx = store.transaction();
-    if (!tx)
-        return fail(tx.error());
-    auto hostId = store.ensureHost(request.host);
-    if (!hostId)
-        return fail(hostId.error());
-    const nlohmann::json spec{{"imported", true}};
-    auto layoutId = store.ensureLayout(request.layout, request.kind, spec.dump(), *hostId);
-    if (!layoutId)
-        return fail(layoutId.error());
-
-    // Iterations continue from what the layout already holds: counted once per workload here,
-    // then in memory (counting per run would rescan the layout's runs for every file).
-    auto countQ = store.database().prepare(
-        "SELECT workload, COUNT(*) FROM run WHERE layout_id = ?1 GROUP BY workload");
-    if (!countQ)
-        return fail(countQ.error());
-    std::map<std::string, int> nextIteration;
-    countQ->bind(1, *layoutId);
-    if (auto r = countQ->forEachRow([&](sql::Statement& row) {
-            nextIteration[row.columnText(0)] = static_cast<int>(row.columnInt(1));
-        });
-        !r)
-        return fail(r.error());
+    // Every file's runs are staged as they are read, and become the layout's only when all
+    // files have been read: one bad line anywhere imports nothing.
+    auto stage = StagedImport::begin(store);
+    if (!stage)
+        return fail(stage.error());
     ImportSummary summary;
     summary.layout = request.layout;
     const std::string importedAt = store.now();
-    for (auto& file : parsed) {
-        summary.files.push_back(file.path);
-        summary.descriptions.push_back(file.description);
-        for (auto& run : file.runs) {
-            run.iteration = nextIteration[run.workload]++;
-            run.finishedAt = importedAt;
-            auto id = store.insertRun(*layoutId, run);
-            if (!id)
-                return fail(id.error());
-            ++summary.runs;
-            if (run.status != RunStatus::Ok)
-                ++summary.failedRuns;
-            summary.metrics += static_cast<std::int64_t>(run.metrics.size());
-        }
+    const InputLimit limit = request.limit.value_or(resultLimit());
+    const InputLimit wholeLimit = request.limit.value_or(wholeResultLimit());
+    for (const auto& path : request.files) {
+        auto file = InputFile::open(path, limit);
+        if (!file)
+            return fail(file.error());
+        InputReader reader(std::move(*file));
+        FileTally tally(ImportFormat::BonnieCsv);
+        if (auto r = stageFile(reader, *stage, importedAt, wholeLimit, tally); !r)
+            return fail(r.error());
+        summary.files.push_back(reader.file().name());
+        summary.descriptions.push_back(tally.describe());
+        summary.runs += static_cast<std::int64_t>(tally.runs());
+        summary.failedRuns += static_cast<std::int64_t>(tally.failed());
+        summary.metrics += static_cast<std::int64_t>(tally.metrics());
     }
-    if (auto r = tx->commit(); !r)
+    const nlohmann::json spec{{"imported", true}};
+    if (auto r = stage->publish({request.layout, request.kind, dumpJson(spec), request.host}); !r)
         return fail(r.error());
     return summary;
 }

@@ -3,6 +3,7 @@
 #include "app/cli/escaped_output.h"
 #include "engine/input.h"
 #include "engine/size.h"
+#include "engine/sqlite.h"
 #include "engine/store.h"
 
 #include <iostream>
@@ -36,6 +37,13 @@ int main(int argc, char** argv) {
     using namespace lb::cli;
     // Names given on the command line and read back from the store need not be UTF-8.
     const EscapedStandardStreams escaped;
+    // A writer waits while another holds the database (an import of millions of lines commits
+    // in batches; a campaign writes its runs), and says so instead of seeming to hang.
+    lb::sql::setBusyWait({.report = [](const std::string& path, std::chrono::seconds waited) {
+        std::cerr << "layoutbench: " << lb::escapeControl(path)
+                  << ": another program is writing to the database; waiting (" << waited.count()
+                  << " s so far)\n";
+    }});
     CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
     app.require_subcommand(1);
     Globals globals;

@@ -1,58 +1,33 @@
 // Every file a command reads is checked before it is read and bounded while it is: a FIFO with
 // no writer, /dev/zero, a directory and endless standard input give one line and exit 2, at
 // once, for import, plan and --catalog.
-#include "tests/cli/process.h"
+#include "tests/cli/cli_fixture.h"
 
-#include <filesystem>
-#include <fstream>
-#include <gtest/gtest.h>
 #include <sys/stat.h>
-
-using lb::test::ProcessResult;
-using lb::test::runProcess;
-namespace fs = std::filesystem;
 
 namespace {
 
-const std::string data = LAYOUTBENCH_TEST_DATA_DIR;
+using lb::test::data;
+using lb::test::expectOneLineError;
+using lb::test::ProcessResult;
+using lb::test::runProcess;
 
-class CliInput : public ::testing::Test {
+class CliInput : public lb::test::Cli {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("lb-cli-input-" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        db_ = (dir_ / "results.db").string();
+        Cli::SetUp();
         fifo_ = (dir_ / "fifo").string();
-        ::mkfifo(fifo_.c_str(), 0600);
+        ASSERT_EQ(::mkfifo(fifo_.c_str(), 0600), 0);
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
-    ProcessResult lb(std::vector<std::string> args) {
-        args.insert(args.begin(), LAYOUTBENCH_CLI);
-        args.push_back("--db");
-        args.push_back(db_);
-        return runProcess(args);
-    }
     // `command` through sh with standard input from `input`; every value passes as "$n".
     ProcessResult lbWithInput(const std::string& command, const std::string& input) {
         return runProcess({"/bin/sh", "-c", "exec \"$0\" " + command + " --db \"$1\" < \"$2\"",
                            LAYOUTBENCH_CLI, db_, input});
     }
 
-    fs::path dir_;
-    std::string db_;
     std::string fifo_;
 };
-
-void expectOneLineError(const ProcessResult& r, const std::string& mustMention) {
-    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-    ASSERT_FALSE(r.err.empty());
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
-    EXPECT_NE(r.err.find(mustMention), std::string::npos) << r.err;
-}
 
 TEST_F(CliInput, ImportRefusesWhatIsNotARegularFile) {
     expectOneLineError(lb({"import", "--layout", "x", fifo_}), fifo_ + ": is a FIFO");

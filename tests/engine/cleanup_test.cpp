@@ -159,7 +159,7 @@ TEST_F(Cleanup, UnknownCampaignIsBadInputNamingTheField) {
 }
 
 TEST_F(Cleanup, CampaignInUseIsRefusedAndNothingRuns) {
-    auto held = CampaignLock::acquire(store_->path(), campaign_);
+    auto held = acquireCampaignLock(store_->path(), campaign_);
     ASSERT_TRUE(held) << held.error().message;
     auto r = cleanupCampaign(*store_, campaign_, standardProbes(), options());
     ASSERT_FALSE(r);
@@ -170,7 +170,7 @@ TEST_F(Cleanup, CampaignInUseIsRefusedAndNothingRuns) {
     EXPECT_TRUE(host_.commands().empty());
     EXPECT_TRUE(guest_.commands().empty());
     // Another campaign's lock is another byte: not held.
-    EXPECT_TRUE(CampaignLock::acquire(store_->path(), campaign_ + 1));
+    EXPECT_TRUE(acquireCampaignLock(store_->path(), campaign_ + 1));
 }
 
 } // namespace
