@@ -34,6 +34,7 @@ void BM_ImportFioJson(benchmark::State& state) {
                                        "randrw_70_30_jsonplus.json");
     ImportRequest req;
     req.layout = "bench";
+    req.allowDuplicate = true; // one sample, written many times over
     for (std::size_t i = 0; i < files; ++i) {
         const auto path = dir / ("r" + std::to_string(i) + ".json");
         std::ofstream(path) << sample;

@@ -5,6 +5,7 @@
 #include "engine/drill.h"
 #include "engine/export.h"
 #include "engine/plan.h"
+#include "engine/precondition.h"
 #include "engine/safety.h"
 #include "engine/schedule.h"
 #include "engine/size.h"
@@ -278,6 +279,16 @@ Expected<void> setCampaignStatus(Store& store, std::int64_t id, const std::strin
 }
 
 // A layout built for its runs: where they run and what they carry.
+// A tool's raw output and times, kept in a run or a preconditioning step.
+template <typename Record> void keepOutput(Record& into, const ProcessResult& r) {
+    into.exitCode = r.exitCode;
+    into.stdoutText = r.stdoutText;
+    into.stderrText = r.stderrText;
+    into.startedAt = r.startedAt;
+    into.finishedAt = r.finishedAt;
+    into.wallSeconds = r.wallSeconds;
+}
+
 struct BuiltLayout {
     const ScenarioLayout* layout = nullptr;
     std::int64_t id = 0;
@@ -317,6 +328,15 @@ public:
 
 private:
     bool cancelled() const { return opt_.cancel && opt_.cancel->load(); }
+    // How a tool runs: its output to the app, stopped by the app's cancel flag, gently first.
+    RunOptions toolRunOptions() const {
+        RunOptions ro;
+        ro.onOutput = opt_.onToolOutput;
+        ro.cancel = opt_.cancel;
+        ro.graceInterrupt = opt_.graceInterrupt;
+        ro.graceTerminate = opt_.graceTerminate;
+        return ro;
+    }
     void progress(CampaignProgress p) {
         p.done = done_;
         p.total = total_;
@@ -358,6 +378,10 @@ private:
     Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
                           int iteration);
     std::vector<std::string> dropCaches(Runner& where);
+    Expected<void> condition(const BuiltLayout& built);
+    Expected<ConditioningStep> conditioningStep(const BuiltLayout& built, const Probe& probe,
+                                                const ScenarioWorkload& w, MeasuredCommand mc,
+                                                int round);
 
     Store& store_;
     const Scenario& scenario_;
@@ -378,6 +402,9 @@ private:
     std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
     std::optional<CampaignIo> io_;                // decided once, for every layout
     std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
+    // What preconditioning and steady state say about a workload's runs on a layout, by
+    // (layout, workload); on every metric of those runs.
+    std::map<std::pair<std::string, std::string>, std::vector<MetricNote>> conditioningNotes_;
 };
 
 // The host's disks as lsblk reported them, one row each in the disk table.
@@ -494,6 +521,159 @@ std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
                                             : r.error().message)};
 }
 
+// One preconditioning step (round 0) or steady-state round, run in the layout's directory and
+// recorded with its raw output; its tracked value is none when it failed (`error` says why).
+Expected<ConditioningStep> CampaignRunner::conditioningStep(const BuiltLayout& built,
+                                                            const Probe& probe,
+                                                            const ScenarioWorkload& w,
+                                                            MeasuredCommand mc, int round) {
+    Runner& where = *built.where;
+    ConditioningStep step;
+    step.campaignId = result_.campaignId;
+    step.layoutId = built.id;
+    step.workload = round == 0 ? "" : w.name;
+    step.round = round;
+    step.tracked = mc.steadyStateMetrics;
+    step.bytes = round == 0 ? mc.workingSetBytes : std::nullopt;
+    step.argv = mc.command.argvForDisplay();
+    step.startedAt = store_.now();
+    mc.command.timeout = std::chrono::seconds(w.timeoutSeconds);
+    auto finish = [&](std::string error) -> Expected<ConditioningStep> {
+        for (const auto& c : mc.cleanup)
+            (void)where.run(c);
+        step.error = std::move(error);
+        if (step.finishedAt.empty())
+            step.finishedAt = store_.now();
+        auto id = store_.addConditioningStep(step);
+        if (!id)
+            return fail(id.error());
+        step.id = *id;
+        return step;
+    };
+    for (const auto& prep : mc.prepare) {
+        auto r = where.run(prep);
+        if (!r || !r->ok())
+            return finish("preparing (" + prep.toUserOutput() +
+                          "): " + (r ? failureReason(*r, w.timeoutSeconds) : r.error().message));
+    }
+    const RunOptions ro = toolRunOptions();
+    auto result = where.run(mc.command, ro);
+    if (!result)
+        return finish(result.error().message);
+    keepOutput(step, *result);
+    if (result->cancelled)
+        return finish("stopped by the user");
+    if (!result->ok())
+        return finish(failureReason(*result, w.timeoutSeconds));
+    WorkloadContext ctx = built.ctx;
+    ctx.layoutName = built.layout->name;
+    auto parsed = probe.parseFor(*result, {}, w.options, ctx);
+    if (!parsed)
+        return finish("unreadable output: " + parsed.error().message);
+    step.value = trackedValue(parsed->metrics, mc.steadyStateMetrics);
+    if (!step.value)
+        return finish("no metric matches " + mc.steadyStateMetrics);
+    return finish("");
+}
+
+// SSD preconditioning before the layout's first measured run, for the workloads that ask for it
+// (SNIA PTS): the workload-independent sequential writes once, then each workload's rounds until
+// steady state or its round limit. A failed step leaves a note on the workload's runs, which are
+// then measured without it; only the store failing stops the campaign.
+Expected<void> CampaignRunner::condition(const BuiltLayout& built) {
+    const ScenarioLayout& layout = *built.layout;
+    struct Item {
+        const ScenarioWorkload* workload;
+        const Probe* probe;
+        Preconditioning p;
+    };
+    std::vector<Item> items;
+    std::vector<Preconditioning> asked;
+    for (const auto& w : scenario_.workloads) {
+        auto& notes = conditioningNotes_[{layout.name, w.name}];
+        notes.clear();
+        const Probe* probe = probes_.find(w.probe);
+        std::string skipped;
+        if (auto p = preconditioningFor(layout, w, *probe, &skipped)) {
+            items.push_back({&w, probe, *p});
+            asked.push_back(*p);
+        } else if (!skipped.empty()) {
+            notes.push_back({MetricNote::Kind::Method, "", "not preconditioned: " + skipped});
+        }
+    }
+    if (items.empty() || cancelled())
+        return {};
+    auto noteAll = [&](MetricNote::Kind kind, const std::string& text) {
+        for (const auto& item : items)
+            conditioningNotes_[{layout.name, item.workload->name}].push_back({kind, "", text});
+    };
+
+    std::uint64_t freeBytes = 0;
+    if (auto df = capture(*built.where, simple("df", {"-B1", "--output=avail", built.ctx.workdir})))
+        freeBytes = parseDfAvailable(*df).value_or(0);
+    const std::uint64_t bytes = preconditionBytes(asked, layout, freeBytes);
+    const Item& first = items.front();
+    auto mc = first.probe->preconditionCommand(first.workload->options, built.ctx, bytes);
+    if (!mc) {
+        noteAll(MetricNote::Kind::Qualifies, "not preconditioned: " + mc.error().message + " (" +
+                                                 formatBytes(freeBytes, true) + " free)");
+        return {};
+    }
+    CampaignProgress p{CampaignProgress::Kind::Message, layout.name};
+    p.message = "preconditioning '" + layout.name + "': sequential 128 KiB writes, twice " +
+                formatBytes(bytes, true);
+    progress(p);
+    auto step = conditioningStep(built, *first.probe, *first.workload, std::move(*mc), 0);
+    if (!step)
+        return fail(step.error());
+    if (!step->error.empty()) {
+        noteAll(MetricNote::Kind::Qualifies,
+                "SNIA preconditioning failed, measured without it: " + step->error);
+        return {};
+    }
+
+    for (const auto& item : items) {
+        const ScenarioWorkload& w = *item.workload;
+        auto& notes = conditioningNotes_[{layout.name, w.name}];
+        std::vector<double> values;
+        SteadyStateCheck check;
+        std::string tracked;
+        for (int round = 1; round <= item.p.maxRounds && !cancelled(); ++round) {
+            WorkloadContext ctx = built.ctx;
+            ctx.layoutName = layout.name;
+            auto rmc = item.probe->steadyStateRound(w.options, ctx, item.p.roundSeconds);
+            if (!rmc) {
+                notes.push_back({MetricNote::Kind::Qualifies, "",
+                                 "no steady-state rounds: " + rmc.error().message});
+                break;
+            }
+            tracked = rmc->steadyStateMetrics;
+            auto r = conditioningStep(built, *item.probe, w, std::move(*rmc), round);
+            if (!r)
+                return fail(r.error());
+            if (!r->error.empty()) {
+                notes.push_back({MetricNote::Kind::Qualifies, "",
+                                 "steady-state round " + std::to_string(round) +
+                                     " failed, measured without steady state: " + r->error});
+                values.clear();
+                break;
+            }
+            values.push_back(*r->value);
+            check = checkSteadyState(values);
+            CampaignProgress rp{CampaignProgress::Kind::Message, layout.name, w.name};
+            rp.message = "steady state of " + w.name + " on '" + layout.name + "': round " +
+                         std::to_string(round) + ", " + tracked + " = " +
+                         std::to_string(*r->value) + (check.reached ? ", steady" : "");
+            progress(rp);
+            if (check.reached)
+                break;
+        }
+        if (!values.empty() && !cancelled())
+            notes.push_back(steadyStateNote(check, values, item.p, bytes, tracked));
+    }
+    return {};
+}
+
 Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
                                       const ScenarioWorkload& w, int iteration) {
     Runner& layoutRunner = *built.where;
@@ -575,11 +755,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         }
     }
 
-    RunOptions ro;
-    ro.onOutput = opt_.onToolOutput;
-    ro.cancel = opt_.cancel;
-    ro.graceInterrupt = opt_.graceInterrupt;
-    ro.graceTerminate = opt_.graceTerminate;
+    const RunOptions ro = toolRunOptions();
     const auto t0 = std::chrono::steady_clock::now();
     auto result = where.run(mc->command, ro);
     sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -598,12 +774,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         return settle(RunStatus::Failed, result.error().message);
     }
     // Record before interpreting: the raw output is safe before any parser looks at it.
-    run.exitCode = result->exitCode;
-    run.stdoutText = result->stdoutText;
-    run.stderrText = result->stderrText;
-    run.startedAt = result->startedAt;
-    run.finishedAt = result->finishedAt;
-    run.wallSeconds = result->wallSeconds;
+    keepOutput(run, *result);
     const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
     run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
     if (auto r = store_.recordRunOutput(run); !r)
@@ -636,9 +807,15 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
     run.metrics = std::move(parsed->metrics);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
-    if (cacheNote)
-        for (auto& glob : runMetricGlobs(run.metrics))
-            run.notes.push_back({MetricNote::Kind::Qualifies, std::move(glob), *cacheNote});
+    const auto globs = runMetricGlobs(run.metrics);
+    for (const auto& glob : globs) {
+        if (cacheNote)
+            run.notes.push_back({MetricNote::Kind::Qualifies, glob, *cacheNote});
+        const auto conditioned = conditioningNotes_.find({layout.name, w.name});
+        if (conditioned != conditioningNotes_.end())
+            for (const auto& n : conditioned->second)
+                run.notes.push_back({n.kind, glob, n.text});
+    }
     if (parsed->failed)
         return settle(RunStatus::Failed, parsed->failureReason);
     return settle(RunStatus::Ok, "");
@@ -1095,6 +1272,14 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
     if (auto r = decideIo(built); !r) {
         (void)tearAll();
         return r;
+    }
+    for (const auto& b : built) {
+        if (cancelled())
+            break;
+        if (auto r = condition(b); !r) {
+            (void)tearAll();
+            return r;
+        }
     }
     int done = 0;
     while (outcome && !cancelled() && *next) {

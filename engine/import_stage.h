@@ -51,6 +51,9 @@ public:
     Expected<void> commitBatch();
 
     std::int64_t stagedRuns() const { return staged_; }
+    // The staging layout, and the store it is in.
+    std::int64_t layoutId() const { return layoutId_; }
+    Store& store() const { return *store_; }
 
 private:
     StagedImport(Store& store, std::int64_t layoutId, ProcessLock lock)

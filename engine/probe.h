@@ -127,6 +127,8 @@ struct MeasuredCommand {
     // The bytes the measured run reads or writes again (its files), where the probe knows them:
     // the campaign holds them against the memory that could cache them.
     std::optional<std::uint64_t> workingSetBytes;
+    // A steady-state round's tracked variable: the metrics summed for it ("fio.*.iops").
+    std::string steadyStateMetrics;
     // On the clients of a probe that drives them (fio's servers): before `prepare`, and after
     // `cleanup` whatever happened.
     std::vector<ClientCommand> clientPrepare;

@@ -765,13 +765,59 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
     return rewritten.str();
 }
 
+// precondition_size: at least one 128 KiB block of fio's sequential writes.
+Expected<std::optional<std::uint64_t>>
+preconditionSize(const toml::table& t, const std::string& where, const Reporter& rep) {
+    if (!t.get("precondition_size"))
+        return std::optional<std::uint64_t>{};
+    LB_TRY(bytes, getSize(t, "precondition_size", where, rep, 0, SizeConvention::Binary));
+    if (bytes < 128 * 1024)
+        return badInput(rep.at(*t.get("precondition_size"), where + "precondition_size",
+                               "must be at least 128K (one block of the sequential writes)"));
+    return std::optional<std::uint64_t>{bytes};
+}
+
+// A workload's precondition, steady_rounds, steady_round_seconds and precondition_size. The
+// rounds' settings also serve a layout's precondition = "snia".
+Expected<Preconditioning> parsePreconditioning(const toml::table& t, const std::string& where,
+                                               const Reporter& rep, const Probe& probe,
+                                               const OptionValues& options) {
+    Preconditioning p;
+    LB_TRY(mode, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    p.snia = mode == "snia";
+    LB_TRY(rounds, getInt(t, "steady_rounds", where, rep, p.maxRounds, 1, 1000));
+    p.maxRounds = static_cast<int>(rounds);
+    LB_TRY(seconds, getInt(t, "steady_round_seconds", where, rep, p.roundSeconds, 1, 3600));
+    p.roundSeconds = static_cast<int>(seconds);
+    LB_TRY(bytes, preconditionSize(t, where, rep));
+    p.bytes = bytes;
+    if (!p.snia)
+        return p;
+    const toml::node& at = *t.get("precondition");
+    if (!probe.supportsSteadyState())
+        return badInput(rep.at(at, where + "precondition",
+                               "the " + std::string(probe.name()) +
+                                   " probe has no steady-state rounds (fio presets have)"));
+    if (!options.has("preset"))
+        return badInput(rep.at(at, where + "precondition",
+                               "steady-state rounds need a preset (a job file sets its own "
+                               "runtime)"));
+    if (options.has("target") || t.get("clients"))
+        return badInput(rep.at(at, where + "precondition",
+                               "preconditioning runs in the layout's directory, not on an export "
+                               "or from clients"));
+    return p;
+}
+
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t,
-                               {"name", "kind", "baseline", "disks", "path", "pool", "ashift",
-                                "recordsize", "compression", "atime", "underprovision", "inner",
-                                "md_device", "chunk", "bitmap", "assume_clean", "filesystem",
-                                "guest", "export"},
+    if (auto r = rejectUnknown(t, {"name",         "kind",           "baseline",
+                                   "disks",        "path",           "pool",
+                                   "ashift",       "recordsize",     "compression",
+                                   "atime",        "underprovision", "inner",
+                                   "md_device",    "chunk",          "bitmap",
+                                   "assume_clean", "filesystem",     "guest",
+                                   "export",       "precondition",   "precondition_size"},
                                where, rep);
         !r)
         return fail(r.error());
@@ -890,6 +936,14 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         return badInput(rep.at(*t.get("disks"), where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
         return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
+    LB_TRY(precondition, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    l.precondition = precondition == "snia";
+    LB_TRY(bytes, preconditionSize(t, where, rep));
+    l.preconditionBytes = bytes;
+    if (l.precondition && l.kind == LayoutKind::Dir && !bytes)
+        return badInput(rep.at(*t.get("precondition"), where + "precondition",
+                               "a dir layout is preconditioned only with a precondition_size: "
+                               "layoutbench does not fill a directory it did not make"));
     return l;
 }
 
@@ -950,7 +1004,9 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
     std::map<std::string, RawOption> raw;
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (k == "probe" || k == "name" || k == "timeout" || k == "clients")
+        if (k == "probe" || k == "name" || k == "timeout" || k == "clients" ||
+            k == "precondition" || k == "steady_rounds" || k == "steady_round_seconds" ||
+            k == "precondition_size")
             continue;
         RawOption opt;
         opt.line = static_cast<int>(key.source().begin.line);
@@ -977,6 +1033,8 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
         if (spec.type == OptionType::Path && values->has(spec.name))
             values->set(spec.name, resolve(baseDir, values->text(spec.name)));
     w.options = std::move(*values);
+    LB_TRY(precondition, parsePreconditioning(t, where, rep, *probe, w.options));
+    w.precondition = precondition;
 
     std::string defaultName = probeName;
     if (w.options.has("preset"))

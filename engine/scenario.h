@@ -102,6 +102,9 @@ struct ScenarioLayout {
     std::string compression = "off";
     bool atime = false;
     double underprovision = 1.0;
+    // precondition = "snia" and precondition_size on the layout: for each workload that can.
+    bool precondition = false;
+    std::optional<std::uint64_t> preconditionBytes;
     // md arrays: the layout's own (md-*), or the one its disks are first assembled into (inner,
     // for a ZFS pool on md and for a guest's disk).
     std::optional<LayoutKind> inner; // zfs-stripe and guest: build on this md array
@@ -131,12 +134,28 @@ struct ScenarioClient {
     bool operator==(const ScenarioClient&) const = default;
 };
 
+// SSD preconditioning before a layout's measured runs (SNIA SSS PTS): sequential 128 KiB writes
+// of twice `bytes`, then rounds of the workload's own pattern, `roundSeconds` each, until the
+// tracked variable is steady (engine/steady_state.h) or `maxRounds` ran. `precondition = "snia"`
+// on a workload, or on a layout for each of its workloads that can (a fio preset in the layout's
+// directory).
+struct Preconditioning {
+    bool snia = false;
+    int maxRounds = 25;
+    int roundSeconds = 60;
+    // What to write, twice; by default 90 % of the space free in the layout when it starts. A
+    // dir layout is preconditioned only with a size given: it is not layoutbench's to fill.
+    std::optional<std::uint64_t> bytes;
+    bool operator==(const Preconditioning&) const = default;
+};
+
 struct ScenarioWorkload {
     std::string name; // unique; default "<probe>" or "<probe>:<preset>"
     std::string probe;
     OptionValues options;
     int timeoutSeconds = 3600;
     std::vector<std::string> clients; // [[clients]] names it runs on; empty: the layout's host
+    Preconditioning precondition;     // precondition, steady_rounds, steady_round_seconds, ...
     int line = 0;
     bool operator==(const ScenarioWorkload&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "engine/store.h"
 
+#include "engine/content_hash.h"
 #include "engine/utf8.h"
 
 #include <array>
@@ -113,7 +114,92 @@ ALTER TABLE campaign ADD COLUMN io TEXT NOT NULL DEFAULT '{}';
     R"sql(
 ALTER TABLE run ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 )sql",
+    // 4 -> 5: SSD preconditioning and the steady-state rounds before a layout's measured runs
+    // (SNIA PTS), each with its raw output; kept apart from `run`, so no verdict ever counts them.
+    R"sql(
+CREATE TABLE conditioning(
+    id INTEGER PRIMARY KEY,
+    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
+    layout_id INTEGER NOT NULL REFERENCES layout(id),
+    workload TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tracked TEXT NOT NULL DEFAULT '',
+    value REAL,
+    bytes INTEGER,
+    argv TEXT NOT NULL DEFAULT '[]',
+    exit_code INTEGER,
+    stdout TEXT NOT NULL DEFAULT '',
+    stderr TEXT NOT NULL DEFAULT '',
+    started_at TEXT,
+    finished_at TEXT,
+    wall_seconds REAL,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX conditioning_campaign ON conditioning(campaign_id, layout_id);
+)sql",
+    // 5 -> 6: an imported run's content hash, so the same data imported again is recognised;
+    // the runs imported before get theirs from their stored output (hashImportedRuns).
+    R"sql(
+ALTER TABLE run ADD COLUMN content_hash TEXT;
+CREATE INDEX run_content_hash ON run(content_hash) WHERE content_hash IS NOT NULL;
+)sql",
+    // 6 -> 7: an identity for runs, campaigns, journal steps and conditioning steps that stays
+    // theirs in every database they are merged into, so merging again adds nothing. Triggers
+    // give each new row its uid, whichever module inserts it.
+    R"sql(
+ALTER TABLE run ADD COLUMN uid TEXT;
+ALTER TABLE campaign ADD COLUMN uid TEXT;
+ALTER TABLE plan_step ADD COLUMN uid TEXT;
+ALTER TABLE conditioning ADD COLUMN uid TEXT;
+UPDATE run SET uid = lower(hex(randomblob(16)));
+UPDATE campaign SET uid = lower(hex(randomblob(16)));
+UPDATE plan_step SET uid = lower(hex(randomblob(16)));
+UPDATE conditioning SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX run_uid ON run(uid);
+CREATE UNIQUE INDEX campaign_uid ON campaign(uid);
+CREATE UNIQUE INDEX plan_step_uid ON plan_step(uid);
+CREATE UNIQUE INDEX conditioning_uid ON conditioning(uid);
+CREATE TRIGGER run_uid AFTER INSERT ON run WHEN NEW.uid IS NULL BEGIN
+    UPDATE run SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER campaign_uid AFTER INSERT ON campaign WHEN NEW.uid IS NULL BEGIN
+    UPDATE campaign SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER plan_step_uid AFTER INSERT ON plan_step WHEN NEW.uid IS NULL BEGIN
+    UPDATE plan_step SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+CREATE TRIGGER conditioning_uid AFTER INSERT ON conditioning WHEN NEW.uid IS NULL BEGIN
+    UPDATE conditioning SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+)sql",
+    // 7 -> 8: the line of its file an imported run starts at, so that a message about its data
+    // (imported again, or twice in one import) names FILE:LINE. Runs imported before have none.
+    R"sql(
+ALTER TABLE run ADD COLUMN source_line INTEGER;
+)sql",
 };
+
+// After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
+// campaign), from the output stored with it.
+Expected<void> hashImportedRuns(sql::Database& db) {
+    auto read = db.prepare("SELECT id, stdout FROM run WHERE campaign_id IS NULL AND source IS "
+                           "NOT NULL AND content_hash IS NULL");
+    if (!read)
+        return fail(read.error());
+    std::vector<std::pair<std::int64_t, std::string>> hashes;
+    if (auto r = read->forEachRow([&](sql::Statement& row) {
+            hashes.emplace_back(row.columnInt(0), contentHash(row.columnText(1)));
+        });
+        !r)
+        return r;
+    auto write = db.prepare("UPDATE run SET content_hash = ?1 WHERE id = ?2");
+    if (!write)
+        return fail(write.error());
+    for (const auto& [id, hash] : hashes)
+        if (auto r = write->bind(1, hash).bind(2, id).run(); !r)
+            return r;
+    return {};
+}
 
 std::string toJson(const std::vector<std::string>& items) {
     return dumpJson(nlohmann::json(items));
@@ -171,6 +257,8 @@ std::string utcNow() {
 }
 
 std::string defaultDatabasePath() {
+    if (const char* named = std::getenv("LAYOUTBENCH_DB"); named && *named)
+        return named;
     std::filesystem::path base;
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
         base = xdg;
@@ -234,9 +322,12 @@ Expected<void> Store::migrate() {
         auto tx = transaction();
         if (!tx)
             return fail(tx.error());
-        if (auto r = db_.exec(migrations[static_cast<std::size_t>(version)]); !r)
+        auto migrated = db_.exec(migrations[static_cast<std::size_t>(version)]);
+        if (migrated && version + 1 == 6)
+            migrated = hashImportedRuns(db_);
+        if (!migrated)
             return runtimeError("migrating " + db_.path() + " to schema " +
-                                std::to_string(version + 1) + ": " + r.error().message);
+                                std::to_string(version + 1) + ": " + migrated.error().message);
         auto set = db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?1) "
                                "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
         if (!set)
@@ -313,8 +404,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     auto ins = db_.cached(
         "INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, argv, exit_code, "
         "stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, reason, "
-        "caveats, source, notes, origin) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-        "?13, ?14, ?15, ?16, ?17, ?18, ?19)");
+        "caveats, source, notes, origin, content_hash, source_line) VALUES(?1, ?2, ?3, ?4, ?5, "
+        "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
     if (!ins)
         return fail(ins.error());
     (*ins)
@@ -336,7 +427,10 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(16, toJson(run.caveats))
         .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
         .bind(18, notesJson(run.notes))
-        .bind(19, originJson(run.origin));
+        .bind(19, originJson(run.origin))
+        .bind(20,
+              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash))
+        .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt);
     if (auto r = (*ins)->run(); !r)
         return fail(r.error());
     const std::int64_t runId = db_.lastInsertId();
@@ -374,6 +468,27 @@ Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric
             return r;
     }
     return {};
+}
+
+Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash,
+                                                                      std::int64_t staging) {
+    // Asked once per imported run: prepared once per connection.
+    auto q = db_.cached("SELECT r.id, l.id, l.name, COALESCE(r.source, ''), "
+                        "COALESCE(r.source_line, 0), COALESCE(r.finished_at, '') FROM run r "
+                        "JOIN layout l ON l.id = r.layout_id WHERE r.content_hash = ?1 AND "
+                        "(l.kind != ?2 OR l.id = ?3) ORDER BY r.id LIMIT 1");
+    if (!q)
+        return fail(q.error());
+    (*q)->bind(1, hash).bind(2, stagedImportKind).bind(3, staging);
+    auto row = (*q)->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<ImportedRunRef>{};
+    const auto& r = **q;
+    return std::optional<ImportedRunRef>{ImportedRunRef{r.columnInt(0), r.columnInt(1),
+                                                        r.columnText(2), r.columnText(3),
+                                                        r.columnInt(4), r.columnText(5)}};
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {

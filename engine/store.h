@@ -20,7 +20,8 @@ namespace lb {
 using Clock = std::function<std::string()>;
 std::string utcNow();
 
-// Default database path: $XDG_DATA_HOME/layoutbench/results.db, else ~/.local/share/...
+// Default database path: $LAYOUTBENCH_DB when set, else $XDG_DATA_HOME/layoutbench/results.db,
+// else ~/.local/share/layoutbench/results.db.
 std::string defaultDatabasePath();
 
 // The kind of the layout an import keeps its runs under until all of them are stored
@@ -51,6 +52,16 @@ struct RunSummary {
     std::int64_t metrics = 0;
 };
 
+// An imported run, as a message about importing its data again names it.
+struct ImportedRunRef {
+    std::int64_t id = 0;
+    std::int64_t layoutId = 0;
+    std::string layout;
+    std::string source;          // the file it was imported from
+    std::int64_t sourceLine = 0; // the line of it the run starts at; 0 when not known
+    std::string importedAt;      // ISO 8601 UTC
+};
+
 struct CampaignRecord {
     std::int64_t id = 0;
     std::string name;
@@ -72,9 +83,31 @@ struct CampaignIo {
 // "buffered I/O on every layout (layout 'raidz1' does not accept O_DIRECT); cold cache: ..."
 std::string describeCampaignIo(const CampaignIo& io);
 
+// One step of SSD preconditioning before a layout's measured runs (SNIA PTS): the
+// workload-independent preconditioning (workload "", round 0) or one steady-state round of a
+// workload's own pattern (round 1, 2, ...), with the variable it tracks and its raw output.
+// Stored apart from runs: no verdict counts them.
+struct ConditioningStep {
+    std::int64_t id = 0;
+    std::int64_t campaignId = 0;
+    std::int64_t layoutId = 0;
+    std::string layout; // read back only
+    std::string workload;
+    int round = 0;
+    std::string tracked;                // the metrics summed for the round, "fio.*.iops"
+    std::optional<double> value;        // none when the step failed
+    std::optional<std::uint64_t> bytes; // what the preconditioning wrote (twice this)
+    std::vector<std::string> argv;
+    std::optional<int> exitCode;
+    std::string stdoutText, stderrText;
+    std::string startedAt, finishedAt;
+    double wallSeconds = 0;
+    std::string error; // why it failed, empty when it did not
+};
+
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 4;
+    static constexpr int latestSchemaVersion = 8;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -96,6 +129,10 @@ public:
 
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
+    // The first run imported with this content hash (Run::contentHash), if any. Runs that
+    // imports still stage are left out, but for those of layout `staging` (the asker's own).
+    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash,
+                                                                   std::int64_t staging = 0);
 
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
@@ -134,6 +171,11 @@ public:
     Expected<std::size_t> abortInterruptedRuns(std::int64_t campaignId, const std::string& reason);
     // The campaign of the layout's most recent run, if it came from one.
     Expected<std::optional<std::int64_t>> latestCampaignOf(const std::string& layout);
+
+    // SSD preconditioning and steady-state rounds (engine/store_conditioning.cpp), in the order
+    // they ran.
+    Expected<std::int64_t> addConditioningStep(const ConditioningStep& step);
+    Expected<std::vector<ConditioningStep>> conditioningSteps(std::int64_t campaignId);
 
     Expected<std::vector<LayoutRecord>> layouts();
     Expected<std::vector<RunSummary>> runs();

@@ -66,6 +66,8 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
         j.erase(j.begin());
     if (o.integer("ramp_time") > 0)
         j.emplace_back("ramp_time", std::to_string(o.integer("ramp_time")));
+    if (o.has("rate_iops"))
+        j.emplace_back("rate_iops", std::to_string(o.integer("rate_iops")));
     if (p.extra) {
         const std::string extra = std::string(p.extra).substr(2); // "--name=value"
         const auto eq = extra.find('=');
@@ -169,6 +171,9 @@ public:
              {},
              "true"},
             {"numjobs", "Jobs", OptionType::Int, "Parallel jobs (presets)", 1, 256, "1"},
+            {"rate_iops", "Rate (IOPS)", OptionType::Int,
+             "Cap each job at this many I/Os per second, for latency at a fixed load (presets)", 1,
+             100000000},
             {"target",
              "Export",
              OptionType::Choice,
@@ -207,6 +212,8 @@ public:
             if (o.has(nfsOnly) && o.text("target") != "nfs")
                 return badInput(where + ": workloads." + nfsOnly +
                                 ": only a workload with target = \"nfs\" mounts NFS");
+        if (o.has("rate_iops") && !o.has("preset"))
+            return badInput(where + ": workloads.rate_iops: a job file sets its own rate");
         if (o.has("net_timeout") && !o.has("target"))
             return badInput(where + ": workloads.net_timeout: only a workload with a target "
                                     "logs in or mounts");
@@ -300,6 +307,7 @@ public:
         mc.command.cwd = ctx.workdir;
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
         mc.workingSetBytes = capacityBytes - capacityBytes % preconditionBlock;
+        mc.steadyStateMetrics = "fio.*.bw";
         return mc;
     }
 
@@ -319,8 +327,14 @@ public:
         round.set("runtime", std::int64_t{seconds});
         round.set("ramp_time", std::int64_t{0});
         auto mc = command(round, ctx);
-        if (mc)
-            mc->cleanup.clear();
+        if (!mc)
+            return mc;
+        mc->cleanup.clear();
+        // SNIA's IOPS test tracks IOPS, its throughput test the bandwidth of 128 KiB and larger
+        // transfers; read and write added up for a mixed pattern.
+        const Preset* p = findPreset(o.text("preset"));
+        const bool large = p != nullptr && std::string_view(p->bs).ends_with("M");
+        mc->steadyStateMetrics = large ? "fio.*.bw" : "fio.*.iops";
         return mc;
     }
 

@@ -2,6 +2,7 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
+#include "engine/content_hash.h"
 #include "engine/import_stage.h"
 #include "engine/utf8.h"
 #include "probes/bonnie_csv.h"
@@ -47,6 +48,8 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
     run.source = path;
+    run.sourceLine = found.line;
+    run.contentHash = contentHash(run.stdoutText);
     return run;
 }
 
@@ -289,13 +292,33 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
     return runFrom(std::move(found), path, std::string(probeOf(format)));
 }
 
+// Bad input when the store holds this run's data already, or an earlier run of this import
+// (staged under `staging`) does.
+Expected<void> refuseDuplicate(Store& store, const Run& run, std::int64_t staging) {
+    auto earlier = store.importedRunWithContent(run.contentHash, staging);
+    if (!earlier)
+        return fail(earlier.error());
+    if (!*earlier)
+        return {};
+    const auto& e = **earlier;
+    const std::string again = "; --allow-duplicate imports it again";
+    const std::string where = run.source + ":" + std::to_string(run.sourceLine);
+    if (e.layoutId == staging)
+        return badInput(where + ": the same data as " + e.source + ":" +
+                        std::to_string(e.sourceLine) + again);
+    return badInput(where + ": already imported as run " + std::to_string(e.id) + " of layout '" +
+                    e.layout + "' (from " + e.source +
+                    (e.sourceLine > 0 ? ":" + std::to_string(e.sourceLine) : std::string()) + ", " +
+                    e.importedAt + ")" + again);
+}
+
 // How much of a file detection looks at before a format is read line by line.
 constexpr std::size_t headBytes = std::size_t{64} << 10;
 
 // Stages one file's runs: bonnie++ CSV line by line in constant memory, the other formats parsed
 // whole (within `wholeLimit`).
 Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::string& importedAt,
-                         const InputLimit& wholeLimit, FileTally& tally) {
+                         const InputLimit& wholeLimit, bool allowDuplicate, FileTally& tally) {
     const std::string& name = reader.file().name();
     auto head = reader.peek(headBytes);
     if (!head)
@@ -305,6 +328,9 @@ Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::st
         if (!run)
             return fail(run.error());
         run->finishedAt = importedAt;
+        if (!allowDuplicate)
+            if (auto r = refuseDuplicate(stage.store(), *run, stage.layoutId()); !r)
+                return r;
         tally.add(*run);
         return stage.add(std::move(*run));
     };
@@ -381,6 +407,7 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
         if (!run)
             return fail(run.error());
         tally.add(*run);
+        file.lines.push_back(static_cast<int>(run->sourceLine));
         file.runs.push_back(std::move(*run));
     }
     file.description = tally.describe();
@@ -432,7 +459,9 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
             return fail(file.error());
         InputReader reader(std::move(*file));
         FileTally tally(ImportFormat::BonnieCsv);
-        if (auto r = stageFile(reader, *stage, importedAt, wholeLimit, tally); !r)
+        if (auto r =
+                stageFile(reader, *stage, importedAt, wholeLimit, request.allowDuplicate, tally);
+            !r)
             return fail(r.error());
         summary.files.push_back(reader.file().name());
         summary.descriptions.push_back(tally.describe());

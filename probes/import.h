@@ -23,8 +23,10 @@ std::string_view importFormatName(ImportFormat f);
 struct ImportRequest {
     std::string layout;
     std::string host = "imported";
-    std::string kind = "imported";   // layout kind to record when the layout is new
-    std::vector<std::string> files;  // "-" is standard input
+    std::string kind = "imported";  // layout kind to record when the layout is new
+    std::vector<std::string> files; // "-" is standard input
+    // Data already in the store (the same content hash) is refused unless this is set.
+    bool allowDuplicate = false;
     std::optional<InputLimit> limit; // resultLimit() when not given
 };
 
@@ -33,6 +35,7 @@ struct ImportedFile {
     ImportFormat format = ImportFormat::FioJson;
     std::string description; // as describeImport: "bonnie++ 1.96 text table, 1 machine, 18 metrics"
     std::vector<Run> runs;
+    std::vector<int> lines; // the line of the text each run starts at
 };
 
 struct ImportSummary {
@@ -63,7 +66,10 @@ struct ImportPreview {
 ImportPreview describeImport(std::string_view text);
 
 // Reads and parses every file first ("-" from standard input, at most once); only when all
-// parse are they stored, in one transaction.
+// parse are they stored, in one transaction. A run whose data the store already holds, or that
+// an earlier file of the same import holds, is refused (bad input naming the earlier run) unless
+// request.allowDuplicate: each run carries the content hash of the text it was read from (the
+// whole file for a one-run file, the line for a bonnie++ CSV line).
 Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request);
 
 } // namespace lb

@@ -448,4 +448,53 @@ void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection)
     showLegend(plot);
 }
 
+void buildSteadyStateChart(QCustomPlot& plot, const SteadyStateSeries& series) {
+    reset(plot);
+    const auto& c = series.check;
+    QVector<double> x, y;
+    for (std::size_t i = 0; i < series.rounds.size(); ++i) {
+        x << static_cast<double>(i + 1);
+        y << series.rounds[i];
+    }
+    auto* tracked = plot.addGraph(plot.xAxis, plot.yAxis);
+    tracked->setName("tracked");
+    tracked->setPen(QPen(QColor("#1f77b4"), 2));
+    tracked->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    tracked->setData(x, y, true);
+    double top = 0;
+    for (const double v : y)
+        top = std::max(top, v);
+    if (c.windowRounds > 0) {
+        const double first = static_cast<double>(c.windowStart + 1);
+        const double last = static_cast<double>(c.windowStart + c.windowRounds);
+        auto line = [&](const char* name, double from, double to, const QPen& pen) {
+            auto* g = plot.addGraph(plot.xAxis, plot.yAxis);
+            g->setName(name);
+            g->setPen(pen);
+            g->setData(QVector<double>{first, last}, QVector<double>{from, to}, true);
+            top = std::max({top, from, to});
+        };
+        line("average", c.average, c.average, QPen(QColor("#2ca02c"), 1.5));
+        line("110 % of average", 1.1 * c.average, 1.1 * c.average,
+             QPen(QColor("#2ca02c"), 1, Qt::DotLine));
+        line("90 % of average", 0.9 * c.average, 0.9 * c.average,
+             QPen(QColor("#2ca02c"), 1, Qt::DotLine));
+        // The fitted line passes through the window's average at its middle.
+        const double half = static_cast<double>(c.windowRounds - 1) / 2.0;
+        line("slope", c.average - c.slope * half, c.average + c.slope * half,
+             QPen(QColor("#ff7f0e"), 1.5, Qt::DashLine));
+    }
+    plot.xAxis->setLabel("round");
+    plot.yAxis->setLabel(qs(series.tracked));
+    plot.xAxis->setRange(0.5, std::max(1.0, static_cast<double>(series.rounds.size())) + 0.5);
+    plot.yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
+    plot.yAxis->grid()->setVisible(true);
+    setTitle(plot, qs(series.workload + " on " + series.layout + ": ") +
+                       (c.reached ? QString("steady state over rounds %1-%2")
+                                        .arg(c.windowStart + 1)
+                                        .arg(c.windowStart + c.windowRounds)
+                                  : QString("not at steady state")));
+    showLegend(plot);
+}
+
 } // namespace lb::charts

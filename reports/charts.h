@@ -50,6 +50,12 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 // QCPItemStraightLine per expansion step (objectName "expansion-step").
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection);
 
+// One workload's steady-state rounds on a layout (SNIA PTS's steady-state chart): QCPGraph
+// "tracked" (the tracked value per round, x: round 1..N), and over the last window of rounds
+// "average" (solid), "110 % of average" and "90 % of average" (dotted) and "slope" (the
+// least-squares line, dashed). The title says whether the window held.
+void buildSteadyStateChart(QCustomPlot& plot, const SteadyStateSeries& series);
+
 // Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.
 QString verdictColor(Verdict v);
 

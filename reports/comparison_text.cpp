@@ -81,16 +81,17 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"drift", drift}};
 }
 
-std::string comparisonTable(const Comparison& c) {
+std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
     display::Table table(
         {"metric", "baseline", "candidate", "ratio", "overhead", "95% interval", "verdict"});
     for (const auto& m : c.metrics)
         table.addRow({m.name, display::value(m.baselineMedian, m.unit),
                       display::value(m.candidateMedian, m.unit), display::ratio(m.ratio),
                       display::percent(m.overhead), intervalText(m), verdictCell(m)});
+    table.leaveOutFirst({"95% interval", "overhead"});
     std::string out = c.headline + "\n\nbaseline '" + c.baseline + "' vs candidate '" +
                       c.candidate + "' (deciding metrics first, worst first; [shown] ones do " +
-                      "not decide)\n" + table.render() +
+                      "not decide)\n" + table.render(maxWidth) +
                       "overall: " + std::string(verdictName(c.verdict)) +
                       (c.confident ? " (confident)" : " (not confident)") + "\n";
     for (const auto& m : c.metrics)

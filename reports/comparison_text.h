@@ -14,6 +14,8 @@ nlohmann::json comparisonJson(const Comparison& c);
 std::string intervalText(const MetricComparison& m);
 // "decision (not confident)", "viable [shown]" (a metric that does not decide).
 std::string verdictCell(const MetricComparison& m);
-std::string comparisonTable(const Comparison& c);
+// The table fits `maxWidth` display columns (0: no limit), the interval and the overhead
+// left out first.
+std::string comparisonTable(const Comparison& c, std::size_t maxWidth = 0);
 
 } // namespace lb

@@ -80,35 +80,128 @@ void Table::addRow(std::vector<std::string> cells) {
     rows_.push_back(std::move(cells));
 }
 
-std::string Table::render() const {
-    std::vector<std::size_t> widths(headers_.size());
-    for (std::size_t c = 0; c < headers_.size(); ++c) {
-        widths[c] = width(headers_[c]);
-        for (const auto& row : rows_)
-            widths[c] = std::max(widths[c], width(row[c]));
+void Table::leaveOutFirst(std::vector<std::string> headers) {
+    leaveOut_ = std::move(headers);
+}
+
+namespace {
+
+// The first `n` display columns of `s`, the last of them "…" when it was cut.
+std::string shortened(const std::string& s, std::size_t n) {
+    if (width(s) <= n)
+        return s;
+    std::string out;
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const bool starts = (static_cast<unsigned char>(s[i]) & 0xC0U) != 0x80U;
+        if (starts && ++w == n)
+            break;
+        out += s[i];
     }
+    return out + "…";
+}
+
+// What a table shows: each column's width, whether it is shown, and the columns left out.
+struct Fit {
+    std::vector<std::size_t> widths;
+    std::vector<bool> shown;
+    std::vector<std::string> left;
+
+    std::size_t total() const {
+        std::size_t sum = 0, columns = 0;
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            if (shown[c]) {
+                sum += widths[c];
+                ++columns;
+            }
+        return sum + (columns > 1 ? 2 * (columns - 1) : 0);
+    }
+};
+
+// The columns the caller can spare, then the widest text column a display column at a time,
+// then whole columns from the right, until the table is at most maxWidth wide.
+Fit fitColumns(const std::vector<std::string>& headers,
+               const std::vector<std::vector<std::string>>& rows,
+               const std::vector<std::string>& spare, std::size_t maxWidth) {
+    const std::size_t n = headers.size();
+    Fit fit{std::vector<std::size_t>(n), std::vector<bool>(n, true), {}};
+    std::vector<std::size_t> least(n);
+    for (std::size_t c = 0; c < n; ++c) {
+        bool text = false;
+        fit.widths[c] = width(headers[c]);
+        for (const auto& row : rows) {
+            fit.widths[c] = std::max(fit.widths[c], width(row[c]));
+            text = text || (!row[c].empty() && !numeric(row[c]));
+        }
+        least[c] = text ? std::min(fit.widths[c], std::max<std::size_t>(width(headers[c]), 8))
+                        : fit.widths[c];
+    }
+    if (maxWidth == 0)
+        return fit;
+    auto leaveOut = [&](const std::string& name) {
+        const auto at = std::find(headers.begin() + 1, headers.end(), name);
+        if (at == headers.end() || fit.total() <= maxWidth)
+            return;
+        fit.shown[static_cast<std::size_t>(at - headers.begin())] = false;
+        fit.left.push_back(name);
+    };
+    for (const auto& name : spare)
+        leaveOut(name);
+    while (fit.total() > maxWidth) {
+        std::size_t widest = n;
+        for (std::size_t c = 0; c < n; ++c)
+            if (fit.shown[c] && fit.widths[c] > least[c] &&
+                (widest == n || fit.widths[c] > fit.widths[widest]))
+                widest = c;
+        if (widest == n)
+            break;
+        --fit.widths[widest];
+    }
+    for (std::size_t c = n; c-- > 1;)
+        if (fit.shown[c])
+            leaveOut(headers[c]);
+    return fit;
+}
+
+} // namespace
+
+std::string Table::render(std::size_t maxWidth) const {
+    const Fit fit = fitColumns(headers_, rows_, leaveOut_, maxWidth);
+    std::size_t last = 0;
+    for (std::size_t c = 0; c < headers_.size(); ++c)
+        if (fit.shown[c])
+            last = c;
     std::string out;
     auto emit = [&](const std::vector<std::string>& cells, bool header) {
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const std::size_t pad = widths[c] - width(cells[c]);
-            const bool right = !header && numeric(cells[c]);
+        for (std::size_t c = 0; c <= last; ++c) {
+            if (!fit.shown[c])
+                continue;
+            const std::string cell = shortened(cells[c], fit.widths[c]);
+            const std::size_t pad = fit.widths[c] - width(cell);
+            const bool right = !header && numeric(cell);
             if (right)
                 out.append(pad, ' ');
-            out += cells[c];
-            if (!right && c + 1 < cells.size())
+            out += cell;
+            if (!right && c != last)
                 out.append(pad, ' ');
-            if (c + 1 < cells.size())
+            if (c != last)
                 out += "  ";
         }
         out += '\n';
     };
     emit(headers_, true);
     std::vector<std::string> rule;
-    for (auto w : widths)
+    for (auto w : fit.widths)
         rule.emplace_back(w, '-');
     emit(rule, true);
     for (const auto& row : rows_)
         emit(row, false);
+    if (!fit.left.empty()) {
+        std::string names;
+        for (const auto& name : fit.left)
+            names += (names.empty() ? "" : ", ") + name;
+        out += shortened("(not shown to fit: " + names + ")", maxWidth) + "\n";
+    }
     return out;
 }
 

@@ -20,11 +20,19 @@ class Table {
 public:
     explicit Table(std::vector<std::string> headers);
     void addRow(std::vector<std::string> cells);
-    std::string render() const;
+    // The columns that may be left out when the table is wider than the terminal, the first
+    // to go first. Default: from the right, never the first column.
+    void leaveOutFirst(std::vector<std::string> headers);
+    // Every row on one line of at most `maxWidth` display columns (0: no limit): the columns
+    // of leaveOutFirst are left out, then text columns shortened (ending in "…", never below
+    // their header or 8 columns), then columns left out from the right (never the first); a
+    // last line names the columns not shown. Numbers are never cut.
+    std::string render(std::size_t maxWidth = 0) const;
 
 private:
     std::vector<std::string> headers_;
     std::vector<std::vector<std::string>> rows_;
+    std::vector<std::string> leaveOut_;
 };
 
 } // namespace lb::display

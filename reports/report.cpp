@@ -186,6 +186,14 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                " per decisive metric (% more time per unit of work), with the "
                                "95 % interval; green band: viable, red band: not viable."});
     }
+    for (std::size_t i = 0; i < data.steadyState.size(); ++i)
+        out.push_back({"steady-" + std::to_string(i),
+                       "Steady state of " + data.steadyState[i].workload + " on " +
+                           data.steadyState[i].layout +
+                           " (SNIA PTS): the tracked value per round; over the last 5 rounds "
+                           "their average, 90 % and 110 % of it (dotted) and the fitted line "
+                           "(dashed). Steady: range within 20 % and slope within 10 % of the "
+                           "average."});
     for (std::size_t i = 0; i < data.projections.size(); ++i)
         out.push_back({"projection-" + std::to_string(i),
                        "Capacity projection of " + data.projections[i].name +
@@ -203,6 +211,16 @@ std::vector<std::string> barMetricsOfUnit(const ReportData& data, Unit unit) {
             out.push_back(m.toStdString());
     }
     return out;
+}
+
+// A verdict and the headline's reasons, worst deciding metric first ("guest: decision — ...").
+std::vector<Span> headlineSpans(const Comparison& c) {
+    return {
+        {c.candidate, true},
+        {": "},
+        {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+        {c.headline.substr(c.headline.find(" — ") == std::string::npos ? c.headline.size()
+                                                                       : c.headline.find(" — "))}};
 }
 
 void addQuestion(Doc& doc, const ReportData& data) {
@@ -268,13 +286,7 @@ void addVerdicts(Doc& doc, const ReportData& data) {
                  "baseline."}});
             continue;
         }
-        doc.para(std::vector<Span>{
-            {c.candidate, true},
-            {": "},
-            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-            {c.headline.substr(c.headline.find(" — ") == std::string::npos
-                                   ? c.headline.size()
-                                   : c.headline.find(" — "))}});
+        doc.para(headlineSpans(c));
         // The worst first (the metrics are sorted so).
         std::vector<std::vector<Span>> reasons;
         for (const auto& m : c.metrics)
@@ -461,6 +473,51 @@ void addDrills(Doc& doc, const ReportData& data) {
               std::move(rows));
 }
 
+// SSD preconditioning and the steady-state rounds before the measured runs (SNIA PTS).
+void addSteadyState(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    if (data.steadyState.empty())
+        return;
+    doc.heading(2, "SSD preconditioning and steady state");
+    doc.para("Before its first measured run, each layout that asked for it was written "
+             "sequentially in 128 KiB blocks, twice over, and each workload then ran rounds of its "
+             "own pattern until steady state by the SNIA PTS rule: over the last 5 rounds the "
+             "tracked value stays within 20 % of its average and its fitted line within 10 %. "
+             "The rounds are not measured runs and take no part in the verdicts.");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& s : data.steadyState) {
+        const auto& c = s.check;
+        std::string written = "—";
+        if (s.written)
+            written = "2 × " + formatBytes(*s.written, true) +
+                      (s.writeRate ? " at " + display::value(*s.writeRate, Unit::BytesPerSecond)
+                                   : std::string());
+        std::string outcome;
+        if (!s.failed.empty())
+            outcome = "failed: " + s.failed;
+        else if (c.reached)
+            outcome = "steady over rounds " + std::to_string(c.windowStart + 1) + "–" +
+                      std::to_string(c.windowStart + c.windowRounds);
+        else
+            outcome = "not at steady state";
+        const bool window = c.windowRounds > 0 && c.average > 0;
+        rows.push_back({{s.layout},
+                        {s.workload},
+                        {written},
+                        {std::to_string(s.rounds.size()), "", true},
+                        {s.tracked},
+                        {window ? fixed(c.average, c.average >= 100 ? 0 : 2) : "—", "", true},
+                        {window ? plainPercent(c.excursion / c.average) : "—", "", true},
+                        {window ? plainPercent(c.slopeExcursion / c.average) : "—", "", true},
+                        {outcome}});
+    }
+    doc.table({"layout", "workload", "preconditioning", "rounds", "tracked", "window average",
+               "range", "slope", "outcome"},
+              std::move(rows));
+    for (const auto& ref : chartPlan(data))
+        if (ref.id.rfind("steady-", 0) == 0 && charts.count(ref.id))
+            doc.chart(ref.id, ref.caption);
+}
+
 void addLayouts(Doc& doc, const ReportData& data) {
     doc.heading(2, "Layouts and capacity");
     std::vector<std::vector<Cell>> rows;
@@ -498,6 +555,64 @@ std::string usdText(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "$%.0f", v);
     return buf;
+}
+
+// The block for the person who signs: the question, each candidate's verdict headline, what each
+// layout holds and costs, and who wrote the report when, with what, about which hosts.
+void addSummary(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Summary");
+    std::vector<std::string> candidates;
+    for (const auto& l : data.layouts)
+        if (!l.baseline)
+            candidates.push_back(l.name);
+    std::vector<std::vector<Span>> items;
+    if (!candidates.empty())
+        items.push_back({{"Question:", true},
+                         {" can " + joined(candidates, ", ") + " take the place of the baseline " +
+                          data.baseline + " at no more than " +
+                          fixed((data.thresholds.viableMax - 1) * 100, 0) + " % more time?"}});
+    for (const Comparison& c : data.comparisons)
+        items.push_back(c.metrics.empty()
+                            ? std::vector<Span>{{c.candidate, true},
+                                                {": no verdict — nothing measured on both"}}
+                            : headlineSpans(c));
+    if (!items.empty())
+        doc.bullets(std::move(items));
+    const std::optional<Drive> drive =
+        data.projectionRequest ? data.projectionRequest->drive : std::nullopt;
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& l : data.layouts) {
+        if (!l.capacity)
+            continue;
+        std::string cost = "—";
+        const auto projection =
+            std::find_if(data.projections.begin(), data.projections.end(),
+                         [&](const LayoutProjection& p) { return p.name == l.name; });
+        if (drive && drive->priceUsd > 0 && projection != data.projections.end() &&
+            l.capacity->usableBytes > 0)
+            cost = usdText(drive->priceUsd * static_cast<double>(projection->diskBytes.size()) /
+                           (static_cast<double>(l.capacity->usableBytes) / 1e12));
+        rows.push_back({{l.name},
+                        {formatBytes(l.capacity->usableBytes), "", true},
+                        {std::to_string(l.capacity->faultTolerance), "", true},
+                        {cost, "", true}});
+    }
+    if (!rows.empty())
+        doc.table({"layout", "usable capacity", "disks that may fail",
+                   drive ? "cost per usable TB (" + drive->id + ")"
+                         : std::string("cost per usable TB (no --drive given)")},
+                  std::move(rows));
+    std::string written = "Written";
+    if (!data.writtenAt.empty())
+        written += " " + data.writtenAt;
+    if (!data.author.empty())
+        written += " by " + data.author;
+    if (!data.generator.empty())
+        written += " with " + data.generator;
+    if (!data.hosts.empty())
+        written += "; measured on " + joined(data.hosts, ", ");
+    if (written != "Written")
+        doc.para(written + ".");
 }
 
 void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
@@ -673,7 +788,7 @@ void addFailedRuns(Doc& doc, const ReportData& data) {
             rows.push_back({{"#" + std::to_string(r.id), "", true},
                             {r.layout},
                             {r.workload},
-                            {std::to_string(r.iteration), "", true},
+                            {std::to_string(r.iteration + 1), "", true}, // from 1
                             {std::string(runStatusName(r.status))},
                             {r.exitCode ? std::to_string(*r.exitCode) : "—", "", true},
                             {r.reason.empty() ? "no reason recorded" : r.reason}});
@@ -736,7 +851,7 @@ void addAppendix(Doc& doc, const ReportData& data) {
     std::string text;
     for (const auto& r : data.runs) {
         std::string head = "# run " + std::to_string(r.id) + " · " + r.layout + " · " + r.workload +
-                           " · iteration " + std::to_string(r.iteration) + " · " +
+                           " · iteration " + std::to_string(r.iteration + 1) + " · " +
                            std::string(runStatusName(r.status));
         if (!r.toolVersion.empty())
             head += " · " + r.toolVersion;
@@ -762,6 +877,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
                  (data.scenarioPath.empty() ? "" : ", scenario " + data.scenarioPath) + ".");
     else
         doc.para("Every run in the database.");
+    addSummary(doc, data);
     addQuestion(doc, data);
     addVerdicts(doc, data);
     addInventory(doc, data);
@@ -770,6 +886,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addComparisons(doc, data, charts);
     addCharts(doc, data, charts);
     addDrills(doc, data);
+    addSteadyState(doc, data, charts);
     addFailedRuns(doc, data);
     addCaveats(doc, data);
     addAppendix(doc, data);
@@ -1016,6 +1133,9 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
                      data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
                 metrics << QString::fromStdString(m);
             charts::buildGroupedBars(plot, data, metrics, false);
+        } else if (ref.id.rfind("steady-", 0) == 0) {
+            const auto index = std::stoul(ref.id.substr(std::string("steady-").size()));
+            charts::buildSteadyStateChart(plot, data.steadyState[index]);
         } else if (ref.id.rfind("projection-", 0) == 0) {
             const auto index = std::stoul(ref.id.substr(std::string("projection-").size()));
             charts::buildProjectionChart(plot, data.projections[index]);

@@ -6,9 +6,12 @@
 #include "engine/utf8.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <pwd.h>
 #include <set>
 #include <toml++/toml.h>
+#include <unistd.h>
 
 namespace lb {
 
@@ -388,6 +391,10 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             return fail(io.error());
         data.io = *io;
         data.inventoryJson = campaign->inventory;
+        auto steps = store.conditioningSteps(campaign->id);
+        if (!steps)
+            return fail(steps.error());
+        data.steadyState = steadyStateSeries(*steps);
     }
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
         auto inv = hostInventory(store, chosen.front().host);
@@ -449,7 +456,60 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             data.projections.push_back(std::move(**p));
         }
     }
+    data.author = request.author;
+    data.writtenAt = request.writtenAt;
+    data.generator = request.generator;
+    for (const auto& l : data.layouts)
+        if (!l.host.empty() &&
+            std::find(data.hosts.begin(), data.hosts.end(), l.host) == data.hosts.end())
+            data.hosts.push_back(l.host);
+    std::sort(data.hosts.begin(), data.hosts.end());
     return data;
+}
+
+std::vector<SteadyStateSeries> steadyStateSeries(const std::vector<ConditioningStep>& steps) {
+    std::vector<SteadyStateSeries> out;
+    const ConditioningStep* preconditioning = nullptr;
+    for (const auto& step : steps) {
+        if (step.round == 0) {
+            preconditioning = &step;
+            continue;
+        }
+        // A new series where the workload changes or its rounds start again (a new build).
+        if (out.empty() || out.back().layout != step.layout ||
+            out.back().workload != step.workload || step.round == 1) {
+            SteadyStateSeries s;
+            s.layout = step.layout;
+            s.workload = step.workload;
+            s.tracked = step.tracked;
+            if (preconditioning && preconditioning->layout == step.layout) {
+                s.written = preconditioning->bytes;
+                s.writeRate = preconditioning->value;
+                s.writeSeconds = preconditioning->wallSeconds;
+            }
+            out.push_back(std::move(s));
+        }
+        auto& s = out.back();
+        if (step.value)
+            s.rounds.push_back(*step.value);
+        if (!step.error.empty() && s.failed.empty())
+            s.failed = "round " + std::to_string(step.round) + ": " + step.error;
+    }
+    for (auto& s : out)
+        s.check = checkSteadyState(s.rounds);
+    return out;
+}
+
+std::string defaultAuthor() {
+    std::string user;
+    if (const char* u = std::getenv("USER"); u && *u)
+        user = u;
+    else if (const passwd* pw = getpwuid(geteuid()))
+        user = pw->pw_name;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    return (user.empty() ? "unknown" : user) + "@" + (host[0] ? host : "unknown");
 }
 
 } // namespace lb

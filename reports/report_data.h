@@ -9,6 +9,7 @@
 #include "engine/drive_catalog.h"
 #include "engine/expected.h"
 #include "engine/projection.h"
+#include "engine/steady_state.h"
 #include "engine/store.h"
 
 #include <cstdint>
@@ -39,7 +40,15 @@ struct ReportRequest {
     bool scenarioThresholds = true;
     // A capacity projection of every layout whose capacity is known; none when unset.
     std::optional<ProjectionRequest> projection;
+    // For the summary of the person who signs: who wrote the report (user@host, or --author),
+    // when (ISO 8601 UTC) and with what ("layoutbench 0.1.0"); set by the app, "" leaves it out.
+    std::string author;
+    std::string writtenAt;
+    std::string generator;
 };
+
+// "user@host" of the process writing a report: $USER (else the password entry) at the host name.
+std::string defaultAuthor();
 
 struct ReportLayout {
     std::string name;
@@ -71,6 +80,24 @@ struct ReportRun {
     std::string origin; // imported runs: "bonnie++ 1.97 text table, converted from K/sec (KiB/s)"
 };
 
+// One workload's steady-state rounds on a layout after its preconditioning (SNIA PTS), as the
+// report's table and chart show them; a layout rebuilt (a resumed campaign) has a series per
+// build.
+struct SteadyStateSeries {
+    std::string layout;
+    std::string workload;
+    std::string tracked;                  // "fio.*.iops"
+    std::optional<std::uint64_t> written; // the preconditioning's size (written twice)
+    std::optional<double> writeRate;      // its bytes per second
+    double writeSeconds = 0;
+    std::vector<double> rounds; // the tracked value of each round that ran to its end
+    std::string failed;         // why a step failed, "" when none did
+    SteadyStateCheck check;     // over the last window of `rounds`
+};
+
+// The series of a campaign's preconditioning steps, in the order they ran.
+std::vector<SteadyStateSeries> steadyStateSeries(const std::vector<ConditioningStep>& steps);
+
 struct ReportData {
     std::string title;
     std::string baseline;
@@ -87,7 +114,10 @@ struct ReportData {
     std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
     std::vector<ReportRun> runs;                        // by id
     std::optional<ProjectionRequest> projectionRequest; // as requested
-    std::vector<LayoutProjection> projections; // layouts with a known capacity, in layout order
+    std::vector<LayoutProjection> projections;  // layouts with a known capacity, in layout order
+    std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
+    std::string author, writtenAt, generator;   // as requested
+    std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
 };
 
 // Bad input (exit 2) when a named baseline, candidate or campaign does not exist, when the

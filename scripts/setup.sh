@@ -18,6 +18,9 @@ packages=(
     openssh-server openssh-client gdisk e2fsprogs
     # iSCSI and NFS: targets and servers for the tests, userspace client libraries
     libiscsi-dev libiscsi-bin libnfs-dev libnfs-utils tgt nfs-ganesha nfs-ganesha-vfs rpcbind
+    # packaging: manual pages (scdoc), shell completions and the shells that test them, the
+    # Debian packages (cpack's dpkg-shlibdeps and file) and their checker
+    scdoc man-db bash-completion zsh dpkg-dev file lintian
     # the lab guest (tests/lab-guest/build.sh): md RAID and kernel NFS/iSCSI clients under qemu
     qemu-system-x86 cpio kmod binutils
 )

@@ -1,5 +1,6 @@
 // `layoutbench capacity`: usable space, efficiency and fault tolerance of a layout of disks.
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/capacity.h"
 #include "engine/layout.h"
 #include "engine/size.h"
@@ -99,7 +100,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         else
             std::cout << dumpJson(nlohmann::json{{"layouts", all}}, 2) << '\n';
     } else {
-        std::cout << table.render();
+        std::cout << table.render(outputColumns());
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 // `layoutbench compare`: each metric of a candidate against the baseline, with verdicts.
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/store.h"
 #include "engine/utf8.h"
 #include "reports/comparison_text.h"
@@ -17,12 +18,13 @@ struct CompareOptions {
     Thresholds thresholds;
     std::vector<std::string> decide;
     bool thresholdsGiven = false;
+    std::string failOn;
 };
 
 int runCompare(const Globals& g, const CompareOptions& o) {
     if (!(o.thresholds.viableMax >= 1.0 && o.thresholds.notViableMin > o.thresholds.viableMax))
         return report(Error::badInput("--viable/--not-viable: need 1 <= viable < not-viable"));
-    auto store = Store::open(g.db);
+    auto store = openStore(g, DbAccess::Existing);
     if (!store)
         return report(store.error());
     for (const auto& glob : o.decide)
@@ -38,8 +40,8 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     if (g.json)
         std::cout << dumpJson(comparisonJson(*cmp), 2) << '\n';
     else
-        std::cout << comparisonTable(*cmp);
-    return 0;
+        std::cout << comparisonTable(*cmp, outputColumns());
+    return verdictExitStatus(o.failOn, cmp->verdict);
 }
 
 } // namespace
@@ -60,6 +62,7 @@ void addCompare(CLI::App& app, Globals& g, Action& action) {
                     "A metric (or glob: fio.*.read.bw) that decides the verdict; repeatable. "
                     "Default: the candidate's scenario [decide], else throughput, IOPS and p99 "
                     "total latency");
+    addFailOn(*sub, opts->failOn);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, viable, notViable] {
         opts->thresholdsGiven = viable->count() > 0 || notViable->count() > 0;

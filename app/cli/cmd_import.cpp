@@ -12,7 +12,7 @@ namespace lb::cli {
 namespace {
 
 int runImport(const Globals& g, const ImportRequest& request) {
-    auto store = Store::open(g.db);
+    auto store = openStore(g, DbAccess::Create);
     if (!store)
         return report(store.error());
     auto summary = importFiles(*store, request);
@@ -52,6 +52,9 @@ void addImport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--kind", req->kind, "Layout kind, recorded when the layout is new")
         ->capture_default_str();
     sub->add_option("files", req->files, "Result files; - reads standard input")->required();
+    sub->add_flag("--allow-duplicate", req->allowDuplicate,
+                  "Import data the database already holds (the same file or bonnie++ line) "
+                  "again, as more runs");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, req] { action = [&g, req] { return runImport(g, *req); }; });
 }

@@ -1,5 +1,6 @@
 // `layoutbench list`: what the database holds: layouts, runs or campaigns.
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/store.h"
 #include "engine/utf8.h"
 #include "reports/display.h"
@@ -28,7 +29,7 @@ int listLayouts(const Globals& g, Store& store) {
         table.addRow(
             {l.name, l.kind, l.host, std::to_string(l.runs), std::to_string(l.failedRuns)});
     }
-    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render());
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -45,7 +46,7 @@ int listRuns(const Globals& g, Store& store) {
                        {"layout", r.layout},
                        {"workload", r.workload},
                        {"probe", r.probe},
-                       {"iteration", r.iteration},
+                       {"iteration", r.iteration + 1}, // counted from 1, as everywhere shown
                        {"status", runStatusName(r.status)},
                        {"reason", r.reason},
                        {"started_at", r.startedAt},
@@ -53,10 +54,10 @@ int listRuns(const Globals& g, Store& store) {
                        {"metrics", r.metrics}});
         table.addRow(
             {std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-", r.layout,
-             r.workload, std::to_string(r.iteration), std::string(runStatusName(r.status)),
+             r.workload, std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),
              display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics), r.reason});
     }
-    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render());
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -77,7 +78,7 @@ int listCampaigns(const Globals& g, Store& store) {
         table.addRow({std::to_string(c.id), c.name, c.status, c.startedAt, c.finishedAt,
                       std::to_string(c.runs), c.scenarioPath});
     }
-    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render());
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -92,7 +93,7 @@ void addList(CLI::App& app, Globals& g, Action& action) {
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, what] {
         action = [&g, what]() -> int {
-            auto store = Store::open(g.db);
+            auto store = openStore(g, DbAccess::Existing);
             if (!store)
                 return report(store.error());
             if (*what == "runs")

@@ -1,7 +1,9 @@
 // `layoutbench project`: when the data outgrows each layout, what growing it costs, and when its
 // SSDs reach their rated endurance, month by month over the horizon (five years by default).
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/drive_catalog.h"
+#include "engine/install_paths.h"
 #include "engine/layout.h"
 #include "engine/projection.h"
 #include "engine/size.h"
@@ -15,10 +17,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-
-#ifndef LAYOUTBENCH_DATA_DIR
-#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
-#endif
 
 namespace lb::cli {
 
@@ -41,7 +39,7 @@ struct ProjectOptions {
     std::string drive;
     std::string hostWrites;
     double waGain = 1.0;
-    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+    std::string catalog = defaultDriveCatalogPath();
 };
 
 // Where the growth model came from, for the output.
@@ -263,7 +261,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
                               : "+" + std::to_string(e.disksPerYear[y - 1]));
         table.addRow(row);
     }
-    out << table.render();
+    out << table.render(outputColumns());
 
     if (!p.expansions.empty()) {
         display::Table paths({"path", "disks/step", "step usable", "step cost", "per usable TB",
@@ -276,7 +274,7 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
                           std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
                           e.totalCostUsd ? usd(*e.totalCostUsd) : "-",
                           formatBytes(e.finalUsableBytes)});
-        out << "\n" << paths.render();
+        out << "\n" << paths.render(outputColumns());
         for (const auto& e : p.expansions) {
             out << "  " << expansionKindName(e.kind) << ": " << e.description << ". " << e.note;
             if (e.reportedStepUsableBytes)
@@ -377,7 +375,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
 
     std::vector<ProjectionInput> inputs;
     if (!o.layouts.empty()) {
-        auto store = Store::open(g.db);
+        auto store = openStore(g, DbAccess::Existing);
         if (!store)
             return report(store.error());
         for (const auto& name : o.layouts) {

@@ -3,10 +3,12 @@
 // offscreen platform is used.
 #include "app/cli/commands.h"
 #include "engine/drive_catalog.h"
+#include "engine/install_paths.h"
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
 #include "engine/utf8.h"
+#include "layoutbench_version.h"
 #include "reports/comparison_text.h"
 #include "reports/report.h"
 #include "reports/report_file.h"
@@ -19,10 +21,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-
-#ifndef LAYOUTBENCH_DATA_DIR
-#error "LAYOUTBENCH_DATA_DIR must name the data/ directory (the default drive catalog)"
-#endif
 
 namespace lb::cli {
 
@@ -41,7 +39,8 @@ struct ReportOptions {
     unsigned years = 5;
     std::string drive;
     std::string hostWrites;
-    std::string catalog = std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml";
+    std::string catalog = defaultDriveCatalogPath();
+    std::string author; // "": user@host
 };
 
 // --used/--growth and friends -> the projection request; none when neither is given.
@@ -132,8 +131,11 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (!projection)
         return report(projection.error());
     request.projection = *projection;
+    request.author = o.author.empty() ? defaultAuthor() : o.author;
+    request.writtenAt = utcNow();
+    request.generator = std::string("layoutbench ") + kVersionText;
 
-    auto store = Store::open(g.db);
+    auto store = openStore(g, DbAccess::Existing);
     if (!store)
         return report(store.error());
     auto data = gatherReport(*store, request);
@@ -206,6 +208,8 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
     sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    sub->add_option("--author", opts->author,
+                    "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
 }

@@ -1,19 +1,20 @@
 // `layoutbench run` and `layoutbench plan`: run a scenario's campaign, or show every command it
 // would run (build steps with their undo, and each workload's command line) without running any.
 #include "app/cli/commands.h"
+#include "app/cli/progress.h"
+#include "app/cli/terminal.h"
 #include "engine/campaign.h"
 #include "engine/export.h"
 #include "engine/plan.h"
+#include "engine/precondition.h"
 #include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 #include "engine/utf8.h"
 #include "probes/tools.h"
 #include "reports/comparison_text.h"
-#include "reports/display.h"
 
 #include <algorithm>
 #include <csignal>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,8 +29,10 @@ namespace lb::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
+std::atomic<int> interruptedBy{0};
 
-extern "C" void onSignal(int) {
+extern "C" void onSignal(int signal) {
+    interruptedBy.store(signal);
     interrupted.store(true);
 }
 
@@ -38,6 +41,7 @@ struct RunOptions {
     std::string layout;
     std::int64_t resume = 0;
     std::vector<std::string> yesDestroy;
+    std::string failOn;
 };
 
 // Sizes of the scenario's block devices on this machine, from sysfs: `plan` runs nothing.
@@ -57,71 +61,6 @@ std::map<std::string, std::uint64_t> localDeviceBytes(const Scenario& scenario) 
     }
     return out;
 }
-
-std::string duration(double seconds) {
-    const auto s = static_cast<long>(seconds + 0.5);
-    char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
-    else
-        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-    return buf;
-}
-
-// Terminal progress: one rewritten line on a terminal, plain lines otherwise.
-class ProgressPrinter {
-public:
-    explicit ProgressPrinter(bool tty) : tty_(tty) {}
-    void operator()(const CampaignProgress& p) {
-        std::string line =
-            "[" + std::to_string(p.done) + "/" + std::to_string(p.total) +
-            (p.maxTotal > p.total ? " (up to " + std::to_string(p.maxTotal) + ")" : std::string()) +
-            "] ";
-        switch (p.kind) {
-        case CampaignProgress::Kind::Building:
-            line += p.layout + ": building";
-            break;
-        case CampaignProgress::Kind::TearingDown:
-            line += p.layout + ": tearing down";
-            break;
-        case CampaignProgress::Kind::Running:
-            line +=
-                p.layout + " · " + p.workload + " · iteration " + std::to_string(p.iteration + 1) +
-                (p.bracket
-                     ? " (after the candidates)"
-                     : "/" + std::to_string(p.iterations) +
-                           (p.maxIterations > p.iterations ? "–" + std::to_string(p.maxIterations)
-                                                           : std::string()));
-            break;
-        case CampaignProgress::Kind::RunFinished:
-            line += p.layout + " · " + p.workload + " · iteration " +
-                    std::to_string(p.iteration + 1) + ": " + std::string(runStatusName(p.status));
-            if (!p.message.empty())
-                line += " (" + p.message + ")";
-            break;
-        case CampaignProgress::Kind::Message:
-            line += p.message;
-            break;
-        }
-        if (p.etaSeconds)
-            line += " · ETA " + duration(*p.etaSeconds);
-        if (tty_) {
-            // A finished run that failed stays on screen; the rest is rewritten in place.
-            const bool keep =
-                p.kind == CampaignProgress::Kind::RunFinished && p.status != RunStatus::Ok;
-            std::cout << "\r\033[K" << line << (keep ? "\n" : "") << std::flush;
-        } else {
-            std::cout << line << '\n' << std::flush;
-        }
-    }
-    void finish() {
-        if (tty_)
-            std::cout << "\r\033[K" << std::flush;
-    }
-
-private:
-    bool tty_;
-};
 
 Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeRegistry& probes) {
     if (o.resume == 0 || !store)
@@ -146,7 +85,8 @@ Expected<Scenario> scenarioFor(const RunOptions& o, Store* store, const ProbeReg
 
 int runRun(const Globals& g, const RunOptions& o) {
     const ProbeRegistry probes = standardProbes();
-    auto store = Store::open(g.db);
+    // A campaign to resume is in a database that exists; a new one may start a database.
+    auto store = openStore(g, o.resume ? DbAccess::Existing : DbAccess::Create);
     if (!store)
         return report(store.error());
     auto scenario = scenarioFor(o, &*store, probes);
@@ -167,7 +107,8 @@ int runRun(const Globals& g, const RunOptions& o) {
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
 
-    ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
+    // Progress goes to standard error, with --json too: standard output is the result alone.
+    ProgressPrinter printer(std::cerr, terminalColumns(STDERR_FILENO));
     CampaignOptions co;
     if (o.resume)
         co.resume = o.resume;
@@ -175,8 +116,7 @@ int runRun(const Globals& g, const RunOptions& o) {
         co.onlyLayout = o.layout;
     co.yesDestroy = o.yesDestroy;
     co.cancel = &interrupted;
-    if (!g.json)
-        co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
+    co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
     auto runner =
         makeRunnerFor(scenario->host.target, scenario->host.identity, scenario->host.knownHosts);
     if (!runner)
@@ -196,7 +136,7 @@ int runRun(const Globals& g, const RunOptions& o) {
         tables += "\nmeasured: " + describeCampaignIo(**io) + "\n";
     for (const auto& cmp : result->comparisons) {
         comparisons.push_back(comparisonJson(cmp));
-        tables += "\n" + comparisonTable(cmp);
+        tables += "\n" + comparisonTable(cmp, outputColumns());
     }
     for (const auto& why : result->notComparable)
         tables += "\n" + why + "\n";
@@ -225,11 +165,25 @@ int runRun(const Globals& g, const RunOptions& o) {
         for (const auto& p : result->problems)
             std::cout << "  problem: " << p << '\n';
         std::cout << tables;
-        if (result->status == "aborted")
-            std::cout << "\nresume with: layoutbench run " << o.scenario << " --resume "
-                      << result->campaignId << '\n';
     }
-    return result->status == "done" ? 0 : 1;
+    if (result->status == "aborted") {
+        // The hint names the database, so following it resumes this campaign, not one in the
+        // default database. Human output has it on standard output, --json on standard error.
+        const Command resume{
+            "layoutbench",
+            {"run", o.scenario, "--resume", std::to_string(result->campaignId), "--db", g.db}};
+        (g.json ? std::cerr : std::cout)
+            << (g.json ? "" : "\n") << "resume with: " << resume.toUserOutput() << '\n';
+    }
+    // Ctrl-C (SIGINT) exits 130 and SIGTERM 143, as a shell reports a program the signal ended.
+    if (const int signal = interruptedBy.load())
+        return 128 + signal;
+    if (result->status != "done")
+        return 1;
+    std::optional<Verdict> overall;
+    for (const auto& cmp : result->comparisons)
+        overall = overall ? worse(*overall, cmp.verdict) : cmp.verdict;
+    return overall ? verdictExitStatus(o.failOn, *overall) : 0;
 }
 
 int runPlan(const Globals& g, const std::string& path) {
@@ -281,9 +235,25 @@ int runPlan(const Globals& g, const std::string& path) {
         }
         ctx.layoutName = layout.name;
         ctx.exported = exportTarget(layout, plan->workdir);
+        // SSD preconditioning (SNIA PTS) before the layout's first measured run.
+        std::vector<Preconditioning> conditioned;
+        for (const auto& w : scenario->workloads)
+            if (auto p = preconditioningFor(layout, w, *probes.find(w.probe), nullptr))
+                conditioned.push_back(*p);
+        nlohmann::json precondition(nullptr);
+        if (!conditioned.empty()) {
+            text << "  " << describePreconditioning(layout, conditioned) << "\n";
+            precondition = describePreconditioning(layout, conditioned);
+        }
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& w : scenario->workloads) {
             const Probe* probe = probes.find(w.probe);
+            std::string skipped;
+            const auto rounds = preconditioningFor(layout, w, *probe, &skipped);
+            if (rounds)
+                text << "  run " << w.name << " " << describeSteadyStateRounds(*rounds) << "\n";
+            else if (!skipped.empty())
+                text << "  run " << w.name << " not preconditioned: " << skipped << "\n";
             // Where it runs: the layout's host, its one client, or from here to all its clients.
             WorkloadContext wctx = ctx;
             std::string where;
@@ -325,13 +295,17 @@ int runPlan(const Globals& g, const std::string& path) {
                 text << "  run " << w.name << " cleanup on " << c.client << ": "
                      << c.command.toUserOutput() << "\n";
             }
-            workloads.push_back({{"name", w.name},
-                                 {"iterations", scenario->iterations},
-                                 {"clients", w.clients},
-                                 {"prepare", prepare},
-                                 {"argv", mc->command.argvForDisplay()},
-                                 {"cwd", mc->command.cwd},
-                                 {"cleanup", cleanup}});
+            workloads.push_back(
+                {{"name", w.name},
+                 {"iterations", scenario->iterations},
+                 {"clients", w.clients},
+                 {"prepare", prepare},
+                 {"argv", mc->command.argvForDisplay()},
+                 {"cwd", mc->command.cwd},
+                 {"cleanup", cleanup},
+                 {"steady_state", rounds ? nlohmann::json{{"max_rounds", rounds->maxRounds},
+                                                          {"round_seconds", rounds->roundSeconds}}
+                                         : nlohmann::json(nullptr)}});
         }
         text << "  teardown: the undo commands above, newest first\n";
         out.push_back({{"layout", layout.name},
@@ -339,6 +313,7 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"baseline", layout.baseline},
                        {"workdir", plan->workdir},
                        {"steps", steps},
+                       {"precondition", precondition},
                        {"workloads", workloads}});
     }
     if (g.json)
@@ -372,6 +347,7 @@ void addRun(CLI::App& app, Globals& g, Action& action) {
                     "A block device (path or serial) whose data the layouts may destroy; "
                     "repeat for each")
         ->take_all();
+    addFailOn(*sub, opts->failOn);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runRun(g, *opts); }; });
 }

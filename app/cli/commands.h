@@ -2,7 +2,9 @@
 // action to run. Actions return the exit status: 0 done, 1 runtime failure, 2 bad input or usage.
 #pragma once
 
+#include "engine/analysis.h"
 #include "engine/expected.h"
+#include "engine/store.h"
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -14,10 +16,14 @@
 
 namespace lb::cli {
 
+// Options every command takes, before or after the command's name.
 struct Globals {
-    std::string db;    // --db PATH
+    std::string db;    // --db PATH; after parsing, defaultDatabasePath() when not given
     bool json = false; // --json
 };
+
+// Exit statuses besides 0, 1 and 2 (the contract's): a verdict at or past --fail-on.
+inline constexpr int kExitVerdict = 3;
 
 using Action = std::function<int()>;
 
@@ -38,7 +44,20 @@ void addReport(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
 void addCleanup(CLI::App& app, Globals& g, Action& action);
 
-// Adds --db and --json to a subcommand.
-void addGlobalOptions(CLI::App& sub, Globals& g);
+void addMerge(CLI::App& app, Globals& g, Action& action);
+
+// Adds --db and --json to the program (before the command) or to a command (after it).
+void addGlobalOptions(CLI::App& app, Globals& g);
+
+// How a command uses the database: Existing for one that only reads it (a mistyped --db is
+// refused, naming it, rather than created empty), Create for one that may start it.
+enum class DbAccess { Existing, Create };
+Expected<Store> openStore(const Globals& g, DbAccess access);
+
+// --fail-on not-viable|decision, for CI pipelines: the command exits kExitVerdict when the
+// overall verdict is that bad or worse.
+void addFailOn(CLI::App& sub, std::string& failOn);
+// kExitVerdict when `overall` is as bad as `failOn` ("not-viable" or "decision") or worse, else 0.
+int verdictExitStatus(const std::string& failOn, Verdict overall);
 
 } // namespace lb::cli

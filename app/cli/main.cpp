@@ -5,7 +5,9 @@
 #include "engine/size.h"
 #include "engine/sqlite.h"
 #include "engine/store.h"
+#include "layoutbench_version.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace lb::cli {
@@ -26,10 +28,55 @@ int report(Error error,
     return report(error);
 }
 
-void addGlobalOptions(CLI::App& sub, Globals& g) {
-    sub.add_option("--db", g.db, "SQLite results database")->default_str(defaultDatabasePath());
-    sub.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");
+void addGlobalOptions(CLI::App& app, Globals& g) {
+    app.add_option("--db", g.db,
+                   "SQLite results database (default: $LAYOUTBENCH_DB, else "
+                   "$XDG_DATA_HOME/layoutbench/results.db)")
+        ->default_str(defaultDatabasePath());
+    app.add_flag("--json", g.json, "Machine-readable JSON output, canonical units");
 }
+
+Expected<Store> openStore(const Globals& g, DbAccess access) {
+    std::error_code ec;
+    if (access == DbAccess::Existing && g.db != ":memory:" &&
+        !std::filesystem::is_regular_file(g.db, ec))
+        return badInput("--db " + g.db +
+                        ": no such database (this command only reads one; import, run and "
+                        "merge create it)");
+    return Store::open(g.db);
+}
+
+void addFailOn(CLI::App& sub, std::string& failOn) {
+    sub.add_option("--fail-on", failOn,
+                   "Exit 3 when the overall verdict is this bad or worse: not-viable or decision")
+        ->check(CLI::IsMember({"not-viable", "decision"}));
+}
+
+int verdictExitStatus(const std::string& failOn, Verdict overall) {
+    if (failOn.empty())
+        return 0;
+    const Verdict bar = failOn == "decision" ? Verdict::Decision : Verdict::NotViable;
+    return worse(overall, bar) == overall ? kExitVerdict : 0;
+}
+
+namespace {
+
+// The command a command line names: the first word that is neither an option nor the value of
+// the program's own --db. Empty when there is none.
+std::string commandWord(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--db") {
+            ++i;
+            continue;
+        }
+        if (!word.starts_with("-"))
+            return std::string(word);
+    }
+    return {};
+}
+
+} // namespace
 
 } // namespace lb::cli
 
@@ -44,9 +91,16 @@ int main(int argc, char** argv) {
                   << ": another program is writing to the database; waiting (" << waited.count()
                   << " s so far)\n";
     }});
-    CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts"};
+    CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts", "layoutbench"};
     app.require_subcommand(1);
+    app.set_version_flag("-V,--version", std::string("layoutbench ") + lb::kVersionText,
+                         "Print the version and the git describe of the build, and exit");
+    app.footer("--db and --json go before or after the command. LAYOUTBENCH_DB names the "
+               "database when --db does not.\nExit status: 0 done, 1 runtime failure, 2 bad "
+               "input, 3 a verdict at or past --fail-on, 128+N stopped by signal N (130: "
+               "Ctrl-C).");
     Globals globals;
+    addGlobalOptions(app, globals);
     Action action;
     // Every file the command reads (results, scenarios, catalogs, samples) is read within it.
     std::string maxInput;
@@ -63,14 +117,16 @@ int main(int argc, char** argv) {
     addCleanup(app, globals, action);
     addProject(app, globals, action);
     addReport(app, globals, action);
+    addMerge(app, globals, action);
     std::string known;
     bool isCommand = false;
+    const std::string command = commandWord(argc, argv);
     for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
         known += (known.empty() ? "" : ", ") + sub->get_name();
-        isCommand = isCommand || (argc > 1 && sub->get_name() == argv[1]);
+        isCommand = isCommand || sub->get_name() == command;
     }
-    if (argc > 1 && argv[1][0] != '-' && !isCommand) {
-        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(argv[1])
+    if (!command.empty() && !isCommand) {
+        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command)
                   << "' (commands: " << known << ")\n";
         return 2;
     }
@@ -79,6 +135,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "layoutbench: " << lb::escapeControl(e.what()) << '\n';

@@ -3,16 +3,18 @@
 // status 2, as the command line does.
 #include "app/gui/main_window.h"
 #include "engine/sqlite.h"
+#include "layoutbench_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QStatusBar>
 #include <cstdio>
 
 int main(int argc, char** argv) {
     QCoreApplication::setOrganizationName(QStringLiteral("layoutbench"));
     QCoreApplication::setApplicationName(QStringLiteral("layoutbench-gui"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QString::fromUtf8(lb::kVersionText));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -35,7 +37,8 @@ int main(int argc, char** argv) {
             std::printf("%s", qPrintable(usage()));
             return 0;
         }
-        if (a == QStringLiteral("-v") || a == QStringLiteral("--version")) {
+        if (a == QStringLiteral("-v") || a == QStringLiteral("-V") ||
+            a == QStringLiteral("--version")) {
             std::printf("layoutbench-gui %s\n", qPrintable(QCoreApplication::applicationVersion()));
             return 0;
         }
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
     // QApplication takes its own options (-platform, -style ...) out of argv first.
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("layoutbench"));
+    // The icon and desktop entry the package installs (packaging/): desktops match the window
+    // to its entry by this name.
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/layoutbench.png")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("layoutbench-gui"));
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);

@@ -13,6 +13,7 @@
 #include "app/gui/results_tab.h"
 #include "app/gui/scenario_tab.h"
 #include "app/gui/store_service.h"
+#include "layoutbench_version.h"
 
 #include <QAction>
 #include <QApplication>
@@ -201,9 +202,10 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About layoutbench"), this, [this] {
         QMessageBox::about(
             this, tr("About layoutbench"),
-            tr("<b>layoutbench</b> benchmarks storage layouts, keeps every result and compares a "
-               "candidate against a baseline: up to 10 % more time per unit of work is viable, "
-               "twice the time is not, anything between needs a decision."));
+            tr("<b>layoutbench</b> %1<br><br>layoutbench benchmarks storage layouts, keeps every "
+               "result and compares a candidate against a baseline: up to 10 % more time per unit "
+               "of work is viable, twice the time is not, anything between needs a decision.")
+                .arg(QString::fromUtf8(lb::kVersionText).toHtmlEscaped()));
     });
 }
 

@@ -3,6 +3,7 @@
 #include "app/gui/projection_tab.h"
 
 #include "app/gui/gui_types.h"
+#include "engine/install_paths.h"
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "reports/charts.h"
@@ -72,10 +73,8 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     connect(years_, &QSpinBox::valueChanged, this, changed);
     for (QLineEdit* edit : {used_, growth_, hostWrites_})
         connect(edit, &QLineEdit::editingFinished, this, changed);
-#ifdef LAYOUTBENCH_DATA_DIR
-    if (auto catalog = loadDriveCatalog(std::string(LAYOUTBENCH_DATA_DIR) + "/drives.toml"))
+    if (auto catalog = loadDriveCatalog(defaultDriveCatalogPath()))
         setCatalog(*catalog);
-#endif
     showMessage(tr("Open a database with a layout whose disks are known."));
 }
 

@@ -2,10 +2,12 @@
 #include "app/gui/report_dialog.h"
 
 #include "app/gui/store_service.h"
+#include "engine/store.h"
 #include "reports/report_file.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -133,6 +135,9 @@ void ReportDialog::startWriting() {
         request.candidate = ss(c);
     if (campaign_->currentData().isValid())
         request.campaignId = campaign_->currentData().toLongLong();
+    request.author = defaultAuthor();
+    request.writtenAt = utcNow();
+    request.generator = "layoutbench " + QCoreApplication::applicationVersion().toStdString();
     pending_ = path;
     writeButton_->setEnabled(false);
     status_->setText(tr("Gathering the report's data …"));

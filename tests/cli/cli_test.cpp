@@ -1,4 +1,5 @@
 // The command-line contract of ARCHITECTURE.md, exercised through the real binary.
+#include "reports/report_data.h"
 #include "tests/cli/cli_fixture.h"
 
 #include <algorithm>
@@ -56,6 +57,33 @@ TEST_F(Cli, CapacityBadInput) {
     expectOneLineError(lb({"capacity", "--disks", "2"}, false), "--kind");
 }
 
+// The report's summary says who wrote it: user@host of the process, or --author.
+TEST_F(Cli, ReportSaysWhoWroteItWhenAndWithWhat) {
+    ASSERT_EQ(lb({"import", "--layout", "bare-metal", data + "/bonnie++/1.97/seed-bare-metal.csv"})
+                  .exitCode,
+              0);
+    ASSERT_EQ(lb({"import", "--layout", "guest", data + "/bonnie++/1.97/seed-guest.csv"}).exitCode,
+              0);
+    auto text = [&](const std::vector<std::string>& extra) {
+        const std::string out = (dir_ / "report.md").string();
+        std::vector<std::string> args{"report", "--out", out};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = lb(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::ifstream in(out);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string byDefault = text({});
+    const auto summary = byDefault.find("## Summary");
+    ASSERT_NE(summary, std::string::npos) << byDefault;
+    EXPECT_NE(byDefault.find(" by " + lb::defaultAuthor() + " with layoutbench ", summary),
+              std::string::npos)
+        << byDefault.substr(summary, 1500);
+    EXPECT_NE(text({"--author", "Bob Ops <bob@example.org>"})
+                  .find(" by Bob Ops \\<bob@example.org\\> with layoutbench"),
+              std::string::npos);
+}
+
 TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {
     auto a = lb({"import", "--layout", "bare-metal", data + "/bonnie++/1.97/seed-bare-metal.csv"});
     ASSERT_EQ(a.exitCode, 0) << a.err;
@@ -105,7 +133,7 @@ TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {
 
 TEST_F(Cli, ImportIsAllOrNothing) {
     const auto good = data + "/bonnie++/1.97/seed-bare-metal.csv";
-    std::ifstream in(good);
+    std::ifstream in(data + "/bonnie++/1.97/seed-guest.csv");
     std::string line;
     std::getline(in, line);
     // Second line has a non-numeric put_block: the whole file must be refused.
@@ -284,4 +312,37 @@ TEST_F(Cli, PlanShowsTheOrderAndBoundsOfTheRuns) {
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("runs: 35, up to 65"), std::string::npos) << r.out;
+}
+
+// `plan` shows SSD preconditioning where a layout asks for it: the sequential writes once, the
+// rounds per workload that can take them, and why the others are measured without.
+TEST_F(Cli, PlanShowsPreconditioningAndSteadyStateRounds) {
+    const std::string quick = std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/quick.toml";
+    std::ifstream in(quick);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("compression = \"off\""), 19,
+                 "compression = \"off\"\nprecondition = \"snia\"\nprecondition_size = \"1G\"");
+    const std::string path = write("snia.toml", text);
+    auto r = lb({"plan", path}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto raidz1 = r.out.substr(r.out.find("== layout raidz1"));
+    EXPECT_NE(raidz1.find("precondition (SNIA PTS): fio sequential 128 KiB writes, twice 1.00 GiB"),
+              std::string::npos)
+        << raidz1;
+    EXPECT_NE(raidz1.find("run fio:seq-write-1m steady state: up to 25 round(s) of 60 s"),
+              std::string::npos)
+        << raidz1;
+    EXPECT_NE(raidz1.find("run xz not preconditioned: the xz probe has no steady-state rounds"),
+              std::string::npos)
+        << raidz1;
+    const auto dir = r.out.substr(0, r.out.find("== layout raidz1"));
+    EXPECT_EQ(dir.find("precondition"), std::string::npos) << dir; // the baseline did not ask
+    r = lb({"plan", path, "--json"}, false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto layouts = json::parse(r.out)["layouts"];
+    ASSERT_EQ(layouts.size(), 2U);
+    EXPECT_TRUE(layouts[0]["precondition"].is_null()); // the dir baseline did not ask
+    EXPECT_TRUE(layouts[1]["precondition"].is_string());
+    EXPECT_EQ(layouts[1]["workloads"][0]["steady_state"]["max_rounds"], 25);
+    EXPECT_EQ(layouts[1]["workloads"][0]["steady_state"]["round_seconds"], 60);
 }

@@ -19,15 +19,18 @@ using namespace std::chrono_literals;
 
 class ImportStream : public lb::test::Cli {
 protected:
-    // `lines` copies of a real bonnie++ 1.97 CSV line, and `tail` after them.
+    // A real bonnie++ 1.97 CSV line from `lines` machines (the same line would be refused as
+    // data imported already), and `tail` after them.
     std::string csv(const std::string& name, std::size_t lines, const std::string& tail = "") {
         std::ifstream in(data + "/bonnie++/1.97/seed-guest.csv");
         std::string line;
         std::getline(in, line);
+        const auto machine = line.find("guest-vm");
         const auto path = (dir_ / name).string();
         std::ofstream out(path);
         for (std::size_t i = 0; i < lines; ++i)
-            out << line << '\n';
+            out << line.substr(0, machine) << name << '-' << i
+                << line.substr(machine + std::string_view("guest-vm").size()) << '\n';
         out << tail;
         return path;
     }

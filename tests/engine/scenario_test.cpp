@@ -2,6 +2,7 @@
 // default names of a valid scenario, and every kind of bad input: each is ErrorKind::BadInput with
 // a message that starts with "FILE:LINE:COL: field" or "FILE:LINE: field" at the exact place.
 // Fixtures whose file path matters are under tests/data/scenarios/; the rest are inline.
+#include "engine/precondition.h"
 #include "engine/scenario.h"
 #include "probes/tools.h"
 
@@ -359,6 +360,19 @@ probe = "randfile"
     EXPECT_FALSE(stripe.atime);
     EXPECT_DOUBLE_EQ(stripe.underprovision, 1.0);
     EXPECT_EQ(s->workloads[0].options.bytes("size"), 1073741824u); // randfile default "1G"
+}
+
+TEST(ScenarioDefaults, CacheAndIoAreTakenFromTheFile) {
+    const auto s = parse(replaced(valid, "iterations = 3",
+                                  "iterations = 3\ncache = \"warm\"\n"
+                                  "io = \"buffered\""));
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_FALSE(s->coldCache);
+    EXPECT_EQ(s->io, Scenario::IoPath::Buffered);
+    const auto cold = parse(valid);
+    ASSERT_TRUE(cold) << cold.error().message;
+    EXPECT_TRUE(cold->coldCache);
+    EXPECT_EQ(cold->io, Scenario::IoPath::Auto);
 }
 
 TEST(ScenarioNames, WorkloadsAreNamedAfterProbeAndPresetOrJobFileUnlessNamed) {
@@ -1253,4 +1267,54 @@ TEST(ScenarioDecide, GlobsAreCheckedAgainstTheWorkloadsMetrics) {
     EXPECT_NE(r.error().message.find("matches no metric"), std::string::npos);
     text = valid + "\n[decide]\nmetric = [\"xz.throughput\"]\n";
     expectBadInputAt(text, lineColumn(text, "metric ="), "decide.metric");
+}
+
+TEST(ScenarioPrecondition, OnAWorkloadOrALayout) {
+    auto r = parse(replaced(valid, "preset = \"seq-read-1m\"",
+                            "preset = \"seq-read-1m\"\nprecondition = \"snia\"\nsteady_rounds = "
+                            "8\nsteady_round_seconds = 5\nprecondition_size = \"64M\""));
+    ASSERT_TRUE(r) << r.error().message;
+    const auto& p = r->workloads[0].precondition;
+    EXPECT_TRUE(p.snia);
+    EXPECT_EQ(p.maxRounds, 8);
+    EXPECT_EQ(p.roundSeconds, 5);
+    EXPECT_EQ(p.bytes, std::optional<std::uint64_t>(64ULL << 20));
+    EXPECT_FALSE(r->workloads[1].precondition.snia);
+    r = parse(
+        replaced(valid, "underprovision = 1.0", "underprovision = 1.0\nprecondition = \"snia\""));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_TRUE(r->layouts[1].precondition);
+    EXPECT_FALSE(r->layouts[1].preconditionBytes);
+    const auto& fio = r->workloads[0];
+    const auto& xz = r->workloads[1];
+    const auto probes = lb::standardProbes();
+    std::string skipped;
+    const auto fioRounds =
+        lb::preconditioningFor(r->layouts[1], fio, *probes.find("fio"), &skipped);
+    ASSERT_TRUE(fioRounds);
+    EXPECT_EQ(fioRounds->maxRounds, 25); // the defaults
+    EXPECT_EQ(fioRounds->roundSeconds, 60);
+    EXPECT_FALSE(lb::preconditioningFor(r->layouts[1], xz, *probes.find("xz"), &skipped));
+    EXPECT_EQ(skipped, "the xz probe has no steady-state rounds");
+    EXPECT_FALSE(lb::preconditioningFor(r->layouts[0], fio, *probes.find("fio"), &skipped));
+    EXPECT_TRUE(skipped.empty()); // the dir layout did not ask
+}
+
+TEST(ScenarioErrors, PreconditionWhereItCannotRunNamesTheKey) {
+    std::string text = replaced(valid, "probe = \"xz\"", "probe = \"xz\"\nprecondition = \"snia\"");
+    expectBadInputAt(text, valueAt(text, "precondition = \"snia\""), "workloads[1].precondition");
+    text = replaced(valid, "preset = \"seq-read-1m\"",
+                    "preset = \"seq-read-1m\"\nprecondition = \"ssd\"");
+    expectBadInputAt(text, valueAt(text, "precondition = \"ssd\""), "workloads[0].precondition");
+    text = replaced(valid, "preset = \"seq-read-1m\"",
+                    "preset = \"seq-read-1m\"\nprecondition_size = \"4K\"");
+    expectBadInputAt(text, valueAt(text, "precondition_size = \"4K\""),
+                     "workloads[0].precondition_size");
+    text = replaced(valid, "baseline = true", "baseline = true\nprecondition = \"snia\"");
+    expectBadInputAt(text, valueAt(text, "precondition = \"snia\""), "layouts[0].precondition");
+    const auto r = parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("does not fill a directory it did not make"),
+              std::string::npos)
+        << r.error().message;
 }

@@ -18,11 +18,13 @@ Expected<void> createFixtureDatabase(const std::string& path) {
          "server",
          "zfs-raidz2",
          {bonnie + "seed-bare-metal.csv", fio + "seq_read.json", fio + "rand_write_4k.json"}},
+        // The same fio outputs on both sides: the candidate imports them again on purpose.
         {candidateLayout,
          "server",
          "guest",
          {bonnie + "seed-guest.csv", fio + "seq_read.json", fio + "rand_write_4k.json",
-          fio + "failed_notdir.json"}},
+          fio + "failed_notdir.json"},
+         true},
     };
     for (const auto& request : requests)
         if (auto imported = importFiles(*store, request); !imported)

@@ -16,6 +16,7 @@
 #include "engine/runner.h"
 #include "engine/scenario.h"
 #include "engine/schedule.h"
+#include "engine/steady_state.h"
 #include "engine/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
@@ -722,6 +723,135 @@ TEST_F(Campaign, AutoIterationsStopAtTheMaximumAndSaySo) {
                      [](const lb::MetricComparison& m) { return m.name == "xz.throughput"; });
     ASSERT_NE(xz, cmp->metrics.end());
     EXPECT_NE(std::find(xz->notes.begin(), xz->notes.end(), note->text), xz->notes.end());
+}
+
+// The notes on `layout`'s stored metrics that contain `text`.
+std::vector<lb::MetricNote> notesWith(lb::Store& store, const std::string& layout,
+                                      std::int64_t campaignId, const std::string& text) {
+    std::vector<lb::MetricNote> out;
+    auto samples = store.layoutSamples(layout, campaignId);
+    EXPECT_TRUE(samples) << samples.error().message;
+    if (samples)
+        for (const auto& n : samples->notes)
+            if (n.text.find(text) != std::string::npos)
+                out.push_back(n);
+    return out;
+}
+
+// precondition = "snia" on a raidz1 of file vdevs: the workload-independent sequential writes
+// (twice 90 % of the pool's free space, found with df), then 1 s rounds of the workload's own
+// pattern until the SNIA window holds. The rate cap keeps the rounds' IOPS flat, so the window
+// of 5 rounds is reached; the rule itself is tested on numbers in steady_state_test.
+TEST_F(Campaign, SniaPreconditioningRunsRoundsUntilSteadyState) {
+    REQUIRE_ZFS();
+    std::string toml = head(1) + "bracket = false\n" + dirLayout("dir", true) +
+                       raidz1("raidz1", pool(), "64MiB", false) +
+                       "precondition = \"snia\"\n"
+                       "[[workloads]]\nprobe = \"fio\"\npreset = \"rand-read-4k-qd1\"\n"
+                       "size = \"8MiB\"\nruntime = 1\nrate_iops = 200\n"
+                       "steady_round_seconds = 1\n";
+    const auto s = scenario(toml);
+    std::vector<std::string> messages;
+    lb::CampaignOptions options;
+    options.onProgress = [&](const lb::CampaignProgress& p) {
+        if (p.kind == lb::CampaignProgress::Kind::Message)
+            messages.push_back(p.message);
+    };
+    auto result = run(s, options);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    auto steps = store_->conditioningSteps(result->campaignId);
+    ASSERT_TRUE(steps) << steps.error().message;
+    ASSERT_GE(steps->size(), 6U); // the preconditioning and at least the window's 5 rounds
+    const auto& pre = steps->front();
+    EXPECT_EQ(pre.layout, "raidz1"); // the dir baseline did not ask for it
+    EXPECT_EQ(pre.round, 0);
+    EXPECT_EQ(pre.workload, "");
+    EXPECT_TRUE(pre.error.empty()) << pre.error << pre.stderrText;
+    ASSERT_TRUE(pre.bytes);
+    EXPECT_GT(*pre.bytes, 64ULL << 20); // most of ~180 MiB of usable space
+    EXPECT_LT(*pre.bytes, 256ULL << 20);
+    EXPECT_EQ(*pre.bytes % (128 * 1024), 0U);
+    EXPECT_NE(std::find(pre.argv.begin(), pre.argv.end(), "--loops=2"), pre.argv.end());
+    ASSERT_TRUE(pre.value);
+    EXPECT_GT(*pre.value, 0);
+    std::vector<double> rounds;
+    for (std::size_t i = 1; i < steps->size(); ++i) {
+        const auto& r = (*steps)[i];
+        EXPECT_EQ(r.round, static_cast<int>(i));
+        EXPECT_EQ(r.workload, "fio:rand-read-4k-qd1");
+        EXPECT_EQ(r.tracked, "fio.*.iops");
+        EXPECT_TRUE(r.error.empty()) << r.error;
+        EXPECT_NE(r.stdoutText.find("\"jobs\""), std::string::npos); // the raw fio JSON
+        if (r.value)
+            rounds.push_back(*r.value);
+    }
+    std::printf("[ steady   ] preconditioning wrote 2 x %.0f MiB at %.0f MiB/s in %.1f s; IOPS "
+                "per round:",
+                static_cast<double>(*pre.bytes) / (1 << 20), *pre.value / (1 << 20),
+                pre.wallSeconds);
+    for (const double v : rounds)
+        std::printf(" %.0f", v);
+    std::printf("\n");
+    const auto check = lb::checkSteadyState(rounds);
+    EXPECT_TRUE(check.reached) << "the rounds stopped before the window held";
+    EXPECT_LE(rounds.size(), 25U);
+    EXPECT_NEAR(check.average, 200, 40);
+    // The measured runs say how they were prepared; the baseline's say nothing of it.
+    const auto steady = notesWith(*store_, "raidz1", result->campaignId, "at steady state");
+    ASSERT_FALSE(steady.empty());
+    EXPECT_EQ(steady.front().kind, lb::MetricNote::Kind::Method);
+    EXPECT_NE(steady.front().text.find("after SNIA preconditioning"), std::string::npos);
+    EXPECT_TRUE(notesWith(*store_, "dir", result->campaignId, "precondition").empty());
+    EXPECT_NE(std::find_if(messages.begin(), messages.end(),
+                           [](const std::string& m) {
+                               return m.find("preconditioning 'raidz1'") != std::string::npos;
+                           }),
+              messages.end());
+    // Steady-state rounds are not runs: one measured run per layout.
+    EXPECT_EQ(result->runs, 2U);
+}
+
+// A round limit below what the SNIA window needs: the rounds stop there and every metric of the
+// workload on that layout says it was not at steady state, next to the verdict. A dir layout is
+// not preconditioned without a size (it is not layoutbench's to fill) and its runs say so.
+TEST_F(Campaign, SteadyStateRoundLimitIsANoteNextToTheVerdict) {
+    REQUIRE_ZFS();
+    std::string toml = head(1) + "bracket = false\n" + dirLayout("dir", true) +
+                       raidz1("raidz1", pool(), "64MiB", false) +
+                       "[[workloads]]\nprobe = \"fio\"\npreset = \"seq-write-1m\"\n"
+                       "size = \"8MiB\"\nruntime = 1\nprecondition = \"snia\"\n"
+                       "steady_rounds = 3\nsteady_round_seconds = 1\n";
+    const auto s = scenario(toml);
+    auto result = run(s);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, "done") << joined(result->problems);
+    auto steps = store_->conditioningSteps(result->campaignId);
+    ASSERT_TRUE(steps) << steps.error().message;
+    ASSERT_EQ(steps->size(), 4U); // the preconditioning and 3 rounds, on raidz1 only
+    for (const auto& st : *steps) {
+        EXPECT_EQ(st.layout, "raidz1");
+        EXPECT_TRUE(st.error.empty()) << st.error;
+    }
+    EXPECT_EQ(steps->back().round, 3);
+    EXPECT_EQ(steps->back().tracked, "fio.*.bw"); // 1 MiB transfers: throughput is tracked
+    const auto limit = notesWith(*store_, "raidz1", result->campaignId, "not at steady state");
+    ASSERT_FALSE(limit.empty());
+    EXPECT_EQ(limit.front().kind, lb::MetricNote::Kind::Qualifies);
+    EXPECT_NE(limit.front().text.find("after 3 round(s) of 1 s (the limit is 3)"),
+              std::string::npos)
+        << limit.front().text;
+    const auto skipped = notesWith(*store_, "dir", result->campaignId, "not preconditioned");
+    ASSERT_FALSE(skipped.empty());
+    EXPECT_NE(skipped.front().text.find("precondition_size"), std::string::npos);
+    auto cmp = lb::compareStoredLayouts(*store_, "dir", "raidz1", s.policy(), result->campaignId);
+    ASSERT_TRUE(cmp) << cmp.error().message;
+    const auto bw =
+        std::find_if(cmp->metrics.begin(), cmp->metrics.end(), [](const lb::MetricComparison& m) {
+            return m.name == "fio.seq-write-1m.write.bw";
+        });
+    ASSERT_NE(bw, cmp->metrics.end());
+    EXPECT_NE(std::find(bw->notes.begin(), bw->notes.end(), limit.front().text), bw->notes.end());
 }
 
 TEST_F(Campaign, LayoutNotBuilt) {

@@ -53,7 +53,7 @@ TEST_F(InterruptTest, CtrlCDuringZfsFioRunStopsPolitelyAndTearsDown) {
     ASSERT_TRUE(status) << "layoutbench still runs " << kBound.count() << " s after SIGINT";
     std::printf("[ info ] SIGINT to exit of layoutbench: %.2f s\n", stopSeconds);
     RecordProperty("sigint_to_exit_ms", static_cast<int>(stopSeconds * 1000));
-    EXPECT_EQ(*status, 1) << lb->err();
+    EXPECT_EQ(*status, 130) << "128 + SIGINT, as a shell reports it: " << lb->err();
     EXPECT_LT(stopSeconds, 30.0);
 
     // stdout is only the final JSON.
@@ -110,10 +110,13 @@ TEST_F(InterruptTest, CtrlCDuringBaselinePrintsResumeCommand) {
     ASSERT_EQ(::kill(-lb.pid(), SIGINT), 0);
     const auto status = lb.waitFor(kBound);
     ASSERT_TRUE(status) << "layoutbench still runs " << kBound.count() << " s after SIGINT";
-    EXPECT_EQ(*status, 1) << lb.err();
+    EXPECT_EQ(*status, 130) << lb.err();
     const std::string out = lb.out();
     const std::string id = scalar(db_, "SELECT id FROM campaign");
-    EXPECT_NE(out.find("resume with: layoutbench run " + scenario_ + " --resume " + id + "\n"),
+    // The database is named: following the line resumes this campaign, not one in the default
+    // database.
+    EXPECT_NE(out.find("resume with: layoutbench run " + scenario_ + " --resume " + id +
+                       " --db " + db_ + "\n"),
               std::string::npos)
         << out;
     EXPECT_EQ(scalar(db_, "SELECT status || ' ' || reason FROM run"),

@@ -158,10 +158,12 @@ std::string buildFixture() {
                              "zfs-raidz2",
                              {bonnie + "seed-bare-metal.csv", fio + "seq_read.json"}}),
          "import bare-metal");
+    // The same fio output on both sides: imported again on purpose.
     must(importFiles(store, {"guest-vm",
                              "storage1",
                              "md-raid6",
-                             {bonnie + "seed-guest.csv", fio + "seq_read.json"}}),
+                             {bonnie + "seed-guest.csv", fio + "seq_read.json"},
+                             true}),
          "import guest-vm");
     must(importFiles(store, {hostile, "storage1", "imported", {bonnie + "hdd-slow-seeks.csv"}}),
          "import hostile");
@@ -593,6 +595,136 @@ TEST(Report, ProjectionSectionHasTheCeilingMonthAndChart) {
     const std::string html = renderHtml(data);
     EXPECT_NE(html.find("Capacity projection"), std::string::npos);
     EXPECT_NE(html.find("Capacity projection of bare-metal"), std::string::npos);
+}
+
+// A campaign whose raidz1 was preconditioned: the report's steady-state section has a row per
+// workload with the window's figures and a chart each; the rounds are no runs of the verdict.
+TEST(Report, SteadyStateSectionHasTheRoundsWindowAndChart) {
+    const fs::path db = outputDir() / "steady.db";
+    fs::remove(db);
+    auto store = Store::open(db.string(), fixedClock);
+    ASSERT_TRUE(store);
+    auto host = store->ensureHost("h", "{}");
+    ASSERT_TRUE(host);
+    auto q = store->database().prepare(
+        "INSERT INTO campaign(name, scenario_path, scenario, host_id, started_at, status) "
+        "VALUES('ssd', 'ssd.toml', 'name = \"ssd\"', ?1, '2024-01-01T00:00:00Z', 'done')");
+    ASSERT_TRUE(q && q->bind(1, *host).run());
+    const auto campaign = store->database().lastInsertId();
+    auto dir = store->ensureLayout("dir", "dir", R"({"baseline":true})", *host);
+    auto raidz1 = store->ensureLayout("raidz1", "zfs-raidz1", "{}", *host);
+    ASSERT_TRUE(dir && raidz1);
+    for (auto [layoutId, name] : {std::tuple{*dir, "dir"}, std::tuple{*raidz1, "raidz1"}}) {
+        lb::Run r = bonnieRun(name, 0, 100000, 100000, {});
+        r.campaignId = campaign;
+        ASSERT_TRUE(store->insertRun(layoutId, r));
+    }
+    auto step = [&](const std::string& workload, int round, const std::string& tracked,
+                    double value) {
+        lb::ConditioningStep st;
+        st.campaignId = campaign;
+        st.layoutId = *raidz1;
+        st.workload = workload;
+        st.round = round;
+        st.tracked = tracked;
+        st.value = value;
+        if (round == 0)
+            st.bytes = 100ULL << 20;
+        st.wallSeconds = 4;
+        ASSERT_TRUE(store->addConditioningStep(st));
+    };
+    step("", 0, "fio.*.bw", 50e6);
+    int round = 1;
+    for (const double v : {260.0, 230.0, 200.0, 201.0, 199.0, 200.0, 200.0})
+        step("fio:rand-write-4k-qd32", round++, "fio.*.iops", v);
+    ReportRequest request;
+    request.campaignId = campaign;
+    auto data = gatherReport(*store, request);
+    ASSERT_TRUE(data) << data.error().message;
+    ASSERT_EQ(data->steadyState.size(), 1U);
+    const auto& series = data->steadyState[0];
+    EXPECT_EQ(series.layout, "raidz1");
+    EXPECT_EQ(series.rounds.size(), 7U);
+    EXPECT_EQ(series.written, std::optional<std::uint64_t>(100ULL << 20));
+    EXPECT_TRUE(series.check.reached);
+    EXPECT_EQ(series.check.windowStart, 2U); // rounds 3-7
+    const std::string md = renderMarkdown(*data);
+    const auto section = md.find("## SSD preconditioning and steady state");
+    ASSERT_NE(section, std::string::npos) << md;
+    EXPECT_NE(
+        md.find("| raidz1 | fio:rand-write-4k-qd32 | 2 × 100.00 MiB at 50.0 MB/s | 7 |", section),
+        std::string::npos)
+        << md.substr(section);
+    EXPECT_NE(md.find("steady over rounds 3–7", section), std::string::npos) << md.substr(section);
+    const auto charts = renderCharts(*data);
+    EXPECT_EQ(std::count_if(charts.begin(), charts.end(),
+                            [](const ReportChart& c) { return c.id == "steady-0"; }),
+              1);
+    QCustomPlot plot;
+    charts::buildSteadyStateChart(plot, series);
+    std::vector<std::string> names;
+    for (int i = 0; i < plot.graphCount(); ++i)
+        names.push_back(plot.graph(i)->name().toStdString());
+    EXPECT_EQ(names, (std::vector<std::string>{"tracked", "average", "110 % of average",
+                                               "90 % of average", "slope"}));
+    EXPECT_EQ(plot.graph(0)->data()->size(), 7);
+    EXPECT_NEAR(plot.graph(1)->data()->at(0)->value, 200.0, 1e-9);
+    EXPECT_EQ(plot.graph(1)->data()->at(0)->key, 3.0); // the window starts at round 3
+    // The rounds are not runs: one measured run per layout, as inserted.
+    EXPECT_EQ(data->runs.size(), 2U);
+}
+
+// The summary for the person who signs, first after the title: the question, each candidate's
+// headline, usable capacity and cost per usable TB of each layout with a capacity model, and who
+// wrote it when, with what, about which hosts.
+TEST(Report, SummaryBlockOpensTheReport) {
+    ReportRequest request = projectionRequest();
+    lb::Drive drive;
+    drive.id = "test-ssd";
+    drive.model = "Test SSD 1TB";
+    drive.capacityBytes = 1'000'000'000'000ULL;
+    drive.tbw = 600;
+    drive.priceUsd = 80;
+    request.projection->drive = drive;
+    request.author = "alice@lab";
+    request.writtenAt = "2026-12-01T12:00:00Z";
+    request.generator = "layoutbench 9.9.9";
+    const ReportData data = gather(request);
+    const std::string md = renderMarkdown(data);
+    const auto summary = md.find("## Summary");
+    ASSERT_NE(summary, std::string::npos) << md;
+    EXPECT_LT(summary, md.find("## The question"));
+    EXPECT_NE(md.find("**Question:** can ", summary), std::string::npos) << md.substr(summary);
+    const Comparison& guest = comparisonOf(data, "guest-vm");
+    EXPECT_NE(md.find("**guest-vm**: **decision**", summary), std::string::npos)
+        << md.substr(summary, 2000);
+    EXPECT_LT(md.find("**guest-vm**: **decision**", summary), md.find("## The question"));
+    EXPECT_FALSE(guest.headline.empty());
+    ASSERT_FALSE(data.projections.empty());
+    const auto& bare = data.projections[0];
+    const auto usable =
+        std::find_if(data.layouts.begin(), data.layouts.end(), [&](const ReportLayout& l) {
+            return l.name == bare.name;
+        })->capacity->usableBytes;
+    ASSERT_TRUE(request.projection->drive);
+    const double perTb = request.projection->drive->priceUsd *
+                         static_cast<double>(bare.diskBytes.size()) /
+                         (static_cast<double>(usable) / 1e12);
+    char cost[32];
+    std::snprintf(cost, sizeof cost, "$%.0f", perTb);
+    EXPECT_NE(md.find("| " + bare.name + " | " + formatBytes(usable), summary), std::string::npos)
+        << md.substr(summary, 2000);
+    EXPECT_NE(md.find(std::string(cost) + " |", summary), std::string::npos)
+        << cost << "\n"
+        << md.substr(summary, 2000);
+    EXPECT_NE(md.find("Written 2026-12-01T12:00:00Z by alice@lab with layoutbench 9.9.9; measured "
+                      "on ",
+                      summary),
+              std::string::npos)
+        << md.substr(summary, 2000);
+    // Without a drive there is no price: the column says so.
+    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no --drive given)"),
+              std::string::npos);
 }
 
 TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {

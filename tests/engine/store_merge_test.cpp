@@ -1,0 +1,293 @@
+// Data that arrives from elsewhere: content hashes that recognise an import seen before (kept
+// across the migration from schema 4), and merges of one database into another that add
+// nothing the second time, bring campaigns, journal steps and the end of a run that was still
+// running, and refuse to join two different layouts of one name.
+#include "engine/content_hash.h"
+#include "engine/store_merge.h"
+#include "tests/support/scratch_dir.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace lb {
+namespace {
+
+class MergeTest : public ::testing::Test {
+protected:
+    std::string path(const std::string& name) const { return dir_.path(name); }
+    Store open(const std::string& name) {
+        auto s = Store::open(path(name));
+        EXPECT_TRUE(s) << s.error().message;
+        return std::move(*s);
+    }
+    test::ScratchDir dir_{"merge"};
+};
+
+Run importedRun(const std::string& text, double value) {
+    Run r;
+    r.workload = "bonnie";
+    r.probe = "bonnie";
+    r.stdoutText = text;
+    r.source = "results.csv";
+    r.contentHash = contentHash(text);
+    r.status = RunStatus::Ok;
+    r.metrics = {{"bonnie.put_block", value, Unit::BytesPerSecond}};
+    return r;
+}
+
+// A run imported from `text` into the layout (created if new, of kind "imported").
+void importInto(Store& s, const std::string& layout, const std::string& text, double value) {
+    auto id = s.ensureLayout(layout, "imported", "{}", std::nullopt);
+    ASSERT_TRUE(id) << id.error().message;
+    ASSERT_TRUE(s.insertRun(*id, importedRun(text, value)));
+}
+
+std::int64_t countOf(Store& s, const std::string& sql) {
+    auto q = s.database().prepare(sql);
+    EXPECT_TRUE(q);
+    EXPECT_TRUE(*q->step()) << sql;
+    return q->columnInt(0);
+}
+
+// Every row of the tables a merge writes, ids and uids included, in a stable order.
+std::string contents(Store& s) {
+    std::string out;
+    for (const std::string table :
+         {"host", "disk", "layout", "campaign", "run", "metric", "plan_step", "conditioning"}) {
+        std::string columns;
+        auto info = s.database().prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid");
+        EXPECT_TRUE(info);
+        info->bind(1, table);
+        EXPECT_TRUE(info->forEachRow([&](sql::Statement& row) {
+            columns += (columns.empty() ? "quote(" : " || '|' || quote(") + row.columnText(0) + ")";
+        }));
+        auto q = s.database().prepare("SELECT " + columns + " FROM " + table + " ORDER BY id");
+        EXPECT_TRUE(q) << table;
+        out += "== " + table + "\n";
+        EXPECT_TRUE(q->forEachRow([&](sql::Statement& row) { out += row.columnText(0) + "\n"; }));
+    }
+    return out;
+}
+
+// A campaign of one layout with one finished run, one running run, two journal steps and a
+// preconditioning step.
+std::int64_t addCampaign(Store& s, const std::string& layout) {
+    auto host = s.ensureHost("srv-b", R"({"hostname": "srv-b"})");
+    auto layoutId = s.ensureLayout(layout, "zfs-raidz2", "{}", *host);
+    EXPECT_TRUE(s.database().exec(
+        "INSERT INTO campaign(name, host_id, started_at, status) VALUES('quick', " +
+        std::to_string(*host) + ", '2026-12-01T10:00:00Z', 'running')"));
+    const std::int64_t campaign = s.database().lastInsertId();
+    for (int seq : {1, 2})
+        EXPECT_TRUE(s.database().exec(
+            "INSERT INTO plan_step(campaign_id, layout_id, seq, phase, argv, status) VALUES(" +
+            std::to_string(campaign) + ", " + std::to_string(*layoutId) + ", " +
+            std::to_string(seq) + ", 'build', '[\"zpool\"]', 'applied')"));
+    ConditioningStep conditioning;
+    conditioning.campaignId = campaign;
+    conditioning.layoutId = *layoutId;
+    conditioning.stdoutText = "{}";
+    conditioning.bytes = 1U << 30;
+    EXPECT_TRUE(s.addConditioningStep(conditioning));
+    Run done;
+    done.campaignId = campaign;
+    done.workload = done.probe = "fio";
+    done.status = RunStatus::Ok;
+    done.stdoutText = "{}";
+    done.metrics = {{"fio.seq.read.bw", 5e8, Unit::BytesPerSecond}};
+    EXPECT_TRUE(s.insertRun(*layoutId, done));
+    Run running = done;
+    running.iteration = 1;
+    EXPECT_TRUE(s.beginRun(*layoutId, running));
+    return campaign;
+}
+
+TEST(ContentHash, IgnoresLineEndsAndTrailingSpaceNotContent) {
+    const std::string unix = "a,b,c\nd,e,f\n";
+    EXPECT_EQ(contentHash(unix), contentHash("a,b,c\r\nd,e,f\r\n"));
+    EXPECT_EQ(contentHash(unix), contentHash("\n\na,b,c  \nd,e,f\t\n\n\n"));
+    EXPECT_NE(contentHash(unix), contentHash("a,b,c\n\nd,e,f\n"));
+    EXPECT_NE(contentHash(unix), contentHash("a,b,c\nd,e,g\n"));
+    EXPECT_EQ(contentHash(unix).size(), 40U);
+}
+
+TEST_F(MergeTest, ImportedRunsAreFoundByTheirContent) {
+    auto s = open("a.db");
+    auto layout = s.ensureLayout("bare", "imported", "{}", std::nullopt);
+    const auto id = s.insertRun(*layout, importedRun("line one", 1e8));
+    ASSERT_TRUE(id);
+    const auto found = s.importedRunWithContent(contentHash("line one\r\n"));
+    ASSERT_TRUE(found);
+    ASSERT_TRUE(*found);
+    EXPECT_EQ((*found)->id, *id);
+    EXPECT_EQ((*found)->layout, "bare");
+    EXPECT_EQ((*found)->source, "results.csv");
+    EXPECT_FALSE(*s.importedRunWithContent(contentHash("line two")));
+}
+
+// A database of schema 4 (no hashes, no uids) is merged through a migrated copy, left as it
+// was; opened, it is migrated: its imported runs get their hash from the output stored with
+// them, and every row an identity.
+TEST_F(MergeTest, MigrationHashesTheRunsImportedBefore) {
+    {
+        auto s = open("old.db");
+        importInto(s, "bare", "line one", 1e8);
+        ASSERT_TRUE(s.database().exec(
+            "DROP TRIGGER run_uid; DROP TRIGGER campaign_uid; DROP TRIGGER plan_step_uid; "
+            "DROP INDEX run_uid; DROP INDEX campaign_uid; DROP INDEX plan_step_uid; "
+            "DROP TABLE conditioning; "
+            "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
+            "ALTER TABLE run DROP COLUMN uid; ALTER TABLE run DROP COLUMN source_line; ALTER TABLE "
+            "campaign DROP COLUMN uid; "
+            "ALTER TABLE plan_step DROP COLUMN uid; "
+            "UPDATE meta SET value = '4' WHERE key = 'schema_version'"));
+    }
+    {
+        auto a = open("a.db");
+        const auto merged = mergeDatabase(a, {path("old.db"), ""});
+        ASSERT_TRUE(merged) << merged.error().message;
+        EXPECT_EQ(merged->runs, 1);
+        EXPECT_TRUE(*a.importedRunWithContent(contentHash("line one")));
+        auto old = sql::Database::open(path("old.db"));
+        ASSERT_TRUE(old);
+        auto version = old->prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+        ASSERT_TRUE(version && *version->step());
+        EXPECT_EQ(version->columnText(0), "4") << "the merged database is only read";
+    }
+    auto s = open("old.db");
+    EXPECT_EQ(s.schemaVersion(), Store::latestSchemaVersion);
+    const auto found = s.importedRunWithContent(contentHash("line one"));
+    ASSERT_TRUE(found && *found);
+    EXPECT_EQ(countOf(s, "SELECT COUNT(*) FROM run WHERE length(uid) = 32"), 1);
+}
+
+TEST_F(MergeTest, TwiceIsOnce) {
+    {
+        auto b = open("b.db");
+        addCampaign(b, "raidz2");
+        importInto(b, "old-nas", "b's line", 2e8);
+    }
+    auto a = open("a.db");
+    importInto(a, "bare", "a's line", 3e8);
+
+    const auto first = mergeDatabase(a, {path("b.db"), ""});
+    ASSERT_TRUE(first) << first.error().message;
+    EXPECT_EQ(first->hosts, 1);
+    EXPECT_EQ(first->layouts, 2);
+    EXPECT_EQ(first->campaigns, 1);
+    EXPECT_EQ(first->runs, 3);
+    EXPECT_EQ(first->metrics, 2);
+    EXPECT_EQ(first->planSteps, 2);
+    EXPECT_EQ(first->conditioningSteps, 1);
+    EXPECT_EQ(first->duplicateRuns, 0);
+    const std::string once = contents(a);
+
+    const auto second = mergeDatabase(a, {path("b.db"), ""});
+    ASSERT_TRUE(second) << second.error().message;
+    EXPECT_EQ(*second, MergeSummary{});
+    EXPECT_EQ(contents(a), once);
+
+    // Merging back: b takes a's layout and run; then a takes nothing more from b.
+    {
+        auto b = open("b.db");
+        const auto back = mergeDatabase(b, {path("a.db"), ""});
+        ASSERT_TRUE(back) << back.error().message;
+        EXPECT_EQ(back->runs, 1);
+        EXPECT_EQ(back->layouts, 1);
+    }
+    EXPECT_EQ(*mergeDatabase(a, {path("b.db"), ""}), MergeSummary{});
+    EXPECT_EQ(contents(a), once);
+    EXPECT_EQ(*a.integrityCheck(), "ok");
+}
+
+// A run still running when it was merged, and its campaign, take their end from a later merge.
+TEST_F(MergeTest, ARunStillRunningTakesItsEndLater) {
+    std::int64_t campaign = 0;
+    {
+        auto b = open("b.db");
+        campaign = addCampaign(b, "raidz2");
+    }
+    auto a = open("a.db");
+    ASSERT_TRUE(mergeDatabase(a, {path("b.db"), ""}));
+    {
+        auto b = open("b.db");
+        ASSERT_TRUE(b.database().exec(
+            "UPDATE run SET status = 'ok', stdout = 'finished' WHERE status = 'running'; "
+            "UPDATE campaign SET status = 'done', finished_at = '2026-12-01T11:00:00Z' WHERE "
+            "id = " +
+            std::to_string(campaign)));
+        auto runId = b.database().prepare("SELECT id FROM run WHERE stdout = 'finished'");
+        ASSERT_TRUE(*runId->step());
+        lb::Run r;
+        r.id = runId->columnInt(0);
+        r.status = RunStatus::Ok;
+        r.metrics = {{"fio.seq.read.bw", 4e8, Unit::BytesPerSecond}};
+        ASSERT_TRUE(b.finishRun(r));
+    }
+    const auto later = mergeDatabase(a, {path("b.db"), ""});
+    ASSERT_TRUE(later) << later.error().message;
+    EXPECT_EQ(later->runs, 0);
+    EXPECT_EQ(later->metrics, 1);
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run WHERE status = 'ok' AND stdout = 'finished'"),
+              1);
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM campaign WHERE status = 'done'"), 1);
+}
+
+TEST_F(MergeTest, ALayoutOfTheSameNameOnAnotherHostNeedsAPrefix) {
+    {
+        auto b = open("b.db");
+        addCampaign(b, "raidz2");
+    }
+    auto a = open("a.db");
+    auto host = a.ensureHost("srv-a");
+    auto layout = a.ensureLayout("raidz2", "zfs-raidz2", "{}", *host);
+    ASSERT_TRUE(a.insertRun(*layout, importedRun("a's line", 3e8)));
+    const std::string before = contents(a);
+    const auto refused = mergeDatabase(a, {path("b.db"), ""});
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().kind, ErrorKind::BadInput);
+    EXPECT_TRUE(refused.error().message.starts_with("prefix: ")) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("'raidz2'"), std::string::npos);
+    EXPECT_NE(refused.error().message.find("srv-b"), std::string::npos);
+    EXPECT_EQ(contents(a), before) << "nothing is merged";
+
+    const auto merged = mergeDatabase(a, {path("b.db"), "srv-b-"});
+    ASSERT_TRUE(merged) << merged.error().message;
+    EXPECT_EQ(merged->layouts, 1);
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run r JOIN layout l ON l.id = r.layout_id "
+                         "WHERE l.name = 'srv-b-raidz2'"),
+              2);
+}
+
+// Imported runs whose data is here already are left out, as a second import would be.
+TEST_F(MergeTest, LeavesOutImportedDataThatIsHereAlready) {
+    {
+        auto b = open("b.db");
+        importInto(b, "guest", "same line", 2e8);
+        importInto(b, "guest", "other line", 2e8);
+    }
+    auto a = open("a.db");
+    importInto(a, "guest", "same line\r\n", 2e8);
+    const auto merged = mergeDatabase(a, {path("b.db"), ""});
+    ASSERT_TRUE(merged) << merged.error().message;
+    EXPECT_EQ(merged->runs, 1);
+    EXPECT_EQ(merged->duplicateRuns, 1);
+}
+
+TEST_F(MergeTest, RefusesWhatIsNoDatabaseToMerge) {
+    auto a = open("a.db");
+    for (const auto& other : {path("missing.db"), path("a.db")}) {
+        const auto r = mergeDatabase(a, {other, ""});
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+        EXPECT_NE(r.error().message.find(other), std::string::npos) << r.error().message;
+    }
+    std::ofstream(path("notes.txt")) << "not a database\n";
+    const auto r = mergeDatabase(a, {path("notes.txt"), ""});
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput) << r.error().message;
+}
+
+} // namespace
+} // namespace lb
