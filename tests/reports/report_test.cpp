@@ -841,6 +841,37 @@ TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {
     }
 }
 
+// The value axis reads in the unit that suits the pool: TB for the fixture's terabytes, MB for a
+// pool of file vdevs, never ticks of 0.0005 TB.
+TEST(Charts, ProjectionAxisIsInTheUnitOfThePoolsSize) {
+    const ReportData data = gather(projectionRequest());
+    ASSERT_FALSE(data.projections.empty());
+    QCustomPlot plot;
+    LayoutProjection big = data.projections[0];
+    charts::buildProjectionChart(plot, big);
+    EXPECT_EQ(plot.yAxis->label().toStdString(), "TB");
+    EXPECT_NEAR(plot.graph(2)->data()->at(0)->value, static_cast<double>(big.ceilingBytes) / 1e12,
+                1e-9);
+
+    LayoutProjection small = big; // the same shape, a million times smaller
+    const auto shrink = [](std::uint64_t& b) { b /= 1'000'000; };
+    shrink(small.ceilingBytes);
+    shrink(small.capacity.usableBytes);
+    for (auto& m : small.months) {
+        shrink(m.usableBytes);
+        shrink(m.usedBytes);
+    }
+    for (auto& e : small.expansions)
+        for (auto& step : e.schedule)
+            shrink(step.effectiveUsableBytes);
+    charts::buildProjectionChart(plot, small);
+    EXPECT_EQ(plot.yAxis->label().toStdString(), "MB");
+    EXPECT_NEAR(plot.graph(2)->data()->at(0)->value, static_cast<double>(small.ceilingBytes) / 1e6,
+                1e-9);
+    EXPECT_GE(plot.yAxis->range().upper, 1.0);
+    EXPECT_LT(plot.yAxis->range().upper, 1100.0);
+}
+
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
