@@ -46,7 +46,24 @@ const Preset* findPreset(const std::string& name) {
 // (--name=value) or a job file (name=value).
 using JobOptions = std::vector<std::pair<std::string, std::string>>;
 
-JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
+// A preset's file when the scenario gives no size. Through O_DIRECT the page cache is not on the
+// path (and a cold cache keeps ZFS's ARC to metadata), so a small file measures the layout;
+// buffered, the file must be at least twice the memory that could hold it, as bonnie++ sizes its
+// own, or the reads come from memory. The target's memory is the host's, or the guest's for a
+// layout inside one.
+constexpr std::uint64_t presetDefaultBytes = 256 * MiB;
+
+std::uint64_t presetFileBytes(const OptionValues& o, const WorkloadContext& ctx, bool direct) {
+    if (o.has("size"))
+        return o.bytes("size");
+    if (direct)
+        return presetDefaultBytes;
+    return std::max(presetDefaultBytes, 2 * ctx.ramBytes);
+}
+
+// A preset's file is named, so its numjobs clones share it: the working set is `bytes`, not
+// bytes x numjobs.
+JobOptions presetOptions(const Preset& p, const OptionValues& o, std::uint64_t bytes, bool direct,
                          const std::string& filename) {
     JobOptions j = {{"filename", filename},
                     {"rw", p.rw},
@@ -57,7 +74,7 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
                     // Total latency (submission + completion) decides; fio prints its
                     // percentiles only when asked.
                     {"lat_percentiles", "1"},
-                    {"size", std::to_string(o.bytes("size"))},
+                    {"size", std::to_string(bytes)},
                     {"runtime", std::to_string(o.integer("runtime", 10))},
                     {"time_based", ""},
                     {"numjobs", std::to_string(o.integer("numjobs", 1))},
@@ -112,12 +129,6 @@ std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {
     return text ? fio::jobFileWorkingSet(*text) : std::nullopt;
 }
 
-// The bytes a workload's files hold on one host. A preset names its file, so its numjobs clones
-// share it: the size, not size x numjobs.
-std::optional<std::uint64_t> workingSet(const OptionValues& o) {
-    return o.has("preset") ? std::optional<std::uint64_t>{o.bytes("size")} : jobFileBytes(o);
-}
-
 std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
     std::vector<fio::ClientEndpoint> out;
     for (const auto& c : ctx.clients)
@@ -144,13 +155,10 @@ public:
             {"preset", "Preset", OptionType::Choice, "A built-in job", {}, {}, "", presetNames()},
             {"job_file", "Job file", OptionType::Path,
              "An existing .fio job file, run as-is in the layout's directory"},
-            {"size",
-             "File size",
-             OptionType::Size,
-             "Size of the test file (presets)",
-             4096,
-             {},
-             "256M"},
+            {"size", "File size", OptionType::Size,
+             "Size of the test file (presets); default 256M through O_DIRECT, else twice the "
+             "target's memory, so reads cannot come from the page cache",
+             4096},
             {"runtime", "Runtime (s)", OptionType::Int, "Seconds per run (presets)", 1, 86400,
              "10"},
             {"ramp_time", "Ramp (s)", OptionType::Int, "Seconds before measuring (presets)", 0,
@@ -219,7 +227,7 @@ public:
                                     "logs in or mounts");
         if (const Preset* p = findPreset(o.text("preset"))) {
             const auto bs = parseSize(p->bs, SizeConvention::Binary);
-            if (bs && o.bytes("size") < *bs)
+            if (bs && o.has("size") && o.bytes("size") < *bs)
                 return badInput(where + ": workloads.size: " + std::to_string(o.bytes("size")) +
                                 " bytes is smaller than the " + p->bs + " blocks of preset " +
                                 p->name + " (fio refuses it)");
@@ -254,8 +262,8 @@ public:
         c.program = "fio";
         c.cwd = ctx.workdir;
         c.env = {{"LC_ALL", "C"}};
-        mc.workingSetBytes = workingSet(o);
         if (o.has("job_file")) {
+            mc.workingSetBytes = jobFileBytes(o);
             c.args = jobFileArgs(o);
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " used as-is: its own direct= and size settings apply");
@@ -273,7 +281,9 @@ public:
                                  "page cache takes part");
         }
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
-        c.args = presetArgs(*p, presetOptions(*p, o, direct, file));
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
+        mc.workingSetBytes = bytes;
+        c.args = presetArgs(*p, presetOptions(*p, o, bytes, direct, file));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
         return mc;
     }
@@ -386,12 +396,13 @@ private:
         if (o.has("preset") && !p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         const bool direct = o.flag("direct", true);
-        mc.workingSetBytes = workingSet(o);
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
+        mc.workingSetBytes = p ? std::optional<std::uint64_t>{bytes} : jobFileBytes(o);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
                 return fail(attach.error());
-            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, "")) : jobFileArgs(o);
+            fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, "")) : jobFileArgs(o);
             mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
             mc.prepare = std::move(attach->prepare);
             mc.cleanup = std::move(attach->cleanup);
@@ -407,7 +418,7 @@ private:
         mc.prepare = std::move(attach->prepare);
         fio.cwd = mount;
         const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
-        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file)) : jobFileArgs(o);
+        fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, file)) : jobFileArgs(o);
         mc.command = std::move(fio);
         if (p)
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
@@ -428,6 +439,9 @@ private:
         if (o.text("target") == "iscsi")
             return badInput("fio: an iSCSI LUN from several clients at once is not supported");
         const bool nfs = o.text("target") == "nfs";
+        const bool direct = o.flag("direct", true);
+        // Each client's file; the clients' memory is not known here, the target's stands in.
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
         // fio --client sends a job file to its servers but not the command line's options, so
         // each client gets its own copy asking for total-latency percentiles (--remote-config),
         // as a preset's job file does. A job file the workbench cannot read goes as it is.
@@ -461,7 +475,7 @@ private:
                     // Clients of one export write files of their own.
                     const std::string file =
                         "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct", true), file));
+                    text = presetJobFile(*p, presetOptions(*p, o, bytes, direct, file));
                     remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
                 } else {
                     text = fio::withTotalLatencyPercentiles(*userJob);
@@ -487,8 +501,8 @@ private:
             return fail(command.error());
         mc.command = std::move(*command);
         // Every client's files: on one export for target = nfs, each on its host otherwise.
-        if (const auto perClient =
-                p ? workingSet(o) : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
+        if (const auto perClient = p ? std::optional<std::uint64_t>{bytes}
+                                     : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
             mc.workingSetBytes = *perClient * ctx.clients.size();
         if (!p && !userJob)
             mc.caveats.push_back("fio job file " + o.text("job_file") +
