@@ -365,10 +365,15 @@ private:
     Expected<void> runDrills(BuiltLayout& built);
     bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
     bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
-    Expected<std::vector<std::string>> undecided(const std::vector<const ScenarioLayout*>& stage);
+    // Deciding metrics of a stage not settled yet ("layout: metric"): those more runs could still
+    // settle (open) and those they could not within max_iterations (beyond).
+    struct Undecided {
+        std::vector<std::string> open, beyond;
+    };
+    Expected<Undecided> undecided(const std::vector<const ScenarioLayout*>& stage);
     Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
                                                int first, bool adaptive);
-    Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
+    Expected<void> noteUndecided(const Undecided& metrics, int iterations);
     Expected<void> decideIo(std::vector<BuiltLayout>& built);
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                   const std::string& reason, bool bracketPass);
@@ -1094,10 +1099,13 @@ bool CampaignRunner::stageAdaptive(const std::vector<const ScenarioLayout*>& sta
 }
 
 // The deciding metrics that keep a stage going: not confident against the baseline (or, with
-// `until`, spread more than it allows on a layout of the stage). Empty: the stage may stop.
-Expected<std::vector<std::string>>
+// `until`, spread more than it allows on a layout of the stage). No open one: the stage may stop.
+// A metric whose interval could not fit in its band even with max_iterations runs of the same
+// spread (its ratio too near a band's edge) does not keep the stage going: running to the
+// maximum would cost the time and leave it undecided all the same.
+Expected<CampaignRunner::Undecided>
 CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
-    std::vector<std::string> out;
+    Undecided out;
     const ComparePolicy policy = scenario_.policy();
     const std::string& base = scenario_.baseline().name;
     for (const auto* l : stage) {
@@ -1108,7 +1116,7 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
             for (const auto& m : samples->metrics)
                 if (decidesUnder(policy, m.name) && m.values.size() >= 2 &&
                     coefficientOfVariation(m.values) > *scenario_.untilCv)
-                    out.push_back(l->name + ": " + m.name);
+                    out.open.push_back(l->name + ": " + m.name);
             continue;
         }
         if (l->baseline)
@@ -1119,9 +1127,11 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
                 continue; // nothing measured on both yet (failed runs): more runs will not help
             return fail(cmp.error());
         }
+        const auto maxRuns = static_cast<std::size_t>(schedule_.maxIterations);
         for (const auto& m : cmp->metrics)
             if (m.decisive && !m.confident)
-                out.push_back(l->name + ": " + m.name);
+                (couldBecomeConfident(m, policy.thresholds, maxRuns) ? out.open : out.beyond)
+                    .push_back(l->name + ": " + m.name);
     }
     return out;
 }
@@ -1142,7 +1152,7 @@ CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, i
         auto open = undecided(stage);
         if (!open)
             return fail(open.error());
-        if (open->empty())
+        if (open->open.empty())
             return std::optional<int>{};
         if (missingRuns(stage, first + n))
             return std::optional<int>{first + n};
@@ -1150,25 +1160,29 @@ CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, i
     return std::optional<int>{};
 }
 
-// A stage that reached max_iterations undecided says so on the metrics it could not settle.
-Expected<void> CampaignRunner::noteUndecided(const std::vector<std::string>& metrics,
-                                             int iterations) {
-    for (const auto& entry : metrics) {
-        const auto colon = entry.find(": ");
-        const std::string layout = entry.substr(0, colon);
-        const auto last = lastRun_.find(layout);
-        if (last == lastRun_.end())
-            continue;
-        MetricNote note{MetricNote::Kind::Qualifies, entry.substr(colon + 2),
-                        scenario_.untilCv
-                            ? "still spread more than " + formatPercent(*scenario_.untilCv) +
-                                  " after " + std::to_string(iterations) +
-                                  " iterations (max_iterations)"
-                            : "not confident after " + std::to_string(iterations) +
-                                  " iterations (max_iterations)"};
-        if (auto r = store_.addRunNote(last->second, note); !r)
-            return r;
-    }
+// An adaptive stage that stopped undecided says so on the metrics it could not settle: at
+// max_iterations, or earlier for those no number of runs up to it could settle.
+Expected<void> CampaignRunner::noteUndecided(const Undecided& metrics, int iterations) {
+    const std::string after = " after " + std::to_string(iterations) + " iterations";
+    const std::string open = scenario_.untilCv
+                                 ? "still spread more than " + formatPercent(*scenario_.untilCv) +
+                                       after + " (max_iterations)"
+                                 : "not confident" + after + " (max_iterations)";
+    const std::string beyond =
+        "not confident" + after + ", and " + std::to_string(schedule_.maxIterations) +
+        " (max_iterations) could not make it so: its ratio lies too near a band's edge for "
+        "its spread";
+    for (const auto* list : {&metrics.open, &metrics.beyond})
+        for (const auto& entry : *list) {
+            const auto colon = entry.find(": ");
+            const auto last = lastRun_.find(entry.substr(0, colon));
+            if (last == lastRun_.end())
+                continue;
+            MetricNote note{MetricNote::Kind::Qualifies, entry.substr(colon + 2),
+                            list == &metrics.open ? open : beyond};
+            if (auto r = store_.addRunNote(last->second, note); !r)
+                return r;
+        }
     return {};
 }
 
@@ -1297,9 +1311,14 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
         if (!next)
             outcome = fail(next.error());
     }
-    if (outcome && adaptive && !cancelled() && done >= schedule_.maxIterations) {
+    if (outcome && adaptive && !cancelled()) {
         auto open = undecided(stage);
-        outcome = open ? noteUndecided(*open, done) : fail(open.error());
+        if (!open)
+            outcome = fail(open.error());
+        else if (done < schedule_.maxIterations)
+            open->open.clear(); // stopped because every open metric settled
+        if (outcome)
+            outcome = noteUndecided(*open, done);
     }
     for (auto& b : built) {
         if (!outcome || cancelled())
