@@ -115,8 +115,8 @@ TEST_F(InterruptTest, CtrlCDuringBaselinePrintsResumeCommand) {
     const std::string id = scalar(db_, "SELECT id FROM campaign");
     // The database is named: following the line resumes this campaign, not one in the default
     // database.
-    EXPECT_NE(out.find("resume with: layoutbench run " + scenario_ + " --resume " + id +
-                       " --db " + db_ + "\n"),
+    EXPECT_NE(out.find("resume with: layoutbench run " + scenario_ + " --resume " + id + " --db " +
+                       db_ + "\n"),
               std::string::npos)
         << out;
     EXPECT_EQ(scalar(db_, "SELECT status || ' ' || reason FROM run"),
