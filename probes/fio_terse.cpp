@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -71,6 +73,17 @@ struct Reader {
         if (!v)
             return error(at, name, v.error().message);
         return v;
+    }
+    // A count or code: whole and within what fio writes (an int), so no cast can overflow.
+    Expected<std::int64_t> integer(std::size_t at, const std::string& name) const {
+        const auto v = number(at, name);
+        if (!v)
+            return fail(v.error());
+        if (*v != std::floor(*v) || *v > static_cast<double>(std::numeric_limits<int>::max()))
+            return error(at, name,
+                         text::quoted(fields[at]) + " is not a whole number up to " +
+                             std::to_string(std::numeric_limits<int>::max()));
+        return static_cast<std::int64_t>(*v);
     }
 };
 
@@ -138,7 +151,7 @@ Expected<Layout> layoutOf(const Reader& r, int version) {
 Expected<json> jobOf(std::string_view line, int lineNo, std::string& fioVersion) {
     const auto fields = text::split(line, ';');
     const Reader r{fields, lineNo};
-    const auto version = r.number(0, "terse_version");
+    const auto version = r.integer(0, "terse_version");
     if (!version)
         return fail(version.error());
     if (*version < 3 || *version > 5)
@@ -147,10 +160,10 @@ Expected<json> jobOf(std::string_view line, int lineNo, std::string& fioVersion)
     if (fields.size() < headerFields)
         return r.error(fields.size(), "jobname", "missing");
     fioVersion = std::string(fields[1]);
-    const auto error = r.number(4, "error");
+    const auto error = r.integer(4, "error");
     if (!error)
         return fail(error.error());
-    json job{{"jobname", std::string(fields[2])}, {"error", static_cast<std::int64_t>(*error)}};
+    json job{{"jobname", std::string(fields[2])}, {"error", *error}};
     if (*error != 0)
         return job; // a failed job's numbers are not used
     const auto layout = layoutOf(r, static_cast<int>(*version));

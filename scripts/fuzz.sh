@@ -7,13 +7,13 @@
 #
 #   scripts/fuzz.sh [--seconds N] [--jobs J] [--no-build] [TARGET...]
 #
-# --seconds: per target (default 45); --jobs: targets run at once (default: the processors, at
+# --seconds: per target (default 30); --jobs: targets run at once (default: the processors, at
 # most 2). Without TARGETs, every target runs. The corpora grow in build/fuzz/corpus/ and are
 # reused by the next run on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=45
+seconds=30
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
 build=1
 selected=()
