@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -143,6 +144,47 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
         (vb * vb / static_cast<double>(b->n - 1) + vc * vc / static_cast<double>(c->n - 1));
     const double t = studentQuantile(df, 0.5 + level / 2);
     return Interval{std::exp(d - t * se), std::exp(d + t * se)};
+}
+
+bool couldBecomeConfident(const MetricComparison& m, const Thresholds& thresholds,
+                          std::size_t maxRuns) {
+    if (m.confident || !m.interval)
+        return true;
+    const std::size_t fewest = std::min(m.baselineSamples, m.candidateSamples);
+    if (maxRuns <= fewest || !(m.interval->low > 0))
+        return false;
+    // In logs: the centre of the interval now, its standard error now and with maxRuns a side.
+    const double low = std::log(m.interval->low), high = std::log(m.interval->high);
+    const double centre = (low + high) / 2;
+    const double now = 1.0 / static_cast<double>(m.baselineSamples) +
+                       1.0 / static_cast<double>(m.candidateSamples);
+    const double then = 2.0 / static_cast<double>(maxRuns);
+    const double df = static_cast<double>(fewest - 1);
+    const double seNow = (high - low) / 2 / studentQuantile(df, 0.975);
+    const double seThen = seNow * std::sqrt(then / now);
+    const double reach = studentQuantile(static_cast<double>(2 * maxRuns - 2), 0.975) * seThen;
+    // Where the centre may end with maxRuns a side: the runs to come move it by a share of what
+    // is unknown now (the share of runs still to come), with the heavy tails of few runs.
+    const double shift = seNow * std::sqrt(std::max(0.0, 1 - then / now));
+    const boost::math::students_t_distribution<double> tails(df);
+    const auto below = [&](double x) {
+        if (x == std::numeric_limits<double>::infinity())
+            return 1.0;
+        if (x == -std::numeric_limits<double>::infinity())
+            return 0.0;
+        return shift > 0 ? boost::math::cdf(tails, (x - centre) / shift) : (centre < x ? 1.0 : 0.0);
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    const double viable = std::log(thresholds.viableMax),
+                 notViable = std::log(thresholds.notViableMin);
+    // The chance that the interval then lies inside one band: its centre at least `reach` from
+    // the band's edges.
+    double chance = 0;
+    for (const auto& [bandLow, bandHigh] :
+         {std::pair{-inf, viable}, std::pair{viable, notViable}, std::pair{notViable, inf}})
+        if (bandHigh - bandLow > 2 * reach)
+            chance += below(bandHigh - reach) - below(bandLow + reach);
+    return chance >= 0.05;
 }
 
 std::string shortMetricName(std::string_view name) {
@@ -372,9 +414,9 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
             m.decisive = info->decisive;
             m.role = defaultRole(*info);
         } else {
-            const auto glob =
-                std::find_if(policy.decide.begin(), policy.decide.end(),
-                             [&](const std::string& g) { return metricMatches(g, name); });
+            const auto glob = std::find_if(
+                policy.decide.begin(), policy.decide.end(),
+                [&metric = name](const std::string& g) { return metricMatches(g, metric); });
             m.decisive = glob != policy.decide.end();
             m.role = m.decisive ? "[decide] " + *glob : "shown: not named in [decide]";
         }

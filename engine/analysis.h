@@ -90,6 +90,16 @@ struct MetricComparison {
     std::string excluded;
 };
 
+// Whether more runs, up to `maxRuns` on each side, could still make a metric that is not
+// confident confident. The interval with maxRuns a side of the same spread is narrower (the
+// standard error by the square root of the runs, the t quantile by the degrees of freedom); its
+// centre moves as the runs to come move it (by the share of the runs still to come, with the
+// heavy tails of the few runs there are). "Could" while the chance that it then lies inside one
+// band is 5 % or more: a ratio on a band's edge, or a spread no number of runs up to the
+// maximum can narrow enough, cannot. A metric with too few runs for an interval could.
+bool couldBecomeConfident(const MetricComparison& m, const Thresholds& thresholds,
+                          std::size_t maxRuns);
+
 // A metric one side measured and the comparison could not use, with the reason.
 struct NotCompared {
     std::string name;

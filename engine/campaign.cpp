@@ -5,9 +5,11 @@
 #include "engine/campaign.h"
 
 #include "engine/campaign_internal.h"
+#include "engine/campaign_lock.h"
 #include "engine/export.h"
 #include "engine/layout_spec.h"
 #include "engine/ssh_runner.h"
+#include "engine/utf8.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,14 +20,15 @@ namespace lb {
 namespace campaign {
 
 Expected<std::set<RunKey>> settledRuns(Store& store, std::int64_t campaignId) {
-    LB_TRY_VOID(store.abortInterruptedRuns(campaignId));
+    LB_TRY_VOID(
+        store.abortInterruptedRuns(campaignId, "interrupted: layoutbench stopped during this run"));
     LB_TRY(settled, store.settledRuns(campaignId));
     return std::set<RunKey>(settled.begin(), settled.end());
 }
 
 Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
     auto host = store_.ensureHost(target.inventory.value("hostname", std::string("local")),
-                                  target.inventory.dump());
+                                  dumpJson(target.inventory));
     if (!host)
         return fail(host.error());
     hostId_ = *host;
@@ -36,7 +39,7 @@ Expected<std::int64_t> CampaignRunner::openCampaign(const Target& target) {
         return *opt_.resume;
     }
     return store_.createCampaign(
-        {scenario_.name, scenario_.path, scenario_.text, hostId_, target.inventory.dump()});
+        {scenario_.name, scenario_.path, scenario_.text, hostId_, dumpJson(target.inventory)});
 }
 
 // The runner inside a guest layout's virtual machine (made once per layout).
@@ -209,10 +212,13 @@ bool CampaignRunner::stageAdaptive(const std::vector<const ScenarioLayout*>& sta
 }
 
 // The deciding metrics that keep a stage going: not confident against the baseline (or, with
-// `until`, spread more than it allows on a layout of the stage). Empty: the stage may stop.
-Expected<std::vector<std::string>>
+// `until`, spread more than it allows on a layout of the stage). No open one: the stage may stop.
+// A metric whose interval could not fit in its band even with max_iterations runs of the same
+// spread (its ratio too near a band's edge) does not keep the stage going: running to the
+// maximum would cost the time and leave it undecided all the same.
+Expected<CampaignRunner::Undecided>
 CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
-    std::vector<std::string> out;
+    Undecided out;
     const ComparePolicy policy = scenario_.policy();
     const std::string& base = scenario_.baseline().name;
     for (const auto* l : stage) {
@@ -223,7 +229,7 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
             for (const auto& m : samples->metrics)
                 if (decidesUnder(policy, m.name) && m.values.size() >= 2 &&
                     coefficientOfVariation(m.values) > *scenario_.untilCv)
-                    out.push_back(l->name + ": " + m.name);
+                    out.open.push_back(l->name + ": " + m.name);
             continue;
         }
         if (l->baseline)
@@ -234,9 +240,11 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
                 continue; // nothing measured on both yet (failed runs): more runs will not help
             return fail(cmp.error());
         }
+        const auto maxRuns = static_cast<std::size_t>(schedule_.maxIterations);
         for (const auto& m : cmp->metrics)
             if (m.decisive && !m.confident)
-                out.push_back(l->name + ": " + m.name);
+                (couldBecomeConfident(m, policy.thresholds, maxRuns) ? out.open : out.beyond)
+                    .push_back(l->name + ": " + m.name);
     }
     return out;
 }
@@ -257,7 +265,7 @@ CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, i
         auto open = undecided(stage);
         if (!open)
             return fail(open.error());
-        if (open->empty())
+        if (open->open.empty())
             return std::optional<int>{};
         if (missingRuns(stage, first + n))
             return std::optional<int>{first + n};
@@ -265,25 +273,29 @@ CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, i
     return std::optional<int>{};
 }
 
-// A stage that reached max_iterations undecided says so on the metrics it could not settle.
-Expected<void> CampaignRunner::noteUndecided(const std::vector<std::string>& metrics,
-                                             int iterations) {
-    for (const auto& entry : metrics) {
-        const auto colon = entry.find(": ");
-        const std::string layout = entry.substr(0, colon);
-        const auto last = lastRun_.find(layout);
-        if (last == lastRun_.end())
-            continue;
-        MetricNote note{MetricNote::Kind::Qualifies, entry.substr(colon + 2),
-                        scenario_.untilCv
-                            ? "still spread more than " + formatPercent(*scenario_.untilCv) +
-                                  " after " + std::to_string(iterations) +
-                                  " iterations (max_iterations)"
-                            : "not confident after " + std::to_string(iterations) +
-                                  " iterations (max_iterations)"};
-        if (auto r = store_.addRunNote(last->second, note); !r)
-            return r;
-    }
+// An adaptive stage that stopped undecided says so on the metrics it could not settle: at
+// max_iterations, or earlier for those no number of runs up to it could settle.
+Expected<void> CampaignRunner::noteUndecided(const Undecided& metrics, int iterations) {
+    const std::string after = " after " + std::to_string(iterations) + " iterations";
+    const std::string open = scenario_.untilCv
+                                 ? "still spread more than " + formatPercent(*scenario_.untilCv) +
+                                       after + " (max_iterations)"
+                                 : "not confident" + after + " (max_iterations)";
+    const std::string beyond =
+        "not confident" + after + ", and " + std::to_string(schedule_.maxIterations) +
+        " (max_iterations) could not make it so: its ratio lies too near a band's edge for "
+        "its spread";
+    for (const auto* list : {&metrics.open, &metrics.beyond})
+        for (const auto& entry : *list) {
+            const auto colon = entry.find(": ");
+            const auto last = lastRun_.find(entry.substr(0, colon));
+            if (last == lastRun_.end())
+                continue;
+            MetricNote note{MetricNote::Kind::Qualifies, entry.substr(colon + 2),
+                            list == &metrics.open ? open : beyond};
+            if (auto r = store_.addRunNote(last->second, note); !r)
+                return r;
+        }
     return {};
 }
 
@@ -412,9 +424,14 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
         if (!next)
             outcome = fail(next.error());
     }
-    if (outcome && adaptive && !cancelled() && done >= schedule_.maxIterations) {
+    if (outcome && adaptive && !cancelled()) {
         auto open = undecided(stage);
-        outcome = open ? noteUndecided(*open, done) : fail(open.error());
+        if (!open)
+            outcome = fail(open.error());
+        else if (done < schedule_.maxIterations)
+            open->open.clear(); // stopped because every open metric settled
+        if (outcome)
+            outcome = noteUndecided(*open, done);
     }
     for (auto& b : built) {
         if (!outcome || cancelled())
@@ -446,9 +463,25 @@ Expected<CampaignResult> CampaignRunner::run() {
     sizes(target.inventory.value("disks", json::array()));
     for (const auto& [name, version] : target.inventory["tools"].items())
         toolVersions_[name] = version.get<std::string>();
+    // One process at a time works on a campaign (a cleanup must not tear down under it); held
+    // until the campaign ends. A resume takes it before it marks the campaign running again.
+    std::optional<ProcessLock> lock;
+    const auto take = [&](std::int64_t campaignId) -> Expected<void> {
+        auto l = acquireCampaignLock(store_.path(), campaignId);
+        if (!l)
+            return fail(l.error());
+        lock.emplace(std::move(*l));
+        return {};
+    };
+    if (opt_.resume)
+        if (auto r = take(*opt_.resume); !r)
+            return fail(r.error());
     auto id = openCampaign(target);
     if (!id)
         return fail(id.error());
+    if (!lock)
+        if (auto r = take(*id); !r)
+            return fail(r.error());
     result_.campaignId = *id;
     if (auto r = store_.setCampaignPolicy(*id, scenario_.policy()); !r)
         return fail(r.error());

@@ -126,10 +126,15 @@ private:
     Expected<void> runDrills(BuiltLayout& built);
     bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
     bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
-    Expected<std::vector<std::string>> undecided(const std::vector<const ScenarioLayout*>& stage);
+    // Deciding metrics of a stage not settled yet ("layout: metric"): those more runs could still
+    // settle (open) and those they could not within max_iterations (beyond).
+    struct Undecided {
+        std::vector<std::string> open, beyond;
+    };
+    Expected<Undecided> undecided(const std::vector<const ScenarioLayout*>& stage);
     Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
                                                int first, bool adaptive);
-    Expected<void> noteUndecided(const std::vector<std::string>& metrics, int iterations);
+    Expected<void> noteUndecided(const Undecided& metrics, int iterations);
     Expected<void> decideIo(std::vector<BuiltLayout>& built);
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                   const std::string& reason, bool bracketPass);

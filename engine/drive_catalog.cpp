@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <toml++/toml.h>
 
 namespace lb {
@@ -201,13 +199,11 @@ Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::strin
     return catalog;
 }
 
-Expected<DriveCatalog> loadDriveCatalog(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput("catalog: cannot read drive catalog '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseDriveCatalog(text.str(), path);
+Expected<DriveCatalog> loadDriveCatalog(const std::string& path, const InputLimit& limit) {
+    auto text = readInput(path, limit);
+    if (!text)
+        return badInput("catalog: " + text.error().message);
+    return parseDriveCatalog(*text, path);
 }
 
 } // namespace lb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/expected.h"
+#include "engine/input.h"
 
 #include <cstdint>
 #include <optional>
@@ -47,7 +48,9 @@ struct DriveCatalog {
 // Parses catalog text. Errors are badInput "SOURCE:LINE:COL: field: message": TOML syntax, unknown
 // keys, missing or mistyped fields, duplicate ids, an SSD without endurance, an HDD with one.
 Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::string& sourceName);
-// Reads and parses a catalog file; an unreadable file is bad input naming the field catalog.
-Expected<DriveCatalog> loadDriveCatalog(const std::string& path);
+// Reads (through readInput, within `limit`) and parses a catalog file; an unreadable file is
+// badInput naming the field catalog.
+Expected<DriveCatalog> loadDriveCatalog(const std::string& path,
+                                        const InputLimit& limit = documentLimit());
 
 } // namespace lb

@@ -118,4 +118,14 @@ unsigned minimumDisks(LayoutKind k) {
     }
 }
 
+std::optional<std::string> diskCountProblem(LayoutKind k, std::size_t disks) {
+    const std::string made =
+        std::string(layoutKindName(k)) + " cannot be made of " + std::to_string(disks) + " disks";
+    if (disks < minimumDisks(k))
+        return made + ": it needs at least " + std::to_string(minimumDisks(k));
+    if (k == LayoutKind::ZfsRaid10 && disks % 2 != 0)
+        return made + ": its mirrors are pairs";
+    return std::nullopt;
+}
+
 } // namespace lb

@@ -37,5 +37,8 @@ bool isMd(LayoutKind k);
 unsigned parityOf(LayoutKind k);
 // The fewest disks a kind can be built from (0 for dir and guest).
 unsigned minimumDisks(LayoutKind k);
+// Why `disks` disks cannot be built into a layout of kind `k` ("md-raid6 cannot be made of 2
+// disks: it needs at least 4"), or nothing when they can.
+std::optional<std::string> diskCountProblem(LayoutKind k, std::size_t disks);
 
 } // namespace lb

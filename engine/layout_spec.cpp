@@ -1,6 +1,8 @@
 // The stored layout spec, written and read (see layout_spec.h).
 #include "engine/layout_spec.h"
 
+#include "engine/utf8.h"
+
 #include <nlohmann/json.hpp>
 
 namespace lb {
@@ -77,7 +79,7 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
         spec["compression"] = l.compression;
         spec["atime"] = l.atime;
     }
-    return spec.dump();
+    return dumpJson(spec);
 }
 
 std::string importedLayoutSpecJson() {

@@ -2,6 +2,7 @@
 
 #include "engine/export.h"
 #include "engine/size.h"
+#include "engine/utf8.h"
 
 #include <cctype>
 #include <chrono>
@@ -97,11 +98,11 @@ std::string firstPartition(const std::string& device) {
 
 namespace {
 
+// The scenario loader refuses these with the file's line; a scenario built another way is
+// checked again here.
 Expected<void> checkDiskCount(const ScenarioLayout& layout, LayoutKind kind) {
-    const auto n = layout.disks.size();
-    if (n < minimumDisks(kind) || (kind == LayoutKind::ZfsRaid10 && n % 2 != 0))
-        return badInput("layout '" + layout.name + "': " + std::string(layoutKindName(kind)) +
-                        " cannot be made of " + std::to_string(n) + " disks");
+    if (const auto why = diskCountProblem(kind, layout.disks.size()))
+        return badInput("layout '" + layout.name + "': " + *why);
     return {};
 }
 

@@ -140,8 +140,9 @@ Expected<OptionValues> validateOptions(const std::vector<OptionSpec>& table,
                                        const std::string& where, const std::string& fieldPrefix) {
     OptionValues out;
     for (const auto& [name, option] : raw) {
-        const auto spec = std::find_if(table.begin(), table.end(),
-                                       [&](const OptionSpec& s) { return s.name == name; });
+        const auto spec =
+            std::find_if(table.begin(), table.end(),
+                         [&key = name](const OptionSpec& s) { return s.name == key; });
         const std::string prefix = where + ":" + std::to_string(option.line) + ":" +
                                    std::to_string(option.column) + ": " + fieldPrefix + name;
         if (spec == table.end()) {

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -277,13 +276,12 @@ Expected<std::vector<UsageSample>> parseUsageSamples(std::string_view csv,
     return out;
 }
 
-Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput("samples: cannot read '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseUsageSamples(text.str(), path);
+Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path,
+                                                    const InputLimit& limit) {
+    auto text = readInput(path, limit);
+    if (!text)
+        return badInput("samples: " + text.error().message);
+    return parseUsageSamples(*text, path);
 }
 
 Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples) {

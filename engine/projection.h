@@ -54,7 +54,9 @@ struct UsageSample {
 // date order.
 Expected<std::vector<UsageSample>> parseUsageSamples(std::string_view csv,
                                                      const std::string& sourceName);
-Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path);
+// Reads the file through readInput (a regular file, within `limit`).
+Expected<std::vector<UsageSample>> loadUsageSamples(const std::string& path,
+                                                    const InputLimit& limit = documentLimit());
 
 struct GrowthFit {
     GrowthModel model;                         // the better of the two fits, as a growth rate

@@ -77,8 +77,9 @@ struct Run {
     std::string reason;
     std::vector<std::string> caveats;
     std::vector<MetricNote> notes;
-    std::string source; // the imported file, for imported runs
-    RunOrigin origin;   // imported runs: format, converted units, workload spec
+    std::string source;          // the imported file, for imported runs
+    std::int64_t sourceLine = 0; // and the line of it the run starts at (0: not known)
+    RunOrigin origin;            // imported runs: format, converted units, workload spec
     // Imported runs: contentHash() of the output they were read from, so the same data is
     // recognised when it is imported again. Empty for runs layoutbench made itself.
     std::string contentHash;

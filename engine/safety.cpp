@@ -292,9 +292,10 @@ private:
         const auto imported = importedPools();
         for (const auto& [path, label] : labels) {
             const auto pool = label.pool.empty() ? std::string() : " " + label.pool;
-            const bool live = std::any_of(imported.begin(), imported.end(), [&](const auto& p) {
-                return label.guid.empty() ? p.first == label.pool : p.second == label.guid;
-            });
+            const bool live =
+                std::any_of(imported.begin(), imported.end(), [&l = label](const auto& p) {
+                    return l.guid.empty() ? p.first == l.pool : p.second == l.guid;
+                });
             if (live)
                 inUse(through(path) + " is a member of the imported ZFS pool" + pool);
             else

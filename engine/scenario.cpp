@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cassert>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace lb {
@@ -279,13 +278,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     return s;
 }
 
-Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput(path + ": cannot read scenario file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseScenario(buf.str(), path, probes);
+Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes,
+                                const InputLimit& limit) {
+    auto text = readInput(path, limit);
+    if (!text)
+        return fail(text.error());
+    return parseScenario(*text, path, probes);
 }
 
 } // namespace lb

@@ -5,6 +5,7 @@
 
 #include "engine/analysis.h"
 #include "engine/expected.h"
+#include "engine/input.h"
 #include "engine/layout.h"
 #include "engine/names.h"
 #include "engine/probe.h"
@@ -268,6 +269,8 @@ Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
 // `path` names the file in messages and anchors relative paths (work_dir, job files, disks).
 Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                  const ProbeRegistry& probes);
-Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes);
+// Reads the file through readInput (a regular file, within `limit`).
+Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes,
+                                const InputLimit& limit = documentLimit());
 
 } // namespace lb

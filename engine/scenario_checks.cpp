@@ -45,6 +45,13 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
             return badInput(at + "disks: mixes block devices and files; use one or the other");
         if (l.mdKind() && files)
             return badInput(at + "disks: md arrays are built on block devices, not files");
+        // What is built of the disks: the md array, the pool, or a guest's one disk.
+        const auto built = l.kind == LayoutKind::Guest ? l.inner : l.mdKind().value_or(l.kind);
+        if (const auto why = built ? diskCountProblem(*built, l.disks.size()) : std::nullopt)
+            return badInput(at + "disks: " + *why);
+        if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() != 1)
+            return badInput(at + "disks: a guest is passed exactly one disk (or inner = an md "
+                                 "kind, built of several)");
         if (files && l.underprovision < 1.0)
             return badInput(at + "underprovision: only block devices are partitioned");
     }

@@ -1,11 +1,12 @@
 // The scenario's exports and clients, and its secrets: masked in the copy a campaign stores,
 // restored from the file when a campaign resumes.
+#include "engine/input.h"
 #include "engine/scenario_parse.h"
 #include "engine/size.h"
 #include "engine/ssh_runner.h"
+#include "engine/utf8.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 namespace lb {
@@ -157,10 +158,14 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                                "give chap_password or chap_password_file, not both"));
     if (!chapFile.empty()) {
         const std::string file = resolve(baseDir, chapFile);
-        std::ifstream in(file);
-        if (!in || !std::getline(in, chapPassword))
-            return badInput(rep.at(*t.get("chap_password_file"), where + "chap_password_file",
-                                   file + ": cannot read the CHAP secret (its first line)"));
+        // The secret is its first line; a secret file of more than a page is not one.
+        auto secret = readInput(file, {std::uint64_t{4096}, {}});
+        if (!secret || secret->empty())
+            return badInput(
+                rep.at(*t.get("chap_password_file"), where + "chap_password_file",
+                       (secret ? escapeControl(file) + ": empty" : secret.error().message) +
+                           ": cannot read the CHAP secret (its first line)"));
+        chapPassword = secret->substr(0, secret->find('\n'));
         while (!chapPassword.empty() && (chapPassword.back() == '\r' || chapPassword.back() == ' '))
             chapPassword.pop_back();
     }

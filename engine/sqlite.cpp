@@ -1,8 +1,57 @@
 #include "engine/sqlite.h"
 
+#include <mutex>
 #include <sqlite3.h>
 
 namespace lb::sql {
+
+namespace {
+
+std::mutex busyWaitMutex;
+BusyWait& busyWaitSetting() {
+    static BusyWait wait;
+    return wait;
+}
+
+} // namespace
+
+void setBusyWait(BusyWait wait) {
+    const std::lock_guard lock(busyWaitMutex);
+    busyWaitSetting() = std::move(wait);
+}
+
+struct Database::Busy {
+    std::string path;
+    std::chrono::steady_clock::time_point since;
+    std::chrono::steady_clock::time_point reported;
+};
+
+void Database::BusyDeleter::operator()(Busy* b) const {
+    delete b;
+}
+
+// SQLite calls this while another connection holds the lock; `count` is 0 on the first call of
+// each wait. Returns 0 to give up (the statement then fails with "database is locked").
+int Database::waitWhileBusy(void* data, int count) {
+    auto& busy = *static_cast<Busy*>(data);
+    const auto now = std::chrono::steady_clock::now();
+    if (count == 0)
+        busy.since = busy.reported = now;
+    BusyWait wait;
+    {
+        const std::lock_guard lock(busyWaitMutex);
+        wait = busyWaitSetting();
+    }
+    if (now - busy.since >= wait.limit)
+        return 0;
+    if (wait.report && now - busy.reported >= wait.interval) {
+        busy.reported = now;
+        wait.report(busy.path, std::chrono::duration_cast<std::chrono::seconds>(now - busy.since));
+    }
+    // Short sleeps first (most waits are for one short transaction), then 50 ms at a time.
+    sqlite3_sleep(count < 10 ? 1 + 5 * count : 50);
+    return 1;
+}
 
 void Database::Closer::operator()(sqlite3* db) const {
     sqlite3_close_v2(db);
@@ -17,12 +66,13 @@ Expected<Database> Database::open(const std::string& path) {
         sqlite3_open_v2(path.c_str(), &raw,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     Database db;
+    db.busy_.reset(new Busy{path, {}, {}});
     db.db_.reset(raw);
     db.path_ = path;
     if (rc != SQLITE_OK)
         return runtimeError(
             path + ": cannot open database: " + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
-    sqlite3_busy_timeout(raw, 5000);
+    sqlite3_busy_handler(raw, waitWhileBusy, db.busy_.get());
     return db;
 }
 
@@ -101,7 +151,11 @@ Expected<bool> Statement::step() {
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    return runtimeError(std::string("database: ") + sqlite3_errmsg(db_));
+    // Name the file: "attempt to write a readonly database" or "database is locked" alone does
+    // not say which database.
+    const char* file = sqlite3_db_filename(db_, "main");
+    return runtimeError(std::string(file && *file ? file : "database") + ": " +
+                        sqlite3_errmsg(db_));
 }
 
 Expected<void> Statement::run() {

@@ -4,12 +4,15 @@
 
 #include "engine/expected.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -17,6 +20,17 @@ struct sqlite3_stmt;
 namespace lb::sql {
 
 class Statement;
+
+// What a connection does when another one holds the write lock: it waits, up to `limit`, and
+// every `interval` of waiting calls `report` (the database's path and how long it has waited so
+// far), so a person sees why nothing happens. One setting for the whole process, set by an app
+// at start (the command line prints a line on standard error).
+struct BusyWait {
+    std::chrono::milliseconds limit = std::chrono::minutes(10);
+    std::chrono::milliseconds interval = std::chrono::seconds(5);
+    std::function<void(const std::string& path, std::chrono::seconds waited)> report;
+};
+void setBusyWait(BusyWait wait);
 
 class Database {
 public:
@@ -36,6 +50,12 @@ private:
     struct Closer {
         void operator()(sqlite3* db) const;
     };
+    struct Busy; // what the busy handler knows of this connection
+    static int waitWhileBusy(void* busy, int count);
+    struct BusyDeleter {
+        void operator()(Busy* b) const;
+    };
+    std::unique_ptr<Busy, BusyDeleter> busy_; // outlives db_, whose handler points to it
     std::unique_ptr<sqlite3, Closer> db_;
     std::string path_;
     std::unique_ptr<std::function<void()>> rollback_; // stable address for the SQLite hook

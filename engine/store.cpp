@@ -4,8 +4,11 @@
 
 #include "engine/content_hash.h"
 #include "engine/store_internal.h"
+#include "engine/utf8.h"
 
+#include <array>
 #include <bit>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -185,7 +188,12 @@ CREATE TRIGGER conditioning_uid AFTER INSERT ON conditioning WHEN NEW.uid IS NUL
     UPDATE conditioning SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
 END;
 )sql"},
-    // 7 -> 8: a comparison read 500,000 metric rows per layout at a million, and sorting them by
+    // 7 -> 8: the line of its file an imported run starts at, so that a message about its data
+    // (imported again, or twice in one import) names FILE:LINE. Runs imported before have none.
+    {R"sql(
+ALTER TABLE run ADD COLUMN source_line INTEGER;
+)sql"},
+    // 8 -> 9: a comparison read 500,000 metric rows per layout at a million, and sorting them by
     // name took most of a second; an import wrote a row and an index entry per metric. A metric
     // is now its name and unit once (metric_name, by integer id) and each run's metrics are one
     // packed row (run_sample: id and value per metric, see store_internal.h), so a comparison
@@ -259,7 +267,7 @@ Expected<void> packExistingSamples(sql::Database& db) {
 namespace store {
 
 std::string stringsJson(const std::vector<std::string>& items) {
-    return nlohmann::json(items).dump();
+    return dumpJson(nlohmann::json(items));
 }
 
 std::vector<std::string> stringsFromJson(const std::string& text) {
@@ -293,15 +301,15 @@ std::string notesJson(const std::vector<MetricNote>& notes) {
     for (const auto& n : notes)
         out.push_back(
             {{"kind", metricNoteKindName(n.kind)}, {"metrics", n.metrics}, {"text", n.text}});
-    return out.dump();
+    return dumpJson(out);
 }
 
 std::string originJson(const RunOrigin& origin) {
     if (origin.empty())
         return "{}";
-    return nlohmann::json{
-        {"format", origin.format}, {"converted_from", origin.convertedFrom}, {"spec", origin.spec}}
-        .dump();
+    return dumpJson(nlohmann::json{{"format", origin.format},
+                                   {"converted_from", origin.convertedFrom},
+                                   {"spec", origin.spec}});
 }
 
 RunOrigin originFromJson(const std::string& text) {
@@ -412,9 +420,13 @@ Expected<Store> Store::open(const std::string& path, Clock clock) {
     // 64 KiB pages (a new database only; an existing one keeps its size): a run's raw output,
     // typically 10 KB of fio JSON, fits one page instead of a chain of four, and an import of
     // 10,000 runs writes 1,700 WAL frames instead of 27,000 — twice as fast here. Writes of a
-    // campaign are a few pages a run, minutes apart.
-    for (const char* pragma : {"PRAGMA page_size = 65536", "PRAGMA foreign_keys = ON",
-                               "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"})
+    // campaign are a few pages a run, minutes apart. A page cache of 32 MiB rather than
+    // SQLite's 2 MiB: the run table's uid and content-hash indexes take rows in random order,
+    // and an import of a million runs otherwise reads most index pages back from the file for
+    // every run it adds.
+    for (const char* pragma :
+         {"PRAGMA page_size = 65536", "PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL",
+          "PRAGMA synchronous = NORMAL", "PRAGMA cache_size = -32768"})
         LB_TRY_VOID(store.db_.exec(pragma));
     LB_TRY_VOID(store.migrate());
     return store;
@@ -425,7 +437,18 @@ Expected<void> Store::migrate() {
                          "NULL)"));
     LB_TRY(read, db_.prepare("SELECT value FROM meta WHERE key = 'schema_version'"));
     LB_TRY(has, read.step());
-    int version = has ? static_cast<int>(std::strtol(read.columnText(0).c_str(), nullptr, 10)) : 0;
+    int version = 0;
+    if (has) {
+        // Anything but a whole number this program could have written would index the migrations
+        // out of range: refuse it, naming the file.
+        const std::string text = read.columnText(0);
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
+        if (ec != std::errc() || end != text.data() + text.size() || version < 0)
+            return runtimeError(db_.path() + ": meta.schema_version is '" + text +
+                                "', not a schema version layoutbench writes (0 to " +
+                                std::to_string(latestSchemaVersion) +
+                                "): the database is damaged or not layoutbench's");
+    }
     read.reset();
     if (version > latestSchemaVersion)
         return runtimeError(db_.path() + ": written by a newer layoutbench (schema " +

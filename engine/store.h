@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,6 +53,9 @@ template <> struct EnumNames<CampaignStatus> {
         {CampaignStatus::Aborted, "aborted"},
     }};
 };
+// The kind of the layout an import keeps its runs under until all of them are stored
+// (engine/import_stage.h): listings leave such layouts and their runs out.
+inline constexpr std::string_view stagedImportKind = "staged-import";
 
 struct LayoutRecord {
     std::int64_t id = 0;
@@ -120,9 +124,11 @@ struct RunSlot {
 // An imported run, as a message about importing its data again names it.
 struct ImportedRunRef {
     std::int64_t id = 0;
+    std::int64_t layoutId = 0;
     std::string layout;
-    std::string source;     // the file it was imported from
-    std::string importedAt; // ISO 8601 UTC
+    std::string source;          // the file it was imported from
+    std::int64_t sourceLine = 0; // the line of it the run starts at; 0 when not known
+    std::string importedAt;      // ISO 8601 UTC
 };
 
 struct CampaignRecord {
@@ -206,7 +212,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 8;
+    static constexpr int latestSchemaVersion = 9;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -238,8 +244,10 @@ public:
     // --- runs (store_runs.cpp)
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
-    // The first run imported with this content hash (Run::contentHash), if any.
-    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash);
+    // The first run imported with this content hash (Run::contentHash), if any. Runs that
+    // imports still stage are left out, but for those of layout `staging` (the asker's own).
+    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash,
+                                                                   std::int64_t staging = 0);
 
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
@@ -253,9 +261,18 @@ public:
     // way the campaign no longer uses, and run again); how many.
     Expected<std::size_t> supersedeRuns(std::int64_t campaignId, const std::string& probe,
                                         const std::string& reason);
-    // Marks the campaign's runs still 'running' (layoutbench stopped during them) aborted; how
-    // many.
-    Expected<std::size_t> abortInterruptedRuns(std::int64_t campaignId);
+    // Marks the campaign's runs still 'running' (layoutbench stopped during them) aborted with
+    // `reason`; how many.
+    Expected<std::size_t> abortInterruptedRuns(std::int64_t campaignId, const std::string& reason);
+    // Staging layouts (kind stagedImportKind, engine/import_stage.h): their ids; deleting one
+    // with its runs; making one the layout `name` (a new layout); moving its runs into the
+    // existing `layoutId`, their iterations numbered on from what it holds, and deleting it.
+    Expected<std::vector<std::int64_t>> stagedLayouts();
+    Expected<void> deleteStagedLayout(std::int64_t layoutId);
+    Expected<void> adoptStagedLayout(std::int64_t stagingId, const std::string& name,
+                                     const std::string& kind, const std::string& specJson,
+                                     std::int64_t hostId);
+    Expected<void> moveStagedRuns(std::int64_t stagingId, std::int64_t layoutId);
     // The campaign's runs that ended ok or failed: done, not to be run again.
     Expected<std::vector<RunSlot>> settledRuns(std::int64_t campaignId);
     // How many runs of each workload a layout holds (imports number their iterations on).

@@ -75,7 +75,9 @@ Expected<std::vector<LayoutRecord>> Store::layouts() {
            statement("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, ''), "
                      "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id), "
                      "(SELECT COUNT(*) FROM run r WHERE r.layout_id = l.id AND r.status != "
-                     "'ok') FROM layout l LEFT JOIN host h ON h.id = l.host_id ORDER BY l.name"));
+                     "'ok') FROM layout l LEFT JOIN host h ON h.id = l.host_id WHERE l.kind != ?1 "
+                     "ORDER BY l.name"));
+    q->bind(1, stagedImportKind);
     std::vector<LayoutRecord> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         out.push_back({row.columnInt(0), row.columnText(1), row.columnText(2), row.columnText(3),

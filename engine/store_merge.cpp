@@ -166,7 +166,8 @@ Expected<void> mergeInventory(sql::Database& db, const MergeRequest& request, Me
                            "FROM other.layout ol LEFT JOIN other.host oh ON oh.id = ol.host_id "
                            "LEFT JOIN main.host h ON h.name = oh.name WHERE NOT EXISTS "
                            "(SELECT 1 FROM main.layout l WHERE l.name = ?1 || ol.name) "
-                           "ORDER BY ol.id",
+                           "AND ol.kind != '" +
+                               std::string(stagedImportKind) + "' ORDER BY ol.id",
                            request.prefix);
     if (!disks || !layouts)
         return fail(!disks ? disks.error() : layouts.error());
@@ -253,10 +254,11 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
         db,
         "INSERT INTO main.run(campaign_id, layout_id, workload, probe, iteration, argv, "
         "exit_code, stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, "
-        "reason, caveats, source, notes, origin, content_hash, uid) SELECT mc.id, ml.id, "
-        "r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, r.stderr, "
+        "reason, caveats, source, notes, origin, content_hash, uid, source_line) SELECT mc.id, "
+        "ml.id, r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, r.stderr, "
         "r.tool_version, r.started_at, r.finished_at, r.wall_seconds, r.status, r.reason, "
-        "r.caveats, r.source, r.notes, r.origin, r.content_hash, r.uid FROM other.run r "
+        "r.caveats, r.source, r.notes, r.origin, r.content_hash, r.uid, r.source_line "
+        "FROM other.run r "
         "JOIN other.layout ol ON ol.id = r.layout_id JOIN main.layout ml ON ml.name = ?1 || "
         "ol.name LEFT JOIN other.campaign oc ON oc.id = r.campaign_id "
         "LEFT JOIN main.campaign mc ON mc.uid = oc.uid WHERE " +

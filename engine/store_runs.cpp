@@ -24,8 +24,8 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
                           "wall_seconds, status, reason, caveats, source, notes, origin, "
-                          "content_hash) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                          "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"));
+                          "content_hash, source_line) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                          "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bind(3, run.workload)
@@ -46,23 +46,27 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(18, store::notesJson(run.notes))
         .bind(19, store::originJson(run.origin))
         .bind(20,
-              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash));
+              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash))
+        .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
     LB_TRY_VOID(insertMetrics(runId, run.metrics));
     return runId;
 }
 
-Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash) {
-    LB_TRY(q, statement("SELECT r.id, l.name, COALESCE(r.source, ''), COALESCE(r.finished_at, '') "
-                        "FROM run r JOIN layout l ON l.id = r.layout_id "
-                        "WHERE r.content_hash = ?1 ORDER BY r.id LIMIT 1"));
-    q->bind(1, hash);
+Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash,
+                                                                      std::int64_t staging) {
+    LB_TRY(q, statement("SELECT r.id, l.id, l.name, COALESCE(r.source, ''), "
+                        "COALESCE(r.source_line, 0), COALESCE(r.finished_at, '') FROM run r "
+                        "JOIN layout l ON l.id = r.layout_id WHERE r.content_hash = ?1 AND "
+                        "(l.kind != ?2 OR l.id = ?3) ORDER BY r.id LIMIT 1"));
+    q->bind(1, hash).bind(2, stagedImportKind).bind(3, staging);
     LB_TRY(row, q->step());
     if (!row)
         return std::optional<ImportedRunRef>{};
-    return std::optional<ImportedRunRef>{
-        ImportedRunRef{q->columnInt(0), q->columnText(1), q->columnText(2), q->columnText(3)}};
+    return std::optional<ImportedRunRef>{ImportedRunRef{q->columnInt(0), q->columnInt(1),
+                                                        q->columnText(2), q->columnText(3),
+                                                        q->columnInt(4), q->columnText(5)}};
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
@@ -125,10 +129,11 @@ Expected<std::size_t> Store::supersedeRuns(std::int64_t campaignId, const std::s
     return static_cast<std::size_t>(db_.changes());
 }
 
-Expected<std::size_t> Store::abortInterruptedRuns(std::int64_t campaignId) {
-    LB_TRY(q, statement("UPDATE run SET status = 'aborted', reason = 'interrupted: layoutbench "
-                        "stopped during this run' WHERE campaign_id = ?1 AND status = 'running'"));
-    LB_TRY_VOID(q->bind(1, campaignId).run());
+Expected<std::size_t> Store::abortInterruptedRuns(std::int64_t campaignId,
+                                                  const std::string& reason) {
+    LB_TRY(q, statement("UPDATE run SET status = 'aborted', reason = ?2 WHERE campaign_id = ?1 "
+                        "AND status = 'running'"));
+    LB_TRY_VOID(q->bind(1, campaignId).bind(2, reason).run());
     return static_cast<std::size_t>(db_.changes());
 }
 
@@ -195,7 +200,9 @@ Expected<std::vector<RunSummary>> Store::runs() {
                         "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
                         "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0) "
                         "FROM run r JOIN layout l ON l.id = r.layout_id "
-                        "LEFT JOIN run_sample s ON s.run_id = r.id ORDER BY r.id"));
+                        "LEFT JOIN run_sample s ON s.run_id = r.id WHERE l.kind != ?1 "
+                        "ORDER BY r.id"));
+    q->bind(1, stagedImportKind);
     std::vector<RunSummary> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         RunSummary s;

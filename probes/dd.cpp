@@ -127,7 +127,9 @@ std::optional<Command> commandOf(std::string_view line) {
         }
         if (cmd.operands.empty())
             return std::nullopt;
-        cmd.line = std::string(text::trim(line.substr(tokens[i].begin)));
+        // From the token's byte offset: Token::begin is a column, tabs expanded.
+        const auto offset = static_cast<std::size_t>(tokens[i].text.data() - line.data());
+        cmd.line = std::string(text::trim(line.substr(offset)));
         return cmd;
     }
     return std::nullopt;
@@ -139,7 +141,10 @@ std::string operand(const Command& cmd, std::string_view key) {
 }
 
 bool hasFlag(const Command& cmd, std::string_view key, std::string_view flag) {
-    for (const auto item : text::split(operand(cmd, key), ','))
+    // Kept in a variable: split's views point into it, and a temporary would be gone before the
+    // loop reads them.
+    const std::string flags = operand(cmd, key);
+    for (const auto item : text::split(flags, ','))
         if (item == flag)
             return true;
     return false;

@@ -80,7 +80,11 @@ Expected<double> numberField(const V& object, std::string_view key, std::string_
         return fieldError(path, key, "missing");
     if (!value->isNumber())
         return fieldError(path, key, "expected a number");
-    return value->number();
+    // Every number read is a measurement (bytes, I/Os, rates, times): none is negative.
+    const double number = value->number();
+    if (number < 0)
+        return fieldError(path, key, "must not be negative, got " + value->text());
+    return number;
 }
 
 template <typename V>
@@ -189,9 +193,14 @@ Expected<void> readPercentiles(const V& direction, std::string_view key, const s
         const auto v = pct->member(percentileKeys[k]);
         if (!v)
             continue;
+        const auto field = [&] {
+            return path + "." + std::string(key) + ".percentile[\"" +
+                   std::string(percentileKeys[k]) + "\"]";
+        };
         if (!v->isNumber())
-            return badInput(path + "." + std::string(key) + ".percentile[\"" +
-                            std::string(percentileKeys[k]) + "\"]: expected a number");
+            return badInput(field() + ": expected a number");
+        if (v->number() < 0)
+            return badInput(field() + ": must not be negative, got " + v->text());
         out[k] = v->number();
     }
     return {};
@@ -642,6 +651,19 @@ Expected<Document> readJson(std::string_view text, std::size_t offset, bool simd
         const std::size_t at = offset + (e.byte > 0 ? e.byte - 1 : 0);
         return badInput("invalid JSON at byte " + std::to_string(at) + ": " +
                         withoutPosition(e.what()));
+    } catch (const json::out_of_range& e) {
+        // "number overflow parsing '1e999'" names no position: the number's place gives it.
+        std::string what = e.what(); // "[json.exception.out_of_range.406] number overflow ..."
+        if (const auto tag = what.find("] "); what.starts_with('[') && tag != std::string::npos)
+            what.erase(0, tag + 2);
+        const auto quote = what.find('\'');
+        const auto number = quote == std::string::npos
+                                ? std::string_view()
+                                : std::string_view(what).substr(quote + 1, what.size() - quote - 2);
+        const auto at = number.empty() ? std::string_view::npos : text.find(number);
+        if (at != std::string_view::npos)
+            return badInput("invalid JSON at byte " + std::to_string(offset + at) + ": " + what);
+        return badInput("invalid JSON: " + what);
     } catch (const json::exception& e) {
         return badInput("invalid JSON: " + withoutPosition(e.what()));
     }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -38,10 +39,19 @@ Expected<double> number(const json& object, std::string_view key, const std::str
 
 // fio's plat_idx_to_val(): the middle of a latency histogram bucket, for the json+ bins of
 // fio versions that keyed them by bucket index (with FIO_IO_U_PLAT_BITS and _VAL beside them).
-double bucketValue(std::uint64_t index, unsigned bits, std::uint64_t val) {
+// fio's own values are 6 and 64 (1216 or 1920 buckets); anything whose bucket would not fit
+// in 64 bits of time is refused, not shifted past the type's width.
+Expected<double> bucketValue(std::uint64_t index, std::uint64_t bits, std::uint64_t val,
+                             const std::string& path) {
+    if (bits == 0 || bits >= 32 || val == 0 || val > (std::uint64_t{1} << bits))
+        return fieldError(path, "FIO_IO_U_PLAT_BITS " + std::to_string(bits) +
+                                    " and FIO_IO_U_PLAT_VAL " + std::to_string(val) +
+                                    " describe no histogram fio writes");
     if (index < (val << 1))
         return static_cast<double>(index);
     const std::uint64_t errorBits = (index >> bits) - 1;
+    if (errorBits + bits >= 63)
+        return fieldError(path, "bucket " + std::to_string(index) + " lies beyond 2^63 µs");
     const double base = static_cast<double>(std::uint64_t{1} << (errorBits + bits));
     const double k = static_cast<double>(index % val);
     return base + (k + 0.5) * static_cast<double>(std::uint64_t{1} << errorBits);
@@ -49,7 +59,7 @@ double bucketValue(std::uint64_t index, unsigned bits, std::uint64_t val) {
 
 // 2.x bins: {"<µs>": count} or {"FIO_IO_U_PLAT_BITS": 6, "FIO_IO_U_PLAT_VAL": 64, "<index>":
 // count}; 3.x wants {"<ns>": count}.
-json binsInNs(const json& bins) {
+Expected<json> binsInNs(const json& bins, const std::string& path) {
     json out = json::object();
     const auto bits = bins.find("FIO_IO_U_PLAT_BITS");
     const auto val = bins.find("FIO_IO_U_PLAT_VAL");
@@ -58,10 +68,22 @@ json binsInNs(const json& bins) {
     for (const auto& [key, count] : bins.items()) {
         if (!count.is_number() || key.empty() || key.find_first_not_of("0123456789") != key.npos)
             continue;
-        const auto k = std::stoull(key);
-        const double us = byIndex ? bucketValue(k, bits->get<unsigned>(), val->get<std::uint64_t>())
-                                  : static_cast<double>(k);
-        out[std::to_string(std::llround(us * text::nsPerUs))] = count;
+        std::uint64_t k = 0;
+        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
+        if (ec != std::errc{} || end != key.data() + key.size())
+            return fieldError(path + "." + key, "bucket key beyond 64 bits");
+        double us = static_cast<double>(k);
+        if (byIndex) {
+            auto v = bucketValue(k, bits->get<std::uint64_t>(), val->get<std::uint64_t>(),
+                                 path + "." + key);
+            if (!v)
+                return fail(v.error());
+            us = *v;
+        }
+        const double ns = us * text::nsPerUs;
+        if (!(ns < 0x1p63))
+            return fieldError(path + "." + key, "bucket beyond 2^63 ns");
+        out[std::to_string(std::llround(ns))] = count;
     }
     return out;
 }
@@ -69,7 +91,7 @@ json binsInNs(const json& bins) {
 // slat/clat/lat {min, max, mean, stddev, percentile, bins} in µs -> *_ns in ns. The "0.00" keys
 // fio 2.x printed for unused percentile slots (several times over: duplicate keys, of which
 // the JSON parser keeps one) are dropped.
-json latencyInNs(const json& us) {
+Expected<json> latencyInNs(const json& us, const std::string& path) {
     json ns = json::object();
     for (const auto& [key, value] : us.items()) {
         if (value.is_number())
@@ -81,7 +103,10 @@ json latencyInNs(const json& us) {
                     pct[p] = v.get<double>() * text::nsPerUs;
             ns["percentile"] = std::move(pct);
         } else if (key == "bins" && value.is_object()) {
-            ns["bins"] = binsInNs(value);
+            auto bins = binsInNs(value, path + ".bins");
+            if (!bins)
+                return fail(bins.error());
+            ns["bins"] = std::move(*bins);
         }
     }
     return ns;
@@ -102,7 +127,10 @@ Expected<void> convertLegacyDirection(json& d, const std::string& path) {
         const auto runtime = number(d, "runtime", path);
         if (!iops || !runtime)
             return fail(!iops ? iops.error() : runtime.error());
-        d["total_ios"] = std::llround(*iops * *runtime / 1000.0);
+        const double ios = *iops * *runtime / 1000.0;
+        if (!(ios >= 0 && ios < 0x1p63))
+            return fieldError(path + ".iops", "times runtime is no I/O count");
+        d["total_ios"] = std::llround(ios);
     }
     for (const auto name : {"slat", "clat", "lat"}) {
         const auto it = d.find(name);
@@ -111,7 +139,10 @@ Expected<void> convertLegacyDirection(json& d, const std::string& path) {
                 return fieldError(path + ".lat", it == d.end() ? "missing" : "expected an object");
             continue;
         }
-        d[std::string(name) + "_ns"] = latencyInNs(*it);
+        auto ns = latencyInNs(*it, path + "." + name);
+        if (!ns)
+            return fail(ns.error());
+        d[std::string(name) + "_ns"] = std::move(*ns);
     }
     return {};
 }

@@ -2,6 +2,7 @@
 // layout's directory, on the layout's export through the kernel iSCSI or NFS client
 // (target = "iscsi" | "nfs"), and on several client hosts at once through fio's client/server
 // mode (the workload's clients).
+#include "engine/input.h"
 #include "engine/size.h"
 #include "probes/fio_clients.h"
 #include "probes/fio_jobfile.h"
@@ -10,8 +11,6 @@
 #include "probes/tools.h"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 namespace lb {
@@ -47,7 +46,24 @@ const Preset* findPreset(const std::string& name) {
 // (--name=value) or a job file (name=value).
 using JobOptions = std::vector<std::pair<std::string, std::string>>;
 
-JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
+// A preset's file when the scenario gives no size. Through O_DIRECT the page cache is not on the
+// path (and a cold cache keeps ZFS's ARC to metadata), so a small file measures the layout;
+// buffered, the file must be at least twice the memory that could hold it, as bonnie++ sizes its
+// own, or the reads come from memory. The target's memory is the host's, or the guest's for a
+// layout inside one.
+constexpr std::uint64_t presetDefaultBytes = 256 * MiB;
+
+std::uint64_t presetFileBytes(const OptionValues& o, const WorkloadContext& ctx, bool direct) {
+    if (o.has("size"))
+        return o.bytes("size");
+    if (direct)
+        return presetDefaultBytes;
+    return std::max(presetDefaultBytes, 2 * ctx.ramBytes);
+}
+
+// A preset's file is named, so its numjobs clones share it: the working set is `bytes`, not
+// bytes x numjobs.
+JobOptions presetOptions(const Preset& p, const OptionValues& o, std::uint64_t bytes, bool direct,
                          const std::string& filename) {
     JobOptions j = {{"filename", filename},
                     {"rw", p.rw},
@@ -58,7 +74,7 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, bool direct,
                     // Total latency (submission + completion) decides; fio prints its
                     // percentiles only when asked.
                     {"lat_percentiles", "1"},
-                    {"size", std::to_string(o.bytes("size"))},
+                    {"size", std::to_string(bytes)},
                     {"runtime", std::to_string(o.integer("runtime"))},
                     {"time_based", ""},
                     {"numjobs", std::to_string(o.integer("numjobs"))},
@@ -102,23 +118,15 @@ std::vector<std::string> jobFileArgs(const OptionValues& o) {
 // The job file as the workbench reads it, for its sizes and for fio --client; nullopt when it
 // cannot be read here (fio reads it itself where it runs).
 std::optional<std::string> readJobFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    auto text = readInput(path, documentLimit());
+    if (!text)
         return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return std::move(*text);
 }
 
 std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {
     const auto text = readJobFile(o.text("job_file"));
     return text ? fio::jobFileWorkingSet(*text) : std::nullopt;
-}
-
-// The bytes a workload's files hold on one host. A preset names its file, so its numjobs clones
-// share it: the size, not size x numjobs.
-std::optional<std::uint64_t> workingSet(const OptionValues& o) {
-    return o.has("preset") ? std::optional<std::uint64_t>{o.bytes("size")} : jobFileBytes(o);
 }
 
 std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
@@ -156,9 +164,9 @@ public:
             {.name = "size",
              .label = "File size",
              .type = OptionType::Size,
-             .help = "Size of the test file (presets)",
-             .min = 4096,
-             .defaultValue = "256M"},
+             .help = "Size of the test file (presets); default 256M through O_DIRECT, else twice "
+                     "the target's memory, so reads cannot come from the page cache",
+             .min = 4096},
             {.name = "runtime",
              .label = "Runtime (s)",
              .type = OptionType::Int,
@@ -256,7 +264,7 @@ public:
                                     "logs in or mounts");
         if (const Preset* p = findPreset(o.text("preset"))) {
             const auto bs = parseSize(p->bs, SizeConvention::Binary);
-            if (bs && o.bytes("size") < *bs)
+            if (bs && o.has("size") && o.bytes("size") < *bs)
                 return badInput(where + ": workloads.size: " + std::to_string(o.bytes("size")) +
                                 " bytes is smaller than the " + p->bs + " blocks of preset " +
                                 p->name + " (fio refuses it)");
@@ -291,8 +299,8 @@ public:
         c.program = "fio";
         c.cwd = ctx.workdir;
         c.env = {{"LC_ALL", "C"}};
-        mc.workingSetBytes = workingSet(o);
         if (o.has("job_file")) {
+            mc.workingSetBytes = jobFileBytes(o);
             c.args = jobFileArgs(o);
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " used as-is: its own direct= and size settings apply");
@@ -310,7 +318,9 @@ public:
                                  "page cache takes part");
         }
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
-        c.args = presetArgs(*p, presetOptions(*p, o, direct, file));
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
+        mc.workingSetBytes = bytes;
+        c.args = presetArgs(*p, presetOptions(*p, o, bytes, direct, file));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
         return mc;
     }
@@ -423,12 +433,13 @@ private:
         if (o.has("preset") && !p)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         const bool direct = o.flag("direct");
-        mc.workingSetBytes = workingSet(o);
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
+        mc.workingSetBytes = p ? std::optional<std::uint64_t>{bytes} : jobFileBytes(o);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
                 return fail(attach.error());
-            fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, "")) : jobFileArgs(o);
+            fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, "")) : jobFileArgs(o);
             mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
             mc.prepare = std::move(attach->prepare);
             mc.cleanup = std::move(attach->cleanup);
@@ -444,7 +455,7 @@ private:
         mc.prepare = std::move(attach->prepare);
         fio.cwd = mount;
         const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
-        fio.args = p ? presetArgs(*p, presetOptions(*p, o, direct, file)) : jobFileArgs(o);
+        fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, file)) : jobFileArgs(o);
         mc.command = std::move(fio);
         if (p)
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
@@ -465,6 +476,9 @@ private:
         if (o.text("target") == "iscsi")
             return badInput("fio: an iSCSI LUN from several clients at once is not supported");
         const bool nfs = o.text("target") == "nfs";
+        const bool direct = o.flag("direct");
+        // Each client's file; the clients' memory is not known here, the target's stands in.
+        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
         // fio --client sends a job file to its servers but not the command line's options, so
         // each client gets its own copy asking for total-latency percentiles (--remote-config),
         // as a preset's job file does. A job file the workbench cannot read goes as it is.
@@ -498,7 +512,7 @@ private:
                     // Clients of one export write files of their own.
                     const std::string file =
                         "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                    text = presetJobFile(*p, presetOptions(*p, o, o.flag("direct"), file));
+                    text = presetJobFile(*p, presetOptions(*p, o, bytes, direct, file));
                     remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
                 } else {
                     text = fio::withTotalLatencyPercentiles(*userJob);
@@ -524,8 +538,8 @@ private:
             return fail(command.error());
         mc.command = std::move(*command);
         // Every client's files: on one export for target = nfs, each on its host otherwise.
-        if (const auto perClient =
-                p ? workingSet(o) : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
+        if (const auto perClient = p ? std::optional<std::uint64_t>{bytes}
+                                     : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
             mc.workingSetBytes = *perClient * ctx.clients.size();
         if (!p && !userJob)
             mc.caveats.push_back("fio job file " + o.text("job_file") +

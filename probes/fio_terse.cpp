@@ -3,11 +3,14 @@
 // both formats share.
 #include "probes/fio_terse.h"
 
+#include "engine/utf8.h"
 #include "probes/fio_json.h"
 #include "probes/text_fields.h"
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -70,6 +73,17 @@ struct Reader {
         if (!v)
             return error(at, name, v.error().message);
         return v;
+    }
+    // A count or code: whole and within what fio writes (an int), so no cast can overflow.
+    Expected<std::int64_t> integer(std::size_t at, const std::string& name) const {
+        const auto v = number(at, name);
+        if (!v)
+            return fail(v.error());
+        if (*v != std::floor(*v) || *v > static_cast<double>(std::numeric_limits<int>::max()))
+            return error(at, name,
+                         text::quoted(fields[at]) + " is not a whole number up to " +
+                             std::to_string(std::numeric_limits<int>::max()));
+        return static_cast<std::int64_t>(*v);
     }
 };
 
@@ -137,7 +151,7 @@ Expected<Layout> layoutOf(const Reader& r, int version) {
 Expected<json> jobOf(std::string_view line, int lineNo, std::string& fioVersion) {
     const auto fields = text::split(line, ';');
     const Reader r{fields, lineNo};
-    const auto version = r.number(0, "terse_version");
+    const auto version = r.integer(0, "terse_version");
     if (!version)
         return fail(version.error());
     if (*version < 3 || *version > 5)
@@ -146,10 +160,10 @@ Expected<json> jobOf(std::string_view line, int lineNo, std::string& fioVersion)
     if (fields.size() < headerFields)
         return r.error(fields.size(), "jobname", "missing");
     fioVersion = std::string(fields[1]);
-    const auto error = r.number(4, "error");
+    const auto error = r.integer(4, "error");
     if (!error)
         return fail(error.error());
-    json job{{"jobname", std::string(fields[2])}, {"error", static_cast<std::int64_t>(*error)}};
+    json job{{"jobname", std::string(fields[2])}, {"error", *error}};
     if (*error != 0)
         return job; // a failed job's numbers are not used
     const auto layout = layoutOf(r, static_cast<int>(*version));
@@ -188,7 +202,8 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
     if (jobs.empty())
         return badInput("1: terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
     const json root{{"fio version", fioVersion}, {"jobs", std::move(jobs)}};
-    auto run = parseJson(root.dump());
+    // A job name need not be UTF-8; JSON text must be (dump would throw): escaped, it stays.
+    auto run = parseJson(dumpJson(root));
     if (!run)
         return run;
     const std::string version = fioVersion.starts_with("fio-") ? fioVersion.substr(4) : fioVersion;

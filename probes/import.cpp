@@ -3,7 +3,9 @@
 #include "probes/import.h"
 
 #include "engine/content_hash.h"
+#include "engine/import_stage.h"
 #include "engine/layout_spec.h"
+#include "engine/utf8.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"
@@ -15,16 +17,11 @@
 #include "probes/text_fields.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
-#include <sys/stat.h>
-#include <unordered_map>
 
 namespace lb {
 
@@ -32,7 +29,7 @@ namespace {
 
 // One run as a parser found it: where it starts, the text it was read from, what it measured.
 struct Found {
-    int line = 1;
+    std::int64_t line = 1;
     std::string raw;
     ParsedRun run;
 };
@@ -51,37 +48,9 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
     run.source = path;
+    run.sourceLine = found.line;
     run.contentHash = contentHash(run.stdoutText);
     return run;
-}
-
-Expected<std::string> readFile(const std::string& path) {
-    if (path == "-") {
-        std::ostringstream buf;
-        buf << std::cin.rdbuf();
-        if (std::cin.bad())
-            return badInput(std::string(standardInputName) + ": cannot read standard input");
-        return buf.str();
-    }
-    // One read into a string of the file's size: no stream buffers, no second copy.
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-        return badInput(path + ": cannot read file");
-    std::string text;
-    struct stat st {};
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0)
-        text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = text.empty() ? 0 : std::fread(text.data(), 1, text.size(), f);
-    text.resize(got);
-    // A file that grew, or one whose size stat does not tell (a pipe): read on to its end.
-    char more[4096];
-    for (std::size_t n; (n = std::fread(more, 1, sizeof more, f)) > 0;)
-        text.append(more, n);
-    const bool failed = std::ferror(f) != 0;
-    std::fclose(f);
-    if (failed)
-        return badInput(path + ": cannot read file");
-    return text;
 }
 
 // "PATH:" before a parser's "LINE: FIELD: message"; nothing when there is no file (a paste).
@@ -137,18 +106,29 @@ RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
     return o;
 }
 
+// One bonnie++ CSV line as a run; nothing for a blank line.
+Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line) {
+    if (text::trim(line).empty())
+        return std::optional<Found>();
+    auto parsed = bonnie::parseCsvLine(line);
+    if (!parsed)
+        return badInput(std::to_string(number) + ": " + parsed.error().message);
+    return std::optional<Found>(Found{number, std::string(line), std::move(*parsed)});
+}
+
+constexpr std::string_view noCsvLines = "1: no bonnie++ CSV lines";
+
 Expected<std::vector<Found>> bonnieCsvRuns(std::string_view text) {
     std::vector<Found> runs;
     for (const auto& line : text::lines(text)) {
-        if (text::trim(line.text).empty())
-            continue;
-        auto parsed = bonnie::parseCsvLine(line.text);
-        if (!parsed)
-            return badInput(std::to_string(line.number) + ": " + parsed.error().message);
-        runs.push_back({line.number, std::string(line.text), std::move(*parsed)});
+        auto run = bonnieCsvLine(line.number, line.text);
+        if (!run)
+            return fail(run.error());
+        if (*run)
+            runs.push_back(std::move(**run));
     }
     if (runs.empty())
-        return badInput("1: no bonnie++ CSV lines");
+        return badInput(std::string(noCsvLines));
     return runs;
 }
 
@@ -242,55 +222,151 @@ std::string fioJob(const std::string& metric) {
     return job.substr(0, job.find('@'));
 }
 
-std::string describe(const ImportedFile& file) {
-    std::size_t metrics = 0;
-    std::size_t failed = 0;
-    std::set<std::string> machines;
-    std::set<std::string> jobs;
-    for (const auto& r : file.runs) {
-        metrics += r.metrics.size();
-        failed += r.status == RunStatus::Ok ? 0 : 1;
-        if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end())
-            machines.insert(m->second);
+// What one file holds, counted run by run as they go by, for its one-line description.
+class FileTally {
+public:
+    explicit FileTally(ImportFormat format) : format_(format) {}
+
+    void add(const Run& r) {
+        if (runs_++ == 0)
+            firstOrigin_ = r.origin.format;
+        metrics_ += r.metrics.size();
+        failed_ += r.status == RunStatus::Ok ? 0 : 1;
+        if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end()) {
+            // A file of millions of lines is counted in constant memory: past this many
+            // machines, only "more than".
+            if (machines_.size() < maxMachines)
+                machines_.insert(m->second);
+            else
+                manyMachines_ = manyMachines_ || !machines_.count(m->second);
+        }
         for (const auto& m : r.metrics)
             if (m.name.starts_with("fio."))
-                jobs.insert(fioJob(m.name));
+                jobs_.insert(fioJob(m.name));
     }
-    const auto& first = file.runs.front().origin.format;
-    std::string out = first.empty() ? std::string(importFormatName(file.format)) : first;
-    const auto runs = file.runs.size();
-    if (file.format == ImportFormat::BonnieCsv || file.format == ImportFormat::BonnieText)
-        out += ", " + (machines.size() == runs || machines.empty()
-                           ? plural(runs, "machine")
-                           : plural(runs, "run") + " of " + plural(machines.size(), "machine"));
-    else if (file.format == ImportFormat::FioJson || file.format == ImportFormat::FioTerse)
-        out += ", " + plural(jobs.size(), "job");
-    else
-        out += ", " + plural(runs, "run");
-    out += ", " + plural(metrics, "metric");
-    if (failed)
-        out += ", " + plural(failed, "failed run");
-    return out;
+
+    std::size_t runs() const { return runs_; }
+    std::size_t metrics() const { return metrics_; }
+    std::size_t failed() const { return failed_; }
+
+    std::string describe() const {
+        std::string out =
+            firstOrigin_.empty() ? std::string(importFormatName(format_)) : firstOrigin_;
+        if (format_ == ImportFormat::BonnieCsv || format_ == ImportFormat::BonnieText)
+            out += ", " +
+                   (manyMachines_
+                        ? plural(runs_, "run") + " of more than " + plural(maxMachines, "machine")
+                    : machines_.size() == runs_ || machines_.empty()
+                        ? plural(runs_, "machine")
+                        : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
+        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse)
+            out += ", " + plural(jobs_.size(), "job");
+        else
+            out += ", " + plural(runs_, "run");
+        out += ", " + plural(metrics_, "metric");
+        if (failed_)
+            out += ", " + plural(failed_, "failed run");
+        return out;
+    }
+
+private:
+    static constexpr std::size_t maxMachines = 10000;
+    ImportFormat format_;
+    std::string firstOrigin_;
+    std::size_t runs_ = 0, metrics_ = 0, failed_ = 0;
+    std::set<std::string> machines_;
+    bool manyMachines_ = false;
+    std::set<std::string> jobs_;
+};
+
+// A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.
+Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat format) {
+    if (!found.run.failed && found.run.metrics.empty())
+        return located(path, std::to_string(found.line) + ": no metric: " + whyNoMetric(found.run));
+    // Values near the largest a double holds parse, and their sums (several jobs of one name)
+    // overflow: stored, they would read as infinity or break the store's NOT NULL.
+    for (const auto& m : found.run.metrics)
+        if (!std::isfinite(m.value))
+            return located(path, std::to_string(found.line) + ": " + m.name +
+                                     ": not a finite number (the values it is made of overflow)");
+    return runFrom(std::move(found), path, std::string(probeOf(format)));
 }
 
-// Bad input at the first run of the file whose data an earlier file of this import holds
-// (`seen`: hash -> "FILE:LINE", kept across the files), or the store held before it.
-Expected<void> refuseDuplicates(Store& store, const ImportedFile& file,
-                                std::unordered_map<std::string, std::string>& seen) {
+// Bad input when the store holds this run's data already, or an earlier run of this import
+// (staged under `staging`) does.
+Expected<void> refuseDuplicate(Store& store, const Run& run, std::int64_t staging) {
+    auto earlier = store.importedRunWithContent(run.contentHash, staging);
+    if (!earlier)
+        return fail(earlier.error());
+    if (!*earlier)
+        return {};
+    const auto& e = **earlier;
     const std::string again = "; --allow-duplicate imports it again";
-    for (std::size_t i = 0; i < file.runs.size(); ++i) {
-        const std::string& hash = file.runs[i].contentHash;
-        const std::string where = file.path + ":" + std::to_string(file.lines[i]);
-        // This import's own runs are stored as it goes: the earlier file is named first.
-        const auto [at, added] = seen.emplace(hash, where);
-        if (!added)
-            return badInput(where + ": the same data as " + at->second + again);
-        LB_TRY(earlier, store.importedRunWithContent(hash));
-        if (earlier)
-            return badInput(where + ": already imported as run " + std::to_string(earlier->id) +
-                            " of layout '" + earlier->layout + "' (from " + earlier->source + ", " +
-                            earlier->importedAt + ")" + again);
+    const std::string where = run.source + ":" + std::to_string(run.sourceLine);
+    if (e.layoutId == staging)
+        return badInput(where + ": the same data as " + e.source + ":" +
+                        std::to_string(e.sourceLine) + again);
+    return badInput(where + ": already imported as run " + std::to_string(e.id) + " of layout '" +
+                    e.layout + "' (from " + e.source +
+                    (e.sourceLine > 0 ? ":" + std::to_string(e.sourceLine) : std::string()) + ", " +
+                    e.importedAt + ")" + again);
+}
+
+// How much of a file detection looks at before a format is read line by line.
+constexpr std::size_t headBytes = std::size_t{64} << 10;
+
+// Stages one file's runs: bonnie++ CSV line by line in constant memory, the other formats parsed
+// whole (within `wholeLimit`).
+Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::string& importedAt,
+                         const InputLimit& wholeLimit, bool allowDuplicate, FileTally& tally) {
+    const std::string& name = reader.file().name();
+    auto head = reader.peek(headBytes);
+    if (!head)
+        return fail(head.error());
+    const auto stageRun = [&](Found found, ImportFormat format) -> Expected<void> {
+        auto run = checkedRun(std::move(found), name, format);
+        if (!run)
+            return fail(run.error());
+        run->finishedAt = importedAt;
+        if (!allowDuplicate)
+            if (auto r = refuseDuplicate(stage.store(), *run, stage.layoutId()); !r)
+                return r;
+        tally.add(*run);
+        return stage.add(std::move(*run));
+    };
+    if (detect(*head) == ImportFormat::BonnieCsv) {
+        tally = FileTally(ImportFormat::BonnieCsv);
+        for (;;) {
+            auto line = reader.next();
+            if (!line)
+                return fail(line.error());
+            if (!*line)
+                break;
+            auto found = bonnieCsvLine((*line)->number, (*line)->text);
+            if (!found)
+                return located(name, found.error().message);
+            if (*found)
+                if (auto r = stageRun(std::move(**found), ImportFormat::BonnieCsv); !r)
+                    return r;
+        }
+        if (tally.runs() == 0)
+            return located(name, std::string(noCsvLines));
+        return {};
     }
+    auto text = reader.rest(wholeLimit);
+    if (!text)
+        return fail(text.error());
+    const auto format = detect(*text);
+    if (!format)
+        return located(name, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
+                             "fio JSON or terse, iozone, dd)");
+    auto runs = parseAs(*format, *text);
+    if (!runs)
+        return located(name, runs.error().message);
+    tally = FileTally(*format);
+    for (auto& f : *runs)
+        if (auto r = stageRun(std::move(f), *format); !r)
+            return r;
     return {};
 }
 
@@ -325,13 +401,16 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
     ImportedFile file;
     file.path = path;
     file.format = *format;
+    FileTally tally(*format);
     for (auto& f : *runs) {
-        if (!f.run.failed && f.run.metrics.empty())
-            return located(path, std::to_string(f.line) + ": no metric: " + whyNoMetric(f.run));
-        file.lines.push_back(f.line);
-        file.runs.push_back(runFrom(std::move(f), path, std::string(probeOf(*format))));
+        auto run = checkedRun(std::move(f), path, *format);
+        if (!run)
+            return fail(run.error());
+        tally.add(*run);
+        file.lines.push_back(static_cast<int>(run->sourceLine));
+        file.runs.push_back(std::move(*run));
     }
-    file.description = describe(file);
+    file.description = tally.describe();
     return file;
 }
 
@@ -356,39 +435,44 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         return badInput("import: no files given");
     if (std::count(request.files.begin(), request.files.end(), "-") > 1)
         return badInput("import: standard input (-) given more than once");
+    // A layout of another kind is refused before anything is read.
+    auto existing = store.findLayout(request.layout);
+    if (!existing)
+        return fail(existing.error());
+    if (*existing && (*existing)->kind != request.kind)
+        return badInput("layout '" + request.layout + "' already exists with kind '" +
+                        (*existing)->kind + "', not '" + request.kind + "'");
 
-    // One transaction: a file that cannot be read or parsed rolls back every run stored before
-    // it. Each file is stored as soon as it is parsed, so its text and runs are freed before the
-    // next is read (10,000 files held at once were 100 MB of fresh memory).
-    LB_TRY(tx, store.transaction());
-    LB_TRY(hostId, store.ensureHost(request.host));
-    LB_TRY(layoutId,
-           store.ensureLayout(request.layout, request.kind, importedLayoutSpecJson(), hostId));
-    // Iterations continue from what the layout already holds: counted once per workload here,
-    // then in memory (counting per run would rescan the layout's runs for every file).
-    LB_TRY(nextIteration, store.workloadRunCounts(layoutId));
+    // Every file's runs are staged as they are read, and become the layout's only when all
+    // files have been read: one bad line anywhere imports nothing.
+    auto stage = StagedImport::begin(store);
+    if (!stage)
+        return fail(stage.error());
     ImportSummary summary;
     summary.layout = request.layout;
     const std::string importedAt = store.now();
-    std::unordered_map<std::string, std::string> seen; // content hash -> "FILE:LINE"
+    const InputLimit limit = request.limit.value_or(resultLimit());
+    const InputLimit wholeLimit = request.limit.value_or(wholeResultLimit());
     for (const auto& path : request.files) {
-        LB_TRY(text, readFile(path));
-        LB_TRY(file, parseResultFile(path == "-" ? std::string(standardInputName) : path, text));
-        if (!request.allowDuplicate)
-            LB_TRY_VOID(refuseDuplicates(store, file, seen));
-        summary.files.push_back(file.path);
-        summary.descriptions.push_back(std::move(file.description));
-        for (auto& run : file.runs) {
-            run.iteration = nextIteration[run.workload]++;
-            run.finishedAt = importedAt;
-            LB_TRY_VOID(store.insertRun(layoutId, run));
-            ++summary.runs;
-            if (run.status != RunStatus::Ok)
-                ++summary.failedRuns;
-            summary.metrics += static_cast<std::int64_t>(run.metrics.size());
-        }
+        auto file = InputFile::open(path, limit);
+        if (!file)
+            return fail(file.error());
+        InputReader reader(std::move(*file));
+        FileTally tally(ImportFormat::BonnieCsv);
+        if (auto r =
+                stageFile(reader, *stage, importedAt, wholeLimit, request.allowDuplicate, tally);
+            !r)
+            return fail(r.error());
+        summary.files.push_back(reader.file().name());
+        summary.descriptions.push_back(tally.describe());
+        summary.runs += static_cast<std::int64_t>(tally.runs());
+        summary.failedRuns += static_cast<std::int64_t>(tally.failed());
+        summary.metrics += static_cast<std::int64_t>(tally.metrics());
     }
-    LB_TRY_VOID(tx.commit());
+    if (auto r =
+            stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host});
+        !r)
+        return fail(r.error());
     return summary;
 }
 

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "engine/expected.h"
+#include "engine/input.h"
 #include "engine/store.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +20,6 @@ enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, Iozone, Dd }
 // "bonnie++ CSV", "bonnie++ text table", "fio JSON", "fio terse", "iozone", "dd".
 std::string_view importFormatName(ImportFormat f);
 
-// The name standard input goes by in messages and in a run's source.
-inline constexpr std::string_view standardInputName = "<stdin>";
-
 struct ImportRequest {
     std::string layout;
     std::string host = "imported";
@@ -28,6 +27,7 @@ struct ImportRequest {
     std::vector<std::string> files; // "-" is standard input
     // Data already in the store (the same content hash) is refused unless this is set.
     bool allowDuplicate = false;
+    std::optional<InputLimit> limit; // resultLimit() when not given
 };
 
 struct ImportedFile {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <simdjson.h>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -39,6 +40,8 @@ public:
     double number() const { return j_->get<double>(); }
     std::int64_t integer() const { return j_->get<std::int64_t>(); }
     std::string_view string() const { return j_->get_ref<const std::string&>(); }
+    // The value as JSON text, for messages.
+    std::string text() const { return j_->dump(); }
 
     std::vector<Nlohmann> elements() const {
         std::vector<Nlohmann> out;
@@ -89,6 +92,7 @@ public:
         return e_.get_int64().value_unsafe();
     }
     std::string_view string() const { return e_.get_string().value_unsafe(); }
+    std::string text() const { return simdjson::minify(e_); }
 
     std::vector<Simd> elements() const {
         std::vector<Simd> out;

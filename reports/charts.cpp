@@ -5,6 +5,7 @@
 #include "reports/charts.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <qcustomplot.h>
 #include <string>
@@ -374,10 +375,37 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
     showLegend(plot);
 }
 
+namespace {
+
+// The decimal unit (drives are sold in them) in which the largest of `bytes` reads 1 to 999.
+std::pair<double, QString> byteAxisUnit(double bytes) {
+    static const std::array<std::pair<double, const char*>, 5> units{
+        {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}}};
+    for (const auto& [scale, name] : units)
+        if (bytes >= scale)
+            return {scale, QString(name)};
+    return {1.0, QStringLiteral("bytes")};
+}
+
+// The most bytes a projection chart shows: usable, used and the expansion path's capacity.
+double projectionTop(const LayoutProjection& p) {
+    double top =
+        std::max(static_cast<double>(p.ceilingBytes), static_cast<double>(p.capacity.usableBytes));
+    for (const auto& m : p.months)
+        top = std::max({top, static_cast<double>(m.usableBytes), static_cast<double>(m.usedBytes)});
+    for (const auto& e : p.expansions)
+        if (e.keepsUp)
+            for (const auto& step : e.schedule)
+                top = std::max(top, static_cast<double>(step.effectiveUsableBytes));
+    return top;
+}
+
+} // namespace
+
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection) {
     reset(plot);
     const auto& p = projection;
-    constexpr double tb = 1e12;
+    const auto [tb, unitName] = byteAxisUnit(projectionTop(p));
     QVector<double> months, usable, used, ceiling;
     for (const auto& m : p.months) {
         months << static_cast<double>(m.month);
@@ -437,7 +465,7 @@ void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection)
     }
 
     plot.xAxis->setLabel("month");
-    plot.yAxis->setLabel("TB (10^12 bytes)");
+    plot.yAxis->setLabel(unitName);
     plot.xAxis->setRange(0, months.isEmpty() ? 1.0 : std::max(1.0, months.back()));
     plot.yAxis->setRange(0, top > 0 ? top * 1.1 : 1.0);
     plot.yAxis->grid()->setVisible(true);

@@ -43,11 +43,12 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
 // layer "labels" above the bars.
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 
-// Capacity projection of one layout over its months (x: month 0..N, y: TB = 10^12 bytes):
+// Capacity projection of one layout over its months (x: month 0..N, y: bytes in a unit):
 // QCPGraph "usable" (usable capacity without expansion, a step line), "used" (projected use),
 // "ceiling" (the fill ceiling, dashed) and, when an expansion path keeps up, "with expansion"
 // (the usable capacity along the first such path's schedule, a step line) with a vertical
-// QCPItemStraightLine per expansion step (objectName "expansion-step").
+// QCPItemStraightLine per expansion step (objectName "expansion-step"). The value axis is in the
+// decimal unit (kB to PB) in which the largest value reads 1 to 999, named in its label.
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection);
 
 // One workload's steady-state rounds on a layout (SNIA PTS's steady-state chart): QCPGraph

@@ -8,20 +8,28 @@
 #include "engine/command.h"
 #include "engine/projection.h"
 #include "engine/size.h"
+#include "engine/utf8.h"
 #include "reports/charts.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QByteArray>
 #include <QFile>
+#include <QFont>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
@@ -50,6 +58,7 @@ struct Cell {
     std::string text;
     std::string color; // background colour (verdicts), "" for none
     bool numeric = false;
+    bool dotted = false; // a dotted name (bonnie.put_block): the PDF wraps it only at its dots
 };
 
 struct Block {
@@ -146,7 +155,7 @@ std::string jsonScalar(const json& v) {
         return v.get<std::string>();
     if (v.is_null())
         return "";
-    return v.dump();
+    return dumpJson(v);
 }
 
 std::string plural(std::int64_t n, const char* one, const char* many) {
@@ -725,7 +734,7 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
         std::vector<std::vector<Cell>> rows;
         for (const auto& m : c.metrics)
             rows.push_back(
-                {{m.name},
+                {{m.name, "", false, true},
                  {display::value(m.baselineMedian, m.unit), "", true},
                  {display::value(m.candidateMedian, m.unit), "", true},
                  {display::ratio(m.ratio), "", true},
@@ -936,6 +945,96 @@ std::string htmlSpans(const std::vector<Span>& spans) {
     return out;
 }
 
+// ---- tables in Qt's layout --------------------------------------------------------------------
+//
+// Qt's table layout gives a column what its widest cell would like, then squeezes, and a squeezed
+// cell breaks its words anywhere ("bonnie.put_b|lock"). For the PDF the emitter sizes the columns
+// as a browser would: each gets at least its widest unbreakable piece, the rest of the page goes
+// to the columns whose cells want more, in proportion. Pieces are measured in the PDF's table type
+// (htmlStylePrint): a dotted name's pieces are its dot-separated parts, a number with its unit is
+// one piece, other text breaks at spaces.
+
+// A cell's text as Qt lays it out in the PDF: a dotted name breaks after its dots only (a zero
+// width space after each, a word joiner after each hyphen); a number keeps its unit.
+std::string printText(const Cell& cell) {
+    static const std::string zeroWidthSpace = "\u200b", wordJoiner = "\u2060",
+                             noBreakSpace = "\u00a0";
+    std::string out;
+    for (const char ch : cell.text) {
+        if (cell.numeric && ch == ' ') {
+            out += noBreakSpace;
+            continue;
+        }
+        out += ch;
+        if (cell.dotted && ch == '.')
+            out += zeroWidthSpace;
+        else if (cell.dotted && ch == '-')
+            out += wordJoiner;
+    }
+    return out;
+}
+
+// The width of a cell's widest unbreakable piece (first) and of its whole text (second), in
+// pixels at 96 dpi.
+std::pair<double, double> cellWidths(const Cell& cell, const QFontMetricsF& font) {
+    const auto width = [&font](std::string_view t) {
+        return font.horizontalAdvance(
+            QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size())));
+    };
+    if (cell.numeric)
+        return {width(cell.text), width(cell.text)};
+    double widest = 0;
+    std::size_t start = 0;
+    const std::string_view text = cell.text;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] != ' ' && !(cell.dotted && text[i] == '.'))
+            continue;
+        const std::size_t end = i < text.size() && text[i] == '.' ? i + 1 : i; // keeps its dot
+        widest = std::max(widest, width(text.substr(start, end - start)));
+        start = i + 1;
+    }
+    return {widest, width(text)};
+}
+
+// Each column's share of the table's width, in percent: at least its widest piece, then the rest
+// of the line in proportion to what the column would like beyond that. A column's width holds
+// its cells' padding and borders; the shares are rounded down so that they never ask for more
+// than the line.
+std::vector<std::string> columnPercents(const Block& table) {
+    QFont cellFont("DejaVu Sans");
+    cellFont.setPointSizeF(7.5);
+    QFont headerFont = cellFont;
+    headerFont.setBold(true);
+    const QFontMetricsF cells(cellFont), headers(headerFont);
+    constexpr double lineWidth = 640; // px: A4 inside 2 cm margins, at 96 dpi
+    constexpr double cellFrame = 14;  // px per column: padding both sides, border, spacing
+    const std::size_t columns = table.headers.size();
+    std::vector<double> least(columns), most(columns);
+    for (std::size_t c = 0; c < columns; ++c)
+        std::tie(least[c], most[c]) = cellWidths(Cell{table.headers[c]}, headers);
+    for (const auto& row : table.rows)
+        for (std::size_t c = 0; c < std::min(columns, row.size()); ++c) {
+            const auto [cMin, cMax] = cellWidths(row[c], cells);
+            least[c] = std::max(least[c], cMin);
+            most[c] = std::max(most[c], cMax);
+        }
+    double sumLeast = 0, sumMore = 0;
+    for (std::size_t c = 0; c < columns; ++c) {
+        least[c] += cellFrame;
+        most[c] += cellFrame;
+        sumLeast += least[c];
+        sumMore += most[c] - least[c];
+    }
+    const double total = std::max(lineWidth, sumLeast);
+    const double spare = std::min(total - sumLeast, sumMore);
+    std::vector<std::string> out(columns);
+    for (std::size_t c = 0; c < columns; ++c) {
+        const double w = least[c] + (sumMore > 0 ? spare * (most[c] - least[c]) / sumMore : 0);
+        out[c] = fixed(std::floor(1000 * w / total) / 10, 1) + "%";
+    }
+    return out;
+}
+
 std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource& image,
                      const HtmlFlavor& flavor) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -959,11 +1058,15 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
                 out += "<li>" + htmlSpans(item) + "</li>\n";
             out += "</ul>\n";
             break;
-        case Block::Kind::Table:
-            out += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>";
-            for (const auto& h : b.headers)
-                out += "<th>" + htmlEscape(h) + "</th>";
-            out += "</tr>\n";
+        case Block::Kind::Table: {
+            // The header row in <thead>: a PDF repeats it on each page the table runs onto.
+            out += std::string("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"") +
+                   (flavor.print ? " width=\"100%\"" : "") + ">\n<thead><tr>";
+            const auto widths = flavor.print ? columnPercents(b) : std::vector<std::string>{};
+            for (std::size_t c = 0; c < b.headers.size(); ++c)
+                out += (flavor.print ? "<th width=\"" + widths[c] + "\">" : std::string("<th>")) +
+                       htmlEscape(b.headers[c]) + "</th>";
+            out += "</tr></thead>\n<tbody>\n";
             for (const auto& row : b.rows) {
                 out += "<tr>";
                 for (const auto& cell : row) {
@@ -975,12 +1078,13 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
                         out += "<td class=\"num\" align=\"right\">";
                     else
                         out += "<td>";
-                    out += htmlEscape(cell.text) + "</td>";
+                    out += htmlEscape(flavor.print ? printText(cell) : cell.text) + "</td>";
                 }
                 out += "</tr>\n";
             }
-            out += "</table>\n";
+            out += "</tbody></table>\n";
             break;
+        }
         case Block::Kind::Code:
             out += "<pre>" + htmlEscape(b.text) + "</pre>\n";
             break;
@@ -1162,6 +1266,47 @@ std::string renderHtml(const ReportData& data) {
         [&uris](const std::string& id) { return uris.at(id); }, HtmlFlavor{false, 900});
 }
 
+// The PDF's /CreationDate is the report's own date (when it was written, as its summary says),
+// not the clock of the rendering, so the same request gives the same bytes. Qt stamps its clock
+// as D:YYYYMMDDHHmmSS then Z or +HH'mm'; the stamp is replaced in place by one of the same length,
+// so the cross-reference offsets stay valid. No date asked for: 1970, as fixed as any.
+QByteArray pdfDate(const std::string& isoUtc, qsizetype length) {
+    std::string digits;
+    for (const char ch : isoUtc.substr(0, 19))
+        if (ch >= '0' && ch <= '9')
+            digits += ch;
+    if (digits.size() != 14)
+        digits = "19700101000000";
+    const std::string zone = length == 15 ? "Z" : "+00'00'";
+    const std::string stamp = digits + zone;
+    return stamp.size() == static_cast<std::size_t>(length) ? QByteArray::fromStdString(stamp)
+                                                            : QByteArray();
+}
+
+// Headings keep with what follows: a heading whose next block would start on a later page moves
+// to that page. Qt's layout has no keep-with-next, so the laid-out document is checked heading
+// by heading (each move shifts what comes after, so in order).
+void keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        const QTextBlock next = b.next();
+        if (b.blockFormat().headingLevel() == 0 || !next.isValid() ||
+            b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+            continue;
+        const QRectF heading = layout->blockBoundingRect(b);
+        const QRectF following = layout->blockBoundingRect(next);
+        const QTextLayout* lines = next.layout();
+        const qreal firstLine =
+            lines && lines->lineCount() > 0 ? lines->lineAt(0).rect().bottom() : following.height();
+        const auto pageOf = [pageHeight](qreal y) { return static_cast<int>(y / pageHeight); };
+        if (pageOf(following.top() + firstLine - 1) > pageOf(heading.top())) {
+            QTextBlockFormat breakBefore;
+            breakBefore.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+            QTextCursor(b).mergeBlockFormat(breakBefore);
+        }
+    }
+}
+
 Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     QBuffer file;
     file.open(QIODevice::WriteOnly);
@@ -1174,7 +1319,6 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     writer.setTitle(QString::fromStdString(data.title));
     writer.setCreator("layoutbench");
     writer.setPageSize(QPageSize(QPageSize::A4));
-    // No margins of our own: QTextDocument::print then keeps 2 mm and adds its 2 cm page margins.
     writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
     QTextDocument doc;
     doc.setDefaultFont(QFont("DejaVu Sans", 9));
@@ -1182,18 +1326,56 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
         doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString("chart:" + c.id)),
                         QImage::fromData(QByteArray::fromStdString(c.png), "PNG"));
     doc.setHtml(QString::fromStdString(html));
-    doc.print(&writer);
+    // Laid out as QTextDocument::print lays out a copy (the writer's resolution, 2 cm margins,
+    // its page size), but here, so that headings can be kept with what follows and each page
+    // gets "page N of M" at its foot.
+    // The document's own lengths (margins, pixels) are at 96 dpi and scaled to the writer's by the
+    // layout; the page size and the painter are in the writer's units.
+    doc.documentLayout()->setPaintDevice(&writer);
+    constexpr qreal documentDpi = 96;
+    const qreal margin = 2 / 2.54 * writer.logicalDpiY(); // 2 cm, in the writer's units
+    QTextFrameFormat frame = doc.rootFrame()->frameFormat();
+    frame.setMargin(2 / 2.54 * documentDpi);
+    doc.rootFrame()->setFrameFormat(frame);
+    const QRectF page(0, 0, writer.width(), writer.height());
+    doc.setPageSize(page.size());
+    keepHeadingsWithNext(doc, page.height());
+
+    const int pages = doc.pageCount();
+    QPainter painter(&writer);
+    const QFont footFont("DejaVu Sans", 7);
+    for (int i = 0; i < pages; ++i) {
+        if (i > 0)
+            writer.newPage();
+        painter.save();
+        const QRectF view(0, i * page.height(), page.width(), page.height());
+        painter.translate(0, -view.top());
+        painter.setClipRect(view);
+        QAbstractTextDocumentLayout::PaintContext ctx;
+        ctx.clip = view;
+        ctx.palette.setColor(QPalette::Text, Qt::black);
+        doc.documentLayout()->draw(&painter, ctx);
+        painter.restore();
+        painter.setFont(footFont);
+        const QRectF foot(margin, page.height() - margin * 0.8, page.width() - 2 * margin,
+                          margin * 0.4);
+        painter.drawText(
+            foot, Qt::AlignLeft | Qt::AlignVCenter,
+            QString::fromStdString(
+                data.title + (data.writtenAt.empty() ? std::string() : ", " + data.writtenAt)));
+        painter.drawText(foot, Qt::AlignRight | Qt::AlignVCenter,
+                         QStringLiteral("page %1 of %2").arg(i + 1).arg(pages));
+    }
+    painter.end();
     file.close();
-    // Qt stamps the clock into /CreationDate and offers no way to set it. The same database must
-    // give the same report, so the stamp is replaced by a fixed one of the same length (the
-    // cross-reference offsets stay valid).
     QByteArray pdf = file.data();
     static const QByteArray key = "/CreationDate (D:";
     if (const auto at = pdf.indexOf(key); at >= 0) {
         const auto start = at + key.size();
         const auto end = pdf.indexOf(')', start);
-        if (end > start)
-            pdf.replace(start, end - start, QByteArray("19700101000000Z").left(end - start));
+        if (const QByteArray stamp = pdfDate(data.writtenAt, end - start);
+            end > start && !stamp.isEmpty())
+            pdf.replace(start, end - start, stamp);
     }
     QSaveFile out(QString::fromStdString(path));
     if (!out.open(QIODevice::WriteOnly) || out.write(pdf) != pdf.size() || !out.commit())

@@ -4,6 +4,7 @@
 #include "engine/capacity.h"
 #include "engine/layout.h"
 #include "engine/size.h"
+#include "engine/utf8.h"
 #include "reports/display.h"
 
 #include <array>
@@ -105,9 +106,9 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
     }
     if (g.json) {
         if (kinds.size() == 1)
-            std::cout << all.front().dump(2) << '\n';
+            std::cout << dumpJson(all.front(), 2) << '\n';
         else
-            std::cout << nlohmann::json{{"layouts", all}}.dump(2) << '\n';
+            std::cout << dumpJson(nlohmann::json{{"layouts", all}}, 2) << '\n';
     } else {
         std::cout << table.render(outputColumns());
     }

@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "reports/comparison_text.h"
 
 #include <iostream>
@@ -37,7 +38,7 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     if (!cmp)
         return report(cmp.error(), {{"baseline", "--baseline"}, {"candidate", "--candidate"}});
     if (g.json)
-        std::cout << comparisonJson(*cmp).dump(2) << '\n';
+        std::cout << dumpJson(comparisonJson(*cmp), 2) << '\n';
     else
         std::cout << comparisonTable(*cmp, outputColumns());
     return verdictExitStatus(o.failOn, cmp->verdict);

@@ -1,6 +1,7 @@
 // `layoutbench import`: results from elsewhere (bonnie++ CSV and text tables, fio JSON and terse,
 // iozone, dd), from files or standard input ("-"), each file all or nothing.
 #include "app/cli/commands.h"
+#include "engine/utf8.h"
 #include "probes/import.h"
 
 #include <iostream>
@@ -18,13 +19,13 @@ int runImport(const Globals& g, const ImportRequest& request) {
     if (!summary)
         return report(summary.error());
     if (g.json) {
-        std::cout << nlohmann::json{{"layout", summary->layout},
-                                    {"runs", summary->runs},
-                                    {"failed_runs", summary->failedRuns},
-                                    {"metrics", summary->metrics},
-                                    {"files", summary->files},
-                                    {"detected", summary->descriptions}}
-                         .dump(2)
+        std::cout << dumpJson(nlohmann::json{{"layout", summary->layout},
+                                             {"runs", summary->runs},
+                                             {"failed_runs", summary->failedRuns},
+                                             {"metrics", summary->metrics},
+                                             {"files", summary->files},
+                                             {"detected", summary->descriptions}},
+                              2)
                   << '\n';
     } else {
         for (std::size_t i = 0; i < summary->files.size(); ++i)

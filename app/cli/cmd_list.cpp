@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "reports/display.h"
 
 #include <iostream>
@@ -18,16 +19,17 @@ int listLayouts(const Globals& g, Store& store) {
     nlohmann::json out = nlohmann::json::array();
     display::Table table({"layout", "kind", "host", "runs", "failed"});
     for (const auto& l : *rows) {
+        auto spec = nlohmann::json::parse(l.spec, nullptr, false);
         out.push_back({{"name", l.name},
                        {"kind", l.kind},
                        {"host", l.host},
                        {"runs", l.runs},
                        {"failed_runs", l.failedRuns},
-                       {"spec", nlohmann::json::parse(l.spec, nullptr, false)}});
+                       {"spec", spec.is_discarded() ? nlohmann::json(nullptr) : std::move(spec)}});
         table.addRow(
             {l.name, l.kind, l.host, std::to_string(l.runs), std::to_string(l.failedRuns)});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -55,7 +57,7 @@ int listRuns(const Globals& g, Store& store) {
              r.workload, std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),
              display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics), r.reason});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 
@@ -76,7 +78,7 @@ int listCampaigns(const Globals& g, Store& store) {
         table.addRow({std::to_string(c.id), c.name, std::string(enumName(c.status)), c.startedAt,
                       c.finishedAt, std::to_string(c.runs), c.scenarioPath});
     }
-    std::cout << (g.json ? out.dump(2) + "\n" : table.render(outputColumns()));
+    std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;
 }
 

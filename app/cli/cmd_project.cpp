@@ -8,6 +8,7 @@
 #include "engine/projection.h"
 #include "engine/size.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "engine/workbench.h"
 #include "reports/display.h"
 
@@ -100,6 +101,17 @@ constexpr std::array<FieldFlag, 15> projectFlags{
      {"underprovision-wa-gain", "--underprovision-wa-gain"},
      {"drive", "--drive"},
      {"catalog", "--catalog"}}};
+
+// Without --disk-size the disks are the catalog drive's size: a size the layout cannot take is
+// the catalog's, named at the drive's entry, not --disk-size's.
+Error blameCatalog(Error error, const std::string& catalog, const Drive& drive) {
+    constexpr std::string_view field = "disk-size: ";
+    if (error.message.starts_with(field))
+        error.message = catalog + ":" + std::to_string(drive.line) +
+                        ": capacity_bytes: " + error.message.substr(field.size()) + " (drive '" +
+                        drive.id + "', whose capacity is the disk size without --disk-size)";
+    return error;
+}
 
 nlohmann::json expansionJson(const ExpansionPath& e) {
     nlohmann::json schedule = nlohmann::json::array();
@@ -332,6 +344,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     }
 
     std::optional<Drive> drive;
+    std::string catalogSource;
     if (!o.drive.empty()) {
         auto catalog = loadDriveCatalog(o.catalog);
         if (!catalog)
@@ -340,6 +353,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         if (!d)
             return report(d.error(), projectFlags);
         drive = *d;
+        catalogSource = catalog->source;
     }
     std::optional<std::uint64_t> hostWrites;
     if (!o.hostWrites.empty()) {
@@ -400,7 +414,10 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         in.underprovisionGain = o.waGain;
         auto p = projectLayout(in);
         if (!p)
-            return report(p.error(), projectFlags);
+            return report(o.diskSize.empty() && drive
+                              ? blameCatalog(p.error(), catalogSource, *drive)
+                              : p.error(),
+                          projectFlags);
         projections.push_back(std::move(*p));
     }
 
@@ -426,7 +443,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                             {"endurance_bytes", optionalJson(drive->enduranceBytes())},
                             {"price_usd", drive->priceUsd},
                             {"price_is_illustrative", true}};
-        std::cout << out.dump(2) << '\n';
+        std::cout << dumpJson(out, 2) << '\n';
         return 0;
     }
 

@@ -6,6 +6,7 @@
 #include "engine/install_paths.h"
 #include "engine/projection.h"
 #include "engine/store.h"
+#include "engine/utf8.h"
 #include "engine/workbench.h"
 #include "layoutbench_version.h"
 #include "reports/comparison_text.h"
@@ -146,17 +147,17 @@ int runReport(const Globals& g, const ReportOptions& o) {
         nlohmann::json layouts = nlohmann::json::array();
         for (const auto& l : data->layouts)
             layouts.push_back(l.name);
-        std::cout << nlohmann::json{{"out", o.out},
-                                    {"format", reportFormatName(*format)},
-                                    {"baseline", data->baseline},
-                                    {"campaign", data->campaignId
-                                                     ? nlohmann::json(*data->campaignId)
-                                                     : nlohmann::json(nullptr)},
-                                    {"layouts", layouts},
-                                    {"runs", data->runs.size()},
-                                    {"failed_runs", failed},
-                                    {"comparisons", comparisons}}
-                         .dump(2)
+        std::cout << dumpJson(nlohmann::json{{"out", o.out},
+                                             {"format", reportFormatName(*format)},
+                                             {"baseline", data->baseline},
+                                             {"campaign", data->campaignId
+                                                              ? nlohmann::json(*data->campaignId)
+                                                              : nlohmann::json(nullptr)},
+                                             {"layouts", layouts},
+                                             {"runs", data->runs.size()},
+                                             {"failed_runs", failed},
+                                             {"comparisons", comparisons}},
+                              2)
                   << '\n';
         return 0;
     }

@@ -7,6 +7,7 @@
 #include "engine/plan.h"
 #include "engine/precondition.h"
 #include "engine/ssh_runner.h"
+#include "engine/utf8.h"
 #include "engine/workbench.h"
 #include "probes/tools.h"
 #include "reports/comparison_text.h"
@@ -117,18 +118,19 @@ int runRun(const Globals& g, const RunOptions& o) {
     for (const auto& why : result->notComparable)
         tables += "\n" + why + "\n";
     if (g.json) {
-        std::cout << nlohmann::json{{"campaign", result->campaignId},
-                                    {"status", enumName(result->status)},
-                                    {"runs", result->runs},
-                                    {"failed_runs", result->failedRuns},
-                                    {"skipped_runs", result->skippedRuns},
-                                    {"problems", result->problems},
-                                    {"io", *io ? nlohmann::json{{"direct", (*io)->direct},
-                                                                {"why", (*io)->why},
-                                                                {"cold_cache", (*io)->coldCache}}
-                                               : nlohmann::json(nullptr)},
-                                    {"comparisons", comparisons}}
-                         .dump(2)
+        std::cout << dumpJson(nlohmann::json{{"campaign", result->campaignId},
+                                             {"status", enumName(result->status)},
+                                             {"runs", result->runs},
+                                             {"failed_runs", result->failedRuns},
+                                             {"skipped_runs", result->skippedRuns},
+                                             {"problems", result->problems},
+                                             {"io",
+                                              *io ? nlohmann::json{{"direct", (*io)->direct},
+                                                                   {"why", (*io)->why},
+                                                                   {"cold_cache", (*io)->coldCache}}
+                                                  : nlohmann::json(nullptr)},
+                                             {"comparisons", comparisons}},
+                              2)
                   << '\n';
     } else {
         std::cout << "campaign " << result->campaignId << " (" << scenario->name
@@ -270,17 +272,17 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"workloads", workloads}});
     }
     if (g.json)
-        std::cout << nlohmann::json{{"scenario", scenario->name},
-                                    {"schedule",
-                                     {{"interleaved", schedule.interleaved},
-                                      {"sequential_why", schedule.sequentialWhy},
-                                      {"bracket", schedule.bracket},
-                                      {"min_iterations", schedule.minIterations},
-                                      {"max_iterations", schedule.maxIterations},
-                                      {"runs", schedule.runs.size()},
-                                      {"max_runs", schedule.maxRuns}}},
-                                    {"layouts", out}}
-                         .dump(2)
+        std::cout << dumpJson(nlohmann::json{{"scenario", scenario->name},
+                                             {"schedule",
+                                              {{"interleaved", schedule.interleaved},
+                                               {"sequential_why", schedule.sequentialWhy},
+                                               {"bracket", schedule.bracket},
+                                               {"min_iterations", schedule.minIterations},
+                                               {"max_iterations", schedule.maxIterations},
+                                               {"runs", schedule.runs.size()},
+                                               {"max_runs", schedule.maxRuns}}},
+                                             {"layouts", out}},
+                              2)
                   << '\n';
     else
         std::cout << text.str();

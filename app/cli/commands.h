@@ -47,6 +47,7 @@ void addRun(CLI::App& app, Globals& g, Action& action);
 void addProject(CLI::App& app, Globals& g, Action& action);
 void addReport(CLI::App& app, Globals& g, Action& action);
 void addPlan(CLI::App& app, Globals& g, Action& action);
+void addCleanup(CLI::App& app, Globals& g, Action& action);
 
 void addMerge(CLI::App& app, Globals& g, Action& action);
 

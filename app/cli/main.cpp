@@ -1,5 +1,9 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
+#include "app/cli/escaped_output.h"
+#include "engine/input.h"
+#include "engine/size.h"
+#include "engine/sqlite.h"
 #include "engine/store.h"
 #include "layoutbench_version.h"
 
@@ -9,7 +13,8 @@
 namespace lb::cli {
 
 int report(const Error& error) {
-    std::cerr << "layoutbench: " << error.message << '\n';
+    // One line, whatever a value or a parser's own message holds.
+    std::cerr << "layoutbench: " << escapeControl(error.message) << '\n';
     return error.kind == ErrorKind::BadInput ? 2 : 1;
 }
 
@@ -88,6 +93,15 @@ std::string commandWord(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace lb::cli;
+    // Names given on the command line and read back from the store need not be UTF-8.
+    const EscapedStandardStreams escaped;
+    // A writer waits while another holds the database (an import of millions of lines commits
+    // in batches; a campaign writes its runs), and says so instead of seeming to hang.
+    lb::sql::setBusyWait({.report = [](const std::string& path, std::chrono::seconds waited) {
+        std::cerr << "layoutbench: " << lb::escapeControl(path)
+                  << ": another program is writing to the database; waiting (" << waited.count()
+                  << " s so far)\n";
+    }});
     CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts", "layoutbench"};
     app.require_subcommand(1);
     app.set_version_flag("-V,--version", std::string("layoutbench ") + lb::kVersionText,
@@ -99,12 +113,19 @@ int main(int argc, char** argv) {
     Globals globals;
     addGlobalOptions(app, globals);
     Action action;
+    // Every file the command reads (results, scenarios, catalogs, samples) is read within it.
+    std::string maxInput;
+    app.add_option("--max-input-size", maxInput,
+                   "Largest input file read, e.g. 64MiB (default: 16 MiB for scenarios, "
+                   "catalogs and samples, 256 GiB for imported results)");
+    app.fallthrough(); // given after the command too; set before the commands are added
     addCapacity(app, globals, action);
     addImport(app, globals, action);
     addCompare(app, globals, action);
     addList(app, globals, action);
     addPlan(app, globals, action);
     addRun(app, globals, action);
+    addCleanup(app, globals, action);
     addProject(app, globals, action);
     addReport(app, globals, action);
     addMerge(app, globals, action);
@@ -116,8 +137,8 @@ int main(int argc, char** argv) {
         isCommand = isCommand || sub->get_name() == command;
     }
     if (!command.empty() && !isCommand) {
-        std::cerr << "layoutbench: unknown command '" << command << "' (commands: " << known
-                  << ")\n";
+        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command)
+                  << "' (commands: " << known << ")\n";
         return 2;
     }
     try {
@@ -129,10 +150,18 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "layoutbench: " << e.what() << '\n';
+        std::cerr << "layoutbench: " << lb::escapeControl(e.what()) << '\n';
         return 2;
     }
     if (globals.db.empty())
         globals.db = lb::defaultDatabasePath();
+    if (!maxInput.empty()) {
+        const auto bytes = lb::parseSize(maxInput, lb::SizeConvention::Binary);
+        if (!bytes || *bytes == 0)
+            return report(
+                lb::Error::badInput("--max-input-size: " + (bytes ? std::string("must be above 0")
+                                                                  : bytes.error().message)));
+        lb::setInputLimit(*bytes, "--max-input-size");
+    }
     return action ? action() : 2;
 }

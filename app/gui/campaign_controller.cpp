@@ -2,6 +2,8 @@
 #include "app/gui/campaign_controller.h"
 
 #include "engine/campaign.h"
+#include "engine/cleanup.h"
+#include "engine/plan.h"
 #include "engine/schedule.h"
 #include "engine/ssh_runner.h"
 #include "engine/workbench.h"
@@ -37,7 +39,8 @@ CampaignPlan planCampaign(const Scenario& scenario, const std::optional<std::str
 }
 
 CampaignController::CampaignController(QObject* parent)
-    : QObject(parent), campaignFunction_(runCampaign), diskInspector_(inspectDisk) {
+    : QObject(parent), campaignFunction_(runCampaign), diskInspector_(inspectDisk),
+      cleanupFunction_(cleanupCampaign) {
     registerGuiMetaTypes();
 }
 
@@ -51,10 +54,21 @@ CampaignController::~CampaignController() {
 }
 
 bool CampaignController::start(const CampaignRequest& request) {
+    return startWorker([this, request] { run(request); });
+}
+
+bool CampaignController::cleanup(const QString& databasePath, std::int64_t campaignId) {
+    if (reviewThread_)
+        return false;
+    return startWorker([this, databasePath, campaignId] { runCleanup(databasePath, campaignId); });
+}
+
+// A campaign and a cleanup share the worker: one at a time.
+bool CampaignController::startWorker(std::function<void()> work) {
     if (thread_)
         return false;
     cancel_.store(false);
-    thread_ = QThread::create([this, request] { run(request); });
+    thread_ = QThread::create(std::move(work));
     thread_->setObjectName(QStringLiteral("layoutbench-campaign"));
     connect(thread_, &QThread::finished, this, [this] {
         thread_->deleteLater();
@@ -121,6 +135,31 @@ void CampaignController::runReview(CampaignRequest request) {
         return;
     }
     emit reviewed(review);
+}
+
+void CampaignController::runCleanup(const QString& databasePath, std::int64_t campaignId) {
+    auto store = Store::open(ss(databasePath));
+    if (!store) {
+        emit cleanupFailed(qs(store.error().message));
+        return;
+    }
+    CleanupOptions options;
+    if (runnerFactory_)
+        options.makeRunner = [this](const std::string&, const std::string&,
+                                    const std::string&) -> Expected<std::unique_ptr<Runner>> {
+            return runnerFactory_();
+        };
+    options.onCommand = [this](const std::string& command) {
+        CampaignProgress p;
+        p.message = "undo: " + command;
+        emit progress(p);
+    };
+    auto result = cleanupFunction_(*store, campaignId, standardProbes(), options);
+    if (!result) {
+        emit cleanupFailed(qs(result.error().message));
+        return;
+    }
+    emit cleanedUp(*result);
 }
 
 void CampaignController::run(CampaignRequest request) {

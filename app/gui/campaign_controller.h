@@ -4,7 +4,9 @@
 // passes CampaignOptions::resume and runs the scenario stored with that campaign. Before a campaign
 // that destroys block devices, review() plans it and runs the engine's safety inspection of each
 // device on a worker thread too, so the window can ask the user to type every device again; what
-// was typed goes to the engine as CampaignOptions::yesDestroy.
+// was typed goes to the engine as CampaignOptions::yesDestroy. cleanup() undoes what an
+// interrupted campaign left built (engine/cleanup.h) on the same worker thread, each undo command
+// shown as a progress message as it runs.
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -44,6 +46,8 @@ public:
     using CampaignFunction = std::function<Expected<CampaignResult>(
         Store&, const Scenario&, const ProbeRegistry&, Runner&, const CampaignOptions&)>;
     using DiskInspector = lb::DiskInspector;
+    using CleanupFunction = std::function<Expected<CleanupResult>(
+        Store&, std::int64_t, const ProbeRegistry&, const CleanupOptions&)>;
 
     explicit CampaignController(QObject* parent = nullptr);
     ~CampaignController() override; // stops a running campaign and waits for it
@@ -54,6 +58,8 @@ public:
     // the options the engine is given and answer for block devices the machine does not have.
     void setCampaignFunction(CampaignFunction function) { campaignFunction_ = std::move(function); }
     void setDiskInspector(DiskInspector inspector) { diskInspector_ = std::move(inspector); }
+    // lb::cleanupCampaign unless replaced.
+    void setCleanupFunction(CleanupFunction function) { cleanupFunction_ = std::move(function); }
 
     // False (and nothing started) while a campaign runs.
     bool start(const CampaignRequest& request);
@@ -62,6 +68,11 @@ public:
     // reviewFailed. Nothing is built. False (and nothing started) while a review or a campaign
     // runs.
     bool review(const CampaignRequest& request);
+    // Undoes what campaign `campaignId` of the database left built, from its journal, without
+    // resuming it, on the worker thread: progress messages ("undo: zpool destroy ..."), then
+    // cleanedUp or cleanupFailed, then stopped. False (and nothing started) while a campaign, a
+    // cleanup or a review runs.
+    bool cleanup(const QString& databasePath, std::int64_t campaignId);
     // Stops the campaign; a review stops before its next device.
     void stop();
     bool isRunning() const { return thread_ != nullptr; }
@@ -80,15 +91,21 @@ signals:
     // From the review's worker thread.
     void reviewed(const lb::CampaignReview& review);
     void reviewFailed(const QString& message);
+    // From the cleanup's worker thread.
+    void cleanedUp(const lb::CleanupResult& result);
+    void cleanupFailed(const QString& message);
 
 private:
     void run(CampaignRequest request);
     void runReview(CampaignRequest request);
+    void runCleanup(const QString& databasePath, std::int64_t campaignId);
+    bool startWorker(std::function<void()> work);
     Expected<std::unique_ptr<Runner>> makeRunner(const Scenario& scenario) const;
 
     RunnerFactory runnerFactory_;
     CampaignFunction campaignFunction_;
     DiskInspector diskInspector_;
+    CleanupFunction cleanupFunction_;
     QThread* thread_ = nullptr;
     QThread* reviewThread_ = nullptr;
     std::atomic<bool> cancel_{false};

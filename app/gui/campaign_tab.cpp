@@ -35,6 +35,10 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     stop_->setToolTip(tr("Stop the running tool politely (SIGINT, then SIGTERM, then SIGKILL) "
                          "and tear the layout down; the campaign can be resumed"));
     resume_ = new QPushButton(tr("Resume"));
+    cleanup_ = new QPushButton(tr("Clean up"));
+    cleanup_->setToolTip(tr("Undo what this campaign left built when it was interrupted (pools, "
+                            "arrays, mounts, exports, partitions, virtual machines), from its "
+                            "journal, without resuming it"));
     plan_ = new QPushButton(tr("Show plan…"));
     plan_->setToolTip(tr("The commands each layout of the scenario runs when it is built, each "
                          "with its undo"));
@@ -52,6 +56,7 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(new QLabel(tr("Unfinished campaign:")));
     buttons->addWidget(resumeBox_);
     buttons->addWidget(resume_);
+    buttons->addWidget(cleanup_);
     buttons->addStretch(1);
     buttons->addWidget(database_);
 
@@ -117,6 +122,10 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
         if (resumeBox_->currentIndex() >= 0)
             emit resumeRequested(resumeBox_->currentData().toLongLong());
     });
+    connect(cleanup_, &QPushButton::clicked, this, [this] {
+        if (resumeBox_->currentIndex() >= 0)
+            emit cleanupRequested(resumeBox_->currentData().toLongLong());
+    });
     connect(queue_, &CampaignQueueModel::progressChanged, this, &CampaignTab::updateProgress);
     updateButtons();
 }
@@ -160,6 +169,7 @@ void CampaignTab::updateButtons() {
     run_->setToolTip(scenarioValid_ ? QString() : tr("Fix the scenario first (Scenario tab)"));
     stop_->setEnabled(running_);
     resume_->setEnabled(!running_ && resumeBox_->count() > 0);
+    cleanup_->setEnabled(!running_ && resumeBox_->count() > 0);
     resumeBox_->setEnabled(!running_ && resumeBox_->count() > 0);
 }
 
@@ -273,6 +283,28 @@ void CampaignTab::campaignFinished(const CampaignResult& r) {
 
 void CampaignTab::campaignFailed(const QString& message) {
     status_->setText(tr("The campaign could not run: %1").arg(message));
+    appendMessage(status_->text());
+}
+
+void CampaignTab::cleanupFinished(const CleanupResult& r) {
+    QString text =
+        r.undone.empty()
+            ? tr("Campaign #%1: nothing left to undo").arg(r.campaignId)
+            : tr("Campaign #%1: %2 undo command(s) run").arg(r.campaignId).arg(r.undone.size());
+    text +=
+        r.status != r.statusBefore
+            ? tr("; it was %1, now %2").arg(qs(enumName(r.statusBefore)), qs(enumName(r.status)))
+            : tr("; status %1").arg(qs(enumName(r.status)));
+    if (r.abortedRuns)
+        text += tr("; %1 interrupted run(s) marked aborted").arg(r.abortedRuns);
+    for (const auto& p : r.problems)
+        text += QStringLiteral("\n") + tr("still there (Clean up again retries): %1").arg(qs(p));
+    status_->setText(text);
+    appendMessage(text);
+}
+
+void CampaignTab::cleanupFailed(const QString& message) {
+    status_->setText(tr("The cleanup could not run: %1").arg(message));
     appendMessage(status_->text());
 }
 

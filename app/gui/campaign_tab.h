@@ -1,4 +1,5 @@
-// The Campaign tab: run the scenario being edited, stop it, resume an unfinished campaign; the
+// The Campaign tab: run the scenario being edited, stop it, resume an unfinished campaign or clean
+// up after it (undo what it left built without resuming it); the
 // queue of runs with their state (failed runs with their reason), the overall progress bar with
 // the ETA, and the live output of the running tool. It shows what the CampaignController reports;
 // the main window decides what to run. "Show plan…" asks for the commands each layout runs.
@@ -39,6 +40,8 @@ public:
     void campaignFinished(const CampaignResult& result);
     void campaignFailed(const QString& message);
     void campaignStopped();
+    void cleanupFinished(const CleanupResult& result);
+    void cleanupFailed(const QString& message);
     void setRunning(bool running);
     // A message in the status line (e.g. while the disks are inspected before a campaign).
     void showStatus(const QString& text);
@@ -51,6 +54,7 @@ public:
     QLabel* statusLabel() const { return status_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* planButton() const { return plan_; }
+    QPushButton* cleanupButton() const { return cleanup_; }
     // The verdict headlines of the campaign that just ended, and the button to its comparison.
     QLabel* verdictLabel() const { return verdicts_; }
     QPushButton* comparisonButton() const { return showComparison_; }
@@ -58,6 +62,7 @@ public:
 signals:
     void runRequested();
     void resumeRequested(std::int64_t campaignId);
+    void cleanupRequested(std::int64_t campaignId);
     void stopRequested();
     void planRequested();
     // "Show the comparison" after a campaign: its baseline and first candidate, its runs only.
@@ -79,6 +84,7 @@ private:
     QPushButton* run_ = nullptr;
     QPushButton* stop_ = nullptr;
     QPushButton* resume_ = nullptr;
+    QPushButton* cleanup_ = nullptr;
     QPushButton* plan_ = nullptr;
     QLabel* verdicts_ = nullptr;
     QPushButton* showComparison_ = nullptr;

@@ -101,6 +101,7 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<Comparison>("lb::Comparison");
     qRegisterMetaType<CampaignProgress>("lb::CampaignProgress");
     qRegisterMetaType<CampaignResult>("lb::CampaignResult");
+    qRegisterMetaType<CleanupResult>("lb::CleanupResult");
     qRegisterMetaType<DatabaseSnapshot>("lb::gui::DatabaseSnapshot");
     qRegisterMetaType<ComparisonResult>("lb::gui::ComparisonResult");
     qRegisterMetaType<CampaignPlan>("lb::gui::CampaignPlan");

@@ -5,6 +5,7 @@
 
 #include "engine/analysis.h"
 #include "engine/campaign.h"
+#include "engine/cleanup.h"
 #include "engine/plan.h"
 #include "engine/safety.h"
 #include "engine/store.h"
@@ -109,6 +110,7 @@ void registerGuiMetaTypes();
 Q_DECLARE_METATYPE(lb::Comparison)
 Q_DECLARE_METATYPE(lb::CampaignProgress)
 Q_DECLARE_METATYPE(lb::CampaignResult)
+Q_DECLARE_METATYPE(lb::CleanupResult)
 Q_DECLARE_METATYPE(lb::gui::DatabaseSnapshot)
 Q_DECLARE_METATYPE(lb::gui::ComparisonResult)
 Q_DECLARE_METATYPE(lb::gui::CampaignPlan)

@@ -2,11 +2,13 @@
 // database when one is given. --help and --version work without a display; bad usage exits with
 // status 2, as the command line does.
 #include "app/gui/main_window.h"
+#include "engine/sqlite.h"
 #include "layoutbench_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QStatusBar>
 #include <cstdio>
 
 int main(int argc, char** argv) {
@@ -62,8 +64,26 @@ int main(int argc, char** argv) {
         return 2;
     }
     lb::gui::MainWindow window;
+    // The store's worker threads wait while another program writes to the database (a long
+    // import commits in batches); the status bar says so, as the command line does on stderr.
+    lb::sql::setBusyWait(
+        {.report = [&window](const std::string& path, std::chrono::seconds waited) {
+            QMetaObject::invokeMethod(
+                &window,
+                [&window, file = QString::fromStdString(path), s = waited.count()] {
+                    window.statusBar()->showMessage(
+                        QCoreApplication::translate(
+                            "main", "%1: another program is writing to the database; waiting "
+                                    "(%2 s so far)")
+                            .arg(file)
+                            .arg(s));
+                },
+                Qt::QueuedConnection);
+        }});
     window.show();
     if (parser.isSet(db))
         window.openDatabase(parser.value(db));
-    return QApplication::exec();
+    const int status = QApplication::exec();
+    lb::sql::setBusyWait({}); // no report may reach the window once it is being destroyed
+    return status;
 }

@@ -86,6 +86,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(campaign_, &CampaignTab::runRequested, this, [this] { startCampaign(std::nullopt); });
     connect(campaign_, &CampaignTab::resumeRequested, this,
             [this](std::int64_t id) { startCampaign(id); });
+    connect(campaign_, &CampaignTab::cleanupRequested, this, [this](std::int64_t id) {
+        if (!controller_->cleanup(databasePath(), id))
+            return;
+        campaign_->setRunning(true);
+        campaign_->showStatus(tr("Cleaning up campaign #%1 …").arg(id));
+    });
+    connect(controller_, &CampaignController::cleanedUp, campaign_, &CampaignTab::cleanupFinished,
+            queued);
+    connect(controller_, &CampaignController::cleanupFailed, campaign_, &CampaignTab::cleanupFailed,
+            queued);
     connect(campaign_, &CampaignTab::stopRequested, this, [this] {
         controller_->stop();
         statusBar()->showMessage(tr("Stopping the campaign: the tool is asked to finish …"));

@@ -3,10 +3,10 @@
 
 #include "app/gui/capacity_model.h"
 #include "app/gui/gui_types.h"
+#include "engine/input.h"
 #include "probes/tools.h"
 
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -172,12 +172,13 @@ void ScenarioTab::setScenario(const QString& text, const QString& path) {
 }
 
 bool ScenarioTab::openFile(const QString& path, QString* error) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("%1: %2").arg(path, file.errorString());
+    // Checked and bounded like every input: a FIFO or /dev/zero must not hang the window.
+    auto text = readInput(ss(path), documentLimit());
+    if (!text) {
+        *error = qs(text.error().message);
         return false;
     }
-    setScenario(QString::fromUtf8(file.readAll()), QFileInfo(path).absoluteFilePath());
+    setScenario(QString::fromStdString(*text), QFileInfo(path).absoluteFilePath());
     return true;
 }
 

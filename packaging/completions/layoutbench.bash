@@ -100,9 +100,9 @@ _layoutbench() {
 
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W "-h --help -V --version --db --json" -- "$cur"))
+            COMPREPLY=($(compgen -W "-h --help -V --version --db --json --max-input-size" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "capacity import compare list plan run project report merge" \
+            COMPREPLY=($(compgen -W "capacity import compare list plan run cleanup project report merge" \
                 -- "$cur"))
         fi
         return
@@ -116,6 +116,7 @@ _layoutbench() {
         list) options="" ;;
         plan) options="" ;;
         run) options="--layout --resume --yes-destroy --fail-on" ;;
+        cleanup) options="--campaign" ;;
         merge) options="--prefix" ;;
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision

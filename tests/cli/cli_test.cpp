@@ -1,6 +1,6 @@
 // The command-line contract of ARCHITECTURE.md, exercised through the real binary.
 #include "reports/report_data.h"
-#include "tests/cli/process.h"
+#include "tests/cli/cli_fixture.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -14,54 +14,9 @@ using lb::test::runProcess;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace {
-
-const std::string data = LAYOUTBENCH_TEST_DATA_DIR;
-
-class Cli : public ::testing::Test {
-protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("lb-cli-" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        db_ = (dir_ / "results.db").string();
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    ProcessResult lb(std::vector<std::string> args, bool withDb = true) {
-        args.insert(args.begin(), LAYOUTBENCH_CLI);
-        if (withDb) {
-            args.push_back("--db");
-            args.push_back(db_);
-        }
-        return runProcess(args);
-    }
-    std::string write(const std::string& name, const std::string& text) {
-        const auto path = (dir_ / name).string();
-        std::ofstream(path) << text;
-        return path;
-    }
-    std::size_t storedRuns() {
-        const auto r = lb({"list", "runs", "--json"});
-        EXPECT_EQ(r.exitCode, 0) << r.err;
-        return json::parse(r.out).size();
-    }
-
-    fs::path dir_;
-    std::string db_;
-};
-
-// One line on stderr, no stdout: the error contract for bad input.
-void expectOneLineError(const ProcessResult& r, const std::string& mustMention) {
-    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-    ASSERT_FALSE(r.err.empty());
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
-    EXPECT_NE(r.err.find(mustMention), std::string::npos) << r.err;
-}
-
-} // namespace
+using lb::test::Cli;
+using lb::test::data;
+using lb::test::expectOneLineError;
 
 TEST_F(Cli, CapacityJsonForTheSeedServer) {
     const auto r =
@@ -178,7 +133,7 @@ TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {
 
 TEST_F(Cli, ImportIsAllOrNothing) {
     const auto good = data + "/bonnie++/1.97/seed-bare-metal.csv";
-    std::ifstream in(good);
+    std::ifstream in(data + "/bonnie++/1.97/seed-guest.csv");
     std::string line;
     std::getline(in, line);
     // Second line has a non-numeric put_block: the whole file must be refused.

@@ -251,6 +251,57 @@ TEST(Interval, CoverageProvenBySimulation) {
             }
 }
 
+// The adaptive stop: a metric is given up before max_iterations only when those runs could not
+// make it confident. Checked by simulation against what max_iterations runs a side then actually
+// give: of the metrics given up, few would have become confident (the stop costs little
+// knowledge), a clear ratio is not given up, and one on a band's edge is, once the runs so far
+// can tell (at three runs they never can: the heavy tails of two degrees of freedom).
+TEST(Interval, GivingUpEarlyIsRarelyWrongAndNeverForAClearRatio) {
+    Simulation sim;
+    constexpr int trials = 1000;
+    constexpr std::size_t maxRuns = 10;
+    const Thresholds bands;
+    std::printf("  giving up before max_iterations = %zu: share given up, and of those the share "
+                "that %zu runs a side made confident\n",
+                maxRuns, maxRuns);
+    std::printf("  %5s %6s %6s %10s %10s\n", "runs", "CV", "ratio", "given up", "wrongly");
+    for (std::ptrdiff_t first : {3, 6, 8})
+        for (double cv : {0.05, 0.15})
+            for (double ratio : {1.00, 1.08, 1.10, 1.30, 1.95}) {
+                int givenUp = 0, wrongly = 0;
+                for (int t = 0; t < trials; ++t) {
+                    auto b = sim.draw(maxRuns, 100, cv);
+                    auto c = sim.draw(maxRuns, 100 / ratio, cv);
+                    const auto early =
+                        compareLayouts("a", {{"xz.throughput", {b.begin(), b.begin() + first}}},
+                                       "b", {{"xz.throughput", {c.begin(), c.begin() + first}}});
+                    const auto& m = early.metrics.at(0);
+                    if (m.confident || couldBecomeConfident(m, bands, maxRuns))
+                        continue;
+                    ++givenUp;
+                    const auto late =
+                        compareLayouts("a", {{"xz.throughput", b}}, "b", {{"xz.throughput", c}});
+                    wrongly += late.metrics.at(0).confident ? 1 : 0;
+                }
+                const double shareGivenUp = static_cast<double>(givenUp) / trials;
+                const double shareWrong = givenUp ? static_cast<double>(wrongly) / givenUp : 0.0;
+                std::printf("  %5td %5.0f%% %6.2f %9.1f%% %9.1f%%\n", first, cv * 100, ratio,
+                            shareGivenUp * 100, shareWrong * 100);
+                EXPECT_LE(shareWrong, 0.10) << first << " runs, CV " << cv << " ratio " << ratio;
+                if ((ratio == 1.00 || ratio == 1.30) && cv == 0.05) {
+                    EXPECT_LE(shareGivenUp, 0.02)
+                        << "a clear ratio: " << first << " runs, CV " << cv << " ratio " << ratio;
+                }
+                if (ratio == 1.10 && first == 8) {
+                    EXPECT_GE(shareGivenUp, 0.3) << "a ratio on an edge, CV " << cv;
+                }
+            }
+    MetricComparison few;
+    few.baselineSamples = 2;
+    few.candidateSamples = 3;
+    EXPECT_TRUE(couldBecomeConfident(few, bands, maxRuns)) << "no interval yet: runs may give one";
+}
+
 TEST(Interval, LatencyRatioPointsTheOtherWay) {
     const auto i = ratioInterval({100, 101, 99}, {200, 202, 198}, Better::Lower);
     ASSERT_TRUE(i);

@@ -398,12 +398,15 @@ chap_password = "****"
         << plan.error().message;
 }
 
+// The scenario loader refuses too few disks, naming the line; a scenario changed after it was
+// loaded is checked again when planned.
 TEST(Plan, MdArrayOfTooFewDisksIsBadInput) {
-    const auto s = scenarioWith(R"([[layouts]]
+    auto s = scenarioWith(R"([[layouts]]
 name = "r6"
 kind = "md-raid6"
-disks = ["ssd-b", "ssd-c", "ssd-d"]
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
 )");
+    s.layouts[1].disks.pop_back();
     auto plan = planLayout(s, s.layouts[1]);
     ASSERT_FALSE(plan);
     EXPECT_EQ(plan.error().kind, ErrorKind::BadInput);

@@ -309,7 +309,7 @@ TEST(ScenarioDefaults, ProbeOptionDefaultsAreFilledIn) {
     const auto& fio = s->workloads[0].options;
     EXPECT_EQ(fio.maybeInteger("runtime"), 10);
     EXPECT_EQ(fio.text("ioengine"), "libaio");
-    EXPECT_EQ(fio.bytes("size"), 268435456u); // "256M" default, binary
+    EXPECT_FALSE(fio.has("size")) << "the probe sizes its file by the I/O path it takes";
     EXPECT_EQ(fio.maybeInteger("ramp_time"), 0);
     EXPECT_EQ(fio.maybeInteger("numjobs"), 1);
     EXPECT_TRUE(fio.has("direct"));
@@ -919,6 +919,18 @@ TEST(ScenarioErrors, DeviceMustBeUnderDev) {
     const std::string text =
         replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"sdb\"");
     expectBadInputAt(text, valueAt(text, "device = \"sdb\""), "disks[0].device");
+}
+
+// Too few disks for what is built of them is refused when the file is read, at the layout, as
+// every other layout error; it used to surface only when planning, naming the layout alone.
+TEST(ScenarioErrors, TooFewDisksForTheKindAreRefusedAtTheLayout) {
+    std::string text = replaced(valid, "\"zfs-mirror\"", "\"zfs-raidz2\"");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
+    EXPECT_EQ(parse(text).error().message,
+              lineOnly(text, "[[layouts]]", 2) +
+                  ": layouts.disks: zfs-raidz2 cannot be made of 2 disks: it needs at least 3");
+    text = replaced(valid, "disks = [\"d1\", \"d2\"]", "disks = [\"d1\"]");
+    expectBadInputAt(text, lineOnly(text, "[[layouts]]", 2), "layouts.disks");
 }
 
 TEST(ScenarioErrors, ALayoutMixingDevicesAndFilesIsRefused) {

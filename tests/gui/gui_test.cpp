@@ -42,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <qcustomplot.h>
@@ -860,6 +861,89 @@ private slots:
         QCOMPARE(result.skippedRuns, std::size_t(1));
         QCOMPARE(queue->state(0), CampaignQueueModel::RunState::DoneBefore);
         QCOMPARE(queue->state(1), CampaignQueueModel::RunState::Ok);
+    }
+
+    // Clean up: the unfinished campaign's cleanup runs on the worker, each undo command shown as
+    // it runs, the result in the status line, the campaign list read again. The engine's cleanup
+    // is replaced by one that reports two undos (the command line's tests run the real one on
+    // real pools); the real one then runs on the same campaign, with nothing left to undo.
+    void campaignCleanedUp() {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(dir_.filePath(QStringLiteral("cleanup.db")));
+        QVERIFY(opened.wait(waitMs));
+        const QString text = dirScenario(
+            QStringLiteral("gui-cleanup"),
+            QStringLiteral("[[workloads]]\nprobe = \"fio\"\npreset = \"rand-read-4k-qd1\"\n"
+                           "size = \"8MiB\"\nruntime = 20\nioengine = \"psync\"\n"));
+        w.scenarioTab()->setScenario(text, dir_.filePath(QStringLiteral("gui-cleanup.toml")));
+        QVERIFY(w.scenarioTab()->lastCheck().ok());
+        CampaignController* controller = w.campaignController();
+        QSignalSpy stopped(controller, &CampaignController::stopped);
+        emit w.campaignTab()->runRequested();
+        QTRY_VERIFY_WITH_TIMEOUT(w.campaignTab()->queueModel()->rowCount() == 1 &&
+                                     w.campaignTab()->queueModel()->state(0) ==
+                                         CampaignQueueModel::RunState::Running,
+                                 60000);
+        QVERIFY(!w.campaignTab()->cleanupButton()->isEnabled()); // not while a campaign runs
+        opened.clear();
+        emit w.campaignTab()->stopRequested();
+        QVERIFY(stopped.wait(60000));
+        QVERIFY(opened.wait(waitMs));
+        auto* resumeBox = w.campaignTab()->findChild<QComboBox*>();
+        QCOMPARE(resumeBox->count(), 1);
+        const auto id = resumeBox->currentData().toLongLong();
+        QVERIFY(w.campaignTab()->cleanupButton()->isEnabled());
+
+        QThread* gui = QThread::currentThread();
+        std::atomic<bool> offGuiThread{false};
+        controller->setCleanupFunction(
+            [&](lb::Store&, std::int64_t campaignId, const lb::ProbeRegistry&,
+                const lb::CleanupOptions& options) -> lb::Expected<lb::CleanupResult> {
+                offGuiThread = QThread::currentThread() != gui;
+                lb::CleanupResult r;
+                r.campaignId = campaignId;
+                r.statusBefore = lb::CampaignStatus::Running;
+                r.status = lb::CampaignStatus::Aborted;
+                r.abortedRuns = 1;
+                for (const char* undo : {"zpool destroy -f lb-z", "rm -f -- /srv/v1.img"}) {
+                    options.onCommand(undo);
+                    r.undone.emplace_back(undo);
+                }
+                return r;
+            });
+        QSignalSpy cleaned(controller, &CampaignController::cleanedUp);
+        stopped.clear();
+        opened.clear();
+        QTest::mouseClick(w.campaignTab()->cleanupButton(), Qt::LeftButton);
+        QVERIFY(stopped.wait(waitMs));
+        QCOMPARE(cleaned.count(), 1);
+        QVERIFY(offGuiThread.load());
+        QCOMPARE(cleaned.front().front().value<lb::CleanupResult>().campaignId, id);
+        const QString output = w.campaignTab()->output()->toPlainText();
+        QVERIFY2(output.contains(QStringLiteral("undo: zpool destroy -f lb-z\nundo: rm -f -- "
+                                                "/srv/v1.img")),
+                 qPrintable(output));
+        QCOMPARE(w.campaignTab()->statusLabel()->text(),
+                 QStringLiteral("Campaign #%1: 2 undo command(s) run; it was running, now "
+                                "aborted; 1 interrupted run(s) marked aborted")
+                     .arg(id));
+        QVERIFY(opened.wait(waitMs)); // the campaign list is read again
+
+        // The engine's own cleanup: Stop tore the layout down already.
+        controller->setCleanupFunction(lb::cleanupCampaign);
+        cleaned.clear();
+        stopped.clear();
+        QTest::mouseClick(w.campaignTab()->cleanupButton(), Qt::LeftButton);
+        QVERIFY(stopped.wait(waitMs));
+        QCOMPARE(cleaned.count(), 1);
+        const auto real = cleaned.front().front().value<lb::CleanupResult>();
+        QVERIFY(real.undone.empty());
+        QVERIFY(real.problems.empty());
+        QCOMPARE(real.status, lb::CampaignStatus::Aborted);
+        QCOMPARE(w.campaignTab()->statusLabel()->text(),
+                 QStringLiteral("Campaign #%1: nothing left to undo; status aborted").arg(id));
     }
 
     // --- Destroying block devices: the typed confirmation and the plan --------------------------

@@ -198,14 +198,10 @@ std::set<std::string> acceptedKeys(const std::string& text) {
 
 // Keys of a [[workloads]] table that are the workload's own; every other key is an option of
 // its probe. parseWorkload (engine/scenario.cpp) does not list them, so they are named here.
-const std::set<std::string> workloadKeys{"probe",
-                                         "name",
-                                         "timeout",
-                                         "clients",
-                                         "precondition",
-                                         "steady_rounds",
-                                         "steady_round_seconds",
-                                         "precondition_size"};
+const std::set<std::string> workloadKeys{"probe",         "name",
+                                         "timeout",       "clients",
+                                         "precondition",  "precondition_size",
+                                         "steady_rounds", "steady_round_seconds"};
 
 TEST(ScenarioManPage, DefinesEveryKeyTheLoaderAccepts) {
     const auto page = readScdPage(manSource + "layoutbench-scenario.5.scd");

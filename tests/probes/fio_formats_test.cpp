@@ -124,6 +124,25 @@ TEST(FioJsonPlus, PercentilesFromBinsWhenTheListLacksThem) {
                      read["99.000000"].get<double>());
 }
 
+// Found by the fio_json fuzz target in CI: a bucket index whose histogram group lies past 64
+// bits was shifted past the type's width (undefined); it is refused, naming the bucket.
+TEST(FioJsonPlus, BucketBeyondSixtyFourBitsIsRefusedNotShifted) {
+    const auto text = golden("fio/2.15/jsonplus_index_bins.json");
+    auto doc = nlohmann::json::parse(text.substr(text.find('{')));
+    auto& bins = doc["jobs"][0]["read"]["clat"]["bins"];
+    ASSERT_TRUE(bins.is_object());
+    bins["54144"] = 1; // (54144 >> 6) - 1 = 845 error bits
+    auto r = fio::parseJson(doc.dump());
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, "jobs[0].read.clat.bins.54144: bucket 54144 lies beyond 2^63 µs");
+    bins.erase("54144");
+    bins["FIO_IO_U_PLAT_VAL"] = 0; // would divide by zero
+    r = fio::parseJson(doc.dump());
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("describe no histogram fio writes"), std::string::npos)
+        << r.error().message;
+}
+
 TEST(FioLegacyJson, MissingLegacyFieldsAreNamed) {
     auto text = golden("fio/2.0.13/seqread.json");
     text.erase(text.find("\"bw\" : 131072,"), 14);
@@ -198,6 +217,28 @@ TEST(FioTerse, ErrorsNameLineAndField) {
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().message, "1: field 24 (read_clat_pct07): '50.000000%185' is not "
                                  "'<percentile>%=<usec>'");
+}
+
+// Found by the fio_terse fuzz target in CI: an error code of 1e116 was cast to an integer
+// (undefined). Codes and versions must be whole numbers an int holds.
+TEST(FioTerse, ErrorCodeMustBeAWholeNumber) {
+    const std::string huge = "1" + std::string(116, '0');
+    auto r = fio::parseTerse("3;fio-3.33;j;0;" + huge + "\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "1: field 5 (error): '" + huge + "' is not a whole number up to 2147483647");
+    r = fio::parseTerse("3;fio-3.33;j;0;2.5\n");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "1: field 5 (error): '2.5' is not a whole number up to 2147483647");
+}
+
+// Found by the fio_terse fuzz target (tests/data/fuzz/fio_terse): a job name that is not UTF-8
+// (Latin-1 "réad") threw from the JSON the terse jobs are turned into. It is kept, escaped.
+TEST(FioTerse, JobNameThatIsNotUtf8IsEscaped) {
+    auto run = fio::parseTerse(golden("fuzz/fio_terse/job-name-latin1.terse"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.r\\xe9ad.read.bw"), 9274 * KiB);
 }
 
 TEST(FioTerse, LooksLikeTerse) {

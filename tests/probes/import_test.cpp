@@ -117,6 +117,44 @@ TEST(ParseResultFile, NoMetricIsAnErrorThatSaysWhy) {
     EXPECT_FALSE(describeImport(idle).ok);
 }
 
+// bonnie++ CSV refuses negative figures; fio JSON does too now (they imported with exit 0), and
+// a number too large for a double, and sums that overflow, name their line instead of line 1
+// or failing in the store on a NaN.
+TEST(ParseResultFile, FioJsonRefusesNegativeAndOverflowingNumbersAtTheirLine) {
+    const auto golden = lb::test::golden("fio/3.33/seq_read.json");
+    const auto refusedAt = [](const std::string& text, const std::string& needle,
+                              const std::string& why) {
+        const int line = lb::text::lineAt(text, text.find(needle));
+        auto r = parseResultFile("seq.json", text);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().kind, lb::ErrorKind::BadInput);
+        EXPECT_EQ(r.error().message, "seq.json:" + std::to_string(line) + ": " + why);
+    };
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string text = golden;
+        text.replace(text.find(from), from.size(), to);
+        return text;
+    };
+    refusedAt(with("\"bw_bytes\" : 1398101333", "\"bw_bytes\" : -1398101333"), "-1398101333",
+              "jobs[0].read.bw_bytes: must not be negative, got -1398101333");
+    refusedAt(with("\"iops\" : 10666.666667", "\"iops\" : -5"), "\"iops\" : -5",
+              "jobs[0].read.iops: must not be negative, got -5");
+    refusedAt(with("\"bw_bytes\" : 1398101333", "\"bw_bytes\" : 1e999"), "1e999",
+              "invalid JSON at byte " + std::to_string(golden.find("1398101333")) +
+                  ": number overflow parsing '1e999'");
+
+    // Two entries of one job (numjobs=2) are summed: near the largest double, the sum is not
+    // one.
+    std::string two = lb::test::golden("fio/3.33/numjobs2.json");
+    for (const std::string bw : {"\"bw_bytes\" : 71697504", "\"bw_bytes\" : 72315586"})
+        two.replace(two.find(bw), bw.size(), "\"bw_bytes\" : 1.7e308");
+    auto r = parseResultFile("two.json", two);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "two.json:1: fio.twojobs.read.bw: not a finite number (the values it is made of "
+              "overflow)");
+}
+
 TEST(ParseResultFile, FioJsonErrorsNameTheLineOfTheField) {
     auto text = lb::test::golden("fio/3.33/seq_read.json");
     const auto at = text.find("\"bw_bytes\" : ");

@@ -193,6 +193,22 @@ TEST(Dd, BsdBusyBoxAndOldCoreutils) {
         "1048576");
 }
 
+// Found by the dd fuzz target (tests/data/fuzz/dd): tabs before "dd" on the command line (a
+// shell prompt, a pasted table) made a column be read as a byte offset, past the line's end.
+TEST(Dd, CommandLineAfterTabs) {
+    const auto runs = ddRuns(golden("fuzz/dd/command-after-tabs.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].run.origin.spec.at("command"), "dd if=/dev/zero of=/tank/test bs=1M count=1");
+    EXPECT_EQ(runs[0].run.origin.spec.at("direction"), "write");
+}
+
+// Found by the dd fuzz target under ASan: the flags were split out of a string already gone.
+TEST(Dd, DirectAmongSeveralFlags) {
+    const auto runs = ddRuns(golden("fuzz/dd/oflag-list.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(hasNote(runs[0].run, MetricNote::Kind::Method, "dd.throughput", "direct I/O"));
+}
+
 TEST(Dd, ExponentsAndDecimalCommas) {
     auto runs = ddRuns("1024 bytes (1.0 kB, 1.0 KiB) copied, 8.5683e-05 s, 12.0 MB/s\n");
     ASSERT_EQ(runs.size(), 1u);

@@ -216,8 +216,8 @@ TEST(ProbeOptions, ChoicesAreListedAndRangesAreOrdered) {
 TEST(ProbeOptions, ToolSizesAreBinary) {
     const auto fio = options(probe("fio"), {{"preset", "seq-read-1m"}, {"size", "64M"}});
     EXPECT_EQ(fio.bytes("size"), 67108864u);
-    const auto fioDefault = options(probe("fio"), {{"preset", "seq-read-1m"}});
-    EXPECT_EQ(fioDefault.bytes("size"), 268435456u);                  // "256M"
+    EXPECT_FALSE(options(probe("fio"), {{"preset", "seq-read-1m"}}).has("size"))
+        << "the probe chooses the size with the target's memory in view";
     EXPECT_EQ(options(probe("randfile")).bytes("size"), 1073741824u); // "1G"
     EXPECT_EQ(options(probe("xz")).bytes("size"), 268435456u);
 }
@@ -374,6 +374,36 @@ TEST(FioProbe, WithoutODirectTheRunIsBufferedAndSaysSo) {
     EXPECT_FALSE(contains(mc.command.args, "--direct=1"));
     ASSERT_EQ(mc.caveats.size(), 1u);
     EXPECT_NE(mc.caveats[0].find("direct=0"), std::string::npos) << mc.caveats[0];
+}
+
+// Where layoutbench chooses the size: a small file through O_DIRECT, where the page cache is not
+// on the path; buffered, twice the target's memory, so the reads cannot come from it.
+TEST(FioProbe, ItsOwnSizeIsTwiceTheMemoryWhenThePageCacheIsOnThePath) {
+    auto ctx = context();
+    const auto seqRead = options(probe("fio"), {{"preset", "seq-read-1m"}});
+    const auto direct = command(probe("fio"), seqRead, ctx);
+    EXPECT_EQ(longOption(direct.command.args, "size"), std::to_string(256 * MiB));
+    EXPECT_EQ(direct.workingSetBytes, 256 * MiB);
+
+    ctx.directIo = false;
+    const auto refused = command(probe("fio"), seqRead, ctx);
+    EXPECT_EQ(longOption(refused.command.args, "size"), std::to_string(16 * GiB));
+    EXPECT_EQ(refused.workingSetBytes, 16 * GiB);
+
+    const auto buffered =
+        command(probe("fio"), options(probe("fio"), {{"preset", "seq-read-1m"}, {"direct", false}}),
+                context());
+    EXPECT_EQ(longOption(buffered.command.args, "size"), std::to_string(16 * GiB));
+
+    ctx.ramBytes = 64 * MiB; // a small guest: never below the direct default
+    EXPECT_EQ(longOption(command(probe("fio"), seqRead, ctx).command.args, "size"),
+              std::to_string(256 * MiB));
+
+    const auto given = command(
+        probe("fio"), options(probe("fio"), {{"preset", "seq-read-1m"}, {"size", "64M"}}), ctx);
+    EXPECT_EQ(longOption(given.command.args, "size"), std::to_string(64 * MiB))
+        << "a size the scenario gives is used as it is, and the campaign names it if it fits "
+           "in memory";
 }
 
 TEST(FioProbe, DirectFalseIsBufferedWithoutACaveat) {

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -472,6 +473,97 @@ TEST(Report, PdfRendersToPages) {
     EXPECT_GE(pages, 1U);
 }
 
+namespace {
+
+// The PDF's text as pdftotext lays it out, one string per page; empty without poppler-utils.
+std::vector<std::string> pdfPages(const fs::path& pdf) {
+    const fs::path text = pdf.string() + ".txt";
+    const std::string cmd = "pdftotext -layout '" + pdf.string() + "' '" + text.string() + "'";
+    if (std::system(cmd.c_str()) != 0)
+        return {};
+    std::vector<std::string> pages;
+    std::istringstream all(readFile(text));
+    std::string page;
+    while (std::getline(all, page, '\f'))
+        if (!page.empty())
+            pages.push_back(page);
+    return pages;
+}
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of(' ') != std::string::npos)
+            out.push_back(line.substr(line.find_first_not_of(' ')));
+    return out;
+}
+
+} // namespace
+
+// What a signer prints: a metric name breaks only after one of its dots; a table that runs onto
+// another page repeats its header row there; no heading is left last on a page; the PDF is dated
+// when the report was written.
+TEST(Report, PdfWrapsNamesAtDotsRepeatsHeadersAndKeepsHeadingsWithText) {
+    if (std::system("command -v pdftotext >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "pdftotext (poppler-utils) is not installed: cannot read the PDF's text";
+    ReportRequest request;
+    request.writtenAt = "2026-12-02T03:04:05Z";
+    const ReportData data = gather(request);
+    const fs::path pdf = outputDir() / "report-layout.pdf";
+    ASSERT_TRUE(renderPdf(data, pdf.string()));
+    const std::string bytes = readFile(pdf);
+    EXPECT_TRUE(bytes.find("/CreationDate (D:20261202030405Z)") != std::string::npos ||
+                bytes.find("/CreationDate (D:20261202030405+00'00')") != std::string::npos);
+
+    const auto pages = pdfPages(pdf);
+    ASSERT_GE(pages.size(), 2U) << "the fixture's report runs over several pages";
+    std::set<std::string> names;
+    for (const auto& c : data.comparisons)
+        for (const auto& m : c.metrics)
+            names.insert(m.name);
+    ASSERT_FALSE(names.empty());
+    std::set<std::string> headings;
+    for (const auto& line : linesOf(renderMarkdown(data)))
+        if (line.rfind("#", 0) == 0)
+            headings.insert(line.substr(line.find_first_not_of("# ")));
+
+    std::size_t pagesWithRows = 0;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+        SCOPED_TRACE("page " + std::to_string(p + 1));
+        const auto lines = linesOf(pages[p]);
+        bool header = false, rows = false;
+        for (const auto& line : lines) {
+            std::istringstream words(line);
+            std::string first;
+            words >> first;
+            header = header || (first == "metric" && line.find("baseline") != std::string::npos);
+            for (const auto& name : names) {
+                rows = rows || first == name;
+                // A piece of a name, as the first word of a line: whole, or up to a dot.
+                if (name.rfind(first, 0) == 0 && !names.count(first) &&
+                    first.find('.') != std::string::npos) {
+                    EXPECT_EQ(first.back(), '.') << "'" << name << "' broken as '" << first << "'";
+                }
+            }
+        }
+        if (rows) {
+            ++pagesWithRows;
+            EXPECT_TRUE(header) << "rows of a comparison without its header row";
+        }
+        // The last line is the page's foot; the one before it must not be a heading.
+        ASSERT_GE(lines.size(), 2U);
+        EXPECT_EQ(lines.back().rfind(data.title, 0), 0U) << lines.back();
+        EXPECT_NE(lines.back().find("page " + std::to_string(p + 1) + " of " +
+                                    std::to_string(pages.size())),
+                  std::string::npos)
+            << lines.back();
+        EXPECT_FALSE(headings.count(lines[lines.size() - 2]))
+            << "heading '" << lines[lines.size() - 2] << "' left last on the page";
+    }
+    EXPECT_GE(pagesWithRows, 2U) << "a comparison table runs onto a second page";
+}
+
 TEST(Report, PdfToAnUnwritablePathIsARuntimeError) {
     auto r = renderPdf(gather(), "/nonexistent-dir/x/report.pdf");
     ASSERT_FALSE(r);
@@ -743,6 +835,37 @@ TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {
             steps += plot.item(i)->objectName() == "expansion-step" ? 1 : 0;
         EXPECT_GE(steps, 1);
     }
+}
+
+// The value axis reads in the unit that suits the pool: TB for the fixture's terabytes, MB for a
+// pool of file vdevs, never ticks of 0.0005 TB.
+TEST(Charts, ProjectionAxisIsInTheUnitOfThePoolsSize) {
+    const ReportData data = gather(projectionRequest());
+    ASSERT_FALSE(data.projections.empty());
+    QCustomPlot plot;
+    LayoutProjection big = data.projections[0];
+    charts::buildProjectionChart(plot, big);
+    EXPECT_EQ(plot.yAxis->label().toStdString(), "TB");
+    EXPECT_NEAR(plot.graph(2)->data()->at(0)->value, static_cast<double>(big.ceilingBytes) / 1e12,
+                1e-9);
+
+    LayoutProjection small = big; // the same shape, a million times smaller
+    const auto shrink = [](std::uint64_t& b) { b /= 1'000'000; };
+    shrink(small.ceilingBytes);
+    shrink(small.capacity.usableBytes);
+    for (auto& m : small.months) {
+        shrink(m.usableBytes);
+        shrink(m.usedBytes);
+    }
+    for (auto& e : small.expansions)
+        for (auto& step : e.schedule)
+            shrink(step.effectiveUsableBytes);
+    charts::buildProjectionChart(plot, small);
+    EXPECT_EQ(plot.yAxis->label().toStdString(), "MB");
+    EXPECT_NEAR(plot.graph(2)->data()->at(0)->value, static_cast<double>(small.ceilingBytes) / 1e6,
+                1e-9);
+    EXPECT_GE(plot.yAxis->range().upper, 1.0);
+    EXPECT_LT(plot.yAxis->range().upper, 1100.0);
 }
 
 int main(int argc, char** argv) {

@@ -59,13 +59,14 @@ void downgradeToSchema4(Store& store) {
                             .run());
     }
     ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name"));
-    // Schemas 5 to 7: conditioning steps, content hashes, uids.
+    // Schemas 5 to 8: conditioning steps, content hashes, uids, the source line of imports.
     ASSERT_TRUE(db.exec("DROP TRIGGER run_uid; DROP TRIGGER campaign_uid; "
                         "DROP TRIGGER plan_step_uid; DROP INDEX run_uid; DROP INDEX campaign_uid; "
                         "DROP INDEX plan_step_uid; DROP TABLE conditioning; "
                         "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
                         "ALTER TABLE run DROP COLUMN uid; ALTER TABLE campaign DROP COLUMN uid; "
-                        "ALTER TABLE plan_step DROP COLUMN uid"));
+                        "ALTER TABLE plan_step DROP COLUMN uid; "
+                        "ALTER TABLE run DROP COLUMN source_line"));
     setSchemaVersion(store, 4);
 }
 
@@ -180,6 +181,38 @@ std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sq
     sqlite3_finalize(st);
     sqlite3_close(h);
     return rows;
+}
+
+void writeSchemaVersionText(const std::string& path, const std::string& text) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK) << path;
+    sqlite3_stmt* q = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "UPDATE meta SET value = ?1 WHERE key = 'schema_version'", -1,
+                                 &q, nullptr),
+              SQLITE_OK);
+    sqlite3_bind_text(q, 1, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    EXPECT_EQ(sqlite3_step(q), SQLITE_DONE) << sqlite3_errmsg(db);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
+WriteLockHolder::WriteLockHolder(const std::string& path) {
+    if (sqlite3_open(path.c_str(), &db_) == SQLITE_OK &&
+        sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK)
+        holding_ = true;
+    else
+        ADD_FAILURE() << path << ": " << (db_ ? sqlite3_errmsg(db_) : "cannot open");
+}
+
+WriteLockHolder::~WriteLockHolder() {
+    release();
+    sqlite3_close(db_);
+}
+
+void WriteLockHolder::release() {
+    if (holding_)
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    holding_ = false;
 }
 
 } // namespace lb::test

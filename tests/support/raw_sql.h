@@ -29,7 +29,7 @@ bool acceptsOrphanMetric(Store& store);
 void setSchemaVersion(Store& store, int version);
 
 // Takes the database back to schema 4: a row per metric, no conditioning table, no content
-// hashes and no uids.
+// hashes, no uids and no source lines.
 void downgradeToSchema4(Store& store);
 
 // The first column of the first row of a query (-1, and a failed expectation, when none).
@@ -59,6 +59,26 @@ CellSearch cellsHolding(Store& store, const std::string& needle);
 using Rows = std::vector<std::vector<std::string>>;
 std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sql,
                                   std::string* error = nullptr);
+
+// Writes `text` as the schema version of the database at `path`, through a connection of its
+// own (no store would open a damaged one).
+void writeSchemaVersionText(const std::string& path, const std::string& text);
+
+// Another program holding the database's write lock (BEGIN IMMEDIATE) until release() or the
+// end of its life.
+class WriteLockHolder {
+public:
+    explicit WriteLockHolder(const std::string& path);
+    ~WriteLockHolder();
+    WriteLockHolder(const WriteLockHolder&) = delete;
+    WriteLockHolder& operator=(const WriteLockHolder&) = delete;
+    bool holding() const { return holding_; }
+    void release();
+
+private:
+    struct sqlite3* db_ = nullptr;
+    bool holding_ = false;
+};
 
 // The backdoor itself: the store's connection, for the functions above only.
 struct StoreBackdoor {

@@ -1,0 +1,159 @@
+#include "engine/import_stage.h"
+
+#include <random>
+#include <vector>
+
+namespace lb {
+
+namespace {
+
+// A batch ends after this many runs or this long, whichever comes first: large enough that
+// committing costs little, short enough that another writer waits a moment at most.
+constexpr std::size_t batchRuns = 5000;
+constexpr auto batchTime = std::chrono::milliseconds(500);
+
+std::string lockFile(const Store& store) {
+    return store.path() + "-imports.lock";
+}
+
+// Deletes a staging layout and its runs.
+Expected<void> deleteStaged(Store& store, std::int64_t layoutId) {
+    LB_TRY(tx, store.transaction());
+    LB_TRY_VOID(store.deleteStagedLayout(layoutId));
+    return tx.commit();
+}
+
+// What imports killed on the way left staged: their locks are free.
+Expected<void> deleteAbandoned(Store& store) {
+    if (inMemoryDatabase(store.path()))
+        return {};
+    LB_TRY(ids, store.stagedLayouts());
+    for (const auto id : ids) {
+        auto lock = ProcessLock::tryAcquire(lockFile(store), id);
+        if (!lock)
+            return fail(lock.error());
+        if (!*lock)
+            continue; // its import is still running
+        if (auto r = deleteStaged(store, id); !r)
+            return r;
+    }
+    return {};
+}
+
+std::string stagingName() {
+    std::random_device random;
+    const auto a = std::uniform_int_distribution<std::uint64_t>()(random);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(a));
+    return "staged import " + std::string(hex);
+}
+
+} // namespace
+
+Expected<StagedImport> StagedImport::begin(Store& store) {
+    if (auto r = deleteAbandoned(store); !r)
+        return fail(r.error());
+    // The lock is taken before the staging layout is committed, so that no other import sees it
+    // unlocked; a lock still held on a reused id (its import deleting it) means: try another.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        auto tx = store.transaction();
+        if (!tx)
+            return fail(tx.error());
+        auto id =
+            store.ensureLayout(stagingName(), std::string(stagedImportKind), "{}", std::nullopt);
+        if (!id)
+            return fail(id.error());
+        std::optional<ProcessLock> lock;
+        if (inMemoryDatabase(store.path())) {
+            lock.emplace(ProcessLock::none());
+        } else {
+            auto taken = ProcessLock::tryAcquire(lockFile(store), *id);
+            if (!taken)
+                return fail(taken.error());
+            if (!*taken)
+                continue; // rolled back
+            lock.emplace(std::move(**taken));
+        }
+        if (auto r = tx->commit(); !r)
+            return fail(r.error());
+        return StagedImport(store, *id, std::move(*lock));
+    }
+    return runtimeError(store.path() + ": no staging layout for the import could be locked");
+}
+
+StagedImport::StagedImport(StagedImport&& other) noexcept
+    : store_(other.store_), layoutId_(other.layoutId_), lock_(std::move(other.lock_)),
+      batch_(std::move(other.batch_)), inBatch_(other.inBatch_), batchStarted_(other.batchStarted_),
+      iterations_(std::move(other.iterations_)), staged_(other.staged_),
+      open_(std::exchange(other.open_, false)) {
+    other.batch_.reset();
+}
+
+StagedImport::~StagedImport() {
+    discard();
+}
+
+Expected<void> StagedImport::commitBatch() {
+    if (!batch_)
+        return {};
+    auto r = batch_->commit();
+    batch_.reset();
+    return r;
+}
+
+Expected<void> StagedImport::add(Run run) {
+    if (!batch_) {
+        auto tx = store_->transaction();
+        if (!tx)
+            return fail(tx.error());
+        batch_.emplace(std::move(*tx));
+        batchStarted_ = std::chrono::steady_clock::now();
+        inBatch_ = 0;
+    }
+    run.iteration = iterations_[run.workload]++;
+    if (auto id = store_->insertRun(layoutId_, run); !id)
+        return fail(id.error());
+    ++staged_;
+    if (++inBatch_ >= batchRuns || std::chrono::steady_clock::now() - batchStarted_ >= batchTime)
+        return commitBatch();
+    return {};
+}
+
+Expected<void> StagedImport::publish(const ImportTarget& target) {
+    if (auto r = commitBatch(); !r)
+        return r;
+    auto tx = store_->transaction();
+    if (!tx)
+        return fail(tx.error());
+    auto hostId = store_->ensureHost(target.host);
+    if (!hostId)
+        return fail(hostId.error());
+    auto existing = store_->findLayout(target.layout);
+    if (!existing)
+        return fail(existing.error());
+    if (!*existing) {
+        // A new layout: the staging layout becomes it, whatever the number of runs.
+        LB_TRY_VOID(store_->adoptStagedLayout(layoutId_, target.layout, target.kind,
+                                              target.specJson, *hostId));
+    } else {
+        // Its iterations go on from what the layout holds.
+        LB_TRY(layoutId,
+               store_->ensureLayout(target.layout, target.kind, target.specJson, *hostId));
+        LB_TRY_VOID(store_->moveStagedRuns(layoutId_, layoutId));
+    }
+    if (auto r = tx->commit(); !r)
+        return r;
+    open_ = false;
+    lock_ = ProcessLock::none();
+    return {};
+}
+
+void StagedImport::discard() {
+    if (!open_)
+        return;
+    open_ = false;
+    batch_.reset(); // rolls the open batch back
+    (void)deleteStaged(*store_, layoutId_);
+}
+
+} // namespace lb

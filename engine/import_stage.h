@@ -1,0 +1,73 @@
+// An import's runs stored as they are read, in batches, and seen by nobody until all of them are:
+// they wait under a layout of kind "staged-import" (listings leave it out; comparisons and
+// reports go by layout name), committed every few thousand runs so that memory stays flat and
+// other writers get their turn, and are moved to the named layout in one transaction at the end
+// (publish). A command's import is still all or nothing: one that fails discards what it staged;
+// what an import killed on the way staged is deleted by the next import, which can tell its owner
+// has gone (the stager holds a ProcessLock on "<database>-imports.lock" while it stages).
+#pragma once
+
+#include "engine/expected.h"
+#include "engine/process_lock.h"
+#include "engine/run.h"
+#include "engine/sqlite.h"
+#include "engine/store.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace lb {
+
+struct ImportTarget {
+    std::string layout;
+    std::string kind;
+    std::string specJson;
+    std::string host;
+};
+
+class StagedImport {
+public:
+    // Deletes what killed imports left staged, then opens a staging layout of its own.
+    static Expected<StagedImport> begin(Store& store);
+
+    StagedImport(StagedImport&& other) noexcept;
+    StagedImport& operator=(StagedImport&&) = delete;
+    StagedImport(const StagedImport&) = delete;
+    StagedImport& operator=(const StagedImport&) = delete;
+    ~StagedImport(); // discards what was not published
+
+    // Stages a run. Its iteration is set here: counted per workload, after what the layout
+    // holds once published.
+    Expected<void> add(Run run);
+    // Moves every staged run to `target.layout` (created, with its host, when new) in one
+    // transaction; a layout of another kind is bad input and nothing is moved.
+    Expected<void> publish(const ImportTarget& target);
+    // Deletes what was staged. Errors are not reported: what is left is deleted by a later import.
+    void discard();
+    // Commits the runs staged so far (still hidden); add() does every few thousand runs.
+    Expected<void> commitBatch();
+
+    std::int64_t stagedRuns() const { return staged_; }
+    // The staging layout, and the store it is in.
+    std::int64_t layoutId() const { return layoutId_; }
+    Store& store() const { return *store_; }
+
+private:
+    StagedImport(Store& store, std::int64_t layoutId, ProcessLock lock)
+        : store_(&store), layoutId_(layoutId), lock_(std::move(lock)) {}
+
+    Store* store_;
+    std::int64_t layoutId_ = 0; // the staging layout
+    ProcessLock lock_;
+    std::optional<sql::Transaction> batch_;
+    std::size_t inBatch_ = 0;
+    std::chrono::steady_clock::time_point batchStarted_;
+    std::map<std::string, int> iterations_; // the next iteration of each workload, from 0
+    std::int64_t staged_ = 0;
+    bool open_ = true; // neither published nor discarded
+};
+
+} // namespace lb

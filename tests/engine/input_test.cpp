@@ -1,0 +1,111 @@
+// Inputs are checked before they are read and bounded while they are: real files, a FIFO with
+// no writer, /dev/zero, a directory; and the one-line error format.
+#include "engine/input.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+
+namespace lb {
+namespace {
+
+class Input : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("lb-input-" +
+                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string write(const std::string& name, const std::string& text) {
+        const auto path = (dir_ / name).string();
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+    fs::path dir_;
+};
+
+void expectRefused(const Expected<std::string>& r, const std::string& path,
+                   const std::string& why) {
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(r.error().message, path + ": " + why);
+}
+
+TEST_F(Input, ReadsARegularFileWhole) {
+    const std::string text = std::string(200000, 'x') + "\nend\n";
+    const auto r = readInput(write("big.txt", text), {1 << 20, {}});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(*r, text);
+    const auto empty = readInput(write("empty.txt", ""), {1 << 20, {}});
+    ASSERT_TRUE(empty);
+    EXPECT_EQ(*empty, "");
+}
+
+TEST_F(Input, AFileOverTheLimitIsRefusedBeforeReading) {
+    const auto path = write("big.txt", std::string(5000, 'x'));
+    const auto r = readInput(path, {4096, "--max-input-size"});
+    expectRefused(r, path, "over the input size limit of 4.00 KiB (--max-input-size)");
+    EXPECT_TRUE(readInput(path, {5000, {}}));
+}
+
+TEST_F(Input, ADirectoryIsAnErrorNotAnEmptyFile) {
+    expectRefused(readInput(dir_.string(), documentLimit()), dir_.string(),
+                  "is a directory, not a file");
+}
+
+TEST_F(Input, AFifoWithoutAWriterIsRefusedWithoutWaiting) {
+    const auto path = (dir_ / "fifo").string();
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    expectRefused(readInput(path, documentLimit()), path,
+                  "is a FIFO, not a regular file (give - to read standard input)");
+}
+
+TEST_F(Input, DevZeroIsRefusedAsADevice) {
+    expectRefused(readInput("/dev/zero", documentLimit()), "/dev/zero",
+                  "is a character device, not a regular file (give - to read standard input)");
+}
+
+TEST_F(Input, AMissingFileSaysWhy) {
+    const auto path = (dir_ / "missing.toml").string();
+    expectRefused(readInput(path, documentLimit()), path, "cannot read: No such file or directory");
+}
+
+TEST_F(Input, ReadsInChunksAndCountsThem) {
+    const auto path = write("a.txt", "0123456789");
+    auto file = InputFile::open(path, {10, {}});
+    ASSERT_TRUE(file) << file.error().message;
+    EXPECT_EQ(file->name(), path);
+    EXPECT_EQ(file->size(), 10u);
+    char buf[4];
+    std::string seen;
+    for (;;) {
+        auto n = file->read(buf, sizeof buf);
+        ASSERT_TRUE(n) << n.error().message;
+        if (*n == 0)
+            break;
+        seen.append(buf, *n);
+    }
+    EXPECT_EQ(seen, "0123456789");
+    EXPECT_EQ(file->bytesRead(), 10u);
+}
+
+TEST(InputError, OneLineWithFileLineColumnAndField) {
+    EXPECT_EQ(inputError("s.toml", 3, 7, "layouts[0].kind", "unknown kind"),
+              "s.toml:3:7: layouts[0].kind: unknown kind");
+    EXPECT_EQ(inputError("r.csv", 12, 0, "field 10 (put_block)", "'x' is not a number"),
+              "r.csv:12: field 10 (put_block): 'x' is not a number");
+    EXPECT_EQ(inputError("r.csv", 0, 0, "", "empty"), "r.csv: empty");
+    // A key or value holding a newline, and toml++'s own multi-line messages, stay on one line.
+    EXPECT_EQ(inputError("a\nb.toml", 1, 1, "na\nme", "expected\n\tx\r\x01\x7f"),
+              "a\\nb.toml:1:1: na\\nme: expected\\n\\tx\\r\\x01\\x7f");
+    EXPECT_EQ(escapeControl("caf\xc3\xa9"), "caf\xc3\xa9"); // UTF-8 passes as it is
+}
+
+} // namespace
+} // namespace lb

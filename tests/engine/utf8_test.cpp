@@ -1,0 +1,56 @@
+// Text that is not UTF-8, escaped for printing and for JSON (engine/utf8.h).
+#include "engine/utf8.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using lb::dumpJson;
+using lb::escapeInvalidUtf8;
+using lb::isValidUtf8;
+
+TEST(Utf8, ValidTextIsLeftAlone) {
+    for (const std::string s : {"", "plain", "µs — 1 %", "\xF0\x9F\x92\xBE", "\x7F", "a\0b"}) {
+        EXPECT_TRUE(isValidUtf8(s)) << s;
+        EXPECT_EQ(escapeInvalidUtf8(s), s);
+    }
+}
+
+TEST(Utf8, InvalidBytesBecomeHexEscapes) {
+    EXPECT_EQ(escapeInvalidUtf8("r\xE9sultats"), "r\\xe9sultats");            // Latin-1
+    EXPECT_EQ(escapeInvalidUtf8("\xFF\xFE"), "\\xff\\xfe");                   // never in UTF-8
+    EXPECT_EQ(escapeInvalidUtf8("\xC0\xAF"), "\\xc0\\xaf");                   // overlong '/'
+    EXPECT_EQ(escapeInvalidUtf8("\xED\xA0\x80"), "\\xed\\xa0\\x80");          // a surrogate
+    EXPECT_EQ(escapeInvalidUtf8("\xF4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80"); // above U+10FFFF
+    EXPECT_EQ(escapeInvalidUtf8("ab\xE2\x82"), "ab\\xe2\\x82");               // cut off at the end
+    EXPECT_EQ(escapeInvalidUtf8("\x80µ"), "\\x80µ"); // a stray continuation
+    EXPECT_FALSE(isValidUtf8("r\xE9sultats"));
+}
+
+TEST(Utf8, ASequenceSplitAcrossPiecesIsHeldBack) {
+    std::string out;
+    const std::string first = "x \xE2\x82"; // "€" is E2 82 AC
+    EXPECT_EQ(escapeInvalidUtf8(first, out, false), 2u);
+    EXPECT_EQ(out, "x ");
+    const std::string rest = first.substr(2) + "\xAC!";
+    EXPECT_EQ(escapeInvalidUtf8(rest, out, false), rest.size());
+    EXPECT_EQ(out, "x €!");
+    out.clear();
+    EXPECT_EQ(escapeInvalidUtf8("\xE2\x82", out, true), 2u); // nothing follows: escaped
+    EXPECT_EQ(out, "\\xe2\\x82");
+}
+
+TEST(Utf8, DumpJsonEscapesStringsAndKeysInsteadOfThrowing) {
+    const nlohmann::json j{{"layout", "caf\xE9"}, {"k\xFF", {1, "ok", "\xC3"}}};
+    EXPECT_THROW((void)j.dump(), nlohmann::json::type_error);
+    const auto text = dumpJson(j);
+    const auto back = nlohmann::json::parse(text);
+    EXPECT_EQ(back.at("layout"), "caf\\xe9");
+    EXPECT_EQ(back.at("k\\xff").at(2), "\\xc3");
+    const nlohmann::json valid{{"a", "é"}};
+    EXPECT_EQ(dumpJson(valid, 2), valid.dump(2));
+    const nlohmann::ordered_json o{{"z", "\xFF"}, {"a", 1}};
+    EXPECT_EQ(dumpJson(o), R"({"z":"\\xff","a":1})");
+}
+
+} // namespace
