@@ -3,7 +3,8 @@
 # iterations = "auto" (min 3, max 5), one after the other in one go, each into its own database.
 # Prints each campaign's iterations per layout and wall time, then whether the overall verdicts
 # (and each deciding metric's verdict) agree. Goal: the same verdicts in at most 60 % of the
-# fixed-5 time. Needs ZFS (zfs-fuse is started if no ZFS answers). Usage:
+# fixed-5 time; the ratio of runs is printed too, since it does not stretch with the machine's
+# other load as wall time does. Needs ZFS (zfs-fuse is started if no ZFS answers). Usage:
 #   bench/adaptive_iterations.sh [LAYOUTBENCH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,12 +36,14 @@ import json, sqlite3, sys
 work = sys.argv[1]
 times = dict(line.split() for line in open(f"{work}/times"))
 verdicts = {}
+runs = {}
 for v in ("fixed5", "auto"):
     out = json.load(open(f"{work}/{v}.json"))
     db = sqlite3.connect(f"{work}/{v}.db")
     rows = db.execute("SELECT l.name, COUNT(DISTINCT r.iteration) FROM run r JOIN layout l "
                       "ON l.id = r.layout_id WHERE r.status = 'ok' GROUP BY l.name").fetchall()
     its = ", ".join(f"{name} {n}" for name, n in rows)
+    runs[v] = db.execute("SELECT COUNT(*) FROM run WHERE status = 'ok'").fetchone()[0]
     verdicts[v] = {c["candidate"]: (c["verdict"], {m["name"]: m["verdict"] for m in c["metrics"]
                                                     if m["decisive"]}) for c in out["comparisons"]}
     print(f"{v:7s} wall {float(times[v]):7.1f} s   iterations per layout (bracketing included): {its}")
@@ -48,6 +51,8 @@ for v in ("fixed5", "auto"):
         print(f"        {c['headline']}")
 ratio = float(times["auto"]) / float(times["fixed5"])
 print(f"auto / fixed5 wall time: {ratio:.2f} (goal <= 0.60)")
+# Runs do not stretch with the machine's other load as wall time does.
+print(f"auto / fixed5 runs: {runs['auto']} / {runs['fixed5']} = {runs['auto'] / runs['fixed5']:.2f}")
 for cand, (overall, metrics) in verdicts["fixed5"].items():
     a_overall, a_metrics = verdicts["auto"].get(cand, (None, {}))
     same = [m for m in metrics if a_metrics.get(m) == metrics[m]]
