@@ -212,6 +212,13 @@ CREATE TABLE run_sample(
 INSERT INTO metric_name(name, unit) SELECT DISTINCT name, unit FROM metric ORDER BY name, unit;
 )sql",
      packExistingSamples},
+    // 9 -> 10: a run is given its uid by the statement that inserts it. The trigger that gave
+    // it made every insert of a run one that may have to be undone part way, so SQLite kept a
+    // statement journal for it: a copy of each page the insert touched, 64 KiB a page, about
+    // ten writes of a temporary file per run, which was most of an import's time.
+    {R"sql(
+DROP TRIGGER run_uid;
+)sql"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no

@@ -24,8 +24,9 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
                           "wall_seconds, status, reason, caveats, source, notes, origin, "
-                          "content_hash, source_line) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                          "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"));
+                          "content_hash, source_line, uid) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                          "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+                          "lower(hex(randomblob(16))))"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bind(3, run.workload)

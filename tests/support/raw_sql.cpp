@@ -60,7 +60,7 @@ void downgradeToSchema4(Store& store) {
     }
     ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name"));
     // Schemas 5 to 8: conditioning steps, content hashes, uids, the source line of imports.
-    ASSERT_TRUE(db.exec("DROP TRIGGER run_uid; DROP TRIGGER campaign_uid; "
+    ASSERT_TRUE(db.exec("DROP TRIGGER IF EXISTS run_uid; DROP TRIGGER campaign_uid; "
                         "DROP TRIGGER plan_step_uid; DROP INDEX run_uid; DROP INDEX campaign_uid; "
                         "DROP INDEX plan_step_uid; DROP TABLE conditioning; "
                         "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
