@@ -46,6 +46,8 @@ std::vector<const ScenarioLayout*> selectedLayouts(const Scenario& s,
                                                    const std::optional<std::string>& onlyLayout);
 
 CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::string>& onlyLayout);
+// The schedule points into the scenario's layouts: a temporary scenario would leave it dangling.
+CampaignSchedule scheduleCampaign(Scenario&&, const std::optional<std::string>&) = delete;
 
 // For people: how the runs are ordered and repeated, a few lines ending in newlines.
 std::string describeSchedule(const Scenario& s, const CampaignSchedule& c);

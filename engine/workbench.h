@@ -131,6 +131,8 @@ struct DryRun {
 // command on it — built exactly as the campaign builds them, nothing run.
 Expected<DryRun> dryRun(const Scenario& scenario, const ProbeRegistry& probes,
                         const DryRunHost& host);
+// The plan points into the scenario: a temporary one would leave it dangling.
+Expected<DryRun> dryRun(Scenario&&, const ProbeRegistry&, const DryRunHost&) = delete;
 
 // ---- capacity projections
 

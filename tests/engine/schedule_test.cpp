@@ -84,7 +84,9 @@ name = "other"
 kind = "zfs-mirror"
 disks = ["d1", "d2"]
 )" + workloads;
-    const auto c = scheduleCampaign(parsed(text), std::nullopt);
+    // The schedule points into the scenario's layouts: the scenario must outlive it.
+    const auto scenario = parsed(text);
+    const auto c = scheduleCampaign(scenario, std::nullopt);
     EXPECT_FALSE(c.interleaved);
     EXPECT_EQ(c.sequentialWhy, "layouts 'cand' and 'other' share disk 'd1'");
     EXPECT_TRUE(c.bracket); // the baseline is a directory: it can run again
@@ -128,11 +130,13 @@ name = "cand"
 kind = "zfs-stripe"
 disks = ["d1", "d2"]
 )" + workloads;
-    const auto c = scheduleCampaign(parsed(text), std::nullopt);
+    // The schedule points into the scenario's layouts: the scenario must outlive it.
+    const auto scenario = parsed(text);
+    const auto c = scheduleCampaign(scenario, std::nullopt);
     EXPECT_FALSE(c.interleaved);
     EXPECT_FALSE(c.bracket);
     // --layout with the baseline alone: nothing to interleave or bracket.
-    const auto alone = scheduleCampaign(parsed(text), std::string("base"));
+    const auto alone = scheduleCampaign(scenario, std::string("base"));
     EXPECT_EQ(alone.stages.size(), 1U);
     EXPECT_FALSE(alone.bracket);
 }
