@@ -27,6 +27,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -42,6 +43,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -277,6 +279,47 @@ private slots:
         // The overall verdict and its reason are spelled out above the table.
         QVERIFY2(results->summaryLabel()->text().contains(QStringLiteral("put_block")),
                  qPrintable(results->summaryLabel()->text()));
+    }
+
+    // The table opens in the verdict's order, as `layoutbench compare` and the report list the
+    // metrics: deciding ones first, the worst verdict first, the largest cost first within one.
+    // A click on a header still sorts by that column.
+    void comparisonOpensWorstFirst() {
+        auto w = openFixture();
+        ResultsTab* results = w->resultsTab();
+        const ComparisonModel& model = *results->comparisonModel();
+        QAbstractItemModel* shown = results->comparisonView()->model();
+        QCOMPARE(results->comparisonView()->horizontalHeader()->sortIndicatorSection(),
+                 static_cast<int>(ComparisonModel::Verdict));
+        QVERIFY(shown->rowCount() > 3);
+        std::vector<lb::MetricComparison> order;
+        for (int r = 0; r < shown->rowCount(); ++r) {
+            const QString name = shown->index(r, ComparisonModel::Metric).data().toString();
+            const int row = metricRow(model, name);
+            QVERIFY(row >= 0);
+            order.push_back(model.comparison().metrics[static_cast<std::size_t>(row)]);
+        }
+        QVERIFY(std::is_sorted(order.begin(), order.end(), lb::worstFirst));
+        // put_block, 58 % more time per byte, is the worst deciding metric: the first row.
+        QCOMPARE(order.front().name, std::string("bonnie.put_block"));
+        QVERIFY(order.front().decisive);
+        // Shown-only metrics (put_block's single slowest write, not viable) come after.
+        QVERIFY(!order.back().decisive);
+        // The order is not the alphabet's.
+        QVERIFY(!std::is_sorted(order.begin(), order.end(),
+                                [](const auto& a, const auto& b) { return a.name < b.name; }));
+
+        // The user can still sort by name, and back.
+        results->comparisonView()->sortByColumn(ComparisonModel::Metric, Qt::AscendingOrder);
+        QStringList names;
+        for (int r = 0; r < shown->rowCount(); ++r)
+            names << shown->index(r, ComparisonModel::Metric).data().toString();
+        QStringList sorted = names;
+        sorted.sort();
+        QCOMPARE(names, sorted);
+        results->comparisonView()->sortByColumn(ComparisonModel::Verdict, Qt::DescendingOrder);
+        QCOMPARE(shown->index(0, ComparisonModel::Metric).data().toString(),
+                 QStringLiteral("bonnie.put_block"));
     }
 
     void comparisonColoursEveryVerdict() {
