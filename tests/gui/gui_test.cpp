@@ -708,9 +708,11 @@ private slots:
         QVERIFY(tab);
         QVERIFY(w.tabs()->indexOf(tab) >= 0);
         QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(tab)), QStringLiteral("&Projection"));
-        // Only the layout with a capacity model is offered.
-        QCOMPARE(tab->layoutBox()->count(), 1);
+        // The layout with a capacity model and the imported one are offered.
+        QCOMPARE(tab->layoutBox()->count(), 2);
+        tab->layoutBox()->setCurrentText(QStringLiteral("raidz2-six"));
         QCOMPARE(tab->layoutBox()->currentText(), QStringLiteral("raidz2-six"));
+        QVERIFY(!tab->capacityEdit()->isEnabled());
         tab->usedEdit()->setText(QStringLiteral("1T"));
         tab->growthEdit()->setText(QStringLiteral("30%"));
         tab->hostWritesEdit()->setText(QStringLiteral("50G/d"));
@@ -731,6 +733,60 @@ private slots:
         QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Growth per year: ")),
                  qPrintable(tab->summary()->text()));
         QCOMPARE(tab->plot()->graphCount(), 0);
+    }
+
+    // An imported layout records no disks: the tab asks for its usable capacity rather than
+    // draw an empty chart, and projects against it through the same engine path as the
+    // command line's --capacity.
+    void projectionTabProjectsAnImportedLayoutAgainstItsCapacity() {
+        auto w = openFixture();
+        ProjectionTab* tab = w->projectionTab();
+        // The fixture's two layouts are both imported.
+        QCOMPARE(tab->layoutBox()->count(), 2);
+        tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
+        QVERIFY(tab->capacityEdit()->isEnabled());
+        QVERIFY(!tab->driveBox()->isEnabled());
+        QVERIFY(!tab->hostWritesEdit()->isEnabled());
+        tab->usedEdit()->setText(QStringLiteral("5T"));
+        tab->growthEdit()->setText(QStringLiteral("2TB/y"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral("guest holds imported results")),
+                 qPrintable(tab->summary()->text()));
+        QVERIFY(tab->summary()->text().contains(QStringLiteral("usable capacity")));
+        QCOMPARE(tab->plot()->graphCount(), 0);
+
+        tab->capacityEdit()->setText(QStringLiteral("12T"));
+        QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
+        QStringList names;
+        for (int i = 0; i < tab->plot()->graphCount(); ++i)
+            names << tab->plot()->graph(i)->name();
+        QVERIFY2(names.contains(QStringLiteral("usable")), qPrintable(names.join(',')));
+        QVERIFY(names.contains(QStringLiteral("used")));
+        QVERIFY(names.contains(QStringLiteral("ceiling")));
+        QCOMPARE(tab->plot()->graph(0)->data()->size(), 61);
+        // 12 TB at the 0.90 ceiling of a layout of no known kind: 10.8 TB, passed in month 35
+        // (5 TB growing 2 TB a year), as `layoutbench project --capacity` says.
+        const QString text = tab->summary()->text();
+        QVERIFY2(text.contains(QStringLiteral("Usable 12.00 TB (given)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("month 35")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("disks are unknown")), qPrintable(text));
+
+        // A bad size names the field by its label.
+        tab->capacityEdit()->setText(QStringLiteral("12X"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Capacity: ")),
+                 qPrintable(tab->summary()->text()));
+        QCOMPARE(tab->plot()->graphCount(), 0);
+
+        // Each imported layout keeps the capacity typed for it.
+        tab->capacityEdit()->setText(QStringLiteral("12T"));
+        QVERIFY(tab->recompute());
+        tab->layoutBox()->setCurrentText(QStringLiteral("bare-metal"));
+        QVERIFY(tab->capacityEdit()->text().isEmpty());
+        QVERIFY(!tab->recompute());
+        tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
+        QCOMPARE(tab->capacityEdit()->text(), QStringLiteral("12T"));
+        QVERIFY(tab->recompute());
     }
 
     // --- Campaigns, with the real local runner and real tools ---------------------------------
