@@ -27,6 +27,16 @@ Verdict worse(Verdict a, Verdict b) {
     return static_cast<int>(a) >= static_cast<int>(b) ? a : b;
 }
 
+bool worstFirst(const MetricComparison& a, const MetricComparison& b) {
+    if (a.decisive != b.decisive)
+        return a.decisive;
+    if (a.verdict != b.verdict)
+        return static_cast<int>(a.verdict) > static_cast<int>(b.verdict);
+    if (a.ratio != b.ratio)
+        return a.ratio > b.ratio;
+    return a.name < b.name;
+}
+
 Verdict verdictFor(double ratio, const Thresholds& t) {
     if (ratio <= t.viableMax)
         return Verdict::Viable;
@@ -496,14 +506,7 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
     std::sort(out.notCompared.begin(), out.notCompared.end(),
               [](const NotCompared& a, const NotCompared& b) { return a.name < b.name; });
 
-    std::stable_sort(out.metrics.begin(), out.metrics.end(),
-                     [](const MetricComparison& a, const MetricComparison& b) {
-                         if (a.decisive != b.decisive)
-                             return a.decisive;
-                         if (a.ratio != b.ratio)
-                             return a.ratio > b.ratio;
-                         return a.name < b.name;
-                     });
+    std::stable_sort(out.metrics.begin(), out.metrics.end(), worstFirst);
     bool anyDeciding = false;
     out.confident = true;
     for (const auto& m : out.metrics)

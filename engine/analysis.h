@@ -115,6 +115,11 @@ struct Drift {
     bool operator==(const Drift&) const = default;
 };
 
+// The verdict's order of a comparison's metrics: deciding metrics first; then the worst verdict
+// first (not viable, decision, viable); within a verdict the largest cost ratio first; then by
+// name. compareLayouts lists its metrics so, and every table that shows them sorts by it.
+bool worstFirst(const MetricComparison& a, const MetricComparison& b);
+
 struct Comparison {
     std::string baseline;
     std::string candidate;

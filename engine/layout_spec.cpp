@@ -86,6 +86,14 @@ std::string importedLayoutSpecJson() {
     return json{{"imported", true}}.dump();
 }
 
+bool layoutSpecIsImported(const std::string& specJson) {
+    const json j = json::parse(specJson, nullptr, false);
+    if (!j.is_object())
+        return false;
+    const auto it = j.find("imported");
+    return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 bool layoutSpecMarksBaseline(const std::string& specJson) {
     const json j = json::parse(specJson, nullptr, false);
     return j.is_object() && j.value("baseline", false) == true;

@@ -23,6 +23,10 @@ std::string layoutSpecJson(const Scenario& scenario, const ScenarioLayout& layou
 // The spec of a layout whose results were imported: nothing is known of its disks.
 std::string importedLayoutSpecJson();
 
+// True when the spec is an imported layout's: its results came from elsewhere, its disks are
+// unknown.
+bool layoutSpecIsImported(const std::string& specJson);
+
 // True when the spec says the scenario marked the layout its baseline.
 bool layoutSpecMarksBaseline(const std::string& specJson);
 

@@ -764,6 +764,37 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
     return path;
 }
 
+// Month by month without expansion: the use, and the first month it passes the ceiling.
+void addMonths(LayoutProjection& p, const ProjectionInput& in) {
+    const unsigned months = in.years * 12;
+    const auto used0 = static_cast<double>(in.usedBytes);
+    for (unsigned m = 0; m <= months; ++m) {
+        const std::uint64_t used = toBytes(in.growth.usedAfter(used0, m));
+        p.months.push_back({m, p.capacity.usableBytes, used});
+        if (!p.ceilingMonth && used > p.ceilingBytes)
+            p.ceilingMonth = m;
+    }
+}
+
+// A layout whose disks are unknown, against the usable capacity given for it: its use and
+// ceiling alone. Growing it, its costs and its wear all depend on disks nobody recorded.
+Expected<LayoutProjection> projectGivenCapacity(const ProjectionInput& in) {
+    if (*in.givenUsableBytes == 0)
+        return badInput("capacity: '" + in.name + "' must be given more than 0 bytes");
+    LayoutProjection p;
+    p.name = in.name;
+    p.kind = in.layout.kind;
+    p.capacityGiven = true;
+    p.capacity.usableBytes = *in.givenUsableBytes;
+    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout.kind));
+    p.ceilingBytes =
+        toBytes(std::floor(static_cast<double>(p.capacity.usableBytes) * p.ceilingFraction));
+    addMonths(p, in);
+    p.notes.push_back("Usable capacity as given: the layout's results were imported and its "
+                      "disks are unknown, so it has no expansion paths, costs or wear figures.");
+    return p;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -783,6 +814,8 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
                         "20 % less write amplification), got " +
                         fixed(in.underprovisionGain, 3));
 
+    if (in.givenUsableBytes)
+        return projectGivenCapacity(in);
     auto capacity = computeCapacity(in.layout);
     if (!capacity)
         return fail(capacity.error());
@@ -804,12 +837,7 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
 
     const unsigned months = in.years * 12;
     const auto used0 = static_cast<double>(in.usedBytes);
-    for (unsigned m = 0; m <= months; ++m) {
-        const std::uint64_t used = toBytes(in.growth.usedAfter(used0, m));
-        p.months.push_back({m, capacity->usableBytes, used});
-        if (!p.ceilingMonth && used > p.ceilingBytes)
-            p.ceilingMonth = m;
-    }
+    addMonths(p, in);
 
     const Simulation sim{in.growth, used0, p.ceilingFraction, months, in.years};
     for (const auto& spec : pathsFor(in.layout, p.notes)) {

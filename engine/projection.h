@@ -9,6 +9,7 @@
 #include "engine/layout.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -165,6 +166,9 @@ struct ProjectionRequest {
     unsigned years = 5;
     std::optional<Drive> drive;                   // price and endurance of the member disks
     std::optional<std::uint64_t> hostBytesPerDay; // no wear figures without
+    // Usable bytes given for imported layouts, by layout name: their results came from elsewhere
+    // and their disks are unknown, so this is all a projection can know of their capacity.
+    std::map<std::string, std::uint64_t> givenCapacity;
 };
 
 struct ProjectionInput {
@@ -177,6 +181,10 @@ struct ProjectionInput {
     std::optional<Drive> drive;    // price and endurance of the member disks
     std::optional<std::uint64_t> hostBytesPerDay; // what the hosts write; no wear figures without
     double underprovisionGain = 1.0;              // user-supplied WA factor, (0, 1]
+    // A usable capacity given instead of the capacity model, for a layout whose disks are unknown
+    // (imported results): use is projected against it alone, with no expansion paths, costs or
+    // wear; `layout.kind` only chooses the default ceiling.
+    std::optional<std::uint64_t> givenUsableBytes;
 };
 
 struct MonthPoint {
@@ -200,10 +208,14 @@ struct LayoutProjection {
     std::vector<ExpansionPath> expansions;
     std::optional<WearEstimate> wear; // when host writes are given
     std::vector<std::string> notes;   // e.g. why a kind has no expansion path
+    // The usable capacity was given, not modelled: `capacity` holds usableBytes alone and there
+    // are no disks.
+    bool capacityGiven = false;
 };
 
 // Bad input (no capacity model for the layout, ceiling outside (0, 1], horizon outside 1..50
-// years, negative growth, gain outside (0, 1]) -> badInput naming the option.
+// years, negative growth, gain outside (0, 1], a given capacity of 0) -> badInput naming the
+// option.
 Expected<LayoutProjection> projectLayout(const ProjectionInput& in);
 
 // Usable bytes of a ZFS pool of `vdevs` identical top-level vdevs, each the one `vdev` describes

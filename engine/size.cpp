@@ -41,9 +41,12 @@ std::uint64_t unitMultiplier(std::string_view unit, SizeConvention convention) {
     return m;
 }
 
-} // namespace
+// Decimals an approximate size keeps: enough for any figure a tool prints, few enough that the
+// fraction times a unit never overflows (see below).
+constexpr std::uint64_t approximateDecimals = 1'000'000;
 
-Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention convention) {
+// parseSize, and with `roundDown` parseApproximateSize.
+Expected<std::uint64_t> readSize(std::string_view text, SizeConvention convention, bool roundDown) {
     const std::string original(text);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
         text.remove_prefix(1);
@@ -69,6 +72,11 @@ Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention conventi
     if (i < text.size() && text[i] == '.') {
         ++i;
         while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+            if (roundDown && fracDen >= approximateDecimals) { // the rest only rounds down
+                digits = true;
+                ++i;
+                continue;
+            }
             if (fracDen > max / 10)
                 return badInput("size '" + original + "' has too many decimals");
             fracNum = fracNum * 10 + static_cast<std::uint64_t>(text[i] - '0');
@@ -90,12 +98,30 @@ Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention conventi
     if (whole != 0 && multiplier > max / whole)
         return badInput("size '" + original + "' is too large");
     std::uint64_t bytes = whole * multiplier;
-    if (fracNum != 0) {
+    if (fracNum != 0 && roundDown) {
+        // fracNum * multiplier / fracDen, exactly, rounded down: multiplier = q * fracDen + r,
+        // and fracNum * r < 10^12 fits.
+        const std::uint64_t q = multiplier / fracDen, r = multiplier % fracDen;
+        const std::uint64_t part = fracNum * q + fracNum * r / fracDen;
+        if (bytes > max - part)
+            return badInput("size '" + original + "' is too large");
+        bytes += part;
+    } else if (fracNum != 0) {
         if (multiplier > max / fracNum || (fracNum * multiplier) % fracDen != 0)
             return badInput("size '" + original + "' is not a whole number of bytes");
         bytes += fracNum * multiplier / fracDen;
     }
     return bytes;
+}
+
+} // namespace
+
+Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention convention) {
+    return readSize(text, convention, false);
+}
+
+Expected<std::uint64_t> parseApproximateSize(std::string_view text, SizeConvention convention) {
+    return readSize(text, convention, true);
 }
 
 Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsigned disks) {

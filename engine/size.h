@@ -25,6 +25,11 @@ enum class SizeConvention { Decimal, Binary };
 // Fractions are allowed where they give a whole number of bytes.
 Expected<std::uint64_t> parseSize(std::string_view text,
                                   SizeConvention convention = SizeConvention::Decimal);
+// The same sizes, a fraction of a byte rounded down ("3.6TiB" -> 3958241859993): for a figure
+// read off a tool's output (zfs list, df), where parseSize would refuse what is not a whole
+// number of bytes.
+Expected<std::uint64_t> parseApproximateSize(std::string_view text,
+                                             SizeConvention convention = SizeConvention::Decimal);
 
 // The disks of a layout as given on a command line: one size for each of `disks` disks, or a
 // comma-separated list of one size per disk ("500G,500G,1T"); disks = 0 takes the list as it is.

@@ -190,7 +190,64 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
         LB_TRY(writes, parseDailyWrites(s.hostWrites));
         r.hostBytesPerDay = writes;
     }
+    LB_TRY(given, parseGivenCapacities(s.capacities));
+    r.givenCapacity = std::move(given);
     return r;
+}
+
+Expected<std::map<std::string, std::uint64_t>>
+parseGivenCapacities(const std::vector<std::string>& texts) {
+    std::map<std::string, std::uint64_t> out;
+    for (const auto& text : texts) {
+        // A size never holds '=': a layout's name may.
+        const auto eq = text.rfind('=');
+        if (eq == std::string::npos || eq == 0)
+            return badInput("capacity: '" + text + "' is not LAYOUT=SIZE (e.g. nas=12T)");
+        const std::string name = text.substr(0, eq);
+        // A usable capacity is read off zfs list or df: "3.6TiB" is near enough.
+        auto size = parseApproximateSize(std::string_view(text).substr(eq + 1));
+        if (!size)
+            return badInput("capacity: " + name + ": " + size.error().message);
+        if (*size == 0)
+            return badInput("capacity: " + name + ": a usable capacity of 0 bytes holds nothing");
+        if (!out.emplace(name, *size).second)
+            return badInput("capacity: '" + name + "' is given twice");
+    }
+    return out;
+}
+
+Expected<ProjectionCoverage>
+projectionCoverage(const std::vector<LayoutRecord>& layouts,
+                   const std::map<std::string, std::uint64_t>& givenCapacity) {
+    for (const auto& entry : givenCapacity) {
+        const std::string& name = entry.first;
+        const auto l = std::find_if(layouts.begin(), layouts.end(),
+                                    [&](const LayoutRecord& r) { return r.name == name; });
+        if (l == layouts.end()) {
+            std::string names;
+            for (const auto& r : layouts)
+                names += (names.empty() ? "'" : ", '") + r.name + "'";
+            return badInput("capacity: '" + name + "' is not among the layouts projected (" +
+                            (names.empty() ? std::string("none") : names) + ")");
+        }
+        if (!layoutSpecIsImported(l->spec))
+            return badInput("capacity: '" + name + "' is not an imported layout: " +
+                            (capacityInputFromSpec(l->spec, l->kind)
+                                 ? "its capacity comes from its recorded disks"
+                                 : "only an imported layout's capacity is given"));
+    }
+    ProjectionCoverage out;
+    for (const auto& l : layouts) {
+        if (capacityInputFromSpec(l.spec, l.kind))
+            out.modelled.push_back(l.name);
+        else if (!layoutSpecIsImported(l.spec))
+            continue;
+        else if (givenCapacity.count(l.name))
+            out.given.push_back(l.name);
+        else
+            out.missing.push_back(l.name);
+    }
+    return out;
 }
 
 ProjectionInput projectionInput(std::string name, CapacityInput layout,
@@ -206,19 +263,35 @@ ProjectionInput projectionInput(std::string name, CapacityInput layout,
     return in;
 }
 
-Expected<CapacityInput> storedCapacityInput(Store& store, const std::string& layout) {
+Expected<LayoutRecord> storedLayout(Store& store, const std::string& layout) {
     LB_TRY(record, store.findLayout(layout));
     if (!record)
         return badInput("layout: no layout named '" + layout + "' in " + store.path());
-    return requireCapacityInput(layout, record->spec);
+    return std::move(*record);
+}
+
+Expected<ProjectionInput> storedProjectionInput(const LayoutRecord& layout,
+                                                const ProjectionRequest& request) {
+    const auto given = request.givenCapacity.find(layout.name);
+    if (given != request.givenCapacity.end() && layoutSpecIsImported(layout.spec)) {
+        CapacityInput kindOnly; // what was recorded of the kind chooses the default ceiling
+        kindOnly.kind = parseLayoutKind(layout.kind).value_or(LayoutKind::Dir);
+        ProjectionInput in = projectionInput(layout.name, std::move(kindOnly), request);
+        in.givenUsableBytes = given->second;
+        return in;
+    }
+    if (auto disks = capacityInputFromSpec(layout.spec, layout.kind))
+        return projectionInput(layout.name, std::move(*disks), request);
+    LB_TRY(disks, requireCapacityInput(layout.name, layout.spec)); // says what the spec lacks
+    return projectionInput(layout.name, std::move(disks), request);
 }
 
 std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord& layout,
                                                               const ProjectionRequest& request) {
-    auto in = capacityInputFromSpec(layout.spec, layout.kind);
-    if (!in || !computeCapacity(*in))
+    auto in = storedProjectionInput(layout, request);
+    if (!in || (!in->givenUsableBytes && !computeCapacity(in->layout)))
         return std::nullopt;
-    return projectLayout(projectionInput(layout.name, std::move(*in), request));
+    return projectLayout(*in);
 }
 
 } // namespace lb

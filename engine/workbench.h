@@ -8,7 +8,8 @@
 //   reviewCampaign        what a campaign builds and destroys, for the safety review
 //   dryRun                every command a scenario would run, nothing run
 //   projectionRequest     a projection's settings as typed, checked
-//   storedCapacityInput   what a stored layout is made of, for projecting it
+//   projectionCoverage    which stored layouts a projection covers, and how
+//   storedProjectionInput what a stored layout is projected from: its disks or a given capacity
 //   projectStoredLayout   a stored layout's projection
 #pragma once
 
@@ -143,21 +144,52 @@ struct ProjectionSettings {
     unsigned years = 5;
     std::optional<Drive> drive;
     std::string hostWrites; // "100G/d"; empty: no wear figures
+    // "nas=12T": the usable capacity of an imported layout, whose disks are unknown; one each.
+    std::vector<std::string> capacities;
 };
 
-// The settings checked and read; bad input naming the field (used, growth, years, host-writes).
+// The settings checked and read; bad input naming the field (used, growth, years, host-writes,
+// capacity).
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings);
+
+// "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/size.h reads a drive's) -> usable
+// bytes by layout name; bad input naming the field `capacity`: no '=', no name, a size that is
+// not one or is 0, a layout given twice.
+Expected<std::map<std::string, std::uint64_t>>
+parseGivenCapacities(const std::vector<std::string>& texts);
+
+// How a projection covers stored layouts, each listed in the order given: those projected from
+// their recorded disks, imported ones projected against the capacity given for them, and
+// imported ones it cannot project, no capacity being given. Layouts that are none of these (a
+// dir: no capacity model, not imported) are left out of the projection, as before.
+struct ProjectionCoverage {
+    std::vector<std::string> modelled;
+    std::vector<std::string> given;
+    std::vector<std::string> missing;
+};
+
+// Bad input naming the field `capacity` when a capacity is given for a layout that is not among
+// `layouts`, or for one that is not imported (its capacity comes from its disks).
+Expected<ProjectionCoverage>
+projectionCoverage(const std::vector<LayoutRecord>& layouts,
+                   const std::map<std::string, std::uint64_t>& givenCapacity);
 
 // The projection input of a layout under a request.
 ProjectionInput projectionInput(std::string name, CapacityInput layout,
                                 const ProjectionRequest& request);
 
-// What a stored layout is made of, for projecting it; bad input naming the field `layout` when
-// there is no such layout or its spec does not say (an imported layout records no disks).
-Expected<CapacityInput> storedCapacityInput(Store& store, const std::string& layout);
+// The stored layout of that name; bad input naming the field `layout` when there is none.
+Expected<LayoutRecord> storedLayout(Store& store, const std::string& layout);
 
-// A stored layout's projection under a request; none when its spec does not say enough for a
-// capacity model, the projection's error when the engine rejects the input.
+// The projection input of a stored layout under a request: its recorded disks, or, for an
+// imported layout, the capacity the request gives it. Bad input naming the field `layout` when
+// it has neither (what its spec lacks; an imported layout records no disks).
+Expected<ProjectionInput> storedProjectionInput(const LayoutRecord& layout,
+                                                const ProjectionRequest& request);
+
+// A stored layout's projection under a request; none when neither its spec nor the request says
+// enough for a capacity (see storedProjectionInput), the projection's error when the engine
+// rejects the input.
 std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord& layout,
                                                               const ProjectionRequest& request);
 

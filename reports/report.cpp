@@ -624,7 +624,7 @@ void addSummary(Doc& doc, const ReportData& data) {
 }
 
 void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
-    if (data.projections.empty() || !data.projectionRequest)
+    if ((data.projections.empty() && data.notProjected.empty()) || !data.projectionRequest)
         return;
     const ProjectionRequest& r = *data.projectionRequest;
     doc.heading(2, "Capacity projection");
@@ -638,15 +638,19 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
         intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
     doc.para(intro + ".");
 
+    if (!data.notProjected.empty())
+        doc.para("Not projected: " + joined(data.notProjected, ", ") +
+                 " — imported results whose disks are unknown, and no capacity was given.");
     std::vector<std::vector<Cell>> rows;
     for (const auto& p : data.projections)
         rows.push_back(
             {{p.name},
-             {formatBytes(p.capacity.usableBytes), "", true},
+             {formatBytes(p.capacity.usableBytes) + (p.capacityGiven ? " (given)" : ""), "", true},
              {plainPercent(p.ceilingFraction) + " = " + formatBytes(p.ceilingBytes), "", true},
              {p.ceilingMonth ? "month " + std::to_string(*p.ceilingMonth)
                              : "not within " + std::to_string(r.years) + " years"}});
-    doc.table({"layout", "usable", "ceiling", "ceiling passed"}, std::move(rows));
+    if (!rows.empty())
+        doc.table({"layout", "usable", "ceiling", "ceiling passed"}, std::move(rows));
 
     const auto plan = chartPlan(data);
     for (std::size_t i = 0; i < data.projections.size(); ++i) {

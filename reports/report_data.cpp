@@ -275,11 +275,13 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
 
     if (request.projection) {
         data.projectionRequest = request.projection;
-        for (const auto& l : data.layouts) {
-            if (!l.capacity)
-                continue;
-            auto p =
-                projectStoredLayout({0, l.name, l.kind, l.specJson, l.host}, *request.projection);
+        std::vector<LayoutRecord> records;
+        for (const auto& l : data.layouts)
+            records.push_back({0, l.name, l.kind, l.specJson, l.host});
+        LB_TRY(coverage, projectionCoverage(records, request.projection->givenCapacity));
+        data.notProjected = std::move(coverage.missing);
+        for (const auto& r : records) {
+            auto p = projectStoredLayout(r, *request.projection);
             if (!p)
                 continue;
             if (!*p)

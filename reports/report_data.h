@@ -106,14 +106,20 @@ struct ReportData {
     std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
     std::vector<ReportRun> runs;                        // by id
     std::optional<ProjectionRequest> projectionRequest; // as requested
-    std::vector<LayoutProjection> projections;  // layouts with a known capacity, in layout order
+    // Layouts with a known capacity (their disks, or a capacity given for an imported one), in
+    // layout order.
+    std::vector<LayoutProjection> projections;
+    // Imported layouts the requested projection cannot cover: their disks are unknown and no
+    // capacity was given for them (ProjectionRequest::givenCapacity).
+    std::vector<std::string> notProjected;
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
     std::string author, writtenAt, generator;   // as requested
     std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
 };
 
-// Bad input (exit 2), naming the field (baseline, candidate, campaign), when a named baseline,
-// candidate or campaign does not exist, when the
+// Bad input (exit 2), naming the field (baseline, candidate, campaign, capacity), when a named
+// baseline, candidate or campaign does not exist, when a capacity is given for a layout that is
+// not an imported one of the report, when the
 // database holds no layout, or when the named candidate shares no measured metric with the
 // baseline. A candidate taken by default that shares none gets a comparison with no metrics.
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request);

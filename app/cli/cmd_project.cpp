@@ -41,6 +41,7 @@ struct ProjectOptions {
     std::string hostWrites;
     double waGain = 1.0;
     std::string catalog = defaultDriveCatalogPath();
+    std::vector<std::string> capacities; // --capacity LAYOUT=SIZE, for imported layouts
 };
 
 // Where the growth model came from, for the output.
@@ -85,8 +86,9 @@ Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
 }
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 15> projectFlags{
+constexpr std::array<FieldFlag, 16> projectFlags{
     {{"layout", "--layout"},
+     {"capacity", "--capacity"},
      {"kind", "--kind"},
      {"disks", "--disks"},
      {"disk-size", "--disk-size"},
@@ -144,7 +146,9 @@ nlohmann::json expansionJson(const ExpansionPath& e) {
             {"final_usable_bytes", e.finalUsableBytes}};
 }
 
-nlohmann::json layoutJson(const LayoutProjection& p) {
+// `recordedKind`: an imported layout's kind as recorded ("imported"), for one whose capacity was
+// given; the others are named by the kind their capacity was modelled as.
+nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recordedKind) {
     nlohmann::json months = nlohmann::json::array();
     for (const auto& m : p.months)
         months.push_back(
@@ -167,21 +171,24 @@ nlohmann::json layoutJson(const LayoutProjection& p) {
                 {"endurance_bytes", optionalJson(w.enduranceBytes)},
                 {"endurance_years", optionalJson(enduranceYears)}};
     }
-    nlohmann::json out = {{"name", p.name},
-                          {"kind", layoutKindName(p.kind)},
-                          {"disks", p.diskBytes.size()},
-                          {"disk_bytes", p.diskBytes},
-                          {"raw_bytes", p.capacity.rawBytes},
-                          {"usable_bytes", p.capacity.usableBytes},
-                          {"ceiling_fraction", p.ceilingFraction},
-                          {"ceiling_bytes", p.ceilingBytes},
-                          {"ceiling_month", p.ceilingMonth ? nlohmann::json(*p.ceilingMonth)
-                                                           : nlohmann::json(nullptr)},
-                          {"months", months},
-                          {"expansions", expansions},
-                          {"endurance_years", optionalJson(enduranceYears)},
-                          {"wear", wear},
-                          {"notes", p.notes}};
+    nlohmann::json out = {
+        {"name", p.name},
+        {"kind", p.capacityGiven ? recordedKind : std::string(layoutKindName(p.kind))},
+        {"disks", p.diskBytes.size()},
+        {"disk_bytes", p.diskBytes},
+        {"raw_bytes",
+         p.capacityGiven ? nlohmann::json(nullptr) : nlohmann::json(p.capacity.rawBytes)},
+        {"capacity_given", p.capacityGiven},
+        {"usable_bytes", p.capacity.usableBytes},
+        {"ceiling_fraction", p.ceilingFraction},
+        {"ceiling_bytes", p.ceilingBytes},
+        {"ceiling_month",
+         p.ceilingMonth ? nlohmann::json(*p.ceilingMonth) : nlohmann::json(nullptr)},
+        {"months", months},
+        {"expansions", expansions},
+        {"endurance_years", optionalJson(enduranceYears)},
+        {"wear", wear},
+        {"notes", p.notes}};
     if (p.wholeDiskCapacity)
         out["underprovision"] = {
             {"usable_bytes_whole_disks", p.wholeDiskCapacity->usableBytes},
@@ -216,20 +223,32 @@ nlohmann::json growthJson(const GrowthSource& g) {
     return out;
 }
 
-std::string renderLayout(const LayoutProjection& p, unsigned years,
-                         const std::optional<Drive>& drive) {
+// "raidz2: 6 x 500 GB zfs-raidz2, usable 1.9 TB"; "nas: imported, usable 12 TB (given)".
+std::string describeLayout(const LayoutProjection& p, const std::string& kind) {
     std::ostringstream out;
+    out << p.name << ": ";
+    if (p.capacityGiven) {
+        out << kind << ", usable " << formatBytes(p.capacity.usableBytes) << " (given)";
+        return out.str();
+    }
     std::uint64_t smallest = p.diskBytes.front(), largest = p.diskBytes.front();
     for (auto d : p.diskBytes) {
         smallest = std::min(smallest, d);
         largest = std::max(largest, d);
     }
-    out << p.name << ": " << p.diskBytes.size() << " x "
+    out << p.diskBytes.size() << " x "
         << (smallest == largest ? formatBytes(smallest) : "mixed disks");
     if (p.name != layoutKindName(p.kind))
         out << " " << layoutKindName(p.kind);
-    out << ", usable " << formatBytes(p.capacity.usableBytes) << ", ceiling "
-        << display::share(p.ceilingFraction) << " = " << formatBytes(p.ceilingBytes) << ", ";
+    out << ", usable " << formatBytes(p.capacity.usableBytes);
+    return out.str();
+}
+
+std::string renderLayout(const LayoutProjection& p, const std::string& kind, unsigned years,
+                         const std::optional<Drive>& drive) {
+    std::ostringstream out;
+    out << describeLayout(p, kind) << ", ceiling " << display::share(p.ceilingFraction) << " = "
+        << formatBytes(p.ceilingBytes) << ", ";
     if (p.ceilingMonth)
         out << "passed in month " << *p.ceilingMonth << " without expansion\n";
     else
@@ -306,6 +325,38 @@ std::string renderLayout(const LayoutProjection& p, unsigned years,
     return out.str();
 }
 
+// The --layout layouts of the database, each with what it is projected from (its disks, or the
+// --capacity given for it) and the kind it records.
+struct StoredInputs {
+    std::vector<ProjectionInput> inputs;
+    std::vector<std::string> kinds;
+    ProjectionCoverage coverage;
+};
+
+Expected<StoredInputs> storedInputs(const Globals& g, const ProjectOptions& o,
+                                    const ProjectionRequest& request) {
+    std::vector<LayoutRecord> records;
+    if (!o.layouts.empty()) {
+        LB_TRY(store, openStore(g, DbAccess::Existing));
+        for (const auto& name : o.layouts) {
+            LB_TRY(record, storedLayout(store, name));
+            records.push_back(std::move(record));
+        }
+    }
+    StoredInputs out;
+    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
+    // What asked for the projection names the imported layouts it cannot apply to.
+    if (!coverage.missing.empty())
+        return fail(noCapacityModel(o.used.empty() ? "--samples" : "--used", coverage.missing));
+    for (const auto& record : records) {
+        LB_TRY(in, storedProjectionInput(record, request));
+        out.inputs.push_back(std::move(in));
+        out.kinds.push_back(record.kind);
+    }
+    out.coverage = std::move(coverage);
+    return out;
+}
+
 int runProject(const Globals& g, const ProjectOptions& o) {
     // Growth: a rate, or a fit to samples.
     GrowthSource growth;
@@ -363,21 +414,22 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         hostWrites = *w;
     }
 
-    std::vector<ProjectionInput> inputs;
-    if (!o.layouts.empty()) {
-        auto store = openStore(g, DbAccess::Existing);
-        if (!store)
-            return report(store.error());
-        for (const auto& name : o.layouts) {
-            auto layout = storedCapacityInput(*store, name);
-            if (!layout)
-                return report(layout.error(), projectFlags);
-            ProjectionInput in;
-            in.name = name;
-            in.layout = std::move(*layout);
-            inputs.push_back(std::move(in));
-        }
-    }
+    ProjectionRequest request;
+    auto given = parseGivenCapacities(o.capacities);
+    if (!given)
+        return report(given.error(), projectFlags);
+    request.givenCapacity = std::move(*given);
+    auto stored = storedInputs(g, o, request);
+    if (!stored)
+        return report(stored.error(), projectFlags);
+    // Price, endurance and wear need disks: an imported layout has only its capacity.
+    if (o.kinds.empty() && stored->coverage.modelled.empty() && !stored->coverage.given.empty())
+        for (const auto& [named, flag] : {std::pair{!o.drive.empty(), "--drive"},
+                                          std::pair{hostWrites.has_value(), "--host-writes"}})
+            if (named)
+                return report(noDisksKnown(flag, stored->coverage.given));
+    std::vector<ProjectionInput> inputs = std::move(stored->inputs);
+    std::vector<std::string> kinds = std::move(stored->kinds);
     if (!o.kinds.empty()) {
         auto sizes = diskSizes(o, drive);
         if (!sizes)
@@ -397,6 +449,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
             in.layout.ashift = o.ashift;
             in.layout.underprovision = o.underprovision;
             inputs.push_back(in);
+            kinds.push_back(kindName);
         }
     }
     if (inputs.empty())
@@ -423,8 +476,8 @@ int runProject(const Globals& g, const ProjectOptions& o) {
 
     if (g.json) {
         nlohmann::json layouts = nlohmann::json::array();
-        for (const auto& p : projections)
-            layouts.push_back(layoutJson(p));
+        for (std::size_t i = 0; i < projections.size(); ++i)
+            layouts.push_back(layoutJson(projections[i], kinds[i]));
         nlohmann::json out = {{"growth", growthJson(growth)},
                               {"used_bytes", used},
                               {"horizon_years", o.years},
@@ -472,8 +525,8 @@ int runProject(const Globals& g, const ProjectOptions& o) {
             std::cout << ", " << *drive->warrantyYears << "-year warranty";
         std::cout << ", " << usd(drive->priceUsd) << " each (illustrative price)\n";
     }
-    for (const auto& p : projections)
-        std::cout << "\n" << renderLayout(p, o.years, drive);
+    for (std::size_t i = 0; i < projections.size(); ++i)
+        std::cout << "\n" << renderLayout(projections[i], kinds[i], o.years, drive);
     return 0;
 }
 
@@ -509,6 +562,9 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
                     "Your expected write-amplification factor from underprovisioning, e.g. 0.8")
         ->capture_default_str();
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    sub->add_option("--capacity", opts->capacities,
+                    "Usable capacity of an imported layout, whose disks are unknown: "
+                    "LAYOUT=SIZE, e.g. nas=12T (repeatable)");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, sub] {
         opts->ceilingGiven = sub->count("--ceiling") > 0;

@@ -41,11 +41,13 @@ struct ReportOptions {
     std::string drive;
     std::string hostWrites;
     std::string catalog = defaultDriveCatalogPath();
-    std::string author; // "": user@host
+    std::vector<std::string> capacities; // --capacity LAYOUT=SIZE, for imported layouts
+    std::string author;                  // "": user@host
 };
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 11> reportFlags{{{"out", "--out"},
+constexpr std::array<FieldFlag, 12> reportFlags{{{"out", "--out"},
+                                                 {"capacity", "--capacity"},
                                                  {"baseline", "--baseline"},
                                                  {"candidate", "--candidate"},
                                                  {"campaign", "--campaign"},
@@ -57,17 +59,50 @@ constexpr std::array<FieldFlag, 11> reportFlags{{{"out", "--out"},
                                                  {"catalog", "--catalog"},
                                                  {"underprovision", "--underprovision"}}};
 
-// --used/--growth and friends -> the projection request; none when neither is given.
+// --used/--growth and friends -> the projection request; none when neither is given. The drive
+// is looked up whenever it is named, and the options only the projection reads are refused
+// without it.
 Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions& o) {
-    if (o.used.empty() && o.growth.empty())
-        return std::optional<ProjectionRequest>{};
-    LB_TRY(request, lb::projectionRequest({o.used, o.growth, o.years, std::nullopt, o.hostWrites}));
+    std::optional<Drive> drive;
     if (!o.drive.empty()) {
         LB_TRY(catalog, loadDriveCatalog(o.catalog));
-        LB_TRY(drive, catalog.lookup(o.drive));
-        request.drive = drive;
+        LB_TRY(found, catalog.lookup(o.drive));
+        drive = found;
     }
+    if (o.used.empty() && o.growth.empty()) {
+        for (const auto& [named, flag] : {std::pair{!o.capacities.empty(), "--capacity"},
+                                          std::pair{drive.has_value(), "--drive"},
+                                          std::pair{!o.hostWrites.empty(), "--host-writes"}})
+            if (named)
+                return badInput(std::string(flag) +
+                                " applies only to the capacity projection: give --used and "
+                                "--growth with it");
+        return std::optional<ProjectionRequest>{};
+    }
+    LB_TRY(request,
+           lb::projectionRequest({o.used, o.growth, o.years, drive, o.hostWrites, o.capacities}));
     return std::optional<ProjectionRequest>{request};
+}
+
+// The projection's options that apply to no layout of the report: imported layouts without a
+// capacity, or a drive or host writes when no layout projected has known disks.
+std::optional<Error> projectionMisfit(const ReportData& data) {
+    if (!data.projectionRequest)
+        return std::nullopt;
+    if (!data.notProjected.empty())
+        return noCapacityModel("--used", data.notProjected);
+    std::vector<std::string> given;
+    for (const auto& p : data.projections) {
+        if (!p.capacityGiven)
+            return std::nullopt;
+        given.push_back(p.name);
+    }
+    const ProjectionRequest& r = *data.projectionRequest;
+    if (!given.empty() && r.drive)
+        return noDisksKnown("--drive", given);
+    if (!given.empty() && r.hostBytesPerDay)
+        return noDisksKnown("--host-writes", given);
+    return std::nullopt;
 }
 
 // Qt's chatter ("XDG_RUNTIME_DIR not set", font fallbacks) is noise on a command line; only its
@@ -130,6 +165,8 @@ int runReport(const Globals& g, const ReportOptions& o) {
     auto data = gatherReport(*store, request);
     if (!data)
         return report(data.error(), reportFlags);
+    if (auto misfit = projectionMisfit(*data))
+        return report(*misfit);
 
     // HTML and PDF draw their charts with QCustomPlot, which needs an application object.
     const auto app = reportFormatOf(o.out) == ReportFormat::Markdown ? nullptr : makeApplication();
@@ -147,6 +184,15 @@ int runReport(const Globals& g, const ReportOptions& o) {
         nlohmann::json layouts = nlohmann::json::array();
         for (const auto& l : data->layouts)
             layouts.push_back(l.name);
+        nlohmann::json projections = nlohmann::json::array();
+        for (const auto& p : data->projections)
+            projections.push_back(
+                {{"name", p.name},
+                 {"usable_bytes", p.capacity.usableBytes},
+                 {"capacity_given", p.capacityGiven},
+                 {"ceiling_bytes", p.ceilingBytes},
+                 {"ceiling_month",
+                  p.ceilingMonth ? nlohmann::json(*p.ceilingMonth) : nlohmann::json(nullptr)}});
         std::cout << dumpJson(nlohmann::json{{"out", o.out},
                                              {"format", reportFormatName(*format)},
                                              {"baseline", data->baseline},
@@ -156,7 +202,8 @@ int runReport(const Globals& g, const ReportOptions& o) {
                                              {"layouts", layouts},
                                              {"runs", data->runs.size()},
                                              {"failed_runs", failed},
-                                             {"comparisons", comparisons}},
+                                             {"comparisons", comparisons},
+                                             {"projections", projections}},
                               2)
                   << '\n';
         return 0;
@@ -197,6 +244,9 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
     sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
+    sub->add_option("--capacity", opts->capacities,
+                    "Usable capacity of an imported layout for the projection, whose disks are "
+                    "unknown: LAYOUT=SIZE, e.g. nas=12T (repeatable)");
     sub->add_option("--author", opts->author,
                     "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);

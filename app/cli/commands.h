@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace lb::cli {
 
@@ -37,6 +38,13 @@ int report(Error error, std::span<const FieldFlag> flags);
 inline int report(Error error, std::initializer_list<FieldFlag> flags) {
     return report(std::move(error), std::span<const FieldFlag>(flags.begin(), flags.size()));
 }
+
+// The capacity projection's refusals for imported layouts (results from elsewhere, disks
+// unknown), naming them: `flag` (--used) asked for a projection they have no capacity model for
+// and no --capacity was given; `flag` (--drive, --host-writes) needs disks, and every layout
+// projected is imported with only its capacity given.
+Error noCapacityModel(std::string_view flag, const std::vector<std::string>& layouts);
+Error noDisksKnown(std::string_view flag, const std::vector<std::string>& layouts);
 
 // Each registers a subcommand whose callback stores the action to run into `action`.
 void addCapacity(CLI::App& app, Globals& g, Action& action);

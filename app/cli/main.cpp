@@ -39,6 +39,30 @@ int report(Error error, std::span<const FieldFlag> flags) {
     return report(error);
 }
 
+namespace {
+
+// 'nas', 'old'
+std::string quotedList(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "'" : ", '") + n + "'";
+    return out;
+}
+
+} // namespace
+
+Error noCapacityModel(std::string_view flag, const std::vector<std::string>& layouts) {
+    return Error::badInput(std::string(flag) +
+                           " applies to no capacity model for imported layout(s) " +
+                           quotedList(layouts) + "; give --capacity LAYOUT=SIZE");
+}
+
+Error noDisksKnown(std::string_view flag, const std::vector<std::string>& layouts) {
+    return Error::badInput(std::string(flag) +
+                           " applies to no layout whose disks are known: imported layout(s) " +
+                           quotedList(layouts) + " have only the capacity given");
+}
+
 void addGlobalOptions(CLI::App& app, Globals& g) {
     app.add_option("--db", g.db,
                    "SQLite results database (default: $LAYOUTBENCH_DB, else "

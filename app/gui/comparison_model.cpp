@@ -7,23 +7,12 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 #include <cmath>
 
 namespace lb::gui {
 
 namespace {
-
-int severity(lb::Verdict v) {
-    switch (v) {
-    case lb::Verdict::Viable:
-        return 0;
-    case lb::Verdict::Decision:
-        return 1;
-    case lb::Verdict::NotViable:
-        return 2;
-    }
-    return 0;
-}
 
 QString ratioText(double r) {
     if (!std::isfinite(r))
@@ -47,6 +36,8 @@ ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) 
 void ComparisonModel::setComparison(Comparison comparison) {
     beginResetModel();
     comparison_ = std::move(comparison);
+    // The verdict's order, whoever made the comparison: the Verdict column sorts by it.
+    std::stable_sort(comparison_.metrics.begin(), comparison_.metrics.end(), lb::worstFirst);
     has_ = true;
     endResetModel();
 }
@@ -124,8 +115,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
             return m.overhead;
         case Interval:
             return m.interval ? m.interval->low : 0.0;
-        case Verdict:
-            return severity(m.verdict) + (m.decisive ? 10 : 0);
+        case Verdict: // the verdict's order: the higher, the earlier (worse)
+            return rowCount() - index.row();
         case Confident:
             return m.confident;
         case Count:

@@ -1,6 +1,8 @@
 // The Results tab's comparison table: one row per metric both layouts measured, with the medians
 // in display units, the cost ratio, the overhead, the 95 % interval, the verdict (its cell coloured
-// with the shared verdict colour) and whether the verdict is confident.
+// with the shared verdict colour) and whether the verdict is confident. Rows are in the verdict's
+// order (lb::worstFirst: deciding metrics first, the worst first); sorting the Verdict column
+// in descending order gives that order back.
 #pragma once
 
 #include "engine/analysis.h"
@@ -24,7 +26,8 @@ public:
         Confident,
         Count
     };
-    // Raw value of a cell for sorting (ratio, overhead, verdict severity ...).
+    // Raw value of a cell for sorting (ratio, overhead, the row's place in the verdict's order
+    // ...).
     static constexpr int SortRole = Qt::UserRole;
 
     explicit ComparisonModel(QObject* parent = nullptr);

@@ -26,6 +26,12 @@ namespace lb::gui {
 ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     layout_ = new QComboBox;
     layout_->setObjectName("projection-layout");
+    capacity_ = new QLineEdit;
+    capacity_->setObjectName("projection-capacity");
+    capacity_->setPlaceholderText(tr("imported layouts: usable size, e.g. 12T"));
+    capacity_->setToolTip(tr("The usable capacity of an imported layout: its results came from "
+                             "elsewhere and its disks are unknown"));
+    capacity_->setEnabled(false);
     used_ = new QLineEdit("1T");
     used_->setObjectName("projection-used");
     used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
@@ -45,6 +51,7 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Layout:"), layout_);
+    form->addRow(tr("&Capacity:"), capacity_);
     form->addRow(tr("&Used now:"), used_);
     form->addRow(tr("&Growth per year:"), growth_);
     form->addRow(tr("&Years:"), years_);
@@ -69,7 +76,11 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     box->addWidget(summary_);
 
     auto changed = [this] { recompute(); };
-    connect(layout_, &QComboBox::currentIndexChanged, this, changed);
+    connect(layout_, &QComboBox::currentIndexChanged, this, [this] {
+        layoutChosen();
+        recompute();
+    });
+    connect(capacity_, &QLineEdit::editingFinished, this, changed);
     connect(drive_, &QComboBox::currentIndexChanged, this, changed);
     connect(years_, &QSpinBox::valueChanged, this, changed);
     for (QLineEdit* edit : {used_, growth_, hostWrites_})
@@ -83,7 +94,7 @@ void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
     const QString current = layout_->currentText();
     layouts_.clear();
     for (const auto& l : layouts)
-        if (capacityFromSpec(l.spec, l.kind))
+        if (capacityFromSpec(l.spec, l.kind) || layoutSpecIsImported(l.spec))
             layouts_.push_back(l);
     {
         const QSignalBlocker block(layout_);
@@ -94,7 +105,25 @@ void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
         if (again >= 0)
             layout_->setCurrentIndex(again);
     }
+    layoutChosen();
     recompute();
+}
+
+const LayoutRecord* ProjectionTab::chosen() const {
+    const int index = layout_->currentIndex();
+    if (index < 0 || static_cast<std::size_t>(index) >= layouts_.size())
+        return nullptr;
+    return &layouts_[static_cast<std::size_t>(index)];
+}
+
+void ProjectionTab::layoutChosen() {
+    const LayoutRecord* l = chosen();
+    const bool imported = l && layoutSpecIsImported(l->spec);
+    capacity_->setEnabled(imported);
+    capacity_->setText(imported ? capacities_[l->name] : QString());
+    // Price, endurance and wear need disks.
+    drive_->setEnabled(!imported);
+    hostWrites_->setEnabled(!imported);
 }
 
 void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
@@ -115,36 +144,56 @@ void ProjectionTab::showMessage(const QString& text) {
 }
 
 bool ProjectionTab::recompute() {
-    const int index = layout_->currentIndex();
-    if (index < 0 || static_cast<std::size_t>(index) >= layouts_.size()) {
+    const LayoutRecord* chosenLayout = chosen();
+    if (!chosenLayout) {
         showMessage(layouts_.empty() ? tr("No layout of this database records its disks "
-                                          "(kind and disk_bytes in its spec).")
+                                          "(kind and disk_bytes in its spec) or was imported.")
                                      : tr("Choose a layout."));
         return false;
     }
-    ProjectionSettings settings{ss(used_->text().trimmed()), ss(growth_->text().trimmed()),
-                                static_cast<unsigned>(years_->value()), std::nullopt,
-                                ss(hostWrites_->text().trimmed())};
-    if (const QString id = drive_->currentData().toString(); !id.isEmpty())
-        if (const Drive* d = catalog_.find(ss(id)))
-            settings.drive = *d;
+    const LayoutRecord& l = *chosenLayout;
+    ProjectionSettings settings{ss(used_->text().trimmed()),
+                                ss(growth_->text().trimmed()),
+                                static_cast<unsigned>(years_->value()),
+                                std::nullopt,
+                                {},
+                                {}};
+    if (layoutSpecIsImported(l.spec)) {
+        // Its disks are unknown: the capacity typed for it is all there is to project against.
+        const QString capacity = capacity_->text().trimmed();
+        capacities_[l.name] = capacity;
+        if (capacity.isEmpty()) {
+            showMessage(tr("%1 holds imported results: its disks are unknown, so it has no "
+                           "capacity model. Type its usable capacity (e.g. 12T) under Capacity "
+                           "to project it.")
+                            .arg(qs(l.name)));
+            return false;
+        }
+        settings.capacities.push_back(l.name + "=" + ss(capacity));
+    } else {
+        settings.hostWrites = ss(hostWrites_->text().trimmed());
+        if (const QString id = drive_->currentData().toString(); !id.isEmpty())
+            if (const Drive* d = catalog_.find(ss(id)))
+                settings.drive = *d;
+    }
     auto request = projectionRequest(settings);
     if (!request) {
         showMessage(fieldMessage(request.error(), {{"used", tr("Used now")},
                                                    {"growth", tr("Growth per year")},
                                                    {"years", tr("Years")},
-                                                   {"host-writes", tr("Host writes")}}));
+                                                   {"host-writes", tr("Host writes")},
+                                                   {"capacity", tr("Capacity")}}));
         return false;
     }
-    const LayoutRecord& l = layouts_[static_cast<std::size_t>(index)];
     auto projection = projectStoredLayout(l, *request);
     if (!projection) {
         showMessage(tr("%1 has no capacity model.").arg(qs(l.name)));
         return false;
     }
     if (!*projection) {
-        showMessage(fieldMessage(projection->error(),
-                                 {{"growth", tr("Growth per year")}, {"years", tr("Years")}}));
+        showMessage(fieldMessage(projection->error(), {{"growth", tr("Growth per year")},
+                                                       {"years", tr("Years")},
+                                                       {"capacity", tr("Capacity")}}));
         return false;
     }
     const LayoutProjection& p = **projection;
@@ -153,7 +202,8 @@ bool ProjectionTab::recompute() {
 
     QStringList lines;
     lines << tr("Usable %1, ceiling %2 % = %3; %4.")
-                 .arg(qs(formatBytes(p.capacity.usableBytes)))
+                 .arg(qs(formatBytes(p.capacity.usableBytes)) +
+                      (p.capacityGiven ? tr(" (given)") : QString()))
                  .arg(p.ceilingFraction * 100.0, 0, 'f', 0)
                  .arg(qs(formatBytes(p.ceilingBytes)))
                  .arg(p.ceilingMonth
@@ -173,6 +223,9 @@ bool ProjectionTab::recompute() {
             line += tr(" (reaches its limit)");
         lines << line + ".";
     }
+    if (p.capacityGiven)
+        for (const auto& note : p.notes)
+            lines << qs(note);
     if (p.wear) {
         const auto& w = *p.wear;
         QString line =

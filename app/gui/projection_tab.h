@@ -1,15 +1,19 @@
 // The Projection tab: a five-year projection (engine/projection.h) of one layout of the open
 // database — usable capacity, projected use, the fill ceiling and the expansion steps of the
 // first path that keeps up, drawn by the shared chart code (reports/charts.h) — with a summary of
-// the month the ceiling is passed, the expansion paths and SSD wear. Computed on the GUI thread:
-// a projection is a few hundred small calculations.
+// the month the ceiling is passed, the expansion paths and SSD wear. An imported layout, whose
+// disks are unknown, is projected against the usable capacity typed for it (the command line's
+// --capacity LAYOUT=SIZE). Computed on the GUI thread: a projection is a few hundred small
+// calculations.
 #pragma once
 
 #include "engine/drive_catalog.h"
 #include "engine/store.h"
 
 #include <QWidget>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QComboBox;
@@ -25,8 +29,8 @@ class ProjectionTab : public QWidget {
 public:
     explicit ProjectionTab(QWidget* parent = nullptr);
 
-    // The layouts of the open database; only those whose spec gives kind and disk sizes are
-    // offered. Recomputes.
+    // The layouts of the open database; those whose spec gives kind and disk sizes and the
+    // imported ones are offered. Recomputes.
     void setLayouts(const std::vector<LayoutRecord>& layouts);
     // Replaces the drive catalog (the app loads data/drives.toml when it was built with one).
     void setCatalog(const DriveCatalog& catalog);
@@ -38,6 +42,8 @@ public:
     QComboBox* layoutBox() const { return layout_; }
     QComboBox* driveBox() const { return drive_; }
     QLineEdit* usedEdit() const { return used_; }
+    // The usable capacity of the chosen layout when it is imported; disabled otherwise.
+    QLineEdit* capacityEdit() const { return capacity_; }
     QLineEdit* growthEdit() const { return growth_; }
     QLineEdit* hostWritesEdit() const { return hostWrites_; }
     QSpinBox* yearsBox() const { return years_; }
@@ -45,11 +51,18 @@ public:
 
 private:
     void showMessage(const QString& text);
+    // The chosen layout, or none.
+    const LayoutRecord* chosen() const;
+    // Shows the capacity typed for the chosen layout; what only disks give is off for an
+    // imported one.
+    void layoutChosen();
 
-    std::vector<LayoutRecord> layouts_; // those with a capacity model, in combo order
+    std::vector<LayoutRecord> layouts_;         // those offered, in combo order
+    std::map<std::string, QString> capacities_; // typed for imported layouts, by name
     DriveCatalog catalog_;
     QComboBox* layout_ = nullptr;
     QLineEdit* used_ = nullptr;
+    QLineEdit* capacity_ = nullptr;
     QLineEdit* growth_ = nullptr;
     QSpinBox* years_ = nullptr;
     QComboBox* drive_ = nullptr;

@@ -124,7 +124,9 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     comparisonProxy_->setSourceModel(comparison_);
     comparisonProxy_->setSortRole(ComparisonModel::SortRole);
     comparisonView_ = makeTable(comparisonProxy_);
-    comparisonView_->sortByColumn(ComparisonModel::Metric, Qt::AscendingOrder);
+    // Worst first, as the command line's compare and the report list them; a click on a header
+    // sorts by that column.
+    comparisonView_->sortByColumn(ComparisonModel::Verdict, Qt::DescendingOrder);
     comparisonView_->setColumnWidth(ComparisonModel::Metric, 230);
     for (int c : {ComparisonModel::Baseline, ComparisonModel::Candidate})
         comparisonView_->setColumnWidth(c, 120);

@@ -68,6 +68,13 @@ _layoutbench() {
             COMPREPLY=($(compgen -W "$(_layoutbench_layouts)" -- "$cur"))
             return
             ;;
+        --capacity)
+            # LAYOUT=SIZE: the layout's name and '=', the size is the user's.
+            [[ $cur == *=* ]] && return
+            COMPREPLY=($(compgen -W "$(_layoutbench_layouts)" -S = -- "$cur"))
+            compopt -o nospace
+            return
+            ;;
         --drive)
             local catalog
             catalog=$(_layoutbench_catalog)
@@ -121,11 +128,11 @@ _layoutbench() {
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
-                     --underprovision-wa-gain --catalog"
+                     --underprovision-wa-gain --catalog --capacity"
             ;;
         report)
             options="--out --baseline --candidate --campaign --viable --not-viable --used --growth
-                     --years --drive --host-writes --catalog --author"
+                     --years --drive --host-writes --catalog --capacity --author"
             ;;
         *) return ;;
     esac

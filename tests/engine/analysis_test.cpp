@@ -1,6 +1,7 @@
 // Verdicts follow the rule: cost ratio <= 1.10 viable, >= 2.0 not viable, between a decision.
 #include "engine/analysis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
@@ -34,6 +35,41 @@ TEST(Verdict, Bands) {
     EXPECT_EQ(verdictFor(1.5, strict), Verdict::NotViable);
     EXPECT_EQ(worse(Verdict::Decision, Verdict::Viable), Verdict::Decision);
     EXPECT_EQ(worse(Verdict::Decision, Verdict::NotViable), Verdict::NotViable);
+}
+
+// The verdict's order: deciding metrics first, then not viable, decision, viable, each the
+// largest cost first, ties by name; what the comparison lists and the GUI table sorts by.
+TEST(Verdict, WorstFirstIsTheOrderOfTheVerdict) {
+    auto metric = [](std::string name, bool decisive, double ratio) {
+        MetricComparison m;
+        m.name = std::move(name);
+        m.decisive = decisive;
+        m.ratio = ratio;
+        m.verdict = verdictFor(ratio, Thresholds{});
+        return m;
+    };
+    std::vector<MetricComparison> metrics{
+        metric("a.viable", true, 1.05),      metric("b.shown-worst", false, 3.0),
+        metric("c.decision", true, 1.3),     metric("d.not-viable", true, 2.5),
+        metric("e.decision-big", true, 1.8), metric("f.viable-fast", true, 0.9),
+        metric("g.decision", true, 1.3)};
+    std::sort(metrics.begin(), metrics.end(), worstFirst);
+    std::vector<std::string> names;
+    for (const auto& m : metrics)
+        names.push_back(m.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"d.not-viable", "e.decision-big", "c.decision",
+                                               "g.decision", "a.viable", "f.viable-fast",
+                                               "b.shown-worst"}));
+
+    // A comparison lists its metrics so: the seed's put_block, 58 % slower, before the rest.
+    const std::vector<MetricSamples> bare{{"bonnie.get_block", {500000.0 * 1024}},
+                                          {"bonnie.put_block", {343719.0 * 1024}}};
+    const std::vector<MetricSamples> guest{{"bonnie.get_block", {510000.0 * 1024}},
+                                           {"bonnie.put_block", {217553.0 * 1024}}};
+    const Comparison c = compareLayouts("bare", bare, "guest", guest);
+    ASSERT_EQ(c.metrics.size(), 2U);
+    EXPECT_EQ(c.metrics[0].name, "bonnie.put_block");
+    EXPECT_TRUE(std::is_sorted(c.metrics.begin(), c.metrics.end(), worstFirst));
 }
 
 TEST(Compare, SeedPutBlockIsADecisionButOneRunIsNeverConfident) {

@@ -1,6 +1,8 @@
 // Tests of the projection: growth models and fits, the month the ceiling is passed, expansion
 // steps and their schedule, and SSD wear. Each expected figure is worked by hand in a comment.
+#include "engine/layout_spec.h"
 #include "engine/projection.h"
+#include "engine/workbench.h"
 
 #include <gtest/gtest.h>
 #include <numeric>
@@ -593,6 +595,123 @@ TEST(Projection, BadInputNamesTheField) {
     in = base;
     in.layout.diskBytes.resize(2);
     check(in, "disks");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Imported layouts: a capacity given instead of disks
+
+// 10 TB given, 5 TB used growing 2 TB a year, the 0.90 ceiling of a kind with no model (9 TB):
+// 5 + 2m/12 > 9 from m = 25 (9.17 TB); month 24 is exactly 9 TB, not past it.
+TEST(GivenCapacity, ProjectsUseAgainstTheCapacityAlone) {
+    ProjectionInput in = projection({}, 5 * TB, GrowthModel{GrowthKind::Linear, 2e12, 0});
+    in.name = "nas";
+    in.givenUsableBytes = 10 * TB;
+    in.drive = evo860();
+    in.hostBytesPerDay = 100 * GB;
+    auto p = projectLayout(in);
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_TRUE(p->capacityGiven);
+    EXPECT_EQ(p->capacity.usableBytes, 10 * TB);
+    EXPECT_EQ(p->capacity.rawBytes, 0U);
+    EXPECT_TRUE(p->diskBytes.empty());
+    EXPECT_DOUBLE_EQ(p->ceilingFraction, 0.90);
+    EXPECT_EQ(p->ceilingBytes, 9 * TB);
+    ASSERT_EQ(p->months.size(), 61U);
+    EXPECT_EQ(p->months[0].usableBytes, 10 * TB);
+    EXPECT_EQ(p->months[24].usedBytes, 9 * TB);
+    EXPECT_EQ(p->ceilingMonth, std::optional<unsigned>(25));
+    // Growing it, its price and its wear need disks nobody recorded.
+    EXPECT_TRUE(p->expansions.empty());
+    EXPECT_FALSE(p->wear);
+    ASSERT_EQ(p->notes.size(), 1U);
+    EXPECT_NE(p->notes[0].find("disks are unknown"), std::string::npos) << p->notes[0];
+
+    // A recorded ZFS kind keeps ZFS's 80 % ceiling; --ceiling overrides either.
+    in.layout.kind = LayoutKind::ZfsRaidz2;
+    EXPECT_EQ(projectLayout(in)->ceilingBytes, 8 * TB);
+    // At half of 10 TB the 5 TB in use fill the ceiling but do not pass it; a month on they do.
+    in.ceiling = 0.5;
+    EXPECT_EQ(projectLayout(in)->ceilingMonth, std::optional<unsigned>(1U));
+}
+
+TEST(GivenCapacity, ParsedAsLayoutEqualsSize) {
+    auto given = parseGivenCapacities({"nas=12T", "old=3.6TiB", "a=b=1G"});
+    ASSERT_TRUE(given) << given.error().message;
+    EXPECT_EQ(given->at("nas"), 12 * TB);
+    EXPECT_EQ(given->at("old"), 3958241859993ULL); // 3.6 * 2^40 = ...993.6, rounded down
+    EXPECT_EQ(given->at("a=b"), GB);               // a size never holds '='; a name may
+    for (const auto& bad : {"nas", "=12T", "nas=", "nas=12X", "nas=0"}) {
+        auto r = parseGivenCapacities({bad});
+        ASSERT_FALSE(r) << bad;
+        expectBadInput(r.error(), "capacity");
+    }
+    auto twice = parseGivenCapacities({"nas=1T", "nas=2T"});
+    ASSERT_FALSE(twice);
+    EXPECT_NE(twice.error().message.find("'nas' is given twice"), std::string::npos);
+
+    // Through the settings both front ends fill.
+    auto request = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=12T"}});
+    ASSERT_TRUE(request) << request.error().message;
+    EXPECT_EQ(request->givenCapacity.at("nas"), 12 * TB);
+    auto bad = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=lots"}});
+    ASSERT_FALSE(bad);
+    expectBadInput(bad.error(), "capacity");
+}
+
+LayoutRecord record(std::string name, std::string kind, std::string spec) {
+    LayoutRecord r;
+    r.name = std::move(name);
+    r.kind = std::move(kind);
+    r.spec = std::move(spec);
+    return r;
+}
+
+TEST(GivenCapacity, CoverageSaysWhatEachStoredLayoutIsProjectedFrom) {
+    const std::vector<LayoutRecord> layouts{
+        record("raidz2", "zfs-raidz2",
+               R"({"kind":"zfs-raidz2","disk_bytes":[500000000000,500000000000,500000000000,)"
+               R"(500000000000]})"),
+        record("nas", "imported", importedLayoutSpecJson()),
+        record("dir", "dir", R"({"kind":"dir","path":"/srv"})"),
+        record("old", "zfs-mirror", importedLayoutSpecJson())};
+    auto none = projectionCoverage(layouts, {});
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_EQ(none->modelled, std::vector<std::string>{"raidz2"});
+    EXPECT_TRUE(none->given.empty());
+    EXPECT_EQ(none->missing, (std::vector<std::string>{"nas", "old"}));
+
+    auto some = projectionCoverage(layouts, {{"old", TB}});
+    ASSERT_TRUE(some) << some.error().message;
+    EXPECT_EQ(some->given, std::vector<std::string>{"old"});
+    EXPECT_EQ(some->missing, std::vector<std::string>{"nas"});
+
+    for (const char* wrong : {"raidz2", "dir", "elsewhere"}) {
+        auto r = projectionCoverage(layouts, {{wrong, TB}});
+        ASSERT_FALSE(r) << wrong;
+        expectBadInput(r.error(), "capacity");
+        EXPECT_NE(r.error().message.find(std::string("'") + wrong + "'"), std::string::npos)
+            << r.error().message;
+    }
+
+    // What each is projected from: disks, the capacity given, or nothing (naming the layout).
+    ProjectionRequest request;
+    request.growth = GrowthModel{GrowthKind::Compound, 0, 0.3};
+    request.usedBytes = 500 * GB;
+    request.givenCapacity = {{"old", TB}};
+    auto old = projectStoredLayout(layouts[3], request);
+    ASSERT_TRUE(old && *old);
+    EXPECT_TRUE((*old)->capacityGiven);
+    EXPECT_EQ((*old)->capacity.usableBytes, TB);
+    EXPECT_DOUBLE_EQ((*old)->ceilingFraction, 0.80); // recorded as a zfs-mirror
+    auto modelled = projectStoredLayout(layouts[0], request);
+    ASSERT_TRUE(modelled && *modelled);
+    EXPECT_FALSE((*modelled)->capacityGiven);
+    EXPECT_EQ((*modelled)->diskBytes.size(), 4U);
+    EXPECT_FALSE(projectStoredLayout(layouts[1], request).has_value());
+    auto nas = storedProjectionInput(layouts[1], request);
+    ASSERT_FALSE(nas);
+    expectBadInput(nas.error(), "layout");
+    EXPECT_NE(nas.error().message.find("'nas'"), std::string::npos) << nas.error().message;
 }
 
 } // namespace

@@ -37,6 +37,20 @@ TEST(ParseSize, BadInputIsAnErrorNamingTheText) {
     EXPECT_FALSE(parseSize("20000P"));
 }
 
+// A figure read off zfs list or df: what is not a whole number of bytes is rounded down, the
+// rest is read as parseSize reads it.
+TEST(ParseApproximateSize, RoundsAFractionOfAByteDown) {
+    EXPECT_FALSE(parseSize("3.6TiB"));
+    EXPECT_EQ(*parseApproximateSize("3.6TiB"), 3958241859993ULL); // 3.6 * 2^40 = ...993.6
+    EXPECT_EQ(*parseApproximateSize("1.0001KiB"), 1024ULL);       // 1024.1024
+    EXPECT_EQ(*parseApproximateSize("12T"), 12'000'000'000'000ULL);
+    EXPECT_EQ(*parseApproximateSize("1.5"), 1ULL);
+    // Decimals past the sixth only round down further: 1.23456789 KiB = 1264.19...
+    EXPECT_EQ(*parseApproximateSize("1.23456789KiB"), 1264ULL);
+    for (const char* bad : {"", "G", "12X", "-3G", "20000P", "16384PiB"})
+        EXPECT_FALSE(parseApproximateSize(bad)) << bad;
+}
+
 TEST(FormatBytes, HumanReadable) {
     EXPECT_EQ(formatBytes(500'000'000'000ULL), "500.00 GB");
     EXPECT_EQ(formatBytes(512), "512 B");

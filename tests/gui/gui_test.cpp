@@ -27,6 +27,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -42,6 +43,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -277,6 +279,47 @@ private slots:
         // The overall verdict and its reason are spelled out above the table.
         QVERIFY2(results->summaryLabel()->text().contains(QStringLiteral("put_block")),
                  qPrintable(results->summaryLabel()->text()));
+    }
+
+    // The table opens in the verdict's order, as `layoutbench compare` and the report list the
+    // metrics: deciding ones first, the worst verdict first, the largest cost first within one.
+    // A click on a header still sorts by that column.
+    void comparisonOpensWorstFirst() {
+        auto w = openFixture();
+        ResultsTab* results = w->resultsTab();
+        const ComparisonModel& model = *results->comparisonModel();
+        QAbstractItemModel* shown = results->comparisonView()->model();
+        QCOMPARE(results->comparisonView()->horizontalHeader()->sortIndicatorSection(),
+                 static_cast<int>(ComparisonModel::Verdict));
+        QVERIFY(shown->rowCount() > 3);
+        std::vector<lb::MetricComparison> order;
+        for (int r = 0; r < shown->rowCount(); ++r) {
+            const QString name = shown->index(r, ComparisonModel::Metric).data().toString();
+            const int row = metricRow(model, name);
+            QVERIFY(row >= 0);
+            order.push_back(model.comparison().metrics[static_cast<std::size_t>(row)]);
+        }
+        QVERIFY(std::is_sorted(order.begin(), order.end(), lb::worstFirst));
+        // put_block, 58 % more time per byte, is the worst deciding metric: the first row.
+        QCOMPARE(order.front().name, std::string("bonnie.put_block"));
+        QVERIFY(order.front().decisive);
+        // Shown-only metrics (put_block's single slowest write, not viable) come after.
+        QVERIFY(!order.back().decisive);
+        // The order is not the alphabet's.
+        QVERIFY(!std::is_sorted(order.begin(), order.end(),
+                                [](const auto& a, const auto& b) { return a.name < b.name; }));
+
+        // The user can still sort by name, and back.
+        results->comparisonView()->sortByColumn(ComparisonModel::Metric, Qt::AscendingOrder);
+        QStringList names;
+        for (int r = 0; r < shown->rowCount(); ++r)
+            names << shown->index(r, ComparisonModel::Metric).data().toString();
+        QStringList sorted = names;
+        sorted.sort();
+        QCOMPARE(names, sorted);
+        results->comparisonView()->sortByColumn(ComparisonModel::Verdict, Qt::DescendingOrder);
+        QCOMPARE(shown->index(0, ComparisonModel::Metric).data().toString(),
+                 QStringLiteral("bonnie.put_block"));
     }
 
     void comparisonColoursEveryVerdict() {
@@ -665,9 +708,11 @@ private slots:
         QVERIFY(tab);
         QVERIFY(w.tabs()->indexOf(tab) >= 0);
         QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(tab)), QStringLiteral("&Projection"));
-        // Only the layout with a capacity model is offered.
-        QCOMPARE(tab->layoutBox()->count(), 1);
+        // The layout with a capacity model and the imported one are offered.
+        QCOMPARE(tab->layoutBox()->count(), 2);
+        tab->layoutBox()->setCurrentText(QStringLiteral("raidz2-six"));
         QCOMPARE(tab->layoutBox()->currentText(), QStringLiteral("raidz2-six"));
+        QVERIFY(!tab->capacityEdit()->isEnabled());
         tab->usedEdit()->setText(QStringLiteral("1T"));
         tab->growthEdit()->setText(QStringLiteral("30%"));
         tab->hostWritesEdit()->setText(QStringLiteral("50G/d"));
@@ -688,6 +733,60 @@ private slots:
         QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Growth per year: ")),
                  qPrintable(tab->summary()->text()));
         QCOMPARE(tab->plot()->graphCount(), 0);
+    }
+
+    // An imported layout records no disks: the tab asks for its usable capacity rather than
+    // draw an empty chart, and projects against it through the same engine path as the
+    // command line's --capacity.
+    void projectionTabProjectsAnImportedLayoutAgainstItsCapacity() {
+        auto w = openFixture();
+        ProjectionTab* tab = w->projectionTab();
+        // The fixture's two layouts are both imported.
+        QCOMPARE(tab->layoutBox()->count(), 2);
+        tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
+        QVERIFY(tab->capacityEdit()->isEnabled());
+        QVERIFY(!tab->driveBox()->isEnabled());
+        QVERIFY(!tab->hostWritesEdit()->isEnabled());
+        tab->usedEdit()->setText(QStringLiteral("5T"));
+        tab->growthEdit()->setText(QStringLiteral("2TB/y"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral("guest holds imported results")),
+                 qPrintable(tab->summary()->text()));
+        QVERIFY(tab->summary()->text().contains(QStringLiteral("usable capacity")));
+        QCOMPARE(tab->plot()->graphCount(), 0);
+
+        tab->capacityEdit()->setText(QStringLiteral("12T"));
+        QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
+        QStringList names;
+        for (int i = 0; i < tab->plot()->graphCount(); ++i)
+            names << tab->plot()->graph(i)->name();
+        QVERIFY2(names.contains(QStringLiteral("usable")), qPrintable(names.join(',')));
+        QVERIFY(names.contains(QStringLiteral("used")));
+        QVERIFY(names.contains(QStringLiteral("ceiling")));
+        QCOMPARE(tab->plot()->graph(0)->data()->size(), 61);
+        // 12 TB at the 0.90 ceiling of a layout of no known kind: 10.8 TB, passed in month 35
+        // (5 TB growing 2 TB a year), as `layoutbench project --capacity` says.
+        const QString text = tab->summary()->text();
+        QVERIFY2(text.contains(QStringLiteral("Usable 12.00 TB (given)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("month 35")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("disks are unknown")), qPrintable(text));
+
+        // A bad size names the field by its label.
+        tab->capacityEdit()->setText(QStringLiteral("12X"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Capacity: ")),
+                 qPrintable(tab->summary()->text()));
+        QCOMPARE(tab->plot()->graphCount(), 0);
+
+        // Each imported layout keeps the capacity typed for it.
+        tab->capacityEdit()->setText(QStringLiteral("12T"));
+        QVERIFY(tab->recompute());
+        tab->layoutBox()->setCurrentText(QStringLiteral("bare-metal"));
+        QVERIFY(tab->capacityEdit()->text().isEmpty());
+        QVERIFY(!tab->recompute());
+        tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
+        QCOMPARE(tab->capacityEdit()->text(), QStringLiteral("12T"));
+        QVERIFY(tab->recompute());
     }
 
     // --- Campaigns, with the real local runner and real tools ---------------------------------

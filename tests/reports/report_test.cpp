@@ -686,6 +686,42 @@ TEST(Report, ProjectionSectionHasTheCeilingMonthAndChart) {
     EXPECT_NE(html.find("Capacity projection of bare-metal"), std::string::npos);
 }
 
+// The fixture's imported layout records no disks: the projection names it as not projected,
+// or, with a capacity given, projects it against that capacity beside the layouts with disks.
+TEST(Report, ImportedLayoutIsProjectedAgainstTheCapacityGiven) {
+    const ReportData without = gather(projectionRequest());
+    EXPECT_EQ(without.notProjected, std::vector<std::string>{hostile});
+    const std::string md = renderMarkdown(without);
+    const auto section = md.find("## Capacity projection");
+    ASSERT_NE(section, std::string::npos) << md;
+    EXPECT_NE(md.find("Not projected: ", section), std::string::npos) << md.substr(section, 800);
+
+    ReportRequest request = projectionRequest();
+    request.projection->givenCapacity = {{hostile, 4'000'000'000'000ULL}};
+    const ReportData data = gather(request);
+    EXPECT_TRUE(data.notProjected.empty());
+    ASSERT_EQ(data.projections.size(), 3U);
+    const auto given = std::find_if(data.projections.begin(), data.projections.end(),
+                                    [](const LayoutProjection& p) { return p.name == hostile; });
+    ASSERT_NE(given, data.projections.end());
+    EXPECT_TRUE(given->capacityGiven);
+    EXPECT_EQ(given->capacity.usableBytes, 4'000'000'000'000ULL);
+    EXPECT_FALSE(given->wear); // host writes were asked for; its disks are unknown
+    const std::string withGiven = renderMarkdown(data);
+    EXPECT_NE(withGiven.find("4.00 TB (given)"), std::string::npos);
+    EXPECT_EQ(renderHtml(data).find("<script>alert"), std::string::npos);
+
+    // A capacity for a layout with disks is refused, naming it.
+    request.projection->givenCapacity = {{"bare-metal", 4'000'000'000'000ULL}};
+    auto store = Store::open(fixturePath(), fixedClock);
+    ASSERT_TRUE(store);
+    auto refused = gatherReport(*store, request);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message.rfind("capacity: 'bare-metal' is not an imported layout", 0),
+              0U)
+        << refused.error().message;
+}
+
 // A campaign whose raidz1 was preconditioned: the report's steady-state section has a row per
 // workload with the window's figures and a chart each; the rounds are no runs of the verdict.
 TEST(Report, SteadyStateSectionHasTheRoundsWindowAndChart) {

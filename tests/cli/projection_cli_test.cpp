@@ -1,0 +1,177 @@
+// The capacity projection of imported layouts through the real binary (issue 16): results
+// imported from elsewhere record no disks, so `report` and `project` project them against a
+// usable capacity given with --capacity LAYOUT=SIZE, and refuse, naming them, to apply the
+// projection's options where they cannot.
+#include "tests/cli/cli_fixture.h"
+
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+using lb::test::data;
+using lb::test::expectOneLineError;
+using nlohmann::json;
+
+class ImportedProjection : public lb::test::Cli {
+protected:
+    void SetUp() override {
+        Cli::SetUp();
+        for (const auto& [layout, file] :
+             {std::pair{"bare-metal", "seed-bare-metal.csv"}, std::pair{"guest", "seed-guest.csv"}})
+            ASSERT_EQ(lb({"import", "--layout", layout, data + "/bonnie++/1.97/" + file}).exitCode,
+                      0);
+        catalog_ = write("drives.toml", R"([[drive]]
+id = "ssd"
+model = "Test SSD 1TB"
+medium = "ssd"
+capacity_bytes = 1_000_000_000_000
+tbw = 600
+warranty_years = 5
+price_usd = 80
+)");
+        out_ = (dir_ / "report.md").string();
+    }
+
+    lb::test::ProcessResult report(std::vector<std::string> extra) {
+        std::vector<std::string> args{"report", "--out", out_};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return lb(args);
+    }
+    std::string reportText() const {
+        std::ifstream in(out_);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+
+    std::string catalog_;
+    std::string out_;
+};
+
+TEST_F(ImportedProjection, ReportProjectsImportedLayoutsAgainstTheCapacityGiven) {
+    const auto r = report({"--used", "5T", "--growth", "2TB/y", "--capacity", "bare-metal=12T",
+                           "--capacity", "guest=3.6TiB", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_EQ(j.at("projections").size(), 2U) << r.out;
+    const auto& bare = j["projections"][0];
+    EXPECT_EQ(bare["name"], "bare-metal");
+    EXPECT_EQ(bare["capacity_given"], true);
+    EXPECT_EQ(bare["usable_bytes"], 12'000'000'000'000ULL);
+    // The 0.90 ceiling of a layout of no known kind: 10.8 TB, passed when 5 + 2m/12 TB > 10.8,
+    // from month 35.
+    EXPECT_EQ(bare["ceiling_bytes"], 10'800'000'000'000ULL);
+    EXPECT_EQ(bare["ceiling_month"], 35);
+    EXPECT_EQ(j["projections"][1]["usable_bytes"], 3958241859993ULL); // 3.6 * 2^40, rounded down
+    EXPECT_EQ(j["projections"][1]["ceiling_month"], 0); // 5 TB is past 90 % of 3.96 TB already
+
+    const std::string text = reportText();
+    const auto section = text.find("## Capacity projection");
+    ASSERT_NE(section, std::string::npos) << text;
+    EXPECT_NE(text.find("| bare-metal | 12.00 TB (given) |", section), std::string::npos)
+        << text.substr(section, 1500);
+    EXPECT_NE(text.find("disks are unknown", section), std::string::npos)
+        << text.substr(section, 1500);
+}
+
+TEST_F(ImportedProjection, ReportRefusesAProjectionItCannotApplyNamingTheLayouts) {
+    const auto none = report({"--used", "5T", "--growth", "30%"});
+    expectOneLineError(none, "layoutbench: --used applies to no capacity model for imported "
+                             "layout(s) 'bare-metal', 'guest'; give --capacity LAYOUT=SIZE");
+    EXPECT_FALSE(std::filesystem::exists(out_)) << "a refused report was written";
+
+    // One given, the other still named.
+    expectOneLineError(report({"--used", "5T", "--growth", "30%", "--capacity", "guest=4T"}),
+                       "imported layout(s) 'bare-metal';");
+
+    // A capacity for a layout the report does not hold, or without a projection to apply to.
+    expectOneLineError(report({"--used", "5T", "--growth", "30%", "--capacity", "nas=4T"}),
+                       "--capacity: 'nas' is not among the layouts projected ('bare-metal', "
+                       "'guest')");
+    expectOneLineError(report({"--capacity", "guest=4T"}),
+                       "--capacity applies only to the capacity projection");
+    expectOneLineError(report({"--used", "5T", "--growth", "30%", "--capacity", "guest"}),
+                       "--capacity: 'guest' is not LAYOUT=SIZE");
+
+    // Price and wear need disks: every layout here has only the capacity given.
+    expectOneLineError(report({"--used", "5T", "--growth", "30%", "--capacity", "bare-metal=4T",
+                               "--capacity", "guest=4T", "--drive", "ssd", "--catalog", catalog_}),
+                       "--drive applies to no layout whose disks are known: imported layout(s) "
+                       "'bare-metal', 'guest'");
+}
+
+TEST_F(ImportedProjection, ReportRefusesAnUnknownDriveNamingTheCatalog) {
+    // Whether or not there is a projection to apply it to.
+    for (const auto& extra :
+         std::vector<std::vector<std::string>>{{},
+                                               {"--used", "5T", "--growth", "30%", "--capacity",
+                                                "bare-metal=4T", "--capacity", "guest=4T"}}) {
+        auto args = extra;
+        args.insert(args.end(), {"--drive", "nope", "--catalog", catalog_});
+        expectOneLineError(report(args),
+                           "--drive: unknown drive 'nope' in " + catalog_ + " (known: ssd)");
+    }
+    expectOneLineError(report({"--drive", "ssd", "--catalog", catalog_}),
+                       "--drive applies only to the capacity projection: give --used and "
+                       "--growth");
+}
+
+TEST_F(ImportedProjection, ProjectTakesACapacityForAnImportedLayout) {
+    const std::vector<std::string> args{"project",    "--layout",       "bare-metal",
+                                        "--capacity", "bare-metal=12T", "--used",
+                                        "5T",         "--growth",       "2TB/y"};
+    auto withJson = args;
+    withJson.push_back("--json");
+    const auto r = lb(withJson);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_EQ(j.at("layouts").size(), 1U);
+    const auto& l = j["layouts"][0];
+    EXPECT_EQ(l["name"], "bare-metal");
+    EXPECT_EQ(l["kind"], "imported"); // as recorded
+    EXPECT_EQ(l["capacity_given"], true);
+    EXPECT_EQ(l["usable_bytes"], 12'000'000'000'000ULL);
+    EXPECT_TRUE(l["raw_bytes"].is_null());
+    EXPECT_EQ(l["disks"], 0);
+    EXPECT_EQ(l["ceiling_month"], 35);
+    EXPECT_EQ(l["months"].size(), 61U);
+    EXPECT_TRUE(l["expansions"].empty());
+
+    const auto human = lb(args);
+    ASSERT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("bare-metal: imported, usable 12.00 TB (given), ceiling 90"),
+              std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("passed in month 35"), std::string::npos) << human.out;
+
+    // Beside a kind described on the command line, which has disks for the drive.
+    auto mixed = args;
+    mixed.insert(mixed.end(), {"--kind", "zfs-mirror", "--disks", "2", "--drive", "ssd",
+                               "--catalog", catalog_, "--json"});
+    const auto both = lb(mixed);
+    ASSERT_EQ(both.exitCode, 0) << both.err;
+    const auto jb = json::parse(both.out);
+    ASSERT_EQ(jb["layouts"].size(), 2U);
+    EXPECT_EQ(jb["layouts"][0]["capacity_given"], true);
+    EXPECT_EQ(jb["layouts"][1]["capacity_given"], false);
+    EXPECT_EQ(jb["layouts"][1]["kind"], "zfs-mirror");
+}
+
+TEST_F(ImportedProjection, ProjectRefusesWhatCannotApplyNamingTheLayouts) {
+    expectOneLineError(
+        lb({"project", "--layout", "bare-metal", "--layout", "guest", "--used", "5T", "--growth",
+            "30%"}),
+        "layoutbench: --used applies to no capacity model for imported layout(s) 'bare-metal', "
+        "'guest'; give --capacity LAYOUT=SIZE");
+    expectOneLineError(lb({"project", "--layout", "guest", "--capacity", "bare-metal=4T", "--used",
+                           "5T", "--growth", "30%"}),
+                       "--capacity: 'bare-metal' is not among the layouts projected ('guest')");
+    expectOneLineError(lb({"project", "--kind", "zfs-mirror", "--disks", "2", "--disk-size", "1T",
+                           "--capacity", "guest=4T", "--used", "5T", "--growth", "30%"}),
+                       "--capacity: 'guest' is not among the layouts projected (none)");
+    expectOneLineError(lb({"project", "--layout", "guest", "--capacity", "guest=4T", "--used", "1T",
+                           "--growth", "30%", "--host-writes", "10G/d"}),
+                       "--host-writes applies to no layout whose disks are known: imported "
+                       "layout(s) 'guest'");
+}
+
+} // namespace
