@@ -95,7 +95,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
         std::string list;
         for (const auto& n : probes.names())
             list += (list.empty() ? "" : ", ") + n;
-        return badInput(rep.at(*t.get("probe"), where + "probe",
+        return badInput(rep.at(t, "probe", where + "probe",
                                "unknown probe '" + probeName + "' (known: " + list + ")"));
     }
     w.probe = probeName;
@@ -147,7 +147,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
         defaultName += ":" + fs::path(w.options.text("job_file")).stem().string();
     LB_TRY(name, getString(t, "name", where, rep, false, defaultName));
     if (name.empty() || name.size() > 128)
-        return badInput(rep.at(*t.get("name"), where + "name", "must be 1 to 128 characters"));
+        return badInput(rep.at(t, "name", where + "name", "must be 1 to 128 characters"));
     w.name = name;
     return w;
 }
@@ -184,8 +184,7 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     s.text = maskSecrets(text, root);
     LB_TRY(name, getString(root, "name", "", rep, true));
     if (!validName(name))
-        return badInput(
-            rep.at(*root.get("name"), "name", "use letters, digits, '-', '_' and '.' only"));
+        return badInput(rep.at(root, "name", "name", "use letters, digits, '-', '_' and '.' only"));
     s.name = name;
     LB_TRY(description, getString(root, "description", "", rep, false));
     s.description = description;
@@ -201,7 +200,7 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                               : Scenario::IoPath::Auto;
     LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
     if (workDir.empty())
-        return badInput(rep.at(*root.get("work_dir"), "work_dir", "must not be empty"));
+        return badInput(rep.at(root, "work_dir", "work_dir", "must not be empty"));
     s.workDir = resolve(baseDir, workDir);
 
     if (const toml::node* host = root.get("host")) {
@@ -213,7 +212,7 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         LB_TRY(target, getString(*t, "target", "host.", rep, false, "local"));
         if (target != "local") {
             if (auto url = parseSshUrl(target); !url)
-                return badInput(rep.at(*t->get("target"), "host.target",
+                return badInput(rep.at(*t, "target", "host.target",
                                        "expected \"local\" or ssh://[user@]host[:port]: " +
                                            url.error().message));
         }

@@ -166,7 +166,7 @@ Expected<void> parseRepetition(const toml::table& root, Scenario& s, const Repor
             if (std::sscanf(until.c_str(), "cv<%lf%c%n", &cv, &percent, &used) != 2 ||
                 percent != '%' || static_cast<std::size_t>(used) != until.size() || !(cv > 0) ||
                 cv >= 100)
-                return badInput(rep.at(*root.get("until"), "until",
+                return badInput(rep.at(root, "until", "until",
                                        "expected \"cv<N%\" with 0 < N < 100, e.g. \"cv<3%\""));
             s.untilCv = cv / 100.0;
         }

@@ -101,35 +101,33 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         isZfs(layout.kind) || (layout.guest && layout.guest->layout.rfind("zfs", 0) == 0);
     LB_TRY(address, getString(t, "address", where, rep, false));
     if (t.get("address") && (address.empty() || hasSpace(address)))
-        return badInput(
-            rep.at(*t.get("address"), where + "address", "expected a host name or address"));
+        return badInput(rep.at(t, "address", where + "address", "expected a host name or address"));
     e.address = address;
 
     LB_TRY(lun, getChoice(t, "lun", where, rep, {"file", "zvol", "device"}, "file"));
     e.lun = lun;
     if (e.lun == "zvol" && !zfs)
-        return badInput(rep.at(*t.get("lun"), where + "lun", "a zvol needs a ZFS layout"));
+        return badInput(rep.at(t, "lun", where + "lun", "a zvol needs a ZFS layout"));
     if (e.lun == "device" && !isMd(layout.kind))
-        return badInput(rep.at(*t.get("lun"), where + "lun",
+        return badInput(rep.at(t, "lun", where + "lun",
                                "only an md layout exports its array as the LUN (it then gets no "
                                "file system)"));
     if (e.lun == "device" && e.nfs)
-        return badInput(rep.at(*t.get("nfs"), where + "nfs",
+        return badInput(rep.at(t, "nfs", where + "nfs",
                                "the md array is exported raw as the LUN (lun = \"device\"): there "
                                "is no file system to export over NFS"));
     if (e.lun == "device" && t.get("lun_size"))
-        return badInput(rep.at(*t.get("lun_size"), where + "lun_size",
+        return badInput(rep.at(t, "lun_size", where + "lun_size",
                                "a device LUN is the whole array; only file and zvol LUNs take a "
                                "size"));
     LB_TRY(lunSize, getSize(t, "lun_size", where, rep, 1ULL << 30, SizeConvention::Binary));
     if (lunSize < (1ULL << 20) || lunSize % 4096 != 0)
-        return badInput(rep.at(*t.get("lun_size"), where + "lun_size",
-                               "must be at least 1M and a multiple of 4K"));
+        return badInput(
+            rep.at(t, "lun_size", where + "lun_size", "must be at least 1M and a multiple of 4K"));
     e.lunSizeBytes = lunSize;
     LB_TRY(iqn, getString(t, "iqn", where, rep, false, defaultIqn(layout.name)));
     if (!validIqn(iqn))
-        return badInput(rep.at(t.get("iqn") ? *t.get("iqn") : static_cast<const toml::node&>(t),
-                               where + "iqn",
+        return badInput(rep.at(t, "iqn", where + "iqn",
                                "'" + iqn +
                                    "' is not an IQN (iqn.YYYY-MM.reversed.domain:name, lower "
                                    "case)"));
@@ -137,7 +135,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     LB_TRY(tid, getInt(t, "tid", where, rep, 1, 1, 65535));
     e.tid = static_cast<int>(tid);
     if (e.iscsi == IscsiTarget::Lio && t.get("tid"))
-        return badInput(rep.at(*t.get("tid"), where + "tid", "only tgt numbers its targets"));
+        return badInput(rep.at(t, "tid", where + "tid", "only tgt numbers its targets"));
     // tgt keeps LUN 0 for its own controller.
     LB_TRY(lunNumber,
            getInt(t, "lun_number", where, rep, 1, e.iscsi == IscsiTarget::Tgt ? 1 : 0, 255));
@@ -146,7 +144,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     e.portalPort = static_cast<int>(portalPort);
     LB_TRY(control, getInt(t, "tgt_control_port", where, rep, 0, 0, 65535));
     if (e.iscsi == IscsiTarget::Lio && t.get("tgt_control_port"))
-        return badInput(rep.at(*t.get("tgt_control_port"), where + "tgt_control_port",
+        return badInput(rep.at(t, "tgt_control_port", where + "tgt_control_port",
                                "only tgt has a control port"));
     e.tgtControlPort = static_cast<int>(control);
 
@@ -154,7 +152,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     LB_TRY(chapPassword, getString(t, "chap_password", where, rep, false));
     LB_TRY(chapFile, getString(t, "chap_password_file", where, rep, false));
     if (t.get("chap_password") && t.get("chap_password_file"))
-        return badInput(rep.at(*t.get("chap_password_file"), where + "chap_password_file",
+        return badInput(rep.at(t, "chap_password_file", where + "chap_password_file",
                                "give chap_password or chap_password_file, not both"));
     if (!chapFile.empty()) {
         const std::string file = resolve(baseDir, chapFile);
@@ -162,7 +160,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         auto secret = readInput(file, {std::uint64_t{4096}, {}});
         if (!secret || secret->empty())
             return badInput(
-                rep.at(*t.get("chap_password_file"), where + "chap_password_file",
+                rep.at(t, "chap_password_file", where + "chap_password_file",
                        (secret ? escapeControl(file) + ": empty" : secret.error().message) +
                            ": cannot read the CHAP secret (its first line)"));
         chapPassword = secret->substr(0, secret->find('\n'));
@@ -171,12 +169,12 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     }
     const bool withSecret = t.get("chap_password") || t.get("chap_password_file");
     if (t.get("chap_user") && !withSecret)
-        return badInput(rep.at(*t.get("chap_user"), where + "chap_password",
+        return badInput(rep.at(t, "chap_user", where + "chap_password",
                                "CHAP needs chap_password or chap_password_file with chap_user"));
     if (withSecret && !t.get("chap_user"))
         return badInput(rep.at(t, where + "chap_user", "CHAP needs chap_user with the password"));
     if (t.get("chap_user") && !chapSafe(chapUser))
-        return badInput(rep.at(*t.get("chap_user"), where + "chap_user",
+        return badInput(rep.at(t, "chap_user", where + "chap_user",
                                "use printable characters other than @ % / : and quotes"));
     if (withSecret) {
         // The stored copy of a scenario says "****" where the secret was (see maskSecrets).
@@ -202,8 +200,8 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                     (e.iscsi == IscsiTarget::Lio ? "an initiator IQN" : "an initiator address")));
     if (initiators.size() > 1 &&
         std::find(initiators.begin(), initiators.end(), "ALL") != initiators.end())
-        return badInput(rep.at(*t.get("initiators"), where + "initiators",
-                               "ALL already allows every initiator"));
+        return badInput(
+            rep.at(t, "initiators", where + "initiators", "ALL already allows every initiator"));
     e.initiators = initiators;
 
     const std::vector<std::string> defaultOptions =
@@ -218,13 +216,13 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     for (const auto& o : options) {
         const bool fsid = o.rfind("fsid=", 0) == 0 && o.size() > 5;
         if (!known.count(o) && !fsid)
-            return badInput(rep.at(*t.get("nfs_options"), where + "nfs_options",
+            return badInput(rep.at(t, "nfs_options", where + "nfs_options",
                                    "'" + o +
                                        "' is not one of rw, ro, sync, async, root_squash, "
                                        "no_root_squash, all_squash, secure, insecure, wdelay, "
                                        "no_wdelay, fsid=N"));
         if (e.nfs == NfsServer::Ganesha && (kernelOnly.count(o) || fsid))
-            return badInput(rep.at(*t.get("nfs_options"), where + "nfs_options",
+            return badInput(rep.at(t, "nfs_options", where + "nfs_options",
                                    "'" + o +
                                        "' is an option of the kernel server (exportfs); "
                                        "nfs-ganesha has no such export option"));
@@ -233,7 +231,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         sync += o == "sync" || o == "async";
     }
     if (squash > 1 || access > 1 || sync > 1)
-        return badInput(rep.at(*t.get("nfs_options"), where + "nfs_options",
+        return badInput(rep.at(t, "nfs_options", where + "nfs_options",
                                "contradicting options (one of rw/ro, one of sync/async, one "
                                "squash)"));
     e.nfsOptions = options;
@@ -256,7 +254,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     LB_TRY(clients, getStringList(t, "nfs_clients", where, rep, {"*"}));
     for (const auto& c : clients)
         if (hasSpace(c) || c.find_first_of("(){};\"") != std::string::npos)
-            return badInput(rep.at(*t.get("nfs_clients"), where + "nfs_clients",
+            return badInput(rep.at(t, "nfs_clients", where + "nfs_clients",
                                    "'" + c + "' is not a host, network or wildcard"));
     e.nfsClients = clients;
     return e;
@@ -273,14 +271,14 @@ Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& wh
     c.line = static_cast<int>(t.source().begin.line);
     LB_TRY(name, getString(t, "name", where, rep, true));
     if (!validName(name) || name == "all")
-        return badInput(rep.at(*t.get("name"), where + "name",
+        return badInput(rep.at(t, "name", where + "name",
                                "use letters, digits, '-', '_' and '.' only (and not 'all')"));
     c.name = name;
     LB_TRY(target, getString(t, "target", where, rep, false, "local"));
     if (target != "local") {
         if (auto url = parseSshUrl(target); !url)
             return badInput(
-                rep.at(*t.get("target"), where + "target",
+                rep.at(t, "target", where + "target",
                        "expected \"local\" or ssh://[user@]host[:port]: " + url.error().message));
     }
     c.target = target;
@@ -290,14 +288,13 @@ Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& wh
     c.knownHosts = resolve(baseDir, knownHosts);
     LB_TRY(address, getString(t, "address", where, rep, false, hostOfTarget(target)));
     if (address.empty() || hasSpace(address))
-        return badInput(
-            rep.at(*t.get("address"), where + "address", "expected a host name or address"));
+        return badInput(rep.at(t, "address", where + "address", "expected a host name or address"));
     c.address = address;
     LB_TRY(port, getInt(t, "fio_port", where, rep, 8765, 1, 65535));
     c.fioPort = static_cast<int>(port);
     LB_TRY(workDir, getString(t, "work_dir", where, rep, false, c.workDir));
     if (workDir.empty() || workDir.front() != '/' || hasSpace(workDir))
-        return badInput(rep.at(*t.get("work_dir"), where + "work_dir",
+        return badInput(rep.at(t, "work_dir", where + "work_dir",
                                "must be an absolute path on the client, without spaces"));
     c.workDir = workDir;
     return c;

@@ -104,7 +104,7 @@ getPreconditionSize(const toml::table& t, const std::string& where, const Report
         return std::optional<std::uint64_t>{};
     LB_TRY(bytes, getSize(t, "precondition_size", where, rep, 0, SizeConvention::Binary));
     if (bytes < 128 * 1024)
-        return badInput(rep.at(*t.get("precondition_size"), where + "precondition_size",
+        return badInput(rep.at(t, "precondition_size", where + "precondition_size",
                                "must be at least 128K (one block of the sequential writes)"));
     return std::optional<std::uint64_t>{bytes};
 }
@@ -141,7 +141,7 @@ Expected<std::string> getChoice(const toml::table& t, const char* key, const std
     std::string list;
     for (const auto& a : allowed)
         list += (list.empty() ? "" : ", ") + a;
-    return badInput(rep.at(*t.get(key), where + key, "'" + value + "' is not one of " + list));
+    return badInput(rep.at(t, key, where + key, "'" + value + "' is not one of " + list));
 }
 
 Expected<std::vector<std::string>> getStringList(const toml::table& t, const char* key,

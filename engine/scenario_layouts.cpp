@@ -20,16 +20,16 @@ Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
     LB_TRY(wipe, getBool(t, "wipe", where, rep, false));
     if (!validName(name))
         return badInput(
-            rep.at(*t.get("name"), where + "name", "use letters, digits, '-', '_' and '.' only"));
+            rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
     if (device.empty() == file.empty())
         return badInput(rep.at(t, where + "device", "give exactly one of device or file"));
     if (!device.empty() && device.rfind("/dev/", 0) != 0)
-        return badInput(rep.at(*t.get("device"), where + "device", "must be a path under /dev/"));
+        return badInput(rep.at(t, "device", where + "device", "must be a path under /dev/"));
     if (!file.empty() && size == 0)
         return badInput(rep.at(t, where + "size", "a file disk needs a size"));
     if (!device.empty() && size != 0)
-        return badInput(rep.at(*t.get("size"), where + "size",
-                               "only file disks have a size; a device has its own"));
+        return badInput(
+            rep.at(t, "size", where + "size", "only file disks have a size; a device has its own"));
     d.name = name;
     d.device = device;
     d.file = resolve(baseDir, file);
@@ -56,7 +56,7 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     LB_TRY(sshPort, getInt(t, "ssh_port", where, rep, 0, 0, 65535));
     g.sshPort = static_cast<int>(sshPort);
     if (g.sshPort != 0 && g.hypervisor != Hypervisor::Qemu)
-        return badInput(rep.at(*t.get("ssh_port"), where + "ssh_port",
+        return badInput(rep.at(t, "ssh_port", where + "ssh_port",
                                "only a qemu guest started by layoutbench has a forwarded port"));
     LB_TRY(target, getString(t, "target", where, rep, false,
                              g.sshPort ? "ssh://root@127.0.0.1:" + std::to_string(g.sshPort) : ""));
@@ -65,7 +65,7 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
                                "how to reach the guest is required: target = "
                                "\"ssh://root@GUEST\" (or ssh_port for a qemu guest)"));
     if (auto url = parseSshUrl(target); !url)
-        return badInput(rep.at(*t.get("target"), where + "target", url.error().message));
+        return badInput(rep.at(t, "target", where + "target", url.error().message));
     g.target = target;
     LB_TRY(identity, getString(t, "identity", where, rep, false));
     g.identity = resolve(baseDir, identity);
@@ -84,13 +84,13 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
            getString(t, "disk", where, rep, false,
                      g.hypervisor == Hypervisor::Qemu && !image.empty() ? "/dev/vdb" : "/dev/vda"));
     if (disk.rfind("/dev/", 0) != 0)
-        return badInput(rep.at(*t.get("disk"), where + "disk", "must be a path under /dev/"));
+        return badInput(rep.at(t, "disk", where + "disk", "must be a path under /dev/"));
     g.disk = disk;
     LB_TRY(accel, getChoice(t, "accel", where, rep, {"auto", "kvm", "tcg"}, "auto"));
     g.accel = accel;
     LB_TRY(memory, getSize(t, "memory", where, rep, 4ULL << 30, SizeConvention::Binary));
     if (memory < 64 * 1024 * 1024)
-        return badInput(rep.at(*t.get("memory"), where + "memory", "must be at least 64M"));
+        return badInput(rep.at(t, "memory", where + "memory", "must be at least 64M"));
     g.memoryBytes = memory;
     LB_TRY(cpus, getInt(t, "cpus", where, rep, 2, 1, 1024));
     g.cpus = static_cast<int>(cpus);
@@ -125,8 +125,8 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
                                    "a qemu guest boots either a kernel (kernel, initrd) or a "
                                    "disk image (image): give exactly one"));
         if (!g.domain.empty())
-            return badInput(rep.at(*t.get("domain"), where + "domain",
-                                   "only libvirt and xen guests name a domain"));
+            return badInput(
+                rep.at(t, "domain", where + "domain", "only libvirt and xen guests name a domain"));
     } else if (g.domain.empty()) {
         return badInput(rep.at(t, where + "domain",
                                "a " + std::string(enumName(g.hypervisor)) +
@@ -152,22 +152,22 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     LB_TRY(name, getString(t, "name", where, rep, true));
     if (!validName(name))
         return badInput(
-            rep.at(*t.get("name"), where + "name", "use letters, digits, '-', '_' and '.' only"));
+            rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
     l.name = name;
     LB_TRY(kindText, getString(t, "kind", where, rep, true));
     const auto kind = parseLayoutKind(kindText);
     if (!kind)
         return badInput(
-            rep.at(*t.get("kind"), where + "kind", "unknown layout kind '" + kindText + "'"));
+            rep.at(t, "kind", where + "kind", "unknown layout kind '" + kindText + "'"));
     l.kind = *kind;
     LB_TRY(baseline, getBool(t, "baseline", where, rep, false));
     l.baseline = baseline;
     LB_TRY(path, getString(t, "path", where, rep, l.kind == LayoutKind::Dir));
     if (l.kind == LayoutKind::Dir && path.empty())
-        return badInput(rep.at(*t.get("path"), where + "path", "must not be empty"));
+        return badInput(rep.at(t, "path", where + "path", "must not be empty"));
     l.path = resolve(baseDir, path);
     if (l.kind != LayoutKind::Dir && !path.empty())
-        return badInput(rep.at(*t.get("path"), where + "path", "only dir layouts take a path"));
+        return badInput(rep.at(t, "path", where + "path", "only dir layouts take a path"));
     LB_TRY(pool, getString(t, "pool", where, rep, false, "lb-" + l.name));
     if (!validName(pool))
         return badInput(rep.at(t, where + "pool", "use letters, digits, '-', '_' and '.' only"));
@@ -176,7 +176,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     l.ashift = static_cast<unsigned>(ashift);
     LB_TRY(record, getSize(t, "recordsize", where, rep, 128 * 1024, SizeConvention::Binary));
     if (record < 512 || record > 16 * 1024 * 1024 || (record & (record - 1)) != 0)
-        return badInput(rep.at(*t.get("recordsize"), where + "recordsize",
+        return badInput(rep.at(t, "recordsize", where + "recordsize",
                                "must be a power of two from 512 to 16M"));
     l.recordsizeBytes = record;
     LB_TRY(compression, getString(t, "compression", where, rep, false, "off"));
@@ -185,8 +185,8 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     l.atime = atime;
     LB_TRY(under, getDouble(t, "underprovision", where, rep, 1.0));
     if (!(under > 0 && under <= 1.0))
-        return badInput(rep.at(*t.get("underprovision"), where + "underprovision",
-                               "must be a fraction in (0, 1]"));
+        return badInput(
+            rep.at(t, "underprovision", where + "underprovision", "must be a fraction in (0, 1]"));
     l.underprovision = under;
     if (const toml::node* disks = t.get("disks")) {
         const auto* arr = disks->as_array();
@@ -213,20 +213,20 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     const auto md = l.mdKind();
     for (const char* key : {"md_device", "chunk", "bitmap", "assume_clean"})
         if (!md && t.get(key))
-            return badInput(rep.at(*t.get(key), where + key,
+            return badInput(rep.at(t, key, where + key,
                                    "only md layouts (or layouts with an inner md array) take it"));
     if (!isMd(l.kind) && t.get("filesystem"))
-        return badInput(rep.at(*t.get("filesystem"), where + "filesystem",
+        return badInput(rep.at(t, "filesystem", where + "filesystem",
                                "only md layouts are given a file system here"));
     LB_TRY(mdDevice, getString(t, "md_device", where, rep, false, "/dev/md/lb-" + l.name));
     if (mdDevice.rfind("/dev/md", 0) != 0)
         return badInput(
-            rep.at(*t.get("md_device"), where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
+            rep.at(t, "md_device", where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
     l.mdDevice = md ? mdDevice : "";
     LB_TRY(chunk, getSize(t, "chunk", where, rep, 512 * 1024, SizeConvention::Binary));
     if (chunk < 4096 || (chunk & (chunk - 1)) != 0)
         return badInput(
-            rep.at(*t.get("chunk"), where + "chunk", "must be a power of two of at least 4K"));
+            rep.at(t, "chunk", where + "chunk", "must be a power of two of at least 4K"));
     l.chunkBytes = chunk;
     LB_TRY(bitmap, getChoice(t, "bitmap", where, rep, {"internal", "none"}, "internal"));
     l.bitmap = bitmap == "internal";
@@ -256,10 +256,10 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         l.exported = std::move(e);
     }
     if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() > 1)
-        return badInput(rep.at(*t.get("disks"), where + "disks",
+        return badInput(rep.at(t, "disks", where + "disks",
                                "a guest without an inner md array is passed exactly one disk"));
     if (l.kind == LayoutKind::Dir && !l.disks.empty())
-        return badInput(rep.at(*t.get("disks"), where + "disks", "a dir layout takes no disks"));
+        return badInput(rep.at(t, "disks", where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
         return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
     LB_TRY(precondition, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
@@ -267,7 +267,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     LB_TRY(bytes, getPreconditionSize(t, where, rep));
     l.preconditionBytes = bytes;
     if (l.precondition && l.kind == LayoutKind::Dir && !bytes)
-        return badInput(rep.at(*t.get("precondition"), where + "precondition",
+        return badInput(rep.at(t, "precondition", where + "precondition",
                                "a dir layout is preconditioned only with a precondition_size: "
                                "layoutbench does not fill a directory it did not make"));
     return l;

@@ -29,6 +29,13 @@ public:
         return path_ + ":" + std::to_string(src.begin.line) + ":" +
                std::to_string(src.begin.column) + ": " + field + ": " + msg;
     }
+    // At a key of a table, or at the table itself where the key is absent (the value checked was
+    // a default, e.g. a workload's name made from its probe and job file).
+    std::string at(const toml::table& table, std::string_view key, const std::string& field,
+                   const std::string& msg) const {
+        const toml::node* node = table.get(key);
+        return at(node != nullptr ? *node : static_cast<const toml::node&>(table), field, msg);
+    }
     const std::string& path() const { return path_; }
 
 private:

@@ -596,6 +596,17 @@ TEST(ScenarioErrors, DuplicateDefaultWorkloadNamesAskForAName) {
     EXPECT_NE(r.error().message.find("fio:seq-read-1m"), std::string::npos) << r.error().message;
 }
 
+// Found by the scenario fuzz target (tests/data/fuzz/scenario): a name made from a job file's
+// stem may be too long while no `name` key exists to point at; the message points at the table.
+TEST(ScenarioErrors, DefaultWorkloadNameTooLongPointsAtTheWorkload) {
+    const std::string stem(140, 'j');
+    const std::string text =
+        replaced(valid, "probe = \"xz\"\n",
+                 "probe = \"fio\"\njob_file = \"/etc/layoutbench/" + stem + ".fio\"\n");
+    expectBadInputAt(text, lineOnly(text, "[[workloads]]", 2) + ":1",
+                     "workloads[1].name: must be 1 to 128 characters");
+}
+
 TEST(ScenarioErrors, FioWorkloadWithPresetAndJobFile) {
     const std::string text = replaced(valid, "preset = \"seq-read-1m\"",
                                       "preset = \"seq-read-1m\"\njob_file = \"mine.fio\"");
