@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -418,7 +419,10 @@ void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind
                               ", not a merged percentile");
 }
 
-void emitGroup(const Group& g, ParsedRun& run) {
+// The sums over a group's members (jobs of one name) are refused where one member's values make
+// them overflow, naming that member's statistics (so the error carries their line), not left as
+// an infinity for the store to reject with no place to point at.
+Expected<void> emitGroup(const Group& g, ParsedRun& run) {
     const auto metricsBefore = run.metrics.size();
     const auto notesBefore = static_cast<std::ptrdiff_t>(run.notes.size());
     for (std::size_t d = 0; d < directions.size(); ++d) {
@@ -447,6 +451,11 @@ void emitGroup(const Group& g, ParsedRun& run) {
                 slatTimesIos += *s->slatMeanNs * s->totalIos;
                 latWithSlatTimesIos += s->latMeanNs * s->totalIos;
             }
+            for (const double sum : {bw, iops, ios, latTimesIos, latSum, slatTimesIos})
+                if (!std::isfinite(sum))
+                    return badInput(e->path + "." + std::string(directions[d]) +
+                                    ": its values overflow when added to those of the other " +
+                                    g.membersNoun);
         }
         if (withIo == 0)
             continue;
@@ -477,10 +486,11 @@ void emitGroup(const Group& g, ParsedRun& run) {
                                      std::to_string(shortRunSeconds) + " s, too short to trust"});
     }
     if (run.metrics.size() == metricsBefore)
-        return;
+        return {};
     if (const auto method = ioMethod(g))
         run.notes.insert(run.notes.begin() + notesBefore,
                          {MetricNote::Kind::Method, g.prefix + ".*", *method});
+    return {};
 }
 
 Group& groupFor(std::vector<Group>& groups, const std::string& job, const std::string& client) {
@@ -734,7 +744,7 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
     const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);
     for (const auto& g : groups)
         if (!g.failed)
-            emitGroup(g, run);
+            LB_TRY_VOID(emitGroup(g, run));
     return run;
 }
 

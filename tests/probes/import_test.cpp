@@ -144,15 +144,19 @@ TEST(ParseResultFile, FioJsonRefusesNegativeAndOverflowingNumbersAtTheirLine) {
                   ": number overflow parsing '1e999'");
 
     // Two entries of one job (numjobs=2) are summed: near the largest double, the sum is not
-    // one.
+    // one, and the second entry's read statistics are where it overflows.
     std::string two = lb::test::golden("fio/3.33/numjobs2.json");
     for (const std::string bw : {"\"bw_bytes\" : 71697504", "\"bw_bytes\" : 72315586"})
         two.replace(two.find(bw), bw.size(), "\"bw_bytes\" : 1.7e308");
+    const int secondRead =
+        lb::text::lineAt(two, two.find("\"read\"", two.find("\"bw_bytes\" : 1.7e308")));
+    ASSERT_GT(secondRead, 1);
     auto r = parseResultFile("two.json", two);
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().message,
-              "two.json:1: fio.twojobs.read.bw: not a finite number (the values it is made of "
-              "overflow)");
+              "two.json:" + std::to_string(secondRead) +
+                  ": jobs[1].read: its values overflow when added to those of the other jobs "
+                  "named 'twojobs' (numjobs>1 without group_reporting)");
 }
 
 TEST(ParseResultFile, FioJsonErrorsNameTheLineOfTheField) {
