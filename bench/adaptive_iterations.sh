@@ -4,7 +4,8 @@
 # Prints each campaign's iterations per layout and wall time, then whether the overall verdicts
 # (and each deciding metric's verdict) agree. Goal: the same verdicts in at most 60 % of the
 # fixed-5 time; the ratio of runs is printed too, since it does not stretch with the machine's
-# other load as wall time does. Needs ZFS (zfs-fuse is started if no ZFS answers). Usage:
+# other load as wall time does, and the least it can be (every workload's min_iterations and the
+# bracketing pass). Needs ZFS (zfs-fuse is started if no ZFS answers). Usage:
 #   bench/adaptive_iterations.sh [LAYOUTBENCH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,12 +48,24 @@ for v in ("fixed5", "auto"):
     verdicts[v] = {c["candidate"]: (c["verdict"], {m["name"]: m["verdict"] for m in c["metrics"]
                                                     if m["decisive"]}) for c in out["comparisons"]}
     print(f"{v:7s} wall {float(times[v]):7.1f} s   iterations per layout (bracketing included): {its}")
+    per = db.execute("SELECT l.name, r.workload, COUNT(*) FROM run r JOIN layout l ON l.id = "
+                     "r.layout_id WHERE r.status = 'ok' GROUP BY l.name, r.workload "
+                     "ORDER BY l.name, r.workload").fetchall()
+    print("        runs: " + "; ".join(f"{l} {w} {n}" for l, w, n in per))
     for c in out["comparisons"]:
         print(f"        {c['headline']}")
 ratio = float(times["auto"]) / float(times["fixed5"])
 print(f"auto / fixed5 wall time: {ratio:.2f} (goal <= 0.60)")
 # Runs do not stretch with the machine's other load as wall time does.
 print(f"auto / fixed5 runs: {runs['auto']} / {runs['fixed5']} = {runs['auto'] / runs['fixed5']:.2f}")
+# The least auto can run: min_iterations (3) of everything and the baseline's bracketing pass,
+# which fixed5 runs as well.
+db = sqlite3.connect(f"{work}/fixed5.db")
+layouts, workloads = db.execute("SELECT COUNT(DISTINCT layout_id), COUNT(DISTINCT workload) "
+                                "FROM run WHERE status = 'ok'").fetchone()
+bracketing = runs["fixed5"] - 5 * layouts * workloads
+floor = (3 * layouts * workloads + bracketing) / runs["fixed5"]
+print(f"least possible with min_iterations = 3 and the bracketing pass: {floor:.2f} of the runs")
 for cand, (overall, metrics) in verdicts["fixed5"].items():
     a_overall, a_metrics = verdicts["auto"].get(cand, (None, {}))
     same = [m for m in metrics if a_metrics.get(m) == metrics[m]]

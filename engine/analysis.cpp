@@ -430,6 +430,7 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
             m.decisive = glob != policy.decide.end();
             m.role = m.decisive ? "[decide] " + *glob : "shown: not named in [decide]";
         }
+        m.workload = c->second->workload;
         m.baselineSamples = b->values.size();
         m.candidateSamples = c->second->values.size();
         m.baselineMedian = median(b->values);

@@ -68,6 +68,7 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
 
 struct MetricComparison {
     std::string name;
+    std::string workload; // of the candidate's runs that measured it
     Unit unit = Unit::Count;
     Better better = Better::Higher;
     bool decisive = true; // takes part in the verdict of this comparison

@@ -192,10 +192,10 @@ Expected<void> CampaignRunner::teardown(BuiltLayout& built) {
 }
 
 bool CampaignRunner::missingRuns(const std::vector<const ScenarioLayout*>& stage,
-                                 int iteration) const {
+                                 const Round& round) const {
     for (const auto* l : stage)
         for (const auto& w : scenario_.workloads)
-            if (!settled_.count({l->name, w.name, iteration}))
+            if (round.includes(w.name) && !settled_.count({l->name, w.name, round.iteration}))
                 return true;
     return false;
 }
@@ -228,8 +228,10 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
                 return fail(samples.error());
             for (const auto& m : samples->metrics)
                 if (decidesUnder(policy, m.name) && m.values.size() >= 2 &&
-                    coefficientOfVariation(m.values) > *scenario_.untilCv)
+                    coefficientOfVariation(m.values) > *scenario_.untilCv) {
                     out.open.push_back(l->name + ": " + m.name);
+                    out.openWorkloads.insert(m.workload);
+                }
             continue;
         }
         if (l->baseline)
@@ -241,36 +243,47 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
             return fail(cmp.error());
         }
         const auto maxRuns = static_cast<std::size_t>(schedule_.maxIterations);
-        for (const auto& m : cmp->metrics)
-            if (m.decisive && !m.confident)
-                (couldBecomeConfident(m, policy.thresholds, maxRuns) ? out.open : out.beyond)
-                    .push_back(l->name + ": " + m.name);
+        for (const auto& m : cmp->metrics) {
+            if (!m.decisive || m.confident)
+                continue;
+            const bool open = couldBecomeConfident(m, policy.thresholds, maxRuns);
+            (open ? out.open : out.beyond).push_back(l->name + ": " + m.name);
+            if (open)
+                out.openWorkloads.insert(m.workload);
+        }
     }
     return out;
 }
 
-// The next iteration a stage runs, counting from `first`: the missing runs of the minimum, then
-// (adaptive) one more while a deciding metric is undecided, up to the maximum.
-Expected<std::optional<int>>
-CampaignRunner::nextIteration(const std::vector<const ScenarioLayout*>& stage, int first,
-                              bool adaptive) {
+// The next round a stage runs, counting from `first`: the missing runs of the minimum, then
+// (adaptive) one more of the workloads that measure a deciding metric still undecided, up to the
+// maximum. A workload whose deciding metrics are all settled is not run again: more of its runs
+// would change no verdict, and on a real campaign (bonnie++ for ten minutes beside a short fio
+// job that is still undecided) they would be most of the time.
+Expected<std::optional<CampaignRunner::Round>>
+CampaignRunner::nextRound(const std::vector<const ScenarioLayout*>& stage, int first,
+                          bool adaptive) {
     const int minimum = schedule_.minIterations;
     const int maximum = adaptive ? schedule_.maxIterations : minimum;
     for (int n = 0; n < maximum; ++n) {
         if (n < minimum) {
-            if (missingRuns(stage, first + n))
-                return std::optional<int>{first + n};
+            if (Round every{first + n, std::nullopt}; missingRuns(stage, every))
+                return std::optional<Round>{every};
             continue;
         }
         auto open = undecided(stage);
         if (!open)
             return fail(open.error());
         if (open->open.empty())
-            return std::optional<int>{};
-        if (missingRuns(stage, first + n))
-            return std::optional<int>{first + n};
+            return std::optional<Round>{};
+        Round some{first + n, std::move(open->openWorkloads)};
+        if (std::none_of(scenario_.workloads.begin(), scenario_.workloads.end(),
+                         [&](const ScenarioWorkload& w) { return some.includes(w.name); }))
+            some.workloads.reset(); // measured under names this scenario no longer has
+        if (missingRuns(stage, some))
+            return std::optional<Round>{std::move(some)};
     }
-    return std::optional<int>{};
+    return std::optional<Round>{};
 }
 
 // An adaptive stage that stopped undecided says so on the metrics it could not settle: at
@@ -362,7 +375,7 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
     const bool interleavedBracket = schedule_.interleaved && schedule_.bracket;
     const bool drillsHere = !(schedule_.bracket && !schedule_.interleaved && !bracketPass &&
                               stage.size() == 1 && stage.front()->baseline);
-    auto next = nextIteration(stage, first, adaptive);
+    auto next = nextRound(stage, first, adaptive);
     if (!next)
         return fail(next.error());
     bool work = next->has_value();
@@ -372,7 +385,7 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
                 work = work || (d.layout == l->name && !settled_.count({l->name, d.name(), 0}));
         if (interleavedBracket && l->baseline)
             for (int i = 0; i < schedule_.bracketRuns; ++i)
-                work = work || missingRuns({l}, schedule_.bracketFirst + i);
+                work = work || missingRuns({l}, {schedule_.bracketFirst + i, std::nullopt});
     }
     if (!work)
         return {};
@@ -410,17 +423,21 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
     }
     int done = 0;
     while (outcome && !cancelled() && *next) {
-        const int i = **next;
+        const Round& round = **next;
+        const int i = round.iteration;
         if (i - first >= schedule_.minIterations) {
-            // An adaptive iteration: the campaign grows by one round of this stage.
-            total_ += built.size() * scenario_.workloads.size();
+            // An adaptive round: the campaign grows by the runs of this stage it holds.
+            const auto runs =
+                std::count_if(scenario_.workloads.begin(), scenario_.workloads.end(),
+                              [&](const ScenarioWorkload& w) { return round.includes(w.name); });
+            total_ += built.size() * static_cast<std::size_t>(runs);
         }
         for (std::size_t k = 0; k < built.size() && outcome; ++k)
-            outcome = runIteration(built[(k + static_cast<std::size_t>(i)) % built.size()], i);
+            outcome = runIteration(built[(k + static_cast<std::size_t>(i)) % built.size()], round);
         done = i - first + 1;
         if (!outcome)
             break;
-        next = nextIteration(stage, first, adaptive);
+        next = nextRound(stage, first, adaptive);
         if (!next)
             outcome = fail(next.error());
     }
@@ -438,7 +455,7 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
             break;
         if (interleavedBracket && b.layout->baseline)
             for (int i = 0; i < schedule_.bracketRuns && outcome; ++i)
-                outcome = runIteration(b, schedule_.bracketFirst + i);
+                outcome = runIteration(b, {schedule_.bracketFirst + i, std::nullopt});
     }
     for (auto& b : built)
         if (outcome && drillsHere)

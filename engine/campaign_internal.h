@@ -122,18 +122,29 @@ private:
     Expected<void> teardown(BuiltLayout& built);
     Expected<void> runStage(const std::vector<const ScenarioLayout*>& stage, const Target& target,
                             bool bracketPass);
-    Expected<void> runIteration(BuiltLayout& built, int iteration);
+    // One round of a stage: an iteration of every workload on every layout of it or, beyond the
+    // minimum of an adaptive stage, of the workloads whose deciding metrics are still open only.
+    struct Round {
+        int iteration = 0;
+        std::optional<std::set<std::string>> workloads; // none: every workload
+        bool includes(const std::string& workload) const {
+            return !workloads || workloads->count(workload) != 0;
+        }
+    };
+    Expected<void> runIteration(BuiltLayout& built, const Round& round);
     Expected<void> runDrills(BuiltLayout& built);
-    bool missingRuns(const std::vector<const ScenarioLayout*>& stage, int iteration) const;
+    bool missingRuns(const std::vector<const ScenarioLayout*>& stage, const Round& round) const;
     bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
     // Deciding metrics of a stage not settled yet ("layout: metric"): those more runs could still
-    // settle (open) and those they could not within max_iterations (beyond).
+    // settle (open) and those they could not within max_iterations (beyond); and the workloads
+    // that measure the open ones.
     struct Undecided {
         std::vector<std::string> open, beyond;
+        std::set<std::string> openWorkloads;
     };
     Expected<Undecided> undecided(const std::vector<const ScenarioLayout*>& stage);
-    Expected<std::optional<int>> nextIteration(const std::vector<const ScenarioLayout*>& stage,
-                                               int first, bool adaptive);
+    Expected<std::optional<Round>> nextRound(const std::vector<const ScenarioLayout*>& stage,
+                                             int first, bool adaptive);
     Expected<void> noteUndecided(const Undecided& metrics, int iterations);
     Expected<void> decideIo(std::vector<BuiltLayout>& built);
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,

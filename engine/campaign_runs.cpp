@@ -244,11 +244,12 @@ Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std:
     return {};
 }
 
-Expected<void> CampaignRunner::runIteration(BuiltLayout& built, int iteration) {
+Expected<void> CampaignRunner::runIteration(BuiltLayout& built, const Round& round) {
+    const int iteration = round.iteration;
     for (const auto& w : scenario_.workloads) {
         if (cancelled())
             break;
-        if (settled_.count({built.layout->name, w.name, iteration}))
+        if (!round.includes(w.name) || settled_.count({built.layout->name, w.name, iteration}))
             continue;
         if (auto r = runOne(built, probes_.find(w.probe), w, iteration); !r)
             return r;

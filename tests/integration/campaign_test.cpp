@@ -678,6 +678,19 @@ TEST_F(Campaign, OneIoPathForEveryLayoutWhenOneRefusesODirect) {
         EXPECT_EQ(m.excluded.find("not comparable"), std::string::npos) << m.name;
 }
 
+// The runs a campaign's progress last counted: planned so far, and the most it may grow to.
+struct ProgressTotals {
+    std::size_t last = 0, max = 0;
+    lb::CampaignOptions options() {
+        lb::CampaignOptions o;
+        o.onProgress = [this](const lb::CampaignProgress& p) {
+            last = p.total;
+            max = p.maxTotal;
+        };
+        return o;
+    }
+};
+
 // iterations = "auto" with a rule no run can meet: every layout runs to max_iterations, the
 // campaign grows its plan as it goes, and the metrics still undecided carry a note saying so.
 TEST_F(Campaign, AutoIterationsStopAtTheMaximumAndSaySo) {
@@ -687,18 +700,13 @@ TEST_F(Campaign, AutoIterationsStopAtTheMaximumAndSaySo) {
                  "until = \"cv<0.0001%\"\nbracket = false\nwork_dir = \"" +
                  work() + "\"\n" + dirLayout("dir", true) +
                  "[[layouts]]\nname = \"other\"\nkind = \"dir\"\npath = \"" + dir_ + "\"\n" + kXz);
-    std::size_t lastTotal = 0, maxTotal = 0;
-    lb::CampaignOptions options;
-    options.onProgress = [&](const lb::CampaignProgress& p) {
-        lastTotal = p.total;
-        maxTotal = p.maxTotal;
-    };
-    auto result = run(s, options);
+    ProgressTotals totals;
+    auto result = run(s, totals.options());
     ASSERT_TRUE(result) << result.error().message;
     EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
     EXPECT_EQ(result->runs, 6U); // 3 iterations of xz on each layout
-    EXPECT_EQ(lastTotal, 6U);    // planned 4, grown by one round
-    EXPECT_EQ(maxTotal, 6U);
+    EXPECT_EQ(totals.last, 6U);  // planned 4, grown by one round
+    EXPECT_EQ(totals.max, 6U);
     auto samples = store_->layoutSamples("other", result->campaignId);
     ASSERT_TRUE(samples) << samples.error().message;
     const auto note =
@@ -715,6 +723,35 @@ TEST_F(Campaign, AutoIterationsStopAtTheMaximumAndSaySo) {
                      [](const lb::MetricComparison& m) { return m.name == "xz.throughput"; });
     ASSERT_NE(xz, cmp->metrics.end());
     EXPECT_NE(std::find(xz->notes.begin(), xz->notes.end(), note->text), xz->notes.end());
+}
+
+// Beyond the minimum only the workloads whose deciding metrics are still open run again: with
+// xz.throughput the only deciding metric and a spread no run can meet, xz runs to the maximum on
+// both layouts while randfile, which decides nothing, stays at min_iterations.
+TEST_F(Campaign, AutoIterationsRepeatOnlyTheWorkloadsStillUndecided) {
+    const auto s = scenario("name = \"" + name_ +
+                            "\"\niterations = \"auto\"\nmin_iterations = 2\nmax_iterations = 3\n"
+                            "until = \"cv<0.0001%\"\nbracket = false\nwork_dir = \"" +
+                            work() + "\"\n" + dirLayout("dir", true) +
+                            "[[layouts]]\nname = \"other\"\nkind = \"dir\"\npath = \"" + dir_ +
+                            "\"\n" + kXz + kRandfile + "[decide]\nmetrics = [\"xz.throughput\"]\n");
+    ProgressTotals totals;
+    auto result = run(s, totals.options());
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, lb::CampaignStatus::Done) << joined(result->problems);
+    std::map<std::pair<std::string, std::string>, std::set<int>> iterations;
+    for (const auto& r : runRows(*store_, result->campaignId)) {
+        EXPECT_EQ(r.status, "ok") << r.layout << " " << r.workload << ": " << r.reason;
+        iterations[{r.layout, r.workload}].insert(r.iteration);
+    }
+    const std::set<int> all{0, 1, 2}, minimum{0, 1};
+    for (const std::string layout : {"dir", "other"}) {
+        EXPECT_EQ(iterations[std::pair(layout, std::string("xz"))], all) << layout;
+        EXPECT_EQ(iterations[std::pair(layout, std::string("randfile"))], minimum) << layout;
+    }
+    EXPECT_EQ(result->runs, 10U); // 2 rounds of both workloads, then 1 of xz, on 2 layouts
+    EXPECT_EQ(totals.last, 10U);  // planned 8, grown by the 2 runs of the third round
+    EXPECT_EQ(totals.max, 12U);   // the bound: 3 rounds of everything
 }
 
 // The notes on `layout`'s stored metrics that contain `text`.
