@@ -71,6 +71,12 @@ std::string typeName(OptionType t) {
         return "a string";
     case OptionType::Choice:
         return "one of the listed choices";
+    case OptionType::Number:
+        return "a number";
+    case OptionType::List:
+        return "a list of strings";
+    case OptionType::IntList:
+        return "a list of whole numbers";
     }
     return "a value";
 }
@@ -123,6 +129,11 @@ Expected<OptionValue> convert(const OptionSpec& spec, const RawOption::Value& va
             return wrong();
         }
         break;
+    case OptionType::Number:
+    case OptionType::List:
+    case OptionType::IntList:
+        // A probe option holds one integer, string or flag (OptionValue).
+        return badInput(prefix + ": a probe option cannot be " + typeName(spec.type));
     }
     if (spec.min && number < *spec.min)
         return badInput(prefix + ": " + std::to_string(number) + " is below the minimum " +

@@ -23,7 +23,9 @@
 
 namespace lb {
 
-enum class OptionType { Bool, Int, Size, String, Choice, Path };
+// Number (a float), List (strings) and IntList (whole numbers) serve the scenario's own tables
+// (engine/scenario_keys.h); a probe's options are single values of the first six types.
+enum class OptionType { Bool, Int, Size, String, Choice, Path, Number, List, IntList };
 
 // One option of a probe, written as a table entry with designated initializers, the default
 // stated there and nowhere else (fio's options.c is the model):
@@ -32,13 +34,15 @@ enum class OptionType { Bool, Int, Size, String, Choice, Path };
 // validateOptions fills the default in, so the probe reads every option that has one through the
 // typed accessors of OptionValues without a fallback of its own.
 struct OptionSpec {
-    std::string name;  // key in the scenario's [[workloads]] table
+    std::string name;  // key in the scenario's table ([[workloads]] for a probe's options)
     std::string label; // short text for forms
     OptionType type = OptionType::String;
     std::string help;
     std::optional<std::int64_t> min; // for Int and Size
     std::optional<std::int64_t> max;
-    std::string defaultValue; // as written in a scenario; empty: no default (the option is absent)
+    // As written in a scenario ("a, b" for a list); empty: no default (the option is absent, or
+    // its default depends on the rest of the scenario and the help says which).
+    std::string defaultValue;
     std::vector<std::string> choices;
     bool required = false;
 };

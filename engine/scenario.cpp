@@ -57,12 +57,15 @@ namespace {
 Expected<Preconditioning> parsePreconditioning(const toml::table& t, const std::string& where,
                                                const Reporter& rep, const Probe& probe,
                                                const OptionValues& options) {
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Workload, n);
+    };
     Preconditioning p;
-    LB_TRY(mode, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    LB_TRY(mode, getChoice(t, keyOf("precondition"), where, rep));
     p.snia = mode == "snia";
-    LB_TRY(rounds, getInt(t, "steady_rounds", where, rep, p.maxRounds, 1, 1000));
+    LB_TRY(rounds, getInt(t, keyOf("steady_rounds"), where, rep));
     p.maxRounds = static_cast<int>(rounds);
-    LB_TRY(seconds, getInt(t, "steady_round_seconds", where, rep, p.roundSeconds, 1, 3600));
+    LB_TRY(seconds, getInt(t, keyOf("steady_round_seconds"), where, rep));
     p.roundSeconds = static_cast<int>(seconds);
     LB_TRY(bytes, getPreconditionSize(t, where, rep));
     p.bytes = bytes;
@@ -89,7 +92,10 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
                                          const ProbeRegistry& probes) {
     ScenarioWorkload w;
     w.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(probeName, getString(t, "probe", where, rep, true));
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Workload, n);
+    };
+    LB_TRY(probeName, getString(t, keyOf("probe"), where, rep));
     const Probe* probe = probes.find(probeName);
     if (!probe) {
         std::string list;
@@ -99,19 +105,17 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
                                "unknown probe '" + probeName + "' (known: " + list + ")"));
     }
     w.probe = probeName;
-    LB_TRY(timeout, getInt(t, "timeout", where, rep, 3600, 1, 7 * 24 * 3600));
+    LB_TRY(timeout, getInt(t, keyOf("timeout"), where, rep));
     w.timeoutSeconds = static_cast<int>(timeout);
     // "all", one name, or a list; names are checked against [[clients]] with the rest.
-    LB_TRY(clients, getStringList(t, "clients", where, rep, {}));
+    LB_TRY(clients, getStringList(t, keyOf("clients"), where, rep));
     w.clients = clients;
 
     std::map<std::string, RawOption> raw;
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (k == "probe" || k == "name" || k == "timeout" || k == "clients" ||
-            k == "precondition" || k == "steady_rounds" || k == "steady_round_seconds" ||
-            k == "precondition_size")
-            continue;
+        if (hasScenarioKey(ScenarioTable::Workload, k))
+            continue; // the workload's own key, not the probe's option
         RawOption opt;
         opt.line = static_cast<int>(key.source().begin.line);
         opt.column = static_cast<int>(key.source().begin.column);
@@ -145,7 +149,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
         defaultName += ":" + w.options.text("preset");
     else if (w.options.has("job_file"))
         defaultName += ":" + fs::path(w.options.text("job_file")).stem().string();
-    LB_TRY(name, getString(t, "name", where, rep, false, defaultName));
+    LB_TRY(name, getString(t, keyOf("name").name.c_str(), where, rep, false, defaultName));
     if (name.empty() || name.size() > 128)
         return badInput(rep.at(t, "name", where + "name", "must be 1 to 128 characters"));
     w.name = name;
@@ -170,35 +174,33 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
 
-    if (auto r = rejectUnknown(
-            root, {"name",  "description", "iterations", "min_iterations", "max_iterations",
-                   "until", "bracket",     "interleave", "work_dir",       "drop_caches",
-                   "cache", "io",          "host",       "thresholds",     "decide",
-                   "disks", "layouts",     "workloads",  "drills",         "clients"},
-            "", rep);
-        !r)
+    if (auto r = rejectUnknown(root, ScenarioTable::Top, "", rep); !r)
         return fail(r.error());
 
     Scenario s;
     s.path = path;
     s.text = maskSecrets(text, root);
-    LB_TRY(name, getString(root, "name", "", rep, true));
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Top, n);
+    };
+    LB_TRY(name, getString(root, keyOf("name"), "", rep));
     if (!validName(name))
         return badInput(rep.at(root, "name", "name", "use letters, digits, '-', '_' and '.' only"));
     s.name = name;
-    LB_TRY(description, getString(root, "description", "", rep, false));
+    LB_TRY(description, getString(root, keyOf("description"), "", rep));
     s.description = description;
     if (auto r = parseRepetition(root, s, rep); !r)
         return fail(r.error());
-    LB_TRY(dropCaches, getBool(root, "drop_caches", "", rep, true));
+    LB_TRY(dropCaches, getBool(root, keyOf("drop_caches"), "", rep));
     s.dropCaches = dropCaches;
-    LB_TRY(cache, getChoice(root, "cache", "", rep, {"cold", "warm"}, "cold"));
+    LB_TRY(cache, getChoice(root, keyOf("cache"), "", rep));
     s.coldCache = cache == "cold";
-    LB_TRY(io, getChoice(root, "io", "", rep, {"auto", "direct", "buffered"}, "auto"));
+    LB_TRY(io, getChoice(root, keyOf("io"), "", rep));
     s.io = io == "direct"     ? Scenario::IoPath::Direct
            : io == "buffered" ? Scenario::IoPath::Buffered
                               : Scenario::IoPath::Auto;
-    LB_TRY(workDir, getString(root, "work_dir", "", rep, false, "/var/tmp/layoutbench/" + name));
+    LB_TRY(workDir, getString(root, keyOf("work_dir").name.c_str(), "", rep, false,
+                              "/var/tmp/layoutbench/" + name));
     if (workDir.empty())
         return badInput(rep.at(root, "work_dir", "work_dir", "must not be empty"));
     s.workDir = resolve(baseDir, workDir);
@@ -207,9 +209,12 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         const auto* t = host->as_table();
         if (!t)
             return badInput(rep.at(*host, "host", "expected a [host] table"));
-        if (auto r = rejectUnknown(*t, {"target", "identity", "known_hosts"}, "host.", rep); !r)
+        if (auto r = rejectUnknown(*t, ScenarioTable::Host, "host.", rep); !r)
             return fail(r.error());
-        LB_TRY(target, getString(*t, "target", "host.", rep, false, "local"));
+        const auto hostKey = [](std::string_view n) -> const OptionSpec& {
+            return scenarioKey(ScenarioTable::Host, n);
+        };
+        LB_TRY(target, getString(*t, hostKey("target"), "host.", rep));
         if (target != "local") {
             if (auto url = parseSshUrl(target); !url)
                 return badInput(rep.at(*t, "target", "host.target",
@@ -217,19 +222,21 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                            url.error().message));
         }
         s.host.target = target;
-        LB_TRY(identity, getString(*t, "identity", "host.", rep, false));
+        LB_TRY(identity, getString(*t, hostKey("identity"), "host.", rep));
         s.host.identity = resolve(baseDir, identity);
-        LB_TRY(knownHosts, getString(*t, "known_hosts", "host.", rep, false));
+        LB_TRY(knownHosts, getString(*t, hostKey("known_hosts"), "host.", rep));
         s.host.knownHosts = resolve(baseDir, knownHosts);
     }
     if (const toml::node* thr = root.get("thresholds")) {
         const auto* t = thr->as_table();
         if (!t)
             return badInput(rep.at(*thr, "thresholds", "expected a [thresholds] table"));
-        if (auto r = rejectUnknown(*t, {"viable", "not_viable"}, "thresholds.", rep); !r)
+        if (auto r = rejectUnknown(*t, ScenarioTable::Thresholds, "thresholds.", rep); !r)
             return fail(r.error());
-        LB_TRY(viable, getDouble(*t, "viable", "thresholds.", rep, 1.10));
-        LB_TRY(notViable, getDouble(*t, "not_viable", "thresholds.", rep, 2.0));
+        LB_TRY(viable,
+               getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "viable"), "thresholds.", rep));
+        LB_TRY(notViable, getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "not_viable"),
+                                    "thresholds.", rep));
         if (!(viable >= 1.0 && notViable > viable))
             return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
         s.thresholds = {viable, notViable};

@@ -136,19 +136,22 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
 // min_iterations / max_iterations (and optionally the coefficient-of-variation rule `until`);
 // and how the runs of the layouts are ordered in time (bracket, interleave).
 Expected<void> parseRepetition(const toml::table& root, Scenario& s, const Reporter& rep) {
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Top, n);
+    };
     const toml::node* it = root.get("iterations");
     const bool automatic = it && it->is_string();
     if (automatic && it->as_string()->get() != "auto")
         return badInput(rep.at(*it, "iterations", "expected a whole number or \"auto\""));
     if (!automatic) {
-        LB_TRY(iterations, getInt(root, "iterations", "", rep, 3, 1, 1000));
+        LB_TRY(iterations, getInt(root, keyOf("iterations"), "", rep));
         s.iterations = static_cast<int>(iterations);
         for (const char* key : {"min_iterations", "max_iterations", "until"})
             if (const toml::node* n = root.get(key))
                 return badInput(rep.at(*n, key, "only with iterations = \"auto\""));
     } else {
-        LB_TRY(minimum, getInt(root, "min_iterations", "", rep, 3, 1, 1000));
-        LB_TRY(maximum, getInt(root, "max_iterations", "", rep, 10, 1, 1000));
+        LB_TRY(minimum, getInt(root, keyOf("min_iterations"), "", rep));
+        LB_TRY(maximum, getInt(root, keyOf("max_iterations"), "", rep));
         if (maximum < minimum)
             return badInput(rep.at(*(root.get("max_iterations") ? root.get("max_iterations")
                                                                 : root.get("min_iterations")),
@@ -157,7 +160,7 @@ Expected<void> parseRepetition(const toml::table& root, Scenario& s, const Repor
                                        std::to_string(minimum) + ")"));
         s.iterations = static_cast<int>(minimum);
         s.maxIterations = static_cast<int>(maximum);
-        LB_TRY(until, getString(root, "until", "", rep, false));
+        LB_TRY(until, getString(root, keyOf("until"), "", rep));
         if (!until.empty()) {
             // "cv<3%": the Phoronix Test Suite's rule, the spread of each layout's own runs.
             double cv = 0;
@@ -172,11 +175,11 @@ Expected<void> parseRepetition(const toml::table& root, Scenario& s, const Repor
         }
     }
     if (root.get("bracket")) {
-        LB_TRY(bracket, getBool(root, "bracket", "", rep, true));
+        LB_TRY(bracket, getBool(root, keyOf("bracket"), "", rep));
         s.bracket = bracket;
     }
     if (root.get("interleave")) {
-        LB_TRY(interleave, getBool(root, "interleave", "", rep, true));
+        LB_TRY(interleave, getBool(root, keyOf("interleave"), "", rep));
         s.interleave = interleave;
     }
     return {};
@@ -192,7 +195,7 @@ Expected<void> parseDecide(const toml::table& root, Scenario& s, const Reporter&
     const auto* t = node->as_table();
     if (!t)
         return badInput(rep.at(*node, "decide", "expected a [decide] table"));
-    if (auto r = rejectUnknown(*t, {"metrics"}, "decide.", rep); !r)
+    if (auto r = rejectUnknown(*t, ScenarioTable::Decide, "decide.", rep); !r)
         return r;
     const auto* list = t->get_as<toml::array>("metrics");
     if (!list || list->empty())

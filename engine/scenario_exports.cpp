@@ -70,21 +70,19 @@ bool chapSafe(const std::string& s) {
 Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep,
                                      const ScenarioLayout& layout) {
-    const std::set<std::string> iscsiKeys{"lun",        "lun_size",        "iqn",
-                                          "tid",        "lun_number",      "portal_port",
-                                          "chap_user",  "chap_password",   "chap_password_file",
-                                          "initiators", "tgt_control_port"};
-    const std::set<std::string> nfsKeys{"nfs_options", "nfs_versions", "nfs_clients"};
-    std::set<std::string> allowed{"address", "iscsi", "nfs"};
-    allowed.insert(iscsiKeys.begin(), iscsiKeys.end());
-    allowed.insert(nfsKeys.begin(), nfsKeys.end());
-    if (auto r = rejectUnknown(t, allowed, where, rep); !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Export, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return hasScenarioKey(ScenarioTable::Export, n) ? scenarioKey(ScenarioTable::Export, n)
+               : hasScenarioKey(ScenarioTable::ExportIscsi, n)
+                   ? scenarioKey(ScenarioTable::ExportIscsi, n)
+                   : scenarioKey(ScenarioTable::ExportNfs, n);
+    };
     ScenarioExport e;
     e.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(iscsi, getEnum<IscsiTarget>(t, "iscsi", where, rep));
+    LB_TRY(iscsi, getEnum<IscsiTarget>(t, keyOf("iscsi").name.c_str(), where, rep));
     e.iscsi = iscsi;
-    LB_TRY(nfs, getEnum<NfsServer>(t, "nfs", where, rep));
+    LB_TRY(nfs, getEnum<NfsServer>(t, keyOf("nfs").name.c_str(), where, rep));
     e.nfs = nfs;
     if (!e.iscsi && !e.nfs)
         return badInput(rep.at(t, where + "iscsi",
@@ -92,19 +90,19 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                                "or \"ganesha\", or both"));
     for (const auto& [key, node] : t) {
         const std::string k(key.str());
-        if (!e.iscsi && iscsiKeys.count(k))
+        if (!e.iscsi && hasScenarioKey(ScenarioTable::ExportIscsi, k))
             return badInput(rep.at(key.source(), where + k, "only an iSCSI export takes it"));
-        if (!e.nfs && nfsKeys.count(k))
+        if (!e.nfs && hasScenarioKey(ScenarioTable::ExportNfs, k))
             return badInput(rep.at(key.source(), where + k, "only an NFS export takes it"));
     }
     const bool zfs =
         isZfs(layout.kind) || (layout.guest && layout.guest->layout.rfind("zfs", 0) == 0);
-    LB_TRY(address, getString(t, "address", where, rep, false));
+    LB_TRY(address, getString(t, keyOf("address"), where, rep));
     if (t.get("address") && (address.empty() || hasSpace(address)))
         return badInput(rep.at(t, "address", where + "address", "expected a host name or address"));
     e.address = address;
 
-    LB_TRY(lun, getChoice(t, "lun", where, rep, {"file", "zvol", "device"}, "file"));
+    LB_TRY(lun, getChoice(t, keyOf("lun"), where, rep));
     e.lun = lun;
     if (e.lun == "zvol" && !zfs)
         return badInput(rep.at(t, "lun", where + "lun", "a zvol needs a ZFS layout"));
@@ -120,37 +118,40 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         return badInput(rep.at(t, "lun_size", where + "lun_size",
                                "a device LUN is the whole array; only file and zvol LUNs take a "
                                "size"));
-    LB_TRY(lunSize, getSize(t, "lun_size", where, rep, 1ULL << 30, SizeConvention::Binary));
+    LB_TRY(lunSize, getSize(t, keyOf("lun_size"), where, rep, SizeConvention::Binary));
     if (lunSize < (1ULL << 20) || lunSize % 4096 != 0)
         return badInput(
             rep.at(t, "lun_size", where + "lun_size", "must be at least 1M and a multiple of 4K"));
     e.lunSizeBytes = lunSize;
-    LB_TRY(iqn, getString(t, "iqn", where, rep, false, defaultIqn(layout.name)));
+    LB_TRY(iqn,
+           getString(t, keyOf("iqn").name.c_str(), where, rep, false, defaultIqn(layout.name)));
     if (!validIqn(iqn))
         return badInput(rep.at(t, "iqn", where + "iqn",
                                "'" + iqn +
                                    "' is not an IQN (iqn.YYYY-MM.reversed.domain:name, lower "
                                    "case)"));
     e.iqn = iqn;
-    LB_TRY(tid, getInt(t, "tid", where, rep, 1, 1, 65535));
+    LB_TRY(tid, getInt(t, keyOf("tid"), where, rep));
     e.tid = static_cast<int>(tid);
     if (e.iscsi == IscsiTarget::Lio && t.get("tid"))
         return badInput(rep.at(t, "tid", where + "tid", "only tgt numbers its targets"));
     // tgt keeps LUN 0 for its own controller.
+    const OptionSpec& lunNumberKey = keyOf("lun_number");
     LB_TRY(lunNumber,
-           getInt(t, "lun_number", where, rep, 1, e.iscsi == IscsiTarget::Tgt ? 1 : 0, 255));
+           getInt(t, lunNumberKey.name.c_str(), where, rep, defaultInteger(lunNumberKey),
+                  e.iscsi == IscsiTarget::Tgt ? 1 : *lunNumberKey.min, *lunNumberKey.max));
     e.lunNumber = static_cast<int>(lunNumber);
-    LB_TRY(portalPort, getInt(t, "portal_port", where, rep, 3260, 1, 65535));
+    LB_TRY(portalPort, getInt(t, keyOf("portal_port"), where, rep));
     e.portalPort = static_cast<int>(portalPort);
-    LB_TRY(control, getInt(t, "tgt_control_port", where, rep, 0, 0, 65535));
+    LB_TRY(control, getInt(t, keyOf("tgt_control_port"), where, rep));
     if (e.iscsi == IscsiTarget::Lio && t.get("tgt_control_port"))
         return badInput(rep.at(t, "tgt_control_port", where + "tgt_control_port",
                                "only tgt has a control port"));
     e.tgtControlPort = static_cast<int>(control);
 
-    LB_TRY(chapUser, getString(t, "chap_user", where, rep, false));
-    LB_TRY(chapPassword, getString(t, "chap_password", where, rep, false));
-    LB_TRY(chapFile, getString(t, "chap_password_file", where, rep, false));
+    LB_TRY(chapUser, getString(t, keyOf("chap_user"), where, rep));
+    LB_TRY(chapPassword, getString(t, keyOf("chap_password"), where, rep));
+    LB_TRY(chapFile, getString(t, keyOf("chap_password_file"), where, rep));
     if (t.get("chap_password") && t.get("chap_password_file"))
         return badInput(rep.at(t, "chap_password_file", where + "chap_password_file",
                                "give chap_password or chap_password_file, not both"));
@@ -191,7 +192,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         e.chapUser = chapUser;
         e.chapPassword = e.chapPasswordMasked ? "" : chapPassword;
     }
-    LB_TRY(initiators, getStringList(t, "initiators", where, rep, {"ALL"}));
+    LB_TRY(initiators, getStringList(t, keyOf("initiators"), where, rep));
     for (const auto& i : initiators)
         if (hasSpace(i) || (e.iscsi == IscsiTarget::Lio && i != "ALL" && i.rfind("iqn.", 0) != 0))
             return badInput(rep.at(
@@ -207,7 +208,8 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     const std::vector<std::string> defaultOptions =
         e.nfs == NfsServer::Kernel ? std::vector<std::string>{"rw", "sync", "no_root_squash"}
                                    : std::vector<std::string>{"rw", "no_root_squash"};
-    LB_TRY(options, getStringList(t, "nfs_options", where, rep, defaultOptions));
+    LB_TRY(options,
+           getStringList(t, keyOf("nfs_options").name.c_str(), where, rep, defaultOptions));
     const std::set<std::string> known{
         "rw",         "ro",     "sync",     "async",  "root_squash", "no_root_squash",
         "all_squash", "secure", "insecure", "wdelay", "no_wdelay"};
@@ -235,7 +237,10 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                                "contradicting options (one of rw/ro, one of sync/async, one "
                                "squash)"));
     e.nfsOptions = options;
-    if (const toml::node* versions = t.get("nfs_versions")) {
+    e.nfsVersions.clear();
+    for (const auto& v : defaultList(keyOf("nfs_versions")))
+        e.nfsVersions.push_back(std::stoi(v));
+    if (const toml::node* versions = t.get(keyOf("nfs_versions").name)) {
         const auto* arr = versions->as_array();
         if (!arr || arr->empty())
             return badInput(
@@ -251,7 +256,7 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
             e.nfsVersions.push_back(static_cast<int>(v->get()));
         }
     }
-    LB_TRY(clients, getStringList(t, "nfs_clients", where, rep, {"*"}));
+    LB_TRY(clients, getStringList(t, keyOf("nfs_clients"), where, rep));
     for (const auto& c : clients)
         if (hasSpace(c) || c.find_first_of("(){};\"") != std::string::npos)
             return badInput(rep.at(t, "nfs_clients", where + "nfs_clients",
@@ -262,19 +267,19 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
 
 Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(
-            t, {"name", "target", "identity", "known_hosts", "address", "fio_port", "work_dir"},
-            where, rep);
-        !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Client, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Client, n);
+    };
     ScenarioClient c;
     c.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(name, getString(t, "name", where, rep, true));
+    LB_TRY(name, getString(t, keyOf("name"), where, rep));
     if (!validName(name) || name == "all")
         return badInput(rep.at(t, "name", where + "name",
                                "use letters, digits, '-', '_' and '.' only (and not 'all')"));
     c.name = name;
-    LB_TRY(target, getString(t, "target", where, rep, false, "local"));
+    LB_TRY(target, getString(t, keyOf("target"), where, rep));
     if (target != "local") {
         if (auto url = parseSshUrl(target); !url)
             return badInput(
@@ -282,17 +287,18 @@ Expected<ScenarioClient> parseClient(const toml::table& t, const std::string& wh
                        "expected \"local\" or ssh://[user@]host[:port]: " + url.error().message));
     }
     c.target = target;
-    LB_TRY(identity, getString(t, "identity", where, rep, false));
+    LB_TRY(identity, getString(t, keyOf("identity"), where, rep));
     c.identity = resolve(baseDir, identity);
-    LB_TRY(knownHosts, getString(t, "known_hosts", where, rep, false));
+    LB_TRY(knownHosts, getString(t, keyOf("known_hosts"), where, rep));
     c.knownHosts = resolve(baseDir, knownHosts);
-    LB_TRY(address, getString(t, "address", where, rep, false, hostOfTarget(target)));
+    LB_TRY(address,
+           getString(t, keyOf("address").name.c_str(), where, rep, false, hostOfTarget(target)));
     if (address.empty() || hasSpace(address))
         return badInput(rep.at(t, "address", where + "address", "expected a host name or address"));
     c.address = address;
-    LB_TRY(port, getInt(t, "fio_port", where, rep, 8765, 1, 65535));
+    LB_TRY(port, getInt(t, keyOf("fio_port"), where, rep));
     c.fioPort = static_cast<int>(port);
-    LB_TRY(workDir, getString(t, "work_dir", where, rep, false, c.workDir));
+    LB_TRY(workDir, getString(t, keyOf("work_dir"), where, rep));
     if (workDir.empty() || workDir.front() != '/' || hasSpace(workDir))
         return badInput(rep.at(t, "work_dir", where + "work_dir",
                                "must be an absolute path on the client, without spaces"));

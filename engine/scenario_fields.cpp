@@ -5,9 +5,11 @@
 #include "engine/ssh_runner.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 
 namespace lb::scenario_parse {
 
@@ -107,6 +109,55 @@ getPreconditionSize(const toml::table& t, const std::string& where, const Report
         return badInput(rep.at(t, "precondition_size", where + "precondition_size",
                                "must be at least 128K (one block of the sequential writes)"));
     return std::optional<std::uint64_t>{bytes};
+}
+
+Expected<void> rejectUnknown(const toml::table& table, ScenarioTable keys, const std::string& where,
+                             const Reporter& rep) {
+    return rejectUnknown(table, acceptedKeys(keys), where, rep);
+}
+
+Expected<std::string> getString(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep) {
+    return getString(t, key.name.c_str(), where, rep, key.required, key.defaultValue);
+}
+
+Expected<bool> getBool(const toml::table& t, const OptionSpec& key, const std::string& where,
+                       const Reporter& rep) {
+    return getBool(t, key.name.c_str(), where, rep, defaultFlag(key));
+}
+
+Expected<std::int64_t> getInt(const toml::table& t, const OptionSpec& key, const std::string& where,
+                              const Reporter& rep) {
+    return getInt(t, key.name.c_str(), where, rep, defaultInteger(key),
+                  key.min.value_or(std::numeric_limits<std::int64_t>::min()),
+                  key.max.value_or(std::numeric_limits<std::int64_t>::max()));
+}
+
+Expected<double> getDouble(const toml::table& t, const OptionSpec& key, const std::string& where,
+                           const Reporter& rep) {
+    return getDouble(t, key.name.c_str(), where, rep, defaultNumber(key));
+}
+
+Expected<std::uint64_t> getSize(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep,
+                                SizeConvention convention) {
+    std::uint64_t fallback = 0;
+    if (!key.defaultValue.empty()) {
+        auto bytes = parseSize(key.defaultValue, convention);
+        assert(bytes);
+        fallback = *bytes;
+    }
+    return getSize(t, key.name.c_str(), where, rep, fallback, convention);
+}
+
+Expected<std::string> getChoice(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep) {
+    return getChoice(t, key.name.c_str(), where, rep, key.choices, key.defaultValue);
+}
+
+Expected<std::vector<std::string>> getStringList(const toml::table& t, const OptionSpec& key,
+                                                 const std::string& where, const Reporter& rep) {
+    return getStringList(t, key.name.c_str(), where, rep, defaultList(key));
 }
 
 std::string resolve(const std::string& base, const std::string& p) {

@@ -9,15 +9,18 @@ namespace lb::scenario_parse {
 
 Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
                                  const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t, {"name", "device", "file", "size", "wipe"}, where, rep); !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Disk, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Disk, n);
+    };
     ScenarioDisk d;
     d.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(name, getString(t, "name", where, rep, true));
-    LB_TRY(device, getString(t, "device", where, rep, false));
-    LB_TRY(file, getString(t, "file", where, rep, false));
-    LB_TRY(size, getSize(t, "size", where, rep, 0));
-    LB_TRY(wipe, getBool(t, "wipe", where, rep, false));
+    LB_TRY(name, getString(t, keyOf("name"), where, rep));
+    LB_TRY(device, getString(t, keyOf("device"), where, rep));
+    LB_TRY(file, getString(t, keyOf("file"), where, rep));
+    LB_TRY(size, getSize(t, keyOf("size"), where, rep));
+    LB_TRY(wipe, getBool(t, keyOf("wipe"), where, rep));
     if (!validName(name))
         return badInput(
             rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
@@ -40,25 +43,22 @@ Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
 
 Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
                                    const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(
-            t,
-            {"hypervisor", "layout",    "target", "identity", "known_hosts", "disk",   "kernel",
-             "initrd",     "append",    "image",  "accel",    "memory",      "cpus",   "cache",
-             "aio",        "iothreads", "bus",    "ssh_port", "fw_cfg",      "domain", "attach_as"},
-            where, rep);
-        !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Guest, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Guest, n);
+    };
     ScenarioGuest g;
-    LB_TRY(hypervisor, getEnum<Hypervisor>(t, "hypervisor", where, rep));
-    g.hypervisor = hypervisor.value_or(Hypervisor::Qemu);
-    LB_TRY(layout, getChoice(t, "layout", where, rep, {"ext4", "xfs", "zfs-stripe"}, "ext4"));
+    LB_TRY(hypervisorName, getChoice(t, keyOf("hypervisor"), where, rep));
+    g.hypervisor = *enumFromName<Hypervisor>(hypervisorName);
+    LB_TRY(layout, getChoice(t, keyOf("layout"), where, rep));
     g.layout = layout;
-    LB_TRY(sshPort, getInt(t, "ssh_port", where, rep, 0, 0, 65535));
+    LB_TRY(sshPort, getInt(t, keyOf("ssh_port"), where, rep));
     g.sshPort = static_cast<int>(sshPort);
     if (g.sshPort != 0 && g.hypervisor != Hypervisor::Qemu)
         return badInput(rep.at(t, "ssh_port", where + "ssh_port",
                                "only a qemu guest started by layoutbench has a forwarded port"));
-    LB_TRY(target, getString(t, "target", where, rep, false,
+    LB_TRY(target, getString(t, keyOf("target").name.c_str(), where, rep, false,
                              g.sshPort ? "ssh://root@127.0.0.1:" + std::to_string(g.sshPort) : ""));
     if (target.empty())
         return badInput(rep.at(t, where + "target",
@@ -67,43 +67,42 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     if (auto url = parseSshUrl(target); !url)
         return badInput(rep.at(t, "target", where + "target", url.error().message));
     g.target = target;
-    LB_TRY(identity, getString(t, "identity", where, rep, false));
+    LB_TRY(identity, getString(t, keyOf("identity"), where, rep));
     g.identity = resolve(baseDir, identity);
-    LB_TRY(knownHosts, getString(t, "known_hosts", where, rep, false));
+    LB_TRY(knownHosts, getString(t, keyOf("known_hosts"), where, rep));
     g.knownHosts = resolve(baseDir, knownHosts);
-    LB_TRY(kernel, getString(t, "kernel", where, rep, false));
+    LB_TRY(kernel, getString(t, keyOf("kernel"), where, rep));
     g.kernel = resolve(baseDir, kernel);
-    LB_TRY(initrd, getString(t, "initrd", where, rep, false));
+    LB_TRY(initrd, getString(t, keyOf("initrd"), where, rep));
     g.initrd = resolve(baseDir, initrd);
-    LB_TRY(append, getString(t, "append", where, rep, false, "console=ttyS0"));
+    LB_TRY(append, getString(t, keyOf("append"), where, rep));
     g.append = append;
-    LB_TRY(image, getString(t, "image", where, rep, false));
+    LB_TRY(image, getString(t, keyOf("image"), where, rep));
     g.image = resolve(baseDir, image);
     // A qemu guest booted from an image has that image as its first disk.
     LB_TRY(disk,
-           getString(t, "disk", where, rep, false,
+           getString(t, keyOf("disk").name.c_str(), where, rep, false,
                      g.hypervisor == Hypervisor::Qemu && !image.empty() ? "/dev/vdb" : "/dev/vda"));
     if (disk.rfind("/dev/", 0) != 0)
         return badInput(rep.at(t, "disk", where + "disk", "must be a path under /dev/"));
     g.disk = disk;
-    LB_TRY(accel, getChoice(t, "accel", where, rep, {"auto", "kvm", "tcg"}, "auto"));
+    LB_TRY(accel, getChoice(t, keyOf("accel"), where, rep));
     g.accel = accel;
-    LB_TRY(memory, getSize(t, "memory", where, rep, 4ULL << 30, SizeConvention::Binary));
+    LB_TRY(memory, getSize(t, keyOf("memory"), where, rep, SizeConvention::Binary));
     if (memory < 64 * 1024 * 1024)
         return badInput(rep.at(t, "memory", where + "memory", "must be at least 64M"));
     g.memoryBytes = memory;
-    LB_TRY(cpus, getInt(t, "cpus", where, rep, 2, 1, 1024));
+    LB_TRY(cpus, getInt(t, keyOf("cpus"), where, rep));
     g.cpus = static_cast<int>(cpus);
-    LB_TRY(cache, getChoice(t, "cache", where, rep,
-                            {"none", "writeback", "writethrough", "directsync", "unsafe"}, "none"));
+    LB_TRY(cache, getChoice(t, keyOf("cache"), where, rep));
     g.cache = cache;
-    LB_TRY(aio, getChoice(t, "aio", where, rep, {"threads", "native", "io_uring"}, "threads"));
+    LB_TRY(aio, getChoice(t, keyOf("aio"), where, rep));
     g.aio = aio;
-    LB_TRY(iothreads, getInt(t, "iothreads", where, rep, 0, 0, 64));
+    LB_TRY(iothreads, getInt(t, keyOf("iothreads"), where, rep));
     g.iothreads = static_cast<int>(iothreads);
-    LB_TRY(bus, getChoice(t, "bus", where, rep, {"virtio", "scsi"}, "virtio"));
+    LB_TRY(bus, getChoice(t, keyOf("bus"), where, rep));
     g.bus = bus;
-    if (const toml::node* fw = t.get("fw_cfg")) {
+    if (const toml::node* fw = t.get(keyOf("fw_cfg").name)) {
         const auto* arr = fw->as_array();
         if (!arr)
             return badInput(rep.at(*fw, where + "fw_cfg", "expected a list of name=…,file=…"));
@@ -114,9 +113,9 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
             g.fwCfg.push_back(str->get());
         }
     }
-    LB_TRY(domain, getString(t, "domain", where, rep, false));
+    LB_TRY(domain, getString(t, keyOf("domain"), where, rep));
     g.domain = domain;
-    LB_TRY(attachAs, getString(t, "attach_as", where, rep, false,
+    LB_TRY(attachAs, getString(t, keyOf("attach_as").name.c_str(), where, rep, false,
                                g.hypervisor == Hypervisor::Xen ? "xvdb" : "vdb"));
     g.attachAs = attachAs;
     if (g.hypervisor == Hypervisor::Qemu) {
@@ -137,58 +136,54 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
 
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
                                      const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t, {"name",         "kind",           "baseline",
-                                   "disks",        "path",           "pool",
-                                   "ashift",       "recordsize",     "compression",
-                                   "atime",        "underprovision", "inner",
-                                   "md_device",    "chunk",          "bitmap",
-                                   "assume_clean", "filesystem",     "guest",
-                                   "export",       "precondition",   "precondition_size"},
-                               where, rep);
-        !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Layout, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Layout, n);
+    };
     ScenarioLayout l;
     l.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(name, getString(t, "name", where, rep, true));
+    LB_TRY(name, getString(t, keyOf("name"), where, rep));
     if (!validName(name))
         return badInput(
             rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
     l.name = name;
-    LB_TRY(kindText, getString(t, "kind", where, rep, true));
+    LB_TRY(kindText, getString(t, keyOf("kind"), where, rep));
     const auto kind = parseLayoutKind(kindText);
     if (!kind)
         return badInput(
             rep.at(t, "kind", where + "kind", "unknown layout kind '" + kindText + "'"));
     l.kind = *kind;
-    LB_TRY(baseline, getBool(t, "baseline", where, rep, false));
+    LB_TRY(baseline, getBool(t, keyOf("baseline"), where, rep));
     l.baseline = baseline;
-    LB_TRY(path, getString(t, "path", where, rep, l.kind == LayoutKind::Dir));
+    // Required where it applies: dir layouts only.
+    LB_TRY(path, getString(t, keyOf("path").name.c_str(), where, rep, l.kind == LayoutKind::Dir));
     if (l.kind == LayoutKind::Dir && path.empty())
         return badInput(rep.at(t, "path", where + "path", "must not be empty"));
     l.path = resolve(baseDir, path);
     if (l.kind != LayoutKind::Dir && !path.empty())
         return badInput(rep.at(t, "path", where + "path", "only dir layouts take a path"));
-    LB_TRY(pool, getString(t, "pool", where, rep, false, "lb-" + l.name));
+    LB_TRY(pool, getString(t, keyOf("pool").name.c_str(), where, rep, false, "lb-" + l.name));
     if (!validName(pool))
         return badInput(rep.at(t, where + "pool", "use letters, digits, '-', '_' and '.' only"));
     l.pool = pool;
-    LB_TRY(ashift, getInt(t, "ashift", where, rep, 12, 9, 16));
+    LB_TRY(ashift, getInt(t, keyOf("ashift"), where, rep));
     l.ashift = static_cast<unsigned>(ashift);
-    LB_TRY(record, getSize(t, "recordsize", where, rep, 128 * 1024, SizeConvention::Binary));
+    LB_TRY(record, getSize(t, keyOf("recordsize"), where, rep, SizeConvention::Binary));
     if (record < 512 || record > 16 * 1024 * 1024 || (record & (record - 1)) != 0)
         return badInput(rep.at(t, "recordsize", where + "recordsize",
                                "must be a power of two from 512 to 16M"));
     l.recordsizeBytes = record;
-    LB_TRY(compression, getString(t, "compression", where, rep, false, "off"));
+    LB_TRY(compression, getString(t, keyOf("compression"), where, rep));
     l.compression = compression;
-    LB_TRY(atime, getBool(t, "atime", where, rep, false));
+    LB_TRY(atime, getBool(t, keyOf("atime"), where, rep));
     l.atime = atime;
-    LB_TRY(under, getDouble(t, "underprovision", where, rep, 1.0));
+    LB_TRY(under, getDouble(t, keyOf("underprovision"), where, rep));
     if (!(under > 0 && under <= 1.0))
         return badInput(
             rep.at(t, "underprovision", where + "underprovision", "must be a fraction in (0, 1]"));
     l.underprovision = under;
-    if (const toml::node* disks = t.get("disks")) {
+    if (const toml::node* disks = t.get(keyOf("disks").name)) {
         const auto* arr = disks->as_array();
         if (!arr)
             return badInput(rep.at(*disks, where + "disks", "expected a list of disk names"));
@@ -199,7 +194,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
             l.disks.push_back(s->get());
         }
     }
-    if (const toml::node* inner = t.get("inner")) {
+    if (const toml::node* inner = t.get(keyOf("inner").name)) {
         const auto* str = inner->as_string();
         const auto innerKind = str ? parseLayoutKind(str->get()) : std::nullopt;
         if (!innerKind || !isMd(*innerKind))
@@ -218,21 +213,22 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     if (!isMd(l.kind) && t.get("filesystem"))
         return badInput(rep.at(t, "filesystem", where + "filesystem",
                                "only md layouts are given a file system here"));
-    LB_TRY(mdDevice, getString(t, "md_device", where, rep, false, "/dev/md/lb-" + l.name));
+    LB_TRY(mdDevice, getString(t, keyOf("md_device").name.c_str(), where, rep, false,
+                               "/dev/md/lb-" + l.name));
     if (mdDevice.rfind("/dev/md", 0) != 0)
         return badInput(
             rep.at(t, "md_device", where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
     l.mdDevice = md ? mdDevice : "";
-    LB_TRY(chunk, getSize(t, "chunk", where, rep, 512 * 1024, SizeConvention::Binary));
+    LB_TRY(chunk, getSize(t, keyOf("chunk"), where, rep, SizeConvention::Binary));
     if (chunk < 4096 || (chunk & (chunk - 1)) != 0)
         return badInput(
             rep.at(t, "chunk", where + "chunk", "must be a power of two of at least 4K"));
     l.chunkBytes = chunk;
-    LB_TRY(bitmap, getChoice(t, "bitmap", where, rep, {"internal", "none"}, "internal"));
+    LB_TRY(bitmap, getChoice(t, keyOf("bitmap"), where, rep));
     l.bitmap = bitmap == "internal";
-    LB_TRY(assumeClean, getBool(t, "assume_clean", where, rep, false));
+    LB_TRY(assumeClean, getBool(t, keyOf("assume_clean"), where, rep));
     l.assumeClean = assumeClean;
-    LB_TRY(filesystem, getChoice(t, "filesystem", where, rep, {"ext4", "xfs"}, "ext4"));
+    LB_TRY(filesystem, getChoice(t, keyOf("filesystem"), where, rep));
     l.filesystem = filesystem;
     if (const toml::node* guest = t.get("guest")) {
         const auto* gt = guest->as_table();
@@ -262,7 +258,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         return badInput(rep.at(t, "disks", where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
         return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
-    LB_TRY(precondition, getChoice(t, "precondition", where, rep, {"none", "snia"}, "none"));
+    LB_TRY(precondition, getChoice(t, keyOf("precondition"), where, rep));
     l.precondition = precondition == "snia";
     LB_TRY(bytes, getPreconditionSize(t, where, rep));
     l.preconditionBytes = bytes;
@@ -275,19 +271,20 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
 
 Expected<ScenarioDrill> parseDrill(const toml::table& t, const std::string& where,
                                    const Reporter& rep) {
-    if (auto r =
-            rejectUnknown(t, {"layout", "action", "disks", "read_load", "timeout"}, where, rep);
-        !r)
+    if (auto r = rejectUnknown(t, ScenarioTable::Drill, where, rep); !r)
         return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Drill, n);
+    };
     ScenarioDrill d;
     d.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(layout, getString(t, "layout", where, rep, true));
+    LB_TRY(layout, getString(t, keyOf("layout"), where, rep));
     d.layout = layout;
-    LB_TRY(action, getEnum<DrillAction>(t, "action", where, rep));
+    LB_TRY(action, getEnum<DrillAction>(t, keyOf("action").name.c_str(), where, rep));
     if (!action)
         return badInput(rep.at(t, where + "action", "is required"));
     d.action = *action;
-    if (const toml::node* disks = t.get("disks")) {
+    if (const toml::node* disks = t.get(keyOf("disks").name)) {
         const auto* arr = disks->as_array();
         if (!arr || arr->empty())
             return badInput(rep.at(*disks, where + "disks", "expected a list of spare disk names"));
@@ -300,9 +297,9 @@ Expected<ScenarioDrill> parseDrill(const toml::table& t, const std::string& wher
     } else {
         return badInput(rep.at(t, where + "disks", "a drill needs the spare disks it adds"));
     }
-    LB_TRY(readLoad, getBool(t, "read_load", where, rep, true));
+    LB_TRY(readLoad, getBool(t, keyOf("read_load"), where, rep));
     d.readLoad = readLoad;
-    LB_TRY(timeout, getInt(t, "timeout", where, rep, 24 * 3600, 1, 7 * 24 * 3600));
+    LB_TRY(timeout, getInt(t, keyOf("timeout"), where, rep));
     d.timeoutSeconds = static_cast<int>(timeout);
     return d;
 }

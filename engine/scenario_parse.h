@@ -6,6 +6,7 @@
 #pragma once
 
 #include "engine/scenario.h"
+#include "engine/scenario_keys.h"
 #include "engine/size.h"
 
 #include <set>
@@ -60,6 +61,26 @@ Expected<std::uint64_t> getSize(const toml::table& t, const char* key, const std
 Expected<std::string> getChoice(const toml::table& t, const char* key, const std::string& where,
                                 const Reporter& rep, const std::vector<std::string>& allowed,
                                 std::string fallback);
+// The same for a key of a scenario table (scenario_keys.h): its name, whether it is required,
+// its range, choices and default come from the table.
+Expected<std::string> getString(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep);
+Expected<bool> getBool(const toml::table& t, const OptionSpec& key, const std::string& where,
+                       const Reporter& rep);
+Expected<std::int64_t> getInt(const toml::table& t, const OptionSpec& key, const std::string& where,
+                              const Reporter& rep);
+Expected<double> getDouble(const toml::table& t, const OptionSpec& key, const std::string& where,
+                           const Reporter& rep);
+Expected<std::uint64_t> getSize(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep,
+                                SizeConvention convention = SizeConvention::Decimal);
+Expected<std::string> getChoice(const toml::table& t, const OptionSpec& key,
+                                const std::string& where, const Reporter& rep);
+Expected<std::vector<std::string>> getStringList(const toml::table& t, const OptionSpec& key,
+                                                 const std::string& where, const Reporter& rep);
+// Refuses a key the table does not accept (acceptedKeys).
+Expected<void> rejectUnknown(const toml::table& table, ScenarioTable keys, const std::string& where,
+                             const Reporter& rep);
 // precondition_size: at least one 128 KiB block of fio's sequential writes; none when absent.
 Expected<std::optional<std::uint64_t>>
 getPreconditionSize(const toml::table& t, const std::string& where, const Reporter& rep);

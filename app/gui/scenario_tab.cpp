@@ -3,7 +3,9 @@
 
 #include "app/gui/capacity_model.h"
 #include "app/gui/gui_types.h"
+#include "app/gui/scenario_forms.h"
 #include "engine/input.h"
+#include "engine/scenario_keys.h"
 #include "probes/tools.h"
 
 #include <QDoubleSpinBox>
@@ -15,11 +17,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
 #include <QTimer>
@@ -101,11 +105,17 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     planRow->addWidget(planButton_);
     layoutsLayout->addLayout(planRow);
 
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(form);
-    leftLayout->addWidget(layoutsBox, 1);
+    auto* general = new QWidget;
+    auto* generalLayout = new QVBoxLayout(general);
+    generalLayout->setContentsMargins(0, 0, 0, 0);
+    generalLayout->addWidget(form);
+    generalLayout->addWidget(layoutsBox, 1);
+    formTabs_ = new QTabWidget;
+    formTabs_->addTab(general, tr("General"));
+    addTableEditor(disks_ = makeDisksEditor(), tr("Disks"));
+    addTableEditor(layouts_ = makeLayoutsEditor(), tr("Layouts"));
+    addTableEditor(workloads_ = makeWorkloadsEditor(probes_), tr("Workloads"));
+    addTableEditor(exports_ = makeExportsEditor(), tr("Exports"));
 
     // Right: the raw text and what is wrong with it.
     editor_ = new QPlainTextEdit;
@@ -138,7 +148,7 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     rightLayout->addWidget(problem_);
 
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
+    split->addWidget(formTabs_);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -218,6 +228,7 @@ void ScenarioTab::validateNow() {
 
 void ScenarioTab::validate() {
     check_ = checkScenario(text(), path_, probes_);
+    reloadTables();
     planButton_->setEnabled(check_.ok());
     if (check_.ok()) {
         capacity_->setLayouts(layoutCapacities(*check_.scenario));
@@ -282,20 +293,90 @@ void ScenarioTab::applyFormField(const QString& table, const QString& key,
                                  const QString& tomlValue) {
     if (fillingForm_)
         return;
-    const auto edited = setScenarioKey(text(), table, key, tomlValue);
-    if (!edited) {
-        problem_->setText(tr("%1 spans several lines: edit it in the text.").arg(key));
-        return;
-    }
-    if (*edited == text())
+    applyTableEdit(TablePath{{}, 0, ss(table)}, key, ss(tomlValue));
+}
+
+void ScenarioTab::replaceText(const QString& edited) {
+    if (edited == text())
         return;
     // One undoable edit of the document, so Ctrl+Z in the editor takes the form's change back.
     QTextCursor cursor(editor_->document());
     cursor.beginEditBlock();
     cursor.select(QTextCursor::Document);
-    cursor.insertText(*edited);
+    cursor.insertText(edited);
     cursor.endEditBlock();
     validateNow();
+}
+
+void ScenarioTab::showFormProblem(const QString& message) {
+    problem_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+    problem_->setText(message);
+}
+
+void ScenarioTab::addTableEditor(TableListEditor* editor, const QString& title) {
+    formTabs_->addTab(editor, title);
+    connect(editor, &TableListEditor::valueEdited, this, &ScenarioTab::applyTableEdit);
+    connect(editor, &TableListEditor::problem, this, &ScenarioTab::showFormProblem);
+    connect(editor, &TableListEditor::addRequested, this, [this, editor] { addTable(editor); });
+    connect(editor, &TableListEditor::removeRequested, this,
+            [this, editor](int index) { removeTable(editor, index); });
+}
+
+void ScenarioTab::applyTableEdit(const TablePath& at, const QString& key,
+                                 const std::optional<std::string>& value) {
+    const auto edited = setScenarioValue(ss(text()), at, ss(key), value);
+    if (!edited) {
+        showFormProblem(qs(edited.error().message));
+        return;
+    }
+    replaceText(qs(*edited));
+}
+
+void ScenarioTab::addTable(TableListEditor* editor) {
+    // A new table with the keys that name it; the validation line says what it still needs.
+    const int number = editor->list()->count() + 1;
+    std::vector<std::pair<std::string, std::string>> keys;
+    const auto add = [&](ScenarioTable table, const char* key, const std::string& value) {
+        if (auto v = tomlValue(scenarioKey(table, key), value))
+            keys.emplace_back(key, *v);
+    };
+    if (editor == disks_) {
+        add(ScenarioTable::Disk, "name", "disk" + std::to_string(number));
+    } else if (editor == layouts_) {
+        add(ScenarioTable::Layout, "name", "layout" + std::to_string(number));
+        add(ScenarioTable::Layout, "kind", std::string(layoutKindName(LayoutKind::Dir)));
+    } else if (editor == workloads_) {
+        const auto names = probes_.names();
+        add(ScenarioTable::Workload, "probe", names.empty() ? std::string() : names.front());
+    }
+    const auto edited = appendScenarioTable(ss(text()), ss(editor->array()), keys);
+    if (!edited) {
+        showFormProblem(qs(edited.error().message));
+        return;
+    }
+    replaceText(qs(*edited));
+    editor->select(editor->list()->count() - 1);
+}
+
+void ScenarioTab::removeTable(TableListEditor* editor, int index) {
+    const auto edited =
+        removeScenarioTable(ss(text()), ss(editor->array()), static_cast<std::size_t>(index));
+    if (!edited) {
+        showFormProblem(qs(edited.error().message));
+        return;
+    }
+    replaceText(qs(*edited));
+}
+
+void ScenarioTab::reloadTables() {
+    const std::string current = ss(text());
+    for (TableListEditor* editor : {disks_, layouts_, workloads_, exports_}) {
+        // A text that is not TOML leaves the forms as they were, disabled until it is again.
+        auto tables = readScenarioArray(current, ss(editor->array()));
+        editor->setEnabled(tables.has_value());
+        if (tables)
+            editor->reload(*tables);
+    }
 }
 
 } // namespace lb::gui

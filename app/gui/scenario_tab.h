@@ -1,13 +1,19 @@
 // The Scenario tab: open, edit and save a scenario file. A raw TOML editor validated live (the
-// engine's parser on a debounce timer; the error line highlighted and "line N: message" shown), a
-// form for the common top-level fields that edits the same text, and the layout list with each
-// layout's capacity as the text changes, and "Show plan…" for the commands each layout runs.
+// engine's parser on a debounce timer; the error line highlighted and "line N: message" shown),
+// and beside it tabbed forms that edit the same text: General (the common top-level fields, and
+// the layout list with each layout's capacity and "Show plan…" for the commands each layout runs),
+// Disks, Layouts, Workloads and Exports (forms generated from the engine's option tables, see
+// scenario_forms.h). A form's edit changes only its key's line in the text; an edit of the text
+// reloads the forms.
 #pragma once
 
 #include "app/gui/scenario_text.h"
 #include "engine/probe.h"
+#include "engine/scenario_edit.h"
 
 #include <QWidget>
+#include <optional>
+#include <string>
 
 class QDoubleSpinBox;
 class QLabel;
@@ -15,12 +21,14 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 class QTimer;
 
 namespace lb::gui {
 
 class CapacityModel;
+class TableListEditor;
 
 class ScenarioTab : public QWidget {
     Q_OBJECT
@@ -49,6 +57,12 @@ public:
     QLabel* problemLabel() const { return problem_; }
     CapacityModel* capacityModel() const { return capacity_; }
     QPushButton* planButton() const { return planButton_; }
+    // The form tabs: General, Disks, Layouts, Workloads, Exports.
+    QTabWidget* formTabs() const { return formTabs_; }
+    TableListEditor* disksEditor() const { return disks_; }
+    TableListEditor* layoutsEditor() const { return layouts_; }
+    TableListEditor* workloadsEditor() const { return workloads_; }
+    TableListEditor* exportsEditor() const { return exports_; }
 
 signals:
     void validityChanged(bool valid);
@@ -65,6 +79,15 @@ private:
     void showProblem(const ScenarioProblem& problem);
     void fillForm(const Scenario& scenario);
     void applyFormField(const QString& table, const QString& key, const QString& tomlValue);
+    void addTableEditor(TableListEditor* editor, const QString& title);
+    void applyTableEdit(const TablePath& at, const QString& key,
+                        const std::optional<std::string>& value);
+    void addTable(TableListEditor* editor);
+    void removeTable(TableListEditor* editor, int index);
+    void reloadTables();
+    void showFormProblem(const QString& message);
+    // Replaces the text with `edited` as one undoable edit and validates it.
+    void replaceText(const QString& edited);
 
     const ProbeRegistry probes_;
     QString path_;
@@ -86,6 +109,11 @@ private:
     QLineEdit* workDir_ = nullptr;
     QDoubleSpinBox* viable_ = nullptr;
     QDoubleSpinBox* notViable_ = nullptr;
+    QTabWidget* formTabs_ = nullptr;
+    TableListEditor* disks_ = nullptr;
+    TableListEditor* layouts_ = nullptr;
+    TableListEditor* workloads_ = nullptr;
+    TableListEditor* exports_ = nullptr;
 };
 
 } // namespace lb::gui

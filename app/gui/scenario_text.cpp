@@ -2,10 +2,9 @@
 #include "app/gui/scenario_text.h"
 
 #include "app/gui/gui_types.h"
+#include "engine/scenario_edit.h"
 
 #include <QRegularExpression>
-#include <QStringList>
-#include <cmath>
 
 namespace lb::gui {
 
@@ -80,103 +79,12 @@ std::vector<LayoutCapacity> layoutCapacities(const Scenario& scenario) {
     return out;
 }
 
-namespace {
-
-// "[name]" -> "name", "[[name]]" -> "[name]" (an array of tables), else "" with ok=false.
-bool tableHeader(const QString& line, QString* name) {
-    const QString t = line.trimmed();
-    if (!t.startsWith(QLatin1Char('[')))
-        return false;
-    static const QRegularExpression header(QStringLiteral("^\\[(\\[?)\\s*([^\\]]*?)\\s*\\]\\]?"));
-    const auto m = header.match(t);
-    if (!m.hasMatch())
-        return false;
-    *name = m.captured(1).isEmpty() ? m.captured(2) : QLatin1Char('[') + m.captured(2);
-    return true;
-}
-
-} // namespace
-
-std::optional<QString> setScenarioKey(const QString& text, const QString& table, const QString& key,
-                                      const QString& tomlValue) {
-    QStringList lines = text.split(QLatin1Char('\n'));
-    const QRegularExpression keyLine(QStringLiteral("^\\s*") + QRegularExpression::escape(key) +
-                                     QStringLiteral("\\s*="));
-    // The lines of the table: [begin, end).
-    qsizetype begin = -1, end = lines.size();
-    if (table.isEmpty())
-        begin = 0;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        QString name;
-        if (!tableHeader(lines[i], &name))
-            continue;
-        if (begin >= 0) {
-            end = i;
-            break;
-        }
-        if (name == table)
-            begin = i + 1;
-    }
-    const QString newLine = key + QStringLiteral(" = ") + tomlValue;
-    if (begin < 0) {
-        // No such table yet: add it at the end, where a table header is always allowed.
-        while (!lines.isEmpty() && lines.last().trimmed().isEmpty())
-            lines.removeLast();
-        lines << QString() << QLatin1Char('[') + table + QLatin1Char(']') << newLine << QString();
-        return lines.join(QLatin1Char('\n'));
-    }
-    qsizetype lastKey = -1;
-    for (qsizetype i = begin; i < end; ++i) {
-        const QString t = lines[i].trimmed();
-        if (t.isEmpty() || t.startsWith(QLatin1Char('#')))
-            continue;
-        if (keyLine.match(lines[i]).hasMatch()) {
-            if (lines[i].contains(QStringLiteral("\"\"\"")) ||
-                lines[i].contains(QStringLiteral("'''")))
-                return std::nullopt; // a multi-line string: edit it in the text
-            lines[i] = newLine;
-            return lines.join(QLatin1Char('\n'));
-        }
-        lastKey = i;
-    }
-    lines.insert(lastKey >= 0 ? lastKey + 1 : begin, newLine);
-    return lines.join(QLatin1Char('\n'));
-}
-
 QString tomlString(const QString& value) {
-    QString out = QStringLiteral("\"");
-    for (const QChar c : value) {
-        switch (c.unicode()) {
-        case '\\':
-            out += QStringLiteral("\\\\");
-            break;
-        case '"':
-            out += QStringLiteral("\\\"");
-            break;
-        case '\n':
-            out += QStringLiteral("\\n");
-            break;
-        case '\t':
-            out += QStringLiteral("\\t");
-            break;
-        case '\r':
-            out += QStringLiteral("\\r");
-            break;
-        default:
-            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-                out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-            else
-                out += c;
-        }
-    }
-    return out + QLatin1Char('"');
+    return qs(lb::tomlString(ss(value)));
 }
 
 QString tomlFloat(double value) {
-    QString s = QString::number(value, 'g', 15);
-    if (!s.contains(QLatin1Char('.')) && !s.contains(QLatin1Char('e')) && std::isfinite(value))
-        s += QStringLiteral(".0");
-    return s;
+    return qs(lb::tomlNumber(value));
 }
 
 } // namespace lb::gui

@@ -1,7 +1,7 @@
 // What the Scenario tab knows about scenario text, as functions of values: validating it with the
 // engine's parser and locating the problem ("line N: field: message"), the capacity of each layout
-// whose disks have sizes, and small edits of the common top-level fields for the form (the raw
-// text stays the source of truth).
+// whose disks have sizes, and TOML values for the common top-level fields of the form (the raw
+// text stays the source of truth; engine/scenario_edit.h edits it).
 #pragma once
 
 #include "engine/capacity.h"
@@ -45,11 +45,6 @@ struct LayoutCapacity {
 };
 std::vector<LayoutCapacity> layoutCapacities(const Scenario& scenario);
 
-// Sets `key = value` in the top-level table (table "") or in [table] of the scenario text: the
-// key's line is replaced, or the key added at the end of the table (the table added when missing).
-// `tomlValue` is already TOML (see tomlString). nullopt when the key's value spans several lines.
-std::optional<QString> setScenarioKey(const QString& text, const QString& table, const QString& key,
-                                      const QString& tomlValue);
 // A TOML basic string: quoted, with backslash, quote and control characters escaped.
 QString tomlString(const QString& value);
 // A TOML float that reads back the same: "1.1", "2.0".

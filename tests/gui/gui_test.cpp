@@ -21,6 +21,7 @@
 #include "app/gui/runs_model.h"
 #include "app/gui/scenario_tab.h"
 #include "app/gui/scenario_text.h"
+#include "engine/scenario_edit.h"
 #include "reports/charts.h"
 #include "tests/gui/fixture.h"
 
@@ -597,7 +598,8 @@ private slots:
         QString error;
         QVERIFY(
             tab.openFile(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios/quick.toml"), &error));
-        auto* iterations = tab.findChildren<QSpinBox*>().value(0);
+        // The General tab's first spin box (the other tabs' forms have spin boxes too).
+        auto* iterations = tab.formTabs()->widget(0)->findChildren<QSpinBox*>().value(0);
         QVERIFY(iterations);
         QCOMPARE(iterations->value(), 3);
         iterations->setValue(5);
@@ -611,6 +613,15 @@ private slots:
     }
 
     void scenarioTextHelpers() {
+        // The General form's edits, as the Scenario tab makes them (engine/scenario_edit.h).
+        const auto setScenarioKey = [](const QString& text, const QString& table,
+                                       const QString& key,
+                                       const QString& value) -> std::optional<QString> {
+            const auto edited =
+                lb::setScenarioValue(text.toStdString(), {{}, 0, table.toStdString()},
+                                     key.toStdString(), value.toStdString());
+            return edited ? std::optional<QString>(QString::fromStdString(*edited)) : std::nullopt;
+        };
         const QString text = QStringLiteral("# head\nname = \"a\"\n\n[[layouts]]\nname = \"l\"\n");
         // A top-level key is replaced in place, or added after the last one.
         QCOMPARE(*setScenarioKey(text, {}, QStringLiteral("name"), tomlString(QStringLiteral("b"))),
@@ -627,9 +638,13 @@ private slots:
                  QString(withThresholds)
                      .replace(QStringLiteral("viable = 1.2\n"),
                               QStringLiteral("viable = 1.2\nnot_viable = 3.0\n")));
-        // Multi-line strings are left to the text editor.
-        QVERIFY(!setScenarioKey(QStringLiteral("description = \"\"\"\nx\n\"\"\"\n"), {},
-                                QStringLiteral("description"), tomlString(QStringLiteral("y"))));
+        // A multi-line string is replaced whole; text that is not TOML is left alone.
+        QCOMPARE(*setScenarioKey(QStringLiteral("description = \"\"\"\nx\n\"\"\"\nname = \"a\"\n"),
+                                 {}, QStringLiteral("description"),
+                                 tomlString(QStringLiteral("y"))),
+                 QStringLiteral("description = \"y\"\nname = \"a\"\n"));
+        QVERIFY(!setScenarioKey(QStringLiteral("name = \"a\n"), {}, QStringLiteral("name"),
+                                tomlString(QStringLiteral("b"))));
         QCOMPARE(tomlString(QStringLiteral("a\"b\\c\n")), QStringLiteral("\"a\\\"b\\\\c\\n\""));
 
         const auto p = locateProblem("/x/s.toml:12:3: layouts[1].kind: unknown", "/x/s.toml");

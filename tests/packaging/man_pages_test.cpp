@@ -5,6 +5,7 @@
 // and nothing is defined there that the program does not have. The built pages render without
 // warnings.
 #include "engine/scenario.h"
+#include "engine/scenario_keys.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/packaging/docs_support.h"
@@ -196,12 +197,14 @@ std::set<std::string> acceptedKeys(const std::string& text) {
     return keys;
 }
 
-// Keys of a [[workloads]] table that are the workload's own; every other key is an option of
-// its probe. parseWorkload (engine/scenario.cpp) does not list them, so they are named here.
-const std::set<std::string> workloadKeys{"probe",         "name",
-                                         "timeout",       "clients",
-                                         "precondition",  "precondition_size",
-                                         "steady_rounds", "steady_round_seconds"};
+// Keys of a [[workloads]] table that are the workload's own (its table in
+// engine/scenario_keys.h); every other key is an option of its probe.
+std::set<std::string> ownWorkloadKeys() {
+    std::set<std::string> keys;
+    for (const auto& spec : scenarioKeys(ScenarioTable::Workload))
+        keys.insert(spec.name);
+    return keys;
+}
 
 TEST(ScenarioManPage, DefinesEveryKeyTheLoaderAccepts) {
     const auto page = readScdPage(manSource + "layoutbench-scenario.5.scd");
@@ -212,7 +215,7 @@ TEST(ScenarioManPage, DefinesEveryKeyTheLoaderAccepts) {
             EXPECT_TRUE(page.defines(table.section, key))
                 << "'" << key << "' (accepted by the loader) is not defined in " << table.section;
     }
-    for (const auto& key : workloadKeys)
+    for (const auto& key : ownWorkloadKeys())
         EXPECT_TRUE(page.defines("TABLES/[[workloads]]", key)) << key;
 }
 
@@ -225,7 +228,7 @@ TEST(ScenarioManPage, DefinesOnlyKeysTheLoaderAccepts) {
                                          << "', which the loader refuses (" << join(keys) << ")";
     }
     for (const auto& key : page.names("TABLES/[[workloads]]"))
-        EXPECT_TRUE(workloadKeys.count(key)) << key;
+        EXPECT_TRUE(ownWorkloadKeys().count(key)) << key;
 }
 
 TEST(ScenarioManPage, DefinesEveryOptionOfEveryProbe) {
