@@ -49,7 +49,7 @@ std::vector<std::string> names(const std::vector<Series>& all) {
     return out;
 }
 
-const Probe& fio() {
+const Probe& fioProbe() {
     static const ProbeRegistry r = standardProbes();
     return *r.find("fio");
 }
@@ -58,7 +58,7 @@ OptionValues options(const std::map<std::string, RawOption::Value>& values) {
     std::map<std::string, RawOption> raw;
     for (const auto& [name, value] : values)
         raw[name] = RawOption{value, 1, 1};
-    auto v = validateOptions(fio().options(), raw, "test.toml");
+    auto v = validateOptions(fioProbe().options(), raw, "test.toml");
     EXPECT_TRUE(v) << (v ? "" : v.error().message);
     return v ? *v : OptionValues{};
 }
@@ -258,7 +258,7 @@ WorkloadContext context(const std::string& workdir) {
 // A preset in the layout's directory logs bandwidth, IOPS and latency per 500 ms by default,
 // prints the logs after the run (inspect) and removes them after the data file.
 TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
-    auto mc = fio().command(options({{"preset", "seq-read-1m"}}), context("/mnt/w"));
+    auto mc = fioProbe().command(options({{"preset", "seq-read-1m"}}), context("/mnt/w"));
     ASSERT_TRUE(mc) << mc.error().message;
     const auto& args = mc->command.args;
     for (const char* option : {"--write_bw_log=seq-read-1m", "--write_iops_log=seq-read-1m",
@@ -272,7 +272,7 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
     EXPECT_EQ(mc->cleanup[1].cwd, "/mnt/w");
     EXPECT_EQ(mc->cleanup[1].args.back(), "seq-read-1m");
 
-    auto quiet = fio().command(
+    auto quiet = fioProbe().command(
         options({{"preset", "seq-read-1m"}, {"log_avg_msec", std::int64_t{0}}}), context("/mnt/w"));
     ASSERT_TRUE(quiet);
     EXPECT_FALSE(has(quiet->command.args, "--write_bw_log=seq-read-1m"));
@@ -280,7 +280,8 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
     EXPECT_EQ(quiet->cleanup.size(), 1u);
 
     // A steady-state round is judged by its summary: no logs.
-    auto round = fio().steadyStateRound(options({{"preset", "seq-read-1m"}}), context("/mnt/w"), 5);
+    auto round =
+        fioProbe().steadyStateRound(options({{"preset", "seq-read-1m"}}), context("/mnt/w"), 5);
     ASSERT_TRUE(round) << round.error().message;
     EXPECT_FALSE(has(round->command.args, "--log_avg_msec=500"));
     EXPECT_TRUE(round->inspect.empty());
@@ -288,21 +289,21 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
 
 TEST(FioProbeLogs, OnlyAPresetInTheLayoutsDirectoryTakesALogInterval) {
     const auto jobFile = options({{"job_file", "/a.fio"}, {"log_avg_msec", std::int64_t{100}}});
-    auto refused = fio().validate(jobFile, "s.toml:9");
+    auto refused = fioProbe().validate(jobFile, "s.toml:9");
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("workloads.log_avg_msec"), std::string::npos)
         << refused.error().message;
     const auto onExport = options(
         {{"preset", "seq-read-1m"}, {"target", "nfs"}, {"log_avg_msec", std::int64_t{100}}});
-    EXPECT_FALSE(fio().validate(onExport, "s.toml:9"));
-    EXPECT_TRUE(fio().validate(options({{"preset", "seq-read-1m"}, {"target", "nfs"}}), "s:1"))
+    EXPECT_FALSE(fioProbe().validate(onExport, "s.toml:9"));
+    EXPECT_TRUE(fioProbe().validate(options({{"preset", "seq-read-1m"}, {"target", "nfs"}}), "s:1"))
         << "the default alone is no request";
 }
 
 // The sweep: the shared options first (global on fio's command line), then one job per depth,
 // each after the one before.
 TEST(FioProbeLogs, TheQueueDepthSweepIsOneJobPerDepthOneAfterTheOther) {
-    auto mc = fio().command(options({{"preset", "qd-sweep"}}), context("/mnt/w"));
+    auto mc = fioProbe().command(options({{"preset", "qd-sweep"}}), context("/mnt/w"));
     ASSERT_TRUE(mc) << mc.error().message;
     const auto& args = mc->command.args;
     const auto firstJob = std::find_if(
@@ -324,7 +325,7 @@ TEST(FioProbeLogs, TheQueueDepthSweepIsOneJobPerDepthOneAfterTheOther) {
     EXPECT_EQ(depths, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
     EXPECT_EQ(count(args, "--stonewall"), 7u);
     EXPECT_EQ(mc->inspect.at(0).args.size(), 3u + 7u) << "sh -c SCRIPT sh, then each job";
-    const auto metrics = fio().metricNames("sweep", options({{"preset", "qd-sweep"}}));
+    const auto metrics = fioProbe().metricNames("sweep", options({{"preset", "qd-sweep"}}));
     EXPECT_TRUE(std::find(metrics.begin(), metrics.end(), "fio.qd-sweep-qd64.read.lat_p99") !=
                 metrics.end());
 }
@@ -341,17 +342,19 @@ TEST(FioProbeReal, APresetsLogsBecomeSeries) {
                                {"runtime", std::int64_t{2}},
                                {"direct", false},
                                {"ioengine", "psync"}});
-    auto mc = fio().command(opts, context(dir.path("")));
+    auto mc = fioProbe().command(opts, context(dir.path("")));
     ASSERT_TRUE(mc) << mc.error().message;
     const auto result = runOk(*runner, mc->command);
     std::vector<ProcessResult> inspected;
     for (const auto& c : mc->inspect)
         inspected.push_back(runOk(*runner, c));
-    auto parsed = fio().parse(result, inspected, opts);
+    auto parsed = fioProbe().parse(result, inspected, opts);
     ASSERT_TRUE(parsed) << parsed.error().message;
     ASSERT_FALSE(parsed->failed) << parsed->failureReason;
+    // The logs, and the total-latency curve of the json+ histogram.
     EXPECT_EQ(names(parsed->series),
               (std::vector<std::string>{"fio.seq-read-1m.read.bw", "fio.seq-read-1m.read.iops",
+                                        "fio.seq-read-1m.read.lat_curve",
                                         "fio.seq-read-1m.read.lat_mean"}));
     const Series* bw = find(parsed->series, "fio.seq-read-1m.read.bw");
     ASSERT_TRUE(bw);
@@ -382,13 +385,13 @@ TEST(FioProbeReal, TheQueueDepthSweepGivesEveryDepth) {
     auto runner = makeLocalRunner();
     const auto opts = options(
         {{"preset", "qd-sweep"}, {"size", "4M"}, {"runtime", std::int64_t{1}}, {"direct", false}});
-    auto mc = fio().command(opts, context(dir.path("")));
+    auto mc = fioProbe().command(opts, context(dir.path("")));
     ASSERT_TRUE(mc) << mc.error().message;
     const auto result = runOk(*runner, mc->command);
     std::vector<ProcessResult> inspected;
     for (const auto& c : mc->inspect)
         inspected.push_back(runOk(*runner, c));
-    auto parsed = fio().parse(result, inspected, opts);
+    auto parsed = fioProbe().parse(result, inspected, opts);
     ASSERT_TRUE(parsed) << parsed.error().message;
     ASSERT_FALSE(parsed->failed) << parsed->failureReason;
     std::vector<MetricSamples> samples;
