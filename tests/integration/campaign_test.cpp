@@ -442,10 +442,10 @@ TEST_F(Campaign, WholeCampaign) {
     for (const auto& layout : {"dir", "raidz1"}) {
         const auto series = store_->layoutSeries(layout, result->campaignId);
         ASSERT_TRUE(series) << series.error().message;
-        const auto names = lb::seriesNames(*series);
+        const auto stored = lb::seriesNames(*series);
         for (const char* n : {"fio.seq-write-1m.write.bw", "fio.rand-read-4k-qd1.read.lat_mean",
                               "fio.rand-read-4k-qd1.read.lat_curve"})
-            EXPECT_TRUE(std::find(names.begin(), names.end(), n) != names.end())
+            EXPECT_TRUE(std::find(stored.begin(), stored.end(), n) != stored.end())
                 << layout << ": " << n;
     }
 

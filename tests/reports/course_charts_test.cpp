@@ -95,7 +95,7 @@ TEST(AxisUnit, ChosenFromTheLargestValue) {
 // Each layout's median iteration solid and in the legend, the others faint below it, in the
 // colour the grouped bars give the layout; values in the unit the axis names.
 TEST(CourseCharts, TimeSeriesHaveTheMedianIterationAndTheOthersFaint) {
-    const ReportData data = twoLayouts();
+    ReportData data = twoLayouts();
     EXPECT_EQ(charts::timeSeriesNames(data),
               (QStringList{"fio.seq.read.bw", "fio.seq.read.lat_mean"}));
     QCustomPlot plot;
@@ -129,14 +129,20 @@ TEST(CourseCharts, TimeSeriesHaveTheMedianIterationAndTheOthersFaint) {
     QCustomPlot bars;
     charts::buildGroupedBars(bars, data, {"fio.seq.read.bw"}, false);
     for (int i = 0; i < bars.plottableCount(); ++i)
-        if (auto* b = qobject_cast<QCPBars*>(bars.plottable(i)))
+        if (auto* b = qobject_cast<QCPBars*>(bars.plottable(i))) {
             EXPECT_EQ(b->brush().color().rgb(), graphNamed(plot, b->name())->pen().color().rgb())
                 << b->name().toStdString();
+        }
 
-    // Latency in µs, from the same data; rebuilt in place, nothing of the bandwidth is left.
+    // Latency in ms (cand's 1.2 ms is the largest), from the same data; rebuilt in place,
+    // nothing of the bandwidth is left.
     charts::buildTimeSeriesChart(plot, data, "fio.seq.read.lat_mean");
     EXPECT_EQ(plot.graphCount(), 5);
-    EXPECT_EQ(plot.yAxis->label(), "mean total latency (µs)");
+    EXPECT_EQ(plot.yAxis->label(), "mean total latency (ms)");
+    EXPECT_DOUBLE_EQ(values(graphNamed(plot, "base"))[0], 0.8);
+    data.series.erase("cand");
+    charts::buildTimeSeriesChart(plot, data, "fio.seq.read.lat_mean");
+    EXPECT_EQ(plot.yAxis->label(), "mean total latency (µs)") << "base alone: 820 µs at most";
     EXPECT_EQ(values(graphNamed(plot, "base"))[0], 800);
 }
 
@@ -284,26 +290,30 @@ ReportData campaignOf(const test::ScratchDir& dir, int iterations, const std::st
 
 } // namespace
 
-// Two layouts, three iterations of a two-second sequential read each: every run stores its
-// series, the chart has every run, and the report draws bandwidth and latency over time.
+// Two layouts, one iteration of a two-second sequential read each and the baseline's bracketing
+// run: every run stores its series, the chart has every run, and the report draws bandwidth and
+// latency over time and the latency percentiles.
 TEST(CourseChartsReal, ACampaignsLogsAreStoredChartedAndReported) {
     const test::ScratchDir dir("course");
     const ReportData data =
-        campaignOf(dir, 3,
+        campaignOf(dir, 1,
                    "[[workloads]]\nprobe = \"fio\"\npreset = \"seq-read-1m\"\nsize = \"4MiB\"\n"
                    "runtime = 2\ndirect = false\nioengine = \"psync\"\n");
     ASSERT_EQ(data.series.size(), 2u);
-    // Three iterations, and the baseline once more after the last (bracketing).
-    EXPECT_EQ(data.series.at("base").size(), 4u);
-    EXPECT_EQ(data.series.at("cand").size(), 3u);
+    // One iteration, and the baseline once more after it (bracketing).
+    EXPECT_EQ(data.series.at("base").size(), 2u);
+    EXPECT_EQ(data.series.at("cand").size(), 1u);
     for (const auto& [layout, runs] : data.series)
         for (const auto& r : runs) {
-            ASSERT_EQ(r.series.size(), 3u) << layout;
-            EXPECT_GE(r.series[0].x.size(), 3u) << layout << " " << r.series[0].name;
+            // bw, iops, the json+ curve, lat_mean
+            ASSERT_EQ(r.series.size(), 4u) << layout;
+            EXPECT_EQ(r.series[0].name, "fio.seq-read-1m.read.bw");
+            EXPECT_GE(r.series[0].x.size(), 3u) << layout;
+            EXPECT_EQ(r.series[2].name, "fio.seq-read-1m.read.lat_curve");
         }
     QCustomPlot plot;
     charts::buildTimeSeriesChart(plot, data, "fio.seq-read-1m.read.bw");
-    EXPECT_EQ(plot.graphCount(), 7);
+    EXPECT_EQ(plot.graphCount(), 3);
     EXPECT_TRUE(graphNamed(plot, "base"));
     EXPECT_TRUE(graphNamed(plot, "cand"));
     EXPECT_TRUE(plot.yAxis->label().startsWith("bandwidth (")) << plot.yAxis->label().toStdString();
@@ -320,6 +330,7 @@ TEST(CourseChartsReal, ACampaignsLogsAreStoredChartedAndReported) {
     EXPECT_TRUE(ids.count("series-" + std::to_string(lat)));
     EXPECT_FALSE(ids.count("series-" + std::to_string(names.indexOf("fio.seq-read-1m.read.iops"))))
         << "the report leaves IOPS over time to the app";
+    EXPECT_TRUE(ids.count("curve-0"));
     const std::string html = renderHtml(data);
     EXPECT_NE(html.find("Over time, by latency percentile and by queue depth"), std::string::npos);
     EXPECT_NE(html.find("Bandwidth of seq-read-1m read over time"), std::string::npos);
