@@ -114,8 +114,10 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
     auto settle = [&](RunStatus status, std::string reason) -> Expected<void> {
         run.status = status;
         run.reason = std::move(reason);
-        if (status != RunStatus::Ok)
+        if (status != RunStatus::Ok) {
             run.metrics.clear();
+            run.series.clear();
+        }
         if (auto r = store_.finishRun(run); !r)
             return r;
         lastRun_[layout.name] = run.id;
@@ -200,6 +202,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
     if (!parsed)
         return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
     run.metrics = std::move(parsed->metrics);
+    run.series = std::move(parsed->series);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
     const auto conditioned = conditioningNotes_.find({layout.name, w.name});

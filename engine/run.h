@@ -45,6 +45,19 @@ struct RunOrigin {
     bool operator==(const RunOrigin&) const = default;
 };
 
+// A quantity measured along a run rather than once (fio's per-interval logs): points (x, y) in
+// canonical units, x in `xUnit` (seconds since the job started), y in `unit`. Named like the
+// metric it follows over time: "fio.<job>.<dir>.bw" (bytes/s), ".iops" (ops/s), ".lat_mean"
+// (nanoseconds, the interval's mean total latency).
+struct Series {
+    std::string name;
+    Unit xUnit = Unit::Seconds;
+    Unit unit = Unit::Count;
+    std::vector<double> x;
+    std::vector<double> y;
+    bool operator==(const Series&) const = default;
+};
+
 // What a parser makes of one tool output: metrics, or the reason the run failed.
 struct ParsedRun {
     std::string workload;    // e.g. "bonnie", "fio:seq-read-1m"
@@ -52,6 +65,7 @@ struct ParsedRun {
     std::vector<Metric> metrics;
     std::vector<std::string> caveats; // e.g. "bonnie.putc: too fast to time (+++++)"
     std::vector<MetricNote> notes;
+    std::vector<Series> series; // sorted by name
     RunOrigin origin;
     bool failed = false;
     std::string failureReason;
@@ -84,6 +98,7 @@ struct Run {
     // recognised when it is imported again. Empty for runs layoutbench made itself.
     std::string contentHash;
     std::vector<Metric> metrics;
+    std::vector<Series> series; // stored with the metrics, when the run ends ok
 };
 
 } // namespace lb

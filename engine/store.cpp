@@ -6,6 +6,7 @@
 #include "engine/store_internal.h"
 #include "engine/utf8.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -219,6 +220,18 @@ INSERT INTO metric_name(name, unit) SELECT DISTINCT name, unit FROM metric ORDER
     {R"sql(
 DROP TRIGGER run_uid;
 )sql"},
+    // 10 -> 11: what a run measured over its course (fio's per-interval logs of bandwidth, IOPS
+    // and latency), one row per series, its points packed (store_internal.h).
+    {R"sql(
+CREATE TABLE run_series(
+    run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    x_unit TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY(run_id, name)
+);
+)sql"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
@@ -359,6 +372,31 @@ std::uint64_t littleEndian(const char* p, std::size_t bytes) {
     return v;
 }
 } // namespace
+
+std::string packPoints(const Series& s) {
+    std::string packed;
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    packed.reserve(n * pointBytes);
+    for (std::size_t i = 0; i < n; ++i)
+        for (const double v : {s.x[i], s.y[i]}) {
+            const auto bits = std::bit_cast<std::uint64_t>(v);
+            char bytes[8];
+            for (std::size_t b = 0; b < 8; ++b)
+                bytes[b] = static_cast<char>((bits >> (8 * b)) & 0xff);
+            packed.append(bytes, 8);
+        }
+    return packed;
+}
+
+void unpackPoints(std::string_view packed, Series& s) {
+    const std::size_t n = packed.size() / pointBytes;
+    s.x.resize(n);
+    s.y.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        s.x[i] = std::bit_cast<double>(littleEndian(packed.data() + i * pointBytes, 8));
+        s.y[i] = std::bit_cast<double>(littleEndian(packed.data() + i * pointBytes + 8, 8));
+    }
+}
 
 std::int64_t sampleId(std::string_view packed, std::size_t index) {
     return static_cast<std::int64_t>(littleEndian(packed.data() + index * sampleBytes, 4));

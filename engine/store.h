@@ -7,6 +7,7 @@
 //   store_inventory.cpp  hosts, their disks, layouts
 //   store_runs.cpp       runs and their metrics, as written and as read back
 //   store_samples.cpp    the samples a comparison reads (packed per run, see there)
+//   store_series.cpp     what runs measured over their course (fio's per-interval logs)
 //   store_campaigns.cpp  campaigns: their scenario, status, policy and I/O path
 //   journal.cpp          the plan journal (plan_step), through the Journal type (journal.h)
 #pragma once
@@ -15,6 +16,7 @@
 #include "engine/expected.h"
 #include "engine/names.h"
 #include "engine/run.h"
+#include "engine/series.h"
 #include "engine/sqlite.h"
 
 #include <cstdint>
@@ -212,7 +214,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 10;
+    static constexpr int latestSchemaVersion = 11;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -297,6 +299,14 @@ public:
     Expected<LayoutSamples> layoutSamples(const std::string& layout,
                                           std::optional<std::int64_t> campaignId = std::nullopt);
 
+    // --- series (store_series.cpp): written with a run's metrics (insertRun, finishRun)
+    // The series of one run, sorted by name.
+    Expected<std::vector<Series>> runSeries(std::int64_t runId);
+    // The series of every successful run of a layout that has any, in run order; only the
+    // campaign's runs when one is given.
+    Expected<std::vector<RunSeries>>
+    layoutSeries(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
+
     // --- campaigns (store_campaigns.cpp)
     Expected<std::int64_t> createCampaign(const NewCampaign& campaign);
     // Sets the status; `finished` stamps the time it ended, else clears it.
@@ -335,6 +345,7 @@ private:
     // per connection; the lease resets it.
     Expected<StatementLease> statement(const char* sql);
     Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
+    Expected<void> insertSeries(std::int64_t runId, const std::vector<Series>& series);
     // A metric's id in metric_name, made when new.
     Expected<std::int64_t> metricId(const Metric& metric);
     // The name and unit of each metric id, by id; read again when `newestId` is not known yet.

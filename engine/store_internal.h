@@ -1,5 +1,5 @@
 // Shared by the store's modules only (store*.cpp, journal.cpp): the statement cache's lease, the
-// JSON forms of the columns that hold lists, and the packed samples of a run.
+// JSON forms of the columns that hold lists, and the packed samples and series of a run.
 #pragma once
 
 #include "engine/store.h"
@@ -52,6 +52,12 @@ constexpr std::size_t sampleBytes = 12;
 void appendSample(std::string& packed, std::int64_t metricId, double value);
 std::int64_t sampleId(std::string_view packed, std::size_t index);
 double sampleValue(std::string_view packed, std::size_t index);
+
+// A series' points as run_series keeps them: (x, y) pairs of little-endian doubles, 16 bytes a
+// point, in order.
+constexpr std::size_t pointBytes = 16;
+std::string packPoints(const Series& s);
+void unpackPoints(std::string_view packed, Series& s); // sets s.x and s.y
 
 } // namespace store
 

@@ -237,8 +237,8 @@ Expected<std::int64_t> mergeSamples(sql::Database& db) {
     return metrics;
 }
 
-// Runs with their raw output, then their metrics. A run still running here that has finished
-// there takes its output and outcome.
+// Runs with their raw output, then their metrics and series. A run still running here that has
+// finished there takes its output and outcome.
 Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSummary& sum) {
     // An imported run (no campaign, a content hash) whose data this database already holds.
     const std::string_view heldHere =
@@ -277,7 +277,11 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
         return fail(finished.error());
     LB_TRY(metrics, mergeSamples(db));
     sum.metrics = metrics;
-    return {};
+    // Series carry no ids of their own: copied as they are, for the runs here that have none.
+    return db.exec("INSERT INTO main.run_series(run_id, name, x_unit, unit, data) SELECT m.id, "
+                   "s.name, s.x_unit, s.unit, s.data FROM other.run_series s JOIN other.run r ON "
+                   "r.id = s.run_id JOIN main.run m ON m.uid = r.uid WHERE NOT EXISTS (SELECT 1 "
+                   "FROM main.run_series h WHERE h.run_id = m.id) ORDER BY s.run_id, s.name");
 }
 
 // The journal of applied commands and the SSD conditioning steps, of the campaigns merged.

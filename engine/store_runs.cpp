@@ -52,6 +52,7 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
     LB_TRY_VOID(insertMetrics(runId, run.metrics));
+    LB_TRY_VOID(insertSeries(runId, run.series));
     return runId;
 }
 
@@ -74,6 +75,7 @@ Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
     Run pending = run;
     pending.status = RunStatus::Running;
     pending.metrics.clear();
+    pending.series.clear();
     return insertRun(layoutId, pending);
 }
 
@@ -104,6 +106,7 @@ Expected<void> Store::finishRun(const Run& run) {
                         .run());
     }
     LB_TRY_VOID(insertMetrics(run.id, run.metrics));
+    LB_TRY_VOID(insertSeries(run.id, run.series));
     return tx.commit();
 }
 

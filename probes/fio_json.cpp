@@ -3,6 +3,7 @@
 // and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
 #include "probes/fio_json.h"
 
+#include "probes/fio_histogram.h"
 #include "probes/fio_json_compat.h"
 #include "probes/fio_output.h"
 #include "probes/json_view.h"
@@ -745,6 +746,17 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
     for (const auto& g : groups)
         if (!g.failed)
             LB_TRY_VOID(emitGroup(g, run));
+    // json+ histograms: a percentile curve per job and direction (read again, only when there
+    // are bins, so plain JSON costs nothing more).
+    if (!clientMode &&
+        stdoutText.substr(begin, end - begin).find("\"bins\"") != std::string_view::npos) {
+        auto curves = latencyCurves(stdoutText.substr(begin, end - begin));
+        if (curves)
+            run.series = std::move(*curves);
+        else
+            run.caveats.push_back("fio's json+ latency histogram is unreadable: " +
+                                  curves.error().message);
+    }
     return run;
 }
 

@@ -30,6 +30,8 @@ namespace lb::fio {
 // completion latency alone understates it"). fio --client output ("client_stats") gives the
 // aggregate as fio.<job>.<dir>.* and each client as fio.<job>@<host>.<dir>.* (<host>:<port> when
 // several servers share a host name).
+// json+ output (histogram "bins") also gives each job and direction its percentile curve
+// (fio_histogram.h) as ParsedRun::series; a histogram that cannot be read is a caveat.
 // A job with "error" != 0 makes the run failed, with a reason naming the job, the error and the
 // matching "err=<code>" log line; no metrics come from that job. A job whose options fio printed
 // gets a Method note: direct or buffered I/O.

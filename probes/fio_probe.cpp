@@ -3,13 +3,16 @@
 // (target = "iscsi" | "nfs"), and on several client hosts at once through fio's client/server
 // mode (the workload's clients).
 #include "engine/input.h"
+#include "engine/series.h"
 #include "engine/size.h"
 #include "probes/fio_clients.h"
 #include "probes/fio_jobfile.h"
 #include "probes/fio_json.h"
+#include "probes/fio_log.h"
 #include "probes/kernel_clients.h"
 #include "probes/tools.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -21,11 +24,11 @@ struct Preset {
     const char* name;
     const char* rw;
     const char* bs;
-    int iodepth;
+    int iodepth;       // 0: a queue-depth sweep (sweepDepths), one job per depth
     const char* extra; // one more fio option, or nullptr
 };
 
-constexpr std::array<Preset, 7> presets{{
+constexpr std::array<Preset, 8> presets{{
     {"seq-read-1m", "read", "1M", 8, nullptr},
     {"seq-write-1m", "write", "1M", 8, nullptr},
     {"rand-read-4k-qd1", "randread", "4k", 1, nullptr},
@@ -33,7 +36,29 @@ constexpr std::array<Preset, 7> presets{{
     {"rand-write-4k-qd32", "randwrite", "4k", 32, nullptr},
     {"randrw-70-30-4k", "randrw", "4k", 16, "--rwmixread=70"},
     {"fsync-write-4k", "write", "4k", 1, "--fsync=1"},
+    {"qd-sweep", "randread", "4k", 0, nullptr},
 }};
+
+// The queue depths of a sweep, one after the other (stonewall) on the same file: each a job
+// named qd-sweep-qd<depth> (engine/series.h, which reads the depth back).
+constexpr std::array<int, 7> sweepDepths{1, 2, 4, 8, 16, 32, 64};
+
+// A preset's jobs: (name, iodepth).
+std::vector<std::pair<std::string, int>> presetJobs(const Preset& p) {
+    if (p.iodepth > 0)
+        return {{p.name, p.iodepth}};
+    std::vector<std::pair<std::string, int>> out;
+    for (const int depth : sweepDepths)
+        out.emplace_back(std::string(queueDepthSweepJob) + std::to_string(depth), depth);
+    return out;
+}
+
+std::vector<std::string> presetJobNames(const Preset& p) {
+    std::vector<std::string> out;
+    for (const auto& [name, depth] : presetJobs(p))
+        out.push_back(name);
+    return out;
+}
 
 const Preset* findPreset(const std::string& name) {
     for (const auto& p : presets)
@@ -45,6 +70,13 @@ const Preset* findPreset(const std::string& name) {
 // A preset as fio job options (name, value; an empty value is a flag), for the command line
 // (--name=value) or a job file (name=value).
 using JobOptions = std::vector<std::pair<std::string, std::string>>;
+
+// A preset's fio run: options every job shares (before the first --name, or [global]) and its
+// jobs, each with its own options. A one-job preset has no global options: its job has them all.
+struct PresetRun {
+    JobOptions global;
+    std::vector<std::pair<std::string, JobOptions>> jobs;
+};
 
 // A preset's file when the scenario gives no size. Through O_DIRECT the page cache is not on the
 // path (and a cold cache keeps ZFS's ARC to metadata), so a small file measures the layout;
@@ -61,10 +93,21 @@ std::uint64_t presetFileBytes(const OptionValues& o, const WorkloadContext& ctx,
     return std::max(presetDefaultBytes, 2 * ctx.ramBytes);
 }
 
+// The per-interval logs (bandwidth, IOPS, total latency) of a job, averaged over windows of
+// log_avg_msec, named after the job (fio_log.h reads them back); none when it is 0.
+void addLogOptions(JobOptions& j, const std::string& job, const OptionValues& o) {
+    if (o.integer("log_avg_msec") <= 0)
+        return;
+    for (const char* kind : {"write_bw_log", "write_iops_log", "write_lat_log"})
+        j.emplace_back(kind, job);
+    j.emplace_back("log_avg_msec", std::to_string(o.integer("log_avg_msec")));
+}
+
 // A preset's file is named, so its numjobs clones share it: the working set is `bytes`, not
-// bytes x numjobs.
-JobOptions presetOptions(const Preset& p, const OptionValues& o, std::uint64_t bytes, bool direct,
-                         const std::string& filename) {
+// bytes x numjobs. `logs`: whether the jobs write per-interval logs (in the layout's directory
+// only, where the probe collects them after the run).
+PresetRun presetRun(const Preset& p, const OptionValues& o, std::uint64_t bytes, bool direct,
+                    const std::string& filename, bool logs) {
     JobOptions j = {{"filename", filename},
                     {"rw", p.rw},
                     {"bs", p.bs},
@@ -90,20 +133,54 @@ JobOptions presetOptions(const Preset& p, const OptionValues& o, std::uint64_t b
         const auto eq = extra.find('=');
         j.emplace_back(extra.substr(0, eq), eq == std::string::npos ? "" : extra.substr(eq + 1));
     }
-    return j;
+    PresetRun run;
+    if (p.iodepth > 0) {
+        if (logs)
+            addLogOptions(j, p.name, o);
+        run.jobs.emplace_back(p.name, std::move(j));
+        return run;
+    }
+    // A sweep: each depth after the one before (stonewall), on the same file.
+    j.erase(std::find_if(j.begin(), j.end(), [](const auto& kv) { return kv.first == "iodepth"; }));
+    run.global = std::move(j);
+    for (const auto& [name, depth] : presetJobs(p)) {
+        JobOptions own = {{"iodepth", std::to_string(depth)}, {"stonewall", ""}};
+        if (logs)
+            addLogOptions(own, name, o);
+        run.jobs.emplace_back(name, std::move(own));
+    }
+    return run;
 }
 
-std::vector<std::string> presetArgs(const Preset& p, const JobOptions& j) {
-    std::vector<std::string> args{"--output-format=json", "--name=" + std::string(p.name)};
-    for (const auto& [k, v] : j)
-        args.push_back("--" + k + (v.empty() ? "" : "=" + v));
+// json+: the JSON with each latency's histogram, for the percentile curves (fio_histogram.h).
+std::vector<std::string> presetArgs(const PresetRun& run) {
+    std::vector<std::string> args{"--output-format=json+"};
+    auto add = [&args](const JobOptions& j) {
+        for (const auto& [k, v] : j)
+            args.push_back("--" + k + (v.empty() ? "" : "=" + v));
+    };
+    add(run.global);
+    for (const auto& [name, own] : run.jobs) {
+        args.push_back("--name=" + name);
+        add(own);
+    }
     return args;
 }
 
-std::string presetJobFile(const Preset& p, const JobOptions& j) {
-    std::string out = "[" + std::string(p.name) + "]\n";
-    for (const auto& [k, v] : j)
-        out += k + (v.empty() ? "" : "=" + v) + "\n";
+std::string presetJobFile(const PresetRun& run) {
+    std::string out;
+    auto add = [&out](const JobOptions& j) {
+        for (const auto& [k, v] : j)
+            out += k + (v.empty() ? "" : "=" + v) + "\n";
+    };
+    if (!run.global.empty()) {
+        out += "[global]\n";
+        add(run.global);
+    }
+    for (const auto& [name, own] : run.jobs) {
+        out += (out.empty() ? "[" : "\n[") + name + "]\n";
+        add(own);
+    }
     return out;
 }
 
@@ -170,7 +247,7 @@ public:
             {.name = "runtime",
              .label = "Runtime (s)",
              .type = OptionType::Int,
-             .help = "Seconds per run (presets)",
+             .help = "Seconds per run (presets; qd-sweep: per queue depth, 7 of them)",
              .min = 1,
              .max = 86400,
              .defaultValue = "10"},
@@ -181,6 +258,15 @@ public:
              .min = 0,
              .max = 3600,
              .defaultValue = "0"},
+            {.name = "log_avg_msec",
+             .label = "Log interval (ms)",
+             .type = OptionType::Int,
+             .help = "Bandwidth, IOPS and latency over time, averaged per interval of this many "
+                     "milliseconds and stored with the run (presets in the layout's directory); "
+                     "0: none",
+             .min = 0,
+             .max = 60000,
+             .defaultValue = "500"},
             {.name = "ioengine",
              .label = "I/O engine",
              .type = OptionType::Choice,
@@ -259,6 +345,9 @@ public:
                                 ": only a workload with target = \"nfs\" mounts NFS");
         if (o.given("rate_iops") && !o.has("preset"))
             return badInput(where + ": workloads.rate_iops: a job file sets its own rate");
+        if (o.given("log_avg_msec") && (!o.has("preset") || o.has("target")))
+            return badInput(where + ": workloads.log_avg_msec: only a preset in the layout's "
+                                    "directory writes per-interval logs");
         if (o.given("net_timeout") && !o.has("target"))
             return badInput(where + ": workloads.net_timeout: only a workload with a target "
                                     "logs in or mounts");
@@ -285,7 +374,12 @@ public:
         if (rw.find("write") != std::string::npos || rw == "randrw")
             dirs.push_back("write");
         const std::string target = o.text("target");
-        return jobMetricNames(target.empty() ? "fio" : target, p->name, dirs);
+        std::vector<std::string> out;
+        for (const auto& job : presetJobNames(*p)) {
+            auto names = jobMetricNames(target.empty() ? "fio" : target, job, dirs);
+            out.insert(out.end(), names.begin(), names.end());
+        }
+        return out;
     }
 
     Expected<MeasuredCommand> command(const OptionValues& o,
@@ -320,8 +414,18 @@ public:
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
         const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
         mc.workingSetBytes = bytes;
-        c.args = presetArgs(*p, presetOptions(*p, o, bytes, direct, file));
+        const bool logs = o.integer("log_avg_msec") > 0;
+        c.args = presetArgs(presetRun(*p, o, bytes, direct, file, logs));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
+        if (logs) {
+            // Read back after the run, wherever it ran, then removed with the file.
+            Command print = fio::logsCommand(presetJobNames(*p));
+            print.cwd = ctx.workdir;
+            mc.inspect.push_back(std::move(print));
+            Command remove = fio::removeLogsCommand(presetJobNames(*p));
+            remove.cwd = ctx.workdir;
+            mc.cleanup.push_back(std::move(remove));
+        }
         return mc;
     }
 
@@ -373,6 +477,7 @@ public:
         OptionValues round = o;
         round.set("runtime", std::int64_t{seconds});
         round.set("ramp_time", std::int64_t{0});
+        round.set("log_avg_msec", std::int64_t{0}); // a round is judged by its summary alone
         auto mc = command(round, ctx);
         if (!mc)
             return mc;
@@ -385,20 +490,42 @@ public:
         return mc;
     }
 
-    Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>&,
+    // The inspected output, when there is one, is the per-interval logs (logsCommand).
+    Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>& inspected,
                               const OptionValues& o) const override {
-        return named(fio::parseJson(r.stdoutText, r.stderrText), o, {});
+        return withLogs(named(fio::parseJson(r.stdoutText, r.stderrText), o, {}), inspected, o);
     }
 
-    Expected<ParsedRun> parseFor(const ProcessResult& r, const std::vector<ProcessResult>&,
-                                 const OptionValues& o, const WorkloadContext& ctx) const override {
+    Expected<ParsedRun> parseFor(const ProcessResult& r,
+                                 const std::vector<ProcessResult>& inspected, const OptionValues& o,
+                                 const WorkloadContext& ctx) const override {
         if (ctx.clients.empty())
-            return named(fio::parseJson(r.stdoutText, r.stderrText), o, {});
+            return parse(r, inspected, o);
         return named(fio::parseClients(r.stdoutText, r.stderrText, endpointsOf(ctx)), o,
                      ctx.clients);
     }
 
 private:
+    // Logs that cannot be read cost the run its series, not its metrics: a caveat says so.
+    static Expected<ParsedRun> withLogs(Expected<ParsedRun> run,
+                                        const std::vector<ProcessResult>& inspected,
+                                        const OptionValues& o) {
+        if (!run || inspected.empty() || run->failed)
+            return run;
+        auto series = fio::parseLogs(inspected.front().stdoutText,
+                                     static_cast<int>(o.integer("log_avg_msec")));
+        if (series) {
+            // After the percentile curves the JSON gave (fio_json.h), in name order.
+            run->series.insert(run->series.end(), series->begin(), series->end());
+            std::sort(run->series.begin(), run->series.end(),
+                      [](const Series& a, const Series& b) { return a.name < b.name; });
+        } else {
+            run->caveats.push_back("fio's per-interval logs are unreadable: " +
+                                   series.error().message);
+        }
+        return run;
+    }
+
     static int netTimeout(const OptionValues& o) {
         return static_cast<int>(o.integer("net_timeout"));
     }
@@ -439,7 +566,7 @@ private:
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
                 return fail(attach.error());
-            fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, "")) : jobFileArgs(o);
+            fio.args = p ? presetArgs(presetRun(*p, o, bytes, direct, "", false)) : jobFileArgs(o);
             mc.command = kernel::onIscsiDevice(ctx.exported, fio, !p);
             mc.prepare = std::move(attach->prepare);
             mc.cleanup = std::move(attach->cleanup);
@@ -455,7 +582,7 @@ private:
         mc.prepare = std::move(attach->prepare);
         fio.cwd = mount;
         const std::string file = p ? "lb-fio-" + std::string(p->name) + ".dat" : "";
-        fio.args = p ? presetArgs(*p, presetOptions(*p, o, bytes, direct, file)) : jobFileArgs(o);
+        fio.args = p ? presetArgs(presetRun(*p, o, bytes, direct, file, false)) : jobFileArgs(o);
         mc.command = std::move(fio);
         if (p)
             mc.cleanup.push_back({"rm", {"-f", "--", mount + "/" + file}});
@@ -512,7 +639,7 @@ private:
                     // Clients of one export write files of their own.
                     const std::string file =
                         "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                    text = presetJobFile(*p, presetOptions(*p, o, bytes, direct, file));
+                    text = presetJobFile(presetRun(*p, o, bytes, direct, file, false));
                     remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
                 } else {
                     text = fio::withTotalLatencyPercentiles(*userJob);

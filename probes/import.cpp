@@ -45,6 +45,7 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.notes = std::move(parsed.notes);
     run.origin = std::move(parsed.origin);
     run.metrics = std::move(parsed.metrics);
+    run.series = std::move(parsed.series);
     run.status = parsed.failed ? RunStatus::Failed : RunStatus::Ok;
     run.reason = parsed.failureReason;
     run.source = path;

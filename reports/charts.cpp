@@ -4,9 +4,13 @@
 // app adds zoom, pan and hover).
 #include "reports/charts.h"
 
+#include "engine/series.h"
+#include "reports/display.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <qcustomplot.h>
 #include <string>
 #include <vector>
@@ -100,7 +104,12 @@ void reset(QCustomPlot& plot) {
     grid->simplify();
     plot.xAxis->setLabel({});
     plot.yAxis->setLabel({});
-    plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot.yAxis2->setLabel({});
+    plot.yAxis2->setVisible(false);
+    for (QCPAxis* axis : {plot.xAxis, plot.yAxis, plot.yAxis2}) {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
     plot.xAxis->setTickLabelRotation(0);
     plot.legend->setVisible(false);
 }
@@ -379,12 +388,8 @@ namespace {
 
 // The decimal unit (drives are sold in them) in which the largest of `bytes` reads 1 to 999.
 std::pair<double, QString> byteAxisUnit(double bytes) {
-    static const std::array<std::pair<double, const char*>, 5> units{
-        {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}}};
-    for (const auto& [scale, name] : units)
-        if (bytes >= scale)
-            return {scale, QString(name)};
-    return {1.0, QStringLiteral("bytes")};
+    const auto [scale, prefix] = display::decimalPrefix(bytes);
+    return {scale, prefix.empty() ? QStringLiteral("bytes") : qs(prefix + "B")};
 }
 
 // The most bytes a projection chart shows: usable, used and the expansion path's capacity.
@@ -523,6 +528,300 @@ void buildSteadyStateChart(QCustomPlot& plot, const SteadyStateSeries& series) {
                                         .arg(c.windowStart + c.windowRounds)
                                   : QString("not at steady state")));
     showLegend(plot);
+}
+
+// ---- a run's course: series over time, queue-depth sweeps ------------------------------------
+
+namespace {
+
+// "fio.seq-read-1m.read.bw" -> "bandwidth"; the quantity a series' axis shows.
+QString seriesQuantity(const std::string& name) {
+    const std::string stat = name.substr(name.rfind('.') + 1);
+    if (stat == "bw")
+        return "bandwidth";
+    if (stat == "iops")
+        return "IOPS";
+    if (stat == "lat_mean")
+        return "mean total latency";
+    if (stat == "lat_curve" || stat == "clat_curve")
+        return stat == "lat_curve" ? "total latency" : "completion latency";
+    return qs(stat);
+}
+
+QString axisLabel(const QString& quantity, const display::AxisUnit& unit) {
+    return unit.label.empty() ? quantity : quantity + " (" + qs(unit.label) + ")";
+}
+
+// A layout's runs of one series (nullptr for a run without it).
+std::vector<const Series*> runsOf(const std::vector<RunSeries>& runs, const std::string& name) {
+    std::vector<const Series*> out;
+    for (const auto& r : runs) {
+        const auto it = std::find_if(r.series.begin(), r.series.end(),
+                                     [&](const Series& s) { return s.name == name; });
+        out.push_back(it == r.series.end() ? nullptr : &*it);
+    }
+    return out;
+}
+
+QCPGraph* addLine(QCustomPlot& plot, QCPAxis* valueAxis, const QString& name, const QPen& pen,
+                  const QVector<double>& x, const QVector<double>& y) {
+    auto* g = plot.addGraph(plot.xAxis, valueAxis);
+    g->setName(name);
+    g->setPen(pen);
+    g->setData(x, y, true);
+    return g;
+}
+
+} // namespace
+
+namespace {
+
+// The names of the series whose x is in `xUnit`, sorted, once each.
+QStringList namesWithX(const ReportData& data, Unit xUnit) {
+    std::vector<std::string> names;
+    for (const auto& [layout, runs] : data.series)
+        for (const auto& r : runs)
+            for (const auto& s : r.series)
+                if (s.xUnit == xUnit)
+                    names.push_back(s.name);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    QStringList out;
+    for (const auto& n : names)
+        out << qs(n);
+    return out;
+}
+
+// One layout's runs of a series and its median one, with the layout's colour.
+struct LayoutRuns {
+    std::size_t colour = 0;
+    std::string layout;
+    std::vector<const Series*> runs; // nullptr: the run lacks the series
+    const std::vector<RunSeries>* all = nullptr;
+    std::size_t median = 0;
+};
+
+// The layouts (in order) with runs of the series; the largest value and unit of them all.
+std::vector<LayoutRuns> layoutRuns(const ReportData& data, const std::string& name, double& largest,
+                                   Unit& unit) {
+    std::vector<LayoutRuns> out;
+    for (std::size_t li = 0; li < data.layouts.size(); ++li) {
+        const auto it = data.series.find(data.layouts[li].name);
+        if (it == data.series.end())
+            continue;
+        auto runs = runsOf(it->second, name);
+        const auto middle = medianRun(runs);
+        if (!middle)
+            continue;
+        for (const Series* s : runs)
+            if (s) {
+                unit = s->unit;
+                for (const double v : s->y)
+                    largest = std::max(largest, v);
+            }
+        out.push_back({li, data.layouts[li].name, std::move(runs), &it->second, *middle});
+    }
+    return out;
+}
+
+// Each layout's runs as graphs at (key(x), y / divisor): the other iterations first, faint and
+// out of the legend, the median ones over them, named after the layout.
+void drawRuns(QCustomPlot& plot, const std::vector<LayoutRuns>& drawn,
+              const std::function<double(double)>& key, double divisor) {
+    auto points = [&](const Series& s, QVector<double>& x, QVector<double>& y) {
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            x << key(s.x[i]);
+            y << s.y[i] / divisor;
+        }
+    };
+    for (const auto& d : drawn)
+        for (std::size_t r = 0; r < d.runs.size(); ++r) {
+            if (!d.runs[r] || r == d.median)
+                continue;
+            QColor faint(layoutPalette[d.colour % std::size(layoutPalette)]);
+            faint.setAlpha(70);
+            QVector<double> x, y;
+            points(*d.runs[r], x, y);
+            addLine(plot, plot.yAxis,
+                    qs(d.layout) + " iteration " + QString::number((*d.all)[r].iteration),
+                    QPen(faint, 1), x, y)
+                ->removeFromLegend();
+        }
+    for (const auto& d : drawn) {
+        QVector<double> x, y;
+        points(*d.runs[d.median], x, y);
+        addLine(plot, plot.yAxis, qs(d.layout),
+                QPen(QColor(layoutPalette[d.colour % std::size(layoutPalette)]), 2), x, y);
+    }
+}
+
+// A percentile on the "nines" scale: 1 / (1 - p): 50 % at 2, 99 % at 100, 99.9 % at 1000; the
+// last bucket (100 %) at 99.9999 %.
+double nines(double percent) {
+    return 1.0 / (1.0 - std::min(percent, 99.9999) / 100.0);
+}
+
+} // namespace
+
+QStringList timeSeriesNames(const ReportData& data) {
+    return namesWithX(data, Unit::Seconds);
+}
+
+QStringList percentileCurveNames(const ReportData& data) {
+    return namesWithX(data, Unit::Percent);
+}
+
+void buildTimeSeriesChart(QCustomPlot& plot, const ReportData& data, const std::string& name) {
+    reset(plot);
+    double largest = 0;
+    Unit unit = Unit::Count;
+    const auto drawn = layoutRuns(data, name, largest, unit);
+    double right = 0;
+    for (const auto& d : drawn)
+        for (const Series* s : d.runs)
+            if (s && !s->x.empty())
+                right = std::max(right, *std::max_element(s->x.begin(), s->x.end()));
+    const auto axis = display::axisUnit(largest, unit);
+    plot.xAxis->setLabel("seconds since the job started");
+    plot.yAxis->setLabel(axisLabel(seriesQuantity(name), axis));
+    plot.yAxis->grid()->setVisible(true);
+    plot.xAxis->setRange(0, right > 0 ? right * 1.02 : 1.0);
+    plot.yAxis->setRange(0, largest > 0 ? largest / axis.divisor * 1.1 : 1.0);
+    if (drawn.empty()) {
+        setTitle(plot, metricLabel(name) + ": no per-interval logs (imported results, job files "
+                                           "and runs on exports or clients have none)");
+        return;
+    }
+    drawRuns(
+        plot, drawn, [](double x) { return x; }, axis.divisor);
+    setTitle(plot, metricLabel(name) + " over time: the median iteration of each layout, the "
+                                       "others faint");
+    showLegend(plot);
+}
+
+void buildPercentileChart(QCustomPlot& plot, const ReportData& data, const std::string& name) {
+    reset(plot);
+    double largest = 0, smallest = 0, deepest = 2;
+    Unit unit = Unit::Nanoseconds;
+    const auto drawn = layoutRuns(data, name, largest, unit);
+    for (const auto& d : drawn)
+        for (const Series* s : d.runs)
+            if (s)
+                for (std::size_t i = 0; i < s->x.size() && i < s->y.size(); ++i) {
+                    deepest = std::max(deepest, nines(s->x[i]));
+                    if (s->y[i] > 0 && (smallest == 0 || s->y[i] < smallest))
+                        smallest = s->y[i];
+                }
+    const auto axis = display::axisUnit(largest, unit);
+    const bool total = name.ends_with(".lat_curve");
+    plot.xAxis->setLabel("percentile of I/Os (at or below the latency)");
+    plot.yAxis->setLabel(axisLabel(total ? "total latency" : "completion latency", axis) +
+                         ", logarithmic");
+    // Latency spans orders of magnitude: both axes logarithmic, the percentile as its nines.
+    for (QCPAxis* a : {plot.xAxis, plot.yAxis})
+        a->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    const std::pair<double, const char*> marks[] = {
+        {0, "0"},       {50, "50"},       {90, "90"},         {99, "99"},
+        {99.9, "99.9"}, {99.99, "99.99"}, {99.999, "99.999"}, {99.9999, "100"}};
+    for (const auto& [percent, label] : marks)
+        if (nines(percent) <= deepest * 1.001)
+            ticks->addTick(nines(percent), label);
+    plot.xAxis->setTicker(ticks);
+    plot.yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog));
+    plot.yAxis->grid()->setVisible(true);
+    plot.xAxis->setRange(1, deepest * 1.2);
+    plot.yAxis->setRange(smallest > 0 ? smallest / axis.divisor / 1.5 : 0.1,
+                         largest > 0 ? largest / axis.divisor * 1.5 : 1.0);
+    if (drawn.empty()) {
+        setTitle(plot, metricLabel(name) + ": no latency histogram (fio's json+ output has one)");
+        return;
+    }
+    drawRuns(plot, drawn, nines, axis.divisor);
+    setTitle(plot, metricLabel(name) + ": latency by percentile, the median iteration of each "
+                                       "layout, the others faint");
+    showLegend(plot);
+}
+
+std::vector<std::pair<std::string, std::string>> sweepKeys(const ReportData& data) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [layout, samples] : data.samples)
+        for (const auto& c : queueDepthSweeps(samples.metrics))
+            out.emplace_back(c.family, c.direction);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void buildSweepChart(QCustomPlot& plot, const ReportData& data, const std::string& family,
+                     const std::string& direction) {
+    reset(plot);
+    struct Curve {
+        std::size_t colour;
+        std::string layout;
+        SweepCurve curve;
+    };
+    std::vector<Curve> curves;
+    double topIops = 0, topLatency = 0;
+    int deepest = 1;
+    bool completionOnly = false;
+    for (std::size_t li = 0; li < data.layouts.size(); ++li) {
+        const auto it = data.samples.find(data.layouts[li].name);
+        if (it == data.samples.end())
+            continue;
+        for (auto& c : queueDepthSweeps(it->second.metrics)) {
+            if (c.family != family || c.direction != direction)
+                continue;
+            for (const auto& p : c.points) {
+                topIops = std::max(topIops, p.iops.value_or(0));
+                topLatency = std::max(topLatency, p.p99Ns.value_or(0));
+                deepest = std::max(deepest, p.depth);
+            }
+            completionOnly = completionOnly || c.p99Metric == "clat_p99";
+            curves.push_back({li, data.layouts[li].name, std::move(c)});
+        }
+    }
+    const auto iopsAxis = display::axisUnit(topIops, Unit::OpsPerSecond);
+    const auto latencyAxis = display::axisUnit(topLatency, Unit::Nanoseconds);
+    const QString latency = completionOnly ? "p99 completion latency" : "p99 total latency";
+    for (const auto& c : curves) {
+        const QColor colour(layoutPalette[c.colour % std::size(layoutPalette)]);
+        QVector<double> depth, iops, depthLat, p99;
+        for (const auto& p : c.curve.points) {
+            if (p.iops) {
+                depth << p.depth;
+                iops << *p.iops / iopsAxis.divisor;
+            }
+            if (p.p99Ns) {
+                depthLat << p.depth;
+                p99 << *p.p99Ns / latencyAxis.divisor;
+            }
+        }
+        auto* g = addLine(plot, plot.yAxis, qs(c.layout) + " IOPS", QPen(colour, 2), depth, iops);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+        auto* l = addLine(plot, plot.yAxis2, qs(c.layout) + " " + latency,
+                          QPen(colour, 1.5, Qt::DashLine), depthLat, p99);
+        l->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    }
+    // Depths double: a base-2 logarithmic axis spaces them evenly.
+    plot.xAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    for (int d = 1; d <= std::max(deepest, 1); d *= 2)
+        ticks->addTick(d, QString::number(d));
+    plot.xAxis->setTicker(ticks);
+    plot.xAxis->setLabel("queue depth (iodepth)");
+    plot.xAxis->setRange(0.8, deepest * 1.25);
+    plot.yAxis->setLabel(axisLabel("IOPS, solid", iopsAxis));
+    plot.yAxis->setRange(0, topIops > 0 ? topIops / iopsAxis.divisor * 1.1 : 1.0);
+    plot.yAxis->grid()->setVisible(true);
+    plot.yAxis2->setVisible(true);
+    plot.yAxis2->setLabel(axisLabel(latency + ", dashed", latencyAxis));
+    plot.yAxis2->setRange(0, topLatency > 0 ? topLatency / latencyAxis.divisor * 1.1 : 1.0);
+    const QString what = qs(family + " " + direction);
+    setTitle(plot, curves.empty() ? what + ": no queue-depth sweep (the qd-sweep preset)"
+                                  : what + ": IOPS and " + latency + " against queue depth");
+    if (!curves.empty())
+        showLegend(plot);
 }
 
 } // namespace lb::charts

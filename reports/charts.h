@@ -57,6 +57,43 @@ void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection)
 // least-squares line, dashed). The title says whether the window held.
 void buildSteadyStateChart(QCustomPlot& plot, const SteadyStateSeries& series);
 
+// The series over time the data holds (ReportData::series with x in seconds), sorted, once
+// each.
+QStringList timeSeriesNames(const ReportData& data);
+
+// One series over time (fio's per-interval logs, e.g. "fio.seq-read-1m.read.bw") per layout, in
+// the layouts' colours (as the grouped bars): each layout's median run (engine/series.h
+// medianRun) a QCPGraph named after the layout, 2 px, in the legend; its other iterations
+// QCPGraphs named "<layout> iteration <n>", faint (alpha 70), 1 px, drawn below and out of the
+// legend. x: seconds since the job started; y: the quantity ("bandwidth", "IOPS", "mean total
+// latency") in the unit display::axisUnit chooses from the largest value, named in the axis
+// label ("bandwidth (MB/s)"). No layout with the series: no graphs, and the title says there
+// are no per-interval logs.
+void buildTimeSeriesChart(QCustomPlot& plot, const ReportData& data, const std::string& name);
+
+// The percentile curves the data holds (fio json+ histograms, engine/run.h: x in percent),
+// sorted, once each: "fio.<job>.<dir>.lat_curve" (total latency) or ".clat_curve".
+QStringList percentileCurveNames(const ReportData& data);
+
+// A percentile curve per layout, the runs drawn as buildTimeSeriesChart draws them (median
+// iteration solid and in the legend, the others faint): x the percentile on the "nines" scale
+// (1 / (1 - p), logarithmic, ticks labelled 0, 50, 90, 99, 99.9 ... as far as the data goes,
+// the last bucket "100"), y the latency on a logarithmic axis in the unit display::axisUnit
+// chooses. No layout with the curve: no graphs, and the title says there is no histogram.
+void buildPercentileChart(QCustomPlot& plot, const ReportData& data, const std::string& name);
+
+// The queue-depth sweeps (engine/series.h) in the layouts' samples, as (family, direction),
+// sorted, once each.
+std::vector<std::pair<std::string, std::string>> sweepKeys(const ReportData& data);
+
+// One queue-depth sweep per layout: QCPGraph "<layout> IOPS" (yAxis, solid, circles) and
+// "<layout> p99 total latency" (or "p99 completion latency" where fio measured no total
+// latency; yAxis2, dashed, squares), medians over iterations, against the queue depth on a
+// base-2 logarithmic x axis with a tick at each power of two. Each value axis has its unit
+// chosen from the data (display::axisUnit), named in its label.
+void buildSweepChart(QCustomPlot& plot, const ReportData& data, const std::string& family,
+                     const std::string& direction);
+
 // Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.
 QString verdictColor(Verdict v);
 

@@ -53,6 +53,44 @@ std::string value(double canonical, Unit unit) {
     return format(2, canonical, "");
 }
 
+std::pair<double, std::string> decimalPrefix(double largest) {
+    static const std::pair<double, const char*> prefixes[] = {
+        {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (const auto& [scale, prefix] : prefixes)
+        if (std::abs(largest) >= scale)
+            return {scale, prefix};
+    return {1.0, ""};
+}
+
+AxisUnit axisUnit(double largest, Unit unit) {
+    largest = std::abs(largest);
+    switch (unit) {
+    case Unit::BytesPerSecond: {
+        auto [scale, prefix] = decimalPrefix(std::min(largest, 999e12)); // TB/s at most
+        return {scale, prefix + "B/s"};
+    }
+    case Unit::OpsPerSecond: {
+        auto [scale, prefix] = decimalPrefix(std::min(largest, 999e6)); // M ops/s at most
+        return {scale, prefix.empty() ? "ops/s" : prefix + " ops/s"};
+    }
+    case Unit::Nanoseconds:
+        if (largest >= 1e9)
+            return {1e9, "s"};
+        if (largest >= 1e6)
+            return {1e6, "ms"};
+        if (largest >= 1e3)
+            return {1e3, "µs"};
+        return {1, "ns"};
+    case Unit::Seconds:
+        return {1, "s"};
+    case Unit::Percent:
+        return {1, "%"};
+    case Unit::Count:
+        return {1, ""};
+    }
+    return {1, ""};
+}
+
 std::string percent(double fraction, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.*f %%", decimals, fraction * 100.0);

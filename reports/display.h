@@ -5,6 +5,7 @@
 #include "engine/metric.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lb::display {
@@ -14,6 +15,21 @@ std::string value(double canonical, Unit unit);
 std::string percent(double fraction, int decimals = 1); // 0.58 -> "+58.0 %" (an overhead)
 std::string share(double fraction, int decimals = 1);   // 0.58 -> "58.0 %" (a part of a whole)
 std::string ratio(double r);                            // "1.58"
+
+// The unit an axis shows values of `unit` in, chosen so the largest value (canonical) reads 1 to
+// 999: bytes/s in B/s, kB/s, MB/s, GB/s or TB/s (decimal, as value() shows MB/s); nanoseconds in
+// ns, µs, ms or s; ops/s in ops/s, k ops/s or M ops/s; seconds, percent and counts as they are.
+// Displayed = canonical / divisor.
+struct AxisUnit {
+    double divisor = 1;
+    std::string label; // "MB/s"
+    bool operator==(const AxisUnit&) const = default;
+};
+AxisUnit axisUnit(double largest, Unit unit);
+
+// The decimal prefix ("", "k", "M", "G", "T", "P") and its scale in which `largest` reads 1 to
+// 999 (below 1: none), as drives are sold.
+std::pair<double, std::string> decimalPrefix(double largest);
 
 // A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
 class Table {

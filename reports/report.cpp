@@ -7,6 +7,7 @@
 
 #include "engine/command.h"
 #include "engine/projection.h"
+#include "engine/series.h"
 #include "engine/size.h"
 #include "engine/utf8.h"
 #include "reports/charts.h"
@@ -194,6 +195,40 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                " per decisive metric (% more time per unit of work), with the "
                                "95 % interval; green band: viable, red band: not viable."});
     }
+    const QStringList series = charts::timeSeriesNames(data);
+    for (qsizetype i = 0; i < series.size(); ++i) {
+        const std::string name = series[i].toStdString();
+        const bool bw = name.ends_with(".bw");
+        if (!bw && !name.ends_with(".lat_mean"))
+            continue; // IOPS follow the bandwidth at a fixed block size; the app shows them
+        const auto stat = name.rfind('.');
+        const auto family = name.find('.');
+        std::string what = name.substr(family + 1, stat - family - 1);
+        std::replace(what.begin(), what.end(), '.', ' ');
+        out.push_back({"series-" + std::to_string(i),
+                       std::string(bw ? "Bandwidth" : "Mean total latency") + " of " + what +
+                           " over time per layout, averaged per interval as fio logged it: the "
+                           "median iteration solid, the other iterations faint."});
+    }
+    const QStringList curves = charts::percentileCurveNames(data);
+    for (qsizetype i = 0; i < curves.size(); ++i) {
+        const std::string name = curves[i].toStdString();
+        const auto stat = name.rfind('.');
+        const auto family = name.find('.');
+        std::string what = name.substr(family + 1, stat - family - 1);
+        std::replace(what.begin(), what.end(), '.', ' ');
+        out.push_back({"curve-" + std::to_string(i),
+                       std::string(name.ends_with(".lat_curve") ? "Total" : "Completion") +
+                           " latency of " + what +
+                           " by percentile per layout, from fio's json+ histogram (both axes "
+                           "logarithmic): the median iteration solid, the others faint."});
+    }
+    const auto sweeps = charts::sweepKeys(data);
+    for (std::size_t i = 0; i < sweeps.size(); ++i)
+        out.push_back({"sweep-" + std::to_string(i),
+                       "Queue-depth sweep (" + sweeps[i].first + ", " + sweeps[i].second +
+                           "): IOPS (solid, left axis) and p99 latency (dashed, right axis) "
+                           "against the queue depth, medians over iterations, per layout."});
     for (std::size_t i = 0; i < data.steadyState.size(); ++i)
         out.push_back({"steady-" + std::to_string(i),
                        "Steady state of " + data.steadyState[i].workload + " on " +
@@ -790,6 +825,40 @@ void addCharts(Doc& doc, const ReportData& data, const std::set<std::string>& ch
         doc.chart(ref.id, ref.caption);
 }
 
+// The runs' course: series over time, latency percentile curves and queue-depth sweeps, with
+// the sweep's figures as a table (which the Markdown report, without charts, keeps too).
+void addCourse(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    std::vector<ChartRef> refs;
+    for (const auto& ref : chartPlan(data))
+        if ((ref.id.rfind("series-", 0) == 0 || ref.id.rfind("curve-", 0) == 0 ||
+             ref.id.rfind("sweep-", 0) == 0) &&
+            charts.count(ref.id))
+            refs.push_back(ref);
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& l : data.layouts) {
+        const auto it = data.samples.find(l.name);
+        if (it == data.samples.end())
+            continue;
+        for (const auto& c : queueDepthSweeps(it->second.metrics))
+            for (const auto& p : c.points)
+                rows.push_back(
+                    {{l.name},
+                     {c.family + " " + c.direction},
+                     {std::to_string(p.depth), "", true},
+                     {p.iops ? display::value(*p.iops, Unit::OpsPerSecond) : "—", "", true},
+                     {p.p99Ns ? display::value(*p.p99Ns, Unit::Nanoseconds) : "—", "", true},
+                     {c.p99Metric}});
+    }
+    if (refs.empty() && rows.empty())
+        return;
+    doc.heading(2, "Over time, by latency percentile and by queue depth");
+    if (!rows.empty())
+        doc.table({"layout", "sweep", "queue depth", "IOPS", "p99 latency", "latency measured"},
+                  std::move(rows));
+    for (const auto& ref : refs)
+        doc.chart(ref.id, ref.caption);
+}
+
 void addFailedRuns(Doc& doc, const ReportData& data) {
     doc.heading(2, "Failed runs");
     std::vector<std::vector<Cell>> rows;
@@ -897,6 +966,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addProjections(doc, data, charts);
     addComparisons(doc, data, charts);
     addCharts(doc, data, charts);
+    addCourse(doc, data, charts);
     addDrills(doc, data);
     addSteadyState(doc, data, charts);
     addFailedRuns(doc, data);
@@ -1240,6 +1310,18 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
                      data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
                 metrics << QString::fromStdString(m);
             charts::buildGroupedBars(plot, data, metrics, false);
+        } else if (ref.id.rfind("series-", 0) == 0) {
+            const auto index = std::stoll(ref.id.substr(std::string("series-").size()));
+            charts::buildTimeSeriesChart(plot, data,
+                                         charts::timeSeriesNames(data)[index].toStdString());
+        } else if (ref.id.rfind("curve-", 0) == 0) {
+            const auto index = std::stoll(ref.id.substr(std::string("curve-").size()));
+            charts::buildPercentileChart(plot, data,
+                                         charts::percentileCurveNames(data)[index].toStdString());
+        } else if (ref.id.rfind("sweep-", 0) == 0) {
+            const auto index = std::stoul(ref.id.substr(std::string("sweep-").size()));
+            const auto key = charts::sweepKeys(data)[index];
+            charts::buildSweepChart(plot, data, key.first, key.second);
         } else if (ref.id.rfind("steady-", 0) == 0) {
             const auto index = std::stoul(ref.id.substr(std::string("steady-").size()));
             charts::buildSteadyStateChart(plot, data.steadyState[index]);

@@ -22,14 +22,18 @@ std::string markdownEscape(std::string_view text);
 
 // One chart of a report, rendered to PNG bytes.
 struct ReportChart {
-    std::string id;      // "bars-throughput", "bars-ops", "overhead-<n>" (n: comparison index)
+    // "bars-throughput", "bars-ops", "overhead-<n>" (n: comparison index), "series-<n>" and
+    // "curve-<n>" (n: index in charts::timeSeriesNames, percentileCurveNames), "sweep-<n>" (n:
+    // index in charts::sweepKeys), "steady-<n>", "projection-<n>"
+    std::string id;
     std::string caption; // plain text
     std::string png;     // the PNG file's bytes
 };
 
-// The charts the HTML and PDF reports show, in order: grouped bars per unit (MB/s, ops/s) and
-// one overhead chart per comparison with metrics. Deterministic: same data, same bytes. Needs a
-// QApplication.
+// The charts the HTML and PDF reports show, in order: grouped bars per unit (MB/s, ops/s), one
+// overhead chart per comparison with metrics, bandwidth and mean latency over time, latency
+// percentile curves and queue-depth sweeps where the runs have them, steady state, projections.
+// Deterministic: same data, same bytes. Needs a QApplication.
 std::vector<ReportChart> renderCharts(const ReportData& data, int width = 900, int height = 420);
 
 std::string renderMarkdown(const ReportData& data);

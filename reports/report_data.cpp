@@ -253,6 +253,9 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         if (!samples)
             return fail(samples.error());
         data.samples[l.name] = std::move(*samples);
+        LB_TRY(series, store.layoutSeries(l.name, request.campaignId));
+        if (!series.empty())
+            data.series[l.name] = std::move(series);
     }
 
     for (std::size_t i = 1; i < data.layouts.size(); ++i) {

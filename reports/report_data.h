@@ -103,7 +103,10 @@ struct ReportData {
     std::vector<Comparison> comparisons; // one per candidate, in layout order
     std::vector<std::string> decide;     // the deciding metrics' globs, if named
     std::optional<CampaignIo> io;        // how the campaign's runs did their I/O, if one
-    std::map<std::string, LayoutSamples> samples;       // layout -> samples (sorted), notes
+    std::map<std::string, LayoutSamples> samples; // layout -> samples (sorted), notes
+    // layout -> its successful runs' series (fio's per-interval logs), in run order; a layout
+    // without any (imported runs, job files, exports) is not in it.
+    std::map<std::string, std::vector<RunSeries>> series;
     std::vector<ReportRun> runs;                        // by id
     std::optional<ProjectionRequest> projectionRequest; // as requested
     // Layouts with a known capacity (their disks, or a capacity given for an imported one), in

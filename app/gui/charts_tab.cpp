@@ -6,12 +6,14 @@
 #include "reports/display.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolTip>
@@ -63,12 +65,16 @@ QString keyLabel(const QCPAxis* axis, double key) {
 ChartsTab::ChartsTab(QWidget* parent) : QWidget(parent) {
     bars_ = makePlot(QStringLiteral("bars"));
     overhead_ = makePlot(QStringLiteral("overhead"));
+    timeSeries_ = makePlot(QStringLiteral("time-series"));
+    percentile_ = makePlot(QStringLiteral("percentiles"));
+    sweep_ = makePlot(QStringLiteral("sweep"));
+    order_ = {bars_, overhead_, timeSeries_, percentile_, sweep_};
     // One chart at a time: each gets the whole height, which a 768-pixel screen needs for the
     // metric names under the bars.
     plots_ = new QTabWidget;
     plots_->setDocumentMode(true);
     // Each chart sits on a stack with a placeholder, shown while there is nothing to draw.
-    for (QCustomPlot* plot : {bars_, overhead_}) {
+    for (QCustomPlot* plot : order_) {
         auto* stack = new QStackedWidget;
         auto* empty = new QLabel;
         empty->setAlignment(Qt::AlignCenter);
@@ -78,8 +84,32 @@ ChartsTab::ChartsTab(QWidget* parent) : QWidget(parent) {
         stack->addWidget(plot);
         stacks_.push_back(stack);
     }
+    // The charts of a run's course choose what they show above the chart.
+    auto chooser = [](const QString& label, QComboBox* box, QStackedWidget* stack) {
+        auto* page = new QWidget;
+        auto* row = new QHBoxLayout;
+        row->addWidget(new QLabel(label));
+        row->addWidget(box, 1);
+        auto* column = new QVBoxLayout(page);
+        column->setContentsMargins(0, 4, 0, 0);
+        column->addLayout(row);
+        column->addWidget(stack, 1);
+        return page;
+    };
+    seriesBox_ = new QComboBox;
+    seriesBox_->setObjectName(QStringLiteral("series"));
+    curveBox_ = new QComboBox;
+    curveBox_->setObjectName(QStringLiteral("curves"));
+    sweepBox_ = new QComboBox;
+    sweepBox_->setObjectName(QStringLiteral("sweeps"));
     plots_->addTab(stacks_[0], tr("Grouped bars per layout"));
     plots_->addTab(stacks_[1], tr("Overhead of the candidate"));
+    plots_->addTab(chooser(tr("Series:"), seriesBox_, stacks_[2]), tr("Over time"));
+    plots_->addTab(chooser(tr("Latency:"), curveBox_, stacks_[3]), tr("Latency percentiles"));
+    plots_->addTab(chooser(tr("Sweep:"), sweepBox_, stacks_[4]), tr("Queue-depth sweep"));
+    connect(seriesBox_, &QComboBox::currentIndexChanged, this, [this] { rebuildTimeSeries(); });
+    connect(curveBox_, &QComboBox::currentIndexChanged, this, [this] { rebuildPercentiles(); });
+    connect(sweepBox_, &QComboBox::currentIndexChanged, this, [this] { rebuildSweep(); });
 
     note_ = new QLabel;
     note_->setWordWrap(true); // never widens the window
@@ -108,22 +138,93 @@ ChartsTab::ChartsTab(QWidget* parent) : QWidget(parent) {
 
     connect(plots_, &QTabWidget::currentChanged, this,
             [this] { normalise_->setEnabled(currentPlot() == bars_); });
-    connect(reset, &QPushButton::clicked, this, [this] {
-        if (currentPlot() == bars_)
-            rebuildBars();
-        else
-            rebuildOverhead();
-    });
+    connect(reset, &QPushButton::clicked, this, [this] { rebuild(currentPlot()); });
     connect(png, &QPushButton::clicked, this, [this] { exportDialog(currentPlot(), false); });
     connect(pdf, &QPushButton::clicked, this, [this] { exportDialog(currentPlot(), true); });
-    for (QCustomPlot* plot : {bars_, overhead_})
+    for (QCustomPlot* plot : order_)
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, plot](QMouseEvent* e) { onMouseMove(plot, e); });
     clear();
 }
 
 QCustomPlot* ChartsTab::currentPlot() const {
-    return plots_->currentIndex() == 0 ? bars_ : overhead_;
+    const int i = plots_->currentIndex();
+    return i >= 0 && static_cast<std::size_t>(i) < order_.size()
+               ? order_[static_cast<std::size_t>(i)]
+               : bars_;
+}
+
+void ChartsTab::rebuild(QCustomPlot* plot) {
+    if (plot == bars_)
+        rebuildBars();
+    else if (plot == overhead_)
+        rebuildOverhead();
+    else if (plot == timeSeries_)
+        rebuildTimeSeries();
+    else if (plot == percentile_)
+        rebuildPercentiles();
+    else
+        rebuildSweep();
+}
+
+QString ChartsTab::placeholderText(QCustomPlot* plot) const {
+    for (std::size_t i = 0; i < order_.size(); ++i)
+        if (order_[i] == plot && stacks_[i]->currentIndex() == 0)
+            return qobject_cast<QLabel*>(stacks_[i]->widget(0))->text();
+    return {};
+}
+
+// A chart of a run's course, or the placeholder saying why there is none.
+void ChartsTab::rebuildTimeSeries() {
+    QStackedWidget* stack = stacks_[2];
+    const QString name = seriesBox_->currentData().toString();
+    if (!hasData_ || name.isEmpty()) {
+        stack->setCurrentIndex(0);
+        if (hasData_)
+            qobject_cast<QLabel*>(stack->widget(0))
+                ->setText(tr("No per-interval logs: the runs of these layouts recorded none "
+                             "(imported results, fio job files and runs on exports or clients "
+                             "have none; fio presets in the layout's directory log them unless "
+                             "their log_avg_msec is 0)."));
+        return;
+    }
+    stack->setCurrentIndex(1);
+    charts::buildTimeSeriesChart(*timeSeries_, data_, ss(name));
+    finish(timeSeries_);
+}
+
+void ChartsTab::rebuildPercentiles() {
+    QStackedWidget* stack = stacks_[3];
+    const QString name = curveBox_->currentData().toString();
+    if (!hasData_ || name.isEmpty()) {
+        stack->setCurrentIndex(0);
+        if (hasData_)
+            qobject_cast<QLabel*>(stack->widget(0))
+                ->setText(tr("No latency histogram: fio prints one with --output-format=json+ "
+                             "(the presets ask for it); older runs, plain JSON and other tools "
+                             "have none."));
+        return;
+    }
+    stack->setCurrentIndex(1);
+    charts::buildPercentileChart(*percentile_, data_, ss(name));
+    finish(percentile_);
+}
+
+void ChartsTab::rebuildSweep() {
+    QStackedWidget* stack = stacks_[4];
+    const QStringList key = sweepBox_->currentData().toStringList();
+    if (!hasData_ || key.size() != 2) {
+        stack->setCurrentIndex(0);
+        if (hasData_)
+            qobject_cast<QLabel*>(stack->widget(0))
+                ->setText(tr("No queue-depth sweep: run the fio preset qd-sweep (random 4 KiB "
+                             "reads at queue depths 1 to 64) to see IOPS and p99 latency "
+                             "against queue depth."));
+        return;
+    }
+    stack->setCurrentIndex(1);
+    charts::buildSweepChart(*sweep_, data_, ss(key[0]), ss(key[1]));
+    finish(sweep_);
 }
 
 void ChartsTab::rebuildOverhead() {
@@ -139,6 +240,26 @@ void ChartsTab::showResult(const ComparisonResult& result) {
     hasData_ = true;
     for (QStackedWidget* stack : stacks_)
         stack->setCurrentIndex(1);
+    {
+        // Keep the series and the sweep chosen, where the new data has them too.
+        const QString series = seriesBox_->currentData().toString();
+        const QString curve = curveBox_->currentData().toString();
+        const QStringList sweep = sweepBox_->currentData().toStringList();
+        const QSignalBlocker blockSeries(seriesBox_), blockCurve(curveBox_), blockSweep(sweepBox_);
+        const auto offer = [](QComboBox* box, const QStringList& names, const QString& chosen) {
+            box->clear();
+            for (const QString& name : names)
+                box->addItem(name.startsWith("fio.") ? name.mid(4) : name, name);
+            box->setCurrentIndex(std::max(0, box->findData(chosen)));
+        };
+        offer(seriesBox_, charts::timeSeriesNames(data_), series);
+        offer(curveBox_, charts::percentileCurveNames(data_), curve);
+        sweepBox_->clear();
+        for (const auto& [family, direction] : charts::sweepKeys(data_))
+            sweepBox_->addItem(qs(family + " " + direction),
+                               QStringList{qs(family), qs(direction)});
+        sweepBox_->setCurrentIndex(std::max(0, sweepBox_->findData(sweep)));
+    }
     note_->setText(tr("<b>%1</b> against <b>%2</b>: %3. <span style=\"color: gray\">Drag to "
                       "pan, wheel to zoom, hover a bar for its values.</span>")
                        .arg(qs(result.comparison.candidate).toHtmlEscaped(),
@@ -146,12 +267,18 @@ void ChartsTab::showResult(const ComparisonResult& result) {
                             qs(verdictName(result.comparison.verdict))));
     rebuildBars();
     rebuildOverhead();
+    rebuildTimeSeries();
+    rebuildPercentiles();
+    rebuildSweep();
 }
 
 void ChartsTab::clear(const QString& why) {
     hasData_ = false;
     data_ = {};
-    for (QCustomPlot* plot : {bars_, overhead_}) {
+    seriesBox_->clear();
+    curveBox_->clear();
+    sweepBox_->clear();
+    for (QCustomPlot* plot : order_) {
         plot->clearPlottables();
         plot->clearItems();
         plot->replot();
@@ -177,6 +304,13 @@ void ChartsTab::rebuildBars() {
 
 QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
     int index = -1;
+    if (auto* graph = plot->plottableAt<QCPGraph>(pos, false, &index);
+        graph && index >= 0 && index < graph->data()->size())
+        return QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5")
+            .arg(graph->name().toHtmlEscaped(), graph->keyAxis()->label().toHtmlEscaped())
+            .arg(graph->data()->at(index)->key, 0, 'g', 4)
+            .arg(graph->valueAxis()->label().toHtmlEscaped())
+            .arg(graph->data()->at(index)->value, 0, 'g', 4);
     auto* bars = plot->plottableAt<QCPBars>(pos, false, &index);
     if (!bars || index < 0 || index >= bars->data()->size() || !hasData_)
         return {};
@@ -245,8 +379,7 @@ bool ChartsTab::exportChart(QCustomPlot* plot, const QString& path) {
 
 void ChartsTab::exportDialog(QCustomPlot* plot, bool pdf) {
     const QString suffix = pdf ? QStringLiteral(".pdf") : QStringLiteral(".png");
-    const QString base =
-        plot == bars_ ? QStringLiteral("layoutbench-bars") : QStringLiteral("layoutbench-overhead");
+    const QString base = QStringLiteral("layoutbench-") + plot->objectName();
     QString path = QFileDialog::getSaveFileName(
         this, pdf ? tr("Export chart as PDF") : tr("Export chart as PNG"), base + suffix,
         pdf ? tr("PDF document (*.pdf)") : tr("PNG image (*.png)"));

@@ -128,6 +128,8 @@ void StoreService::compare(const QString& baseline, const QString& candidate,
             rl.failedRuns = l.failedRuns;
             data.layouts.push_back(std::move(rl));
             data.samples[l.name] = std::move(loaded);
+            if (auto series = store_->layoutSeries(l.name, campaignId); series && !series->empty())
+                data.series[l.name] = std::move(*series);
         }
         std::stable_partition(data.layouts.begin(), data.layouts.end(),
                               [](const ReportLayout& l) { return l.baseline; });

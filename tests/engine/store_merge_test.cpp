@@ -53,7 +53,7 @@ std::int64_t countOf(Store& s, const std::string& sql) {
 // Every row of the tables a merge writes, ids and uids included, in a stable order.
 std::string contents(Store& s) {
     return test::tableRows(s, {"host", "disk", "layout", "campaign", "run", "metric_name",
-                               "run_sample", "plan_step", "conditioning"});
+                               "run_sample", "run_series", "plan_step", "conditioning"});
 }
 
 // A campaign of one layout with one finished run, one running run, two journal steps and a
@@ -85,6 +85,7 @@ std::int64_t addCampaign(Store& s, const std::string& layout) {
     done.status = RunStatus::Ok;
     done.stdoutText = "{}";
     done.metrics = {{"fio.seq.read.bw", 5e8, Unit::BytesPerSecond}};
+    done.series = {{"fio.seq.read.bw", Unit::Seconds, Unit::BytesPerSecond, {0.5, 1}, {4e8, 6e8}}};
     EXPECT_TRUE(s.insertRun(*layoutId, done));
     Run running = done;
     running.iteration = 1;
@@ -164,6 +165,7 @@ TEST_F(MergeTest, TwiceIsOnce) {
     EXPECT_EQ(first->planSteps, 2);
     EXPECT_EQ(first->conditioningSteps, 1);
     EXPECT_EQ(first->duplicateRuns, 0);
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run_series"), 1) << "the finished run's series";
     const std::string once = contents(a);
 
     const auto second = mergeDatabase(a, {path("b.db"), ""});
@@ -208,12 +210,14 @@ TEST_F(MergeTest, ARunStillRunningTakesItsEndLater) {
         ASSERT_TRUE(b.recordRunOutput(r));
         r.status = RunStatus::Ok;
         r.metrics = {{"fio.seq.read.bw", 4e8, Unit::BytesPerSecond}};
+        r.series = {{"fio.seq.read.bw", Unit::Seconds, Unit::BytesPerSecond, {0.5}, {4e8}}};
         ASSERT_TRUE(b.finishRun(r));
     }
     const auto later = mergeDatabase(a, {path("b.db"), ""});
     ASSERT_TRUE(later) << later.error().message;
     EXPECT_EQ(later->runs, 0);
     EXPECT_EQ(later->metrics, 1);
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run_series"), 2) << "and its series";
     EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run WHERE status = 'ok' AND stdout = 'finished'"),
               1);
     EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM campaign WHERE status = 'done'"), 1);

@@ -253,3 +253,124 @@ TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
     ASSERT_TRUE(samples);
     EXPECT_EQ((*samples)[1].values, (std::vector<double>{3, 1, 2, 4}));
 }
+
+namespace {
+
+Series interval(const std::string& name, Unit unit, std::vector<double> y) {
+    Series s{name, Unit::Seconds, unit, {}, std::move(y)};
+    for (std::size_t i = 0; i < s.y.size(); ++i)
+        s.x.push_back(0.5 * static_cast<double>(i + 1));
+    return s;
+}
+
+} // namespace
+
+// A run's series are stored with its metrics and read back point for point, per run and per
+// layout (successful runs only, in run order).
+TEST(Store, SeriesRoundTripWithTheirRun) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    lb::Run r = sampleRun(1);
+    r.workload = "seq";
+    r.iteration = 2;
+    // Values no decimal text would keep exactly.
+    r.series = {interval("fio.seq.read.bw", Unit::BytesPerSecond, {1.0 / 3.0, 2e9, 0.1}),
+                interval("fio.seq.read.lat_mean", Unit::Nanoseconds, {123456.789, 1e-300})};
+    auto id = s->insertRun(*layout, r);
+    ASSERT_TRUE(id) << id.error().message;
+    auto back = s->runSeries(*id);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(*back, r.series);
+
+    lb::Run failed = r;
+    failed.status = RunStatus::Failed;
+    ASSERT_TRUE(s->insertRun(*layout, failed));
+    lb::Run plain = sampleRun(2); // no series
+    ASSERT_TRUE(s->insertRun(*layout, plain));
+    auto all = s->layoutSeries("l");
+    ASSERT_TRUE(all) << all.error().message;
+    ASSERT_EQ(all->size(), 1U) << "the failed run and the run without series are left out";
+    EXPECT_EQ((*all)[0].runId, *id);
+    EXPECT_EQ((*all)[0].workload, "seq");
+    EXPECT_EQ((*all)[0].iteration, 2);
+    EXPECT_EQ((*all)[0].series, r.series);
+    EXPECT_EQ(seriesNames(*all),
+              (std::vector<std::string>{"fio.seq.read.bw", "fio.seq.read.lat_mean"}));
+    auto none = s->layoutSeries("no such layout");
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
+}
+
+// A campaign run gets its series when it finishes, in the same transaction as its metrics;
+// 16 bytes a point.
+TEST(Store, FinishRunStoresSeries) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    lb::Run r = sampleRun(1);
+    r.series = {interval("fio.w.write.iops", Unit::OpsPerSecond, std::vector<double>(120, 7.0))};
+    auto id = s->beginRun(*layout, r);
+    ASSERT_TRUE(id);
+    auto early = s->runSeries(*id);
+    ASSERT_TRUE(early);
+    EXPECT_TRUE(early->empty()) << "nothing before the run ends";
+    r.id = *id;
+    ASSERT_TRUE(s->finishRun(r));
+    auto back = s->runSeries(*id);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(*back, r.series);
+    EXPECT_EQ(test::queryInt(*s, "SELECT length(data) FROM run_series"), 120 * 16);
+}
+
+// A database of schema 10 gains the series table; its runs keep their metrics and have no
+// series, and new runs store theirs.
+TEST(Store, MigratesSchemaTenToSeries) {
+    TempDb tmp;
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "dir", "{}", std::nullopt);
+        ASSERT_TRUE(layout);
+        ASSERT_TRUE(s->insertRun(*layout, sampleRun(3)));
+        test::downgradeToSchema10(*s);
+    }
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->schemaVersion(), 11);
+    EXPECT_EQ(*s->integrityCheck(), "ok");
+    auto samples = s->metricSamples("old");
+    ASSERT_TRUE(samples);
+    ASSERT_EQ(samples->size(), 1U);
+    EXPECT_EQ((*samples)[0].values, std::vector<double>{3});
+    auto before = s->layoutSeries("old");
+    ASSERT_TRUE(before);
+    EXPECT_TRUE(before->empty());
+    lb::Run r = sampleRun(4);
+    r.series = {interval("fio.x.read.bw", Unit::BytesPerSecond, {1, 2})};
+    auto layout = s->findLayout("old");
+    ASSERT_TRUE(layout && *layout);
+    ASSERT_TRUE(s->insertRun((*layout)->id, r));
+    auto after = s->layoutSeries("old");
+    ASSERT_TRUE(after);
+    ASSERT_EQ(after->size(), 1U);
+    EXPECT_EQ((*after)[0].series, r.series);
+}
+
+// Deleting a run deletes its series (foreign key, cascade): a staged import dropped leaves none.
+TEST(Store, SeriesGoWithTheirRuns) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto staging = s->ensureLayout("staging", std::string(stagedImportKind), "{}", std::nullopt);
+    ASSERT_TRUE(staging);
+    lb::Run r = sampleRun(1);
+    r.series = {interval("fio.x.read.bw", Unit::BytesPerSecond, {1, 2})};
+    ASSERT_TRUE(s->insertRun(*staging, r));
+    ASSERT_TRUE(s->deleteStagedLayout(*staging));
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_series"), 0);
+}

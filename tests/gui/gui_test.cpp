@@ -22,6 +22,7 @@
 #include "app/gui/scenario_tab.h"
 #include "app/gui/scenario_text.h"
 #include "engine/scenario_edit.h"
+#include "engine/store.h"
 #include "reports/charts.h"
 #include "tests/gui/fixture.h"
 
@@ -441,6 +442,93 @@ private slots:
         QFile file(pdf);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.read(5) == QByteArray("%PDF-"));
+    }
+
+    // A run's course: imported results have no per-interval logs and no sweep, and the tabs
+    // say so; runs with logs and a sweep are drawn, every layout's runs, the series chosen.
+    void chartsOfARunsCourse() {
+        {
+            auto w = openFixture();
+            ChartsTab* charts = w->chartsTab();
+            QCOMPARE(charts->seriesBox()->count(), 0);
+            const QString none = charts->placeholderText(charts->timeSeriesPlot());
+            QVERIFY2(none.contains(QStringLiteral("No per-interval logs")), qPrintable(none));
+            QVERIFY(charts->placeholderText(charts->sweepPlot())
+                        .contains(QStringLiteral("No queue-depth sweep")));
+        }
+        const QString db = dir_.filePath(QStringLiteral("course.db"));
+        {
+            auto created = lb::gui::test::createFixtureDatabase(db.toStdString());
+            QVERIFY2(created, created ? "" : created.error().message.c_str());
+            auto store = lb::Store::open(db.toStdString());
+            QVERIFY(store);
+            for (const char* name : {lb::gui::test::baselineLayout, lb::gui::test::candidateLayout})
+                for (int iteration = 0; iteration < 2; ++iteration) {
+                    auto layout = store->findLayout(name);
+                    QVERIFY(layout && *layout);
+                    lb::Run r;
+                    r.workload = "fio:seq";
+                    r.probe = "fio";
+                    r.iteration = iteration;
+                    r.status = lb::RunStatus::Ok;
+                    const double rate = 300e6 + 10e6 * iteration;
+                    r.series = {{"fio.seq.read.bw",
+                                 lb::Unit::Seconds,
+                                 lb::Unit::BytesPerSecond,
+                                 {0.5, 1.0, 1.5},
+                                 {rate, rate, rate}},
+                                {"fio.seq.read.lat_mean",
+                                 lb::Unit::Seconds,
+                                 lb::Unit::Nanoseconds,
+                                 {0.5, 1.0, 1.5},
+                                 {8e5, 9e5, 8e5}}};
+                    for (const int depth : {1, 2, 4})
+                        for (const auto& [stat, unit] :
+                             {std::pair{"iops", lb::Unit::OpsPerSecond},
+                              std::pair{"lat_p99", lb::Unit::Nanoseconds}})
+                            r.metrics.push_back(
+                                {"fio.qd-sweep-qd" + std::to_string(depth) + ".read." + stat,
+                                 1000.0 * depth, unit});
+                    QVERIFY(store->insertRun((*layout)->id, r));
+                }
+        }
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        QSignalSpy shown(w.get(), &MainWindow::comparisonShown);
+        w->openDatabase(db);
+        QVERIFY(shown.wait(waitMs));
+        ChartsTab* charts = w->chartsTab();
+        QCOMPARE(charts->seriesBox()->count(), 2);
+        QCOMPARE(charts->seriesBox()->itemData(0).toString(), QStringLiteral("fio.seq.read.bw"));
+        QCOMPARE(charts->seriesBox()->itemText(0), QStringLiteral("seq.read.bw"));
+        QCustomPlot* plot = charts->timeSeriesPlot();
+        QVERIFY(charts->placeholderText(plot).isEmpty());
+        QCOMPARE(plot->graphCount(), 4); // two layouts, two iterations each
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("bandwidth (MB/s)"));
+        charts->seriesBox()->setCurrentIndex(1);
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("mean total latency (µs)"));
+        // Hover over a point of the baseline's median run.
+        w->tabs()->setCurrentWidget(charts);
+        charts->plotTabs()->setCurrentIndex(2);
+        plot->replot();
+        QCPGraph* median = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name() == QLatin1String(lb::gui::test::baselineLayout))
+                median = plot->graph(i);
+        QVERIFY(median);
+        const auto point = median->data()->at(1);
+        const QString text =
+            charts->hoverText(plot, QPointF(plot->xAxis->coordToPixel(point->key),
+                                            plot->yAxis->coordToPixel(point->value)));
+        QVERIFY2(text.contains(QLatin1String(lb::gui::test::baselineLayout)), qPrintable(text));
+
+        QCOMPARE(charts->curveBox()->count(), 0);
+        QVERIFY(charts->placeholderText(charts->percentilePlot())
+                    .contains(QStringLiteral("No latency histogram")));
+        QCOMPARE(charts->sweepBox()->count(), 1);
+        QCOMPARE(charts->sweepBox()->itemText(0), QStringLiteral("fio read"));
+        QCOMPARE(charts->sweepPlot()->graphCount(), 4); // IOPS and p99 of each layout
+        QCOMPARE(charts->sweepPlot()->graph(0)->dataCount(), 3);
     }
 
     // --- Results: the runs table --------------------------------------------------------------

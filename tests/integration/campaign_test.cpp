@@ -438,6 +438,17 @@ TEST_F(Campaign, WholeCampaign) {
                           "randfile.throughput", "xz.throughput", "xz.wall"})
         EXPECT_TRUE(names.count(n)) << n;
 
+    // fio's per-interval logs and json+ histograms, stored with every fio run.
+    for (const auto& layout : {"dir", "raidz1"}) {
+        const auto series = store_->layoutSeries(layout, result->campaignId);
+        ASSERT_TRUE(series) << series.error().message;
+        const auto stored = lb::seriesNames(*series);
+        for (const char* n : {"fio.seq-write-1m.write.bw", "fio.rand-read-4k-qd1.read.lat_mean",
+                              "fio.rand-read-4k-qd1.read.lat_curve"})
+            EXPECT_TRUE(std::find(stored.begin(), stored.end(), n) != stored.end())
+                << layout << ": " << n;
+    }
+
     auto integrity = store_->integrityCheck();
     ASSERT_TRUE(integrity) << integrity.error().message;
     EXPECT_EQ(*integrity, "ok");

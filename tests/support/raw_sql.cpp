@@ -38,6 +38,11 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema10(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec("DROP TABLE run_series"));
+    setSchemaVersion(store, 10);
+}
+
 void downgradeToSchema4(Store& store) {
     // Schema 4 kept a row per metric; the store's reading of each run's metrics fills them in.
     auto runs = store.runs();
@@ -58,7 +63,7 @@ void downgradeToSchema4(Store& store) {
                             .bind(4, unitName(m.unit))
                             .run());
     }
-    ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name"));
+    ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name; DROP TABLE run_series"));
     // Schemas 5 to 8: conditioning steps, content hashes, uids, the source line of imports.
     ASSERT_TRUE(db.exec("DROP TRIGGER IF EXISTS run_uid; DROP TRIGGER campaign_uid; "
                         "DROP TRIGGER plan_step_uid; DROP INDEX run_uid; DROP INDEX campaign_uid; "

@@ -28,8 +28,11 @@ bool acceptsOrphanMetric(Store& store);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
+// Takes the database back to schema 10: no series of runs.
+void downgradeToSchema10(Store& store);
+
 // Takes the database back to schema 4: a row per metric, no conditioning table, no content
-// hashes, no uids and no source lines.
+// hashes, no uids, no source lines and no series.
 void downgradeToSchema4(Store& store);
 
 // The first column of the first row of a query (-1, and a failed expectation, when none).
