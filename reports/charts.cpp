@@ -27,6 +27,16 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+// Names, sorted and each once, as a chart's list of choices.
+QStringList sortedNames(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    QStringList out;
+    for (const auto& n : names)
+        out << qs(n);
+    return out;
+}
+
 // "bonnie.put_block" -> "put_block"; "fio.seq-read.read.bw" -> "seq-read read bw".
 QString metricLabel(const std::string& name) {
     std::string label = name;
@@ -180,12 +190,7 @@ QStringList barMetrics(const ReportData& data) {
         for (const auto& s : samples.metrics)
             if (isBarMetric(s.name) && !s.values.empty())
                 names.push_back(s.name);
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    QStringList out;
-    for (const auto& n : names)
-        out << qs(n);
-    return out;
+    return sortedNames(std::move(names));
 }
 
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
@@ -584,12 +589,7 @@ QStringList namesWithX(const ReportData& data, Unit xUnit) {
             for (const auto& s : r.series)
                 if (s.xUnit == xUnit)
                     names.push_back(s.name);
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    QStringList out;
-    for (const auto& n : names)
-        out << qs(n);
-    return out;
+    return sortedNames(std::move(names));
 }
 
 // One layout's runs of a series and its median one, with the layout's colour.

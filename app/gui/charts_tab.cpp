@@ -174,55 +174,46 @@ QString ChartsTab::placeholderText(QCustomPlot* plot) const {
     return {};
 }
 
+// Shows the chart of `stack` when it has something to draw; else its placeholder, saying `why`
+// once there is a comparison at all. Returns whether the chart is shown.
+bool ChartsTab::showChartIf(QStackedWidget* stack, bool drawable, const QString& why) {
+    stack->setCurrentIndex(hasData_ && drawable ? 1 : 0);
+    if (hasData_ && !drawable)
+        qobject_cast<QLabel*>(stack->widget(0))->setText(why);
+    return hasData_ && drawable;
+}
+
 // A chart of a run's course, or the placeholder saying why there is none.
 void ChartsTab::rebuildTimeSeries() {
-    QStackedWidget* stack = stacks_[2];
     const QString name = seriesBox_->currentData().toString();
-    if (!hasData_ || name.isEmpty()) {
-        stack->setCurrentIndex(0);
-        if (hasData_)
-            qobject_cast<QLabel*>(stack->widget(0))
-                ->setText(tr("No per-interval logs: the runs of these layouts recorded none "
-                             "(imported results, fio job files and runs on exports or clients "
-                             "have none; fio presets in the layout's directory log them unless "
-                             "their log_avg_msec is 0)."));
+    if (!showChartIf(stacks_[2], !name.isEmpty(),
+                     tr("No per-interval logs: the runs of these layouts recorded none "
+                        "(imported results, fio job files and runs on exports or clients "
+                        "have none; fio presets in the layout's directory log them unless "
+                        "their log_avg_msec is 0).")))
         return;
-    }
-    stack->setCurrentIndex(1);
     charts::buildTimeSeriesChart(*timeSeries_, data_, ss(name));
     finish(timeSeries_);
 }
 
 void ChartsTab::rebuildPercentiles() {
-    QStackedWidget* stack = stacks_[3];
     const QString name = curveBox_->currentData().toString();
-    if (!hasData_ || name.isEmpty()) {
-        stack->setCurrentIndex(0);
-        if (hasData_)
-            qobject_cast<QLabel*>(stack->widget(0))
-                ->setText(tr("No latency histogram: fio prints one with --output-format=json+ "
-                             "(the presets ask for it); older runs, plain JSON and other tools "
-                             "have none."));
+    if (!showChartIf(stacks_[3], !name.isEmpty(),
+                     tr("No latency histogram: fio prints one with --output-format=json+ "
+                        "(the presets ask for it); older runs, plain JSON and other tools "
+                        "have none.")))
         return;
-    }
-    stack->setCurrentIndex(1);
     charts::buildPercentileChart(*percentile_, data_, ss(name));
     finish(percentile_);
 }
 
 void ChartsTab::rebuildSweep() {
-    QStackedWidget* stack = stacks_[4];
     const QStringList key = sweepBox_->currentData().toStringList();
-    if (!hasData_ || key.size() != 2) {
-        stack->setCurrentIndex(0);
-        if (hasData_)
-            qobject_cast<QLabel*>(stack->widget(0))
-                ->setText(tr("No queue-depth sweep: run the fio preset qd-sweep (random 4 KiB "
-                             "reads at queue depths 1 to 64) to see IOPS and p99 latency "
-                             "against queue depth."));
+    if (!showChartIf(stacks_[4], key.size() == 2,
+                     tr("No queue-depth sweep: run the fio preset qd-sweep (random 4 KiB "
+                        "reads at queue depths 1 to 64) to see IOPS and p99 latency "
+                        "against queue depth.")))
         return;
-    }
-    stack->setCurrentIndex(1);
     charts::buildSweepChart(*sweep_, data_, ss(key[0]), ss(key[1]));
     finish(sweep_);
 }

@@ -54,6 +54,7 @@ private:
     void rebuildBars();
     void onMouseMove(QCustomPlot* plot, QMouseEvent* event);
     void rebuildOverhead();
+    bool showChartIf(QStackedWidget* stack, bool drawable, const QString& why);
     void rebuildTimeSeries();
     void rebuildPercentiles();
     void rebuildSweep();
