@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -134,6 +135,10 @@ struct Entry {
     std::array<std::optional<DirectionStats>, directions.size()> stats; // absent if not printed
     // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
     std::optional<bool> direct;
+    // json+ histograms, a direction at a time, for the percentile curves (fio_histogram.h); why
+    // they cannot be read, when they cannot (a caveat: the metrics do not depend on them).
+    std::vector<LatencyBins> histograms;
+    std::string histogramError;
 };
 
 // fio's booleans are integers ("1", "0"); it refuses "true" and a bare "direct".
@@ -266,6 +271,54 @@ Expected<std::optional<DirectionStats>> parseDirection(const V& entry, std::stri
     return std::optional<DirectionStats>{s};
 }
 
+// A direction's json+ bins: total latency's (lat_ns) when printed, else completion latency's
+// (clat_ns); none when neither has any. Read from the document the metrics come from, so json+
+// output is parsed once.
+template <typename V>
+std::optional<LatencyBins> readBins(const V& direction, std::string_view dir, const Entry& e,
+                                    std::string& error) {
+    for (const auto& [kind, total] : {std::pair{"lat_ns", true}, std::pair{"clat_ns", false}}) {
+        const auto latency = direction.member(kind);
+        const auto bins = latency ? latency->member("bins") : std::nullopt;
+        if (!bins || !bins->isObject())
+            continue;
+        const auto buckets = bins->members();
+        if (buckets.empty())
+            continue;
+        LatencyBins out{e.name, std::string(dir), total, {}};
+        out.bins.reserve(buckets.size());
+        for (const auto& [key, count] : buckets) {
+            double ns = 0;
+            const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), ns);
+            const double n = count.isNumber() ? count.number() : -1;
+            if (ec != std::errc() || end != key.data() + key.size() || !std::isfinite(ns) ||
+                ns < 0 || !std::isfinite(n) || n < 0) {
+                error = fieldPath(fieldPath(e.path, dir), kind) +
+                        ".bins: a bucket that is not a latency and a count";
+                return std::nullopt;
+            }
+            out.bins.emplace_back(ns, n);
+        }
+        return out;
+    }
+    return std::nullopt;
+}
+
+template <typename V> void readHistograms(const V& entry, Entry& e) {
+    for (const auto dir : directions) {
+        const auto direction = entry.member(dir);
+        if (!direction || !direction->isObject())
+            continue;
+        auto bins = readBins(*direction, dir, e, e.histogramError);
+        if (!e.histogramError.empty()) {
+            e.histograms.clear();
+            return;
+        }
+        if (bins)
+            e.histograms.push_back(std::move(*bins));
+    }
+}
+
 template <typename V>
 Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
                            const std::optional<V>& globalOptions) {
@@ -315,6 +368,8 @@ Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
     }
     if (!anyDirection)
         return badInput(e.path + ": no read, write or trim statistics");
+    if (!clientMode)
+        readHistograms(value, e);
     return e;
 }
 
@@ -746,17 +801,18 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
     for (const auto& g : groups)
         if (!g.failed)
             LB_TRY_VOID(emitGroup(g, run));
-    // json+ histograms: a percentile curve per job and direction (read again, only when there
-    // are bins, so plain JSON costs nothing more).
-    if (!clientMode &&
-        stdoutText.substr(begin, end - begin).find("\"bins\"") != std::string_view::npos) {
-        auto curves = latencyCurves(stdoutText.substr(begin, end - begin));
-        if (curves)
-            run.series = std::move(*curves);
-        else
+    // json+ histograms: a percentile curve per job and direction.
+    std::vector<LatencyBins> histograms;
+    for (auto& e : entries) {
+        if (!e.histogramError.empty()) {
             run.caveats.push_back("fio's json+ latency histogram is unreadable: " +
-                                  curves.error().message);
+                                  e.histogramError);
+            histograms.clear();
+            break;
+        }
+        std::move(e.histograms.begin(), e.histograms.end(), std::back_inserter(histograms));
     }
+    run.series = latencyCurves(histograms);
     return run;
 }
 

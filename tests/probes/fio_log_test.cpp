@@ -5,6 +5,7 @@
 #include "engine/probe.h"
 #include "engine/runner.h"
 #include "engine/series.h"
+#include "probes/fio_histogram.h"
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
 #include "probes/tools.h"
@@ -237,6 +238,34 @@ TEST(FioHistogram, BinsBecomeAPercentileCurve) {
     auto slow = fio::parseJsonWithoutSimdjson(text);
     ASSERT_TRUE(slow);
     EXPECT_EQ(slow->series, run->series);
+}
+
+// Bins that are not (latency, count) make a caveat, not a failed parse: the metrics stand.
+TEST(FioHistogram, UnreadableBinsAreACaveat) {
+    auto doc = nlohmann::json::parse(
+        readFile(LAYOUTBENCH_TEST_DATA_DIR "/fio/3.33/randrw_70_30_jsonplus.json"));
+    doc["jobs"][0]["write"]["clat_ns"]["bins"]["not-a-latency"] = 3;
+    auto run = fio::parseJson(doc.dump(2));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(run->series.empty());
+    EXPECT_FALSE(run->metrics.empty());
+    ASSERT_EQ(run->caveats.size(), 1u);
+    EXPECT_EQ(run->caveats[0], "fio's json+ latency histogram is unreadable: "
+                               "jobs[0].write.clat_ns.bins: a bucket that is not a latency and a "
+                               "count");
+}
+
+// Entries of one job name are added up; should one give total latency and another completion
+// latency, the first one's kind is kept.
+TEST(FioHistogram, EntriesOfOneJobAreAddedUp) {
+    const auto curves = fio::latencyCurves({{"j", "read", true, {{100, 1}, {300, 1}}},
+                                            {"j", "read", true, {{200, 2}}},
+                                            {"j", "read", false, {{50, 100}}},
+                                            {"k", "write", false, {{10, 0}}}});
+    ASSERT_EQ(curves.size(), 1u) << "k has no I/O: no curve";
+    EXPECT_EQ(curves[0].name, "fio.j.read.lat_curve");
+    EXPECT_EQ(curves[0].y, (std::vector<double>{100, 200, 300}));
+    EXPECT_EQ(curves[0].x, (std::vector<double>{25, 75, 100}));
 }
 
 TEST(FioHistogram, PlainJsonHasNoCurve) {
