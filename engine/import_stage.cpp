@@ -76,6 +76,7 @@ Expected<StagedImport> StagedImport::begin(Store& store) {
         }
         if (auto r = tx->commit(); !r)
             return fail(r.error());
+        LB_TRY_VOID(store.mapReads(false));
         return StagedImport(store, *id, std::move(*lock));
     }
     return runtimeError(store.path() + ": no staging layout for the import could be locked");
@@ -145,7 +146,7 @@ Expected<void> StagedImport::publish(const ImportTarget& target) {
         return r;
     open_ = false;
     lock_ = ProcessLock::none();
-    return {};
+    return store_->mapReads(true);
 }
 
 void StagedImport::discard() {
@@ -154,6 +155,7 @@ void StagedImport::discard() {
     open_ = false;
     batch_.reset(); // rolls the open batch back
     (void)deleteStaged(*store_, layoutId_);
+    (void)store_->mapReads(true);
 }
 
 } // namespace lb

@@ -4,7 +4,8 @@
 // other writers get their turn, and are moved to the named layout in one transaction at the end
 // (publish). A command's import is still all or nothing: one that fails discards what it staged;
 // what an import killed on the way staged is deleted by the next import, which can tell its owner
-// has gone (the stager holds a ProcessLock on "<database>-imports.lock" while it stages).
+// has gone (the stager holds a ProcessLock on "<database>-imports.lock" while it stages). While
+// it stages, the store's reads do not map the file (Store::mapReads), so its memory stays flat.
 #pragma once
 
 #include "engine/expected.h"

@@ -229,6 +229,10 @@ public:
 
     // A write transaction: everything done before commit() is one unit.
     Expected<sql::Transaction> transaction() { return sql::Transaction::begin(db_); }
+    // Whether reads map the database file (the default) or copy its pages into the page cache.
+    // A long import turns mapping off: every page it reads would stay mapped, counted in its
+    // resident memory, up to the map's 1 GiB.
+    Expected<void> mapReads(bool on);
 
     // --- hosts, disks, layouts (store_inventory.cpp)
     Expected<std::int64_t> ensureHost(const std::string& name,

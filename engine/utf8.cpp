@@ -83,6 +83,59 @@ std::string escapeInvalidUtf8(std::string_view text) {
     return out;
 }
 
+void appendJsonString(std::string& out, std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += '"';
+    for (std::size_t i = 0; i < text.size();) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u >= 0x80) {
+            const int n = sequenceLength(text.substr(i));
+            if (n > 0) {
+                out.append(text.substr(i, static_cast<std::size_t>(n)));
+                i += static_cast<std::size_t>(n);
+            } else {
+                out += '\\'; // the escape's own backslash, escaped for JSON
+                appendHexEscape(out, u);
+                ++i;
+            }
+            continue;
+        }
+        ++i;
+        switch (u) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (u < 0x20) {
+                out += "\\u00";
+                out += hex[u >> 4];
+                out += hex[u & 0xF];
+            } else {
+                out += static_cast<char>(u);
+            }
+        }
+    }
+    out += '"';
+}
+
 std::string escapeControl(std::string_view text) {
     std::string out;
     out.reserve(text.size());

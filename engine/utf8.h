@@ -29,6 +29,11 @@ std::string escapeControl(std::string_view text);
 // the end is left unconsumed, to be passed again with what follows.
 std::size_t escapeInvalidUtf8(std::string_view text, std::string& out, bool final);
 
+// `text` as a JSON string, quotes included, appended to `out`: byte for byte what dumpJson writes
+// for it (the escapes of nlohmann's dump, bytes that are not UTF-8 as \xHH), without building a
+// JSON value first. For the store's small documents, written once per run.
+void appendJsonString(std::string& out, std::string_view text);
+
 namespace detail {
 template <typename Json> bool hasInvalidUtf8(const Json& j) {
     if (j.is_string())

@@ -2,6 +2,7 @@
 #include "engine/store.h"
 #include "tests/support/raw_sql.h"
 
+#include <chrono>
 #include <filesystem>
 #include <gtest/gtest.h>
 
@@ -125,6 +126,67 @@ TEST(Store, OnlySuccessfulRunsFeedComparisons) {
     ASSERT_EQ(runs->size(), 2U);
     EXPECT_EQ((*runs)[1].status, RunStatus::Failed);
     EXPECT_EQ((*runs)[1].reason, "exit status 1");
+}
+
+// argv, caveats, notes and origin are stored as JSON written by hand (engine/store.cpp): text
+// with quotes, control characters and bytes that are not UTF-8 comes back as written, escaped
+// where it is not UTF-8.
+TEST(Store, RunDocumentsKeepAwkwardText) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    lb::Run r = sampleRun(10);
+    r.argv = {"fio", "--name=\"q\"\\b", "tab\there", "caf\xC3\xA9"};
+    r.caveats = {"line one\nline two", ""};
+    r.notes = {{MetricNote::Kind::Excludes, "bonnie.put_block", "too fast \x01 (+++++)"},
+               {MetricNote::Kind::Excludes, "fio.\xFF", "not \xE2\x82 UTF-8"}};
+    r.origin.format = "bonnie++ 1.97 CSV";
+    r.origin.convertedFrom = {"KiB/s", "\"us\""};
+    r.origin.spec = {{"machine", "m\\1"}, {"z", ""}};
+    ASSERT_TRUE(s->insertRun(*layout, r));
+    auto runs = s->storedRuns();
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1U);
+    const auto& back = runs->front();
+    EXPECT_EQ(back.argv, r.argv);
+    EXPECT_EQ(back.caveats, r.caveats);
+    ASSERT_EQ(back.notes.size(), 2U);
+    EXPECT_EQ(back.notes[0].text, r.notes[0].text);
+    EXPECT_EQ(back.notes[1].metrics, "fio.\\xff");
+    EXPECT_EQ(back.notes[1].text, "not \\xe2\\x82 UTF-8");
+    EXPECT_EQ(back.origin, r.origin);
+}
+
+// A run's uid is 32 lowercase hex digits, unique, and starts with the time in milliseconds, so
+// that runs written one after another are appended to the uid index.
+TEST(Store, RunUidsAreHexAndInTimeOrder) {
+    TempDb tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s);
+    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(layout);
+    for (int i = 0; i < 200; ++i)
+        ASSERT_TRUE(s->insertRun(*layout, sampleRun(i)));
+    EXPECT_EQ(lb::test::queryInt(*s, "SELECT COUNT(DISTINCT uid) FROM run"), 200);
+    EXPECT_EQ(lb::test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE length(uid) != 32 OR uid "
+                                     "GLOB '*[^0-9a-f]*'"),
+              0);
+    EXPECT_EQ(lb::test::queryInt(*s, "SELECT COUNT(*) FROM run a JOIN run b ON b.id = a.id + 1 "
+                                     "WHERE substr(b.uid, 1, 12) < substr(a.uid, 1, 12)"),
+              0);
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    const auto uids = lb::test::queryReadOnly(tmp.path(), "SELECT uid FROM run ORDER BY id");
+    ASSERT_TRUE(uids);
+    ASSERT_EQ(uids->size(), 200U);
+    for (const auto& row : *uids) {
+        const auto stamp = std::stoll(row.at(0).substr(0, 12), nullptr, 16);
+        EXPECT_LE(now - stamp, 60000) << row.at(0);
+        EXPECT_GE(now - stamp, 0) << row.at(0);
+    }
 }
 
 TEST(Store, LayoutKindConflictIsBadInput) {

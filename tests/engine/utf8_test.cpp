@@ -53,4 +53,24 @@ TEST(Utf8, DumpJsonEscapesStringsAndKeysInsteadOfThrowing) {
     EXPECT_EQ(dumpJson(o), R"({"z":"\\xff","a":1})");
 }
 
+// The store writes its small documents directly; the text must be what dumpJson writes, escapes
+// and bytes that are not UTF-8 included, so that readers and earlier rows agree.
+TEST(Utf8, AppendJsonStringWritesWhatDumpJsonWrites) {
+    const std::string cases[] = {"",
+                                 "plain",
+                                 "quote \" and backslash \\",
+                                 "line\nfeed\ttab\rreturn\bback\fform",
+                                 std::string("nul\0and\x01\x1f", 11) + "\x7f del",
+                                 "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x92\xBE",
+                                 "bad \xFF byte, cut \xE2\x82",
+                                 "\xC3",
+                                 "surrogate \xED\xA0\x80, overlong \xC0\xAF"};
+    for (const auto& text : cases) {
+        std::string out = "prefix:";
+        lb::appendJsonString(out, text);
+        EXPECT_EQ(out, "prefix:" + dumpJson(nlohmann::json(text))) << text;
+        EXPECT_EQ(nlohmann::json::parse(out.substr(7)).get<std::string>(), escapeInvalidUtf8(text));
+    }
+}
+
 } // namespace
