@@ -18,15 +18,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
-#include <functional>
 #include <iterator>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
 
 namespace lb {
 
@@ -300,9 +295,8 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
 
 // Bad input when the store holds this run's data already, or an earlier run of this import
 // (staged under `staging`) does.
-Expected<void> refuseDuplicate(StagedImport& stage, const Run& run) {
-    const std::int64_t staging = stage.layoutId();
-    auto earlier = stage.store().importedRunWithContent(run.contentHash, staging);
+Expected<void> refuseDuplicate(Store& store, const Run& run, std::int64_t staging) {
+    auto earlier = store.importedRunWithContent(run.contentHash, staging);
     if (!earlier)
         return fail(earlier.error());
     if (!*earlier)
@@ -322,22 +316,24 @@ Expected<void> refuseDuplicate(StagedImport& stage, const Run& run) {
 // How much of a file detection looks at before a format is read line by line.
 constexpr std::size_t headBytes = std::size_t{64} << 10;
 
-// Reads one file's runs and hands each, checked, to `store`: bonnie++ CSV line by line in
-// constant memory, the other formats parsed whole (within `wholeLimit`).
-Expected<void> readFile(InputReader& reader, const std::string& importedAt,
-                        const InputLimit& wholeLimit, FileTally& tally,
-                        const std::function<Expected<void>(Run)>& store) {
+// Stages one file's runs: bonnie++ CSV line by line in constant memory, the other formats parsed
+// whole (within `wholeLimit`).
+Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::string& importedAt,
+                         const InputLimit& wholeLimit, bool allowDuplicate, FileTally& tally) {
     const std::string& name = reader.file().name();
     auto head = reader.peek(headBytes);
     if (!head)
         return fail(head.error());
-    const auto storeRun = [&](Found found, ImportFormat format) -> Expected<void> {
+    const auto stageRun = [&](Found found, ImportFormat format) -> Expected<void> {
         auto run = checkedRun(std::move(found), name, format);
         if (!run)
             return fail(run.error());
         run->finishedAt = importedAt;
+        if (!allowDuplicate)
+            if (auto r = refuseDuplicate(stage.store(), *run, stage.layoutId()); !r)
+                return r;
         tally.add(*run);
-        return store(std::move(*run));
+        return stage.add(std::move(*run));
     };
     if (detect(*head) == ImportFormat::BonnieCsv) {
         tally = FileTally(ImportFormat::BonnieCsv);
@@ -351,7 +347,7 @@ Expected<void> readFile(InputReader& reader, const std::string& importedAt,
             if (!found)
                 return located(name, found.error().message);
             if (*found)
-                if (auto r = storeRun(std::move(**found), ImportFormat::BonnieCsv); !r)
+                if (auto r = stageRun(std::move(**found), ImportFormat::BonnieCsv); !r)
                     return r;
         }
         if (tally.runs() == 0)
@@ -370,100 +366,9 @@ Expected<void> readFile(InputReader& reader, const std::string& importedAt,
         return located(name, runs.error().message);
     tally = FileTally(*format);
     for (auto& f : *runs)
-        if (auto r = storeRun(std::move(f), *format); !r)
+        if (auto r = stageRun(std::move(f), *format); !r)
             return r;
     return {};
-}
-
-// What the reading thread of an import hands to the storing one, in the order read: runs to
-// store, then the file's end with its tally; the error that ended reading, if one did.
-struct Handed {
-    std::vector<Run> runs;
-    std::optional<std::pair<std::string, FileTally>> fileEnd; // its name and what it held
-    std::optional<Error> error;
-};
-
-// A bounded queue between the two threads of an import: reading and parsing on one, the store's
-// duplicate checks and inserts on the other (each about half of an import's time). Closing it
-// (the storer failed) makes the reader's next give() return false.
-class Handoff {
-public:
-    bool give(Handed item) {
-        std::unique_lock lock(mutex_);
-        room_.wait(lock, [&] { return closed_ || items_.size() < capacity; });
-        if (closed_)
-            return false;
-        items_.push_back(std::move(item));
-        ready_.notify_one();
-        return true;
-    }
-    // The next item; none once the reader is done and everything has been taken.
-    std::optional<Handed> take() {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [&] { return finished_ || !items_.empty(); });
-        if (items_.empty())
-            return std::nullopt;
-        Handed item = std::move(items_.front());
-        items_.pop_front();
-        room_.notify_one();
-        return item;
-    }
-    void finish() {
-        std::lock_guard lock(mutex_);
-        finished_ = true;
-        ready_.notify_one();
-    }
-    void close() {
-        std::lock_guard lock(mutex_);
-        closed_ = true;
-        room_.notify_one();
-    }
-
-private:
-    static constexpr std::size_t capacity = 64; // items of up to runsPerItem runs
-    std::mutex mutex_;
-    std::condition_variable ready_, room_;
-    std::deque<Handed> items_;
-    bool finished_ = false, closed_ = false;
-};
-
-constexpr std::size_t runsPerItem = 64;
-
-// The reading side: every file in turn, its runs handed over in items of runsPerItem.
-void readFiles(const ImportRequest& request, const std::string& importedAt, Handoff& handoff) {
-    const InputLimit limit = request.limit.value_or(resultLimit());
-    const InputLimit wholeLimit = request.limit.value_or(wholeResultLimit());
-    Handed item;
-    const auto hand = [&]() {
-        const bool taken = handoff.give(std::move(item));
-        item = Handed{};
-        return taken;
-    };
-    for (const auto& path : request.files) {
-        auto file = InputFile::open(path, limit);
-        if (!file) {
-            item.error = file.error();
-            break;
-        }
-        InputReader reader(std::move(*file));
-        FileTally tally(ImportFormat::BonnieCsv);
-        auto read = readFile(reader, importedAt, wholeLimit, tally, [&](Run run) -> Expected<void> {
-            item.runs.push_back(std::move(run));
-            if (item.runs.size() >= runsPerItem && !hand())
-                return runtimeError("import: stopped"); // the storer failed: its error is told
-            return {};
-        });
-        if (!read) {
-            item.error = read.error();
-            break;
-        }
-        item.fileEnd.emplace(reader.file().name(), std::move(tally));
-        if (!hand())
-            break;
-    }
-    if (!item.runs.empty() || item.error)
-        hand();
-    handoff.finish();
 }
 
 } // namespace
@@ -540,38 +445,30 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
                         (*existing)->kind + "', not '" + request.kind + "'");
 
     // Every file's runs are staged as they are read, and become the layout's only when all
-    // files have been read: one bad line anywhere imports nothing. A second thread reads and
-    // parses while this one stores.
+    // files have been read: one bad line anywhere imports nothing.
     auto stage = StagedImport::begin(store);
     if (!stage)
         return fail(stage.error());
     ImportSummary summary;
     summary.layout = request.layout;
     const std::string importedAt = store.now();
-    Handoff handoff;
-    std::jthread reading([&] { readFiles(request, importedAt, handoff); });
-    const auto stop = [&](Error e) -> Expected<ImportSummary> {
-        handoff.close();
-        return fail(std::move(e));
-    };
-    while (auto item = handoff.take()) {
-        for (auto& run : item->runs) {
-            if (!request.allowDuplicate)
-                if (auto r = refuseDuplicate(*stage, run); !r)
-                    return stop(r.error());
-            if (auto r = stage->add(std::move(run)); !r)
-                return stop(r.error());
-        }
-        if (item->error)
-            return stop(std::move(*item->error));
-        if (item->fileEnd) {
-            const auto& [name, tally] = *item->fileEnd;
-            summary.files.push_back(name);
-            summary.descriptions.push_back(tally.describe());
-            summary.runs += static_cast<std::int64_t>(tally.runs());
-            summary.failedRuns += static_cast<std::int64_t>(tally.failed());
-            summary.metrics += static_cast<std::int64_t>(tally.metrics());
-        }
+    const InputLimit limit = request.limit.value_or(resultLimit());
+    const InputLimit wholeLimit = request.limit.value_or(wholeResultLimit());
+    for (const auto& path : request.files) {
+        auto file = InputFile::open(path, limit);
+        if (!file)
+            return fail(file.error());
+        InputReader reader(std::move(*file));
+        FileTally tally(ImportFormat::BonnieCsv);
+        if (auto r =
+                stageFile(reader, *stage, importedAt, wholeLimit, request.allowDuplicate, tally);
+            !r)
+            return fail(r.error());
+        summary.files.push_back(reader.file().name());
+        summary.descriptions.push_back(tally.describe());
+        summary.runs += static_cast<std::int64_t>(tally.runs());
+        summary.failedRuns += static_cast<std::int64_t>(tally.failed());
+        summary.metrics += static_cast<std::int64_t>(tally.metrics());
     }
     if (auto r =
             stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host});
