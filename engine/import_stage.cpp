@@ -7,11 +7,6 @@ namespace lb {
 
 namespace {
 
-// A batch ends after this many runs or this long, whichever comes first: large enough that
-// committing costs little, short enough that another writer waits a moment at most.
-constexpr std::size_t batchRuns = 5000;
-constexpr auto batchTime = std::chrono::milliseconds(500);
-
 std::string lockFile(const Store& store) {
     return store.path() + "-imports.lock";
 }
@@ -50,7 +45,7 @@ std::string stagingName() {
 
 } // namespace
 
-Expected<StagedImport> StagedImport::begin(Store& store) {
+Expected<StagedImport> StagedImport::begin(Store& store, BatchLimit limit) {
     if (auto r = deleteAbandoned(store); !r)
         return fail(r.error());
     // The lock is taken before the staging layout is committed, so that no other import sees it
@@ -77,16 +72,16 @@ Expected<StagedImport> StagedImport::begin(Store& store) {
         if (auto r = tx->commit(); !r)
             return fail(r.error());
         LB_TRY_VOID(store.mapReads(false));
-        return StagedImport(store, *id, std::move(*lock));
+        return StagedImport(store, *id, std::move(*lock), limit);
     }
     return runtimeError(store.path() + ": no staging layout for the import could be locked");
 }
 
 StagedImport::StagedImport(StagedImport&& other) noexcept
     : store_(other.store_), layoutId_(other.layoutId_), lock_(std::move(other.lock_)),
-      batch_(std::move(other.batch_)), inBatch_(other.inBatch_), batchStarted_(other.batchStarted_),
-      iterations_(std::move(other.iterations_)), staged_(other.staged_),
-      open_(std::exchange(other.open_, false)) {
+      limit_(other.limit_), batch_(std::move(other.batch_)), inBatch_(other.inBatch_),
+      batchStarted_(other.batchStarted_), iterations_(std::move(other.iterations_)),
+      staged_(other.staged_), open_(std::exchange(other.open_, false)) {
     other.batch_.reset();
 }
 
@@ -115,7 +110,8 @@ Expected<void> StagedImport::add(Run run) {
     if (auto id = store_->insertRun(layoutId_, run); !id)
         return fail(id.error());
     ++staged_;
-    if (++inBatch_ >= batchRuns || std::chrono::steady_clock::now() - batchStarted_ >= batchTime)
+    if (++inBatch_ >= limit_.runs ||
+        std::chrono::steady_clock::now() - batchStarted_ >= limit_.time)
         return commitBatch();
     return {};
 }

@@ -58,7 +58,7 @@ protected:
 };
 
 TEST_F(ImportStage, StagedRunsAreCommittedInBatchesButShownNowhereUntilPublished) {
-    auto stage = StagedImport::begin(*store_);
+    auto stage = StagedImport::begin(*store_, {5000, std::chrono::minutes(1)});
     ASSERT_TRUE(stage) << stage.error().message;
     for (int i = 0; i < 12000; ++i)
         ASSERT_TRUE(stage->add(sampleRun("bonnie", 100 + i)));
