@@ -35,6 +35,14 @@ Run sampleRun(double putBlock) {
     return r;
 }
 
+// A database with one layout "l" of kind dir.
+struct OneLayout {
+    TempDb tmp;
+    Expected<Store> s = Store::open(tmp.path());
+    Expected<std::int64_t> layout = s ? s->ensureLayout("l", "dir", "{}", std::nullopt)
+                                      : Expected<std::int64_t>(fail(s.error()));
+};
+
 std::string fixedClock() {
     return "2026-11-29T12:00:00Z";
 }
@@ -108,11 +116,9 @@ TEST(Store, TransactionRollsBackUnlessCommitted) {
 }
 
 TEST(Store, OnlySuccessfulRunsFeedComparisons) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     ASSERT_TRUE(s->insertRun(*layout, sampleRun(10)));
     lb::Run failed = sampleRun(99999);
     failed.status = RunStatus::Failed;
@@ -132,11 +138,9 @@ TEST(Store, OnlySuccessfulRunsFeedComparisons) {
 // with quotes, control characters and bytes that are not UTF-8 comes back as written, escaped
 // where it is not UTF-8.
 TEST(Store, RunDocumentsKeepAwkwardText) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     lb::Run r = sampleRun(10);
     r.argv = {"fio", "--name=\"q\"\\b", "tab\there", "caf\xC3\xA9"};
     r.caveats = {"line one\nline two", ""};
@@ -162,11 +166,9 @@ TEST(Store, RunDocumentsKeepAwkwardText) {
 // A run's uid is 32 lowercase hex digits, unique, and starts with the time in milliseconds, so
 // that runs written one after another are appended to the uid index.
 TEST(Store, RunUidsAreHexAndInTimeOrder) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     for (int i = 0; i < 200; ++i)
         ASSERT_TRUE(s->insertRun(*layout, sampleRun(i)));
     EXPECT_EQ(lb::test::queryInt(*s, "SELECT COUNT(DISTINCT uid) FROM run"), 200);
@@ -212,11 +214,9 @@ TEST(Store, CompareStoredLayoutsNamesAMissingLayout) {
 // Metrics are read back grouped by name (sorted), each metric's values in run order with the
 // run's start time and campaign, whatever order the runs stored them in.
 TEST(Store, SamplesAreGroupedByNameInRunOrder) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     for (int i = 0; i < 3; ++i) {
         lb::Run r;
         r.workload = "fio:job";
@@ -256,11 +256,9 @@ TEST(Store, SamplesAreGroupedByNameInRunOrder) {
 // A metric name first met in a transaction that rolled back has no id: the next run that
 // measures it gets one again, and its samples are found.
 TEST(Store, MetricIdsOfARolledBackTransactionAreForgotten) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     lb::Run r = sampleRun(5);
     r.metrics = {{"fio.new.read.bw", 5, Unit::BytesPerSecond}};
     {
@@ -330,11 +328,9 @@ Series interval(const std::string& name, Unit unit, std::vector<double> y) {
 // A run's series are stored with its metrics and read back point for point, per run and per
 // layout (successful runs only, in run order).
 TEST(Store, SeriesRoundTripWithTheirRun) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     lb::Run r = sampleRun(1);
     r.workload = "seq";
     r.iteration = 2;
@@ -369,11 +365,9 @@ TEST(Store, SeriesRoundTripWithTheirRun) {
 // A campaign run gets its series when it finishes, in the same transaction as its metrics;
 // 16 bytes a point.
 TEST(Store, FinishRunStoresSeries) {
-    TempDb tmp;
-    auto s = Store::open(tmp.path());
-    ASSERT_TRUE(s);
-    auto layout = s->ensureLayout("l", "dir", "{}", std::nullopt);
-    ASSERT_TRUE(layout);
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
     lb::Run r = sampleRun(1);
     r.series = {interval("fio.w.write.iops", Unit::OpsPerSecond, std::vector<double>(120, 7.0))};
     auto id = s->beginRun(*layout, r);
