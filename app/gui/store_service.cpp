@@ -141,14 +141,24 @@ void StoreService::runComparison(std::uint64_t request, const std::string& basel
     result.request = request;
     result.comparison = std::move(*cmp);
     emit compared(result);
-    gatherCharts(request, result.comparison, std::move(samples), thresholds, campaignId);
+    // The charts' data on the store thread: after the run list when one is loading, which the
+    // user waits for, and not in its way on a machine of two cores.
+    post(context_, [this, request, comparison = std::move(result.comparison),
+                    samples = std::move(samples), thresholds, campaignId]() mutable {
+        if (!superseded(request))
+            gatherCharts(request, comparison, std::move(samples), thresholds, campaignId);
+    });
 }
 
 void StoreService::gatherCharts(std::uint64_t request, const Comparison& comparison,
                                 std::map<std::string, LayoutSamples> loaded,
                                 const Thresholds& thresholds,
                                 std::optional<std::int64_t> campaignId) {
-    Store& store = *compareStore_;
+    if (!store_) {
+        emit chartsFailed(tr("No database is open."));
+        return;
+    }
+    Store& store = *store_;
     auto layouts = store.layouts();
     if (!layouts) {
         emit chartsFailed(qs(layouts.error().message));

@@ -57,7 +57,7 @@ signals:
 
 private:
     template <typename F> static void post(QObject* context, F&& job);
-    // Comparison-thread jobs.
+    // A comparison-thread job; it posts gatherCharts to the store thread.
     void runComparison(std::uint64_t request, const std::string& baseline,
                        const std::string& candidate, const Thresholds& thresholds,
                        std::optional<std::int64_t> campaignId);
@@ -66,9 +66,9 @@ private:
                       std::optional<std::int64_t> campaignId);
     bool superseded(std::uint64_t request) const { return request != latestCompare_.load(); }
 
-    QThread thread_;             // opening, loading, imports, reports
+    QThread thread_;             // opening, loading, imports, reports, the charts' data
     QObject* context_ = nullptr; // lives on thread_; jobs run in its event loop
-    QThread compareThread_;      // comparisons and the charts' data
+    QThread compareThread_;      // comparisons
     QObject* compareContext_ = nullptr;
     QString path_;
     std::atomic<std::uint64_t> latestCompare_{0};
