@@ -526,9 +526,24 @@ Expected<void> Store::mapReads(bool on) {
     return db_.exec(on ? "PRAGMA mmap_size = 1073741824" : "PRAGMA mmap_size = 0");
 }
 
-Expected<void> Store::migrate() {
-    LB_TRY_VOID(db_.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
-                         "NULL)"));
+Expected<Store> Store::openReader(const std::string& path, Clock clock) {
+    LB_TRY(db, sql::Database::open(path));
+    Store store(std::move(db), std::move(clock));
+    // WAL is the file's already. A small page cache and no mapping: its pages are read into that
+    // cache and dropped, where mapping them would count the file a second time in the process.
+    for (const char* pragma :
+         {"PRAGMA foreign_keys = ON", "PRAGMA cache_size = -4096", "PRAGMA mmap_size = 0"})
+        LB_TRY_VOID(store.db_.exec(pragma));
+    LB_TRY(version, store.storedSchemaVersion());
+    if (version != latestSchemaVersion)
+        return runtimeError(path + ": schema " + std::to_string(version) + ", not " +
+                            std::to_string(latestSchemaVersion) +
+                            ": it is read only once a writer has migrated it");
+    store.schemaVersion_ = version;
+    return store;
+}
+
+Expected<int> Store::storedSchemaVersion() {
     LB_TRY(read, db_.prepare("SELECT value FROM meta WHERE key = 'schema_version'"));
     LB_TRY(has, read.step());
     int version = 0;
@@ -543,7 +558,13 @@ Expected<void> Store::migrate() {
                                 std::to_string(latestSchemaVersion) +
                                 "): the database is damaged or not layoutbench's");
     }
-    read.reset();
+    return version;
+}
+
+Expected<void> Store::migrate() {
+    LB_TRY_VOID(db_.exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT "
+                         "NULL)"));
+    LB_TRY(version, storedSchemaVersion());
     if (version > latestSchemaVersion)
         return runtimeError(db_.path() + ": written by a newer layoutbench (schema " +
                             std::to_string(version) + ", this version knows up to " +

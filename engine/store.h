@@ -218,6 +218,9 @@ public:
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
+    // A second connection to a database open() has migrated, for reading beside the first one
+    // (WAL lets both work at once); an error when its schema is not the latest.
+    static Expected<Store> openReader(const std::string& path, Clock clock = utcNow);
 
     Store(Store&&) noexcept;
     Store& operator=(Store&&) noexcept;
@@ -345,6 +348,7 @@ private:
     Store(sql::Database db, Clock clock);
     sql::Database& database() { return db_; }
     Expected<void> migrate();
+    Expected<int> storedSchemaVersion(); // meta's, 0 when it has none
     // The prepared statement for `sql` (a string literal: it is cached by address), made once
     // per connection; the lease resets it.
     Expected<StatementLease> statement(const char* sql);

@@ -19,6 +19,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -226,8 +227,10 @@ void ChartsTab::rebuildOverhead() {
     finish(overhead_);
 }
 
-void ChartsTab::showResult(const ComparisonResult& result) {
-    data_ = result.chartData;
+void ChartsTab::showResult(const ReportData& charts) {
+    assert(!charts.comparisons.empty());
+    data_ = charts;
+    const Comparison& comparison = data_.comparisons.front();
     hasData_ = true;
     for (QStackedWidget* stack : stacks_)
         stack->setCurrentIndex(1);
@@ -253,9 +256,9 @@ void ChartsTab::showResult(const ComparisonResult& result) {
     }
     note_->setText(tr("<b>%1</b> against <b>%2</b>: %3. <span style=\"color: gray\">Drag to "
                       "pan, wheel to zoom, hover a bar for its values.</span>")
-                       .arg(qs(result.comparison.candidate).toHtmlEscaped(),
-                            qs(result.comparison.baseline).toHtmlEscaped(),
-                            qs(verdictName(result.comparison.verdict))));
+                       .arg(qs(comparison.candidate).toHtmlEscaped(),
+                            qs(comparison.baseline).toHtmlEscaped(),
+                            qs(verdictName(comparison.verdict))));
     rebuildBars();
     rebuildOverhead();
     rebuildTimeSeries();

@@ -26,7 +26,8 @@ class ChartsTab : public QWidget {
 public:
     explicit ChartsTab(QWidget* parent = nullptr);
 
-    void showResult(const ComparisonResult& result);
+    // Draws the charts of one comparison (charts.comparisons holds it).
+    void showResult(const ReportData& charts);
     void clear(const QString& why = {});
 
     // Exports one chart; the format follows the file name (.png or .pdf).

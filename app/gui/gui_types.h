@@ -71,12 +71,11 @@ struct DatabaseSnapshot {
     std::shared_ptr<const RunTable> runs;
 };
 
-// A comparison of two stored layouts and what the charts need to draw it: every layout's samples
-// and the comparison, gathered on the worker thread.
+// A comparison of two stored layouts, made on the comparison thread. What the charts need to draw
+// it (every layout's samples and series) follows as a ReportData.
 struct ComparisonResult {
     std::uint64_t request = 0; // the request it answers; older answers are dropped
     Comparison comparison;
-    ReportData chartData;
 };
 
 // The runs a campaign will make, in order (see planCampaign in campaign_controller.h). The

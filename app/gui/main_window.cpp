@@ -68,9 +68,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     // Store: answers arrive as queued signals from its thread.
     constexpr auto queued = Qt::QueuedConnection;
+    connect(store_, &StoreService::layoutsLoaded, this, &MainWindow::onLayoutsLoaded, queued);
     connect(store_, &StoreService::opened, this, &MainWindow::onOpened, queued);
     connect(store_, &StoreService::openFailed, this, &MainWindow::onOpenFailed, queued);
-    connect(store_, &StoreService::compared, this, &MainWindow::onCompared, queued);
+    connect(
+        store_, &StoreService::compared, this,
+        [this](const ComparisonResult& result) {
+            results_->showComparison(result.comparison);
+            emit comparisonShown();
+        },
+        queued);
     connect(
         store_, &StoreService::compareFailed, this,
         [this](const QString& message) {
@@ -78,6 +85,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             charts_->clear(message);
         },
         queued);
+    connect(
+        store_, &StoreService::chartsGathered, this,
+        [this](const ReportData& charts) {
+            charts_->showResult(charts);
+            emit chartsShown();
+        },
+        queued);
+    connect(store_, &StoreService::chartsFailed, charts_, &ChartsTab::clear, queued);
     connect(results_, &ResultsTab::compareRequested, this,
             [this](const QString& b, const QString& c, const Thresholds& t,
                    std::optional<std::int64_t> campaign) { store_->compare(b, c, t, campaign); });
@@ -231,11 +246,20 @@ void MainWindow::openDatabase(const QString& path) {
     updateTitle();
 }
 
+void MainWindow::onLayoutsLoaded(const DatabaseSnapshot& snapshot) {
+    if (snapshot.path != databasePath_)
+        return; // an older request
+    // The comparison is asked for now, while the runs load.
+    results_->setLayouts(snapshot.layouts, snapshot.campaigns);
+    if (snapshot.layouts.size() < 2)
+        charts_->clear(tr("Two layouts with results are needed for the charts."));
+}
+
 void MainWindow::onOpened(const DatabaseSnapshot& snapshot) {
     if (snapshot.path != databasePath_)
         return; // an older request
     snapshot_ = snapshot;
-    results_->setSnapshot(snapshot_);
+    results_->setRuns(snapshot_.runs);
     projection_->setLayouts(snapshot_.layouts);
     campaign_->setCampaigns(snapshot_.campaigns);
     campaign_->setDatabase(databasePath_);
@@ -254,8 +278,6 @@ void MainWindow::onOpened(const DatabaseSnapshot& snapshot) {
         tabs_->setCurrentWidget(results_);
         showResultsOnOpen_ = false;
     }
-    if (snapshot_.layouts.size() < 2)
-        charts_->clear(tr("Two layouts with results are needed for the charts."));
     emit databaseOpened(databasePath_);
     if (pendingCampaign_) {
         const auto resume = *pendingCampaign_;
@@ -276,12 +298,6 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message) {
     if (isVisible() && qEnvironmentVariableIsEmpty("LAYOUTBENCH_GUI_NO_DIALOGS"))
         QMessageBox::warning(this, tr("Open database"),
                              tr("Could not open %1:\n%2").arg(path, message));
-}
-
-void MainWindow::onCompared(const ComparisonResult& result) {
-    results_->showComparison(result.comparison);
-    charts_->showResult(result);
-    emit comparisonShown();
 }
 
 void MainWindow::startCampaign(std::optional<std::int64_t> resume) {

@@ -68,6 +68,7 @@ signals:
     void databaseOpened(const QString& path);
     void databaseFailed(const QString& message);
     void comparisonShown();
+    void chartsShown(); // the charts of the comparison shown, drawn after it
     // The destroy confirmation was opened, before anything runs.
     void destroyConfirmationShown();
 
@@ -77,9 +78,9 @@ protected:
 private:
     void buildMenus();
     void rebuildRecentMenu();
+    void onLayoutsLoaded(const DatabaseSnapshot& snapshot);
     void onOpened(const DatabaseSnapshot& snapshot);
     void onOpenFailed(const QString& path, const QString& message);
-    void onCompared(const ComparisonResult& result);
     void startCampaign(std::optional<std::int64_t> resume);
     void runCampaign(const CampaignRequest& request);
     void onReviewed(const CampaignReview& review);

@@ -166,10 +166,13 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     updateRunCount();
 }
 
-void ResultsTab::setSnapshot(const DatabaseSnapshot& snapshot) {
-    runs_->setRuns(snapshot.runs);
+void ResultsTab::setRuns(const std::shared_ptr<const RunTable>& runs) {
+    runs_->setRuns(runs);
     updateRunCount();
+}
 
+void ResultsTab::setLayouts(const std::vector<LayoutRecord>& layouts,
+                            const std::vector<CampaignRecord>& campaigns) {
     // Keep the picked layouts when they are still there (after a reload).
     const QString oldBaseline = baseline_->currentText();
     const QString oldCandidate = candidate_->currentText();
@@ -178,7 +181,7 @@ void ResultsTab::setSnapshot(const DatabaseSnapshot& snapshot) {
     baseline_->clear();
     candidate_->clear();
     campaign_->clear();
-    for (const auto& l : snapshot.layouts) {
+    for (const auto& l : layouts) {
         const QString name = qs(l.name);
         const QString tip =
             tr("%1 · %2 run(s), %3 failed").arg(qs(l.kind)).arg(l.runs).arg(l.failedRuns);
@@ -188,7 +191,7 @@ void ResultsTab::setSnapshot(const DatabaseSnapshot& snapshot) {
         candidate_->setItemData(candidate_->count() - 1, tip, Qt::ToolTipRole);
     }
     campaign_->addItem(tr("all campaigns"), QVariant());
-    for (const auto& c : snapshot.campaigns)
+    for (const auto& c : campaigns)
         campaign_->addItem(tr("#%1 %2").arg(c.id).arg(qs(c.name)),
                            QVariant::fromValue<qlonglong>(c.id));
     if (const int i = campaign_->findData(oldCampaign); oldCampaign.isValid() && i >= 0)

@@ -26,7 +26,11 @@ class ResultsTab : public QWidget {
 public:
     explicit ResultsTab(QWidget* parent = nullptr);
 
-    void setSnapshot(const DatabaseSnapshot& snapshot);
+    // The layouts and campaigns to pick from (the picked ones kept when still there); asks for
+    // the comparison of the picked layouts.
+    void setLayouts(const std::vector<LayoutRecord>& layouts,
+                    const std::vector<CampaignRecord>& campaigns);
+    void setRuns(const std::shared_ptr<const RunTable>& runs);
     void showComparison(const Comparison& comparison);
     void showComparisonError(const QString& message);
 

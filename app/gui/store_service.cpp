@@ -11,26 +11,46 @@ namespace lb::gui {
 StoreService::StoreService(QObject* parent) : QObject(parent) {
     registerGuiMetaTypes();
     thread_.setObjectName(QStringLiteral("layoutbench-store"));
-    context_ = new QObject;
-    context_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, context_, &QObject::deleteLater);
-    thread_.start();
+    compareThread_.setObjectName(QStringLiteral("layoutbench-compare"));
+    compareError_ = tr("No database is open.");
+    for (auto [thread, context] :
+         {std::pair{&thread_, &context_}, std::pair{&compareThread_, &compareContext_}}) {
+        *context = new QObject;
+        (*context)->moveToThread(thread);
+        connect(thread, &QThread::finished, *context, &QObject::deleteLater);
+        thread->start();
+    }
 }
 
 StoreService::~StoreService() {
-    thread_.quit();
-    thread_.wait();
+    for (QThread* thread : {&thread_, &compareThread_}) {
+        thread->quit();
+        thread->wait();
+    }
 }
 
-template <typename F> void StoreService::post(F&& job) {
-    QMetaObject::invokeMethod(context_, std::forward<F>(job), Qt::QueuedConnection);
+template <typename F> void StoreService::post(QObject* context, F&& job) {
+    QMetaObject::invokeMethod(context, std::forward<F>(job), Qt::QueuedConnection);
 }
 
 void StoreService::open(const QString& path) {
     path_ = path;
-    post([this, path] {
+    post(context_, [this, path] {
         store_.reset();
         auto store = Store::open(ss(path));
+        // The comparisons' connection follows: opened once this one has created and migrated
+        // the file, and before the layouts go out, so every comparison they prompt finds it.
+        post(compareContext_, [this, path, ok = store.has_value()] {
+            compareStore_.reset();
+            compareError_ = tr("No database is open.");
+            if (!ok)
+                return;
+            auto reader = Store::openReader(ss(path));
+            if (reader)
+                compareStore_.emplace(std::move(*reader));
+            else
+                compareError_ = qs(reader.error().message);
+        });
         if (!store) {
             emit openFailed(path, qs(store.error().message));
             return;
@@ -40,16 +60,20 @@ void StoreService::open(const QString& path) {
         snapshot.path = path;
         auto layouts = store_->layouts();
         auto campaigns = store_->campaigns();
-        auto runs = store_->runs();
         for (const Error* e :
-             {layouts ? nullptr : &layouts.error(), campaigns ? nullptr : &campaigns.error(),
-              runs ? nullptr : &runs.error()})
+             {layouts ? nullptr : &layouts.error(), campaigns ? nullptr : &campaigns.error()})
             if (e) {
                 emit openFailed(path, qs(e->message));
                 return;
             }
         snapshot.layouts = std::move(*layouts);
         snapshot.campaigns = std::move(*campaigns);
+        emit layoutsLoaded(snapshot);
+        auto runs = store_->runs();
+        if (!runs) {
+            emit openFailed(path, qs(runs.error().message));
+            return;
+        }
         snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(*runs)));
         emit opened(snapshot);
     });
@@ -63,85 +87,124 @@ void StoreService::reload() {
 void StoreService::compare(const QString& baseline, const QString& candidate,
                            const Thresholds& thresholds, std::optional<std::int64_t> campaignId) {
     const std::uint64_t request = ++latestCompare_;
-    post([this, request, baseline, candidate, thresholds, campaignId] {
-        if (request != latestCompare_.load())
-            return; // a newer request is queued behind this one
-        if (!store_) {
-            emit compareFailed(tr("No database is open."));
-            return;
-        }
-        // Every layout's samples, read once: the comparison's two sides and the charts' bars.
-        auto layouts = store_->layouts();
-        if (!layouts) {
-            emit compareFailed(qs(layouts.error().message));
-            return;
-        }
-        std::map<std::string, LayoutSamples> samples;
-        for (const auto& l : *layouts) {
-            auto loaded = store_->layoutSamples(l.name, campaignId);
-            if (!loaded) {
-                emit compareFailed(qs(loaded.error().message));
-                return;
-            }
-            samples[l.name] = std::move(*loaded);
-        }
-        for (const auto& [field, name] :
-             {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}})
-            if (!samples.count(ss(*name))) {
-                emit compareFailed(qs(std::string(field) + ": no layout named '" + ss(*name) +
-                                      "' in " + store_->path()));
-                return;
-            }
-        // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
-        ComparePolicy policy{thresholds, {}};
-        auto campaign = campaignId ? Expected<std::optional<std::int64_t>>(campaignId)
-                                   : store_->latestCampaignOf(ss(candidate));
-        if (campaign && *campaign)
-            if (auto stored = store_->campaignPolicy(**campaign); stored && *stored)
-                policy.decide = (*stored)->decide;
-        auto cmp = compareLoadedLayouts(*store_, ss(baseline), samples[ss(baseline)], ss(candidate),
-                                        samples[ss(candidate)], policy, campaignId);
-        if (!cmp) {
-            emit compareFailed(qs(cmp.error().message));
-            return;
-        }
-        ComparisonResult result;
-        result.request = request;
-        result.comparison = std::move(*cmp);
+    post(compareContext_,
+         [this, request, b = ss(baseline), c = ss(candidate), thresholds, campaignId] {
+             if (!superseded(request)) // else a newer request is queued behind this one
+                 runComparison(request, b, c, thresholds, campaignId);
+         });
+}
 
-        // The charts show every layout (the baseline first) with this comparison's overhead.
-        ReportData& data = result.chartData;
-        data.title = result.comparison.candidate + " against " + result.comparison.baseline;
-        data.baseline = result.comparison.baseline;
-        data.thresholds = thresholds;
-        for (const auto& l : *layouts) {
-            auto& loaded = samples[l.name];
-            if (loaded.metrics.empty())
-                continue; // nothing measured: no bars
-            ReportLayout rl;
-            rl.name = l.name;
-            rl.kind = l.kind;
-            rl.host = l.host;
-            rl.specJson = l.spec;
-            rl.baseline = l.name == data.baseline;
-            rl.runs = l.runs;
-            rl.failedRuns = l.failedRuns;
-            data.layouts.push_back(std::move(rl));
-            data.samples[l.name] = std::move(loaded);
-            if (auto series = store_->layoutSeries(l.name, campaignId); series && !series->empty())
-                data.series[l.name] = std::move(*series);
+void StoreService::runComparison(std::uint64_t request, const std::string& baseline,
+                                 const std::string& candidate, const Thresholds& thresholds,
+                                 std::optional<std::int64_t> campaignId) {
+    if (!compareStore_) {
+        emit compareFailed(compareError_);
+        return;
+    }
+    Store& store = *compareStore_;
+    // The two sides' samples, read once: for the comparison, then for the charts' bars.
+    std::map<std::string, LayoutSamples> samples;
+    for (const auto& [field, name] :
+         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
+        auto found = store.findLayout(*name);
+        auto loaded = found && *found ? store.layoutSamples(*name, campaignId)
+                                      : Expected<LayoutSamples>(LayoutSamples{});
+        for (const Error* e :
+             {found ? nullptr : &found.error(), loaded ? nullptr : &loaded.error()})
+            if (e) {
+                emit compareFailed(qs(e->message));
+                return;
+            }
+        if (!*found) {
+            emit compareFailed(
+                qs(std::string(field) + ": no layout named '" + *name + "' in " + store.path()));
+            return;
         }
-        std::stable_partition(data.layouts.begin(), data.layouts.end(),
-                              [](const ReportLayout& l) { return l.baseline; });
-        data.comparisons.push_back(result.comparison);
-        if (request == latestCompare_.load())
-            emit compared(result);
+        samples[*name] = std::move(*loaded);
+    }
+    // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
+    ComparePolicy policy{thresholds, {}};
+    auto campaign = campaignId ? Expected<std::optional<std::int64_t>>(campaignId)
+                               : store.latestCampaignOf(candidate);
+    if (campaign && *campaign)
+        if (auto stored = store.campaignPolicy(**campaign); stored && *stored)
+            policy.decide = (*stored)->decide;
+    auto cmp = compareLoadedLayouts(store, baseline, samples[baseline], candidate,
+                                    samples[candidate], policy, campaignId);
+    if (!cmp) {
+        emit compareFailed(qs(cmp.error().message));
+        return;
+    }
+    if (superseded(request))
+        return;
+    ComparisonResult result;
+    result.request = request;
+    result.comparison = std::move(*cmp);
+    emit compared(result);
+    // The charts' data on the store thread: after the run list when one is loading, which the
+    // user waits for, and not in its way on a machine of two cores.
+    post(context_, [this, request, comparison = std::move(result.comparison),
+                    samples = std::move(samples), thresholds, campaignId]() mutable {
+        if (!superseded(request))
+            gatherCharts(request, comparison, std::move(samples), thresholds, campaignId);
     });
+}
+
+void StoreService::gatherCharts(std::uint64_t request, const Comparison& comparison,
+                                std::map<std::string, LayoutSamples> loaded,
+                                const Thresholds& thresholds,
+                                std::optional<std::int64_t> campaignId) {
+    if (!store_) {
+        emit chartsFailed(tr("No database is open."));
+        return;
+    }
+    Store& store = *store_;
+    auto layouts = store.layouts();
+    if (!layouts) {
+        emit chartsFailed(qs(layouts.error().message));
+        return;
+    }
+    // The charts show every layout (the baseline first) with this comparison's overhead.
+    ReportData data;
+    data.title = comparison.candidate + " against " + comparison.baseline;
+    data.baseline = comparison.baseline;
+    data.thresholds = thresholds;
+    for (const auto& l : *layouts) {
+        if (superseded(request))
+            return; // the charts of a newer comparison come next
+        if (!loaded.count(l.name)) {
+            auto samples = store.layoutSamples(l.name, campaignId);
+            if (!samples) {
+                emit chartsFailed(qs(samples.error().message));
+                return;
+            }
+            loaded[l.name] = std::move(*samples);
+        }
+        if (loaded[l.name].metrics.empty())
+            continue; // nothing measured: no bars
+        ReportLayout rl;
+        rl.name = l.name;
+        rl.kind = l.kind;
+        rl.host = l.host;
+        rl.specJson = l.spec;
+        rl.baseline = l.name == data.baseline;
+        rl.runs = l.runs;
+        rl.failedRuns = l.failedRuns;
+        data.layouts.push_back(std::move(rl));
+        data.samples[l.name] = std::move(loaded[l.name]);
+        if (auto series = store.layoutSeries(l.name, campaignId); series && !series->empty())
+            data.series[l.name] = std::move(*series);
+    }
+    std::stable_partition(data.layouts.begin(), data.layouts.end(),
+                          [](const ReportLayout& l) { return l.baseline; });
+    data.comparisons.push_back(comparison);
+    if (!superseded(request))
+        emit chartsGathered(data);
 }
 
 void StoreService::importFiles(const QString& layout, const QString& host,
                                const QStringList& files) {
-    post([this, layout, host, files] {
+    post(context_, [this, layout, host, files] {
         int imported = 0, failed = 0;
         const int total = static_cast<int>(files.size());
         for (int i = 0; i < total; ++i) {
@@ -174,7 +237,7 @@ void StoreService::importFiles(const QString& layout, const QString& host,
 }
 
 void StoreService::gatherReport(const ReportRequest& request) {
-    post([this, request] {
+    post(context_, [this, request] {
         if (!store_) {
             emit reportFailed(tr("No database is open."));
             return;

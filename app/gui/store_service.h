@@ -1,6 +1,8 @@
 // The GUI's access to the results store: a thin QObject adapter that owns the Store on a worker
 // thread, so opening a large database or bootstrapping a comparison never blocks the GUI thread.
-// Requests are methods; answers are queued signals carrying value types.
+// Comparisons run on a second worker with its own connection to the same file (WAL lets readers
+// work side by side), so the comparison of a database just opened does not wait for its run
+// list. Requests are methods; answers are queued signals carrying value types.
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -8,6 +10,7 @@
 #include <QObject>
 #include <QThread>
 #include <atomic>
+#include <map>
 #include <optional>
 
 namespace lb::gui {
@@ -18,11 +21,13 @@ public:
     explicit StoreService(QObject* parent = nullptr);
     ~StoreService() override; // waits for the request in progress
 
-    // Opens (creating and migrating if needed) and loads layouts, campaigns and runs.
+    // Opens (creating and migrating if needed) and loads layouts and campaigns (layoutsLoaded),
+    // then runs (opened).
     void open(const QString& path);
     // Loads the open database again (after a campaign wrote to it).
     void reload();
-    // Compares two stored layouts and gathers the charts' data. Answers only the latest request.
+    // Compares two stored layouts (compared), then gathers the charts' data (chartsGathered).
+    // Answers only the latest request.
     void compare(const QString& baseline, const QString& candidate, const Thresholds& thresholds,
                  std::optional<std::int64_t> campaignId);
 
@@ -39,20 +44,39 @@ signals:
     void importFinished(int imported, int failed);
     void reportGathered(const lb::ReportData& data);
     void reportFailed(const QString& message);
+    // The snapshot without its runs (null), as soon as the layouts and campaigns are read: a
+    // comparison may be asked for while the runs load.
+    void layoutsLoaded(const lb::gui::DatabaseSnapshot& snapshot);
     void opened(const lb::gui::DatabaseSnapshot& snapshot);
     void openFailed(const QString& path, const QString& message);
     void compared(const lb::gui::ComparisonResult& result);
     void compareFailed(const QString& message);
+    // Every layout's samples and series with the comparison they were gathered for.
+    void chartsGathered(const lb::ReportData& data);
+    void chartsFailed(const QString& message);
 
 private:
-    template <typename F> void post(F&& job);
+    template <typename F> static void post(QObject* context, F&& job);
+    // A comparison-thread job; it posts gatherCharts to the store thread.
+    void runComparison(std::uint64_t request, const std::string& baseline,
+                       const std::string& candidate, const Thresholds& thresholds,
+                       std::optional<std::int64_t> campaignId);
+    void gatherCharts(std::uint64_t request, const Comparison& comparison,
+                      std::map<std::string, LayoutSamples> loaded, const Thresholds& thresholds,
+                      std::optional<std::int64_t> campaignId);
+    bool superseded(std::uint64_t request) const { return request != latestCompare_.load(); }
 
-    QThread thread_;
+    QThread thread_;             // opening, loading, imports, reports, the charts' data
     QObject* context_ = nullptr; // lives on thread_; jobs run in its event loop
+    QThread compareThread_;      // comparisons
+    QObject* compareContext_ = nullptr;
     QString path_;
     std::atomic<std::uint64_t> latestCompare_{0};
-    // Worker-thread state: touched only by jobs.
+    // Worker-thread state: store_ touched only by thread_'s jobs, compareStore_ only by
+    // compareThread_'s (opened there once store_ has opened and migrated the file).
     std::optional<Store> store_;
+    std::optional<Store> compareStore_;
+    QString compareError_; // why compareStore_ is not open
 };
 
 } // namespace lb::gui

@@ -49,6 +49,32 @@ std::string fixedClock() {
 
 } // namespace
 
+// A reader beside the writer (the desktop app compares on one while it loads on the other): it
+// sees what the writer commits, and refuses a file no writer has migrated.
+TEST(Store, ReaderReadsBesideTheWriter) {
+    TempDb tmp;
+    auto writer = Store::open(tmp.path(), fixedClock);
+    ASSERT_TRUE(writer) << writer.error().message;
+    auto reader = Store::openReader(tmp.path(), fixedClock);
+    ASSERT_TRUE(reader) << reader.error().message;
+    EXPECT_EQ(reader->schemaVersion(), Store::latestSchemaVersion);
+    auto host = writer->ensureHost("h1");
+    ASSERT_TRUE(host);
+    auto layout = writer->ensureLayout("bare", "zfs-raidz2", "{}", *host);
+    ASSERT_TRUE(layout);
+    ASSERT_TRUE(writer->insertRun(*layout, sampleRun(100)));
+    ASSERT_TRUE(writer->insertRun(*layout, sampleRun(110)));
+    auto samples = reader->layoutSamples("bare");
+    ASSERT_TRUE(samples) << samples.error().message;
+    ASSERT_EQ(samples->metrics.size(), 1u);
+    EXPECT_EQ(samples->metrics[0].values, (std::vector<double>{100, 110}));
+
+    const std::string empty = (tmp.dir / "empty.db").string();
+    auto none = Store::openReader(empty, fixedClock);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().message.find(empty), std::string::npos) << none.error().message;
+}
+
 TEST(Store, CreatesMigratesAndReopens) {
     TempDb tmp;
     {

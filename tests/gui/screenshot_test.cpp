@@ -57,9 +57,12 @@ private slots:
         w.resize(MainWindow::defaultWidth, MainWindow::defaultHeight);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
         QSignalSpy shown(&w, &MainWindow::comparisonShown);
+        QSignalSpy drawn(&w, &MainWindow::chartsShown);
         w.openDatabase(db);
-        QVERIFY(shown.wait(20000));
+        for (QSignalSpy* spy : {&opened, &shown, &drawn})
+            QVERIFY(!spy->isEmpty() || spy->wait(20000));
         QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.resultsTab()));
         // Let the views lay out and paint.
         QTest::qWait(300);
