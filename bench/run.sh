@@ -3,7 +3,8 @@
 # figure beside its goal. Wall-clock figures; on a shared machine the CPU time is shown too,
 # since other work there stretches wall time. Usage:
 #   bench/run.sh [BUILD_DIR]        (default build/release; configure with --preset release)
-# Needs jq (the benchmark's JSON) and the offscreen Qt platform (no display).
+# Needs jq (the benchmark's JSON), GNU time (an import's peak RSS) and the offscreen Qt platform
+# (no display).
 set -euo pipefail
 build=$(realpath "${1:-build/release}")
 bench="$build/bench/layoutbench_bench"
@@ -13,6 +14,7 @@ for f in "$bench" "$gui" "$cli"; do
     [[ -x $f ]] || { echo "run.sh: $f is missing: cmake --preset release && cmake --build build/release" >&2; exit 2; }
 done
 command -v jq >/dev/null || { echo "run.sh: jq is needed (apt-get install jq)" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "run.sh: GNU time is needed (apt-get install time)" >&2; exit 2; }
 work=$(mktemp -d /var/tmp/lb-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -58,6 +60,25 @@ done
 cli_ms=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | awk '{ print $1 / 1000 }')
 row "layoutbench compare, the same rows, a new process" "$(fmt "$cli_ms" 1) ms" "≤ 50 ms" \
     "$(le "$cli_ms" 50)" "(median of 5; includes starting the process)"
+
+# Issue 14's import at scale: a million bonnie++ CSV lines (one file, each line another machine
+# and seed) in one call, with the process's peak RSS.
+echo "layoutbench import of 1,000,000 bonnie++ lines ..." >&2
+sample=$(head -1 "$(dirname "$0")/../tests/data/bonnie++/1.97/hdd-slow-seeks.csv")
+awk -v l="$sample" 'BEGIN { n = split(l, f, ",");
+    for (i = 1; i <= 1000000; i++) { f[3] = "m" i; f[5] = 1709912204 + i; s = f[1];
+        for (j = 2; j <= n; j++) s = s "," f[j]; print s } }' >"$work/lines.csv"
+/usr/bin/time -f "%e %U %S %M" -o "$work/lines.time" \
+    "$cli" import --db "$work/lines.db" --layout lines "$work/lines.csv" >/dev/null
+read -r lines_s lines_user lines_sys lines_kib <"$work/lines.time"
+lines_rate=$(awk -v s="$lines_s" 'BEGIN { print 1000000 / s }')
+lines_cpu_rate=$(awk -v u="$lines_user" -v y="$lines_sys" 'BEGIN { print 1000000 / (u + y) }')
+row "import: bonnie++ CSV lines per second (1,000,000)" "$(fmt "$lines_rate")" "≥ 50000" \
+    "$(ge "$lines_rate" 50000)" "($(fmt "$lines_cpu_rate") by CPU time)"
+lines_mib=$(awk -v k="$lines_kib" 'BEGIN { print k / 1024 }')
+row "import: peak RSS of that import" "$(fmt "$lines_mib" 1) MiB" "≤ 200 MiB" \
+    "$(le "$lines_mib" 200)" ""
+rm -f "$work"/lines.*
 
 echo "gui_open_bench (100,000 runs) ..." >&2
 QT_QPA_PLATFORM=offscreen "$gui" >"$work/gui.txt"

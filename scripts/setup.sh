@@ -10,6 +10,8 @@ packages=(
     libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
     libssl-dev
     libgtest-dev libbenchmark-dev
+    # bench/run.sh: the benchmark's JSON, an import's peak memory
+    jq time
     # the fuzz targets (the fuzz preset): clang with libFuzzer and its sanitizers
     clang-14 libfuzzer-14-dev
     # desktop app, charts and reports (rendered offscreen on a headless machine)
