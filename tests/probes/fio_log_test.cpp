@@ -9,6 +9,7 @@
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
 #include "probes/tools.h"
+#include "tests/support/run_ok.h"
 #include "tests/support/scratch_dir.h"
 
 #include <algorithm>
@@ -25,6 +26,8 @@ using namespace lb;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::runOk;
 
 const std::string logData = LAYOUTBENCH_TEST_DATA_DIR "/fio/3.33/logs/";
 
@@ -70,16 +73,6 @@ bool has(const std::vector<std::string>& args, const std::string& arg) {
 
 std::size_t count(const std::vector<std::string>& args, const std::string& arg) {
     return static_cast<std::size_t>(std::count(args.begin(), args.end(), arg));
-}
-
-ProcessResult runOk(Runner& runner, const Command& cmd) {
-    auto r = runner.run(cmd);
-    EXPECT_TRUE(r) << cmd.toUserOutput() << ": " << (r ? "" : r.error().message);
-    if (!r)
-        return {};
-    EXPECT_TRUE(r->ok()) << cmd.toUserOutput() << " exited " << r->exitCode << "\n"
-                         << r->stderrText;
-    return *r;
 }
 
 } // namespace
@@ -373,10 +366,7 @@ TEST(FioProbeReal, APresetsLogsBecomeSeries) {
                                {"ioengine", "psync"}});
     auto mc = fioProbe().command(opts, context(dir.path("")));
     ASSERT_TRUE(mc) << mc.error().message;
-    const auto result = runOk(*runner, mc->command);
-    std::vector<ProcessResult> inspected;
-    for (const auto& c : mc->inspect)
-        inspected.push_back(runOk(*runner, c));
+    const auto [result, inspected] = test::runMeasured(*runner, *mc);
     auto parsed = fioProbe().parse(result, inspected, opts);
     ASSERT_TRUE(parsed) << parsed.error().message;
     ASSERT_FALSE(parsed->failed) << parsed->failureReason;
@@ -416,10 +406,7 @@ TEST(FioProbeReal, TheQueueDepthSweepGivesEveryDepth) {
         {{"preset", "qd-sweep"}, {"size", "4M"}, {"runtime", std::int64_t{1}}, {"direct", false}});
     auto mc = fioProbe().command(opts, context(dir.path("")));
     ASSERT_TRUE(mc) << mc.error().message;
-    const auto result = runOk(*runner, mc->command);
-    std::vector<ProcessResult> inspected;
-    for (const auto& c : mc->inspect)
-        inspected.push_back(runOk(*runner, c));
+    const auto [result, inspected] = test::runMeasured(*runner, *mc);
     auto parsed = fioProbe().parse(result, inspected, opts);
     ASSERT_TRUE(parsed) << parsed.error().message;
     ASSERT_FALSE(parsed->failed) << parsed->failureReason;

@@ -9,6 +9,7 @@
 #include "probes/fio_json.h"
 #include "probes/tools.h"
 #include "tests/support/metric_note_print.h"
+#include "tests/support/run_ok.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,6 +30,8 @@
 using namespace lb;
 
 namespace {
+
+using test::runOk;
 
 namespace fs = std::filesystem;
 
@@ -129,17 +132,6 @@ public:
 private:
     fs::path path_;
 };
-
-// Runs a command on this machine; the test fails if it cannot start or does not exit 0.
-ProcessResult runOk(Runner& runner, const Command& cmd) {
-    auto r = runner.run(cmd);
-    EXPECT_TRUE(r) << cmd.toUserOutput() << ": " << (r ? "" : r.error().message);
-    if (!r)
-        return {};
-    EXPECT_TRUE(r->ok()) << cmd.toUserOutput() << " exited " << r->exitCode << "\n"
-                         << r->stderrText;
-    return *r;
-}
 
 // Whether the file system under `dir` accepts O_DIRECT (tmpfs does not).
 bool acceptsDirectIo(const fs::path& dir) {
@@ -870,10 +862,7 @@ TEST(XzProbeReal, MeasuresTheBytesItCompressedAndCleansUp) {
     for (const auto& c : mc.prepare)
         runOk(*runner, c);
     EXPECT_EQ(fs::file_size(dir.path() / "lb-xz-input"), 1048576u);
-    const auto result = runOk(*runner, mc.command);
-    std::vector<ProcessResult> inspected;
-    for (const auto& c : mc.inspect)
-        inspected.push_back(runOk(*runner, c));
+    const auto [result, inspected] = test::runMeasured(*runner, mc);
     const auto run = probe("xz").parse(result, inspected, opts);
     ASSERT_TRUE(run) << run.error().message;
     const auto throughput = metric(*run, "xz.throughput");
