@@ -81,7 +81,7 @@ StagedImport::StagedImport(StagedImport&& other) noexcept
     : store_(other.store_), layoutId_(other.layoutId_), lock_(std::move(other.lock_)),
       limit_(other.limit_), batch_(std::move(other.batch_)), inBatch_(other.inBatch_),
       batchStarted_(other.batchStarted_), iterations_(std::move(other.iterations_)),
-      staged_(other.staged_), open_(std::exchange(other.open_, false)) {
+      staged_(other.staged_), hashed_(other.hashed_), open_(std::exchange(other.open_, false)) {
     other.batch_.reset();
 }
 
@@ -107,21 +107,27 @@ Expected<void> StagedImport::add(Run run) {
         inBatch_ = 0;
     }
     run.iteration = iterations_[run.workload]++;
-    if (auto id = store_->insertRun(layoutId_, run); !id)
+    if (auto id = store_->stageRun(layoutId_, run); !id)
         return fail(id.error());
     ++staged_;
+    if (!run.contentHash.empty())
+        ++hashed_;
     if (++inBatch_ >= limit_.runs ||
         std::chrono::steady_clock::now() - batchStarted_ >= limit_.time)
         return commitBatch();
     return {};
 }
 
-Expected<void> StagedImport::publish(const ImportTarget& target) {
-    if (auto r = commitBatch(); !r)
-        return r;
-    auto tx = store_->transaction();
-    if (!tx)
-        return fail(tx.error());
+Expected<std::optional<RepeatedContent>> StagedImport::publish(const ImportTarget& target,
+                                                               Repeats repeats) {
+    LB_TRY_VOID(commitBatch());
+    LB_TRY(tx, store_->transaction());
+    LB_TRY(indexed, store_->publishStagedContent(layoutId_));
+    if (indexed < hashed_ && repeats == Repeats::Refuse) {
+        LB_TRY(repeated, store_->repeatedStagedContent(layoutId_));
+        if (repeated)
+            return repeated; // rolled back
+    }
     auto hostId = store_->ensureHost(target.host);
     if (!hostId)
         return fail(hostId.error());
@@ -138,11 +144,11 @@ Expected<void> StagedImport::publish(const ImportTarget& target) {
                store_->ensureLayout(target.layout, target.kind, target.specJson, *hostId));
         LB_TRY_VOID(store_->moveStagedRuns(layoutId_, layoutId));
     }
-    if (auto r = tx->commit(); !r)
-        return r;
+    LB_TRY_VOID(tx.commit());
     open_ = false;
     lock_ = ProcessLock::none();
-    return store_->mapReads(true);
+    LB_TRY_VOID(store_->mapReads(true));
+    return std::optional<RepeatedContent>{};
 }
 
 void StagedImport::discard() {
@@ -151,6 +157,8 @@ void StagedImport::discard() {
     open_ = false;
     batch_.reset(); // rolls the open batch back
     (void)deleteStaged(*store_, layoutId_);
+    // Free for the next import, which deletes what is left should the deletion have failed.
+    lock_ = ProcessLock::none();
     (void)store_->mapReads(true);
 }
 

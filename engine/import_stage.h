@@ -54,8 +54,13 @@ public:
     // holds once published.
     Expected<void> add(Run run);
     // Moves every staged run to `target.layout` (created, with its host, when new) in one
-    // transaction; a layout of another kind is bad input and nothing is moved.
-    Expected<void> publish(const ImportTarget& target);
+    // transaction; a layout of another kind is bad input and nothing is moved. Their content
+    // hashes are indexed then, in one sorted pass. With Repeats::Refuse, nothing is moved when
+    // a staged run has the data of an earlier one, staged or published: the first such run is
+    // returned, with that earlier run.
+    enum class Repeats { Keep, Refuse };
+    Expected<std::optional<RepeatedContent>> publish(const ImportTarget& target,
+                                                     Repeats repeats = Repeats::Keep);
     // Deletes what was staged. Errors are not reported: what is left is deleted by a later import.
     void discard();
     // Commits the runs staged so far (still hidden); add() does every few thousand runs.
@@ -79,7 +84,8 @@ private:
     std::chrono::steady_clock::time_point batchStarted_;
     std::map<std::string, int> iterations_; // the next iteration of each workload, from 0
     std::int64_t staged_ = 0;
-    bool open_ = true; // neither published nor discarded
+    std::int64_t hashed_ = 0; // staged runs with a content hash
+    bool open_ = true;        // neither published nor discarded
 };
 
 } // namespace lb

@@ -133,6 +133,12 @@ struct ImportedRunRef {
     std::string importedAt;      // ISO 8601 UTC
 };
 
+// Two runs of one import with the same data.
+struct RepeatedContent {
+    ImportedRunRef first;
+    ImportedRunRef again;
+};
+
 struct CampaignRecord {
     std::int64_t id = 0;
     std::string name;
@@ -214,7 +220,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 11;
+    static constexpr int latestSchemaVersion = 12;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -254,9 +260,10 @@ public:
     // Stores the run with its argv, raw output and metrics; returns its id.
     Expected<std::int64_t> insertRun(std::int64_t layoutId, const Run& run);
     // The first run imported with this content hash (Run::contentHash), if any. Runs that
-    // imports still stage are left out, but for those of layout `staging` (the asker's own).
-    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash,
-                                                                   std::int64_t staging = 0);
+    // imports still stage are left out: their hashes are indexed when they are published.
+    // Only the first run with a hash is indexed (run_hash), the hash of one imported again
+    // (--allow-duplicate) naming the first.
+    Expected<std::optional<ImportedRunRef>> importedRunWithContent(const std::string& hash);
 
     // Campaign runs are written in three steps so nothing is lost and nothing is half-written:
     // beginRun (status 'running', argv), recordRunOutput (raw output, before any parsing), and
@@ -282,6 +289,15 @@ public:
                                      const std::string& kind, const std::string& specJson,
                                      std::int64_t hostId);
     Expected<void> moveStagedRuns(std::int64_t stagingId, std::int64_t layoutId);
+    // Stages a run under a staging layout: as insertRun, but its content hash is not indexed
+    // (every run would land anywhere in that index, and at millions of runs each batch would
+    // rewrite all of it) until publishStagedContent indexes those of all staged runs at once,
+    // in order: how many were new (a hash held already keeps the run it names).
+    Expected<std::int64_t> stageRun(std::int64_t stagingId, const Run& run);
+    Expected<std::int64_t> publishStagedContent(std::int64_t stagingId);
+    // After publishStagedContent: the first staged run (in the order staged) whose data an
+    // earlier run has, staged or published, with that run.
+    Expected<std::optional<RepeatedContent>> repeatedStagedContent(std::int64_t stagingId);
     // The campaign's runs that ended ok or failed: done, not to be run again.
     Expected<std::vector<RunSlot>> settledRuns(std::int64_t campaignId);
     // How many runs of each workload a layout holds (imports number their iterations on).
@@ -352,6 +368,9 @@ private:
     // The prepared statement for `sql` (a string literal: it is cached by address), made once
     // per connection; the lease resets it.
     Expected<StatementLease> statement(const char* sql);
+    // insertRun and stageRun; `indexContent` adds the run's content hash to run_hash.
+    Expected<std::int64_t> insertRunRow(std::int64_t layoutId, const Run& run, bool indexContent);
+    Expected<ImportedRunRef> importedRun(std::int64_t runId);
     Expected<void> insertMetrics(std::int64_t runId, const std::vector<Metric>& metrics);
     Expected<void> insertSeries(std::int64_t runId, const std::vector<Series>& series);
     // A metric's id in metric_name, made when new.

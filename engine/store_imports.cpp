@@ -54,4 +54,38 @@ Expected<void> Store::moveStagedRuns(std::int64_t stagingId, std::int64_t layout
     return drop->bind(1, stagingId).bind(2, stagedImportKind).run();
 }
 
+Expected<std::int64_t> Store::stageRun(std::int64_t stagingId, const Run& run) {
+    return insertRunRow(stagingId, run, false);
+}
+
+// Sorted, the hashes are added to run_hash in one pass over its pages.
+Expected<std::int64_t> Store::publishStagedContent(std::int64_t stagingId) {
+    LB_TRY(q,
+           statement("INSERT OR IGNORE INTO run_hash(hash, run_id) SELECT content_hash, id "
+                     "FROM run WHERE layout_id = ?1 AND content_hash IS NOT NULL ORDER BY 1, 2"));
+    LB_TRY_VOID(q->bind(1, stagingId).run());
+    return db_.changes();
+}
+
+// After publishStagedContent, a staged run whose hash names another run is a repeat: of an
+// earlier staged run (the smallest id went in first) or of a published one.
+Expected<std::optional<RepeatedContent>> Store::repeatedStagedContent(std::int64_t stagingId) {
+    std::int64_t first = 0, again = 0;
+    {
+        LB_TRY(q, statement("SELECT h.run_id, s.id FROM run s JOIN run_hash h ON h.hash = "
+                            "s.content_hash WHERE s.layout_id = ?1 AND h.run_id != s.id ORDER BY "
+                            "s.id LIMIT 1"));
+        q->bind(1, stagingId);
+        LB_TRY(row, q->step());
+        if (!row)
+            return std::optional<RepeatedContent>{};
+        first = q->columnInt(0);
+        again = q->columnInt(1);
+    }
+    LB_TRY(firstRef, importedRun(first));
+    LB_TRY(againRef, importedRun(again));
+    return std::optional<RepeatedContent>(
+        RepeatedContent{std::move(firstRef), std::move(againRef)});
+}
+
 } // namespace lb

@@ -243,13 +243,14 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
     // An imported run (no campaign, a content hash) whose data this database already holds.
     const std::string_view heldHere =
         "r.content_hash IS NOT NULL AND r.campaign_id IS NULL AND EXISTS "
-        "(SELECT 1 FROM main.run m WHERE m.content_hash = r.content_hash)";
+        "(SELECT 1 FROM main.run_hash m WHERE m.hash = r.content_hash)";
     const std::string notHere = "NOT EXISTS (SELECT 1 FROM main.run m WHERE m.uid = r.uid)";
     auto duplicates = countOf(db, "SELECT COUNT(*) FROM other.run r WHERE " + notHere + " AND " +
                                       std::string(heldHere));
     if (!duplicates)
         return fail(duplicates.error());
     sum.duplicateRuns = *duplicates;
+    LB_TRY(lastHere, countOf(db, "SELECT COALESCE(MAX(id), 0) FROM main.run"));
     auto runs = changed(
         db,
         "INSERT INTO main.run(campaign_id, layout_id, workload, probe, iteration, argv, "
@@ -267,6 +268,11 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
     if (!runs)
         return fail(runs.error());
     sum.runs = *runs;
+    // Their content hashes, in the order run_hash keeps.
+    LB_TRY_VOID(
+        changed(db, "INSERT OR IGNORE INTO main.run_hash(hash, run_id) SELECT content_hash, "
+                    "id FROM main.run WHERE id > " +
+                        std::to_string(lastHere) + " AND content_hash IS NOT NULL ORDER BY 1, 2"));
     auto finished = changed(
         db, "UPDATE main.run AS m SET exit_code = r.exit_code, stdout = r.stdout, stderr = "
             "r.stderr, tool_version = r.tool_version, started_at = r.started_at, finished_at = "

@@ -46,6 +46,11 @@ Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric
 }
 
 Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
+    return insertRunRow(layoutId, run, true);
+}
+
+Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run,
+                                           bool indexContent) {
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
                           "wall_seconds, status, reason, caveats, source, notes, origin, "
@@ -76,24 +81,39 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
         .bind(22, runUid());
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
+    if (indexContent && !run.contentHash.empty()) {
+        LB_TRY(hash, statement("INSERT OR IGNORE INTO run_hash(hash, run_id) VALUES(?1, ?2)"));
+        LB_TRY_VOID(hash->bind(1, run.contentHash).bind(2, runId).run());
+    }
     LB_TRY_VOID(insertMetrics(runId, run.metrics));
     LB_TRY_VOID(insertSeries(runId, run.series));
     return runId;
 }
 
-Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash,
-                                                                      std::int64_t staging) {
+Expected<ImportedRunRef> Store::importedRun(std::int64_t runId) {
     LB_TRY(q, statement("SELECT r.id, l.id, l.name, COALESCE(r.source, ''), "
                         "COALESCE(r.source_line, 0), COALESCE(r.finished_at, '') FROM run r "
-                        "JOIN layout l ON l.id = r.layout_id WHERE r.content_hash = ?1 AND "
-                        "(l.kind != ?2 OR l.id = ?3) ORDER BY r.id LIMIT 1"));
-    q->bind(1, hash).bind(2, stagedImportKind).bind(3, staging);
+                        "JOIN layout l ON l.id = r.layout_id WHERE r.id = ?1"));
+    q->bind(1, runId);
     LB_TRY(row, q->step());
     if (!row)
-        return std::optional<ImportedRunRef>{};
-    return std::optional<ImportedRunRef>{ImportedRunRef{q->columnInt(0), q->columnInt(1),
-                                                        q->columnText(2), q->columnText(3),
-                                                        q->columnInt(4), q->columnText(5)}};
+        return runtimeError(path() + ": no run " + std::to_string(runId));
+    return ImportedRunRef{q->columnInt(0),  q->columnInt(1), q->columnText(2),
+                          q->columnText(3), q->columnInt(4), q->columnText(5)};
+}
+
+Expected<std::optional<ImportedRunRef>> Store::importedRunWithContent(const std::string& hash) {
+    std::int64_t runId = 0;
+    {
+        LB_TRY(q, statement("SELECT run_id FROM run_hash WHERE hash = ?1"));
+        q->bind(1, hash);
+        LB_TRY(row, q->step());
+        if (!row)
+            return std::optional<ImportedRunRef>{};
+        runId = q->columnInt(0);
+    }
+    LB_TRY(ref, importedRun(runId));
+    return std::optional<ImportedRunRef>(std::move(ref));
 }
 
 Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {

@@ -293,24 +293,37 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
     return runFrom(std::move(found), path, std::string(probeOf(format)));
 }
 
-// Bad input when the store holds this run's data already, or an earlier run of this import
-// (staged under `staging`) does.
-Expected<void> refuseDuplicate(Store& store, const Run& run, std::int64_t staging) {
-    auto earlier = store.importedRunWithContent(run.contentHash, staging);
+// FILE:LINE, or FILE when the line is not known.
+std::string whereFrom(const std::string& source, std::int64_t line) {
+    std::string where = source;
+    if (line > 0) {
+        where += ':';
+        where += std::to_string(line);
+    }
+    return where;
+}
+
+// Bad input: the run read at `where` has the data of `earlier`, a run of the same import (staged
+// under `staging`) or one published.
+Error duplicateOf(const std::string& where, const ImportedRunRef& earlier, std::int64_t staging) {
+    const std::string hint = "; --allow-duplicate imports it again";
+    if (earlier.layoutId == staging)
+        return Error::badInput(where + ": the same data as " +
+                               whereFrom(earlier.source, earlier.sourceLine) + hint);
+    return Error::badInput(where + ": already imported as run " + std::to_string(earlier.id) +
+                           " of layout '" + earlier.layout + "' (from " +
+                           whereFrom(earlier.source, earlier.sourceLine) + ", " +
+                           earlier.importedAt + ")" + hint);
+}
+
+// Each run is looked up as it is read, so the same file imported again stops at its first line.
+// Repeats within the import (and data published meanwhile by another import) are found when
+// the import is published, in one sorted pass (StagedImport::publish).
+Expected<void> refuseDuplicate(Store& store, const Run& run) {
+    LB_TRY(earlier, store.importedRunWithContent(run.contentHash));
     if (!earlier)
-        return fail(earlier.error());
-    if (!*earlier)
         return {};
-    const auto& e = **earlier;
-    const std::string again = "; --allow-duplicate imports it again";
-    const std::string where = run.source + ":" + std::to_string(run.sourceLine);
-    if (e.layoutId == staging)
-        return badInput(where + ": the same data as " + e.source + ":" +
-                        std::to_string(e.sourceLine) + again);
-    return badInput(where + ": already imported as run " + std::to_string(e.id) + " of layout '" +
-                    e.layout + "' (from " + e.source +
-                    (e.sourceLine > 0 ? ":" + std::to_string(e.sourceLine) : std::string()) + ", " +
-                    e.importedAt + ")" + again);
+    return fail(duplicateOf(whereFrom(run.source, run.sourceLine), *earlier, 0));
 }
 
 // How much of a file detection looks at before a format is read line by line.
@@ -330,7 +343,7 @@ Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::st
             return fail(run.error());
         run->finishedAt = importedAt;
         if (!allowDuplicate)
-            if (auto r = refuseDuplicate(stage.store(), *run, stage.layoutId()); !r)
+            if (auto r = refuseDuplicate(stage.store(), *run); !r)
                 return r;
         tally.add(*run);
         return stage.add(std::move(*run));
@@ -470,10 +483,13 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         summary.failedRuns += static_cast<std::int64_t>(tally.failed());
         summary.metrics += static_cast<std::int64_t>(tally.metrics());
     }
-    if (auto r =
-            stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host});
-        !r)
-        return fail(r.error());
+    LB_TRY(repeated,
+           stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host},
+                          request.allowDuplicate ? StagedImport::Repeats::Keep
+                                                 : StagedImport::Repeats::Refuse));
+    if (repeated)
+        return fail(duplicateOf(whereFrom(repeated->again.source, repeated->again.sourceLine),
+                                repeated->first, stage->layoutId()));
     return summary;
 }
 

@@ -161,4 +161,69 @@ TEST_F(ImportStage, WhatAKilledImportStagedIsDeletedByTheNextOneAndALiveOnesIsNo
     EXPECT_EQ(store_->layouts()->size(), 2U);
 }
 
+// Content hashes: a staged run's is found by no lookup until its import is published (then it is,
+// from any connection). Publishing finds repeats in one sorted pass: within the import, the first
+// in the order staged (not in the order of the hashes), and of data published before.
+TEST_F(ImportStage, StagedContentIsFoundOncePublishedAndRepeatsRefuseIt) {
+    const auto imported = [](const std::string& hash, int line) {
+        lb::Run r = sampleRun("bonnie", line);
+        r.contentHash = hash;
+        r.source = "results.csv";
+        r.sourceLine = line;
+        return r;
+    };
+    const auto stageAll = [&](StagedImport& stage,
+                              const std::vector<std::pair<std::string, int>>& runs) {
+        for (const auto& [hash, line] : runs)
+            ASSERT_TRUE(stage.add(imported(hash, line)));
+    };
+    constexpr auto refuse = StagedImport::Repeats::Refuse;
+    auto stage = StagedImport::begin(*store_, {2, std::chrono::minutes(1)});
+    ASSERT_TRUE(stage) << stage.error().message;
+    // Lines 1 to 5: b at 2 is repeated at 3 before a (1) is at 4.
+    stageAll(*stage, {{"aa", 1}, {"bb", 2}, {"bb", 3}, {"aa", 4}, {"cc", 5}});
+    Store other = open();
+    EXPECT_FALSE(*store_->importedRunWithContent("aa"));
+    EXPECT_FALSE(*other.importedRunWithContent("bb"));
+    auto refused = stage->publish({"nas", "imported", "{}", "box"}, refuse);
+    ASSERT_TRUE(refused) << refused.error().message;
+    ASSERT_TRUE(*refused);
+    EXPECT_EQ((*refused)->first.sourceLine, 2);
+    EXPECT_EQ((*refused)->first.layoutId, stage->layoutId());
+    EXPECT_EQ((*refused)->again.sourceLine, 3);
+    EXPECT_EQ((*refused)->again.source, "results.csv");
+    EXPECT_EQ(count(other, "run_hash"), 0) << "nothing is published";
+    EXPECT_TRUE(other.layouts()->empty());
+
+    // Kept, every hash names the first run that has it.
+    auto kept = stage->publish({"nas", "imported", "{}", "box"});
+    ASSERT_TRUE(kept && !*kept);
+    EXPECT_EQ(count(other, "run_hash"), 3);
+    const auto found = other.importedRunWithContent("aa");
+    ASSERT_TRUE(found && *found);
+    EXPECT_EQ((*found)->sourceLine, 1);
+    EXPECT_EQ((*found)->layout, "nas");
+    EXPECT_FALSE(*other.importedRunWithContent("dd"));
+
+    // Data published before is a repeat too, named as the published run.
+    auto again = StagedImport::begin(*store_);
+    ASSERT_TRUE(again);
+    stageAll(*again, {{"dd", 1}, {"aa", 2}});
+    refused = again->publish({"nas", "imported", "{}", "box"}, refuse);
+    ASSERT_TRUE(refused && *refused);
+    EXPECT_EQ((*refused)->first.layout, "nas");
+    EXPECT_EQ((*refused)->first.sourceLine, 1);
+    EXPECT_EQ((*refused)->again.sourceLine, 2);
+    again->discard();
+
+    auto next = StagedImport::begin(*store_);
+    ASSERT_TRUE(next) << next.error().message;
+    stageAll(*next, {{"dd", 1}, {"ee", 2}});
+    auto published = next->publish({"nas", "imported", "{}", "box"}, refuse);
+    ASSERT_TRUE(published && !*published);
+    EXPECT_EQ(count(other, "run_hash"), 5);
+    EXPECT_EQ((*other.importedRunWithContent("dd"))->layout, "nas");
+    EXPECT_EQ(store_->layouts()->front().runs, 7);
+}
+
 } // namespace

@@ -340,6 +340,49 @@ TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
     EXPECT_EQ((*samples)[1].values, (std::vector<double>{3, 1, 2, 4}));
 }
 
+// A database of schema 11 (content hashes in an index of run) is migrated: the hashes of its
+// published runs move to run_hash, those of an import still staging do not (its publishing adds
+// them), and the index goes.
+TEST(Store, MigratesSchemaElevenByMovingPublishedContentHashes) {
+    TempDb tmp;
+    const auto imported = [](const std::string& hash) {
+        lb::Run r = sampleRun(1);
+        r.contentHash = hash;
+        r.source = "old.csv";
+        r.sourceLine = 1;
+        return r;
+    };
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "imported", "{}", std::nullopt);
+        auto staged = s->ensureLayout("staged import 1", std::string(stagedImportKind), "{}", {});
+        ASSERT_TRUE(layout && staged);
+        ASSERT_TRUE(s->insertRun(*layout, imported("bb")));
+        ASSERT_TRUE(s->insertRun(*layout, imported("aa")));
+        ASSERT_TRUE(s->insertRun(*layout, sampleRun(2))); // measured, not imported: no hash
+        ASSERT_TRUE(s->stageRun(*staged, imported("cc")));
+        test::downgradeToSchema11(*s);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = "
+                                     "'run_content_hash'"),
+                  1);
+    }
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
+    EXPECT_EQ(*s->integrityCheck(), "ok");
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_hash"), 2);
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = "
+                                 "'run_content_hash'"),
+              0);
+    const auto bb = s->importedRunWithContent("bb");
+    ASSERT_TRUE(bb && *bb);
+    EXPECT_EQ((*bb)->layout, "old");
+    EXPECT_EQ((*bb)->source, "old.csv");
+    EXPECT_TRUE(*s->importedRunWithContent("aa"));
+    EXPECT_FALSE(*s->importedRunWithContent("cc")) << "still staging";
+}
+
 namespace {
 
 Series interval(const std::string& name, Unit unit, std::vector<double> y) {
@@ -423,7 +466,7 @@ TEST(Store, MigratesSchemaTenToSeries) {
     }
     auto s = Store::open(tmp.path());
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_EQ(s->schemaVersion(), 11);
+    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
     EXPECT_EQ(*s->integrityCheck(), "ok");
     auto samples = s->metricSamples("old");
     ASSERT_TRUE(samples);

@@ -38,7 +38,15 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema11(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec(
+        "DROP TABLE run_hash; CREATE INDEX run_content_hash ON run(content_hash) WHERE "
+        "content_hash IS NOT NULL"));
+    setSchemaVersion(store, 11);
+}
+
 void downgradeToSchema10(Store& store) {
+    downgradeToSchema11(store);
     ASSERT_TRUE(StoreBackdoor::database(store).exec("DROP TABLE run_series"));
     setSchemaVersion(store, 10);
 }
@@ -63,12 +71,13 @@ void downgradeToSchema4(Store& store) {
                             .bind(4, unitName(m.unit))
                             .run());
     }
-    ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name; DROP TABLE run_series"));
+    ASSERT_TRUE(db.exec("DROP TABLE run_sample; DROP TABLE metric_name; DROP TABLE run_series; "
+                        "DROP TABLE run_hash"));
     // Schemas 5 to 8: conditioning steps, content hashes, uids, the source line of imports.
     ASSERT_TRUE(db.exec("DROP TRIGGER IF EXISTS run_uid; DROP TRIGGER campaign_uid; "
                         "DROP TRIGGER plan_step_uid; DROP INDEX run_uid; DROP INDEX campaign_uid; "
                         "DROP INDEX plan_step_uid; DROP TABLE conditioning; "
-                        "DROP INDEX run_content_hash; ALTER TABLE run DROP COLUMN content_hash; "
+                        "ALTER TABLE run DROP COLUMN content_hash; "
                         "ALTER TABLE run DROP COLUMN uid; ALTER TABLE campaign DROP COLUMN uid; "
                         "ALTER TABLE plan_step DROP COLUMN uid; "
                         "ALTER TABLE run DROP COLUMN source_line"));

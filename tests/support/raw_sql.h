@@ -29,6 +29,8 @@ bool acceptsOrphanMetric(Store& store);
 void setSchemaVersion(Store& store, int version);
 
 // Takes the database back to schema 10: no series of runs.
+// Schema 11 kept content hashes in an index of run.
+void downgradeToSchema11(Store& store);
 void downgradeToSchema10(Store& store);
 
 // Takes the database back to schema 4: a row per metric, no conditioning table, no content
