@@ -381,6 +381,14 @@ TEST(Store, MigratesSchemaElevenByMovingPublishedContentHashes) {
     EXPECT_EQ((*bb)->source, "old.csv");
     EXPECT_TRUE(*s->importedRunWithContent("aa"));
     EXPECT_FALSE(*s->importedRunWithContent("cc")) << "still staging";
+    // The status check is the same, written as comparisons.
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'run' AND sql "
+                                 "LIKE '%CHECK(status = ''ok'' OR%'"),
+              1);
+    for (const char* status : {"ok", "failed", "aborted", "running"})
+        EXPECT_TRUE(test::acceptsRunStatus(*s, status)) << status;
+    EXPECT_FALSE(test::acceptsRunStatus(*s, "done"));
+    EXPECT_FALSE(test::acceptsRunStatus(*s, "OK"));
 }
 
 namespace {

@@ -31,6 +31,20 @@ bool acceptsOrphanMetric(Store& store) {
     return ins && ins->run();
 }
 
+bool acceptsRunStatus(Store& store, const std::string& status) {
+    auto& db = StoreBackdoor::database(store);
+    EXPECT_TRUE(db.exec("SAVEPOINT status_probe"));
+    auto layout = db.exec("INSERT INTO layout(name, kind, spec, created_at) VALUES('status "
+                          "probe', 'dir', '{}', '2026-01-01T00:00:00Z')");
+    EXPECT_TRUE(layout) << (layout ? "" : layout.error().message);
+    auto ins = db.prepare("INSERT INTO run(layout_id, workload, probe, iteration, status) "
+                          "VALUES(last_insert_rowid(), 'w', 'p', 0, ?1)");
+    EXPECT_TRUE(ins);
+    const bool accepted = ins && ins->bind(1, status).run();
+    EXPECT_TRUE(db.exec("ROLLBACK TO status_probe; RELEASE status_probe"));
+    return accepted;
+}
+
 void setSchemaVersion(Store& store, int version) {
     auto q = StoreBackdoor::database(store).prepare(
         "UPDATE meta SET value = ?1 WHERE key = 'schema_version'");
@@ -39,9 +53,18 @@ void setSchemaVersion(Store& store, int version) {
 }
 
 void downgradeToSchema11(Store& store) {
-    ASSERT_TRUE(StoreBackdoor::database(store).exec(
-        "DROP TABLE run_hash; CREATE INDEX run_content_hash ON run(content_hash) WHERE "
-        "content_hash IS NOT NULL"));
+    auto& db = StoreBackdoor::database(store);
+    ASSERT_TRUE(db.exec("DROP TABLE run_hash; CREATE INDEX run_content_hash ON run(content_hash) "
+                        "WHERE content_hash IS NOT NULL"));
+    // The status check as schema 11 wrote it; the schema is read again on the next statement.
+    ASSERT_TRUE(
+        db.exec("PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, "
+                "'CHECK(status = ''ok'' OR status = ''failed'' OR status = ''aborted'' OR status = "
+                "''running'')', 'CHECK(status IN (''ok'', ''failed'', ''aborted'', ''running''))') "
+                "WHERE name = 'run'; PRAGMA writable_schema = OFF"));
+    auto version = db.prepare("PRAGMA schema_version");
+    ASSERT_TRUE(version && *version->step());
+    ASSERT_TRUE(db.exec("PRAGMA schema_version = " + std::to_string(version->columnInt(0) + 1)));
     setSchemaVersion(store, 11);
 }
 

@@ -25,11 +25,14 @@ std::int64_t pageSize(Store& store);
 // foreign keys are on).
 bool acceptsOrphanMetric(Store& store);
 
+// Whether the run table takes a row of this status (nothing is kept).
+bool acceptsRunStatus(Store& store, const std::string& status);
+
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
 // Takes the database back to schema 10: no series of runs.
-// Schema 11 kept content hashes in an index of run.
+// Schema 11 kept content hashes in an index of run, and checked a run's status with IN.
 void downgradeToSchema11(Store& store);
 void downgradeToSchema10(Store& store);
 
