@@ -75,7 +75,7 @@ InputFile::InputFile(int fd, bool owned, std::string name, std::optional<std::ui
 InputFile::InputFile(InputFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)), owned_(std::exchange(other.owned_, false)),
       name_(std::move(other.name_)), size_(other.size_), limit_(std::move(other.limit_)),
-      read_(other.read_) {}
+      read_(other.read_), ended_(other.ended_) {}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
     if (this != &other) {
@@ -87,6 +87,7 @@ InputFile& InputFile::operator=(InputFile&& other) noexcept {
         size_ = other.size_;
         limit_ = std::move(other.limit_);
         read_ = other.read_;
+        ended_ = other.ended_;
     }
     return *this;
 }
@@ -129,7 +130,15 @@ Expected<InputFile> InputFile::open(const std::string& path, InputLimit limit) {
     return file;
 }
 
+std::size_t InputFile::readSize(std::size_t chunk) const {
+    if (!size_ || read_ >= *size_) // not a regular file, or one that grew
+        return chunk;
+    return static_cast<std::size_t>(std::min<std::uint64_t>(chunk, *size_ - read_ + 1));
+}
+
 Expected<std::size_t> InputFile::read(char* buffer, std::size_t capacity) {
+    if (ended_)
+        return 0;
     // One byte past the limit is enough to know it was passed.
     const std::uint64_t allowed = limit_.maxBytes - std::min(limit_.maxBytes, read_) + 1;
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, allowed));
@@ -137,6 +146,8 @@ Expected<std::size_t> InputFile::read(char* buffer, std::size_t capacity) {
         const ssize_t n = ::read(fd_, buffer, want);
         if (n >= 0) {
             read_ += static_cast<std::uint64_t>(n);
+            // A regular file reads short only at its end: no read is needed to find it.
+            ended_ = size_ && static_cast<std::size_t>(n) < want;
             if (read_ > limit_.maxBytes)
                 return badInput(overLimitMessage(name_, limit_));
             return static_cast<std::size_t>(n);
@@ -159,9 +170,10 @@ Expected<void> InputFile::readRest(std::string& out, const InputLimit* tighter) 
         out.reserve(out.size() + static_cast<std::size_t>(*size_ - read_) + chunkBytes);
     for (;;) {
         const std::size_t at = out.size();
-        // Grow by whole chunks; a regular file's size was reserved, so this rarely copies.
-        out.resize(at + chunkBytes);
-        auto n = read(out.data() + at, chunkBytes);
+        // A regular file's size was reserved, so this rarely copies.
+        const std::size_t want = readSize(chunkBytes);
+        out.resize(at + want);
+        auto n = read(out.data() + at, want);
         if (!n) {
             out.resize(at);
             return fail(n.error());
@@ -183,8 +195,9 @@ Expected<bool> InputReader::fill() {
         begin_ = 0;
     }
     const std::size_t at = buffer_.size();
-    buffer_.resize(at + chunkBytes);
-    auto n = file_.read(buffer_.data() + at, chunkBytes);
+    const std::size_t want = file_.readSize(chunkBytes);
+    buffer_.resize(at + want);
+    auto n = file_.read(buffer_.data() + at, want);
     buffer_.resize(at + (n ? *n : 0));
     if (!n)
         return fail(n.error());
@@ -226,7 +239,7 @@ Expected<std::optional<InputLine>> InputReader::next() {
 }
 
 Expected<std::string> InputReader::rest(const InputLimit& limit) {
-    std::string text = buffer_.substr(begin_);
+    std::string text = begin_ == 0 ? std::move(buffer_) : buffer_.substr(begin_);
     buffer_.clear();
     begin_ = scanned_ = 0;
     if (auto r = file_.readRest(text, &limit); !r)

@@ -61,6 +61,10 @@ public:
     // Reads up to `capacity` bytes; 0 at the end. A bad-input error once more than the limit
     // has been read; a runtime error when the system refuses to read.
     Expected<std::size_t> read(char* buffer, std::size_t capacity);
+    // How much to ask read() for, at most `chunk`: for a regular file, what is left of its size
+    // and one byte more (a file that grew is read on), so buffers are not sized, and filled,
+    // beyond it.
+    std::size_t readSize(std::size_t chunk) const;
     // Appends everything left to `out`, within the limit, and within `tighter` when given.
     Expected<void> readRest(std::string& out, const InputLimit* tighter = nullptr);
 
@@ -73,6 +77,7 @@ private:
     std::optional<std::uint64_t> size_;
     InputLimit limit_;
     std::uint64_t read_ = 0;
+    bool ended_ = false; // a regular file read to its end
 };
 
 // One line of an input: its number from 1, its text without the line end (\n or \r\n).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -93,6 +94,41 @@ TEST_F(Input, ReadsInChunksAndCountsThem) {
     }
     EXPECT_EQ(seen, "0123456789");
     EXPECT_EQ(file->bytesRead(), 10u);
+}
+
+// A regular file is read to the size it had when opened without asking past it; one that grew
+// since is read on to its new end, within the limit, a line split across reads kept whole.
+TEST_F(Input, AFileThatGrowsAfterOpeningIsReadToItsNewEnd) {
+    const std::string first = std::string(100000, 'a') + "\n";
+    const auto path = write("growing.txt", first);
+    auto file = InputFile::open(path, {1 << 20, {}});
+    ASSERT_TRUE(file) << file.error().message;
+    EXPECT_EQ(file->readSize(1 << 16), std::size_t{1} << 16);
+    const std::string more = std::string(70000, 'b') + "\n" + std::string(3, 'c') + "\n";
+    std::ofstream(path, std::ios::binary | std::ios::app) << more;
+    InputReader reader(std::move(*file));
+    std::vector<std::size_t> lengths;
+    for (;;) {
+        auto line = reader.next();
+        ASSERT_TRUE(line) << line.error().message;
+        if (!*line)
+            break;
+        lengths.push_back((*line)->text.size());
+    }
+    EXPECT_EQ(lengths, (std::vector<std::size_t>{100000, 70000, 3}));
+    EXPECT_EQ(reader.file().bytesRead(), first.size() + more.size());
+
+    // Read whole: what is left of the size, and one byte more to see whether it grew.
+    auto whole = InputFile::open(write("small.txt", "0123456789"), {1 << 20, {}});
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(whole->readSize(1 << 16), 11u);
+    InputReader small(std::move(*whole));
+    auto head = small.peek(4);
+    ASSERT_TRUE(head);
+    EXPECT_EQ(*head, "0123");
+    auto rest = small.rest({1 << 20, {}});
+    ASSERT_TRUE(rest);
+    EXPECT_EQ(*rest, "0123456789");
 }
 
 TEST(InputError, OneLineWithFileLineColumnAndField) {
