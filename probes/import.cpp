@@ -293,7 +293,7 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
     return runFrom(std::move(found), path, std::string(probeOf(format)));
 }
 
-// FILE:LINE, or FILE when the line is not known.
+// FILE:LINE, or FILE when the line is not known: an earlier run, named inside a message.
 std::string whereFrom(const std::string& source, std::int64_t line) {
     std::string where = source;
     if (line > 0) {
@@ -303,17 +303,18 @@ std::string whereFrom(const std::string& source, std::int64_t line) {
     return where;
 }
 
-// Bad input: the run read at `where` has the data of `earlier`, a run of the same import (staged
-// under `staging`) or one published.
-Error duplicateOf(const std::string& where, const ImportedRunRef& earlier, std::int64_t staging) {
+// Bad input, in the one-line format of every input error: the run read at SOURCE:LINE has the
+// data of `earlier`, a run of the same import (staged under `staging`) or one published.
+Error duplicateOf(const std::string& source, std::int64_t line, const ImportedRunRef& earlier,
+                  std::int64_t staging) {
     const std::string hint = "; --allow-duplicate imports it again";
-    if (earlier.layoutId == staging)
-        return Error::badInput(where + ": the same data as " +
-                               whereFrom(earlier.source, earlier.sourceLine) + hint);
-    return Error::badInput(where + ": already imported as run " + std::to_string(earlier.id) +
-                           " of layout '" + earlier.layout + "' (from " +
-                           whereFrom(earlier.source, earlier.sourceLine) + ", " +
-                           earlier.importedAt + ")" + hint);
+    const std::string what =
+        earlier.layoutId == staging
+            ? "the same data as " + whereFrom(earlier.source, earlier.sourceLine) + hint
+            : "already imported as run " + std::to_string(earlier.id) + " of layout '" +
+                  earlier.layout + "' (from " + whereFrom(earlier.source, earlier.sourceLine) +
+                  ", " + earlier.importedAt + ")" + hint;
+    return Error::badInput(inputError(source, line, 0, "", what));
 }
 
 // Each run is looked up as it is read, so the same file imported again stops at its first line.
@@ -323,7 +324,7 @@ Expected<void> refuseDuplicate(Store& store, const Run& run) {
     LB_TRY(earlier, store.importedRunWithContent(run.contentHash));
     if (!earlier)
         return {};
-    return fail(duplicateOf(whereFrom(run.source, run.sourceLine), *earlier, 0));
+    return fail(duplicateOf(run.source, run.sourceLine, *earlier, 0));
 }
 
 // How much of a file detection looks at before a format is read line by line.
@@ -488,8 +489,8 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
                           request.allowDuplicate ? StagedImport::Repeats::Keep
                                                  : StagedImport::Repeats::Refuse));
     if (repeated)
-        return fail(duplicateOf(whereFrom(repeated->again.source, repeated->again.sourceLine),
-                                repeated->first, stage->layoutId()));
+        return fail(duplicateOf(repeated->again.source, repeated->again.sourceLine, repeated->first,
+                                stage->layoutId()));
     return summary;
 }
 
