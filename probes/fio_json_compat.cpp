@@ -152,11 +152,13 @@ Expected<void> convertLegacyDirection(json& d, const std::string& path) {
 void fillPercentilesFromBins(json& d) {
     if (!fillsPercentilesFromBins(json_view::Nlohmann(d)))
         return;
-    const auto clat = d.find("clat_ns");
-    const json& bins = (*clat)["bins"];
-    json& pct = (*clat)["percentile"];
+    json& clat = *d.find("clat_ns");
+    // "percentile" first: adding it to clat_ns (an ordered map, a vector) moves its members, so a
+    // reference to "bins" taken before it would dangle.
+    json& pct = clat["percentile"];
     if (!pct.is_object())
         pct = json::object();
+    const json& bins = clat.at("bins");
     std::vector<std::pair<double, double>> counts; // value ns, count
     double total = 0;
     for (const auto& [key, count] : bins.items()) {

@@ -143,6 +143,21 @@ TEST(FioJsonPlus, BucketBeyondSixtyFourBitsIsRefusedNotShifted) {
         << r.error().message;
 }
 
+// Found by the fio_json fuzz target in CI: with bins and no "percentile" in clat_ns, adding the
+// percentiles moved clat_ns's members and the bins were read from freed memory. Now they come out
+// as fio's own list has them.
+TEST(FioJsonPlus, PercentilesFromBinsWhenClatHasNone) {
+    const auto text = golden("fio/3.33/randrw_70_30_jsonplus.json");
+    auto doc = nlohmann::ordered_json::parse(text.substr(text.find('{')));
+    auto& clat = doc["jobs"][0]["read"]["clat_ns"];
+    const auto p99 = clat["percentile"]["99.000000"].get<double>();
+    clat.erase("percentile");
+    ASSERT_TRUE(clat.contains("bins"));
+    const auto r = fio::parseJson(doc.dump());
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*r, "fio.randrw7030.read.clat_p99"), p99);
+}
+
 TEST(FioLegacyJson, MissingLegacyFieldsAreNamed) {
     auto text = golden("fio/2.0.13/seqread.json");
     text.erase(text.find("\"bw\" : 131072,"), 14);
