@@ -39,11 +39,12 @@ Expected<double> number(const json& object, std::string_view key, const std::str
 
 // fio's plat_idx_to_val(): the middle of a latency histogram bucket, for the json+ bins of
 // fio versions that keyed them by bucket index (with FIO_IO_U_PLAT_BITS and _VAL beside them).
-// fio's own values are 6 and 64 (1216 or 1920 buckets); anything whose bucket would not fit
-// in 64 bits of time is refused, not shifted past the type's width.
+// fio's own values are 6 and 64 (1216 or 1920 buckets), and _VAL is always 2^_BITS (a smaller
+// one would put indexes below 2^_BITS past the linear range); anything whose bucket would not
+// fit in 64 bits of time is refused, not shifted past the type's width.
 Expected<double> bucketValue(std::uint64_t index, std::uint64_t bits, std::uint64_t val,
                              const std::string& path) {
-    if (bits == 0 || bits >= 32 || val == 0 || val > (std::uint64_t{1} << bits))
+    if (bits == 0 || bits >= 32 || val != (std::uint64_t{1} << bits))
         return fieldError(path, "FIO_IO_U_PLAT_BITS " + std::to_string(bits) +
                                     " and FIO_IO_U_PLAT_VAL " + std::to_string(val) +
                                     " describe no histogram fio writes");

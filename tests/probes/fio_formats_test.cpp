@@ -141,6 +141,14 @@ TEST(FioJsonPlus, BucketBeyondSixtyFourBitsIsRefusedNotShifted) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("describe no histogram fio writes"), std::string::npos)
         << r.error().message;
+    // Found by the fuzz target later: a _VAL below 2^_BITS put index 56 past the linear range
+    // with -1 error bits (a shift by 2^64-1).
+    bins["FIO_IO_U_PLAT_VAL"] = 28;
+    r = fio::parseJson(doc.dump());
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("FIO_IO_U_PLAT_VAL 28 describe no histogram fio writes"),
+              std::string::npos)
+        << r.error().message;
 }
 
 // Found by the fio_json fuzz target in CI: with bins and no "percentile" in clat_ns, adding the
