@@ -165,8 +165,15 @@ void fillPercentilesFromBins(json& d) {
     for (const auto& [key, count] : bins.items()) {
         if (!count.is_number() || key.find_first_not_of("0123456789") != key.npos || key.empty())
             continue;
-        counts.emplace_back(std::stod(key), count.get<double>());
-        total += count.get<double>();
+        double ns = 0;
+        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), ns);
+        const double n = count.get<double>();
+        // A bucket beyond a double's range or a count that is none: the histogram says nothing
+        // (fio_json.cpp's readBins names the bucket in a caveat).
+        if (ec != std::errc{} || !std::isfinite(ns) || !std::isfinite(n) || n < 0)
+            return;
+        counts.emplace_back(ns, n);
+        total += n;
     }
     if (total <= 0)
         return;

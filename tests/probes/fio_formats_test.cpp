@@ -164,6 +164,17 @@ TEST(FioJsonPlus, PercentilesFromBinsWhenClatHasNone) {
     const auto r = fio::parseJson(doc.dump());
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_DOUBLE_EQ(metricValue(*r, "fio.randrw7030.read.clat_p99"), p99);
+
+    // Found the same way: a bucket beyond a double's range threw std::out_of_range out of the
+    // parser. The bins then give no percentiles, and the histogram is a caveat.
+    clat["bins"][std::string(400, '9')] = 1;
+    const auto huge = fio::parseJson(doc.dump());
+    ASSERT_TRUE(huge) << huge.error().message;
+    EXPECT_EQ(lb::test::findMetric(huge->metrics, "fio.randrw7030.read.clat_p99"), nullptr);
+    ASSERT_EQ(huge->caveats.size(), 1u);
+    EXPECT_NE(huge->caveats[0].find("histogram is unreadable: jobs[0].read.clat_ns.bins"),
+              std::string::npos)
+        << huge->caveats[0];
 }
 
 TEST(FioLegacyJson, MissingLegacyFieldsAreNamed) {
