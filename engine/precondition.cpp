@@ -3,6 +3,7 @@
 #include "engine/size.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -81,10 +82,12 @@ std::optional<std::uint64_t> parseDfAvailable(std::string_view output) {
         if (first == std::string::npos)
             continue;
         const auto last = line.find_last_not_of(" \t\r");
-        const std::string word = line.substr(first, last - first + 1);
-        if (!word.empty() &&
-            std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }))
-            value = std::stoull(word);
+        const std::string_view word = std::string_view(line).substr(first, last - first + 1);
+        // Digits only; a figure beyond 64 bits is no free space df prints.
+        std::uint64_t bytes = 0;
+        const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), bytes);
+        if (ec == std::errc{} && end == word.data() + word.size())
+            value = bytes;
     }
     return value;
 }

@@ -79,9 +79,12 @@ std::optional<long> takePidMarker(std::string& text) {
         text.substr(at + pidMarker.size(),
                     end == std::string::npos ? std::string::npos : end - at - pidMarker.size());
     text.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+    long pid = 0;
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+        parsed.ec != std::errc{} || parsed.ptr != digits.data() + digits.size())
         return std::nullopt;
-    return std::stol(digits);
+    return pid;
 }
 
 class SshRunner : public Runner {

@@ -1314,6 +1314,15 @@ TEST(ScenarioPrecondition, OnAWorkloadOrALayout) {
     EXPECT_TRUE(skipped.empty()); // the dir layout did not ask
 }
 
+// `df -B1 --output=avail`: the header, then the figure; one beyond 64 bits (a corrupt or
+// hostile answer) is no figure, and threw std::out_of_range before.
+TEST(ScenarioPrecondition, FreeSpaceFromDf) {
+    EXPECT_EQ(lb::parseDfAvailable("    Avail\n 1234567\n"), std::optional<std::uint64_t>(1234567));
+    EXPECT_EQ(lb::parseDfAvailable("Avail\n"), std::nullopt);
+    EXPECT_EQ(lb::parseDfAvailable("Avail\n99999999999999999999999\n"), std::nullopt);
+    EXPECT_EQ(lb::parseDfAvailable("Avail\n-5\n"), std::nullopt);
+}
+
 TEST(ScenarioErrors, PreconditionWhereItCannotRunNamesTheKey) {
     std::string text = replaced(valid, "probe = \"xz\"", "probe = \"xz\"\nprecondition = \"snia\"");
     expectBadInputAt(text, valueAt(text, "precondition = \"snia\""), "workloads[1].precondition");
