@@ -4,12 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace lb::fio {
 
 std::vector<Series> latencyCurves(const std::vector<LatencyBins>& histograms) {
-    // (job, direction) -> (total latency?, latency -> count)
-    std::map<std::pair<std::string, std::string>, std::pair<bool, std::map<double, double>>> found;
+    // (job, direction) -> (total latency?, the bins of its entries, in the order given)
+    std::map<std::pair<std::string, std::string>,
+             std::pair<bool, std::vector<std::pair<double, double>>>>
+        found;
     for (const auto& h : histograms) {
         if (h.bins.empty())
             continue;
@@ -17,12 +21,24 @@ std::vector<Series> latencyCurves(const std::vector<LatencyBins>& histograms) {
         if (!bins.empty() && isTotal != h.total)
             continue; // another entry of the job gave the other latency: keep the first
         isTotal = h.total;
-        for (const auto& [latency, count] : h.bins)
-            bins[latency] += count;
+        bins.insert(bins.end(), h.bins.begin(), h.bins.end());
     }
     std::vector<Series> out;
-    for (const auto& [key, value] : found) {
-        const auto& [isTotal, bins] = value;
+    for (auto& [key, value] : found) {
+        auto& [isTotal, bins] = value;
+        // In latency order, a bucket's counts added up in the order the entries came (a vector
+        // sorted once: a map node per bucket took 8 % of a json+ import, this 2 %).
+        const auto byLatency = [](const auto& a, const auto& b) { return a.first < b.first; };
+        if (!std::is_sorted(bins.begin(), bins.end(), byLatency))
+            std::stable_sort(bins.begin(), bins.end(), byLatency);
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < bins.size(); ++i) {
+            if (kept > 0 && bins[kept - 1].first == bins[i].first)
+                bins[kept - 1].second += bins[i].second;
+            else
+                bins[kept++] = bins[i];
+        }
+        bins.resize(kept);
         double all = 0;
         for (const auto& [latency, count] : bins)
             all += count;
@@ -32,6 +48,8 @@ std::vector<Series> latencyCurves(const std::vector<LatencyBins>& histograms) {
         s.name = "fio." + key.first + "." + key.second + (isTotal ? ".lat_curve" : ".clat_curve");
         s.xUnit = Unit::Percent;
         s.unit = Unit::Nanoseconds;
+        s.x.reserve(bins.size());
+        s.y.reserve(bins.size());
         double below = 0;
         for (const auto& [latency, count] : bins) {
             below += count;

@@ -259,6 +259,12 @@ TEST(FioHistogram, EntriesOfOneJobAreAddedUp) {
     EXPECT_EQ(curves[0].name, "fio.j.read.lat_curve");
     EXPECT_EQ(curves[0].y, (std::vector<double>{100, 200, 300}));
     EXPECT_EQ(curves[0].x, (std::vector<double>{25, 75, 100}));
+    // A bucket two entries share is one point with both counts, wherever it comes in each.
+    const auto shared = fio::latencyCurves(
+        {{"j", "read", false, {{300, 1}, {100, 1}}}, {"j", "read", false, {{200, 2}, {100, 4}}}});
+    ASSERT_EQ(shared.size(), 1u);
+    EXPECT_EQ(shared[0].y, (std::vector<double>{100, 200, 300}));
+    EXPECT_EQ(shared[0].x, (std::vector<double>{62.5, 87.5, 100}));
 }
 
 TEST(FioHistogram, PlainJsonHasNoCurve) {
