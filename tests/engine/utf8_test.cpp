@@ -2,6 +2,8 @@
 #include "engine/utf8.h"
 
 #include <gtest/gtest.h>
+#include <string>
+#include <string_view>
 
 namespace {
 
@@ -56,11 +58,12 @@ TEST(Utf8, DumpJsonEscapesStringsAndKeysInsteadOfThrowing) {
 // The store writes its small documents directly; the text must be what dumpJson writes, escapes
 // and bytes that are not UTF-8 included, so that readers and earlier rows agree.
 TEST(Utf8, AppendJsonStringWritesWhatDumpJsonWrites) {
+    using namespace std::string_view_literals;
     const std::string cases[] = {"",
                                  "plain",
                                  "quote \" and backslash \\",
                                  "line\nfeed\ttab\rreturn\bback\fform",
-                                 std::string("nul\0and\x01\x1f", 11) + "\x7f del",
+                                 std::string("nul\0and\x01\x1f"sv) + "\x7f del",
                                  "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x92\xBE",
                                  "bad \xFF byte, cut \xE2\x82",
                                  "\xC3",
