@@ -80,9 +80,9 @@ TEST_F(ImportStream, ALargeCsvIsReadInConstantMemory) {
         << r.out;
     EXPECT_EQ(rows("SELECT COUNT(*) FROM run"), static_cast<std::int64_t>(manyLines));
     // Holding 100,000 parsed runs took about 400 MiB; read line by line, the process stays at
-    // the size of its code, SQLite's cache and one batch. Not under AddressSanitizer (the
-    // sanitize preset), whose quarantine of freed memory and shadow bytes are no size of ours:
-    // 707 MiB there.
+    // the size of its code, SQLite's cache and one batch. Not under AddressSanitizer
+    // (scripts/sanitized-tests.sh, the sanitize preset), whose quarantine of freed memory and
+    // shadow bytes are no size of ours: 707 MiB there.
     if (addressSanitized) {
         std::printf("[ info ] peak RSS not checked: built with AddressSanitizer\n");
         return;
