@@ -30,7 +30,10 @@ enum class Kind {
 };
 
 struct Field {
-    std::string name; // bonnie++'s column name; a metric field becomes "bonnie." + name
+    Field(std::string column, Kind k)
+        : name(std::move(column)), metric("bonnie." + name), kind(k) {}
+    std::string name;   // bonnie++'s column name
+    std::string metric; // "bonnie." + name: the metric a metric field becomes
     Kind kind = Kind::Info;
 };
 
@@ -237,17 +240,17 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
             const std::string why = "too fast to time (" + std::string(value) + ")";
             // A note per missing metric, so the comparison lists it as not compared instead of
             // it vanishing; the CPU column of a too-fast test is +++ too.
-            run.notes.push_back({MetricNote::Kind::Excludes, "bonnie." + field.name, why});
+            run.notes.push_back({MetricNote::Kind::Excludes, field.metric, why});
             // One caveat per test is enough for a person reading the run.
             const bool rateAlreadyNoted = field.kind == Kind::Cpu && allPlus(values[i - 1]);
             if (!rateAlreadyNoted)
-                run.caveats.push_back("bonnie." + field.name + ": " + why);
+                run.caveats.push_back(field.metric + ": " + why);
             continue;
         }
         auto parsed = parseValue(value, field.kind);
         if (!parsed)
             return fieldError(i, field, parsed.error().message);
-        run.metrics.push_back(Metric{"bonnie." + field.name, *parsed, unitOf(field.kind)});
+        run.metrics.push_back(Metric{field.metric, *parsed, unitOf(field.kind)});
     }
     return run;
 }
