@@ -86,7 +86,18 @@ std::string escapeInvalidUtf8(std::string_view text) {
 void appendJsonString(std::string& out, std::string_view text) {
     static constexpr char hex[] = "0123456789abcdef";
     out += '"';
+    const auto plain = [](unsigned char u) {
+        return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+    };
     for (std::size_t i = 0; i < text.size();) {
+        // The characters written as they are, appended in one piece.
+        std::size_t end = i;
+        while (end < text.size() && plain(static_cast<unsigned char>(text[end])))
+            ++end;
+        out.append(text.substr(i, end - i));
+        if (end == text.size())
+            break;
+        i = end;
         const auto u = static_cast<unsigned char>(text[i]);
         if (u >= 0x80) {
             const int n = sequenceLength(text.substr(i));
