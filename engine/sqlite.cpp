@@ -123,16 +123,12 @@ Statement& Statement::bind(int index, double value) {
     return *this;
 }
 
-Statement& Statement::bind(int index, std::string_view text) {
-    if (sqlite3_bind_text64(stmt_.get(), index, text.data(), text.size(), SQLITE_TRANSIENT,
-                            SQLITE_UTF8) != SQLITE_OK)
-        bindError_ = sqlite3_errmsg(db_);
-    return *this;
-}
-
-Statement& Statement::bindBlob(int index, std::string_view bytes) {
-    if (sqlite3_bind_blob64(stmt_.get(), index, bytes.data(), bytes.size(), SQLITE_TRANSIENT) !=
-        SQLITE_OK)
+Statement& Statement::bindBytes(int index, std::string_view bytes, bool text, bool copy) {
+    const auto keep = copy ? SQLITE_TRANSIENT : SQLITE_STATIC;
+    const int rc = text ? sqlite3_bind_text64(stmt_.get(), index, bytes.data(), bytes.size(), keep,
+                                              SQLITE_UTF8)
+                        : sqlite3_bind_blob64(stmt_.get(), index, bytes.data(), bytes.size(), keep);
+    if (rc != SQLITE_OK)
         bindError_ = sqlite3_errmsg(db_);
     return *this;
 }

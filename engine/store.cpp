@@ -251,6 +251,28 @@ INSERT OR IGNORE INTO run_hash(hash, run_id) SELECT r.content_hash, r.id FROM ru
 DROP INDEX run_content_hash;
 )sql",
      checkRunStatusByComparison},
+    // 12 -> 13: a run's notes and caveats are, as a rule, those of every other run of its import
+    // or workload: ten million bonnie++ lines carried the same 420 bytes each, a quarter of what
+    // the import wrote (twice: to the WAL, then to the database). Each text is kept once in
+    // run_text and runs name it by id; none (no id) is the empty list. A text no run names any
+    // more stays (there are a handful per database), so an id never dangles and is not declared
+    // a foreign key, which would cost a lookup of run_text for each run inserted.
+    {R"sql(
+CREATE TABLE run_text(
+    id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO run_text(text) SELECT notes FROM run WHERE notes != '[]' ORDER BY id;
+INSERT OR IGNORE INTO run_text(text) SELECT caveats FROM run WHERE caveats != '[]' ORDER BY id;
+ALTER TABLE run ADD COLUMN notes_id INTEGER;
+ALTER TABLE run ADD COLUMN caveats_id INTEGER;
+UPDATE run SET notes_id = (SELECT t.id FROM run_text t WHERE t.text = run.notes)
+    WHERE notes != '[]';
+UPDATE run SET caveats_id = (SELECT t.id FROM run_text t WHERE t.text = run.caveats)
+    WHERE caveats != '[]';
+ALTER TABLE run DROP COLUMN notes;
+ALTER TABLE run DROP COLUMN caveats;
+)sql"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
@@ -532,6 +554,8 @@ Store::Store(sql::Database db, Clock clock)
     db_.onRollback([cache = cache_.get()] {
         cache->metricIds.clear();
         cache->metricKinds.clear();
+        cache->textIds.clear();
+        cache->previousMetricIds.clear();
     });
 }
 
@@ -659,6 +683,38 @@ Expected<std::int64_t> Store::metricId(const Metric& metric) {
     const std::int64_t id = q->columnInt(0);
     known.emplace_back(metric.unit, id);
     return id;
+}
+
+Expected<std::optional<std::int64_t>> Store::textId(const std::string& text) {
+    if (text == "[]")
+        return std::optional<std::int64_t>{};
+    auto& known = cache_->textIds;
+    if (const auto it = known.find(text); it != known.end())
+        return std::optional<std::int64_t>(it->second);
+    LB_TRY(q, statement("INSERT INTO run_text(text) VALUES(?1) ON CONFLICT(text) DO UPDATE SET "
+                        "text = excluded.text RETURNING id"));
+    q->bind(1, text);
+    LB_TRY(row, q->step());
+    if (!row)
+        return runtimeError(path() + ": no id for a run's text");
+    const std::int64_t id = q->columnInt(0);
+    // Texts that differ from run to run (a caveat naming each run's file) would fill the cache:
+    // it keeps the first few hundred met, which are the shared ones.
+    if (known.size() < 512)
+        known.emplace(text, id);
+    return std::optional<std::int64_t>(id);
+}
+
+Expected<std::string> Store::runText(std::optional<std::int64_t> id) {
+    if (!id)
+        return std::string("[]");
+    LB_TRY(q, statement("SELECT text FROM run_text WHERE id = ?1"));
+    q->bind(1, *id);
+    LB_TRY(row, q->step());
+    if (!row)
+        return runtimeError(path() + ": a run names text " + std::to_string(*id) +
+                            ", which run_text does not hold");
+    return q->columnText(0);
 }
 
 Expected<const std::vector<Store::MetricKind>*> Store::metricKinds(std::int64_t newestId) {

@@ -220,7 +220,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 12;
+    static constexpr int latestSchemaVersion = 13;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -359,7 +359,7 @@ private:
     // (store_merge.cpp).
     friend Expected<MergeSummary> mergeDatabase(Store& store, const MergeRequest& request);
     friend struct test::StoreBackdoor;
-    struct Cache; // prepared statements and metric ids, per connection
+    struct Cache; // prepared statements, metric and text ids, per connection
 
     Store(sql::Database db, Clock clock);
     sql::Database& database() { return db_; }
@@ -381,6 +381,10 @@ private:
         Unit unit = Unit::Count;
     };
     Expected<const std::vector<MetricKind>*> metricKinds(std::int64_t newestId);
+    // The id in run_text of a run's notes or caveats (their JSON), made when new; none for the
+    // empty list. runText reads one back ("[]" for none).
+    Expected<std::optional<std::int64_t>> textId(const std::string& text);
+    Expected<std::string> runText(std::optional<std::int64_t> id);
 
     sql::Database db_;
     Clock clock_;

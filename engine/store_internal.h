@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace lb {
@@ -33,7 +34,10 @@ struct Store::Cache {
     std::unordered_map<const char*, sql::Statement> statements; // by the literal's address
     // Ids of metrics by name, one per unit the name was stored with (in practice one).
     std::unordered_map<std::string, std::vector<std::pair<Unit, std::int64_t>>> metricIds;
-    std::vector<MetricKind> metricKinds; // by id; loaded on demand
+    std::vector<MetricKind> metricKinds;                   // by id; loaded on demand
+    std::unordered_map<std::string, std::int64_t> textIds; // run_text ids by text, the first met
+    // The last run's metrics, in its order, with their ids (0: none yet).
+    std::vector<std::tuple<std::string, Unit, std::int64_t>> previousMetricIds;
 };
 
 namespace store {

@@ -37,12 +37,22 @@ Expected<void> Store::insertMetrics(std::int64_t runId, const std::vector<Metric
         return {};
     std::string packed;
     packed.reserve(metrics.size() * store::sampleBytes);
-    for (const auto& metric : metrics) {
-        LB_TRY(id, metricId(metric));
+    // Runs of one import measure the same metrics in the same order: the previous run's ids are
+    // tried first, a comparison of names where a lookup by name would hash each.
+    auto& previous = cache_->previousMetricIds;
+    if (previous.size() < metrics.size())
+        previous.resize(metrics.size());
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+        const Metric& metric = metrics[i];
+        auto& [name, unit, id] = previous[i];
+        if (id == 0 || unit != metric.unit || name != metric.name) {
+            LB_TRY(known, metricId(metric));
+            previous[i] = {metric.name, metric.unit, known};
+        }
         store::appendSample(packed, id, metric.value);
     }
     LB_TRY(s, statement("INSERT INTO run_sample(run_id, data) VALUES(?1, ?2)"));
-    return s->bind(1, runId).bindBlob(2, packed).run();
+    return s->bind(1, runId).bindBlobUncopied(2, packed).run();
 }
 
 Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
@@ -51,34 +61,42 @@ Expected<std::int64_t> Store::insertRun(std::int64_t layoutId, const Run& run) {
 
 Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run,
                                            bool indexContent) {
+    LB_TRY(caveats, textId(store::stringsJson(run.caveats)));
+    LB_TRY(notes, textId(store::notesJson(run.notes)));
+    // Bound uncopied, like the run's own texts: they outlive the insert.
+    const std::string argv = store::stringsJson(run.argv);
+    const std::string origin = store::originJson(run.origin);
+    const std::string uid = runUid();
+    const auto orNull = [](const std::string& text) {
+        return text.empty() ? std::nullopt : std::optional<std::string_view>(text);
+    };
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
-                          "wall_seconds, status, reason, caveats, source, notes, origin, "
+                          "wall_seconds, status, reason, caveats_id, source, notes_id, origin, "
                           "content_hash, source_line, uid) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
                           "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
-        .bind(3, run.workload)
-        .bind(4, run.probe)
+        .bindUncopied(3, run.workload)
+        .bindUncopied(4, run.probe)
         .bind(5, run.iteration)
-        .bind(6, store::stringsJson(run.argv))
+        .bindUncopied(6, argv)
         .bind(7, run.exitCode)
-        .bind(8, run.stdoutText)
-        .bind(9, run.stderrText)
-        .bind(10, run.toolVersion)
-        .bind(11, run.startedAt)
-        .bind(12, run.finishedAt)
+        .bindUncopied(8, run.stdoutText)
+        .bindUncopied(9, run.stderrText)
+        .bindUncopied(10, run.toolVersion)
+        .bindUncopied(11, run.startedAt)
+        .bindUncopied(12, run.finishedAt)
         .bind(13, run.wallSeconds)
-        .bind(14, runStatusName(run.status))
-        .bind(15, run.reason)
-        .bind(16, store::stringsJson(run.caveats))
-        .bind(17, run.source.empty() ? std::nullopt : std::optional<std::string>(run.source))
-        .bind(18, store::notesJson(run.notes))
-        .bind(19, store::originJson(run.origin))
-        .bind(20,
-              run.contentHash.empty() ? std::nullopt : std::optional<std::string>(run.contentHash))
+        .bindUncopied(14, runStatusName(run.status))
+        .bindUncopied(15, run.reason)
+        .bind(16, caveats)
+        .bindUncopied(17, orNull(run.source))
+        .bind(18, notes)
+        .bindUncopied(19, origin)
+        .bindUncopied(20, orNull(run.contentHash))
         .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt)
-        .bind(22, runUid());
+        .bindUncopied(22, uid);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
     if (indexContent && !run.contentHash.empty()) {
@@ -141,13 +159,15 @@ Expected<void> Store::recordRunOutput(const Run& run) {
 Expected<void> Store::finishRun(const Run& run) {
     LB_TRY(tx, transaction());
     {
-        LB_TRY(q, statement("UPDATE run SET status = ?1, reason = ?2, caveats = ?3, notes = ?5 "
-                            "WHERE id = ?4"));
+        LB_TRY(caveats, textId(store::stringsJson(run.caveats)));
+        LB_TRY(notes, textId(store::notesJson(run.notes)));
+        LB_TRY(q, statement("UPDATE run SET status = ?1, reason = ?2, caveats_id = ?3, notes_id = "
+                            "?5 WHERE id = ?4"));
         LB_TRY_VOID(q->bind(1, runStatusName(run.status))
                         .bind(2, run.reason)
-                        .bind(3, store::stringsJson(run.caveats))
+                        .bind(3, caveats)
                         .bind(4, run.id)
-                        .bind(5, store::notesJson(run.notes))
+                        .bind(5, notes)
                         .run());
     }
     LB_TRY_VOID(insertMetrics(run.id, run.metrics));
@@ -156,18 +176,22 @@ Expected<void> Store::finishRun(const Run& run) {
 }
 
 Expected<void> Store::addRunNote(std::int64_t runId, const MetricNote& note) {
-    std::vector<MetricNote> notes;
+    std::optional<std::int64_t> textNow;
     {
-        LB_TRY(q, statement("SELECT notes FROM run WHERE id = ?1"));
+        LB_TRY(q, statement("SELECT notes_id FROM run WHERE id = ?1"));
         q->bind(1, runId);
         LB_TRY(row, q->step());
         if (!row)
             return runtimeError("no run " + std::to_string(runId) + " in " + path());
-        notes = store::notesFromJson(q->columnText(0));
+        if (!q->columnIsNull(0))
+            textNow = q->columnInt(0);
     }
+    LB_TRY(text, runText(textNow));
+    auto notes = store::notesFromJson(text);
     notes.push_back(note);
-    LB_TRY(u, statement("UPDATE run SET notes = ?1 WHERE id = ?2"));
-    return u->bind(1, store::notesJson(notes)).bind(2, runId).run();
+    LB_TRY(id, textId(store::notesJson(notes)));
+    LB_TRY(u, statement("UPDATE run SET notes_id = ?1 WHERE id = ?2"));
+    return u->bind(1, id).bind(2, runId).run();
 }
 
 Expected<std::size_t> Store::supersedeRuns(std::int64_t campaignId, const std::string& probe,
@@ -265,16 +289,19 @@ Expected<std::vector<RunSummary>> Store::runs() {
 }
 
 Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
-    LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
-                        "r.iteration, r.status, r.reason, r.argv, r.exit_code, "
-                        "CASE WHEN ?2 = 2 OR (?2 = 1 AND r.status != 'ok') THEN r.stderr ELSE '' "
-                        "END, CASE WHEN ?2 = 2 THEN r.stdout ELSE '' END, r.tool_version, "
-                        "COALESCE(r.started_at, ''), COALESCE(r.finished_at, ''), "
-                        "COALESCE(r.wall_seconds, 0), r.caveats, r.notes, COALESCE(r.source, ''), "
-                        "r.origin, COALESCE(length(s.data), 0) FROM run r "
-                        "JOIN layout l ON l.id = r.layout_id "
-                        "LEFT JOIN run_sample s ON s.run_id = r.id "
-                        "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id"));
+    LB_TRY(q,
+           statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
+                     "r.iteration, r.status, r.reason, r.argv, r.exit_code, "
+                     "CASE WHEN ?2 = 2 OR (?2 = 1 AND r.status != 'ok') THEN r.stderr ELSE '' "
+                     "END, CASE WHEN ?2 = 2 THEN r.stdout ELSE '' END, r.tool_version, "
+                     "COALESCE(r.started_at, ''), COALESCE(r.finished_at, ''), "
+                     "COALESCE(r.wall_seconds, 0), COALESCE(c.text, '[]'), COALESCE(n.text, '[]'), "
+                     "COALESCE(r.source, ''), r.origin, COALESCE(length(s.data), 0) FROM run r "
+                     "JOIN layout l ON l.id = r.layout_id "
+                     "LEFT JOIN run_sample s ON s.run_id = r.id "
+                     "LEFT JOIN run_text c ON c.id = r.caveats_id "
+                     "LEFT JOIN run_text n ON n.id = r.notes_id "
+                     "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id"));
     q->bind(1, query.campaignId).bind(2, static_cast<int>(query.output));
     std::vector<StoredRun> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {

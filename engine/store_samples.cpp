@@ -75,13 +75,13 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
 Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                                              std::optional<std::int64_t> campaignId) {
     // One pass over the layout's successful runs, in run order (the index (layout_id, status)
-    // gives them so: no sort): their packed samples copied into one buffer, their notes and their
-    // workloads gathered. Reading the runs once rather than once a question (samples counted,
-    // samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms. started_at
-    // is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
+    // gives them so: no sort): their packed samples copied into one buffer, their notes (by text
+    // id) and their workloads gathered. Reading the runs once rather than once a question (samples
+    // counted, samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms.
+    // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
     LB_TRY(q,
            statement("SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
-                     "COALESCE(r.campaign_id, 0), r.workload, r.notes, s.data FROM run r "
+                     "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data FROM run r "
                      "LEFT JOIN run_sample s ON s.run_id = r.id "
                      "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
                      "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
@@ -92,7 +92,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     std::vector<std::string> workloads; // by index
     std::map<std::string, std::size_t, std::less<>> okRuns; // by workload: index, then count
     std::vector<std::size_t> okCount;                       // by workload index
-    std::unordered_set<std::string> noteTexts;              // the distinct notes columns seen
+    std::vector<std::int64_t> noteTexts;          // the run_text ids of the notes met, in order
+    std::unordered_set<std::int64_t> noteTextSet; // the same, to look up
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         const std::string_view workload = row.columnBlob(2);
         auto w = okRuns.find(workload);
@@ -102,11 +103,10 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
             okCount.push_back(0);
         }
         ++okCount[w->second];
-        if (const std::string_view notes = row.columnBlob(3);
-            notes != "[]" && noteTexts.emplace(notes).second)
-            for (auto& n : store::notesFromJson(std::string(notes)))
-                if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
-                    out.notes.push_back(std::move(n));
+        if (!row.columnIsNull(3)) {
+            if (const std::int64_t notes = row.columnInt(3); noteTextSet.insert(notes).second)
+                noteTexts.push_back(notes);
+        }
         const std::string_view data = row.columnBlob(4);
         if (data.size() < store::sampleBytes)
             return; // no metrics
@@ -114,6 +114,12 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                         packed.size() + data.size() / store::sampleBytes * store::sampleBytes});
         packed.append(data.substr(0, runs.back().end - runs.back().begin));
     }));
+    for (const auto id : noteTexts) {
+        LB_TRY(text, runText(id));
+        for (auto& n : store::notesFromJson(text))
+            if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
+                out.notes.push_back(std::move(n));
+    }
     std::vector<std::size_t> count; // by metric id
     for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
         const auto id = static_cast<std::size_t>(store::sampleId(packed, i));

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace lb {
 namespace {
@@ -52,8 +53,9 @@ std::int64_t countOf(Store& s, const std::string& sql) {
 
 // Every row of the tables a merge writes, ids and uids included, in a stable order.
 std::string contents(Store& s) {
-    return test::tableRows(s, {"host", "disk", "layout", "campaign", "run", "metric_name",
-                               "run_sample", "run_series", "plan_step", "conditioning"});
+    return test::tableRows(s,
+                           {"host", "disk", "layout", "campaign", "run", "metric_name",
+                            "run_sample", "run_series", "run_text", "plan_step", "conditioning"});
 }
 
 // A campaign of one layout with one finished run, one running run, two journal steps and a
@@ -211,6 +213,7 @@ TEST_F(MergeTest, ARunStillRunningTakesItsEndLater) {
         r.status = RunStatus::Ok;
         r.metrics = {{"fio.seq.read.bw", 4e8, Unit::BytesPerSecond}};
         r.series = {{"fio.seq.read.bw", Unit::Seconds, Unit::BytesPerSecond, {0.5}, {4e8}}};
+        r.caveats = {"finished after the first merge"};
         ASSERT_TRUE(b.finishRun(r));
     }
     const auto later = mergeDatabase(a, {path("b.db"), ""});
@@ -221,6 +224,54 @@ TEST_F(MergeTest, ARunStillRunningTakesItsEndLater) {
     EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run WHERE status = 'ok' AND stdout = 'finished'"),
               1);
     EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM campaign WHERE status = 'done'"), 1);
+    const auto runs = a.storedRuns();
+    ASSERT_TRUE(runs);
+    const auto finished = std::find_if(runs->begin(), runs->end(),
+                                       [](const StoredRun& r) { return r.iteration == 1; });
+    ASSERT_NE(finished, runs->end());
+    EXPECT_EQ(finished->caveats, std::vector<std::string>{"finished after the first merge"});
+}
+
+// Notes and caveats are kept once per database (run_text) and named by id: a merge brings each
+// run's own, whatever ids they had there, and a text both databases hold is not added twice.
+TEST_F(MergeTest, RunsKeepTheirNotesAndCaveats) {
+    const MetricNote buffered{MetricNote::Kind::Method, "fio.*", "buffered I/O"};
+    const MetricNote tooFast{MetricNote::Kind::Excludes, "bonnie.putc", "too fast to time"};
+    const auto add = [](Store& s, const std::string& text, std::vector<std::string> caveats,
+                        std::vector<MetricNote> notes) {
+        auto id = s.ensureLayout("nas", "imported", "{}", std::nullopt);
+        ASSERT_TRUE(id) << id.error().message;
+        lb::Run r = importedRun(text, 1e8);
+        r.caveats = std::move(caveats);
+        r.notes = std::move(notes);
+        ASSERT_TRUE(s.insertRun(*id, r));
+    };
+    {
+        auto b = open("b.db");
+        add(b, "b1", {"only in b"}, {tooFast});
+        add(b, "b2", {"in both"}, {buffered});
+        add(b, "b3", {}, {});
+    }
+    auto a = open("a.db");
+    add(a, "a1", {"in both"}, {buffered, tooFast});
+    ASSERT_TRUE(mergeDatabase(a, {path("b.db"), ""}));
+    const auto runs = a.storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 4U);
+    std::map<std::string, const StoredRun*> byText;
+    for (const auto& r : *runs)
+        byText[r.stdoutText] = &r;
+    EXPECT_EQ(byText["a1"]->caveats, std::vector<std::string>{"in both"});
+    EXPECT_EQ(byText["a1"]->notes, (std::vector<MetricNote>{buffered, tooFast}));
+    EXPECT_EQ(byText["b1"]->caveats, std::vector<std::string>{"only in b"});
+    EXPECT_EQ(byText["b1"]->notes, std::vector<MetricNote>{tooFast});
+    EXPECT_EQ(byText["b2"]->caveats, std::vector<std::string>{"in both"});
+    EXPECT_EQ(byText["b2"]->notes, std::vector<MetricNote>{buffered});
+    EXPECT_TRUE(byText["b3"]->caveats.empty());
+    EXPECT_TRUE(byText["b3"]->notes.empty());
+    // a's two texts, b's four less the one a holds already.
+    EXPECT_EQ(countOf(a, "SELECT COUNT(*) FROM run_text"), 5);
+    EXPECT_EQ(*a.integrityCheck(), "ok");
 }
 
 TEST_F(MergeTest, ALayoutOfTheSameNameOnAnotherHostNeedsAPrefix) {

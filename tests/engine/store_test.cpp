@@ -43,6 +43,17 @@ struct OneLayout {
                                       : Expected<std::int64_t>(fail(s.error()));
 };
 
+// The database opened again after a downgrade, as a newer layoutbench opens it: the schema is
+// the latest and the file sound.
+Expected<Store> openMigrated(const TempDb& tmp) {
+    auto s = Store::open(tmp.path());
+    if (s) {
+        EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
+        EXPECT_EQ(*s->integrityCheck(), "ok");
+    }
+    return s;
+}
+
 std::string fixedClock() {
     return "2026-11-29T12:00:00Z";
 }
@@ -300,6 +311,76 @@ TEST(Store, MetricIdsOfARolledBackTransactionAreForgotten) {
     EXPECT_EQ((*samples)[0].values, std::vector<double>{5});
 }
 
+// A text first stored in a transaction that rolled back is stored again by the next run that
+// has it: no run names an id that run_text lost.
+TEST(Store, TextIdsOfARolledBackTransactionAreForgotten) {
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
+    lb::Run r = sampleRun(5);
+    r.caveats = {"first met in a rollback"};
+    {
+        auto tx = s->transaction();
+        ASSERT_TRUE(tx);
+        ASSERT_TRUE(s->insertRun(*layout, r));
+    }
+    ASSERT_TRUE(s->insertRun(*layout, r));
+    const auto runs = s->storedRuns();
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), 1U);
+    EXPECT_EQ(runs->front().caveats, r.caveats);
+}
+
+// A database of schema 12 (notes and caveats as text in each run) is migrated: each distinct
+// text is kept once in run_text, every run reads its own back, and the columns go.
+TEST(Store, MigratesSchemaTwelveByKeepingEachTextOnce) {
+    TempDb tmp;
+    const MetricNote tooFast{MetricNote::Kind::Excludes, "bonnie.putc", "too fast to time"};
+    std::vector<lb::Run> written;
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "dir", "{}", std::nullopt);
+        ASSERT_TRUE(layout);
+        for (int i = 0; i < 4; ++i) {
+            lb::Run r = sampleRun(i);
+            r.caveats = {i % 2 ? "odd" : "even"};
+            if (i == 3)
+                r.caveats.push_back("and the last");
+            if (i > 0)
+                r.notes = {tooFast};
+            ASSERT_TRUE(s->insertRun(*layout, r));
+            written.push_back(r);
+        }
+        test::downgradeToSchema12(*s);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name "
+                                     "IN ('notes', 'caveats')"),
+                  2);
+    }
+    auto s = openMigrated(tmp);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name IN "
+                                 "('notes', 'caveats')"),
+              0);
+    // ["even"], ["odd"], ["odd","and the last"] and the one note; no run's empty notes.
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_text"), 4);
+    const auto runs = s->storedRuns();
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), written.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        EXPECT_EQ((*runs)[i].caveats, written[i].caveats) << i;
+        EXPECT_EQ((*runs)[i].notes, written[i].notes) << i;
+    }
+    auto samples = s->layoutSamples("old");
+    ASSERT_TRUE(samples) << samples.error().message;
+    EXPECT_EQ(samples->notes, std::vector<MetricNote>{tooFast});
+    // Runs written after the migration share the texts that are there.
+    auto layout = s->findLayout("old");
+    ASSERT_TRUE(layout && *layout);
+    ASSERT_TRUE(s->insertRun((*layout)->id, written[1]));
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_text"), 4);
+}
+
 // A database of schema 4 (metrics one row each, nothing packed) is migrated: its runs' metrics
 // are packed, and comparisons read them as before.
 TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
@@ -317,10 +398,8 @@ TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
         // Back to schema 4, as a database written before packed samples existed.
         test::downgradeToSchema4(*s);
     }
-    auto s = Store::open(tmp.path());
+    auto s = openMigrated(tmp);
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
-    EXPECT_EQ(*s->integrityCheck(), "ok");
     auto samples = s->metricSamples("old");
     ASSERT_TRUE(samples) << samples.error().message;
     ASSERT_EQ(samples->size(), 2U);
@@ -367,10 +446,8 @@ TEST(Store, MigratesSchemaElevenByMovingPublishedContentHashes) {
                                      "'run_content_hash'"),
                   1);
     }
-    auto s = Store::open(tmp.path());
+    auto s = openMigrated(tmp);
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
-    EXPECT_EQ(*s->integrityCheck(), "ok");
     EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_hash"), 2);
     EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = "
                                  "'run_content_hash'"),
@@ -472,10 +549,8 @@ TEST(Store, MigratesSchemaTenToSeries) {
         ASSERT_TRUE(s->insertRun(*layout, sampleRun(3)));
         test::downgradeToSchema10(*s);
     }
-    auto s = Store::open(tmp.path());
+    auto s = openMigrated(tmp);
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
-    EXPECT_EQ(*s->integrityCheck(), "ok");
     auto samples = s->metricSamples("old");
     ASSERT_TRUE(samples);
     ASSERT_EQ(samples->size(), 1U);

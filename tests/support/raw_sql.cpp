@@ -52,7 +52,20 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema12(Store& store) {
+    // Notes and caveats as text in each run again.
+    ASSERT_TRUE(StoreBackdoor::database(store).exec(
+        "ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'; "
+        "ALTER TABLE run ADD COLUMN caveats TEXT NOT NULL DEFAULT '[]'; "
+        "UPDATE run SET notes = (SELECT text FROM run_text WHERE id = notes_id) WHERE notes_id IS "
+        "NOT NULL; UPDATE run SET caveats = (SELECT text FROM run_text WHERE id = caveats_id) "
+        "WHERE caveats_id IS NOT NULL; ALTER TABLE run DROP COLUMN notes_id; "
+        "ALTER TABLE run DROP COLUMN caveats_id; DROP TABLE run_text"));
+    setSchemaVersion(store, 12);
+}
+
 void downgradeToSchema11(Store& store) {
+    downgradeToSchema12(store);
     auto& db = StoreBackdoor::database(store);
     ASSERT_TRUE(db.exec("DROP TABLE run_hash; CREATE INDEX run_content_hash ON run(content_hash) "
                         "WHERE content_hash IS NOT NULL"));
@@ -78,6 +91,7 @@ void downgradeToSchema4(Store& store) {
     // Schema 4 kept a row per metric; the store's reading of each run's metrics fills them in.
     auto runs = store.runs();
     ASSERT_TRUE(runs);
+    downgradeToSchema12(store);
     auto& db = StoreBackdoor::database(store);
     ASSERT_TRUE(db.exec("CREATE TABLE metric(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL "
                         "REFERENCES run(id) ON DELETE CASCADE, name TEXT NOT NULL, value REAL NOT "

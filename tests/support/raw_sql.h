@@ -31,6 +31,8 @@ bool acceptsRunStatus(Store& store, const std::string& status);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
+// Takes the database back to schema 12: notes and caveats as text in each run.
+void downgradeToSchema12(Store& store);
 // Takes the database back to schema 10: no series of runs.
 // Schema 11 kept content hashes in an index of run, and checked a run's status with IN.
 void downgradeToSchema11(Store& store);
