@@ -134,14 +134,10 @@ void appendJsonString(std::string& out, std::string_view text) {
         case '\t':
             out += "\\t";
             break;
-        default:
-            if (u < 0x20) {
-                out += "\\u00";
-                out += hex[u >> 4];
-                out += hex[u & 0xF];
-            } else {
-                out += static_cast<char>(u);
-            }
+        default: // a control character: every other one was appended with its run
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 0xF];
         }
     }
     out += '"';
