@@ -177,6 +177,9 @@ double Statement::columnDouble(int col) const {
 bool Statement::columnIsNull(int col) const {
     return sqlite3_column_type(stmt_.get(), col) == SQLITE_NULL;
 }
+bool Statement::columnIsBlob(int col) const {
+    return sqlite3_column_type(stmt_.get(), col) == SQLITE_BLOB;
+}
 std::string_view Statement::columnBlob(int col) const {
     const void* data = sqlite3_column_blob(stmt_.get(), col);
     const int bytes = sqlite3_column_bytes(stmt_.get(), col);

@@ -117,6 +117,7 @@ public:
     // The bytes of a BLOB (or TEXT) column, valid until the next step or reset.
     std::string_view columnBlob(int col) const;
     bool columnIsNull(int col) const;
+    bool columnIsBlob(int col) const;
 
 private:
     friend class Database;

@@ -273,6 +273,10 @@ UPDATE run SET caveats_id = (SELECT t.id FROM run_text t WHERE t.text = run.cave
 ALTER TABLE run DROP COLUMN notes;
 ALTER TABLE run DROP COLUMN caveats;
 )sql"},
+    // 13 -> 14: run.stdout may hold a BLOB, output packed with LZ4 (engine/output_codec.h), where
+    // it was always text. Nothing on disk changes; the version keeps a layoutbench that would
+    // take those bytes for text from opening the database. Earlier outputs stay text.
+    {"-- run.stdout: text, or a BLOB of packed output"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no

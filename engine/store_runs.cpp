@@ -1,5 +1,6 @@
 // The store's runs: written as they happen (with their raw output before any parsing), their
 // metrics, and read back for lists, reports and resuming a campaign.
+#include "engine/output_codec.h"
 #include "engine/store.h"
 #include "engine/store_internal.h"
 
@@ -28,6 +29,16 @@ std::string runUid() {
                   static_cast<unsigned long long>(high & 0xFFFF),
                   static_cast<unsigned long long>(low));
     return text;
+}
+
+// Binds a run's output at `index`, uncopied: `packed` (packOutput's BLOB) when there is one,
+// else the text. Both outlive the statement's step.
+void bindOutput(sql::Statement& s, int index, const std::string& text,
+                const std::optional<std::string>& packed) {
+    if (packed)
+        s.bindBlobUncopied(index, *packed);
+    else
+        s.bindUncopied(index, text);
 }
 
 } // namespace
@@ -67,6 +78,7 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
     const std::string argv = store::stringsJson(run.argv);
     const std::string origin = store::originJson(run.origin);
     const std::string uid = runUid();
+    const auto packed = packOutput(run.stdoutText);
     const auto orNull = [](const std::string& text) {
         return text.empty() ? std::nullopt : std::optional<std::string_view>(text);
     };
@@ -82,7 +94,6 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
         .bind(5, run.iteration)
         .bindUncopied(6, argv)
         .bind(7, run.exitCode)
-        .bindUncopied(8, run.stdoutText)
         .bindUncopied(9, run.stderrText)
         .bindUncopied(10, run.toolVersion)
         .bindUncopied(11, run.startedAt)
@@ -97,6 +108,7 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
         .bindUncopied(20, orNull(run.contentHash))
         .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt)
         .bindUncopied(22, uid);
+    bindOutput(*ins, 8, run.stdoutText, packed);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
     if (indexContent && !run.contentHash.empty()) {
@@ -145,8 +157,9 @@ Expected<std::int64_t> Store::beginRun(std::int64_t layoutId, const Run& run) {
 Expected<void> Store::recordRunOutput(const Run& run) {
     LB_TRY(q, statement("UPDATE run SET exit_code = ?1, stdout = ?2, stderr = ?3, started_at = ?4, "
                         "finished_at = ?5, wall_seconds = ?6, tool_version = ?7 WHERE id = ?8"));
+    const auto packed = packOutput(run.stdoutText);
+    bindOutput(*q, 2, run.stdoutText, packed);
     return q->bind(1, run.exitCode)
-        .bind(2, run.stdoutText)
         .bind(3, run.stderrText)
         .bind(4, run.startedAt)
         .bind(5, run.finishedAt)
@@ -304,14 +317,27 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
                      "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id"));
     q->bind(1, query.campaignId).bind(2, static_cast<int>(query.output));
     std::vector<StoredRun> out;
+    Expected<void> unpacked;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
+        if (!unpacked)
+            return;
         StoredRun r;
         readRunHead(row, r);
+        if (row.columnIsBlob(11)) {
+            auto text = unpackOutput(row.columnBlob(11));
+            if (!text) {
+                unpacked = runtimeError(path() + ": run " + std::to_string(r.id) +
+                                        ": stdout: " + text.error().message);
+                return;
+            }
+            r.stdoutText = std::move(*text);
+        } else {
+            r.stdoutText = row.columnText(11);
+        }
         r.argv = store::stringsFromJson(row.columnText(8));
         if (!row.columnIsNull(9))
             r.exitCode = static_cast<int>(row.columnInt(9));
         r.stderrText = row.columnText(10);
-        r.stdoutText = row.columnText(11);
         r.toolVersion = row.columnText(12);
         r.startedAt = row.columnText(13);
         r.finishedAt = row.columnText(14);
@@ -323,6 +349,7 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
         r.metrics = row.columnInt(20) / static_cast<std::int64_t>(store::sampleBytes);
         out.push_back(std::move(r));
     }));
+    LB_TRY_VOID(unpacked);
     return out;
 }
 

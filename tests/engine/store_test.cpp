@@ -200,6 +200,83 @@ TEST(Store, RunDocumentsKeepAwkwardText) {
     EXPECT_EQ(back.origin, r.origin);
 }
 
+// Output of 1 KiB or more is kept packed with LZ4 (engine/output_codec.h), shorter output as text;
+// both read back as the text, from insertRun and recordRunOutput alike.
+TEST(Store, LargeOutputIsPackedAndReadBackAsText) {
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
+    std::string large;
+    for (int i = 0; large.size() < 20000; ++i)
+        large += "  \"clat_ns\" : { \"min\" : " + std::to_string(1000 + i) + " },\n";
+    lb::Run big = sampleRun(1);
+    big.stdoutText = large;
+    ASSERT_TRUE(s->insertRun(*layout, big));
+    ASSERT_TRUE(s->insertRun(*layout, sampleRun(2)));
+    // A campaign's run: its output is recorded once the tool has ended.
+    lb::Run later = sampleRun(3);
+    later.stdoutText.clear();
+    auto id = s->beginRun(*layout, later);
+    ASSERT_TRUE(id);
+    later.id = *id;
+    later.stdoutText = large + "and the end\n";
+    ASSERT_TRUE(s->recordRunOutput(later));
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE typeof(stdout) = 'blob'"), 2);
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE typeof(stdout) = 'text'"), 1);
+    EXPECT_LT(test::queryInt(*s, "SELECT MAX(length(stdout)) FROM run"), 10000);
+    const auto runs = s->storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), 3U);
+    EXPECT_EQ((*runs)[0].stdoutText, large);
+    EXPECT_EQ((*runs)[1].stdoutText, "raw output");
+    EXPECT_EQ((*runs)[2].stdoutText, later.stdoutText);
+    // Without output asked for, nothing is unpacked.
+    const auto bare = s->storedRuns();
+    ASSERT_TRUE(bare);
+    EXPECT_EQ((*bare)[0].stdoutText, "");
+}
+
+// Packed output that does not unpack (a damaged file) is an error naming the run, not text.
+TEST(Store, DamagedPackedOutputNamesItsRun) {
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
+    ASSERT_TRUE(s->insertRun(*layout, sampleRun(1)));
+    auto id = s->insertRun(*layout, sampleRun(2));
+    ASSERT_TRUE(id);
+    test::exec(*s, "UPDATE run SET stdout = x'4c5a3401ff00000000000000ffff' WHERE id = " +
+                       std::to_string(*id));
+    const auto runs = s->storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_FALSE(runs);
+    EXPECT_NE(runs.error().message.find(": run " + std::to_string(*id) + ": stdout: "),
+              std::string::npos)
+        << runs.error().message;
+}
+
+// Schema 13 kept every output as text: those stay text, and are read as before.
+TEST(Store, MigratesSchemaThirteenKeepingOutputAsText) {
+    TempDb tmp;
+    std::string large(4096, 'x');
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "dir", "{}", std::nullopt);
+        ASSERT_TRUE(layout);
+        lb::Run r = sampleRun(1);
+        r.stdoutText = large;
+        ASSERT_TRUE(s->insertRun(*layout, r));
+        test::downgradeToSchema13(*s);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE typeof(stdout) = 'text'"), 1);
+    }
+    auto s = openMigrated(tmp);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE typeof(stdout) = 'text'"), 1);
+    const auto runs = s->storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1U);
+    EXPECT_EQ(runs->front().stdoutText, large);
+}
+
 // A run's uid is 32 lowercase hex digits, unique, and starts with the time in milliseconds, so
 // that runs written one after another are appended to the uid index.
 TEST(Store, RunUidsAreHexAndInTimeOrder) {

@@ -1,6 +1,8 @@
 // Raw SQL for tests (see raw_sql.h).
 #include "tests/support/raw_sql.h"
 
+#include "engine/output_codec.h"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -45,6 +47,11 @@ bool acceptsRunStatus(Store& store, const std::string& status) {
     return accepted;
 }
 
+void exec(Store& store, const std::string& sql) {
+    auto done = StoreBackdoor::database(store).exec(sql);
+    ASSERT_TRUE(done) << done.error().message;
+}
+
 void setSchemaVersion(Store& store, int version) {
     auto q = StoreBackdoor::database(store).prepare(
         "UPDATE meta SET value = ?1 WHERE key = 'schema_version'");
@@ -52,7 +59,27 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema13(Store& store) {
+    auto& db = StoreBackdoor::database(store);
+    std::vector<std::pair<std::int64_t, std::string>> texts;
+    {
+        auto q = db.prepare("SELECT id, stdout FROM run WHERE typeof(stdout) = 'blob'");
+        ASSERT_TRUE(q);
+        ASSERT_TRUE(q->forEachRow([&](sql::Statement& row) {
+            auto text = unpackOutput(row.columnBlob(1));
+            ASSERT_TRUE(text) << text.error().message;
+            texts.emplace_back(row.columnInt(0), std::move(*text));
+        }));
+    }
+    auto write = db.prepare("UPDATE run SET stdout = ?1 WHERE id = ?2");
+    ASSERT_TRUE(write);
+    for (const auto& [id, text] : texts)
+        ASSERT_TRUE(write->bind(1, text).bind(2, id).run());
+    setSchemaVersion(store, 13);
+}
+
 void downgradeToSchema12(Store& store) {
+    downgradeToSchema13(store);
     // Notes and caveats as text in each run again.
     ASSERT_TRUE(StoreBackdoor::database(store).exec(
         "ALTER TABLE run ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'; "

@@ -31,6 +31,8 @@ bool acceptsRunStatus(Store& store, const std::string& status);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
+// Takes the database back to schema 13: every run's output as text.
+void downgradeToSchema13(Store& store);
 // Takes the database back to schema 12: notes and caveats as text in each run.
 void downgradeToSchema12(Store& store);
 // Takes the database back to schema 10: no series of runs.
@@ -41,6 +43,9 @@ void downgradeToSchema10(Store& store);
 // Takes the database back to schema 4: a row per metric, no conditioning table, no content
 // hashes, no uids, no source lines and no series.
 void downgradeToSchema4(Store& store);
+
+// Runs statements below the store: a cell damaged as a failing disk would leave it, say.
+void exec(Store& store, const std::string& sql);
 
 // The first column of the first row of a query (-1, and a failed expectation, when none).
 std::int64_t queryInt(Store& store, const std::string& sql);
