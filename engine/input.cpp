@@ -102,7 +102,8 @@ Expected<InputFile> InputFile::open(const std::string& path, InputLimit limit) {
     const std::string name = standardInput ? std::string(standardInputName) : path;
     const std::string shown = escapeControl(name);
     // O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting for one;
-    // the FIFO is then refused below, before any read.
+    // the FIFO is then refused below, before any read. Only regular files pass, whose reads
+    // the flag does not change: it stays set.
     const int fd = standardInput
                        ? STDIN_FILENO
                        : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -121,11 +122,6 @@ Expected<InputFile> InputFile::open(const std::string& path, InputLimit limit) {
     } else if (!standardInput) {
         return badInput(shown + ": is " + kindOf(st.st_mode) +
                         ", not a regular file (give - to read standard input)");
-    }
-    if (!standardInput) {
-        const int flags = ::fcntl(fd, F_GETFL);
-        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
-            return runtimeError(shown + ": cannot read: " + systemError(errno));
     }
     return file;
 }
