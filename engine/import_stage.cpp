@@ -97,7 +97,7 @@ Expected<void> StagedImport::commitBatch() {
     return r;
 }
 
-Expected<void> StagedImport::add(Run run) {
+Expected<void> StagedImport::add(Run& run) {
     if (!batch_) {
         auto tx = store_->transaction();
         if (!tx)

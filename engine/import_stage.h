@@ -50,9 +50,11 @@ public:
     StagedImport& operator=(const StagedImport&) = delete;
     ~StagedImport(); // discards what was not published
 
-    // Stages a run. Its iteration is set here: counted per workload, after what the layout
-    // holds once published.
-    Expected<void> add(Run run);
+    // Stages a run. Its iteration is set here (run.iteration): counted per workload, after what
+    // the layout holds once published. The run is left to the caller (an import frees it on the
+    // thread that read it).
+    Expected<void> add(Run& run);
+    Expected<void> add(Run&& run) { return add(run); }
     // Moves every staged run to `target.layout` (created, with its host, when new) in one
     // transaction; a layout of another kind is bad input and nothing is moved. Their content
     // hashes are indexed then, in one sorted pass. With Repeats::Refuse, nothing is moved when

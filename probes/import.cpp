@@ -18,10 +18,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <stop_token>
+#include <thread>
 
 namespace lb {
 
@@ -140,20 +145,27 @@ template <typename Pasted> std::vector<Found> found(std::vector<Pasted> pasted) 
     return out;
 }
 
-Expected<std::vector<Found>> parseAs(ImportFormat format, std::string_view text) {
+// One run of the whole text (fio JSON and terse), which becomes its raw output uncopied.
+std::vector<Found> wholeText(std::string text, ParsedRun run) {
+    std::vector<Found> runs;
+    runs.push_back({1, std::move(text), std::move(run)});
+    return runs;
+}
+
+Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
     switch (format) {
     case ImportFormat::FioJson: {
         auto run = fio::parseJson(text);
         if (!run)
             return badInput(withFioLine(text, run.error().message));
         run->origin = fioJsonOrigin(*run, text);
-        return std::vector<Found>{{1, std::string(text), std::move(*run)}};
+        return wholeText(std::move(text), std::move(*run));
     }
     case ImportFormat::FioTerse: {
         auto run = fio::parseTerse(text);
         if (!run)
             return fail(run.error());
-        return std::vector<Found>{{1, std::string(text), std::move(*run)}};
+        return wholeText(std::move(text), std::move(*run));
     }
     case ImportFormat::BonnieCsv:
         return bonnieCsvRuns(text);
@@ -317,9 +329,9 @@ Error duplicateOf(const std::string& source, std::int64_t line, const ImportedRu
     return Error::badInput(inputError(source, line, 0, "", what));
 }
 
-// Each run is looked up as it is read, so the same file imported again stops at its first line.
-// Repeats within the import (and data published meanwhile by another import) are found when
-// the import is published, in one sorted pass (StagedImport::publish).
+// Each run is looked up as it is stored, so the same file imported again stops at its first
+// line. Repeats within the import (and data published meanwhile by another import) are found
+// when the import is published, in one sorted pass (StagedImport::publish).
 Expected<void> refuseDuplicate(Store& store, const Run& run) {
     LB_TRY(earlier, store.importedRunWithContent(run.contentHash));
     if (!earlier)
@@ -330,60 +342,185 @@ Expected<void> refuseDuplicate(Store& store, const Run& run) {
 // How much of a file detection looks at before a format is read line by line.
 constexpr std::size_t headBytes = std::size_t{64} << 10;
 
-// Stages one file's runs: bonnie++ CSV line by line in constant memory, the other formats parsed
-// whole (within `wholeLimit`).
-Expected<void> stageFile(InputReader& reader, StagedImport& stage, const std::string& importedAt,
-                         const InputLimit& wholeLimit, bool allowDuplicate, FileTally& tally) {
-    const std::string& name = reader.file().name();
-    auto head = reader.peek(headBytes);
-    if (!head)
-        return fail(head.error());
-    const auto stageRun = [&](Found found, ImportFormat format) -> Expected<void> {
-        auto run = checkedRun(std::move(found), name, format);
+// What one file held, once it has been read.
+struct FileRead {
+    std::string name;
+    std::string description; // FileTally::describe
+    std::size_t runs = 0, failed = 0, metrics = 0;
+};
+
+// Runs as the reading thread hands them to the storing one, a few hundred at a time (one hand-over
+// per file cost more than reading it): runs of one file or several, and what each file that
+// ended in the piece held. A bonnie++ CSV file of millions of lines goes by in constant memory.
+struct Piece {
+    std::vector<Run> runs;
+    std::size_t bytes = 0; // of raw output
+    std::vector<FileRead> ended;
+};
+constexpr std::size_t pieceRuns = 256;
+constexpr std::size_t pieceBytes = std::size_t{1} << 20;
+
+// The pieces read and not yet stored: at most maxPieces, and at most maxBytes of raw output (one
+// piece is let in whatever its size). A run in memory is several times its raw output (a bonnie++
+// line of 250 bytes has forty metrics), so the count bounds the memory of small runs. The reader
+// waits for room, the storer for a piece; the reader stops waiting when asked to stop (the storer
+// failed, or finished early). Stored pieces go back to the reader to be freed: memory is freed by
+// the thread that allocated it, without the two taking turns at the allocator's lock (a tenth of
+// the reader's time when the storer freed it).
+class PieceQueue {
+public:
+    static constexpr std::size_t maxPieces = 4;
+    static constexpr std::size_t maxBytes = std::size_t{16} << 20;
+
+    // False when the reader was asked to stop instead.
+    bool push(Expected<Piece> piece, std::stop_token stop) {
+        std::vector<Piece> stored;
+        std::unique_lock lock(mutex_);
+        stored.swap(stored_);
+        if (!changed_.wait(lock, stop, [&] {
+                return pieces_.empty() || (pieces_.size() < maxPieces && bytes_ < maxBytes);
+            }))
+            return false;
+        bytes_ += piece ? piece->bytes : 0;
+        pieces_.push_back(std::move(piece));
+        changed_.notify_all();
+        lock.unlock();
+        return true; // `stored` freed here, outside the lock
+    }
+    // The reader has pushed its last piece.
+    void finish() {
+        std::lock_guard lock(mutex_);
+        finished_ = true;
+        changed_.notify_all();
+    }
+    // The next piece; nullopt when the reader finished and every piece was taken.
+    std::optional<Expected<Piece>> pop() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !pieces_.empty() || finished_; });
+        if (pieces_.empty())
+            return std::nullopt;
+        auto piece = std::move(pieces_.front());
+        pieces_.pop_front();
+        bytes_ -= piece ? piece->bytes : 0;
+        changed_.notify_all();
+        return piece;
+    }
+    // A piece the storer is done with, for the reader to free.
+    void giveBack(Piece piece) {
+        std::lock_guard lock(mutex_);
+        stored_.push_back(std::move(piece));
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable_any changed_;
+    std::deque<Expected<Piece>> pieces_;
+    std::size_t bytes_ = 0;
+    bool finished_ = false;
+    std::vector<Piece> stored_;
+};
+
+// Reads the files of an import, in order, on a thread of its own: detected, parsed, checked and
+// hashed, handed on in pieces. Reading and parsing a fio JSON+ file takes about as long as storing
+// it; the two go on side by side.
+class FileReader {
+public:
+    FileReader(const ImportRequest& request, std::string importedAt, PieceQueue& queue,
+               std::stop_token stop)
+        : request_(request), importedAt_(std::move(importedAt)), queue_(queue), stop_(stop),
+          limit_(request.limit.value_or(resultLimit())),
+          wholeLimit_(request.limit.value_or(wholeResultLimit())) {}
+
+    // Every file, then finish(); stops at the first error, pushed as the last piece.
+    void readAll() {
+        for (const auto& path : request_.files) {
+            Expected<void> read = [&]() -> Expected<void> {
+                LB_TRY(file, InputFile::open(path, limit_));
+                InputReader reader(std::move(file));
+                return readFile(reader);
+            }();
+            if (!read) {
+                // What was read before the error is stored first: a repeat in it is the error
+                // the import reports, as when files were read and stored one by one.
+                if (queue_.push(std::exchange(piece_, Piece{}), stop_))
+                    queue_.push(fail(read.error()), stop_);
+                break;
+            }
+            if (stop_.stop_requested())
+                break;
+        }
+        if (!piece_.runs.empty() || !piece_.ended.empty())
+            queue_.push(std::exchange(piece_, Piece{}), stop_);
+        queue_.finish();
+    }
+
+private:
+    // A run found in the file: checked, counted, and into the piece; a full piece is pushed.
+    Expected<void> add(Found found, ImportFormat format) {
+        auto run = checkedRun(std::move(found), name_, format);
         if (!run)
             return fail(run.error());
-        run->finishedAt = importedAt;
-        if (!allowDuplicate)
-            if (auto r = refuseDuplicate(stage.store(), *run); !r)
-                return r;
-        tally.add(*run);
-        return stage.add(std::move(*run));
-    };
-    if (detect(*head) == ImportFormat::BonnieCsv) {
-        tally = FileTally(ImportFormat::BonnieCsv);
-        for (;;) {
-            auto line = reader.next();
-            if (!line)
-                return fail(line.error());
-            if (!*line)
-                break;
-            auto found = bonnieCsvLine((*line)->number, (*line)->text);
-            if (!found)
-                return located(name, found.error().message);
-            if (*found)
-                if (auto r = stageRun(std::move(**found), ImportFormat::BonnieCsv); !r)
-                    return r;
-        }
-        if (tally.runs() == 0)
-            return located(name, std::string(noCsvLines));
+        run->finishedAt = importedAt_;
+        tally_.add(*run);
+        piece_.bytes += run->stdoutText.size();
+        piece_.runs.push_back(std::move(*run));
+        return pushWhenFull();
+    }
+
+    Expected<void> pushWhenFull() {
+        if (piece_.runs.size() < pieceRuns && piece_.bytes < pieceBytes)
+            return {};
+        if (!queue_.push(std::exchange(piece_, Piece{}), stop_))
+            return runtimeError("import stopped");
         return {};
     }
-    auto text = reader.rest(wholeLimit);
-    if (!text)
-        return fail(text.error());
-    const auto format = detect(*text);
-    if (!format)
-        return located(name, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
-                             "fio JSON or terse, iozone, dd)");
-    auto runs = parseAs(*format, *text);
-    if (!runs)
-        return located(name, runs.error().message);
-    tally = FileTally(*format);
-    for (auto& f : *runs)
-        if (auto r = stageRun(std::move(f), *format); !r)
-            return r;
-    return {};
-}
+
+    // One file: bonnie++ CSV line by line in constant memory, the other formats parsed whole
+    // (within the limit for them).
+    Expected<void> readFile(InputReader& reader) {
+        name_ = reader.file().name();
+        LB_TRY(head, reader.peek(headBytes));
+        if (detect(head) == ImportFormat::BonnieCsv) {
+            tally_ = FileTally(ImportFormat::BonnieCsv);
+            for (;;) {
+                LB_TRY(line, reader.next());
+                if (!line)
+                    break;
+                auto found = bonnieCsvLine(line->number, line->text);
+                if (!found)
+                    return located(name_, found.error().message);
+                if (*found)
+                    LB_TRY_VOID(add(std::move(**found), ImportFormat::BonnieCsv));
+            }
+            if (tally_.runs() == 0)
+                return located(name_, std::string(noCsvLines));
+        } else {
+            LB_TRY(text, reader.rest(wholeLimit_));
+            const auto format = detect(text);
+            if (!format)
+                return located(name_, "1: not a format layoutbench imports (bonnie++ CSV or text "
+                                      "table, fio JSON or terse, iozone, dd)");
+            auto runs = parseAs(*format, std::move(text));
+            if (!runs)
+                return located(name_, runs.error().message);
+            tally_ = FileTally(*format);
+            for (auto& f : *runs)
+                LB_TRY_VOID(add(std::move(f), *format));
+        }
+        piece_.ended.push_back(
+            {name_, tally_.describe(), tally_.runs(), tally_.failed(), tally_.metrics()});
+        return pushWhenFull();
+    }
+
+    const ImportRequest& request_;
+    const std::string importedAt_;
+    PieceQueue& queue_;
+    std::stop_token stop_;
+    const InputLimit limit_, wholeLimit_;
+    std::string name_;
+    FileTally tally_{ImportFormat::BonnieCsv};
+    Piece piece_;
+};
 
 } // namespace
 
@@ -410,7 +547,7 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
     if (!format)
         return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
                              "fio JSON or terse, iozone, dd)");
-    auto runs = parseAs(*format, text);
+    auto runs = parseAs(*format, std::string(text));
     if (!runs)
         return located(path, runs.error().message);
     ImportedFile file;
@@ -465,24 +602,27 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         return fail(stage.error());
     ImportSummary summary;
     summary.layout = request.layout;
-    const std::string importedAt = store.now();
-    const InputLimit limit = request.limit.value_or(resultLimit());
-    const InputLimit wholeLimit = request.limit.value_or(wholeResultLimit());
-    for (const auto& path : request.files) {
-        auto file = InputFile::open(path, limit);
-        if (!file)
-            return fail(file.error());
-        InputReader reader(std::move(*file));
-        FileTally tally(ImportFormat::BonnieCsv);
-        if (auto r =
-                stageFile(reader, *stage, importedAt, wholeLimit, request.allowDuplicate, tally);
-            !r)
-            return fail(r.error());
-        summary.files.push_back(reader.file().name());
-        summary.descriptions.push_back(tally.describe());
-        summary.runs += static_cast<std::int64_t>(tally.runs());
-        summary.failedRuns += static_cast<std::int64_t>(tally.failed());
-        summary.metrics += static_cast<std::int64_t>(tally.metrics());
+    PieceQueue queue;
+    // Declared after the queue: its destructor asks the reader to stop and waits for it.
+    std::jthread reading([&, importedAt = store.now()](std::stop_token stop) {
+        FileReader(request, importedAt, queue, stop).readAll();
+    });
+    while (auto piece = queue.pop()) {
+        if (!*piece)
+            return fail(piece->error());
+        for (auto& run : (*piece)->runs) {
+            if (!request.allowDuplicate)
+                LB_TRY_VOID(refuseDuplicate(stage->store(), run));
+            LB_TRY_VOID(stage->add(run));
+        }
+        for (const auto& end : (*piece)->ended) {
+            summary.files.push_back(end.name);
+            summary.descriptions.push_back(end.description);
+            summary.runs += static_cast<std::int64_t>(end.runs);
+            summary.failedRuns += static_cast<std::int64_t>(end.failed);
+            summary.metrics += static_cast<std::int64_t>(end.metrics);
+        }
+        queue.giveBack(std::move(**piece));
     }
     LB_TRY(repeated,
            stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host},

@@ -3,9 +3,12 @@
 #include "probes/import.h"
 #include "probes/text_fields.h"
 #include "tests/probes/golden.h"
+#include "tests/support/scratch_dir.h"
 
 #include <algorithm>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace lb;
@@ -224,4 +227,120 @@ TEST(ImportFiles, StoresTheOrigin) {
     ASSERT_FALSE(origin.convertedFrom.empty());
     EXPECT_EQ(origin.convertedFrom[0], "kB/sec (KiB/s)");
     EXPECT_EQ(origin.spec.at("record_sizes_bytes"), "4096,16384,65536");
+}
+
+namespace {
+
+std::string dataFile(const std::string& name) {
+    return std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/" + name;
+}
+
+std::string textOf(const std::string& path) {
+    auto text = readInput(path, wholeResultLimit());
+    EXPECT_TRUE(text);
+    return text ? *text : std::string();
+}
+
+// `lines` bonnie++ CSV lines, each a different machine so that none repeats another.
+std::string bonnieLines(int lines) {
+    const std::string line = textOf(dataFile("bonnie++/1.97/hdd-slow-seeks.csv"));
+    std::string out;
+    for (int i = 0; i < lines; ++i) {
+        std::string one = line;
+        one.replace(one.find("nas-hdd"), 7, "host-" + std::to_string(i));
+        out += one;
+    }
+    return out;
+}
+
+} // namespace
+
+// Files are read on a thread of their own and stored on the caller's, a few hundred runs at a
+// time: many files come out in their order, each run with its own file's output and its iteration
+// in that order, fio JSON+ output packed and read back as it was.
+TEST(ImportFiles, ManyFilesKeepTheirOrderAndTheirOutput) {
+    test::ScratchDir dir("import-many");
+    const std::vector<std::string> samples = {
+        textOf(dataFile("fio/3.33/randrw_70_30_jsonplus.json")),
+        textOf(dataFile("fio/3.33/seq_read.json")), bonnieLines(1)};
+    ImportRequest request{"nas", "box", "imported", {}};
+    request.allowDuplicate = true;
+    std::vector<std::string> raw; // each run's: a CSV line's without its line end
+    for (int i = 0; i < 700; ++i) {
+        request.files.push_back(dir.path("r" + std::to_string(i) + ".txt"));
+        const std::string& text = samples[static_cast<std::size_t>(i) % samples.size()];
+        std::ofstream(request.files.back()) << text;
+        raw.push_back(i % 3 == 2 ? text.substr(0, text.find('\n')) : text);
+    }
+    auto store = Store::open(dir.path("r.db"));
+    ASSERT_TRUE(store);
+    const auto summary = importFiles(*store, request);
+    ASSERT_TRUE(summary) << summary.error().message;
+    EXPECT_EQ(summary->runs, 700);
+    EXPECT_EQ(summary->files, request.files);
+    ASSERT_EQ(summary->descriptions.size(), 700U);
+    EXPECT_EQ(summary->descriptions[0], "fio 3.33 JSON+, 1 job, 14 metrics");
+    EXPECT_EQ(summary->descriptions[2], "bonnie++ CSV (format 1.97), 1 machine, 32 metrics");
+    const auto runs = store->storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), 700U);
+    std::map<std::string, int> next;
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        const auto& run = (*runs)[i];
+        EXPECT_EQ(run.source, request.files[i]) << i;
+        EXPECT_EQ(run.stdoutText, raw[i]) << i;
+        EXPECT_EQ(run.iteration, next[run.workload]++) << i;
+    }
+}
+
+// An error anywhere stores nothing, and the first error in the files' order is the one reported,
+// although the reader has gone on ahead of the storer: a repeat of stored data in the third
+// file, not the bad line read after it.
+TEST(ImportFiles, TheFirstErrorInFileOrderIsReportedAndNothingStored) {
+    test::ScratchDir dir("import-first-error");
+    auto store = Store::open(dir.path("r.db"));
+    ASSERT_TRUE(store);
+    const std::string held = dataFile("fio/3.33/seq_read.json");
+    ASSERT_TRUE(importFiles(*store, {"nas", "box", "imported", {held}}));
+    const std::string many = dir.path("many.csv");
+    std::ofstream(many) << bonnieLines(1500);
+    // Line 1101 of 1200 is bad: the reader has handed on four pieces before it.
+    std::string bad = bonnieLines(1200);
+    std::size_t line1101 = 0;
+    for (int i = 0; i < 1100; ++i)
+        line1101 = bad.find('\n', line1101) + 1;
+    bad.replace(bad.find("148932", line1101), 6, "14893x");
+    std::ofstream(dir.path("bad.csv")) << bad;
+    const auto refused = importFiles(
+        *store, {"nas",
+                 "box",
+                 "imported",
+                 {many, dataFile("fio/3.33/rand_write_4k.json"), held, dir.path("bad.csv")}});
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message.rfind(held + ":1: already imported as run 1", 0), 0U)
+        << refused.error().message;
+    // Without the repeat, the bad line's error is reported.
+    const auto bare = importFiles(*store, {"nas", "box", "imported", {many, dir.path("bad.csv")}});
+    ASSERT_FALSE(bare);
+    EXPECT_EQ(bare.error().message,
+              dir.path("bad.csv") + ":1101: field 10 (put_block): '14893x' is not a number");
+    const auto runs = store->runs();
+    ASSERT_TRUE(runs);
+    EXPECT_EQ(runs->size(), 1U) << "nothing of a refused import is stored";
+}
+
+// The same line twice in one import, hundreds of runs apart (in different pieces): refused,
+// naming both places.
+TEST(ImportFiles, ARepeatFarApartInOneImportIsFound) {
+    test::ScratchDir dir("import-far-repeat");
+    auto store = Store::open(dir.path("r.db"));
+    ASSERT_TRUE(store);
+    std::string lines = bonnieLines(900);
+    lines += lines.substr(0, lines.find('\n') + 1);
+    std::ofstream(dir.path("twice.csv")) << lines;
+    const auto refused = importFiles(*store, {"nas", "box", "imported", {dir.path("twice.csv")}});
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message, dir.path("twice.csv") + ":901: the same data as " +
+                                           dir.path("twice.csv") +
+                                           ":1; --allow-duplicate imports it again");
 }
