@@ -165,6 +165,8 @@ Expected<void> InputFile::readRest(std::string& out, const InputLimit* tighter) 
     if (size_ && *size_ > read_)
         out.reserve(out.size() + static_cast<std::size_t>(*size_ - read_) + chunkBytes);
     for (;;) {
+        if (ended_)
+            return {};
         const std::size_t at = out.size();
         // A regular file's size was reserved, so this rarely copies.
         const std::size_t want = readSize(chunkBytes);
@@ -183,6 +185,8 @@ Expected<void> InputFile::readRest(std::string& out, const InputLimit* tighter) 
 }
 
 Expected<bool> InputReader::fill() {
+    // A regular file read to its end needs no buffer grown (and zeroed) for a read of nothing.
+    end_ = end_ || file_.ended();
     if (end_)
         return false;
     if (begin_ > 0 && begin_ * 2 >= buffer_.size()) {

@@ -57,6 +57,8 @@ public:
     // The size of a regular file when opened; nullopt for standard input that is not one.
     std::optional<std::uint64_t> size() const { return size_; }
     std::uint64_t bytesRead() const { return read_; }
+    // A regular file read to its end: the next read() returns 0 without asking the system.
+    bool ended() const { return ended_; }
 
     // Reads up to `capacity` bytes; 0 at the end. A bad-input error once more than the limit
     // has been read; a runtime error when the system refuses to read.
