@@ -256,8 +256,9 @@ std::string bonnieLines(int lines) {
 } // namespace
 
 // Files are read on a thread of their own and stored on the caller's, a few hundred runs at a
-// time: many files come out in their order, each run with its own file's output and its iteration
-// in that order, fio JSON+ output packed and read back as it was.
+// time, bonnie++ CSV files handed over to be read where they are stored: many files of both kinds
+// come out in their order, each run with its own file's output and its iteration in that order,
+// fio JSON+ output packed and read back as it was.
 TEST(ImportFiles, ManyFilesKeepTheirOrderAndTheirOutput) {
     test::ScratchDir dir("import-many");
     const std::vector<std::string> samples = {
@@ -304,7 +305,7 @@ TEST(ImportFiles, TheFirstErrorInFileOrderIsReportedAndNothingStored) {
     ASSERT_TRUE(importFiles(*store, {"nas", "box", "imported", {held}}));
     const std::string many = dir.path("many.csv");
     std::ofstream(many) << bonnieLines(1500);
-    // Line 1101 of 1200 is bad: the reader has handed on four pieces before it.
+    // Line 1101 of 1200 is bad.
     std::string bad = bonnieLines(1200);
     std::size_t line1101 = 0;
     for (int i = 0; i < 1100; ++i)
@@ -329,8 +330,7 @@ TEST(ImportFiles, TheFirstErrorInFileOrderIsReportedAndNothingStored) {
     EXPECT_EQ(runs->size(), 1U) << "nothing of a refused import is stored";
 }
 
-// The same line twice in one import, hundreds of runs apart (in different pieces): refused,
-// naming both places.
+// The same line twice in one import, hundreds of runs apart: refused, naming both places.
 TEST(ImportFiles, ARepeatFarApartInOneImportIsFound) {
     test::ScratchDir dir("import-far-repeat");
     auto store = Store::open(dir.path("r.db"));
