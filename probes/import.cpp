@@ -55,7 +55,6 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.reason = parsed.failureReason;
     run.source = path;
     run.sourceLine = found.line;
-    run.contentHash = contentHash(run.stdoutText);
     return run;
 }
 
@@ -531,6 +530,7 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
             continue;
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
+        run.contentHash = contentHash(run.stdoutText);
         if (!allowDuplicate)
             LB_TRY_VOID(refuseDuplicate(stage.store(), run));
         tally.add(run);
@@ -577,6 +577,7 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
         auto run = checkedRun(std::move(f), path, *format);
         if (!run)
             return fail(run.error());
+        run->contentHash = contentHash(run->stdoutText);
         tally.add(*run);
         file.lines.push_back(static_cast<int>(run->sourceLine));
         file.runs.push_back(std::move(*run));
@@ -630,6 +631,7 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         if (!*piece)
             return fail(piece->error());
         for (auto& run : (*piece)->runs) {
+            run.contentHash = contentHash(run.stdoutText);
             if (!request.allowDuplicate)
                 LB_TRY_VOID(refuseDuplicate(stage->store(), run));
             LB_TRY_VOID(stage->add(run));
