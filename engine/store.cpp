@@ -488,16 +488,16 @@ std::uint64_t littleEndian(const char* p, std::size_t bytes) {
 } // namespace
 
 std::string packPoints(const Series& s) {
-    std::string packed;
     const std::size_t n = std::min(s.x.size(), s.y.size());
-    packed.reserve(n * pointBytes);
+    std::string packed(n * pointBytes, '\0');
+    char* out = packed.data();
     for (std::size_t i = 0; i < n; ++i)
         for (const double v : {s.x[i], s.y[i]}) {
-            const auto bits = std::bit_cast<std::uint64_t>(v);
-            char bytes[8];
-            for (std::size_t b = 0; b < 8; ++b)
-                bytes[b] = static_cast<char>((bits >> (8 * b)) & 0xff);
-            packed.append(bytes, 8);
+            auto bits = std::bit_cast<std::uint64_t>(v);
+            if constexpr (std::endian::native != std::endian::little)
+                bits = __builtin_bswap64(bits);
+            std::memcpy(out, &bits, 8);
+            out += 8;
         }
     return packed;
 }

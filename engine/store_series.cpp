@@ -25,11 +25,12 @@ Expected<void> Store::insertSeries(std::int64_t runId, const std::vector<Series>
     LB_TRY(s, statement("INSERT INTO run_series(run_id, name, x_unit, unit, data) "
                         "VALUES(?1, ?2, ?3, ?4, ?5)"));
     for (const auto& one : series) {
+        const std::string points = store::packPoints(one); // outlives the insert
         LB_TRY_VOID(s->bind(1, runId)
-                        .bind(2, one.name)
+                        .bindUncopied(2, one.name)
                         .bind(3, unitName(one.xUnit))
                         .bind(4, unitName(one.unit))
-                        .bindBlob(5, store::packPoints(one))
+                        .bindBlobUncopied(5, points)
                         .run());
     }
     return {};
