@@ -190,6 +190,19 @@ Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
     return badInput("1: unknown format");
 }
 
+// A whole text's format and runs, or the error naming `path` (a file parsed whole, or a paste).
+Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::string& path,
+                                                                 std::string text) {
+    const auto format = detect(text);
+    if (!format)
+        return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
+                             "fio JSON or terse, iozone, dd)");
+    auto runs = parseAs(*format, std::move(text));
+    if (!runs)
+        return located(path, runs.error().message);
+    return std::pair{*format, std::move(*runs)};
+}
+
 std::string_view probeOf(ImportFormat f) {
     switch (f) {
     case ImportFormat::BonnieCsv:
@@ -489,16 +502,11 @@ private:
             return {};
         }
         LB_TRY(text, reader.rest(wholeLimit_));
-        const auto format = detect(text);
-        if (!format)
-            return located(name_, "1: not a format layoutbench imports (bonnie++ CSV or text "
-                                  "table, fio JSON or terse, iozone, dd)");
-        auto runs = parseAs(*format, std::move(text));
-        if (!runs)
-            return located(name_, runs.error().message);
-        tally_ = FileTally(*format);
-        for (auto& f : *runs)
-            LB_TRY_VOID(add(std::move(f), *format));
+        LB_TRY(parsed, parseWhole(name_, std::move(text)));
+        auto& [format, runs] = parsed;
+        tally_ = FileTally(format);
+        for (auto& f : runs)
+            LB_TRY_VOID(add(std::move(f), format));
         piece_.ended.push_back(
             {name_, tally_.describe(), tally_.runs(), tally_.failed(), tally_.metrics()});
         return pushWhenFull();
@@ -562,19 +570,14 @@ std::string_view importFormatName(ImportFormat f) {
 }
 
 Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view text) {
-    const auto format = detect(text);
-    if (!format)
-        return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
-                             "fio JSON or terse, iozone, dd)");
-    auto runs = parseAs(*format, std::string(text));
-    if (!runs)
-        return located(path, runs.error().message);
+    LB_TRY(parsed, parseWhole(path, std::string(text)));
+    auto& [format, runs] = parsed;
     ImportedFile file;
     file.path = path;
-    file.format = *format;
-    FileTally tally(*format);
-    for (auto& f : *runs) {
-        auto run = checkedRun(std::move(f), path, *format);
+    file.format = format;
+    FileTally tally(format);
+    for (auto& f : runs) {
+        auto run = checkedRun(std::move(f), path, format);
         if (!run)
             return fail(run.error());
         run->contentHash = contentHash(run->stdoutText);
