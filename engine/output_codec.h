@@ -3,7 +3,7 @@
 // 10 KB; LZ4 makes it 3.3 KB in 7 µs) is kept as a BLOB: "LZ4" and a format byte (1), the text's
 // length in 8 bytes little-endian, then one LZ4 block. Writing 10 KB to the WAL and again to the
 // database cost more than compressing it: an import of 10,000 fio JSON+ files spent a quarter of
-// its time storing output. `sqlite3 results.db "SELECT typeof(stdout) FROM run"` tells which.
+// its time storing output. SQLite's typeof(stdout) of a run tells which ('text' or 'blob').
 #pragma once
 
 #include "engine/expected.h"
