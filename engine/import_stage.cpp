@@ -72,7 +72,6 @@ Expected<StagedImport> StagedImport::begin(Store& store, BatchLimit limit) {
         if (auto r = tx->commit(); !r)
             return fail(r.error());
         LB_TRY_VOID(store.mapReads(false));
-        LB_TRY_VOID(store.checkpointOften(true));
         return StagedImport(store, *id, std::move(*lock), limit);
     }
     return runtimeError(store.path() + ": no staging layout for the import could be locked");
@@ -149,7 +148,6 @@ Expected<std::optional<RepeatedContent>> StagedImport::publish(const ImportTarge
     open_ = false;
     lock_ = ProcessLock::none();
     LB_TRY_VOID(store_->mapReads(true));
-    LB_TRY_VOID(store_->checkpointOften(false));
     return std::optional<RepeatedContent>{};
 }
 
@@ -162,7 +160,6 @@ void StagedImport::discard() {
     // Free for the next import, which deletes what is left should the deletion have failed.
     lock_ = ProcessLock::none();
     (void)store_->mapReads(true);
-    (void)store_->checkpointOften(false);
 }
 
 } // namespace lb

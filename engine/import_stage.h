@@ -30,14 +30,13 @@ struct ImportTarget {
 };
 
 // When a batch of staged runs is committed: after this many runs or this long, whichever comes
-// first. The time bounds how long another writer waits. Staged runs add no content hash to an
-// index (publish does, sorted), so a batch rewrites few pages it did not fill itself: 100 ms
-// batches write to the WAL while the import's reader still reads, instead of all at its end (with
-// the WAL checkpointed every 16 MiB while staging, Store::checkpointOften: 10,000 fio JSON+ files
-// 611-644 -> 569-621 ms; a million bonnie++ lines no slower).
+// first. The time bounds how long another writer waits; the count is high because every batch
+// rewrites the pages of the content-hash index it touched, which at a million runs is all of
+// them (a million bonnie++ lines: 46 s with batches of 5,000 runs, 29 s with the time alone
+// deciding, about 15,000 runs a batch; 2 s batches were no faster).
 struct BatchLimit {
     std::size_t runs = 50000;
-    std::chrono::milliseconds time{100};
+    std::chrono::milliseconds time{500};
 };
 
 class StagedImport {

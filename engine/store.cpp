@@ -601,18 +601,6 @@ Expected<void> Store::mapReads(bool on) {
     return db_.exec(on ? "PRAGMA mmap_size = 1073741824" : "PRAGMA mmap_size = 0");
 }
 
-Expected<void> Store::checkpointOften(bool on) {
-    constexpr std::int64_t often = std::int64_t{16} << 20, sqliteDefaultPages = 1000;
-    std::int64_t pages = sqliteDefaultPages;
-    if (on) {
-        LB_TRY(q, db_.prepare("PRAGMA page_size"));
-        LB_TRY(row, q.step());
-        const std::int64_t pageSize = row ? q.columnInt(0) : 0;
-        pages = std::max<std::int64_t>(1, often / std::max<std::int64_t>(pageSize, 512));
-    }
-    return db_.exec("PRAGMA wal_autocheckpoint = " + std::to_string(pages));
-}
-
 Expected<Store> Store::openReader(const std::string& path, Clock clock) {
     LB_TRY(db, sql::Database::open(path));
     Store store(std::move(db), std::move(clock));

@@ -242,11 +242,6 @@ public:
     // A long import turns mapping off: every page it reads would stay mapped, counted in its
     // resident memory, up to the map's 1 GiB.
     Expected<void> mapReads(bool on);
-    // Whether the WAL is checkpointed every 16 MiB (an import staging its runs) or at SQLite's
-    // 1,000 pages (64 MiB of this store's pages). A checkpoint copies the WAL into the database
-    // and waits for both on disk; at the end of an import the whole WAL was left, more than a
-    // tenth of the import's time.
-    Expected<void> checkpointOften(bool on);
 
     // --- hosts, disks, layouts (store_inventory.cpp)
     Expected<std::int64_t> ensureHost(const std::string& name,

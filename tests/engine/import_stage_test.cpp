@@ -110,29 +110,6 @@ TEST_F(ImportStage, PublishingIntoALayoutWithRunsContinuesItsIterations) {
     EXPECT_EQ(count(*store_, "layout"), 1);
 }
 
-// While an import stages, the WAL is checkpointed every 16 MiB (256 pages of 64 KiB) rather than
-// every 1,000 pages, so that little is left to checkpoint when it ends; afterwards, as before.
-TEST_F(ImportStage, TheWalIsCheckpointedOftenOnlyWhileStaging) {
-    const auto autocheckpoint = [&] {
-        return test::queryInt(*store_, "PRAGMA wal_autocheckpoint");
-    };
-    EXPECT_EQ(autocheckpoint(), 1000);
-    {
-        auto stage = StagedImport::begin(*store_);
-        ASSERT_TRUE(stage);
-        EXPECT_EQ(autocheckpoint(), 256);
-        ASSERT_TRUE(stage->add(sampleRun("bonnie", 1)));
-        ASSERT_TRUE(stage->publish({"nas", "imported", "{}", "box"}));
-        EXPECT_EQ(autocheckpoint(), 1000);
-    }
-    {
-        auto stage = StagedImport::begin(*store_);
-        ASSERT_TRUE(stage);
-        EXPECT_EQ(autocheckpoint(), 256);
-    }
-    EXPECT_EQ(autocheckpoint(), 1000) << "a discarded import sets it back too";
-}
-
 TEST_F(ImportStage, DiscardedOrRefusedImportsLeaveNothing) {
     {
         auto stage = StagedImport::begin(*store_);
