@@ -341,14 +341,18 @@ Error duplicateOf(const std::string& source, std::int64_t line, const ImportedRu
     return Error::badInput(inputError(source, line, 0, "", what));
 }
 
-// Each run is looked up as it is stored, so the same file imported again stops at its first
-// line. Repeats within the import (and data published meanwhile by another import) are found
-// when the import is published, in one sorted pass (StagedImport::publish).
-Expected<void> refuseDuplicate(Store& store, const Run& run) {
-    LB_TRY(earlier, store.importedRunWithContent(run.contentHash));
-    if (!earlier)
-        return {};
-    return fail(duplicateOf(run.source, run.sourceLine, *earlier, 0));
+// Stages a run on the storing thread: its content hash taken, and (unless duplicates are
+// allowed) looked up, so the same file imported again stops at its first line. Repeats within
+// the import (and data published meanwhile by another import) are found when the import is
+// published, in one sorted pass (StagedImport::publish).
+Expected<void> stageRun(StagedImport& stage, Run& run, bool allowDuplicate) {
+    run.contentHash = contentHash(run.stdoutText);
+    if (!allowDuplicate) {
+        LB_TRY(earlier, stage.store().importedRunWithContent(run.contentHash));
+        if (earlier)
+            return fail(duplicateOf(run.source, run.sourceLine, *earlier, 0));
+    }
+    return stage.add(run);
 }
 
 // How much of a file detection looks at before a format is read line by line.
@@ -436,9 +440,9 @@ private:
     std::vector<Piece> stored_;
 };
 
-// Reads the files of an import, in order, on a thread of its own: detected, parsed, checked and
-// hashed, handed on in pieces. Reading and parsing a fio JSON+ file takes about as long as storing
-// it; the two go on side by side.
+// Reads the files of an import, in order, on a thread of its own: detected, parsed and checked,
+// handed on in pieces (bonnie++ CSV files handed on open). Reading and parsing a fio JSON+ file
+// takes about as long as storing it; the two go on side by side.
 class FileReader {
 public:
     FileReader(const ImportRequest& request, std::string importedAt, PieceQueue& queue,
@@ -538,11 +542,8 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
             continue;
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
-        run.contentHash = contentHash(run.stdoutText);
-        if (!allowDuplicate)
-            LB_TRY_VOID(refuseDuplicate(stage.store(), run));
+        LB_TRY_VOID(stageRun(stage, run, allowDuplicate));
         tally.add(run);
-        LB_TRY_VOID(stage.add(run));
     }
     if (tally.runs() == 0)
         return located(name, std::string(noCsvLines));
@@ -633,12 +634,8 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
     while (auto piece = queue.pop()) {
         if (!*piece)
             return fail(piece->error());
-        for (auto& run : (*piece)->runs) {
-            run.contentHash = contentHash(run.stdoutText);
-            if (!request.allowDuplicate)
-                LB_TRY_VOID(refuseDuplicate(stage->store(), run));
-            LB_TRY_VOID(stage->add(run));
-        }
+        for (auto& run : (*piece)->runs)
+            LB_TRY_VOID(stageRun(*stage, run, request.allowDuplicate));
         std::vector<FileRead>& ended = (*piece)->ended;
         if (auto& streamed = (*piece)->streamed) {
             LB_TRY(read, stageCsvFile(*streamed, *stage, importedAt, request.allowDuplicate));
