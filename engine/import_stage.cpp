@@ -72,16 +72,22 @@ Expected<StagedImport> StagedImport::begin(Store& store, BatchLimit limit) {
         if (auto r = tx->commit(); !r)
             return fail(r.error());
         LB_TRY_VOID(store.mapReads(false));
-        return StagedImport(store, *id, std::move(*lock), limit);
+        std::unique_ptr<sql::BackgroundCheckpoints> checkpoints;
+        if (!inMemoryDatabase(store.path())) {
+            LB_TRY(started, store.checkpointInBackground(limit.walPages));
+            checkpoints = std::move(started);
+        }
+        return StagedImport(store, *id, std::move(*lock), limit, std::move(checkpoints));
     }
     return runtimeError(store.path() + ": no staging layout for the import could be locked");
 }
 
 StagedImport::StagedImport(StagedImport&& other) noexcept
     : store_(other.store_), layoutId_(other.layoutId_), lock_(std::move(other.lock_)),
-      limit_(other.limit_), batch_(std::move(other.batch_)), inBatch_(other.inBatch_),
-      batchStarted_(other.batchStarted_), iterations_(std::move(other.iterations_)),
-      staged_(other.staged_), hashed_(other.hashed_), open_(std::exchange(other.open_, false)) {
+      limit_(other.limit_), checkpoints_(std::move(other.checkpoints_)),
+      batch_(std::move(other.batch_)), inBatch_(other.inBatch_), batchStarted_(other.batchStarted_),
+      iterations_(std::move(other.iterations_)), staged_(other.staged_), hashed_(other.hashed_),
+      open_(std::exchange(other.open_, false)) {
     other.batch_.reset();
 }
 
@@ -145,6 +151,7 @@ Expected<std::optional<RepeatedContent>> StagedImport::publish(const ImportTarge
         LB_TRY_VOID(store_->moveStagedRuns(layoutId_, layoutId));
     }
     LB_TRY_VOID(tx.commit());
+    checkpoints_.reset();
     open_ = false;
     lock_ = ProcessLock::none();
     LB_TRY_VOID(store_->mapReads(true));
@@ -158,6 +165,7 @@ void StagedImport::discard() {
     batch_.reset(); // rolls the open batch back
     (void)deleteStaged(*store_, layoutId_);
     // Free for the next import, which deletes what is left should the deletion have failed.
+    checkpoints_.reset();
     lock_ = ProcessLock::none();
     (void)store_->mapReads(true);
 }

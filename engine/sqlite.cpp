@@ -76,6 +76,30 @@ Expected<Database> Database::open(const std::string& path) {
     return db;
 }
 
+void Database::onWalCommit(std::function<void(int pages)> callback) {
+    if (!callback) {
+        sqlite3_wal_autocheckpoint(db_.get(), defaultCheckpointPages); // replaces the hook
+        walCommit_.reset();
+        return;
+    }
+    walCommit_ = std::make_unique<std::function<void(int)>>(std::move(callback));
+    sqlite3_wal_hook(
+        db_.get(),
+        [](void* f, sqlite3*, const char*, int pages) {
+            (*static_cast<std::function<void(int)>*>(f))(pages);
+            return SQLITE_OK;
+        },
+        walCommit_.get());
+}
+
+Expected<bool> Database::checkpoint() {
+    int walPages = 0, copied = 0;
+    if (sqlite3_wal_checkpoint_v2(db_.get(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &walPages,
+                                  &copied) != SQLITE_OK)
+        return runtimeError(path_ + ": checkpoint: " + lastError());
+    return walPages >= 0 && copied == walPages;
+}
+
 Expected<void> Database::exec(std::string_view sql) {
     char* msg = nullptr;
     const std::string text(sql);

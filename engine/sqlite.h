@@ -32,6 +32,10 @@ struct BusyWait {
 };
 void setBusyWait(BusyWait wait);
 
+// SQLite's own checkpoint: after the commit that takes the WAL to this many pages
+// (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT).
+inline constexpr int defaultCheckpointPages = 1000;
+
 class Database {
 public:
     static Expected<Database> open(const std::string& path);
@@ -42,6 +46,15 @@ public:
     int changes() const;
     std::string lastError() const;
     const std::string& path() const { return path_; }
+    // WAL checkpoints. SQLite's own: after the commit that takes the WAL to
+    // defaultCheckpointPages, on the committing thread. With a callback, that is left to it
+    // instead: it is called after each commit (the write lock released) with the pages the WAL then
+    // holds. An empty callback restores SQLite's.
+    void onWalCommit(std::function<void(int pages)> callback);
+    // Copies what the WAL holds committed, and no reader still needs, into the database file,
+    // without waiting for a lock and without keeping a writer waiting (SQLITE_CHECKPOINT_PASSIVE).
+    // True when that was all the WAL holds: the next write transaction starts it over.
+    Expected<bool> checkpoint();
     // Called whenever a transaction is rolled back (explicitly, or by SQLite after an error):
     // whoever keeps copies of rows in memory drops what the rollback took away. One at a time.
     void onRollback(std::function<void()> callback);
@@ -58,7 +71,8 @@ private:
     std::unique_ptr<Busy, BusyDeleter> busy_; // outlives db_, whose handler points to it
     std::unique_ptr<sqlite3, Closer> db_;
     std::string path_;
-    std::unique_ptr<std::function<void()>> rollback_; // stable address for the SQLite hook
+    std::unique_ptr<std::function<void()>> rollback_;     // stable address for the SQLite hook
+    std::unique_ptr<std::function<void(int)>> walCommit_; // the same
 };
 
 class Statement {

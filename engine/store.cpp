@@ -601,6 +601,14 @@ Expected<void> Store::mapReads(bool on) {
     return db_.exec(on ? "PRAGMA mmap_size = 1073741824" : "PRAGMA mmap_size = 0");
 }
 
+Expected<std::unique_ptr<sql::BackgroundCheckpoints>> Store::checkpointInBackground(int walPages) {
+    LB_TRY(own, sql::Database::open(path()));
+    // A connection finds the database in WAL mode when it first reads it; until then, it has no
+    // WAL to checkpoint.
+    LB_TRY_VOID(own.exec("PRAGMA journal_mode"));
+    return sql::BackgroundCheckpoints::start(db_, std::move(own), walPages);
+}
+
 Expected<Store> Store::openReader(const std::string& path, Clock clock) {
     LB_TRY(db, sql::Database::open(path));
     Store store(std::move(db), std::move(clock));

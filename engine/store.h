@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engine/analysis.h"
+#include "engine/background_checkpoints.h"
 #include "engine/expected.h"
 #include "engine/names.h"
 #include "engine/run.h"
@@ -242,6 +243,11 @@ public:
     // A long import turns mapping off: every page it reads would stay mapped, counted in its
     // resident memory, up to the map's 1 GiB.
     Expected<void> mapReads(bool on);
+    // The WAL checkpointed on a thread of its own, after each commit, until the result is
+    // destroyed (before the store): for a writer committing batch after batch. Past `walPages`
+    // pages in the WAL, a commit waits for its checkpoint (sql::BackgroundCheckpoints).
+    Expected<std::unique_ptr<sql::BackgroundCheckpoints>>
+    checkpointInBackground(int walPages = sql::defaultCheckpointPages);
 
     // --- hosts, disks, layouts (store_inventory.cpp)
     Expected<std::int64_t> ensureHost(const std::string& name,

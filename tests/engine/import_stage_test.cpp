@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <random>
 
 using namespace lb;
 
@@ -87,6 +88,46 @@ TEST_F(ImportStage, StagedRunsAreCommittedInBatchesButShownNowhereUntilPublished
     ASSERT_EQ(samples->size(), 2U);
     EXPECT_EQ(samples->at(1).values.size(), 12000U);
     EXPECT_EQ(count(other, "layout"), 1);
+}
+
+// Each batch is copied into the database file by another connection while the next is staged;
+// past the WAL size the stager was given, a commit waits for that copy, so the WAL starts over
+// instead of growing with everything imported.
+TEST_F(ImportStage, BatchesAreCheckpointedInTheBackgroundAndTheWalStartsOver) {
+    constexpr int walPages = 16; // 1 MiB at the store's 64 KiB pages
+    auto stage = StagedImport::begin(*store_, {1, std::chrono::minutes(1), walPages});
+    ASSERT_TRUE(stage) << stage.error().message;
+    // The WAL file keeps the largest size it had; creating the database took it to 73 pages.
+    const std::string db = (dir_ / "results.db").string();
+    const auto walBefore = std::filesystem::file_size(db + "-wal");
+    // 150 runs of 100 KB that LZ4 cannot shrink (letters drawn at random): 15 MB in all.
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> letter('a', 'z');
+    std::vector<std::string> outputs;
+    for (int i = 0; i < 150; ++i) {
+        auto run = sampleRun("bonnie", i);
+        run.stdoutText.resize(100000);
+        for (auto& c : run.stdoutText)
+            c = static_cast<char>(letter(random));
+        outputs.push_back(run.stdoutText);
+        ASSERT_TRUE(stage->add(run));
+    }
+    const auto rounds = stage->checkpointRounds();
+    ASSERT_TRUE(rounds);
+    EXPECT_GT(rounds->done, 0);
+    EXPECT_GT(rounds->complete, 0) << "some checkpoint copied the whole WAL";
+    EXPECT_GT(std::filesystem::file_size(db), 10'000'000U) << "the batches are in the file";
+    // Started over every few batches: it grew by a few pages past the limit, not by 15 MB.
+    EXPECT_LT(std::filesystem::file_size(db + "-wal"), walBefore + 2'000'000U);
+
+    ASSERT_TRUE(stage->publish({"nas", "imported", "{}", "box"}));
+    EXPECT_FALSE(stage->checkpointRounds()) << "checkpoints end with the import";
+    Store other = open();
+    auto runs = other.storedRuns({std::nullopt, RunQuery::Output::All});
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), outputs.size());
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        EXPECT_EQ(runs->at(i).stdoutText, outputs[i]) << "run " << i;
 }
 
 TEST_F(ImportStage, PublishingIntoALayoutWithRunsContinuesItsIterations) {
