@@ -1,9 +1,7 @@
 #include "engine/content_hash.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <openssl/evp.h>
 #include <optional>
+#include <xxhash.h>
 
 namespace lb {
 
@@ -70,58 +68,22 @@ std::optional<std::string_view> alreadyNormal(std::string_view text) {
     return text;
 }
 
-// OpenSSL's SHA-1, not Boost's: Boost's takes the text a byte at a time, and hashing was a
-// fifth of an import's time. The algorithm is fetched and the context made once per thread:
-// EVP_Digest does both for every call, which for a bonnie++ line of 200 bytes cost more than
-// the hash itself.
-class Sha1 {
-public:
-    Sha1() : md_(EVP_MD_fetch(nullptr, "SHA1", nullptr)), ctx_(EVP_MD_CTX_new()) {}
-    ~Sha1() {
-        EVP_MD_CTX_free(ctx_);
-        EVP_MD_free(md_);
-    }
-    Sha1(const Sha1&) = delete;
-    Sha1& operator=(const Sha1&) = delete;
-    // The digest's length; 0 if OpenSSL failed.
-    unsigned int digest(std::string_view bytes, unsigned char* out) {
-        unsigned int length = 0;
-        if (md_ == nullptr || ctx_ == nullptr || EVP_DigestInit_ex2(ctx_, md_, nullptr) != 1 ||
-            EVP_DigestUpdate(ctx_, bytes.data(), bytes.size()) != 1 ||
-            EVP_DigestFinal_ex(ctx_, out, &length) != 1)
-            return 0;
-        return length;
-    }
-
-private:
-    EVP_MD* md_;
-    EVP_MD_CTX* ctx_;
-};
-
 } // namespace
 
 std::string contentHash(std::string_view text) {
     thread_local std::string normalised;
-    thread_local Sha1 sha1;
     auto bytes = alreadyNormal(text);
     if (!bytes) {
         normalise(text, normalised);
         bytes = normalised;
     }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    const unsigned int length = sha1.digest(*bytes, digest);
-    if (length != 20) {
-        // Only an OpenSSL without its default provider gets here; no hash means no import.
-        std::fputs("layoutbench: OpenSSL cannot compute SHA-1 (its default provider is "
-                   "missing?)\n",
-                   stderr);
-        std::abort();
-    }
+    XXH128_canonical_t digest;
+    XXH128_canonicalFromHash(&digest, XXH3_128bits(bytes->data(), bytes->size()));
     static constexpr char hexDigits[] = "0123456789abcdef";
-    std::string hex(2 * length, '0');
-    for (unsigned int i = 0; i < length; ++i) {
-        hex[2 * i] = hexDigits[digest[i] >> 4];
-        hex[2 * i + 1] = hexDigits[digest[i] & 0xf];
+    std::string hex(2 * sizeof digest.digest, '0');
+    for (std::size_t i = 0; i < sizeof digest.digest; ++i) {
+        hex[2 * i] = hexDigits[digest.digest[i] >> 4];
+        hex[2 * i + 1] = hexDigits[digest.digest[i] & 0xf];
     }
     return hex;
 }

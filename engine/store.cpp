@@ -3,6 +3,7 @@
 #include "engine/store.h"
 
 #include "engine/content_hash.h"
+#include "engine/output_codec.h"
 #include "engine/store_internal.h"
 #include "engine/utf8.h"
 
@@ -31,6 +32,7 @@ struct Migration {
 Expected<void> hashImportedRuns(sql::Database& db);
 Expected<void> packExistingSamples(sql::Database& db);
 Expected<void> checkRunStatusByComparison(sql::Database& db);
+Expected<void> hashStoredRunsAgain(sql::Database& db);
 
 const std::vector<Migration> migrations{
 
@@ -277,6 +279,10 @@ ALTER TABLE run DROP COLUMN caveats;
     // it was always text. Nothing on disk changes; the version keeps a layoutbench that would
     // take those bytes for text from opening the database. Earlier outputs stay text.
     {"-- run.stdout: text, or a BLOB of packed output"},
+    // 14 -> 15: content hashes are XXH3's 128 bits instead of SHA-1 (engine/content_hash.h): a
+    // tenth of what storing a fio JSON+ file took. Every stored hash is taken again from the
+    // output stored with it, and run_hash filled again as 11 -> 12 first filled it.
+    {"DELETE FROM run_hash", hashStoredRunsAgain},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no
@@ -294,6 +300,38 @@ Expected<void> hashImportedRuns(sql::Database& db) {
     for (const auto& [id, hash] : hashes)
         LB_TRY_VOID(write.bind(1, hash).bind(2, id).run());
     return {};
+}
+
+// After the SQL of 14 -> 15: every run's content hash taken again, a few thousand runs at a time
+// (a million bonnie++ lines are not held in memory at once), then run_hash filled again. A run
+// whose packed output is damaged keeps its old hash (reading it reports the damage): one bad
+// cell does not keep the whole database from opening.
+Expected<void> hashStoredRunsAgain(sql::Database& db) {
+    LB_TRY(read, db.prepare("SELECT id, stdout FROM run WHERE content_hash IS NOT NULL AND id > ?1 "
+                            "ORDER BY id LIMIT 4096"));
+    LB_TRY(write, db.prepare("UPDATE run SET content_hash = ?1 WHERE id = ?2"));
+    std::vector<std::pair<std::int64_t, std::string>> hashes;
+    for (std::int64_t after = 0;;) {
+        hashes.clear();
+        std::int64_t last = after;
+        read.bind(1, after);
+        LB_TRY_VOID(read.forEachRow([&](sql::Statement& row) {
+            last = row.columnInt(0);
+            if (!row.columnIsBlob(1))
+                hashes.emplace_back(last, contentHash(row.columnBlob(1)));
+            else if (auto text = unpackOutput(row.columnBlob(1)))
+                hashes.emplace_back(last, contentHash(*text));
+        }));
+        read.reset();
+        if (last == after)
+            break;
+        after = last;
+        for (const auto& [id, hash] : hashes)
+            LB_TRY_VOID(write.bind(1, hash).bind(2, id).run());
+    }
+    return db.exec("INSERT OR IGNORE INTO run_hash(hash, run_id) SELECT r.content_hash, r.id FROM "
+                   "run r JOIN layout l ON l.id = r.layout_id WHERE r.content_hash IS NOT NULL AND "
+                   "l.kind != 'staged-import' ORDER BY 1, 2");
 }
 
 // After the SQL of 11 -> 12: run's CHECK(status IN (...)) made SQLite build a table of the four

@@ -221,7 +221,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 14;
+    static constexpr int latestSchemaVersion = 15;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);

@@ -8,7 +8,7 @@ packages=(
     # build
     cmake ninja-build g++ pkg-config clang-format
     libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
-    libssl-dev liblz4-dev
+    liblz4-dev libxxhash-dev
     libgtest-dev libbenchmark-dev
     # bench/run.sh: the benchmark's JSON, an import's peak memory
     jq time

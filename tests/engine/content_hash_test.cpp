@@ -1,4 +1,4 @@
-// The content hash by which an import recognises data it holds (engine/content_hash.h): SHA-1 of
+// The content hash by which an import recognises data it holds (engine/content_hash.h): XXH3-128 of
 // the text with trailing white space, CRs and blank lines at either end left out. Texts already
 // in that form are hashed without a copy; the two ways must agree.
 #include "engine/content_hash.h"
@@ -37,8 +37,11 @@ std::string normalForm(const std::string& text) {
 
 } // namespace
 
-TEST(ContentHash, IsSha1OfTheNormalForm) {
-    EXPECT_EQ(contentHash("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+// The hashes xxhsum -H2 prints for the same bytes.
+TEST(ContentHash, IsXxh3OfTheNormalForm) {
+    EXPECT_EQ(contentHash("abc"), "06b05ab6733a618578af5f94892f3950");
+    EXPECT_EQ(contentHash(""), "99aa06d3014798d86001c324468d497f");
+    EXPECT_EQ(contentHash("a\r\nb\n"), "dfee833252d71d99c60f8ba575c1ad36");
     EXPECT_EQ(contentHash("abc\n"), contentHash("abc"));
     EXPECT_EQ(contentHash("\n\nabc \t\r\n  \n\n"), contentHash("abc"));
     EXPECT_EQ(contentHash("a\r\nb\r\n"), contentHash("a\nb"));

@@ -1,4 +1,5 @@
 // The store creates and migrates its schema, survives reopen, keeps runs whole, and stays sound.
+#include "engine/content_hash.h"
 #include "engine/store.h"
 #include "tests/support/raw_sql.h"
 
@@ -277,6 +278,48 @@ TEST(Store, MigratesSchemaThirteenKeepingOutputAsText) {
     EXPECT_EQ(runs->front().stdoutText, large);
 }
 
+// Schema 15 hashes outputs with XXH3 where 14 used SHA-1: every stored hash is taken again from
+// the output kept with it (packed or text), and run_hash names the first run of each, so data
+// imported before is still recognised.
+TEST(Store, MigratesSchemaFourteenHashingEveryOutputAgain) {
+    TempDb tmp;
+    const std::string packed = std::string(4096, 'x') + "\nend", text = "one line";
+    std::vector<std::int64_t> ids;
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        auto layout = s->ensureLayout("old", "dir", "{}", std::nullopt);
+        ASSERT_TRUE(layout);
+        for (const auto* output : {&packed, &text, &packed}) {
+            lb::Run r = sampleRun(1);
+            r.stdoutText = *output;
+            r.contentHash = contentHash(*output);
+            auto id = s->insertRun(*layout, r);
+            ASSERT_TRUE(id);
+            ids.push_back(*id);
+        }
+        ASSERT_TRUE(s->insertRun(*layout, sampleRun(2))) << "a run without a hash";
+        test::downgradeToSchema14(*s);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run WHERE typeof(stdout) = 'blob'"), 2);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_hash WHERE length(hash) = 40"), 2);
+    }
+    auto s = openMigrated(tmp);
+    ASSERT_TRUE(s) << s.error().message;
+    const auto rows = test::queryReadOnly(tmp.path(), "SELECT id, content_hash FROM run WHERE "
+                                                      "content_hash IS NOT NULL ORDER BY id");
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->size(), 3U);
+    EXPECT_EQ(rows->at(0), (std::vector<std::string>{std::to_string(ids[0]), contentHash(packed)}));
+    EXPECT_EQ(rows->at(1), (std::vector<std::string>{std::to_string(ids[1]), contentHash(text)}));
+    EXPECT_EQ(rows->at(2), (std::vector<std::string>{std::to_string(ids[2]), contentHash(packed)}));
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run_hash"), 2);
+    for (const auto& [output, first] : {std::pair{&packed, ids[0]}, std::pair{&text, ids[1]}}) {
+        const auto earlier = s->importedRunWithContent(contentHash(*output));
+        ASSERT_TRUE(earlier && *earlier);
+        EXPECT_EQ((*earlier)->id, first);
+    }
+}
+
 // A run's uid is 32 lowercase hex digits, unique, and starts with the time in milliseconds, so
 // that runs written one after another are appended to the uid index.
 TEST(Store, RunUidsAreHexAndInTimeOrder) {
@@ -501,9 +544,10 @@ TEST(Store, MigratesSchemaFourByPackingExistingMetrics) {
 // them), and the index goes.
 TEST(Store, MigratesSchemaElevenByMovingPublishedContentHashes) {
     TempDb tmp;
-    const auto imported = [](const std::string& hash) {
+    const auto imported = [](const std::string& output) {
         lb::Run r = sampleRun(1);
-        r.contentHash = hash;
+        r.stdoutText = output;
+        r.contentHash = contentHash(output);
         r.source = "old.csv";
         r.sourceLine = 1;
         return r;
@@ -529,12 +573,12 @@ TEST(Store, MigratesSchemaElevenByMovingPublishedContentHashes) {
     EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = "
                                  "'run_content_hash'"),
               0);
-    const auto bb = s->importedRunWithContent("bb");
+    const auto bb = s->importedRunWithContent(contentHash("bb"));
     ASSERT_TRUE(bb && *bb);
     EXPECT_EQ((*bb)->layout, "old");
     EXPECT_EQ((*bb)->source, "old.csv");
-    EXPECT_TRUE(*s->importedRunWithContent("aa"));
-    EXPECT_FALSE(*s->importedRunWithContent("cc")) << "still staging";
+    EXPECT_TRUE(*s->importedRunWithContent(contentHash("aa")));
+    EXPECT_FALSE(*s->importedRunWithContent(contentHash("cc"))) << "still staging";
     // The status check is the same, written as comparisons.
     EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'run' AND sql "
                                  "LIKE '%CHECK(status = ''ok'' OR%'"),

@@ -59,7 +59,17 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema14(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec(
+        "UPDATE run SET content_hash = content_hash || '00000000' WHERE content_hash IS NOT NULL; "
+        "DELETE FROM run_hash; INSERT OR IGNORE INTO run_hash(hash, run_id) SELECT r.content_hash, "
+        "r.id FROM run r JOIN layout l ON l.id = r.layout_id WHERE r.content_hash IS NOT NULL AND "
+        "l.kind != 'staged-import' ORDER BY 1, 2"));
+    setSchemaVersion(store, 14);
+}
+
 void downgradeToSchema13(Store& store) {
+    downgradeToSchema14(store);
     auto& db = StoreBackdoor::database(store);
     std::vector<std::pair<std::int64_t, std::string>> texts;
     {
