@@ -28,8 +28,8 @@ Expected<void> Store::insertSeries(std::int64_t runId, const std::vector<Series>
         const std::string points = store::packPoints(one); // outlives the insert
         LB_TRY_VOID(s->bind(1, runId)
                         .bindUncopied(2, one.name)
-                        .bind(3, unitName(one.xUnit))
-                        .bind(4, unitName(one.unit))
+                        .bindUncopied(3, unitName(one.xUnit)) // static names
+                        .bindUncopied(4, unitName(one.unit))
                         .bindBlobUncopied(5, points)
                         .run());
     }

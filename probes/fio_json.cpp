@@ -457,6 +457,15 @@ std::optional<std::string> ioMethod(const Group& g) {
 
 // The p50/p99/p99.9 of one kind of latency over the group's members (or its fallback), as
 // metrics, with a caveat when they are a maximum over several entries.
+// A metric's name: the prefix and the statistic, in one allocation (a file has dozens).
+std::string metricName(const std::string& base, std::string_view stat) {
+    std::string name;
+    name.reserve(base.size() + stat.size());
+    name += base;
+    name += stat;
+    return name;
+}
+
 void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind,
                      const std::string& base, ParsedRun& run) {
     auto pct = maxPercentiles(g.members, dir, kind.values);
@@ -468,7 +477,7 @@ void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind
     for (std::size_t k = 0; k < pct.values.size(); ++k)
         if (pct.values[k])
             run.metrics.push_back(
-                Metric{base + std::string(kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
+                Metric{metricName(base, kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
     if (pct.sources > 1)
         run.caveats.push_back(base + std::string(kind.family) + ": maximum over " +
                               std::to_string(pct.sources) + " " + *noun +
@@ -518,7 +527,7 @@ Expected<void> emitGroup(const Group& g, ParsedRun& run) {
 
         const std::string base = g.prefix + "." + std::string(directions[d]) + ".";
         const auto add = [&](std::string_view stat, double value, Unit unit) {
-            run.metrics.push_back(Metric{base + std::string(stat), value, unit});
+            run.metrics.push_back(Metric{metricName(base, stat), value, unit});
         };
         add("bw", bw, Unit::BytesPerSecond);
         add("iops", iops, Unit::OpsPerSecond);

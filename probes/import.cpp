@@ -241,9 +241,9 @@ std::string plural(std::size_t n, std::string_view noun) {
 }
 
 // "fio.seq-read@host:8765.read.bw" -> "seq-read"
-std::string fioJob(const std::string& metric) {
+std::string_view fioJob(std::string_view metric) {
     const auto head = metric.substr(0, metric.rfind('.'));
-    auto job = head.substr(4, head.rfind('.') - 4);
+    const auto job = head.substr(4, head.rfind('.') - 4);
     return job.substr(0, job.find('@'));
 }
 
@@ -267,7 +267,8 @@ public:
         }
         for (const auto& m : r.metrics)
             if (m.name.starts_with("fio."))
-                jobs_.insert(fioJob(m.name));
+                if (const auto job = fioJob(m.name); !jobs_.contains(job))
+                    jobs_.emplace(job);
     }
 
     std::size_t runs() const { return runs_; }
@@ -301,7 +302,7 @@ private:
     std::size_t runs_ = 0, metrics_ = 0, failed_ = 0;
     std::set<std::string> machines_;
     bool manyMachines_ = false;
-    std::set<std::string> jobs_;
+    std::set<std::string, std::less<>> jobs_; // looked up by view: a file's metrics name few
 };
 
 // A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.

@@ -105,6 +105,7 @@ public:
     std::vector<std::pair<std::string_view, Simd>> members() const {
         std::vector<std::pair<std::string_view, Simd>> out;
         const simdjson::dom::object object = e_.get_object().value_unsafe();
+        out.reserve(object.size()); // a json+ object of latency bins has a hundred or more
         for (const auto& [key, value] : object)
             out.emplace_back(key, Simd(value));
         return out;
