@@ -317,9 +317,7 @@ Expected<void> hashStoredRunsAgain(sql::Database& db) {
         read.bind(1, after);
         LB_TRY_VOID(read.forEachRow([&](sql::Statement& row) {
             last = row.columnInt(0);
-            if (!row.columnIsBlob(1))
-                hashes.emplace_back(last, contentHash(row.columnBlob(1)));
-            else if (auto text = unpackOutput(row.columnBlob(1)))
+            if (auto text = store::storedOutput(row, 1))
                 hashes.emplace_back(last, contentHash(*text));
         }));
         read.reset();
@@ -548,6 +546,12 @@ void unpackPoints(std::string_view packed, Series& s) {
         s.x[i] = std::bit_cast<double>(littleEndian(packed.data() + i * pointBytes, 8));
         s.y[i] = std::bit_cast<double>(littleEndian(packed.data() + i * pointBytes + 8, 8));
     }
+}
+
+Expected<std::string> storedOutput(const sql::Statement& row, int col) {
+    if (row.columnIsBlob(col))
+        return unpackOutput(row.columnBlob(col));
+    return row.columnText(col);
 }
 
 std::int64_t sampleId(std::string_view packed, std::size_t index) {

@@ -49,6 +49,10 @@ std::vector<MetricNote> notesFromJson(const std::string& text);
 std::string originJson(const RunOrigin& origin);
 RunOrigin originFromJson(const std::string& text);
 
+// The output stored in column `col` of a row of run: its text, or the text of the BLOB packOutput
+// made of it (an error when that is damaged).
+Expected<std::string> storedOutput(const sql::Statement& row, int col);
+
 // A run's metrics as run_sample keeps them: (metric id, value) pairs of 12 bytes, little-endian
 // (a 32-bit id of metric_name, a double), in the order the run measured them; a comparison
 // reads one row per run instead of one per metric.

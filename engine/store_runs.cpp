@@ -323,17 +323,13 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
             return;
         StoredRun r;
         readRunHead(row, r);
-        if (row.columnIsBlob(11)) {
-            auto text = unpackOutput(row.columnBlob(11));
-            if (!text) {
-                unpacked = runtimeError(path() + ": run " + std::to_string(r.id) +
-                                        ": stdout: " + text.error().message);
-                return;
-            }
-            r.stdoutText = std::move(*text);
-        } else {
-            r.stdoutText = row.columnText(11);
+        auto text = store::storedOutput(row, 11);
+        if (!text) {
+            unpacked = runtimeError(path() + ": run " + std::to_string(r.id) +
+                                    ": stdout: " + text.error().message);
+            return;
         }
+        r.stdoutText = std::move(*text);
         r.argv = store::stringsFromJson(row.columnText(8));
         if (!row.columnIsNull(9))
             r.exitCode = static_cast<int>(row.columnInt(9));

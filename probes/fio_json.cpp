@@ -455,8 +455,6 @@ std::optional<std::string> ioMethod(const Group& g) {
     return *direct ? "direct I/O" : "buffered I/O";
 }
 
-// The p50/p99/p99.9 of one kind of latency over the group's members (or its fallback), as
-// metrics, with a caveat when they are a maximum over several entries.
 // A metric's name: the prefix and the statistic, in one allocation (a file has dozens).
 std::string metricName(const std::string& base, std::string_view stat) {
     std::string name;
@@ -466,6 +464,8 @@ std::string metricName(const std::string& base, std::string_view stat) {
     return name;
 }
 
+// The p50/p99/p99.9 of one kind of latency over the group's members (or its fallback), as
+// metrics, with a caveat when they are a maximum over several entries.
 void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind,
                      const std::string& base, ParsedRun& run) {
     auto pct = maxPercentiles(g.members, dir, kind.values);

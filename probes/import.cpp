@@ -582,7 +582,6 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
         auto run = checkedRun(std::move(f), path, format);
         if (!run)
             return fail(run.error());
-        run->contentHash = contentHash(run->stdoutText);
         tally.add(*run);
         file.lines.push_back(static_cast<int>(run->sourceLine));
         file.runs.push_back(std::move(*run));
