@@ -28,6 +28,42 @@ packages=(
     qemu-system-x86 cpio kmod binutils
 )
 
+# OpenZFS 2.3 for the lab guest (tests/lab-guest/openzfs.sh) comes from bookworm-backports,
+# component contrib; the machine lists only main. The line repeats the mirror and keyring of the
+# machine's own Debian source: apt refuses two entries for one mirror with different Signed-By
+# ("Conflicting values set for option Signed-By"). Backports stays pinned at 100, so nothing else
+# is taken from it unless asked for by version.
+backports=/etc/apt/sources.list.d/layoutbench-backports.sources
+add_backports() {
+    local src uri keyring
+    for src in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
+        [ -f "$src" ] || continue
+        if grep -qE '^Suites:.*\bbookworm\b' "$src" 2>/dev/null; then
+            uri=$(awk '/^URIs:/ {print $2; exit}' "$src")
+            keyring=$(awk '/^Signed-By:/ {print $2; exit}' "$src")
+        elif grep -qE '^deb .* bookworm main' "$src" 2>/dev/null; then
+            uri=$(grep -oE '^deb (\[[^]]*\] )?[^ ]+ bookworm ' "$src" | head -n1 | awk '{print $(NF-1)}')
+            keyring=$(grep -oE 'signed-by=[^] ]+' "$src" | head -n1 | cut -d= -f2)
+        fi
+        [ -n "${uri:-}" ] && break
+    done
+    uri=${uri:-http://deb.debian.org/debian}
+    keyring=${keyring:-/usr/share/keyrings/debian-archive-keyring.gpg}
+    local want
+    want=$(printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main contrib\nSigned-By: %s\n' \
+               "$uri" "$keyring")
+    if [ ! -f "$backports" ] || [ "$(cat "$backports")" != "$want" ]; then
+        echo "setup: adding bookworm-backports (main contrib) from $uri"
+        printf '%s\n' "$want" >"$backports"
+        need_update=1
+    fi
+}
+need_update=0
+add_backports
+if [ "$need_update" = 1 ] || ! apt-cache policy zfs-dkms 2>/dev/null | grep -q bookworm-backports; then
+    apt-get update -qq
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,7 +71,6 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
     apt-get install -y -qq "${missing[@]}"
 else
     echo "setup: all packages present"
