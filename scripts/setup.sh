@@ -64,6 +64,16 @@ if [ "$need_update" = 1 ] || ! apt-cache policy zfs-dkms 2>/dev/null | grep -q b
     apt-get update -qq
 fi
 
+# OpenZFS's modules for the lab guest (tests/lab-guest/openzfs.sh) are built against the headers
+# of the kernel the guest boots: the ABI linux-image-amd64 points at in the archive now. make and
+# gcc come with g++ above.
+# shellcheck source=../tests/lab-guest/common.sh
+. "$(dirname "$0")/../tests/lab-guest/common.sh"
+guest_kernel=$(guest_kernel_release)
+if [ -n "$guest_kernel" ]; then
+    packages+=("linux-headers-$guest_kernel" make)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,18 +5,30 @@
 # whose own kernel has none of them. Everything comes from Debian packages fetched with
 # `apt-get download` at the archive's candidate versions; nothing is taken from the host.
 #
-#   build.sh OUTDIR  ->  OUTDIR/vmlinuz, OUTDIR/initrd.gz, OUTDIR/manifest.txt
+#   build.sh [--openzfs] OUTDIR  ->  OUTDIR/vmlinuz, OUTDIR/initrd.gz, OUTDIR/manifest.txt
+#
+# --openzfs adds OpenZFS (the newest the archive has: bookworm-backports' 2.3): the spl and zfs
+# modules built for the guest's kernel by openzfs.sh (cached on the machine), zpool, zfs and zdb
+# with their libraries, and udev, which OpenZFS needs to label whole disks. The modules load at
+# boot; udevd runs before them.
 #
 # manifest.txt lists "package version" for every package used, sorted. When it equals what the
 # archive offers now and this recipe (this script, guest-init.sh, lb-session) is unchanged, nothing is
 # rebuilt. Same versions and recipe give byte-identical files: sorted cpio, fixed times, gzip -n.
 set -euo pipefail
 
+openzfs=0
+if [ "${1:-}" = --openzfs ]; then
+    openzfs=1
+    shift
+fi
 if [ $# -ne 1 ]; then
-    echo "usage: $0 OUTDIR" >&2
+    echo "usage: $0 [--openzfs] OUTDIR" >&2
     exit 2
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=common.sh
+. "$here/common.sh"
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 umask 022
@@ -71,28 +83,60 @@ boot_modules=(crc32c_generic virtio_pci virtio_blk virtio_net virtio_rng qemu_fw
 # Copied for `modprobe` (mount -t nfs, iscsiadm) but loaded only when a test asks.
 extra_modules=(nfs nfsv3 nfsv4 iscsi_tcp sd_mod)
 
+# OpenZFS's packages, all at one version (backports is pinned below the release, so the
+# candidate would be bookworm's 2.1), and what zpool, zfs, zdb and udevd are.
+zfs_packages=(zfsutils-linux libzfs6linux libzpool6linux libnvpair3linux libuutil3linux)
+zfs_programs=(sbin/zpool sbin/zfs sbin/zdb bin/udevadm lib/udev/zvol_id)
+# udevd is udevadm under another name (systemd 252); vdev_id is a shell script.
+zfs_aliases=(lib/systemd/systemd-udevd:/usr/bin/udevadm)
+udev_packages=(udev)
+
 # The kernel: the ABI package linux-image-amd64 points at, e.g. linux-image-6.1.0-57-amd64.
-kernel_package=$(apt-cache depends linux-image-amd64 2>/dev/null |
-                     sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n1)
-if [ -z "$kernel_package" ]; then
+kernel_release=$(guest_kernel_release)
+if [ -z "$kernel_release" ]; then
     echo "lab guest: apt-cache knows no linux-image-amd64 (run apt-get update)" >&2
     exit 1
 fi
-kernel_release=${kernel_package#linux-image-}
+kernel_package=linux-image-$kernel_release
 packages=("$kernel_package" "${tool_packages[@]}" "${library_packages[@]}")
+zfs_version= zfs_modules=
+if [ $openzfs = 1 ]; then
+    zfs_version=$(openzfs_version)
+    if [ -z "$zfs_version" ]; then
+        echo "lab guest: the archive offers no OpenZFS (run scripts/setup.sh: it adds" \
+            "bookworm-backports contrib)" >&2
+        exit 1
+    fi
+    packages+=("${udev_packages[@]}")
+    programs+=("${zfs_programs[@]}")
+    aliases+=("${zfs_aliases[@]}")
+    boot_modules+=(zfs)
+fi
 
-# "package version" for each package at the archive's candidate version, sorted.
+# "package version" for each package at the archive's candidate version (OpenZFS's at
+# zfs_version), and the OpenZFS module build, sorted.
 manifest() {
-    apt-cache policy "${packages[@]}" | awk '
-        /^[^ ].*:$/ { name = substr($0, 1, length($0) - 1); sub(/:amd64$/, "", name) }
-        /^  Candidate:/ { print name, $2 }' | sort
+    {
+        apt-cache policy "${packages[@]}" | awk '
+            /^[^ ].*:$/ { name = substr($0, 1, length($0) - 1); sub(/:amd64$/, "", name) }
+            /^  Candidate:/ { print name, $2 }'
+        if [ $openzfs = 1 ]; then
+            printf '%s '"$zfs_version"'\n' "${zfs_packages[@]}"
+            echo "openzfs-modules $(basename "$zfs_modules")"
+        fi
+    } | sort
 }
 recipe() {
-    cat "${BASH_SOURCE[0]}" "$here/guest-init.sh" "$here/lb-session" | sha256sum | cut -d' ' -f1
+    cat "${BASH_SOURCE[0]}" "$here/common.sh" "$here/guest-init.sh" "$here/lb-session" |
+        sha256sum | cut -d' ' -f1
 }
 
 exec 9>"$out/.lock"
 flock 9
+if [ $openzfs = 1 ]; then
+    # Built once per machine (minutes), then found in its cache.
+    zfs_modules=$("$here/openzfs.sh")
+fi
 wanted=$(manifest)
 missing=$(comm -23 <(printf '%s\n' "${packages[@]}" | sort) \
               <(grep -v ' (none)$' <<<"$wanted" | cut -d' ' -f1))
@@ -116,7 +160,7 @@ mkdir -p "$debs" "$pkg" "$kernel" "$root"
 
 echo "lab guest: fetching ${#packages[@]} packages (kernel $kernel_release)"
 # package=version pins exactly what the manifest says.
-mapfile -t pinned < <(awk '{print $1 "=" $2}' <<<"$wanted")
+mapfile -t pinned < <(awk '$1 != "openzfs-modules" {print $1 "=" $2}' <<<"$wanted")
 (cd "$debs" && apt-get download -q -o APT::Sandbox::User=root "${pinned[@]}" >/dev/null)
 for deb in "$debs"/*.deb; do
     case $(basename "$deb") in
@@ -173,6 +217,7 @@ for p in "${programs[@]}"; do
     copy_elf "$pkg/$p" "$(usr_path "$p")"
 done
 for a in "${aliases[@]}"; do
+    mkdir -p "$(dirname "$root/$(usr_path "${a%%:*}")")"
     ln -s "${a#*:}" "$root/$(usr_path "${a%%:*}")"
 done
 # The dynamic loader, at the path every program names (PT_INTERP).
@@ -191,6 +236,11 @@ ln -s /usr/bin/busybox "$root/init"
 # Kernel modules: the ones named above and what modules.dep says they need, decompressed;
 # depmod in the guest's root makes the modules.dep that the guest's modprobe reads.
 kmods=$kernel/lib/modules/$kernel_release
+if [ $openzfs = 1 ]; then
+    # Where DKMS would install them; depmod then finds what zfs.ko needs from the kernel.
+    mkdir -p "$kmods/updates/dkms"
+    cp "$zfs_modules"/spl.ko "$zfs_modules"/zfs.ko "$kmods/updates/dkms/"
+fi
 depmod -b "$kernel" "$kernel_release"
 declare -A module_copied=()
 copy_module() {
@@ -248,6 +298,15 @@ install -m 0755 "$here/lb-session" "$root/usr/bin/lb-session"
 echo "InitiatorName=iqn.2026-11.test.layoutbench:lab-guest" >"$root/etc/iscsi/initiatorname.iscsi"
 cp "$pkg/etc/iscsi/iscsid.conf" "$root/etc/iscsi/iscsid.conf"
 echo "$kernel_release" >"$root/etc/lb/kernel-release"
+if [ $openzfs = 1 ]; then
+    # udev's and OpenZFS's rules (by-id links, vdev_id, zvol links); guest-init.sh starts udevd
+    # when they are there. zpool's cache file and the host id live in /etc.
+    mkdir -p "$root/usr/lib/udev/rules.d" "$root/etc/udev/rules.d" "$root/etc/zfs"
+    cp "$pkg"/lib/udev/rules.d/*.rules "$root/usr/lib/udev/rules.d/"
+    install -m 0755 "$pkg/lib/udev/vdev_id" "$root/usr/lib/udev/vdev_id"
+    cp "$pkg/etc/udev/udev.conf" "$root/etc/udev/udev.conf"
+    printf 'openzfs %s\n' "$zfs_version" >"$root/etc/lb/openzfs"
+fi
 
 # Reproducible archive: sorted names, one fixed time, owner root, no inode numbers, no gzip name.
 find "$root" -exec touch -h -d @946684800 {} +

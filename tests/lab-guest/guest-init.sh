@@ -18,10 +18,20 @@ mkdir -p /run/lock /run/lock/iscsi
 mount -t cgroup2 cgroup2 /sys/fs/cgroup && echo +memory >/sys/fs/cgroup/cgroup.subtree_control ||
     say "no cgroup v2 memory controller"
 
+# The OpenZFS guest runs udevd: libzfs waits for udev to have seen a disk's new partitions
+# before it uses them ("failed to detect device partitions" after 30 s without it).
+if [ -f /etc/lb/openzfs ]; then
+    /usr/lib/systemd/systemd-udevd --daemon || say "udevd does not start"
+fi
 while read -r m; do
     modprobe "$m" || say "cannot load module $m"
 done </etc/lb/modules
 say "modules: $(cut -d' ' -f1 /proc/modules | sed '1!G;h;$!d' | tr '\n' ' ')"
+if [ -f /etc/lb/openzfs ]; then
+    udevadm trigger --action=add --type=devices && udevadm settle --timeout=60 ||
+        say "udev did not settle"
+    say "$(cat /etc/lb/openzfs), $(cat /sys/module/zfs/version 2>/dev/null || echo 'no zfs module')"
+fi
 
 hostname lab-guest
 ip link set lo up

@@ -130,10 +130,9 @@ pid_t spawnTied(const std::vector<std::string>& argv, const std::string& log) {
 
 } // namespace
 
-std::string labGuestCacheDir() {
-    if (const char* dir = std::getenv("LAYOUTBENCH_GUEST_CACHE"); dir && *dir)
-        return dir;
-    return LAYOUTBENCH_GUEST_CACHE;
+std::string labGuestCacheDir(bool openzfs) {
+    const char* dir = std::getenv("LAYOUTBENCH_GUEST_CACHE");
+    return std::string(dir && *dir ? dir : LAYOUTBENCH_GUEST_CACHE) + (openzfs ? "-openzfs" : "");
 }
 
 LabGuest::LabGuest(LabGuestOptions options) {
@@ -153,10 +152,14 @@ void LabGuest::start(const LabGuestOptions& options) {
     }
     removeStaleDirectories();
 
-    cacheDir_ = labGuestCacheDir();
+    cacheDir_ = labGuestCacheDir(options.openzfs);
     const auto buildStart = Clock::now();
-    const auto build = runProcess(
-        {"bash", std::string(LAYOUTBENCH_SOURCE_DIR) + "/tests/lab-guest/build.sh", cacheDir_});
+    std::vector<std::string> buildArgv{"bash", std::string(LAYOUTBENCH_SOURCE_DIR) +
+                                                   "/tests/lab-guest/build.sh"};
+    if (options.openzfs)
+        buildArgv.emplace_back("--openzfs");
+    buildArgv.push_back(cacheDir_);
+    const auto build = runProcess(buildArgv);
     buildSeconds_ = secondsSince(buildStart);
     if (build.exitCode != 0) {
         why_ = "the lab guest cannot be built in " + cacheDir_ + ": " + build.out + build.err;
@@ -167,6 +170,8 @@ void LabGuest::start(const LabGuestOptions& options) {
         for (std::string line; std::getline(manifest, line);)
             if (line.starts_with("linux-image-"))
                 kernelRelease_ = line.substr(12, line.find(' ') - 12);
+            else if (line.starts_with("zfsutils-linux "))
+                openzfsVersion_ = line.substr(15);
     }
     available_ = true;
 

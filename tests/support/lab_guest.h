@@ -31,6 +31,10 @@ struct LabGuestOptions {
     bool restrictNetwork = true;
     std::vector<std::string> netdevOptions; // appended to qemu's -netdev user,...
     std::chrono::seconds bootTimeout{120};
+    // The guest with OpenZFS (build.sh --openzfs, built in its own cache folder): spl and zfs
+    // loaded at boot, zpool/zfs/zdb, udevd running. The first build on a machine compiles the
+    // modules (minutes); later ones find them in the machine's cache.
+    bool openzfs = false;
 };
 
 class LabGuest {
@@ -53,7 +57,8 @@ public:
     int port() const { return port_; }
     std::string consoleLog() const;                                     // the serial console so far
     const std::string& kernelRelease() const { return kernelRelease_; } // e.g. 6.1.0-57-amd64
-    const std::vector<std::string>& disks() const { return disks_; }    // host files, vda first
+    const std::string& openzfsVersion() const { return openzfsVersion_; } // e.g. 2.3.2-2~bpo12+2
+    const std::vector<std::string>& disks() const { return disks_; }      // host files, vda first
     double bootSeconds() const { return bootSeconds_; } // qemu start to ready marker
     double buildSeconds() const { return buildSeconds_; }
 
@@ -68,6 +73,7 @@ private:
     std::string dir_;
     std::string cacheDir_;
     std::string kernelRelease_;
+    std::string openzfsVersion_;
     std::vector<std::string> disks_;
     int port_ = 0;
     int pid_ = -1;
@@ -78,7 +84,8 @@ private:
     std::string why_;
 };
 
-// Where the guest is built: $LAYOUTBENCH_GUEST_CACHE, else the build tree's lab-guest folder.
-std::string labGuestCacheDir();
+// Where the guest is built: $LAYOUTBENCH_GUEST_CACHE, else the build tree's lab-guest folder;
+// the OpenZFS guest in the same path with "-openzfs" appended.
+std::string labGuestCacheDir(bool openzfs = false);
 
 } // namespace lb::test
