@@ -92,6 +92,10 @@ constexpr std::uint64_t zfsMinSlop = 128 * MiB;
 constexpr std::uint64_t zfsMaxSlop = 128 * GiB;
 // vdev_set_deflate_ratio() measures every vdev with a 128 KiB block, whatever the recordsize.
 constexpr std::uint64_t zfsDeflateBlock = 128 * KiB;
+// include/sys/vdev_draid.h: VDEV_DRAID_ROWHEIGHT (SPA_MAXBLOCKSIZE, 16 MiB) and
+// VDEV_DRAID_REFLOW_RESERVE (two rows, kept at the end of each child for dRAID expansion).
+constexpr std::uint64_t zfsDraidRowHeight = 16 * MiB;
+constexpr std::uint64_t zfsDraidReflowReserve = 2 * zfsDraidRowHeight;
 
 // ---------------------------------------------------------------------------------------------
 // mdadm constants (md-raid-utilities/mdadm, super1.c and Create.c), in 512-byte sectors
@@ -115,6 +119,8 @@ struct Breakdown {
     std::uint64_t slop = 0;     // part of data kept back (ZFS)
     std::uint64_t reserved = 0; // labels, metadata, rounding
     std::uint64_t mixed = 0;    // lost to a smaller member
+    std::uint64_t spare = 0;    // dRAID distributed spares
+    std::uint64_t poolSize = 0; // ZFS: zpool list's SIZE
     double efficiency = 0;
 };
 
@@ -139,6 +145,33 @@ Expected<void> validate(const CapacityInput& in) {
     if (count < needed)
         return badInput("disks: " + kindName + " needs at least " + std::to_string(needed) +
                         " disks, got " + std::to_string(count));
+    if (in.vdevs == 0)
+        return badInput("vdevs: a pool needs at least one vdev");
+    if (in.vdevs > 1) {
+        if (!isZfs(in.kind) || in.kind == LayoutKind::ZfsStripe || in.kind == LayoutKind::ZfsRaid10)
+            return badInput("vdevs: " + kindName +
+                            " has no vdev count (zfs-mirror, zfs-raidz and zfs-draid kinds do)");
+        if (count % in.vdevs != 0 || count / in.vdevs < needed)
+            return badInput("vdevs: " + std::to_string(count) + " disks do not split into " +
+                            std::to_string(in.vdevs) + " " + kindName + " vdevs of at least " +
+                            std::to_string(needed) + " disks each");
+    }
+    if (isDraid(in.kind)) {
+        if (auto problem =
+                draidShapeProblem(in.kind, static_cast<unsigned>(count / in.vdevs), in.draid))
+            return badInput("draid: " + *problem);
+    } else if (in.draid != DraidShape{}) {
+        return badInput("draid: data width and spares apply to zfs-draid kinds, not " + kindName);
+    }
+    if (in.raidzExpandedFrom != 0) {
+        if (!isRaidz(in.kind) || in.vdevs != 1)
+            return badInput("raidz-expanded-from: expansion is modelled for one RAIDZ vdev, not " +
+                            kindName + (in.vdevs != 1 ? " in several vdevs" : ""));
+        if (in.raidzExpandedFrom < needed || in.raidzExpandedFrom >= count)
+            return badInput("raidz-expanded-from: " + std::to_string(in.raidzExpandedFrom) +
+                            " must be at least " + std::to_string(needed) + " and below the " +
+                            std::to_string(count) + " disks after the expansion");
+    }
     if ((in.kind == LayoutKind::MdRaid10 || in.kind == LayoutKind::ZfsRaid10) && count % 2 != 0)
         return badInput("disks: " + kindName +
                         " needs an even number of disks (pairs of "
@@ -188,8 +221,16 @@ struct BlockShape {
     std::uint64_t alloc;  // everything the record allocates
 };
 
-BlockShape zfsBlock(LayoutKind kind, std::uint64_t blockBytes, unsigned width, unsigned ashift) {
+BlockShape zfsBlock(LayoutKind kind, std::uint64_t blockBytes, unsigned width, unsigned ashift,
+                    unsigned draidData) {
     const std::uint64_t sectorBytes = 1ULL << ashift;
+    if (isDraid(kind)) {
+        // vdev_draid_asize(): every block takes whole rows of the redundancy group, data + parity
+        // sectors each; the unused data sectors of the last row are padding.
+        const std::uint64_t rows = divRoundUp(blockBytes, std::uint64_t{draidData} << ashift);
+        return {blockBytes, (rows * parityOf(kind)) << ashift,
+                (rows * (draidData + parityOf(kind))) << ashift};
+    }
     if (parityOf(kind) > 0) {
         const auto a = raidzAllocate(blockBytes, width, parityOf(kind), ashift);
         return {blockBytes, a.paritySectors << ashift,
@@ -201,108 +242,200 @@ BlockShape zfsBlock(LayoutKind kind, std::uint64_t blockBytes, unsigned width, u
     return {blockBytes, oneCopy * (width - 1), oneCopy * width};
 }
 
+// The top-level vdevs' members, in the given order: one disk each (stripe), pairs (raid10), or
+// the disks split into in.vdevs groups of equal width.
+std::vector<std::vector<std::size_t>> zfsVdevMembers(const CapacityInput& in, std::size_t n) {
+    std::vector<std::vector<std::size_t>> vdevs;
+    const std::size_t width = in.kind == LayoutKind::ZfsStripe   ? 1
+                              : in.kind == LayoutKind::ZfsRaid10 ? 2
+                                                                 : n / in.vdevs;
+    for (std::size_t i = 0; i + width <= n; i += width) {
+        vdevs.emplace_back();
+        for (std::size_t m = i; m < i + width; ++m)
+            vdevs.back().push_back(m);
+    }
+    return vdevs;
+}
+
+// One top-level vdev as OpenZFS lays it out, from its members' leaf sizes.
+struct VdevSpace {
+    std::uint64_t allocatable = 0;  // raw bytes inside metaslabs (parity and copies included)
+    std::uint64_t logRaw = 0;       // raw bytes of the embedded ZIL metaslab
+    std::uint64_t normalDspace = 0; // deflated space of the normal class
+    std::uint64_t logDspace = 0;    // deflated space of the embedded log class
+    std::uint64_t poolSize = 0;     // what it adds to `zpool list` SIZE: its metaslabs' asize
+    std::uint64_t spare = 0;        // dRAID: raw bytes kept for the distributed spares
+    std::uint64_t mixed = 0;        // lost to its smallest member
+    BlockShape block{0, 0, 1};      // one record at the record size, as written now
+    std::uint64_t blockDsize = 1;   // and the deflated space it is charged
+};
+
+Expected<VdevSpace> zfsVdevSpace(const CapacityInput& in, const std::vector<std::uint64_t>& leaf) {
+    const auto width = static_cast<unsigned>(leaf.size());
+    const unsigned parity = parityOf(in.kind);
+    VdevSpace v;
+    // vdev_mirror_open(), vdev_raidz_open() and vdev_draid_calculate_asize() take the smallest
+    // child's asize; what larger children hold beyond it is the mixed-size waste.
+    const std::uint64_t smallest = *std::min_element(leaf.begin(), leaf.end());
+    for (auto l : leaf)
+        v.mixed += l - smallest;
+
+    // The vdev's asize, and the width it was created with (RAIDZ expansion keeps that one for
+    // the metaslab size and the deflate ratio).
+    std::uint64_t asize = smallest;
+    std::uint64_t createdAsize = smallest;
+    unsigned createdWidth = width;
+    std::uint64_t rawFactor = width; // raw bytes per byte of asize: a mirror's asize is one child
+    unsigned draidData = 0;
+    if (isRaidz(in.kind)) {
+        // A RAIDZ asize is already raw (parity included).
+        rawFactor = 1;
+        if (in.raidzExpandedFrom != 0)
+            createdWidth = in.raidzExpandedFrom;
+        asize = smallest * width;
+        createdAsize = smallest * createdWidth;
+    } else if (isDraid(in.kind)) {
+        rawFactor = 1;
+        draidData =
+            in.draid.data != 0 ? in.draid.data : draidDefaultData(parity, width, in.draid.spares);
+        // vdev_draid_open(): each child keeps VDEV_DRAID_REFLOW_RESERVE (32 MiB) for a future
+        // expansion and is rounded down to whole 16 MiB rows; the children less the spares hold
+        // whole groups of (data + parity) rows. The spares' share of every child is kept free.
+        if (smallest < zfsDraidReflowReserve + zfsDraidRowHeight)
+            return badInput("a dRAID child of " + std::to_string(smallest) +
+                            " bytes leaves no 16 MiB row after the 32 MiB expansion reserve");
+        const std::uint64_t child = roundDown(smallest - zfsDraidReflowReserve, zfsDraidRowHeight);
+        const std::uint64_t groupSize = (draidData + parity) * zfsDraidRowHeight;
+        const std::uint64_t ndisks = width - in.draid.spares;
+        asize = child * ndisks / groupSize * groupSize;
+        createdAsize = asize;
+        v.spare = child * in.draid.spares;
+    }
+
+    // vdev_metaslab_init(): whole metaslabs only, the tail is lost. dRAID metaslabs start and end
+    // on whole rows of the group (vdev_draid_metaslab_init), so each loses a little at its ends.
+    const unsigned shift = zfsMetaslabShift(createdAsize);
+    const std::uint64_t msCount = asize >> shift;
+    const std::uint64_t msBytes = 1ULL << shift;
+    std::uint64_t firstMs = msBytes;
+    std::uint64_t total = msCount * msBytes;
+    if (isDraid(in.kind)) {
+        const std::uint64_t row = std::uint64_t{draidData + parity} << in.ashift;
+        total = 0;
+        for (std::uint64_t m = 0; m < msCount; ++m) {
+            const std::uint64_t start = m << shift;
+            const std::uint64_t aligned = roundUp(start, row);
+            const std::uint64_t size = roundDown(msBytes - (aligned - start), row);
+            if (m == 0)
+                firstMs = size;
+            total += size;
+        }
+    }
+    v.poolSize = total;
+    v.allocatable = total * rawFactor;
+
+    // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block allocates at the
+    // width the vdev was created with (vdev_psize_to_asize_txg at txg 0), per copy.
+    const auto shape128 = zfsBlock(in.kind, zfsDeflateBlock, createdWidth, in.ashift, draidData);
+    const std::uint64_t deflateRatio =
+        zfsDeflateBlock / ((shape128.alloc / rawFactor) >> zfsMinBlockShift);
+    // A vdev of more than zfs_embedded_slog_min_ms metaslabs gives its emptiest one (the first,
+    // on a new pool) to the embedded log class (the ZIL); it leaves the normal class's space.
+    const std::uint64_t logMs = msCount > zfsEmbeddedSlogMinMs ? firstMs : 0;
+    // vdev_deflated_space(): (space >> SPA_MINBLOCKSHIFT) * ratio.
+    v.normalDspace = ((total - logMs) >> zfsMinBlockShift) * deflateRatio;
+    v.logDspace = (logMs >> zfsMinBlockShift) * deflateRatio;
+    v.logRaw = logMs * rawFactor;
+
+    v.block = zfsBlock(in.kind, in.recordsizeBytes, width, in.ashift, draidData);
+    v.blockDsize = ((v.block.alloc / rawFactor) >> zfsMinBlockShift) * deflateRatio;
+    return v;
+}
+
+// Linux OpenZFS given a whole disk (zpool_label_disk, libzfs_pool_os.c) writes a GPT of 128
+// entries and uses partition 1: from sector 2048 (NEW_START_BLOCK) to the last usable sector
+// less EFI_MIN_RESV_SIZE (16384 sectors, partition 9), aligned down to 2048 sectors
+// (PARTITION_END_ALIGNMENT). Sectors are 512-byte logical sectors.
+std::uint64_t zfsWholeDiskPartition(std::uint64_t diskBytes) {
+    constexpr std::uint64_t gptSectors = 33; // the backup GPT: header + 128 entries of 128 bytes
+    constexpr std::uint64_t startSector = 2048;
+    constexpr std::uint64_t reservedSectors = 16 * 1024;
+    const std::uint64_t sectors = diskBytes / sector;
+    if (sectors < gptSectors + reservedSectors + startSector)
+        return 0;
+    return roundDown(sectors - gptSectors - reservedSectors - startSector, 2048) * sector;
+}
+
 Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
     const std::size_t n = part.size();
 
-    // Leaf devices: vdev_open() refuses devices under SPA_MINDEVSIZE and keeps the labels.
+    // Leaf devices: the whole-disk partition where OpenZFS makes one; vdev_open() refuses
+    // devices under SPA_MINDEVSIZE and keeps the labels and boot area.
+    const bool wholeDisk = in.zfsWholeDiskLabel && in.underprovision >= 1.0;
     std::vector<std::uint64_t> leaf(n);
-    Breakdown b;
     for (std::size_t i = 0; i < n; ++i) {
-        leaf[i] = zfsLeafAsize(part[i]);
+        leaf[i] = zfsLeafAsize(wholeDisk ? zfsWholeDiskPartition(part[i]) : part[i]);
         if (leaf[i] == 0)
-            return badInput(diskLabel(i, part[i]) + " is below the 64 MiB a ZFS device needs");
-        b.reserved += part[i] - leaf[i];
+            return badInput(diskLabel(i, part[i]) + " is below the 64 MiB a ZFS device needs" +
+                            (wholeDisk && part[i] >= zfsMinDevSize
+                                 ? " after the 9 MiB OpenZFS's whole-disk partitioning takes"
+                                 : ""));
     }
 
-    // Top-level vdevs, with the members of each in the given order.
-    std::vector<std::vector<std::size_t>> vdevs;
-    switch (in.kind) {
-    case LayoutKind::ZfsStripe:
-        for (std::size_t i = 0; i < n; ++i)
-            vdevs.push_back({i});
-        break;
-    case LayoutKind::ZfsRaid10:
-        for (std::size_t i = 0; i + 1 < n; i += 2)
-            vdevs.push_back({i, i + 1});
-        break;
-    default: // one mirror or one RAIDZ vdev of every disk
-        vdevs.emplace_back();
-        for (std::size_t i = 0; i < n; ++i)
-            vdevs.back().push_back(i);
-        break;
-    }
-
-    const bool raidz = parityOf(in.kind) > 0;
-    std::uint64_t allocatable = 0;  // raw bytes inside whole metaslabs
-    std::uint64_t logRaw = 0;       // raw bytes of the embedded ZIL metaslabs
-    std::uint64_t normalDspace = 0; // deflated space of the normal class
-    std::uint64_t logDspace = 0;    // deflated space of the embedded log class
-    std::uint64_t blockData = 0;    // one record: data bytes ...
-    std::uint64_t blockParity = 0;  // ... parity bytes ...
-    std::uint64_t blockAlloc = 1;   // ... and all bytes it allocates ...
-    std::uint64_t blockDsize = 1;   // ... and the deflated space it is charged
-    for (const auto& members : vdevs) {
-        const auto width = static_cast<unsigned>(members.size());
-        // vdev_mirror_open() and vdev_raidz_open() take the smallest child's asize; a RAIDZ
-        // vdev's asize is that times the number of children. Whatever larger children hold
-        // beyond it is the mixed-size waste.
-        std::uint64_t smallest = leaf[members.front()];
+    Breakdown b;
+    std::uint64_t allocatable = 0, logRaw = 0, normalDspace = 0, logDspace = 0, spare = 0;
+    VdevSpace last;
+    for (const auto& members : zfsVdevMembers(in, n)) {
+        std::vector<std::uint64_t> leaves;
         for (auto m : members)
-            smallest = std::min(smallest, leaf[m]);
-        for (auto m : members)
-            b.mixed += leaf[m] - smallest;
-        const std::uint64_t asize = raidz ? smallest * width : smallest;
-        // Raw bytes per byte of vdev asize: a mirror's asize is one child, a RAIDZ asize is
-        // already raw (parity included), a single disk is itself.
-        const std::uint64_t rawFactor = raidz ? 1 : width;
-
-        // vdev_metaslab_init(): only whole metaslabs are allocatable; the tail is lost.
-        const unsigned shift = zfsMetaslabShift(asize);
-        const std::uint64_t msCount = asize >> shift;
-        const std::uint64_t msBytes = 1ULL << shift;
-        allocatable += msCount * msBytes * rawFactor;
-        b.reserved += (asize - msCount * msBytes) * rawFactor;
-
-        // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block allocates.
-        // vdev_psize_to_asize() is per vdev: one copy on a mirror, hence the division.
-        const auto shape128 = zfsBlock(in.kind, zfsDeflateBlock, width, in.ashift);
-        const std::uint64_t deflateRatio =
-            zfsDeflateBlock / ((shape128.alloc / rawFactor) >> zfsMinBlockShift);
-        // vdev_deflated_space(): (space >> SPA_MINBLOCKSHIFT) * ratio, metaslab by metaslab.
-        const std::uint64_t msDspace = (msBytes >> zfsMinBlockShift) * deflateRatio;
-        // vdev_metaslab_init(): a vdev with more than zfs_embedded_slog_min_ms metaslabs gives
-        // one to the embedded log class (the ZIL); it leaves the normal class's space.
-        const std::uint64_t logMs = msCount > zfsEmbeddedSlogMinMs ? 1 : 0;
-        normalDspace += (msCount - logMs) * msDspace;
-        logDspace += logMs * msDspace;
-        logRaw += logMs * msBytes * rawFactor;
-
-        const auto shape = zfsBlock(in.kind, in.recordsizeBytes, width, in.ashift);
-        blockData = shape.data; // the same for every vdev of a kind
-        blockParity = shape.parity;
-        blockAlloc = shape.alloc;
-        blockDsize = ((shape.alloc / rawFactor) >> zfsMinBlockShift) * deflateRatio;
+            leaves.push_back(leaf[m]);
+        auto v = zfsVdevSpace(in, leaves);
+        if (!v)
+            return fail(v.error());
+        allocatable += v->allocatable;
+        logRaw += v->logRaw;
+        normalDspace += v->normalDspace;
+        logDspace += v->logDspace;
+        spare += v->spare;
+        b.mixed += v->mixed;
+        b.poolSize += v->poolSize;
+        last = *v; // every vdev of a kind has the same width, hence the same record shape
     }
+    const BlockShape& block = last.block;
 
     // The allocatable space filled with records of recordsize: data, parity, padding in the
     // proportions of one record. Padding takes the rounding so the three add up exactly.
-    b.data = mulDiv(allocatable, blockData, blockAlloc);
-    b.parity = mulDiv(allocatable, blockParity, blockAlloc);
+    b.data = mulDiv(allocatable, block.data, block.alloc);
+    b.parity = mulDiv(allocatable, block.parity, block.alloc);
     b.padding = allocatable - b.data - b.parity;
-    b.efficiency = static_cast<double>(blockData) / static_cast<double>(blockAlloc);
+    b.efficiency = static_cast<double>(block.data) / static_cast<double>(block.alloc);
+    b.spare = spare;
+    // Labels, boot area, GPT, expansion reserve, row and metaslab rounding: the rest.
+    std::uint64_t partitioned = 0;
+    for (auto p : part)
+        partitioned += p;
+    b.reserved = partitioned - b.mixed - spare - allocatable;
 
-    // usable = allocatable * efficiency - slop, with the slop computed as OpenZFS does: from
-    // the deflated space of the normal class (spa_dspace, which counts every vdev as if it held
-    // 128 KiB blocks) by spa_get_slop_space(). It is then converted to data at the chosen record
-    // size the way ZFS charges writes: each record costs its deflated size (blockDsize), so a
-    // deflated byte of slop keeps blockData / blockDsize bytes of records out. At 128K records
-    // that is 1:1 up to the deflate ratio's rounding; at small records on wide sectors it keeps
-    // the slop in proportion instead of letting it swallow the pool. The embedded log
-    // metaslabs join the slop, as the data they would hold at this record size.
+    // What the pool offers, as OpenZFS computes it: the normal class's deflated space
+    // (spa_dspace, which counts every vdev as if it held 128 KiB blocks, at a deflate ratio
+    // truncated to 1/512) less spa_get_slop_space(). `zfs list` shows exactly that as used +
+    // avail of a new pool. At another record size each record is charged its deflated size
+    // (blockDsize), so the deflated bytes hold blockData / blockDsize bytes of records -- but
+    // never more than one byte per deflated byte: where a record is charged less than its size
+    // (the truncated ratio, 128K records on RAIDZ, new records after a RAIDZ expansion) the pool
+    // still shows, and promises, only the deflated figure. The embedded log metaslabs join the
+    // slop, as the records they would hold.
+    const std::uint64_t charged = std::max(last.blockDsize, block.data);
+    const std::uint64_t slopDspace = std::min(zfsSlopSpace(normalDspace, logDspace), normalDspace);
+    const std::uint64_t usable = mulDiv(normalDspace - slopDspace, block.data, charged);
     const std::uint64_t slop =
-        mulDiv(zfsSlopSpace(normalDspace, logDspace), blockData, blockDsize) +
-        mulDiv(logRaw, blockData, blockAlloc);
-    b.slop = std::min(slop, b.data); // cannot bind: the slop is at most the normal class
+        mulDiv(slopDspace, block.data, charged) + mulDiv(logRaw, block.data, block.alloc);
+    // Each floor is at most its share of b.data (the deflated space is the allocatable space
+    // times a ratio truncated down), so what is left is the truncation itself: reserved.
+    assert(usable + slop <= b.data);
+    b.slop = slop;
+    b.reserved += b.data - usable - slop;
+    b.data = usable + slop;
     return b;
 }
 
@@ -380,7 +513,24 @@ Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::
     return b;
 }
 
-void setFaultTolerance(Capacity& c, LayoutKind kind, unsigned disks) {
+void setFaultTolerance(Capacity& c, const CapacityInput& in) {
+    const LayoutKind kind = in.kind;
+    const auto disks = static_cast<unsigned>(in.diskBytes.size());
+    if (isZfs(kind) && kind != LayoutKind::ZfsStripe && kind != LayoutKind::ZfsRaid10 &&
+        in.vdevs > 1) {
+        // Several vdevs: any one lost loses the pool; at best each loses its own tolerance.
+        CapacityInput one = in;
+        one.vdevs = 1;
+        one.diskBytes.resize(disks / in.vdevs);
+        setFaultTolerance(c, one);
+        c.faultToleranceBest *= in.vdevs;
+        return;
+    }
+    if (isDraid(kind)) {
+        c.faultTolerance = parityOf(kind);
+        c.faultToleranceBest = parityOf(kind) + in.draid.spares;
+        return;
+    }
     switch (kind) {
     case LayoutKind::MdRaid1:
     case LayoutKind::ZfsMirror: // any N-1 of N copies may go
@@ -515,10 +665,12 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
     c.slopBytes = b->slop;
     c.mixedSizeWasteBytes = b->mixed;
     c.reservedBytes = b->reserved;
-    setFaultTolerance(c, in.kind, static_cast<unsigned>(in.diskBytes.size()));
+    c.spareBytes = b->spare;
+    c.poolSizeBytes = b->poolSize;
+    setFaultTolerance(c, in);
 
     assert(c.usableBytes + c.slopBytes + c.parityBytes + c.paddingBytes + c.reservedBytes +
-               c.underprovisionedBytes + c.mixedSizeWasteBytes ==
+               c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes ==
            c.rawBytes);
     return c;
 }
@@ -537,12 +689,18 @@ Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const Capacit
     pool.kind = LayoutKind::ZfsStripe;
     pool.diskBytes = {array->usableBytes};
     pool.underprovision = 1.0;
+    // The array as the pool's one vdev, used as it is (whether libzfs labels an md device as a
+    // whole disk has not been checked against a real pool).
+    pool.zfsWholeDiskLabel = false;
+    pool.vdevs = 1;
+    pool.raidzExpandedFrom = 0;
     auto top = computeCapacity(pool);
     if (!top)
         return top;
     Capacity c = *array;
     c.usableBytes = top->usableBytes;
     c.slopBytes = top->slopBytes;
+    c.poolSizeBytes = top->poolSizeBytes;
     c.paddingBytes = top->paddingBytes;
     c.reservedBytes = array->reservedBytes + top->reservedBytes;
     c.dataEfficiency = array->dataEfficiency * top->dataEfficiency;

@@ -23,19 +23,32 @@ struct CapacityInput {
     // md kinds: a one-vdev ZFS pool is made on the array (ZFS on md, a guest running ZFS), and
     // the capacity is what the pool offers (computeZfsOnMdCapacity).
     bool poolOnArray = false;
+    // ZFS, whole disks (underprovision 1.0): Linux OpenZFS writes a GPT and uses partition 1,
+    // which ends 8 MiB and the backup GPT before the end, on a 1 MiB boundary. false for what
+    // ZFS takes as it is: FreeBSD's disks, files (zfs-fuse, file vdevs), partitions made first.
+    bool zfsWholeDiskLabel = true;
+    // ZFS mirror, RAIDZ and dRAID kinds: the disks, in order, split into this many top-level
+    // vdevs of equal width (2 for two raidz2 of 6 from 12 disks).
+    unsigned vdevs = 1;
+    DraidShape draid; // dRAID kinds: data disks per group (0: zpool's default) and spares
+    // RAIDZ, one vdev: created with this many disks and expanded (OpenZFS 2.3, zpool attach) to
+    // the disks given; 0 if not. The metaslab size and the deflate ratio stay the original's.
+    unsigned raidzExpandedFrom = 0;
 };
 
 // Every byte of rawBytes lands in exactly one of: usable, slop, parity, padding, reserved,
-// underprovisioned, mixedSizeWaste. They always add up to rawBytes.
+// underprovisioned, mixedSizeWaste, spare. They always add up to rawBytes.
 struct Capacity {
     std::uint64_t rawBytes = 0;    // sum of the disks as sold
     std::uint64_t usableBytes = 0; // what data can fill, at the given record size, after the rest
     // Fraction of allocated raw space holding data at that record size (parity, padding, mirror
     // copies taken out; nothing else). ZFS: recordsize over the bytes one record allocates.
     double dataEfficiency = 0;
-    unsigned faultTolerance = 0;     // disks that may fail, guaranteed (worst case)
-    unsigned faultToleranceBest = 0; // best case (e.g. RAID10: one per mirror)
-    std::uint64_t parityBytes = 0;   // raw space holding parity or mirror copies
+    unsigned faultTolerance = 0; // disks that may fail, guaranteed (worst case)
+    // Best case (RAID10: one per mirror; dRAID: one more per distributed spare, each failure
+    // after the rebuild onto a spare has finished).
+    unsigned faultToleranceBest = 0;
+    std::uint64_t parityBytes = 0; // raw space holding parity or mirror copies
     // RAIDZ skip-sector padding, plus the unfilled end of the last sector when the record size is
     // smaller than a sector (ZFS kinds only).
     std::uint64_t paddingBytes = 0;
@@ -46,8 +59,13 @@ struct Capacity {
     std::uint64_t underprovisionedBytes = 0; // left unpartitioned
     std::uint64_t mixedSizeWasteBytes = 0; // lost because a larger disk is paired with smaller ones
     // md superblock/bitmap/data offset and size rounding; ZFS labels, boot area, 256 KiB label
-    // alignment and the partial metaslab at the end of each vdev.
+    // alignment, the partial metaslab at the end of each vdev, and what the deflate ratio's
+    // truncation to 1/512 takes from RAIDZ (about 0.1-0.4 %: `zfs list` shows the pool without it).
     std::uint64_t reservedBytes = 0;
+    std::uint64_t spareBytes = 0; // dRAID: the distributed spares' share of every child
+    // ZFS: what `zpool list` shows as SIZE (the metaslabs' space, parity included, one copy of a
+    // mirror); not one of the categories above. 0 for md.
+    std::uint64_t poolSizeBytes = 0;
     bool operator==(const Capacity&) const = default;
 };
 

@@ -282,7 +282,8 @@ Expected<std::unique_ptr<Probe>> drillProbe(const Scenario& scenario, const Scen
                         layout.name + "' is neither md nor ZFS");
     std::vector<std::string> words;
     if (drill.action == DrillAction::ZfsAddVdev) {
-        words = vdevSpec(layout.kind, *spares);
+        // One more vdev of the layout's shape (its width, its dRAID layout).
+        words = vdevSpec(layout.kind, *spares, 1, layout.draid);
     } else if (drill.action == DrillAction::RaidzExpand) {
         words.push_back("raidz" + std::to_string(parityOf(layout.kind)) + "-0");
         words.insert(words.end(), spares->begin(), spares->end());

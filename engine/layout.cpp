@@ -1,12 +1,14 @@
 #include "engine/layout.h"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <utility>
 
 namespace lb {
 
 namespace {
-constexpr std::array<std::pair<LayoutKind, std::string_view>, 13> kindNames{{
+constexpr std::array<std::pair<LayoutKind, std::string_view>, 16> kindNames{{
     {LayoutKind::Dir, "dir"},
     {LayoutKind::MdRaid0, "md-raid0"},
     {LayoutKind::MdRaid1, "md-raid1"},
@@ -19,6 +21,9 @@ constexpr std::array<std::pair<LayoutKind, std::string_view>, 13> kindNames{{
     {LayoutKind::ZfsRaidz1, "zfs-raidz1"},
     {LayoutKind::ZfsRaidz2, "zfs-raidz2"},
     {LayoutKind::ZfsRaidz3, "zfs-raidz3"},
+    {LayoutKind::ZfsDraid1, "zfs-draid1"},
+    {LayoutKind::ZfsDraid2, "zfs-draid2"},
+    {LayoutKind::ZfsDraid3, "zfs-draid3"},
     {LayoutKind::Guest, "guest"},
 }};
 } // namespace
@@ -60,10 +65,21 @@ bool isZfs(LayoutKind k) {
     case LayoutKind::ZfsRaidz1:
     case LayoutKind::ZfsRaidz2:
     case LayoutKind::ZfsRaidz3:
+    case LayoutKind::ZfsDraid1:
+    case LayoutKind::ZfsDraid2:
+    case LayoutKind::ZfsDraid3:
         return true;
     default:
         return false;
     }
+}
+
+bool isRaidz(LayoutKind k) {
+    return k == LayoutKind::ZfsRaidz1 || k == LayoutKind::ZfsRaidz2 || k == LayoutKind::ZfsRaidz3;
+}
+
+bool isDraid(LayoutKind k) {
+    return k == LayoutKind::ZfsDraid1 || k == LayoutKind::ZfsDraid2 || k == LayoutKind::ZfsDraid3;
 }
 
 bool isMd(LayoutKind k) {
@@ -82,12 +98,15 @@ bool isMd(LayoutKind k) {
 unsigned parityOf(LayoutKind k) {
     switch (k) {
     case LayoutKind::ZfsRaidz1:
+    case LayoutKind::ZfsDraid1:
     case LayoutKind::MdRaid5:
         return 1;
     case LayoutKind::ZfsRaidz2:
+    case LayoutKind::ZfsDraid2:
     case LayoutKind::MdRaid6:
         return 2;
     case LayoutKind::ZfsRaidz3:
+    case LayoutKind::ZfsDraid3:
         return 3;
     default:
         return 0;
@@ -113,19 +132,107 @@ unsigned minimumDisks(LayoutKind k) {
     case LayoutKind::ZfsRaidz3:
         // vdev_raidz_open() refuses fewer than nparity + 1 children.
         return parityOf(k) + 1;
+    case LayoutKind::ZfsDraid1:
+    case LayoutKind::ZfsDraid2:
+    case LayoutKind::ZfsDraid3:
+        // zpool: one data disk and the parity at least (without spares).
+        return parityOf(k) + 1;
     default:
         return 0;
     }
 }
 
-std::optional<std::string> diskCountProblem(LayoutKind k, std::size_t disks) {
+std::optional<std::string> diskCountProblem(LayoutKind k, std::size_t disks, unsigned vdevs,
+                                            const DraidShape* draid) {
     const std::string made =
         std::string(layoutKindName(k)) + " cannot be made of " + std::to_string(disks) + " disks";
+    if (vdevs > 1) {
+        if (k != LayoutKind::ZfsMirror && !isRaidz(k) && !isDraid(k))
+            return std::string(layoutKindName(k)) + " is not split into vdevs";
+        if (disks % vdevs != 0)
+            return made + ": they do not split into " + std::to_string(vdevs) +
+                   " vdevs of equal width";
+        disks /= vdevs;
+    }
     if (disks < minimumDisks(k))
-        return made + ": it needs at least " + std::to_string(minimumDisks(k));
+        return made + (vdevs > 1 ? " per vdev" : "") + ": it needs at least " +
+               std::to_string(minimumDisks(k));
     if (k == LayoutKind::ZfsRaid10 && disks % 2 != 0)
         return made + ": its mirrors are pairs";
+    if (isDraid(k))
+        return draidShapeProblem(k, static_cast<unsigned>(disks), draid ? *draid : DraidShape{});
     return std::nullopt;
+}
+
+// The dRAID rules below are zpool's (cmd/zpool/zpool_vdev.c, draid_config_by_type): a data width
+// of 8 unless fewer disks are left, at least one data disk, data + parity within the children
+// less the spares, at most 100 spares, parity 1 to 3.
+unsigned draidDefaultData(unsigned parity, unsigned children, unsigned spares) {
+    if (children <= spares + parity)
+        return 0;
+    return std::min(children - spares - parity, 8U);
+}
+
+std::optional<std::string> draidShapeProblem(LayoutKind k, unsigned children, DraidShape shape) {
+    const unsigned p = parityOf(k);
+    const std::string name(layoutKindName(k));
+    if (shape.spares > 100)
+        return name + ": at most 100 distributed spares, got " + std::to_string(shape.spares);
+    if (children <= shape.spares + p)
+        return name + " of " + std::to_string(children) + " disks with " +
+               std::to_string(shape.spares) + " spare(s) leaves no disk for data";
+    const unsigned data =
+        shape.data != 0 ? shape.data : draidDefaultData(p, children, shape.spares);
+    if (data + p > children - shape.spares)
+        return name + ": " + std::to_string(data) + " data disks per group is too many: at most " +
+               std::to_string(children - shape.spares - p) + " of " + std::to_string(children) +
+               " disks are left for data after " + std::to_string(p) + " parity and " +
+               std::to_string(shape.spares) + " spare(s)";
+    return std::nullopt;
+}
+
+std::string draidVdevName(LayoutKind k, unsigned children, DraidShape shape) {
+    const unsigned data =
+        shape.data != 0 ? shape.data : draidDefaultData(parityOf(k), children, shape.spares);
+    return "draid" + std::to_string(parityOf(k)) + ":" + std::to_string(data) +
+           "d:" + std::to_string(children) + "c:" + std::to_string(shape.spares) + "s";
+}
+
+std::optional<DraidSpec> parseDraidSpec(std::string_view text) {
+    if (!text.starts_with("draid"))
+        return std::nullopt;
+    text.remove_prefix(5);
+    DraidSpec spec;
+    unsigned parity = 1;
+    if (!text.empty() && text.front() != ':') {
+        if (text.front() < '1' || text.front() > '3')
+            return std::nullopt;
+        parity = static_cast<unsigned>(text.front() - '0');
+        text.remove_prefix(1);
+    }
+    spec.kind = parity == 1   ? LayoutKind::ZfsDraid1
+                : parity == 2 ? LayoutKind::ZfsDraid2
+                              : LayoutKind::ZfsDraid3;
+    while (!text.empty()) {
+        if (text.front() != ':')
+            return std::nullopt;
+        text.remove_prefix(1);
+        unsigned value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc{} || end == text.data() || end == text.data() + text.size())
+            return std::nullopt;
+        const char suffix = *end;
+        text.remove_prefix(static_cast<std::size_t>(end - text.data()) + 1);
+        if (suffix == 'd' && value > 0)
+            spec.shape.data = value;
+        else if (suffix == 'c' && value > 0)
+            spec.children = value;
+        else if (suffix == 's')
+            spec.shape.spares = value;
+        else
+            return std::nullopt;
+    }
+    return spec;
 }
 
 } // namespace lb

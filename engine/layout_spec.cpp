@@ -78,6 +78,15 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
         spec["recordsize"] = l.recordsizeBytes;
         spec["compression"] = l.compression;
         spec["atime"] = l.atime;
+        if (isZfs(l.kind)) {
+            spec["vdevs"] = l.vdevs;
+            if (isDraid(l.kind))
+                spec["draid"] = {{"data", l.draid.data}, {"spares", l.draid.spares}};
+            // Linux OpenZFS partitions a whole block device itself; files are used as they are.
+            const ScenarioDisk* first = l.disks.empty() ? nullptr : s.disk(l.disks.front());
+            const bool devices = first && !first->device.empty();
+            spec["zfs_devices"] = devices ? "whole-disk" : "as-is";
+        }
     }
     return dumpJson(spec);
 }
@@ -127,6 +136,14 @@ std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
         in.underprovision = it->get<double>();
     if (auto it = spec.find("chunk"); it != spec.end() && it->is_number_unsigned())
         in.mdChunkBytes = it->get<std::uint64_t>();
+    if (auto it = spec.find("vdevs"); it != spec.end() && it->is_number_unsigned())
+        in.vdevs = it->get<unsigned>();
+    if (auto it = spec.find("draid"); it != spec.end() && it->is_object()) {
+        in.draid.data = it->value("data", 0U);
+        in.draid.spares = it->value("spares", 0U);
+    }
+    // Layouts stored before the key was written were modelled with the devices as they are.
+    in.zfsWholeDiskLabel = spec.value("zfs_devices", std::string("as-is")) == "whole-disk";
     if (md != spec.end() && md->is_object()) {
         in.mdChunkBytes = md->value("chunk", in.mdChunkBytes);
         // A pool on the array: zfs-stripe with an inner array, or a guest running ZFS on it.

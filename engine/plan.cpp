@@ -4,6 +4,7 @@
 #include "engine/size.h"
 #include "engine/utf8.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 
@@ -63,27 +64,31 @@ Expected<LayoutPlan> withExport(LayoutPlan plan, const Scenario& scenario,
 
 } // namespace
 
-std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& files) {
+std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& files,
+                                  unsigned vdevs, DraidShape draid) {
     std::vector<std::string> out;
+    if (kind == LayoutKind::ZfsMirror || isRaidz(kind) || isDraid(kind)) {
+        // Each vdev its keyword and its share of the disks, in order.
+        const std::size_t width = files.size() / std::max(vdevs, 1U);
+        for (std::size_t i = 0; width > 0 && i + width <= files.size(); i += width) {
+            out.push_back(kind == LayoutKind::ZfsMirror ? std::string("mirror")
+                          : isRaidz(kind)
+                              ? "raidz" + std::to_string(parityOf(kind))
+                              : draidVdevName(kind, static_cast<unsigned>(width), draid));
+            out.insert(out.end(), files.begin() + static_cast<std::ptrdiff_t>(i),
+                       files.begin() + static_cast<std::ptrdiff_t>(i + width));
+        }
+        return out;
+    }
     switch (kind) {
     case LayoutKind::ZfsStripe:
         return files;
-    case LayoutKind::ZfsMirror:
-        out.push_back("mirror");
-        out.insert(out.end(), files.begin(), files.end());
-        return out;
     case LayoutKind::ZfsRaid10:
         for (std::size_t i = 0; i + 1 < files.size(); i += 2) {
             out.push_back("mirror");
             out.push_back(files[i]);
             out.push_back(files[i + 1]);
         }
-        return out;
-    case LayoutKind::ZfsRaidz1:
-    case LayoutKind::ZfsRaidz2:
-    case LayoutKind::ZfsRaidz3:
-        out.push_back("raidz" + std::to_string(parityOf(kind)));
-        out.insert(out.end(), files.begin(), files.end());
         return out;
     default:
         return out;
@@ -101,7 +106,9 @@ namespace {
 // The scenario loader refuses these with the file's line; a scenario built another way is
 // checked again here.
 Expected<void> checkDiskCount(const ScenarioLayout& layout, LayoutKind kind) {
-    if (const auto why = diskCountProblem(kind, layout.disks.size()))
+    const bool own = kind == layout.kind; // the vdev split and dRAID shape are the layout's
+    if (const auto why = diskCountProblem(kind, layout.disks.size(), own ? layout.vdevs : 1,
+                                          own ? &layout.draid : nullptr))
         return badInput("layout '" + layout.name + "': " + *why);
     return {};
 }
@@ -186,7 +193,8 @@ void planPool(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& 
         "-O",       std::string("primarycache=") + (scenario.coldCache ? "metadata" : "all"),
         "-m",       mount,
         layout.pool};
-    for (auto& v : vdevSpec(kind, vdevs))
+    const bool own = kind == layout.kind; // not the guest's stripe on its one disk
+    for (auto& v : vdevSpec(kind, vdevs, own ? layout.vdevs : 1, own ? layout.draid : DraidShape{}))
         create.push_back(std::move(v));
     plan.steps.push_back({"create pool " + layout.pool, cmd("zpool", std::move(create)),
                           cmd("zpool", {"destroy", "-f", layout.pool})});

@@ -47,8 +47,11 @@ Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& s
                                              const std::vector<std::string>& diskNames,
                                              const std::map<std::string, std::uint64_t>& sizes);
 
-// The vdev words of `zpool create`/`zpool add` for a kind: "mirror a b", "raidz2 a b c d", ...
-std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& disks);
+// The vdev words of `zpool create`/`zpool add` for a kind: "mirror a b", "raidz2 a b c d", ...,
+// the disks split into `vdevs` top-level vdevs of equal width
+// (mirror, raidz, draid kinds), dRAID vdevs spelled with their shape (draid2:4d:8c:1s).
+std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& disks,
+                                  unsigned vdevs = 1, DraidShape draid = {});
 
 // The first partition of a device as the kernel names it: /dev/sdb1, /dev/nvme0n1p1, /dev/loop3p1.
 std::string firstPartition(const std::string& device);

@@ -71,12 +71,6 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
-// floor(a * b / c) exactly, for b and c small enough that c * b fits in 64 bits (true for the
-// record and allocation sizes it is used with: both at most 16 MiB times a vdev width).
-std::uint64_t mulDivSmall(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-    return (a / c) * b + (a % c) * b / c;
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -344,7 +338,8 @@ Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layou
     // computeCapacity validates the kind, disk count, record size and ashift the figures use.
     if (auto c = computeCapacity(layout); !c)
         return fail(c.error());
-    const auto n = static_cast<unsigned>(layout.diskBytes.size());
+    // One vdev's width (a pool of several identical vdevs amplifies as one of them does).
+    const auto n = static_cast<unsigned>(layout.diskBytes.size() / layout.vdevs);
     const std::string nDisks = std::to_string(n);
     switch (layout.kind) {
     case LayoutKind::MdRaid1:
@@ -385,6 +380,24 @@ Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layou
                 std::to_string(a.paritySectors) + " parity + " + std::to_string(a.paddingSectors) +
                 " padding) / " + std::to_string(a.dataSectors) + " sectors"};
     }
+    case LayoutKind::ZfsDraid1:
+    case LayoutKind::ZfsDraid2:
+    case LayoutKind::ZfsDraid3: {
+        // Fixed-width stripes: every record takes whole rows of data + parity sectors.
+        const unsigned p = parityOf(layout.kind);
+        const unsigned d = layout.draid.data != 0 ? layout.draid.data
+                                                  : draidDefaultData(p, n, layout.draid.spares);
+        const std::uint64_t sectorBytes = 1ULL << layout.ashift;
+        const std::uint64_t dataSectors = (layout.recordsizeBytes + sectorBytes - 1) / sectorBytes;
+        const std::uint64_t rows = (dataSectors + d - 1) / d;
+        return WriteAmplification{
+            static_cast<double>(rows * (d + p)) / static_cast<double>(dataSectors),
+            draidVdevName(layout.kind, n, layout.draid) + ", " +
+                std::to_string(layout.recordsizeBytes / KiB) + "K records, ashift " +
+                std::to_string(layout.ashift) + ": " + std::to_string(rows) + " row(s) of " +
+                std::to_string(d) + " data + " + std::to_string(p) + " parity sectors for " +
+                std::to_string(dataSectors) + " data sectors"};
+    }
     case LayoutKind::MdRaid0:
     case LayoutKind::ZfsStripe:
         return WriteAmplification{1.0, "striped, no redundancy: every byte written once"};
@@ -417,128 +430,6 @@ double defaultCeiling(LayoutKind kind) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// ZFS pools of several identical vdevs. computeCapacity models one mirror or RAIDZ vdev; a pool
-// of k such vdevs holds k times the data, less one pool-wide slop reserve (1/32 of the deflated
-// space, capped at 128 GiB, so it does not scale with k). The per-vdev quantities below follow
-// capacity.cpp's ZFS rules through the helpers capacity.h exposes; the one-vdev result is
-// checked against computeCapacity, and if they ever disagree the pool is scaled from one vdev
-// and marked approximate rather than silently inconsistent.
-
-namespace {
-
-struct VdevSpace {
-    std::uint64_t allocatable = 0;  // raw bytes inside whole metaslabs
-    std::uint64_t logRaw = 0;       // raw bytes of the embedded log metaslab
-    std::uint64_t normalDspace = 0; // deflated space of the normal class
-    std::uint64_t logDspace = 0;    // deflated space of the embedded log class
-    std::uint64_t blockData = 0;    // one record: its data bytes,
-    std::uint64_t blockAlloc = 1;   // the raw bytes it allocates,
-    std::uint64_t blockDsize = 1;   // and the deflated space it is charged
-};
-
-std::uint64_t partitioned(std::uint64_t disk, double fraction) {
-    if (fraction >= 1.0)
-        return disk;
-    constexpr std::uint64_t denominator = 1000000000;
-    const auto numerator =
-        static_cast<std::uint64_t>(std::llround(fraction * static_cast<double>(denominator)));
-    const std::uint64_t bytes = mulDivSmall(disk, numerator, denominator);
-    return bytes - bytes % MiB;
-}
-
-std::optional<VdevSpace> vdevSpace(const CapacityInput& in) {
-    const bool raidz = parityOf(in.kind) > 0;
-    const auto width = static_cast<unsigned>(in.diskBytes.size());
-    std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
-    for (auto d : in.diskBytes)
-        smallest = std::min(smallest, zfsLeafAsize(partitioned(d, in.underprovision)));
-    if (smallest == 0 || width == 0)
-        return std::nullopt;
-    // A mirror's asize is one child; a RAIDZ vdev's is every child (parity included).
-    const std::uint64_t asize = raidz ? smallest * width : smallest;
-    const std::uint64_t rawFactor = raidz ? 1 : width;
-    const unsigned shift = zfsMetaslabShift(asize);
-    const std::uint64_t msCount = asize >> shift;
-    const std::uint64_t msBytes = 1ULL << shift;
-
-    // Raw bytes one block allocates on the vdev (all copies of a mirror).
-    auto alloc = [&](std::uint64_t block) {
-        if (raidz) {
-            const auto a = raidzAllocate(block, width, parityOf(in.kind), in.ashift);
-            return (a.dataSectors + a.paritySectors + a.paddingSectors) << in.ashift;
-        }
-        const std::uint64_t sectorBytes = 1ULL << in.ashift;
-        return (block + sectorBytes - 1) / sectorBytes * sectorBytes * width;
-    };
-    // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block takes per vdev.
-    const std::uint64_t deflateRatio = (128 * KiB) / ((alloc(128 * KiB) / rawFactor) >> 9);
-    const std::uint64_t msDspace = (msBytes >> 9) * deflateRatio;
-    // More than 64 metaslabs: one goes to the embedded log class.
-    const std::uint64_t logMs = msCount > 64 ? 1 : 0;
-
-    VdevSpace v;
-    v.allocatable = msCount * msBytes * rawFactor;
-    v.logRaw = logMs * msBytes * rawFactor;
-    v.normalDspace = (msCount - logMs) * msDspace;
-    v.logDspace = logMs * msDspace;
-    v.blockData = in.recordsizeBytes;
-    v.blockAlloc = alloc(in.recordsizeBytes);
-    v.blockDsize = ((v.blockAlloc / rawFactor) >> 9) * deflateRatio;
-    return v;
-}
-
-// Data at the record size, less the pool's slop (converted to data the way ZFS charges writes)
-// and the embedded log metaslabs.
-std::uint64_t poolUsable(const VdevSpace& v, std::uint64_t k) {
-    const std::uint64_t data = mulDivSmall(v.allocatable * k, v.blockData, v.blockAlloc);
-    const std::uint64_t slop =
-        mulDivSmall(zfsSlopSpace(v.normalDspace * k, v.logDspace * k), v.blockData, v.blockDsize) +
-        mulDivSmall(v.logRaw * k, v.blockData, v.blockAlloc);
-    return data - std::min(slop, data);
-}
-
-// When the reconstruction disagrees with computeCapacity: k vdevs' data, less a slop that scales
-// with k up to OpenZFS's 128 GiB cap (spa_max_slop).
-std::uint64_t scaledPoolUsable(const Capacity& one, std::uint64_t k) {
-    const std::uint64_t data = (one.usableBytes + one.slopBytes) * k;
-    const std::uint64_t slop = std::min(one.slopBytes * k, std::max(one.slopBytes, 128 * GiB));
-    return data - std::min(slop, data);
-}
-
-} // namespace
-
-Expected<PoolUsable> zfsPoolUsable(const CapacityInput& vdev, unsigned vdevs) {
-    if (vdev.kind != LayoutKind::ZfsMirror && parityOf(vdev.kind) == 0)
-        return badInput("kind: a pool of identical vdevs is modelled for zfs-mirror and "
-                        "zfs-raidz vdevs, not " +
-                        std::string(layoutKindName(vdev.kind)));
-    if (vdevs == 0)
-        return badInput("vdevs: a pool needs at least one vdev");
-    auto one = computeCapacity(vdev);
-    if (!one)
-        return fail(one.error());
-    if (vdevs == 1)
-        return PoolUsable{one->usableBytes, true};
-    // Two-way mirrors: a pool of them is zfs-raid10, which the capacity model has.
-    if (vdev.kind == LayoutKind::ZfsMirror && vdev.diskBytes.size() == 2) {
-        CapacityInput raid10 = vdev;
-        raid10.kind = LayoutKind::ZfsRaid10;
-        raid10.diskBytes.clear();
-        for (unsigned i = 0; i < vdevs; ++i)
-            raid10.diskBytes.insert(raid10.diskBytes.end(), vdev.diskBytes.begin(),
-                                    vdev.diskBytes.end());
-        auto c = computeCapacity(raid10);
-        if (!c)
-            return fail(c.error());
-        return PoolUsable{c->usableBytes, true};
-    }
-    const auto v = vdevSpace(vdev);
-    if (v && poolUsable(*v, 1) == one->usableBytes)
-        return PoolUsable{poolUsable(*v, vdevs), true};
-    return PoolUsable{scaledPoolUsable(*one, vdevs), false};
-}
-
-// ---------------------------------------------------------------------------------------------
 // Expansion paths and their schedules
 
 namespace {
@@ -548,7 +439,6 @@ struct GrownState {
     std::uint64_t usableBytes = 0;
     double efficiency = 1;
     unsigned disks = 0;
-    bool exact = true;
 };
 using StateFn = std::function<Expected<std::optional<GrownState>>(unsigned steps)>;
 
@@ -559,6 +449,9 @@ struct PathSpec {
     std::string description;
     std::string note;
     StateFn state;
+    // RAIDZ expansion: what `zfs list` shows after one step (the capacity model with the
+    // original width kept for the deflate ratio).
+    std::function<Expected<std::uint64_t>()> reportedAfterStep = {};
 };
 
 std::vector<std::uint64_t> grownDisks(const std::vector<std::uint64_t>& base,
@@ -580,15 +473,15 @@ StateFn grownLayout(const CapacityInput& base, std::vector<std::uint64_t> added,
         auto c = computeCapacity(in);
         if (!c)
             return fail(c.error());
-        return std::optional<GrownState>{GrownState{
-            c->usableBytes, c->dataEfficiency, static_cast<unsigned>(in.diskBytes.size()), true}};
+        return std::optional<GrownState>{GrownState{c->usableBytes, c->dataEfficiency,
+                                                    static_cast<unsigned>(in.diskBytes.size())}};
     };
 }
 
 std::vector<PathSpec> pathsFor(const CapacityInput& in, std::vector<std::string>& notes) {
     std::vector<PathSpec> paths;
     const auto& disks = in.diskBytes;
-    const auto n = static_cast<unsigned>(disks.size());
+    const auto n = static_cast<unsigned>(disks.size() / in.vdevs); // one vdev's width
     const std::uint64_t largest = *std::max_element(disks.begin(), disks.end());
 
     switch (in.kind) {
@@ -629,31 +522,41 @@ std::vector<PathSpec> pathsFor(const CapacityInput& in, std::vector<std::string>
     case LayoutKind::ZfsMirror:
     case LayoutKind::ZfsRaidz1:
     case LayoutKind::ZfsRaidz2:
-    case LayoutKind::ZfsRaidz3: {
-        const bool raidz = parityOf(in.kind) > 0;
-        const std::string shape =
-            raidz ? "raidz" + std::to_string(parityOf(in.kind)) : std::string("mirror");
+    case LayoutKind::ZfsRaidz3:
+    case LayoutKind::ZfsDraid1:
+    case LayoutKind::ZfsDraid2:
+    case LayoutKind::ZfsDraid3: {
+        const bool raidz = isRaidz(in.kind);
+        const std::string shape = raidz              ? "raidz" + std::to_string(parityOf(in.kind))
+                                  : isDraid(in.kind) ? draidVdevName(in.kind, n, in.draid)
+                                                     : std::string("mirror");
         const double efficiency = [&] {
             auto c = computeCapacity(in);
             return c ? c->dataEfficiency : 1.0;
         }();
-        paths.push_back({ExpansionKind::ZfsAddVdev, n, largest,
-                         "zpool add POOL " + shape + " " + std::to_string(n) + " DISKS",
-                         "Another " + shape +
-                             " vdev of the same width and disks: existing data stays where it "
-                             "is, and the pool is lost if any one vdev is.",
-                         [in, efficiency](unsigned steps) -> Expected<std::optional<GrownState>> {
-                             const std::size_t total = in.diskBytes.size() * (steps + 1);
-                             if (total > maxDisks)
-                                 return std::optional<GrownState>{};
-                             auto p = zfsPoolUsable(in, steps + 1);
-                             if (!p)
-                                 return fail(p.error());
-                             return std::optional<GrownState>{
-                                 GrownState{p->usableBytes, efficiency,
-                                            static_cast<unsigned>(total), p->exact}};
-                         }});
-        if (raidz)
+        paths.push_back(
+            {ExpansionKind::ZfsAddVdev, n, largest,
+             "zpool add POOL " + shape + " " + std::to_string(n) + " DISKS",
+             "Another " + shape +
+                 " vdev of the same width and disks: existing data stays where it "
+                 "is, and the pool is lost if any one vdev is.",
+             [in, n, efficiency](unsigned steps) -> Expected<std::optional<GrownState>> {
+                 // One more vdev like the first per step, in the same pool (one
+                 // slop reserve, capped at 128 GiB: the model's vdevs).
+                 CapacityInput grown = in;
+                 for (unsigned s = 0; s < steps; ++s)
+                     grown.diskBytes.insert(grown.diskBytes.end(), in.diskBytes.begin(),
+                                            in.diskBytes.begin() + n);
+                 grown.vdevs = in.vdevs + steps;
+                 if (grown.diskBytes.size() > maxDisks)
+                     return std::optional<GrownState>{};
+                 auto c = computeCapacity(grown);
+                 if (!c)
+                     return fail(c.error());
+                 return std::optional<GrownState>{GrownState{
+                     c->usableBytes, efficiency, static_cast<unsigned>(grown.diskBytes.size())}};
+             }});
+        if (raidz && in.vdevs == 1)
             paths.push_back(
                 {ExpansionKind::RaidzExpand, 1, largest, "zpool attach POOL " + shape + "-0 DISK",
                  "Needs OpenZFS 2.3 or later. Blocks written before an expansion keep their "
@@ -661,7 +564,16 @@ std::vector<PathSpec> pathsFor(const CapacityInput& in, std::vector<std::string>
                  "after (the schedule counts this); and OpenZFS keeps using the original "
                  "ratio to report space, so zfs list and df show less free space than there "
                  "is.",
-                 grownLayout(in, {largest}, maxRaidzWidth)});
+                 grownLayout(in, {largest}, maxRaidzWidth),
+                 [in, largest]() -> Expected<std::uint64_t> {
+                     CapacityInput grown = in;
+                     grown.raidzExpandedFrom = static_cast<unsigned>(in.diskBytes.size());
+                     grown.diskBytes.push_back(largest);
+                     auto c = computeCapacity(grown);
+                     if (!c)
+                         return fail(c.error());
+                     return c->usableBytes;
+                 }});
         break;
     }
     default:
@@ -698,7 +610,6 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
                 return fail(s.error());
             if (!*s)
                 return std::optional<GrownState>{};
-            path.approximate = path.approximate || !(*s)->exact;
             states.push_back(**s);
         }
         return std::optional<GrownState>{states[k]};
@@ -713,11 +624,13 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
         return path; // no step possible; disksPerStep says what one would have been
     const GrownState s0 = **first, s1 = **second;
     path.stepUsableBytes = s1.usableBytes - s0.usableBytes;
-    if (spec.kind == ExpansionKind::RaidzExpand) {
-        // Space accounting keeps the original deflate ratio: the new total is reported as if
-        // all of it held data at the old efficiency.
-        const double reported = static_cast<double>(s1.usableBytes) * s0.efficiency / s1.efficiency;
-        path.reportedStepUsableBytes = toBytes(reported - static_cast<double>(s0.usableBytes));
+    if (spec.reportedAfterStep) {
+        // Space accounting keeps the original deflate ratio and metaslab size: zfs list shows
+        // less than the new width holds.
+        auto reported = spec.reportedAfterStep();
+        if (!reported)
+            return fail(reported.error());
+        path.reportedStepUsableBytes = *reported > s0.usableBytes ? *reported - s0.usableBytes : 0;
     }
     if (drive) {
         path.stepCostUsd = drive->priceUsd * spec.disksPerStep;

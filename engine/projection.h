@@ -139,7 +139,9 @@ struct ExpansionPath {
     // RAIDZ expansion: what `zfs list` shows the first step adding. OpenZFS keeps the vdev's
     // original data:parity ratio for space accounting, so it reports less than is really there.
     std::optional<std::uint64_t> reportedStepUsableBytes;
-    bool approximate = false; // a capacity figure had to be scaled rather than computed
+    // A capacity figure had to be scaled rather than computed. No path needs that since the
+    // capacity model computes pools of several vdevs; kept (false) for `project --json`.
+    bool approximate = false;
     std::string note;
 
     std::vector<ExpansionStep> schedule; // steps needed to keep use below the ceiling
@@ -217,14 +219,5 @@ struct LayoutProjection {
 // years, negative growth, gain outside (0, 1], a given capacity of 0) -> badInput naming the
 // option.
 Expected<LayoutProjection> projectLayout(const ProjectionInput& in);
-
-// Usable bytes of a ZFS pool of `vdevs` identical top-level vdevs, each the one `vdev` describes
-// (a zfs-mirror or zfs-raidz layout). The slop reserve is the pool's, not the sum of the vdevs'
-// (it is capped at 128 GiB). `exact` is false when the figure had to be scaled from one vdev.
-struct PoolUsable {
-    std::uint64_t usableBytes = 0;
-    bool exact = true;
-};
-Expected<PoolUsable> zfsPoolUsable(const CapacityInput& vdev, unsigned vdevs);
 
 } // namespace lb

@@ -140,6 +140,8 @@ struct ScenarioLayout {
     std::string pool;               // zfs: pool name (default lb-<name>)
     unsigned ashift = 12;
     std::uint64_t recordsizeBytes = 128 * 1024;
+    unsigned vdevs = 1; // zfs-mirror, -raidz, -draid: top-level vdevs the disks are split into
+    DraidShape draid;   // zfs-draid: data disks per group (0: zpool's default), spares
     std::string compression = "off";
     bool atime = false;
     double underprovision = 1.0;

@@ -47,7 +47,10 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
             return badInput(at + "disks: md arrays are built on block devices, not files");
         // What is built of the disks: the md array, the pool, or a guest's one disk.
         const auto built = l.kind == LayoutKind::Guest ? l.inner : l.mdKind().value_or(l.kind);
-        if (const auto why = built ? diskCountProblem(*built, l.disks.size()) : std::nullopt)
+        const bool own = built == l.kind; // the vdev split and dRAID shape are the layout's
+        if (const auto why = built ? diskCountProblem(*built, l.disks.size(), own ? l.vdevs : 1,
+                                                      own ? &l.draid : nullptr)
+                                   : std::nullopt)
             return badInput(at + "disks: " + *why);
         if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() != 1)
             return badInput(at + "disks: a guest is passed exactly one disk (or inner = an md "
@@ -98,7 +101,7 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
             fits = isZfs(k);
             break;
         case DrillAction::RaidzExpand:
-            fits = parityOf(k) > 0 && isZfs(k);
+            fits = isRaidz(k) && layout->vdevs == 1; // dRAID has no expansion in OpenZFS 2.3
             break;
         }
         if (!fits)
@@ -108,7 +111,7 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
         if (d.action == DrillAction::ZfsAddVdev)
             width = k == LayoutKind::ZfsRaid10   ? 2
                     : k == LayoutKind::ZfsStripe ? 1
-                                                 : layout->disks.size();
+                                                 : layout->disks.size() / layout->vdevs;
         if (d.action != DrillAction::MdGrow && d.disks.size() != width)
             return badInput(at + "disks: " + action + " adds exactly " + std::to_string(width) +
                             " disk" + (width == 1 ? "" : "s") + " here, got " +

@@ -165,6 +165,12 @@ bool onDisks(LayoutKind k) {
 bool poolKind(LayoutKind k) {
     return isZfs(k) || k == LayoutKind::Guest; // a guest may build a pool inside
 }
+bool multiVdevKind(LayoutKind k) {
+    return k == LayoutKind::ZfsMirror || isRaidz(k) || isDraid(k);
+}
+bool draidKind(LayoutKind k) {
+    return isDraid(k);
+}
 bool onInnerMd(LayoutKind k) {
     return k == LayoutKind::ZfsStripe || k == LayoutKind::Guest;
 }
@@ -227,6 +233,31 @@ const std::vector<LayoutKey>& layoutTable() {
           .max = 16,
           .defaultValue = "12"},
          poolKind},
+        {{.name = "vdevs",
+          .label = "vdevs",
+          .type = T::Int,
+          .help = "Split the disks, in order, into this many top-level vdevs of equal width",
+          .min = 1,
+          .max = 1024,
+          .defaultValue = "1"},
+         multiVdevKind},
+        {{.name = "draid_data",
+          .label = "dRAID data disks",
+          .type = T::Int,
+          .help = "Data disks per dRAID redundancy group; 0: zpool's default (8, or fewer "
+                  "if the disks are fewer)",
+          .min = 0,
+          .max = 255,
+          .defaultValue = "0"},
+         draidKind},
+        {{.name = "draid_spares",
+          .label = "dRAID spares",
+          .type = T::Int,
+          .help = "Distributed spares of each dRAID vdev",
+          .min = 0,
+          .max = 100,
+          .defaultValue = "0"},
+         draidKind},
         {{.name = "recordsize",
           .label = "Record size",
           .type = T::Size,

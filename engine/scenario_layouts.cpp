@@ -174,6 +174,15 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         return badInput(rep.at(t, "recordsize", where + "recordsize",
                                "must be a power of two from 512 to 16M"));
     l.recordsizeBytes = record;
+    if (l.kind == LayoutKind::ZfsMirror || isRaidz(l.kind) || isDraid(l.kind)) {
+        LB_TRY(vdevs, getInt(t, keyOf("vdevs"), where, rep));
+        l.vdevs = static_cast<unsigned>(vdevs);
+    }
+    if (isDraid(l.kind)) {
+        LB_TRY(data, getInt(t, keyOf("draid_data"), where, rep));
+        LB_TRY(spares, getInt(t, keyOf("draid_spares"), where, rep));
+        l.draid = {static_cast<unsigned>(data), static_cast<unsigned>(spares)};
+    }
     LB_TRY(compression, getString(t, keyOf("compression"), where, rep));
     l.compression = compression;
     LB_TRY(atime, getBool(t, keyOf("atime"), where, rep));

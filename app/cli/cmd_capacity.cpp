@@ -17,13 +17,17 @@ namespace lb::cli {
 namespace {
 
 // The capacity model's fields, as this command's flags.
-constexpr std::array<FieldFlag, 7> capacityFlags{{{"kind", "--kind"},
-                                                  {"disks", "--disks"},
-                                                  {"disk-size", "--disk-size"},
-                                                  {"recordsize", "--recordsize"},
-                                                  {"ashift", "--ashift"},
-                                                  {"underprovision", "--underprovision"},
-                                                  {"chunk", "--chunk"}}};
+constexpr std::array<FieldFlag, 10> capacityFlags{
+    {{"kind", "--kind"},
+     {"disks", "--disks"},
+     {"disk-size", "--disk-size"},
+     {"recordsize", "--recordsize"},
+     {"ashift", "--ashift"},
+     {"underprovision", "--underprovision"},
+     {"chunk", "--chunk"},
+     {"vdevs", "--vdevs"},
+     {"draid", "--kind"},
+     {"raidz-expanded-from", "--raidz-expanded-from"}}};
 
 struct CapacityOptions {
     std::string kind;
@@ -32,6 +36,9 @@ struct CapacityOptions {
     std::string recordsize = "128K";
     unsigned ashift = 12;
     double underprovision = 1.0;
+    unsigned vdevs = 1;
+    unsigned raidzExpandedFrom = 0;
+    std::string zfsDevices = "whole-disk";
 };
 
 nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityInput& in,
@@ -49,6 +56,9 @@ nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityIn
             {"underprovisioned_bytes", c.underprovisionedBytes},
             {"mixed_size_waste_bytes", c.mixedSizeWasteBytes},
             {"reserved_bytes", c.reservedBytes},
+            {"spare_bytes", c.spareBytes},
+            {"pool_size_bytes", c.poolSizeBytes},
+            {"vdevs", in.vdevs},
             {"recordsize_bytes", in.recordsizeBytes},
             {"ashift", in.ashift},
             {"underprovision", in.underprovision}};
@@ -71,17 +81,30 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         return report(Error::badInput("--recordsize: " + record.error().message));
 
     std::vector<LayoutKind> kinds;
+    DraidShape draid;
     if (o.kind == "all") {
         kinds = diskLayoutKinds();
     } else if (auto k = parseLayoutKind(o.kind)) {
         kinds.push_back(*k);
+    } else if (auto spec = parseDraidSpec(o.kind)) {
+        // OpenZFS's own spelling, draid2:4d:8c:1s, as zpool create takes it.
+        if (spec->children != 0 && spec->children * o.vdevs != sizes->size())
+            return report(Error::badInput("--kind: " + o.kind + " has " +
+                                          std::to_string(spec->children) + " children but " +
+                                          std::to_string(sizes->size()) + " disks are given"));
+        kinds.push_back(spec->kind);
+        draid = spec->shape;
     } else {
-        return report(Error::badInput("--kind: unknown layout kind '" + o.kind + "'"));
+        return report(Error::badInput(
+            "--kind: unknown layout kind '" + o.kind +
+            "' (a kind such as zfs-raidz2, or OpenZFS's dRAID spelling, e.g. draid1:2d:5c:0s)"));
     }
+    if (o.zfsDevices != "whole-disk" && o.zfsDevices != "as-is")
+        return report(
+            Error::badInput("--zfs-devices: whole-disk or as-is, not '" + o.zfsDevices + "'"));
 
     nlohmann::json all = nlohmann::json::array();
-    display::Table table({"kind", "disks", "raw", "usable", "efficiency", "tolerates", "parity",
-                          "padding", "slop", "unpartitioned", "reserved"});
+    std::vector<std::pair<std::vector<std::string>, Capacity>> rows;
     for (const auto kind : kinds) {
         CapacityInput in;
         in.kind = kind;
@@ -89,20 +112,58 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         in.recordsizeBytes = *record;
         in.ashift = o.ashift;
         in.underprovision = o.underprovision;
+        in.zfsWholeDiskLabel = o.zfsDevices == "whole-disk";
+        in.vdevs = o.vdevs;
+        in.raidzExpandedFrom = o.raidzExpandedFrom;
+        if (isDraid(kind))
+            in.draid = draid;
         auto c = computeCapacity(in);
         if (!c) {
             if (kinds.size() == 1)
                 return report(c.error(), capacityFlags);
             continue; // "all": skip kinds that cannot be built from these disks
         }
-        all.push_back(toJson(layoutKindName(kind), sizes->size(), in, *c));
-        table.addRow(
-            {std::string(layoutKindName(kind)), std::to_string(sizes->size()),
-             formatBytes(c->rawBytes), formatBytes(c->usableBytes),
-             display::share(c->dataEfficiency),
-             std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
-             formatBytes(c->parityBytes), formatBytes(c->paddingBytes), formatBytes(c->slopBytes),
-             formatBytes(c->underprovisionedBytes), formatBytes(c->reservedBytes)});
+        auto j = toJson(layoutKindName(kind), sizes->size(), in, *c);
+        if (isDraid(kind)) {
+            const auto children = static_cast<unsigned>(sizes->size() / in.vdevs);
+            j["draid"] = draidVdevName(kind, children, in.draid);
+        }
+        if (in.raidzExpandedFrom != 0)
+            j["raidz_expanded_from"] = in.raidzExpandedFrom;
+        all.push_back(std::move(j));
+        rows.emplace_back(
+            std::vector<std::string>{
+                isDraid(kind)
+                    ? draidVdevName(kind, static_cast<unsigned>(sizes->size() / in.vdevs), in.draid)
+                    : std::string(layoutKindName(kind)),
+                std::to_string(sizes->size()), formatBytes(c->rawBytes),
+                formatBytes(c->usableBytes), display::share(c->dataEfficiency),
+                std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
+                formatBytes(c->parityBytes), formatBytes(c->paddingBytes),
+                formatBytes(c->slopBytes), formatBytes(c->underprovisionedBytes),
+                formatBytes(c->reservedBytes)},
+            *c);
+    }
+    // Mixed-size waste and dRAID spares get a column where a row has them, so the row adds up.
+    bool mixed = false, spare = false;
+    for (const auto& [cells, c] : rows) {
+        mixed = mixed || c.mixedSizeWasteBytes != 0;
+        spare = spare || c.spareBytes != 0;
+    }
+    std::vector<std::string> header{"kind",       "disks",         "raw",     "usable",
+                                    "efficiency", "tolerates",     "parity",  "padding",
+                                    "slop",       "unpartitioned", "reserved"};
+    if (mixed)
+        header.emplace_back("mixed sizes");
+    if (spare)
+        header.emplace_back("spares");
+    display::Table table(header);
+    for (auto& [cells, c] : rows) {
+        if (mixed)
+            cells.push_back(formatBytes(c.mixedSizeWasteBytes));
+        if (spare)
+            cells.push_back(formatBytes(c.spareBytes));
+        table.addRow(cells);
     }
     if (g.json) {
         if (kinds.size() == 1)
@@ -131,6 +192,16 @@ void addCapacity(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--ashift", opts->ashift, "ZFS sector shift")->capture_default_str();
     sub->add_option("--underprovision", opts->underprovision,
                     "Fraction of each disk partitioned, e.g. 0.8")
+        ->capture_default_str();
+    sub->add_option("--vdevs", opts->vdevs,
+                    "ZFS mirror/raidz/draid: split the disks into this many top-level vdevs")
+        ->check(CLI::Range(1U, 1024U))
+        ->capture_default_str();
+    sub->add_option("--raidz-expanded-from", opts->raidzExpandedFrom,
+                    "RAIDZ created with this many disks, then expanded (OpenZFS 2.3) to --disks");
+    sub->add_option("--zfs-devices", opts->zfsDevices,
+                    "whole-disk: Linux OpenZFS partitions each disk (GPT, 8 MiB partition 9); "
+                    "as-is: FreeBSD disks, files, partitions made beforehand")
         ->capture_default_str();
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runCapacity(g, *opts); }; });

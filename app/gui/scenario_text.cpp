@@ -2,6 +2,7 @@
 #include "app/gui/scenario_text.h"
 
 #include "app/gui/gui_types.h"
+#include "engine/layout_spec.h"
 #include "engine/scenario_edit.h"
 
 #include <QRegularExpression>
@@ -54,21 +55,19 @@ std::vector<LayoutCapacity> layoutCapacities(const Scenario& scenario) {
             out.push_back(std::move(row));
             continue;
         }
-        CapacityInput in;
-        in.kind = l.kind;
-        in.recordsizeBytes = l.recordsizeBytes;
-        in.ashift = l.ashift;
-        in.underprovision = l.underprovision;
         for (const auto& name : l.disks) {
             const ScenarioDisk* d = scenario.disk(name);
             if (!d || d->sizeBytes == 0) {
                 row.note = QObject::tr("disk '%1' has no size in the scenario").arg(qs(name));
                 break;
             }
-            in.diskBytes.push_back(d->sizeBytes);
         }
         if (row.note.isEmpty()) {
-            auto cap = computeCapacity(in);
+            // The layout as the store records it, so the GUI models it as `report` does.
+            const auto in = capacityInputFromSpec(layoutSpecJson(scenario, l, {}),
+                                                  std::string(layoutKindName(l.kind)));
+            auto cap =
+                in ? computeCapacity(*in) : Expected<Capacity>(badInput("no capacity model"));
             if (cap)
                 row.capacity = *cap;
             else

@@ -36,7 +36,7 @@ _layoutbench() {
     _init_completion || return
 
     local kinds="dir md-raid0 md-raid1 md-raid10 md-raid5 md-raid6 zfs-stripe zfs-mirror
-                 zfs-raid10 zfs-raidz1 zfs-raidz2 zfs-raidz3 guest"
+                 zfs-raid10 zfs-raidz1 zfs-raidz2 zfs-raidz3 zfs-draid1 zfs-draid2 zfs-draid3 guest"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
@@ -117,7 +117,8 @@ _layoutbench() {
 
     local options
     case $command in
-        capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision" ;;
+        capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision
+                           --vdevs --raidz-expanded-from --zfs-devices" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --viable --not-viable --decide --fail-on" ;;
         list) options="" ;;

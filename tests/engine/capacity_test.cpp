@@ -17,10 +17,13 @@ namespace {
 constexpr std::uint64_t GB = 1000ULL * 1000 * 1000; // drives are sold in decimal units
 constexpr std::uint64_t TB = 1000 * GB;
 
+// The devices as ZFS takes them (no whole-disk partitioning), so the worked examples show the
+// vdev rules alone; the tests of the whole-disk partition say so.
 CapacityInput input(LayoutKind kind, std::vector<std::uint64_t> disks) {
     CapacityInput in;
     in.kind = kind;
     in.diskBytes = std::move(disks);
+    in.zfsWholeDiskLabel = false;
     return in;
 }
 
@@ -32,7 +35,7 @@ Capacity compute(const CapacityInput& in) {
 
 std::uint64_t sumOfParts(const Capacity& c) {
     return c.usableBytes + c.slopBytes + c.parityBytes + c.paddingBytes + c.reservedBytes +
-           c.underprovisionedBytes + c.mixedSizeWasteBytes;
+           c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,40 +189,46 @@ TEST(ZfsSlop, ThroughComputeCapacity) {
 // The seed example: zfs-raidz2, 10 x 500 GB, recordsize 128K, ashift 12, whole disks.
 
 TEST(Capacity, SeedExampleRaidz2TenByFiveHundredGB) {
-    // Per disk: 500e9 aligned down to 256 KiB = 499999834112; less 4 MiB front labels and boot
-    // area and 512 KiB back labels: leaf asize 499995115520. Lost per disk: 4884480.
-    // Vdev asize = 10 * 499995115520 = 4999951155200. Metaslabs: 4999951155200 >> 29 = 9313 >
-    // 200, highbit(asize / 200) = 35, capped to 34: 16 GiB metaslabs, asize >> 34 = 291 of them.
-    // Allocatable = 291 * 2^34 = 4999341932544; the tail 609222656 is lost.
-    // reserved = 10 * 4884480 + 609222656 = 658067456.
+    // Whole disks on Linux: zpool writes a GPT and uses partition 1. 500e9 bytes = 976562500
+    // sectors, less the backup GPT (33), partition 9 (16384) and the 2048-sector start:
+    // 976544035, aligned down to 2048: 976543744 sectors = 499990396928 bytes. Aligned down to
+    // 256 KiB = 499990265856; less 4 MiB front labels and boot area and 512 KiB back labels:
+    // leaf asize 499985547264.
+    // Vdev asize = 10 * 499985547264 = 4999855472640. Metaslabs: asize >> 29 = 9313 > 200,
+    // highbit(asize / 200) = 35, capped to 34: 16 GiB metaslabs, asize >> 34 = 291 of them.
+    // Allocatable = 291 * 2^34 = 4999341932544; everything before it on the disks (GPT,
+    // partition 9, labels, the metaslab tail) is 658067456 bytes.
     //
     // A 128K record: d = 32, parity = 2 * ceil(32/8) = 8, 40 -> 42, padding 2 sectors.
     // data = 4999341932544 * 32/42 = 3809022424795 (floor)
     // parity = 4999341932544 * 8/42 = 952255606198 (floor)
     // padding = the rest = 238063901551
     //
-    // Slop: deflate ratio = 131072 / (42 * 4096 / 512 = 336) = 390. 291 > 64 metaslabs, so one
-    // goes to the embedded log: normal dspace = 290 * 2^25 * 390 = 3795006259200, log dspace =
-    // 2^25 * 390 = 13086228480. Slop proper = min(3795006259200 >> 5 = 118593945600, 128 GiB)
-    // - min(13086228480, 59296972800) = 105507717120 deflated bytes. A 128K record is charged
-    // 336 * 390 = 131040 deflated bytes, so that keeps 105507717120 * 131072 / 131040 =
-    // 105533482130 bytes of records out. The log metaslab would hold 2^34 * 32/42 = 13089424140.
-    // slopBytes = 105533482130 + 13089424140 = 118622906270.
-    // usable = 3809022424795 - 118622906270 = 3690399518525 (about 3.36 TiB).
+    // What zfs list shows: deflate ratio = 131072 / (42 * 4096 / 512 = 336) = 390 (truncated
+    // from 390.1). 291 > 64 metaslabs, so one goes to the embedded log: normal dspace =
+    // 290 * 2^25 * 390 = 3795006259200. Slop proper = min(3795006259200 >> 5 = 118593945600,
+    // 128 GiB) - min(log dspace 13086228480, half) = 105507717120.
+    // usable = 3795006259200 - 105507717120 = 3689498542080 (about 3.36 TiB): a 128K record is
+    // charged 336 * 390 = 131040 deflated bytes, less than its size, so the pool shows (and
+    // promises) the deflated figure. slopBytes = 105507717120 + the log metaslab's records,
+    // 2^34 * 32/42 = 13089424140: 118597141260. The truncated ratio's share of the data,
+    // 3809022424795 - 3689498542080 - 118597141260 = 926741455, joins reserved: 1584808911.
     Capacity expected;
     expected.rawBytes = 5000 * GB;
-    expected.usableBytes = 3690399518525ULL;
+    expected.usableBytes = 3689498542080ULL;
     expected.dataEfficiency = 32.0 / 42.0;
     expected.faultTolerance = 2;
     expected.faultToleranceBest = 2;
     expected.parityBytes = 952255606198ULL;
     expected.paddingBytes = 238063901551ULL;
-    expected.slopBytes = 118622906270ULL;
+    expected.slopBytes = 118597141260ULL;
     expected.underprovisionedBytes = 0;
     expected.mixedSizeWasteBytes = 0;
-    expected.reservedBytes = 658067456ULL;
+    expected.reservedBytes = 1584808911ULL;
+    expected.poolSizeBytes = 291 * (1ULL << 34);
 
     CapacityInput in = input(LayoutKind::ZfsRaidz2, std::vector<std::uint64_t>(10, 500 * GB));
+    in.zfsWholeDiskLabel = true;
     in.recordsizeBytes = 128 * KiB;
     in.ashift = 12;
     EXPECT_EQ(compute(in), expected);
@@ -326,12 +335,21 @@ TEST(Capacity, FaultToleranceForEveryKind) {
         unsigned worst, best;
     };
     const Row rows[] = {
-        {LayoutKind::MdRaid0, 4, 0, 0},   {LayoutKind::MdRaid1, 3, 2, 2},
-        {LayoutKind::MdRaid10, 6, 1, 3},  {LayoutKind::MdRaid5, 4, 1, 1},
-        {LayoutKind::MdRaid6, 6, 2, 2},   {LayoutKind::ZfsStripe, 3, 0, 0},
-        {LayoutKind::ZfsMirror, 3, 2, 2}, {LayoutKind::ZfsRaid10, 8, 1, 4},
-        {LayoutKind::ZfsRaidz1, 4, 1, 1}, {LayoutKind::ZfsRaidz2, 6, 2, 2},
+        {LayoutKind::MdRaid0, 4, 0, 0},
+        {LayoutKind::MdRaid1, 3, 2, 2},
+        {LayoutKind::MdRaid10, 6, 1, 3},
+        {LayoutKind::MdRaid5, 4, 1, 1},
+        {LayoutKind::MdRaid6, 6, 2, 2},
+        {LayoutKind::ZfsStripe, 3, 0, 0},
+        {LayoutKind::ZfsMirror, 3, 2, 2},
+        {LayoutKind::ZfsRaid10, 8, 1, 4},
+        {LayoutKind::ZfsRaidz1, 4, 1, 1},
+        {LayoutKind::ZfsRaidz2, 6, 2, 2},
         {LayoutKind::ZfsRaidz3, 8, 3, 3},
+        // dRAID without spares: its parity, whatever happens.
+        {LayoutKind::ZfsDraid1, 5, 1, 1},
+        {LayoutKind::ZfsDraid2, 8, 2, 2},
+        {LayoutKind::ZfsDraid3, 9, 3, 3},
     };
     EXPECT_EQ(std::size(rows), diskLayoutKinds().size());
     for (const auto& row : rows) {
@@ -461,20 +479,153 @@ TEST(Capacity, DefaultInputIsRefused) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Measured on OpenZFS 2.3.2 (the lab guest, 256 MiB virtio disks, whole disks, ashift 12; the
+// OpenZfsCapacity suite creates these pools and compares every cell): `zfs list -p` used +
+// avail of the new pool's root dataset and `zpool list -p` SIZE.
+
+CapacityInput wholeDisks(LayoutKind kind, std::size_t n) {
+    CapacityInput in = input(kind, std::vector<std::uint64_t>(n, 256 * MiB));
+    in.zfsWholeDiskLabel = true;
+    return in;
+}
+
+TEST(Capacity, WholeDiskPartitionAsOpenZfsWritesIt) {
+    // 524288 sectors less 33 + 16384 + 2048 = 505823, aligned down to 2048: 503808 sectors
+    // (246 MiB); the leaf is that less 4.5 MiB of labels. As the device is, 251.5 MiB.
+    const auto whole = compute(wholeDisks(LayoutKind::ZfsStripe, 1));
+    const auto asIs = compute(input(LayoutKind::ZfsStripe, {256 * MiB}));
+    // 241.5 MiB / 16: 16 MiB metaslabs either way, 15 of them: the partition costs nothing here.
+    EXPECT_EQ(whole.poolSizeBytes, 15 * 16 * MiB);
+    EXPECT_EQ(asIs.poolSizeBytes, 15 * 16 * MiB);
+    // 4 -> 5 disks of raidz1 tells them apart: 5 * 241.5 MiB holds 18 metaslabs of 64 MiB where
+    // 5 * 251.5 MiB would hold 19.
+    auto expanded = wholeDisks(LayoutKind::ZfsRaidz1, 5);
+    expanded.raidzExpandedFrom = 4;
+    EXPECT_EQ(compute(expanded).poolSizeBytes, 18 * 64 * MiB);
+}
+
+TEST(Capacity, RaidzAsZfsListShowsIt) {
+    // 3 x raidz1: 724.5 MiB asize, 64 MiB metaslabs, 11 of them = 738197504 (zpool SIZE).
+    // Deflate ratio 131072 / 384 = 341 (not 341.33): 11 * 2^17 * 341 = 491651072 deflated,
+    // less the 128 MiB slop floor = 357433344 = used 491040 + avail 356942304 as measured.
+    const auto c = compute(wholeDisks(LayoutKind::ZfsRaidz1, 3));
+    EXPECT_EQ(c.poolSizeBytes, 738197504U);
+    EXPECT_EQ(c.usableBytes, 357433344U);
+    EXPECT_EQ(c.rawBytes, sumOfParts(c));
+    // 5 x raidz1 (measured 830734336): 128 MiB metaslabs, 9 of them, ratio 409.
+    EXPECT_EQ(compute(wholeDisks(LayoutKind::ZfsRaidz1, 5)).usableBytes, 830734336U);
+}
+
+TEST(Capacity, RaidzExpansionKeepsTheOriginalRatioAndMetaslabSize) {
+    // raidz1 of 4 expanded to 5 (measured 743440384): the metaslab size stays 64 MiB (chosen for
+    // 4 disks) and 18 fit; the ratio stays 4-wide's 372: 18 * 2^17 * 372 - 128 MiB.
+    auto in = wholeDisks(LayoutKind::ZfsRaidz1, 5);
+    in.raidzExpandedFrom = 4;
+    const auto c = compute(in);
+    EXPECT_EQ(c.usableBytes, 743440384U);
+    EXPECT_EQ(c.rawBytes, sumOfParts(c));
+    // New records are written 5 wide: the efficiency is the new width's.
+    EXPECT_DOUBLE_EQ(c.dataEfficiency, 32.0 / 40.0);
+    // Refused where OpenZFS has no such thing.
+    for (unsigned from : {1U, 5U, 6U}) {
+        in.raidzExpandedFrom = from;
+        EXPECT_FALSE(computeCapacity(in)) << from;
+    }
+    auto mirror = wholeDisks(LayoutKind::ZfsMirror, 3);
+    mirror.raidzExpandedFrom = 2;
+    EXPECT_FALSE(computeCapacity(mirror));
+}
+
+TEST(Capacity, DraidByItsOwnRule) {
+    // draid1:2d:5c:0s: 241.5 MiB children less the 32 MiB reflow reserve, down to 16 MiB rows:
+    // 208 MiB; 5 data-bearing children hold groups of 3 rows of 16 MiB: asize
+    // 1040 MiB / 48 MiB = 21 groups = 1008 MiB. 64 MiB metaslabs (asize / 16 = 63 MiB), 15 of
+    // them, each trimmed to whole 3-sector rows at both ends: 1006510080 in all. Ratio: a 128K
+    // block takes 16 rows of 3 sectors = 384 units: 341. 1006510080 / 512 * 341 - 128 MiB.
+    auto in = wholeDisks(LayoutKind::ZfsDraid1, 5);
+    in.draid = {2, 0};
+    auto c = compute(in);
+    EXPECT_EQ(c.poolSizeBytes, 1006510080U);
+    EXPECT_EQ(c.usableBytes, 1006510080U / 512 * 341 - 128 * MiB);
+    EXPECT_EQ(c.spareBytes, 0U);
+    EXPECT_DOUBLE_EQ(c.dataEfficiency, 2.0 / 3.0);
+    EXPECT_EQ(c.rawBytes, sumOfParts(c));
+    // One distributed spare: 4 children's worth of groups, 208 MiB of each child kept for it.
+    in.draid.spares = 1;
+    c = compute(in);
+    EXPECT_EQ(c.spareBytes, 208 * MiB);
+    EXPECT_EQ(c.faultTolerance, 1U);
+    EXPECT_EQ(c.faultToleranceBest, 2U); // after the rebuild onto the spare, one more
+    EXPECT_EQ(c.rawBytes, sumOfParts(c));
+    // Small records pay whole rows: 4K on 2 data sectors per row takes 1 data + 1 empty + 1
+    // parity sector.
+    in.recordsizeBytes = 4 * KiB;
+    EXPECT_DOUBLE_EQ(compute(in).dataEfficiency, 1.0 / 3.0);
+    // zpool's refusals.
+    in.draid = {5, 0};
+    EXPECT_FALSE(computeCapacity(in));
+    in.draid = {0, 4};
+    EXPECT_FALSE(computeCapacity(in));
+}
+
+TEST(Capacity, SeveralVdevsShareOneSlop) {
+    // Two raidz2 of 6: twice one vdev's space, and one slop reserve for the pool. Past the
+    // 128 GiB cap (6 x 4 TB: 1/32 of ~14.5 TB) the slop does not grow with the second vdev.
+    auto one = input(LayoutKind::ZfsRaidz2, std::vector<std::uint64_t>(6, 4 * TB));
+    auto two = input(LayoutKind::ZfsRaidz2, std::vector<std::uint64_t>(12, 4 * TB));
+    two.vdevs = 2;
+    const auto c1 = compute(one);
+    const auto c2 = compute(two);
+    EXPECT_EQ(c2.poolSizeBytes, 2 * c1.poolSizeBytes);
+    // The embedded log metaslabs' records are one floor() for the pool, two for two pools.
+    EXPECT_NEAR(static_cast<double>(c2.usableBytes + c2.slopBytes),
+                2.0 * static_cast<double>(c1.usableBytes + c1.slopBytes), 1.0);
+    EXPECT_LT(c2.slopBytes, 2 * c1.slopBytes);
+    EXPECT_GT(c2.usableBytes, 2 * c1.usableBytes);
+    EXPECT_EQ(c2.faultTolerance, 2U);
+    EXPECT_EQ(c2.faultToleranceBest, 4U);
+    EXPECT_EQ(c2.rawBytes, sumOfParts(c2));
+    two.vdevs = 5; // 12 disks do not split into 5
+    EXPECT_FALSE(computeCapacity(two));
+    two.vdevs = 4; // 3 disks per raidz2 vdev are enough, 4 vdevs of 3
+    EXPECT_TRUE(computeCapacity(two));
+    two.vdevs = 6; // 2 are not
+    EXPECT_FALSE(computeCapacity(two));
+}
+
+TEST(DraidSpec, OpenZfsSpelling) {
+    const auto s = parseDraidSpec("draid2:4d:8c:1s");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->kind, LayoutKind::ZfsDraid2);
+    EXPECT_EQ(s->shape, (DraidShape{4, 1}));
+    EXPECT_EQ(s->children, 8U);
+    const auto plain = parseDraidSpec("draid");
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->kind, LayoutKind::ZfsDraid1);
+    EXPECT_EQ(plain->shape, DraidShape{});
+    EXPECT_EQ(draidVdevName(LayoutKind::ZfsDraid2, 12, {}), "draid2:8d:12c:0s");
+    EXPECT_EQ(draidVdevName(LayoutKind::ZfsDraid1, 5, {0, 1}), "draid1:3d:5c:1s");
+    for (const char* bad : {"draid4", "draid1:", "draid1:2x", "draid1:d", "raidz1", "draid1:0d"})
+        EXPECT_FALSE(parseDraidSpec(bad)) << bad;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Exactness on large pools: products of pool size and record size pass 2^64 here.
 
 TEST(Capacity, LargePoolStaysExact) {
     // 10 x 20 TB raidz2 at 16M records: d = 4096, parity = 2 * 512 = 1024, 5120 -> 5121.
     // Leaf 19999999918080 - 4.5 MiB = 19999995199488; vdev asize 199999951994880; 16 GiB
-    // metaslabs, 11641 of them: allocatable 199990857170944. data = allocatable * 4096/5121,
-    // parity = allocatable * 1024/5121; both products pass 2^64.
+    // metaslabs, 11641 of them: allocatable 199990857170944. data = allocatable * 4096/5121 =
+    // 159961443267367, parity = allocatable * 1024/5121; both products pass 2^64; padding the
+    // rest. Deflated: ratio 390, 11640 normal metaslabs: 11640 * 2^25 * 390 = 152323699507200,
+    // less the slop (128 GiB less the log metaslab's 2^25 * 390) = 152199346782208 usable: a
+    // 16M record is charged 40968 * 390 bytes, less than its size, so zfs list's figure holds.
     CapacityInput in = input(LayoutKind::ZfsRaidz2, std::vector<std::uint64_t>(10, 20 * TB));
     in.recordsizeBytes = 16 * MiB;
     const auto c = compute(in);
-    const std::uint64_t allocatable = 11641ULL << 34;
-    EXPECT_EQ(c.parityBytes, 39990360816841ULL);                // floor(allocatable * 1024 / 5121)
-    EXPECT_EQ(c.usableBytes + c.slopBytes, 159961443267367ULL); // floor(allocatable*4096/5121)
-    EXPECT_EQ(c.paddingBytes + c.parityBytes + c.usableBytes + c.slopBytes, allocatable);
+    EXPECT_EQ(c.parityBytes, 39990360816841ULL); // floor(allocatable * 1024 / 5121)
+    EXPECT_EQ(c.paddingBytes, (11641ULL << 34) - 159961443267367ULL - 39990360816841ULL);
+    EXPECT_EQ(c.usableBytes, 152199346782208ULL);
     EXPECT_DOUBLE_EQ(c.dataEfficiency, 4096.0 / 5121.0);
     EXPECT_EQ(c.rawBytes, sumOfParts(c));
 }
@@ -528,7 +679,7 @@ TEST(Capacity, EveryRawByteIsAccountedFor) {
                         }
         }
     }
-    EXPECT_EQ(checked, 11 * 3 * 4 * 5 * 3 * 3);
+    EXPECT_EQ(checked, 14 * 3 * 4 * 5 * 3 * 3);
 }
 
 } // namespace
