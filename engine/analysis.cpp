@@ -372,10 +372,46 @@ std::string headlineFor(const Comparison& c) {
             out += "; " + (*few)->uncertainty;
         out += ")";
     }
+    // Said next to the verdict, not only among the notes: this is not a server's ZFS on disks.
+    const auto onlyEmulated = [](const std::vector<std::string>& on) {
+        return std::any_of(on.begin(), on.end(), [](const std::string& l) {
+            return l == "zfs-fuse" || l == "file vdevs" || l == "TCG emulation";
+        });
+    };
+    for (const auto& [who, on] : {std::pair{c.candidate, &c.candidateMeasuredOn},
+                                  std::pair{c.baseline, &c.baselineMeasuredOn}})
+        if (onlyEmulated(*on))
+            out += " [" + who + " measured on " + joinedText(*on, ", ") + "]";
     return out;
 }
 
 } // namespace
+
+std::vector<std::string> measuredOn(const std::vector<std::string>& caveats) {
+    std::vector<std::string> zfs, files, tcg;
+    for (const auto& c : caveats) {
+        std::string label;
+        std::vector<std::string>* into = nullptr;
+        if (c.starts_with(zfsCaveatPrefix)) {
+            // "zfs-fuse (FUSE, pool version 23)" -> "zfs-fuse"; "OpenZFS 2.3.2 (...)" ->
+            // "OpenZFS 2.3.2".
+            label = c.substr(zfsCaveatPrefix.size());
+            label = label.substr(0, label.find(" ("));
+            into = &zfs;
+        } else if (c.starts_with(fileVdevsCaveatPrefix)) {
+            label = "file vdevs";
+            into = &files;
+        } else if (c.starts_with(tcgCaveatPrefix)) {
+            label = "TCG emulation";
+            into = &tcg;
+        }
+        if (into && std::find(into->begin(), into->end(), label) == into->end())
+            into->push_back(std::move(label));
+    }
+    zfs.insert(zfs.end(), files.begin(), files.end());
+    zfs.insert(zfs.end(), tcg.begin(), tcg.end());
+    return zfs;
+}
 
 Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSamples,
                           std::string candidate, const LayoutSamples& candidateSamples,
@@ -527,6 +563,8 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
         out.verdict = Verdict::Decision;
         out.confident = false;
     }
+    out.baselineMeasuredOn = baselineSamples.measuredOn;
+    out.candidateMeasuredOn = candidateSamples.measuredOn;
     out.headline = headlineFor(out);
     return out;
 }

@@ -129,6 +129,9 @@ struct Comparison {
     Verdict verdict = Verdict::Viable; // worst deciding metric
     bool confident = false;            // every deciding metric is confident
     std::string headline; // "guest: decision — put_block 58 % more time per byte; ..."
+    // What each side was measured on (measuredOn()), where its runs say: a verdict on zfs-fuse
+    // or file vdevs is not one on a server's kernel ZFS and disks, and the headline says so.
+    std::vector<std::string> baselineMeasuredOn, candidateMeasuredOn;
     // Deciding metrics first, each group worst (highest cost ratio) first.
     std::vector<MetricComparison> metrics;
     std::vector<NotCompared> notCompared; // sorted by name
@@ -156,11 +159,22 @@ struct FailedWorkload {
     bool operator==(const FailedWorkload&) const = default;
 };
 
+// The caveats a campaign writes on a run about what it ran on start with these; measuredOn()
+// turns them into the short labels a verdict carries.
+inline constexpr std::string_view zfsCaveatPrefix = "ZFS: "; // "ZFS: OpenZFS 2.3.2 (...)"
+inline constexpr std::string_view fileVdevsCaveatPrefix = "file vdevs: ";
+inline constexpr std::string_view tcgCaveatPrefix = "TCG: ";
+
+// What a layout's runs were measured on, from their caveats, for the reader of a verdict:
+// "zfs-fuse", "OpenZFS 2.3.2", "file vdevs", "TCG emulation"; distinct, in that order.
+std::vector<std::string> measuredOn(const std::vector<std::string>& caveats);
+
 // Everything the comparison needs of one layout.
 struct LayoutSamples {
-    std::vector<MetricSamples> metrics; // sorted by name
-    std::vector<MetricNote> notes;      // distinct notes of its successful runs
-    std::vector<FailedWorkload> failed; // sorted by workload
+    std::vector<MetricSamples> metrics;  // sorted by name
+    std::vector<MetricNote> notes;       // distinct notes of its successful runs
+    std::vector<FailedWorkload> failed;  // sorted by workload
+    std::vector<std::string> measuredOn; // measuredOn() of its successful runs' caveats
 };
 
 Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSamples,

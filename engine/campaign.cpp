@@ -133,6 +133,10 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
             if (c.starts_with("TCG"))
                 built.notes.push_back({MetricNote::Kind::Qualifies, "*", c});
     } else {
+        // dRAID where the ZFS has none: said before anything is built.
+        if (isDraid(layout.kind))
+            if (const auto why = zfsFeatureProblem(target.zfs, "draid"); !why.empty())
+                return notBuilt(why);
         auto plan = planLayout(scenario_, layout, deviceBytes_);
         if (!plan)
             return fail(plan.error());
@@ -145,6 +149,7 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
     WorkloadContext& ctx = built.ctx;
     ctx.workdir = workdir;
     ctx.ramBytes = target.ramBytes;
+    ctx.os = layout.guest ? layout.guest->os : scenario_.host.os.value_or(TargetOs::Linux);
     ctx.root = target.root;
     ctx.exported = exportTarget(layout, workdir);
     if (built.where != &runner_) {
@@ -163,6 +168,9 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
     built.acceptsDirect = direct && direct->ok();
     (void)built.where->run(simple("rm", {"-f", "--", probeFile}));
     built.zfs = isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs"));
+    if (built.zfs)
+        noteZfsImplementation(built, built.where == &runner_ ? target.zfs : detectZfs(*built.where),
+                              scenario_);
     if (built.zfs)
         built.caveats.push_back(scenario_.coldCache
                                     ? "ZFS primarycache=metadata (cache = \"cold\"): the ARC "
@@ -361,8 +369,26 @@ Expected<void> CampaignRunner::decideIo(std::vector<BuiltLayout>& built) {
         p.message = "measuring " + describeCampaignIo(*io_);
         progress(p);
     }
-    for (auto& b : built)
+    for (auto& b : built) {
         b.ctx.directIo = io_->direct;
+        // What O_DIRECT means depends on the ZFS (OpenZFS 2.3's direct property).
+        if (b.zfs && io_->direct && b.zfsImpl.kind == ZfsImplementation::Kind::OpenZfs) {
+            if (b.zfsImpl.openZfsAtLeast(2, 3)) {
+                b.caveats.push_back("OpenZFS 2.3+: O_DIRECT bypasses the ARC (direct=standard); a "
+                                    "read smaller than the record size still reads the whole "
+                                    "record from the vdevs");
+            } else {
+                const std::string text =
+                    "OpenZFS before 2.3 accepts O_DIRECT but reads through the ARC";
+                b.caveats.push_back(text +
+                                    (scenario_.coldCache
+                                         ? ": primarycache=metadata keeps data out of it"
+                                         : ": with cache = \"warm\" reads can come from it"));
+                if (!scenario_.coldCache)
+                    b.notes.push_back({MetricNote::Kind::Qualifies, "*", text});
+            }
+        }
+    }
     return {};
 }
 
@@ -467,6 +493,9 @@ Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>
 
 Expected<CampaignResult> CampaignRunner::run() {
     const Target target = inspectTarget(runner_, scenario_, probes_);
+    // The plans are written for what the target runs.
+    if (!scenario_.host.os)
+        scenario_.host.os = target.os;
     // Block device sizes from lsblk (children included): partitions are cut to a fraction.
     std::function<void(const json&)> sizes = [&](const json& devs) {
         for (const auto& dev : devs) {
@@ -477,7 +506,14 @@ Expected<CampaignResult> CampaignRunner::run() {
                 sizes(dev["children"]);
         }
     };
-    sizes(target.inventory.value("disks", json::array()));
+    const json disks = target.inventory.value("disks", json::array());
+    if (disks.is_array())
+        sizes(disks);
+    // FreeBSD's, from diskinfo.
+    if (const auto it = target.inventory.find("disk_bytes"); it != target.inventory.end())
+        for (const auto& [device, bytes] : it->items())
+            if (bytes.is_number_unsigned())
+                deviceBytes_[device] = bytes.get<std::uint64_t>();
     for (const auto& [name, version] : target.inventory["tools"].items())
         toolVersions_[name] = version.get<std::string>();
     // One process at a time works on a campaign (a cleanup must not tear down under it); held

@@ -8,6 +8,7 @@
 #include "engine/clients.h"
 #include "engine/plan.h"
 #include "engine/schedule.h"
+#include "engine/zfs_version.h"
 
 #include <map>
 #include <memory>
@@ -29,8 +30,10 @@ std::string formatPercent(double fraction);
 std::string trim(std::string s);
 
 struct Target {
+    TargetOs os = TargetOs::Linux; // what uname -s said (Linux where it could not tell)
     std::uint64_t ramBytes = 0;
     bool root = false;
+    ZfsImplementation zfs; // what `zfs version` (or zfs-fuse's zpool) says
     json inventory;
 };
 
@@ -63,7 +66,14 @@ struct BuiltLayout {
     std::vector<MetricNote> notes; // on every metric of its runs (emulation, no resync, ...)
     bool acceptsDirect = true;     // its file system takes O_DIRECT
     bool zfs = false;              // a pool, on the host or in its guest
+    ZfsImplementation zfsImpl;     // the ZFS that runs the pool
 };
+
+// Which ZFS runs a built layout's pool, and what that means for its results: the implementation
+// on every run (a caveat); next to every verdict (a note) when it is not a server's kernel ZFS
+// (zfs-fuse) or when the pool's disks are files, which sit in the host's page cache.
+void noteZfsImplementation(BuiltLayout& built, const ZfsImplementation& zfs,
+                           const Scenario& scenario);
 
 // A tool's raw output and times, kept in a run or a preconditioning step.
 template <typename Record> void keepOutput(Record& into, const ProcessResult& r) {
@@ -164,7 +174,7 @@ private:
                                 const Probe* probe, const Preconditioning& p, std::uint64_t bytes);
 
     Store& store_;
-    const Scenario& scenario_;
+    Scenario scenario_; // a copy: its host's OS is filled in when the scenario leaves it open
     const ProbeRegistry& probes_;
     Runner& runner_;
     const CampaignOptions& opt_;

@@ -33,10 +33,54 @@ std::string trim(std::string s) {
     return s;
 }
 
+// FreeBSD's facts come from sysctl(8): hw.physmem, hw.ncpu, hw.model, the ARC's size and limit;
+// its disks from kern.disks and diskinfo(8) (name, sector size, media size in bytes, ...).
+void inspectFreeBsd(Runner& runner, const Scenario& scenario, Target& t) {
+    const auto sysctl = [&runner](const char* name) -> std::optional<std::string> {
+        auto v = capture(runner, simple("sysctl", {"-n", name}));
+        return v ? std::optional(trim(*v)) : std::nullopt;
+    };
+    if (auto mem = sysctl("hw.physmem")) {
+        try {
+            t.ramBytes = std::stoull(*mem);
+        } catch (const std::exception&) {
+        }
+    }
+    if (auto n = sysctl("hw.ncpu"))
+        t.inventory["cpus"] = *n;
+    if (auto model = sysctl("hw.model"))
+        t.inventory["cpu_model"] = *model;
+    // vfs.zfs.arc.max reads 0 when it is not set; the ARC's own limit is arcstats.c_max.
+    if (auto arc = sysctl("kstat.zfs.misc.arcstats.c_max"))
+        t.inventory["arc_max_bytes"] = *arc;
+    if (auto disks = sysctl("kern.disks"))
+        t.inventory["disks"] = *disks;
+    json sizes = json::object();
+    for (const auto& d : scenario.disks) {
+        if (d.device.empty())
+            continue;
+        if (auto info = capture(runner, simple("diskinfo", {d.device}))) {
+            std::istringstream in(*info);
+            std::string name;
+            std::uint64_t sectorSize = 0, mediaSize = 0;
+            if (in >> name >> sectorSize >> mediaSize)
+                sizes[d.device] = mediaSize;
+        }
+    }
+    t.inventory["disk_bytes"] = sizes;
+}
+
 Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
     Target t;
     t.inventory["target"] = runner.target();
-    if (auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}))) {
+    if (auto os = detectOs(runner))
+        t.os = *os;
+    else
+        t.inventory["os_problem"] = os.error().message;
+    t.inventory["os"] = enumName(scenario.host.os.value_or(t.os));
+    if (scenario.host.os.value_or(t.os) == TargetOs::FreeBsd)
+        inspectFreeBsd(runner, scenario, t);
+    else if (auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}))) {
         std::istringstream in(*meminfo);
         std::string key;
         std::uint64_t kib = 0;
@@ -50,8 +94,9 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
         }
     }
     t.inventory["ram_bytes"] = t.ramBytes;
-    if (auto n = capture(runner, simple("nproc", {})))
-        t.inventory["cpus"] = trim(*n);
+    if (!t.inventory.contains("cpus")) // FreeBSD's come from sysctl
+        if (auto n = capture(runner, simple("nproc", {})))
+            t.inventory["cpus"] = trim(*n);
     if (auto cpuinfo = capture(runner, simple("cat", {"/proc/cpuinfo"}))) {
         const auto pos = cpuinfo->find("model name");
         if (pos != std::string::npos) {
@@ -85,7 +130,31 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
     if (auto zfs = capture(runner, simple("zpool", {"upgrade", "-v"})))
         tools["zpool"] = trim(zfs->substr(0, zfs->find('\n')));
     t.inventory["tools"] = tools;
+    t.zfs = detectZfs(runner);
+    if (t.zfs.kind != ZfsImplementation::Kind::None)
+        t.inventory["zfs"] = t.zfs.describe();
     return t;
+}
+
+void noteZfsImplementation(BuiltLayout& built, const ZfsImplementation& zfs,
+                           const Scenario& scenario) {
+    built.zfsImpl = zfs;
+    built.caveats.push_back(std::string(zfsCaveatPrefix) + zfs.describe());
+    // The verdicts carry these as labels (measuredOn): said once, beside the verdict.
+    if (zfs.kind == ZfsImplementation::Kind::ZfsFuse)
+        built.caveats.push_back("zfs-fuse: a FUSE port of ZFS (pool version " +
+                                std::to_string(zfs.poolVersion) +
+                                "), not the kernel OpenZFS a server runs: every I/O crosses FUSE, "
+                                "and libaio submits synchronously (latency shows as submission "
+                                "time)");
+    const ScenarioLayout& layout = *built.layout;
+    const ScenarioDisk* first =
+        layout.disks.empty() ? nullptr : scenario.disk(layout.disks.front());
+    if (first && first->device.empty() && isZfs(layout.kind))
+        built.caveats.push_back(std::string(fileVdevsCaveatPrefix) +
+                                "the pool's disks are files on the host, in its page cache as "
+                                "well as the ARC: ZFS over memory and the host's file system, not "
+                                "disks");
 }
 
 std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest) {
@@ -101,7 +170,8 @@ std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& gues
             out.push_back("KVM was not available to qemu: it fell back to TCG");
     }
     if (tcg)
-        out.push_back("TCG: the guest ran under qemu's software emulation (no KVM); this measures "
+        out.push_back(std::string(tcgCaveatPrefix) +
+                      "the guest ran under qemu's software emulation (no KVM); this measures "
                       "emulation, not virtualization, and says little about a real hypervisor");
     std::string setup = "guest: " + std::string(enumName(g.hypervisor));
     if (qemu)
@@ -183,7 +253,9 @@ Expected<void> CampaignRunner::guardDevices(const std::vector<const ScenarioLayo
             const ScenarioDisk* d = scenario_.disk(name);
             if (d->device.empty() || !seen.insert(d->device).second)
                 continue;
-            auto state = inspectDisk(runner_, d->device);
+            auto state = scenario_.host.os == TargetOs::FreeBsd
+                             ? inspectDiskFreeBsd(runner_, d->device)
+                             : inspectDisk(runner_, d->device);
             if (!state)
                 return fail(state.error());
             decisions.push_back({std::move(*state), d->wipe});

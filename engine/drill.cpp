@@ -26,6 +26,8 @@ say() { echo "lb-drill $*"; }
 up() { cut -d' ' -f1 /proc/uptime; }
 # Exact bytes where zpool has -p; older ZFS (zfs-fuse) prints a rounded size such as 1.88G.
 pool_size() { { zpool list -Hp -o size "$target" 2>/dev/null || zpool list -H -o size "$target"; } | head -n 1; }
+# What the pool offers as zfs list shows it (used + avail of the root dataset), where -p exists.
+zfs_usable() { zfs list -Hp -o used,avail "$target" 2>/dev/null | awk 'NR == 1 { printf "%.0f", $1 + $2 }'; }
 # The file system's size in bytes: what users can fill.
 fs_size() { df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $2 * 1024 }'; }
 grow_fs() {
@@ -47,7 +49,7 @@ fail() {
 case $action in
 md-*) say "members_before=$(md_field 'Raid Devices')" "level_before=$(md_field 'Raid Level')" \
           "size_before=$(fs_size)" ;;
-*) say "size_before=$(pool_size)" ;;
+*) say "size_before=$(pool_size)" "usable_before=$(zfs_usable)" ;;
 esac
 if [ "$action" = raidz-expand ] &&
    ! zpool get -H -o value feature@raidz_expansion "$target" >/dev/null 2>&1; then
@@ -99,12 +101,20 @@ zfs-add-vdev)
     zpool add -f "$target" "$@" || fail "zpool add $target $* failed"
     ;;
 raidz-expand)
+    s0=$(pool_size)
     zpool attach "$target" "$@" || fail "zpool attach $target $* failed"
     zpool wait -t raidz_expand "$target" || fail "zpool wait -t raidz_expand $target failed"
+    # The vdev's new size is committed after the reflow ends; then OpenZFS scrubs what moved.
+    i=0
+    while [ "$(pool_size)" = "$s0" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
     ;;
 esac
 t1=$(up)
 say "seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+if [ "$action" = raidz-expand ]; then
+    zpool wait -t scrub "$target" 2>/dev/null
+    say "scrub_seconds=$(awk -v a="$t1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }')"
+fi
 if [ -n "$reader" ]; then
     stop_reader
     sum1=$(cksum < "$f")
@@ -120,7 +130,7 @@ say "mounted=$mounted"
 case $action in
 md-*) say "members_after=$(md_field 'Raid Devices')" "level_after=$(md_field 'Raid Level')" \
           "size_after=$(fs_size)" ;;
-*) say "size_after=$(pool_size)" ;;
+*) say "size_after=$(pool_size)" "usable_after=$(zfs_usable)" ;;
 esac
 )sh";
 
@@ -218,6 +228,17 @@ public:
         if (before && after && *before > 0)
             out.metrics.push_back(
                 {prefix + "growth", (*after - *before) / *before * 100.0, Unit::Percent});
+        // What zfs list shows before and after: after a RAIDZ expansion less than the pool's
+        // growth, the deflate ratio staying the original width's.
+        const auto usableBefore = number(kv, "usable_before");
+        const auto usableAfter = number(kv, "usable_after");
+        if (usableBefore && usableAfter && *usableBefore > 0) {
+            out.metrics.push_back({prefix + "usable_growth",
+                                   (*usableAfter - *usableBefore) / *usableBefore * 100.0,
+                                   Unit::Percent});
+        }
+        if (const auto scrub = number(kv, "scrub_seconds"))
+            out.metrics.push_back({prefix + "scrub_seconds", *scrub, Unit::Seconds});
         if (const auto members = number(kv, "members_after"))
             out.metrics.push_back({prefix + "members", *members, Unit::Count});
         if (md_) {

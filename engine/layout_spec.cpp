@@ -82,10 +82,12 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
             spec["vdevs"] = l.vdevs;
             if (isDraid(l.kind))
                 spec["draid"] = {{"data", l.draid.data}, {"spares", l.draid.spares}};
-            // Linux OpenZFS partitions a whole block device itself; files are used as they are.
+            // Linux OpenZFS partitions a whole block device itself; FreeBSD's uses it as it is,
+            // as both do files.
             const ScenarioDisk* first = l.disks.empty() ? nullptr : s.disk(l.disks.front());
             const bool devices = first && !first->device.empty();
-            spec["zfs_devices"] = devices ? "whole-disk" : "as-is";
+            const bool linux = s.host.os.value_or(TargetOs::Linux) == TargetOs::Linux;
+            spec["zfs_devices"] = devices && linux ? "whole-disk" : "as-is";
         }
     }
     return dumpJson(spec);

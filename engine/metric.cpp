@@ -147,13 +147,13 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         const auto stat = rest.substr(rest.rfind('.') + 1);
         if (rest.find('.') == std::string_view::npos)
             return std::nullopt;
-        if (stat == "seconds")
+        if (stat == "seconds" || stat == "scrub_seconds")
             return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
         if (stat == "read_throughput")
             return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, false};
         if (stat == "read_errors")
             return MetricInfo{std::string(name), Unit::Count, Better::Lower, false};
-        if (stat == "growth")
+        if (stat == "growth" || stat == "usable_growth")
             return MetricInfo{std::string(name), Unit::Percent, Better::Higher, false};
         if (stat == "members")
             return MetricInfo{std::string(name), Unit::Count, Better::Higher, false};

@@ -17,10 +17,16 @@ Command cmd(std::string program, std::vector<std::string> args) {
     return Command::timed(std::move(program), std::move(args), std::chrono::minutes(10));
 }
 
+// What the host runs: as the scenario says, or as the campaign found out (uname -s) before
+// planning; Linux for a plan made without asking.
+TargetOs hostOs(const Scenario& scenario) {
+    return scenario.host.os.value_or(TargetOs::Linux);
+}
+
 // A block device, whole or (underprovisioned) as one GPT partition of a fraction of it, the rest
 // left unpartitioned for the SSD to use. Returns the vdev path.
 std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLayout& layout,
-                       const std::map<std::string, std::uint64_t>& deviceBytes) {
+                       const std::map<std::string, std::uint64_t>& deviceBytes, TargetOs os) {
     // The partition type says what will live on it: Linux RAID, ZFS, or a guest's whole disk.
     const std::string typecode = layout.mdKind()                    ? "FD00"
                                  : layout.kind == LayoutKind::Guest ? "8300"
@@ -28,7 +34,10 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
     if (layout.underprovision >= 1.0)
         return d.device;
     // Discard everything first so the drive knows all of it is free: where it is supported.
-    PlanStep discard{"discard all of " + d.device, cmd("blkdiscard", {d.device}), std::nullopt};
+    PlanStep discard{"discard all of " + d.device,
+                     os == TargetOs::FreeBsd ? cmd("trim", {"-f", d.device})
+                                             : cmd("blkdiscard", {d.device}),
+                     std::nullopt};
     discard.optional = true;
     plan.steps.push_back(std::move(discard));
     std::string size;
@@ -41,9 +50,24 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
         size = "+<" + std::to_string(static_cast<int>(layout.underprovision * 100)) + "% of " +
                d.device + ">";
     }
+    const std::string what = "partition " +
+                             std::to_string(static_cast<int>(layout.underprovision * 100 + 0.5)) +
+                             " % of " + d.device + ", the rest left unpartitioned";
+    if (os == TargetOs::FreeBsd) {
+        // gpart(8): a GPT, then one partition from 1 MiB, typed for ZFS; GEOM sees it at once
+        // (da0 -> da0p1), so there is nothing to tell the kernel.
+        plan.steps.push_back({"write a GPT on " + d.device,
+                              cmd("gpart", {"create", "-s", "gpt", d.device}),
+                              cmd("gpart", {"destroy", "-F", d.device})});
+        plan.steps.push_back({what,
+                              cmd("gpart", {"add", "-t", "freebsd-zfs", "-a", "1m", "-b", "1m",
+                                            "-s", size.starts_with("+") ? size.substr(1) : size,
+                                            "-l", "layoutbench", d.device}),
+                              std::nullopt});
+        return firstPartition(d.device);
+    }
     plan.steps.push_back(
-        {"partition " + std::to_string(static_cast<int>(layout.underprovision * 100 + 0.5)) +
-             " % of " + d.device + ", the rest left unpartitioned",
+        {what,
          cmd("sgdisk", {"--clear", "--new=1:1M:" + size, "--typecode=1:" + typecode,
                         "--change-name=1:layoutbench", d.device}),
          cmd("sgdisk", {"--zap-all", d.device})});
@@ -309,7 +333,7 @@ Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& s
         if (!d)
             return badInput("layout '" + layout.name + "': disk '" + name + "' is not defined");
         if (!d->device.empty()) {
-            members.push_back(planDevice(plan, *d, layout, sizes));
+            members.push_back(planDevice(plan, *d, layout, sizes, hostOs(scenario)));
             continue;
         }
         members.push_back(d->file);
@@ -338,6 +362,11 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
                         "': a guest layout is built in two parts (planGuestLayout)");
     if (auto r = checkDiskCount(layout, layout.mdKind().value_or(layout.kind)); !r)
         return fail(r.error());
+    if (hostOs(scenario) == TargetOs::FreeBsd && layout.mdKind())
+        return badInput("layout '" + layout.name +
+                        "': md RAID (mdadm) is Linux's; on a FreeBSD "
+                        "target build a ZFS layout on the disks (gmirror and graid are not "
+                        "modelled)");
     auto members = planDisks(plan, scenario, layout, layout.disks, deviceBytes);
     if (!members)
         return fail(members.error());

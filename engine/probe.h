@@ -10,6 +10,7 @@
 #include "engine/expected.h"
 #include "engine/run.h"
 #include "engine/runner.h"
+#include "engine/target_os.h"
 
 #include <cstdint>
 #include <map>
@@ -121,7 +122,8 @@ struct WorkloadContext {
     std::string workdir;        // a directory on the layout under test
     std::uint64_t ramBytes = 0; // the target's memory
     bool root = false;
-    bool directIo = true; // the file system accepts O_DIRECT
+    bool directIo = true;          // the file system accepts O_DIRECT
+    TargetOs os = TargetOs::Linux; // what runs the tools: their command lines follow it
     int iteration = 0;
     std::string layoutName; // shown by tools that label their output (bonnie++ -m)
     ExportTarget exported;  // the layout's export, if it has one

@@ -12,6 +12,8 @@
 #include "engine/runner.h"
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lb {
@@ -37,6 +39,24 @@ struct DiskState {
 // the probes cannot read gets a reason saying so: a disk that cannot be checked is never reported
 // as blank.
 Expected<DiskState> inspectDisk(Runner& runner, const std::string& device);
+
+// The same checks on FreeBSD (engine/safety_freebsd.cpp): diskinfo, mount -p, swapinfo -k,
+// zpool status -P, gmirror/graid status, gpart show -p, zdb -l, fstyp. Written from FreeBSD's
+// manuals and captured outputs; not exercised on a live FreeBSD host here.
+Expected<DiskState> inspectDiskFreeBsd(Runner& runner, const std::string& device);
+// Its parsers, each on its command's output:
+struct FreeBsdMount {
+    std::string device, mountPoint, fsType;
+    bool operator==(const FreeBsdMount&) const = default;
+};
+std::vector<FreeBsdMount> parseFreeBsdMountP(std::string_view mountP);
+std::vector<std::string> parseFreeBsdSwapinfo(std::string_view swapinfo); // swap devices
+// (pool, leaf device) for every device of every imported pool in `zpool status` output.
+std::vector<std::pair<std::string, std::string>> parseZpoolStatusLeaves(std::string_view status);
+// (geom name, component) from `gmirror status` or `graid status`.
+std::vector<std::pair<std::string, std::string>> parseGeomStatus(std::string_view status);
+// The partitions' providers in `gpart show -p DISK` (da1p1, da1p2, ...).
+std::vector<std::string> parseGpartShowProviders(std::string_view gpartShow);
 
 struct DiskDecision {
     DiskState disk;

@@ -226,6 +226,9 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
         s.host.identity = resolve(baseDir, identity);
         LB_TRY(knownHosts, getString(*t, hostKey("known_hosts"), "host.", rep));
         s.host.knownHosts = resolve(baseDir, knownHosts);
+        LB_TRY(os, getChoice(*t, hostKey("os"), "host.", rep));
+        if (os != "auto")
+            s.host.os = enumFromName<TargetOs>(os);
     }
     if (const toml::node* thr = root.get("thresholds")) {
         const auto* t = thr->as_table();

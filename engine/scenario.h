@@ -9,6 +9,7 @@
 #include "engine/layout.h"
 #include "engine/names.h"
 #include "engine/probe.h"
+#include "engine/target_os.h"
 
 #include <cstdint>
 #include <map>
@@ -23,6 +24,9 @@ struct ScenarioHost {
     std::string target = "local"; // "local" or "ssh://user@host[:port]"
     std::string identity;         // ssh key file
     std::string knownHosts;       // ssh known_hosts file; empty: the user's own
+    // What the target runs; nothing: a campaign asks it (uname -s) before planning, `plan`
+    // (which runs nothing) writes for Linux and says so.
+    std::optional<TargetOs> os;
     bool operator==(const ScenarioHost&) const = default;
 };
 
@@ -84,6 +88,7 @@ struct ScenarioGuest {
     std::string identity;          // ssh key for the guest
     std::string knownHosts;        // known_hosts for the guest
     std::string disk = "/dev/vda"; // the passed disk as the guest names it (vdb after an image)
+    TargetOs os = TargetOs::Linux; // what the guest runs: its plan is written for it
     // qemu
     std::string kernel, initrd, append; // direct kernel boot, or
     std::string image;                  // a bootable disk image (then the passed disk is vdb)

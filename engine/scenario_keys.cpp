@@ -105,6 +105,12 @@ const std::vector<OptionSpec> hostKeys{
      .label = "Known hosts",
      .type = T::Path,
      .help = "An ssh known_hosts file; default the user's own"},
+    {.name = "os",
+     .label = "Operating system",
+     .type = T::Choice,
+     .help = "What the target runs; auto: a campaign asks it (uname -s), plan assumes linux",
+     .defaultValue = "auto",
+     .choices = {"auto", "linux", "freebsd"}},
 };
 
 const std::vector<OptionSpec> thresholdKeys{
@@ -372,6 +378,12 @@ const std::vector<OptionSpec> guestKeys{
      .label = "Known hosts",
      .type = T::Path,
      .help = "A known_hosts file for the guest"},
+    {.name = "os",
+     .label = "Guest OS",
+     .type = T::Choice,
+     .help = "What the guest runs; its plan (device names, partitioning, tools) is written for it",
+     .defaultValue = "linux",
+     .choices = {"linux", "freebsd"}},
     {.name = "disk",
      .label = "Disk in the guest",
      .type = T::Path,

@@ -53,6 +53,12 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.hypervisor = *enumFromName<Hypervisor>(hypervisorName);
     LB_TRY(layout, getChoice(t, keyOf("layout"), where, rep));
     g.layout = layout;
+    LB_TRY(guestOs, getChoice(t, keyOf("os"), where, rep));
+    g.os = *enumFromName<TargetOs>(guestOs);
+    if (g.os == TargetOs::FreeBsd && !g.layout.starts_with("zfs"))
+        return badInput(
+            rep.at(t, "layout", where + "layout",
+                   "a FreeBSD guest builds ZFS (zfs-stripe); ext4 and xfs are Linux's"));
     LB_TRY(sshPort, getInt(t, keyOf("ssh_port"), where, rep));
     g.sshPort = static_cast<int>(sshPort);
     if (g.sshPort != 0 && g.hypervisor != Hypervisor::Qemu)
@@ -79,10 +85,13 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.append = append;
     LB_TRY(image, getString(t, keyOf("image"), where, rep));
     g.image = resolve(baseDir, image);
-    // A qemu guest booted from an image has that image as its first disk.
-    LB_TRY(disk,
-           getString(t, keyOf("disk").name.c_str(), where, rep, false,
-                     g.hypervisor == Hypervisor::Qemu && !image.empty() ? "/dev/vdb" : "/dev/vda"));
+    // A qemu guest booted from an image has that image as its first disk. FreeBSD names virtio
+    // disks vtbd0, vtbd1, ...
+    const bool second = g.hypervisor == Hypervisor::Qemu && !image.empty();
+    const std::string defaultDisk = g.os == TargetOs::FreeBsd
+                                        ? (second ? "/dev/vtbd1" : "/dev/vtbd0")
+                                        : (second ? "/dev/vdb" : "/dev/vda");
+    LB_TRY(disk, getString(t, keyOf("disk").name.c_str(), where, rep, false, defaultDisk));
     if (disk.rfind("/dev/", 0) != 0)
         return badInput(rep.at(t, "disk", where + "disk", "must be a path under /dev/"));
     g.disk = disk;

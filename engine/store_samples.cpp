@@ -81,7 +81,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
     LB_TRY(q,
            statement("SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
-                     "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data FROM run r "
+                     "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data, r.caveats_id "
+                     "FROM run r "
                      "LEFT JOIN run_sample s ON s.run_id = r.id "
                      "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
                      "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
@@ -94,6 +95,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     std::vector<std::size_t> okCount;                       // by workload index
     std::vector<std::int64_t> noteTexts;          // the run_text ids of the notes met, in order
     std::unordered_set<std::int64_t> noteTextSet; // the same, to look up
+    std::vector<std::int64_t> caveatTexts;        // the run_text ids of the caveats met
+    std::unordered_set<std::int64_t> caveatTextSet;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         const std::string_view workload = row.columnBlob(2);
         auto w = okRuns.find(workload);
@@ -106,6 +109,10 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
         if (!row.columnIsNull(3)) {
             if (const std::int64_t notes = row.columnInt(3); noteTextSet.insert(notes).second)
                 noteTexts.push_back(notes);
+        }
+        if (!row.columnIsNull(5)) {
+            if (const std::int64_t caveats = row.columnInt(5); caveatTextSet.insert(caveats).second)
+                caveatTexts.push_back(caveats);
         }
         const std::string_view data = row.columnBlob(4);
         if (data.size() < store::sampleBytes)
@@ -120,6 +127,13 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
             if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
                 out.notes.push_back(std::move(n));
     }
+    std::vector<std::string> caveats;
+    for (const auto id : caveatTexts) {
+        LB_TRY(text, runText(id));
+        for (auto& c : store::stringsFromJson(text))
+            caveats.push_back(std::move(c));
+    }
+    out.measuredOn = measuredOn(caveats);
     std::vector<std::size_t> count; // by metric id
     for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
         const auto id = static_cast<std::size_t>(store::sampleId(packed, i));

@@ -33,7 +33,19 @@ bool toU64(std::string_view s, std::uint64_t& out) {
 }
 
 // Writes `bytes` random bytes to `path` with dd (fsync'd, so the bytes are on the layout).
-Command ddRandom(const std::string& path, std::uint64_t bytes) {
+// `bytes` random bytes into `path`, synced. GNU dd counts bytes (iflag=count_bytes); FreeBSD's
+// dd has no count_bytes (dd(1): iflag takes fullblock, direct, ...), so it counts blocks of the
+// largest size that divides the count.
+Command ddRandom(const std::string& path, std::uint64_t bytes, TargetOs os) {
+    if (os == TargetOs::FreeBsd) {
+        std::uint64_t block = MiB;
+        while (block > 1 && bytes % block != 0)
+            block /= 2;
+        return {"dd",
+                {"if=/dev/urandom", "of=" + path, "bs=" + std::to_string(block),
+                 "count=" + std::to_string(bytes / block), "iflag=fullblock", "conv=fsync"},
+                {{"LC_ALL", "C"}}};
+    }
     return {"dd",
             {"if=/dev/urandom", "of=" + path, "bs=1M", "count=" + std::to_string(bytes),
              "iflag=count_bytes,fullblock", "conv=fsync"},
@@ -194,7 +206,7 @@ public:
             if (const auto bytes = std::filesystem::file_size(o.text("input"), ec); !ec)
                 mc.workingSetBytes = 2 * bytes; // where the workbench sees the file
         } else {
-            mc.prepare.push_back(ddRandom(input, o.bytes("size")));
+            mc.prepare.push_back(ddRandom(input, o.bytes("size"), ctx.os));
             // The input and its compressed copy, about as large: random bytes do not compress.
             mc.workingSetBytes = 2 * o.bytes("size");
         }

@@ -71,6 +71,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"verdict", verdictName(c.verdict)},
         {"confident", c.confident},
         {"headline", c.headline},
+        {"measured_on", {{"baseline", c.baselineMeasuredOn}, {"candidate", c.candidateMeasuredOn}}},
         {"thresholds",
          {{"viable_max", c.thresholds.viableMax}, {"not_viable_min", c.thresholds.notViableMin}}},
         {"decide", c.decide},

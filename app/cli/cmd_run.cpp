@@ -252,6 +252,11 @@ int runPlan(const Globals& g, const std::string& path) {
     const CampaignSchedule& schedule = plan->schedule;
     nlohmann::json out = nlohmann::json::array();
     std::ostringstream text;
+    // plan runs nothing, so it cannot ask the target what it runs (a campaign does).
+    const std::string os = scenario->host.os ? std::string(enumName(*scenario->host.os))
+                                             : std::string("linux (not asked: plan runs nothing; "
+                                                           "[host] os = \"freebsd\" for FreeBSD)");
+    text << "target os: " << os << "\n";
     text << describeSchedule(*scenario, schedule);
     for (const auto& l : plan->layouts) {
         nlohmann::json steps = planSteps(l, text);
@@ -273,6 +278,9 @@ int runPlan(const Globals& g, const std::string& path) {
     }
     if (g.json)
         std::cout << dumpJson(nlohmann::json{{"scenario", scenario->name},
+                                             {"os", scenario->host.os ? nlohmann::json(enumName(
+                                                                            *scenario->host.os))
+                                                                      : nlohmann::json(nullptr)},
                                              {"schedule",
                                               {{"interleaved", schedule.interleaved},
                                                {"sequential_why", schedule.sequentialWhy},

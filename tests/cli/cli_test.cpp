@@ -224,6 +224,22 @@ TEST_F(Cli, UsageErrorsExitTwo) {
 }
 
 // The seed scenario, shipped: `plan` turns it into the full command list without touching a disk.
+// The seed's FreeBSD build: gpart and trim, FreeBSD's device names, nothing of Linux's tools.
+TEST_F(Cli, PlanOfTheSeedsFreeBsdBuildUsesFreeBsdTools) {
+    const auto r =
+        lb({"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-freebsd-bare.toml",
+            "--json"},
+           false);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto plan = json::parse(r.out);
+    EXPECT_EQ(plan["os"], "freebsd");
+    const std::string steps = plan["layouts"][0]["steps"].dump();
+    for (const char* tool : {"\"gpart\"", "\"trim\"", "/dev/ada9p1"})
+        EXPECT_NE(steps.find(tool), std::string::npos) << tool << " in " << steps;
+    for (const char* tool : {"sgdisk", "partx", "blkdiscard", "mdadm"})
+        EXPECT_EQ(steps.find(tool), std::string::npos) << tool << " in " << steps;
+}
+
 TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     const auto r =
         lb({"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-bare-vs-guest.toml",

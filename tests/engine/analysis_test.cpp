@@ -163,6 +163,27 @@ TEST(Compare, ScenarioNamesItsDecidingMetrics) {
               "b: viable — every deciding metric within 10 %");
 }
 
+TEST(Compare, AVerdictSaysWhatItWasMeasuredOn) {
+    // The caveats a campaign writes (campaign_target.cpp) become short labels, ZFS first.
+    EXPECT_EQ(measuredOn({"cold cache", "file vdevs: the pool's disks are files on the host",
+                          "ZFS: zfs-fuse (FUSE, pool version 23)", "zfs-fuse: a FUSE port of ZFS",
+                          "ZFS: zfs-fuse (FUSE, pool version 23)"}),
+              (std::vector<std::string>{"zfs-fuse", "file vdevs"}));
+    EXPECT_EQ(measuredOn({"ZFS: OpenZFS 2.3.2 (2.3.2-2~bpo12+2)", "TCG: the guest ran under"}),
+              (std::vector<std::string>{"OpenZFS 2.3.2", "TCG emulation"}));
+    LayoutSamples base, cand;
+    base.metrics = {{"bonnie.put_block", {300, 301, 299}}};
+    cand.metrics = {{"bonnie.put_block", {300, 301, 299}}};
+    cand.measuredOn = {"zfs-fuse", "file vdevs"};
+    auto c = compareLayouts("dir", base, "raidz1", cand);
+    EXPECT_EQ(c.candidateMeasuredOn, cand.measuredOn);
+    EXPECT_TRUE(c.headline.ends_with(" [raidz1 measured on zfs-fuse, file vdevs]")) << c.headline;
+    // Kernel OpenZFS on disks is what a server runs: nothing beside the verdict.
+    cand.measuredOn = {"OpenZFS 2.3.2"};
+    c = compareLayouts("dir", base, "raidz1", cand);
+    EXPECT_EQ(c.headline.find(" measured on "), std::string::npos) << c.headline;
+}
+
 TEST(Compare, CompletionLatencyDecidesOnlyWithoutTotalLatency) {
     LayoutSamples base, cand;
     base.metrics = {{"fio.j.read.clat_p99", {1000, 1000, 1000}}};

@@ -342,6 +342,87 @@ nfs = "ganesha"
     expectGolden("export-guest-tgt-zvol-ganesha", text);
 }
 
+// FreeBSD targets ([host] os = "freebsd"): gpart instead of sgdisk and partx, trim instead of
+// blkdiscard, FreeBSD's device names; md refused. Written from FreeBSD's manuals (gpart(8),
+// trim(8)); not run on a live FreeBSD host here.
+Scenario freeBsdScenario(const std::string& layouts) {
+    std::string text = R"(name = "freebsd"
+work_dir = "/var/tmp/lb"
+[host]
+target = "ssh://root@nas"
+os = "freebsd"
+)";
+    for (int i = 0; i < 6; ++i)
+        text += "[[disks]]\nname = \"da" + std::to_string(i) + "\"\ndevice = \"/dev/da" +
+                std::to_string(i) + "\"\n";
+    text += layouts + "\n[[workloads]]\nprobe = \"xz\"\n";
+    auto sc = parseScenario(text, "/srv/freebsd.toml", probes());
+    EXPECT_TRUE(sc) << sc.error().message;
+    return sc ? *sc : Scenario{};
+}
+
+TEST(PlanGolden, FreeBsdRaidz2OnWholeDisksAndAt80Percent) {
+    const std::string disks = R"(disks = ["da0", "da1", "da2", "da3", "da4", "da5"])";
+    const auto s = freeBsdScenario("[[layouts]]\nname = \"whole\"\nkind = \"zfs-raidz2\"\n"
+                                   "baseline = true\n" +
+                                   disks +
+                                   "\n[[layouts]]\nname = \"part\"\nkind = \"zfs-raidz2\"\n"
+                                   "pool = \"lb-part\"\nunderprovision = 0.8\n" +
+                                   disks + "\n");
+    std::map<std::string, std::uint64_t> sizes;
+    for (int i = 0; i < 6; ++i)
+        sizes["/dev/da" + std::to_string(i)] = 500107862016;
+    expectGolden("freebsd-raidz2", described(s, "whole", sizes) + described(s, "part", sizes));
+}
+
+TEST(PlanGolden, FreeBsdGuestOnMdRaid6RunningZfs) {
+    // The seed's second layout: Linux md RAID6 on the host, passed to a FreeBSD guest under Xen
+    // that builds its pool on the disk it sees (xbd1 here, as the domain names it).
+    const auto s = scenarioWith(R"([[layouts]]
+name = "guest"
+kind = "guest"
+inner = "md-raid6"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e", "ssd-f", "ssd-g"]
+[layouts.guest]
+hypervisor = "xen"
+domain = "freebsd-zfs"
+os = "freebsd"
+layout = "zfs-stripe"
+target = "ssh://root@freebsd-zfs"
+disk = "/dev/ada1"
+)");
+    expectGolden("guest-xen-freebsd-zfs", described(s, "guest"));
+}
+
+TEST(Plan, FreeBsdRefusesMdAndLinuxFileSystems) {
+    const auto md =
+        freeBsdScenario("[[layouts]]\nname = \"r6\"\nkind = \"md-raid6\"\nbaseline = true\n"
+                        "disks = [\"da0\", \"da1\", \"da2\", \"da3\"]\n");
+    EXPECT_NE(described(md, "r6").find("md RAID (mdadm) is Linux's"), std::string::npos)
+        << described(md, "r6");
+    const auto bad = parseScenario(R"(name = "g"
+work_dir = "/srv"
+[[disks]]
+name = "img"
+file = "g.img"
+size = "1G"
+[[layouts]]
+name = "g"
+kind = "guest"
+baseline = true
+disks = ["img"]
+[layouts.guest]
+os = "freebsd"
+layout = "ext4"
+[[workloads]]
+probe = "xz"
+)",
+                                   "/srv/g.toml", probes());
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("a FreeBSD guest builds ZFS"), std::string::npos)
+        << bad.error().message;
+}
+
 TEST(Plan, EveryExportStepThatMakesSomethingHasItsUndo) {
     const auto s = scenarioWith(R"([[layouts]]
 name = "raidz2"

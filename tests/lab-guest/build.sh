@@ -44,7 +44,7 @@ done
 # Programs the guest runs, from these packages; the shared libraries they need come from the
 # library packages below, found by their DT_NEEDED entries (a missing one stops the build).
 tool_packages=(busybox-static dash dropbear-bin mdadm fio bonnie++ xz-utils e2fsprogs xfsprogs
-               util-linux gdisk open-iscsi nfs-common)
+               util-linux gdisk open-iscsi nfs-common coreutils)
 programs=(
     bin/dash
     usr/sbin/dropbear usr/bin/dropbearconvert
@@ -55,10 +55,13 @@ programs=(
     sbin/sgdisk
     sbin/iscsiadm sbin/iscsid
     sbin/mount.nfs
+    usr/bin/env
 )
 # mke2fs answers to these names too, mount.nfs to the others (as in the packages). /bin/sh is
 # dash, as on Debian: Debian's static busybox prefers its own applets to programs in PATH, so
 # under a busybox shell `xz` or `mke2fs` would run busybox's cut-down versions, not the real ones.
+# For the same reason env is coreutils' (the SSH runner runs `env -- NAME=VALUE tool`): busybox's
+# env would run its own xz applet, which knows no -T.
 aliases=(bin/sh:dash sbin/mkfs.ext4:mke2fs sbin/mkfs.ext2:mke2fs sbin/fsck.ext4:e2fsck
          sbin/mount.nfs4:mount.nfs sbin/umount.nfs:mount.nfs sbin/umount.nfs4:mount.nfs)
 library_packages=(

@@ -22,7 +22,6 @@
 namespace {
 
 using lb::test::LabGuest;
-using lb::test::LabGuestOptions;
 using nlohmann::json;
 
 constexpr std::uint64_t MiB = 1024 * 1024;
@@ -145,12 +144,7 @@ struct Measured {
 class OpenZfsCapacity : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        LabGuestOptions o;
-        o.openzfs = true;
-        o.memoryMiB = 1024;
-        o.bootTimeout = std::chrono::seconds(240);
-        for (int i = 0; i < smallDisks; ++i)
-            o.newDiskBytes.push_back(diskBytes);
+        auto o = lb::test::openzfsGuestOptions(smallDisks, diskBytes);
         o.newDiskBytes.push_back(bigDiskBytes);
         guest_ = std::make_unique<LabGuest>(o);
     }

@@ -130,6 +130,15 @@ pid_t spawnTied(const std::vector<std::string>& argv, const std::string& log) {
 
 } // namespace
 
+LabGuestOptions openzfsGuestOptions(std::size_t disks, std::uint64_t diskBytes) {
+    LabGuestOptions o;
+    o.openzfs = true;
+    o.memoryMiB = 1024;
+    o.bootTimeout = std::chrono::seconds(240);
+    o.newDiskBytes.assign(disks, diskBytes);
+    return o;
+}
+
 std::string labGuestCacheDir(bool openzfs) {
     const char* dir = std::getenv("LAYOUTBENCH_GUEST_CACHE");
     return std::string(dir && *dir ? dir : LAYOUTBENCH_GUEST_CACHE) + (openzfs ? "-openzfs" : "");

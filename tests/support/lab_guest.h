@@ -84,6 +84,10 @@ private:
     std::string why_;
 };
 
+// The OpenZFS guest the OpenZfs suites boot: 1 GiB (the ARC and the tools' memory), four minutes
+// to boot, `disks` new sparse disks of `diskBytes`.
+LabGuestOptions openzfsGuestOptions(std::size_t disks, std::uint64_t diskBytes);
+
 // Where the guest is built: $LAYOUTBENCH_GUEST_CACHE, else the build tree's lab-guest folder;
 // the OpenZFS guest in the same path with "-openzfs" appended.
 std::string labGuestCacheDir(bool openzfs = false);
