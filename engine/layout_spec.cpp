@@ -78,6 +78,7 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
         spec["recordsize"] = l.recordsizeBytes;
         spec["compression"] = l.compression;
         spec["atime"] = l.atime;
+        spec["autotrim"] = l.autotrim;
         if (isZfs(l.kind)) {
             spec["vdevs"] = l.vdevs;
             if (isDraid(l.kind))

@@ -217,6 +217,9 @@ void planPool(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& 
         "-O",       std::string("primarycache=") + (scenario.coldCache ? "metadata" : "all"),
         "-m",       mount,
         layout.pool};
+    // Only where asked: zfs-fuse (pool version 23) has no autotrim property at all.
+    if (layout.autotrim)
+        create.insert(create.begin() + 4, {"-o", "autotrim=on"});
     const bool own = kind == layout.kind; // not the guest's stripe on its one disk
     for (auto& v : vdevSpec(kind, vdevs, own ? layout.vdevs : 1, own ? layout.draid : DraidShape{}))
         create.push_back(std::move(v));

@@ -149,6 +149,7 @@ struct ScenarioLayout {
     DraidShape draid;   // zfs-draid: data disks per group (0: zpool's default), spares
     std::string compression = "off";
     bool atime = false;
+    bool autotrim = false; // ZFS: the pool's autotrim property (TRIM freed blocks as they go)
     double underprovision = 1.0;
     // precondition = "snia" and precondition_size on the layout: for each workload that can.
     bool precondition = false;

@@ -196,6 +196,8 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     l.compression = compression;
     LB_TRY(atime, getBool(t, keyOf("atime"), where, rep));
     l.atime = atime;
+    LB_TRY(autotrim, getBool(t, keyOf("autotrim"), where, rep));
+    l.autotrim = autotrim;
     LB_TRY(under, getDouble(t, keyOf("underprovision"), where, rep));
     if (!(under > 0 && under <= 1.0))
         return badInput(

@@ -1,0 +1,73 @@
+// The fixture of the OpenZFS campaign suites: a scenario header for the lab guest's whole
+// virtual disks over SSH, the command line run against the test's own database.
+#pragma once
+
+#include "tests/cli/process.h"
+#include "tests/support/lab_guest.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace lb::test {
+
+constexpr std::uint64_t MiB = 1024 * 1024;
+
+inline std::string guestDisk(int i) {
+    return "/dev/vd" + std::string(1, static_cast<char>('a' + i));
+}
+
+class OpenZfsCampaign : public ::testing::Test {
+protected:
+    void SetUp() override {
+        name_ = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        dir_ = "/var/tmp/layoutbench-openzfs-test-" + name_;
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+        std::filesystem::create_directories(dir_);
+        t0_ = std::chrono::steady_clock::now();
+    }
+    void TearDown() override {
+        std::printf("[   time   ] %s: %.1f s\n", name_.c_str(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count());
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+
+    static std::string header(const LabGuest& guest, const std::string& name, int disks,
+                              bool wipe = false) {
+        std::string toml = "name = \"" + name + "\"\niterations = 2\nwork_dir = \"/tmp/lb\"\n" +
+                           "[host]\ntarget = \"" + guest.sshUrl() + "\"\nidentity = \"" +
+                           guest.identity() + "\"\nknown_hosts = \"" + guest.knownHosts() + "\"\n";
+        for (int i = 0; i < disks; ++i)
+            toml += "[[disks]]\nname = \"d" + std::to_string(i) + "\"\ndevice = \"" + guestDisk(i) +
+                    "\"\n" + (wipe ? "wipe = true\n" : "");
+        return toml;
+    }
+    static std::string diskList(int from, int count) {
+        std::string out = "[";
+        for (int i = from; i < from + count; ++i)
+            out += std::string(i == from ? "" : ", ") + "\"d" + std::to_string(i) + "\"";
+        return out + "]";
+    }
+
+    ProcessResult layoutbench(std::vector<std::string> args) {
+        args.insert(args.begin(), LAYOUTBENCH_CLI);
+        args.insert(args.end(), {"--db", dir_ + "/results.db"});
+        return runProcess(args);
+    }
+    std::string write(const std::string& file, const std::string& text) {
+        const auto path = dir_ + "/" + file;
+        std::ofstream(path) << text;
+        return path;
+    }
+
+    std::string name_, dir_;
+    std::chrono::steady_clock::time_point t0_;
+};
+
+} // namespace lb::test
