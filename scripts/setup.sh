@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything layoutbench needs to build, test and benchmark on Debian 12, as root.
-# Idempotent: packages already present are not fetched again; apt-get update runs only when
-# something is missing.
+# Idempotent: packages already present are not fetched again; apt-get update runs only when the
+# bookworm-backports source (OpenZFS 2.3 for the lab guest) is new or not yet known to apt.
 set -euo pipefail
 
 packages=(
