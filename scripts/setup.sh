@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything layoutbench needs to build, test and benchmark on Debian 12, as root.
-# Idempotent: packages already present are not fetched again; apt-get update runs only when the
-# bookworm-backports source (OpenZFS 2.3 for the lab guest) is new or not yet known to apt.
+# Idempotent: packages already present are not fetched again; apt-get update runs only when
+# something is missing or the bookworm-backports source (OpenZFS 2.3 for the lab guest) is new or
+# not yet known to apt.
 set -euo pipefail
 
 packages=(
@@ -60,8 +61,10 @@ add_backports() {
 }
 need_update=0
 add_backports
+updated=0
 if [ "$need_update" = 1 ] || ! apt-cache policy zfs-dkms 2>/dev/null | grep -q bookworm-backports; then
     apt-get update -qq
+    updated=1
 fi
 
 # OpenZFS's modules for the lab guest (tests/lab-guest/openzfs.sh) are built against the headers
@@ -81,6 +84,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    [ "$updated" = 1 ] || apt-get update -qq
     apt-get install -y -qq "${missing[@]}"
 else
     echo "setup: all packages present"
