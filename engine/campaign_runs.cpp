@@ -98,6 +98,16 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
         run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
+        // fio blocks smaller than the pool's records move whole records: said beside the figures.
+        if (built.zfs && w.probe == "fio")
+            for (const auto& a : mc->command.args)
+                if (a.starts_with("--bs="))
+                    if (auto bs = parseSize(a.substr(5), SizeConvention::Binary))
+                        if (auto note = zfsPartialRecordNote(*bs, layout.recordsizeBytes);
+                            !note.empty()) {
+                            run.caveats.push_back(note);
+                            run.notes.push_back({MetricNote::Kind::Qualifies, "*", note});
+                        }
     }
     // A working set that fits in memory can be served from it: the page cache for buffered I/O,
     // the ARC when ZFS caches data (cache = "warm").

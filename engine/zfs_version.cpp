@@ -1,6 +1,7 @@
 #include "engine/zfs_version.h"
 
 #include "engine/runner.h"
+#include "engine/size.h"
 
 #include <charconv>
 #include <chrono>
@@ -105,6 +106,15 @@ ZfsImplementation detectZfs(Runner& runner) {
     if (auto z = parseZfsImplementation(version, {}); z.kind != ZfsImplementation::Kind::None)
         return z;
     return parseZfsImplementation({}, ask("zpool", {"upgrade", "-v"}));
+}
+
+std::string zfsPartialRecordNote(std::uint64_t ioBytes, std::uint64_t recordBytes) {
+    if (ioBytes == 0 || ioBytes >= recordBytes)
+        return {};
+    return formatBytes(ioBytes, true) + " blocks on " + formatBytes(recordBytes, true) +
+           " records: each read fetches a whole record from the vdevs and each write rewrites "
+           "one, " +
+           std::to_string(recordBytes / ioBytes) + " times the bytes counted";
 }
 
 std::string zfsFeatureProblem(const ZfsImplementation& zfs, std::string_view feature) {

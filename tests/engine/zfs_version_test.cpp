@@ -61,5 +61,14 @@ TEST(ZfsImplementation, NothingWhenNoZfsAnswers) {
     EXPECT_FALSE(zfsFeatureProblem(z, "draid").empty());
 }
 
+TEST(ZfsPartialRecord, SmallBlocksMoveWholeRecords) {
+    EXPECT_EQ(zfsPartialRecordNote(4096, 131072),
+              "4.00 KiB blocks on 128.00 KiB records: each read fetches a whole record from the "
+              "vdevs and each write rewrites one, 32 times the bytes counted");
+    EXPECT_EQ(zfsPartialRecordNote(131072, 131072), "");
+    EXPECT_EQ(zfsPartialRecordNote(1048576, 131072), "");
+    EXPECT_EQ(zfsPartialRecordNote(0, 131072), "");
+}
+
 } // namespace
 } // namespace lb
