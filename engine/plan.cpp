@@ -45,9 +45,9 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
         const auto bytes =
             static_cast<std::uint64_t>(static_cast<double>(it->second) * layout.underprovision) /
             MiB * MiB;
-        size = "+" + std::to_string(bytes / KiB) + "K";
+        size = std::to_string(bytes / KiB) + "K";
     } else {
-        size = "+<" + std::to_string(static_cast<int>(layout.underprovision * 100)) + "% of " +
+        size = "<" + std::to_string(static_cast<int>(layout.underprovision * 100)) + "% of " +
                d.device + ">";
     }
     const std::string what = "partition " +
@@ -61,14 +61,13 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
                               cmd("gpart", {"destroy", "-F", d.device})});
         plan.steps.push_back({what,
                               cmd("gpart", {"add", "-t", "freebsd-zfs", "-a", "1m", "-b", "1m",
-                                            "-s", size.starts_with("+") ? size.substr(1) : size,
-                                            "-l", "layoutbench", d.device}),
+                                            "-s", size, "-l", "layoutbench", d.device}),
                               std::nullopt});
         return firstPartition(d.device);
     }
     plan.steps.push_back(
         {what,
-         cmd("sgdisk", {"--clear", "--new=1:1M:" + size, "--typecode=1:" + typecode,
+         cmd("sgdisk", {"--clear", "--new=1:1M:+" + size, "--typecode=1:" + typecode,
                         "--change-name=1:layoutbench", d.device}),
          cmd("sgdisk", {"--zap-all", d.device})});
     // Without udev the kernel does not learn of new partitions by itself.

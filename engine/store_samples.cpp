@@ -93,10 +93,16 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     std::vector<std::string> workloads; // by index
     std::map<std::string, std::size_t, std::less<>> okRuns; // by workload: index, then count
     std::vector<std::size_t> okCount;                       // by workload index
-    std::vector<std::int64_t> noteTexts;          // the run_text ids of the notes met, in order
-    std::unordered_set<std::int64_t> noteTextSet; // the same, to look up
-    std::vector<std::int64_t> caveatTexts;        // the run_text ids of the caveats met
-    std::unordered_set<std::int64_t> caveatTextSet;
+    // The run_text ids of the notes and of the caveats met, each once, in order.
+    struct DistinctTexts {
+        std::vector<std::int64_t> ids;
+        std::unordered_set<std::int64_t> seen;
+        void add(sql::Statement& row, int column) {
+            if (!row.columnIsNull(column))
+                if (const std::int64_t id = row.columnInt(column); seen.insert(id).second)
+                    ids.push_back(id);
+        }
+    } noteTexts, caveatTexts;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         const std::string_view workload = row.columnBlob(2);
         auto w = okRuns.find(workload);
@@ -106,14 +112,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
             okCount.push_back(0);
         }
         ++okCount[w->second];
-        if (!row.columnIsNull(3)) {
-            if (const std::int64_t notes = row.columnInt(3); noteTextSet.insert(notes).second)
-                noteTexts.push_back(notes);
-        }
-        if (!row.columnIsNull(5)) {
-            if (const std::int64_t caveats = row.columnInt(5); caveatTextSet.insert(caveats).second)
-                caveatTexts.push_back(caveats);
-        }
+        noteTexts.add(row, 3);
+        caveatTexts.add(row, 5);
         const std::string_view data = row.columnBlob(4);
         if (data.size() < store::sampleBytes)
             return; // no metrics
@@ -121,14 +121,14 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                         packed.size() + data.size() / store::sampleBytes * store::sampleBytes});
         packed.append(data.substr(0, runs.back().end - runs.back().begin));
     }));
-    for (const auto id : noteTexts) {
+    for (const auto id : noteTexts.ids) {
         LB_TRY(text, runText(id));
         for (auto& n : store::notesFromJson(text))
             if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
                 out.notes.push_back(std::move(n));
     }
     std::vector<std::string> caveats;
-    for (const auto id : caveatTexts) {
+    for (const auto id : caveatTexts.ids) {
         LB_TRY(text, runText(id));
         for (auto& c : store::stringsFromJson(text))
             caveats.push_back(std::move(c));

@@ -16,7 +16,6 @@
 
 namespace {
 
-using lb::test::guestDisk;
 using lb::test::LabGuest;
 using lb::test::MiB;
 using lb::test::OpenZfsCampaign;
@@ -82,10 +81,7 @@ files = 0
 timeout = 600
 )";
     const auto scenario = write("scenario.toml", toml);
-    std::vector<std::string> run{"run", scenario, "--json"};
-    for (int i = 0; i < 12; ++i)
-        run.insert(run.end(), {"--yes-destroy", guestDisk(i)});
-    const auto r = layoutbench(run);
+    const auto r = runDestroying(scenario, 12, true);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
 
     // Every run ok: each workload twice on each layout (three times on the baseline, which
@@ -243,10 +239,7 @@ TEST_F(OpenZfsCampaign, EveryOtherZfsKindIsBuiltByItsPlan) {
             properties;
     toml += "[[workloads]]\nprobe = \"randfile\"\nsize = \"16M\"\n";
     const auto scenario = write("scenario.toml", toml);
-    std::vector<std::string> run{"run", scenario};
-    for (int i = 0; i < 14; ++i)
-        run.insert(run.end(), {"--yes-destroy", guestDisk(i)});
-    const auto r = layoutbench(run);
+    const auto r = runDestroying(scenario, 14);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
     const auto listed = layoutbench({"list", "runs", "--json"});
     ASSERT_EQ(listed.exitCode, 0) << listed.err;

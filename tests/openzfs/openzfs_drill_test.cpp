@@ -8,7 +8,6 @@
 
 namespace {
 
-using lb::test::guestDisk;
 using lb::test::LabGuest;
 using lb::test::MiB;
 using lb::test::OpenZfsCampaign;
@@ -48,10 +47,7 @@ runtime = 2
     ASSERT_NE(at, std::string::npos);
     toml.replace(at, 14, "iterations = 1");
     const auto scenario = write("scenario.toml", toml);
-    std::vector<std::string> run{"run", scenario};
-    for (int i = 0; i < 5; ++i)
-        run.insert(run.end(), {"--yes-destroy", guestDisk(i)});
-    const auto r = layoutbench(run);
+    const auto r = runDestroying(scenario, 5);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
 
     const auto listed = layoutbench({"list", "runs", "--json"});

@@ -55,6 +55,16 @@ protected:
         return out + "]";
     }
 
+    // `layoutbench run SCENARIO [--json]` naming the guest's first `disks` disks with
+    // --yes-destroy.
+    ProcessResult runDestroying(const std::string& scenario, int disks, bool json = false) {
+        std::vector<std::string> args{"run", scenario};
+        if (json)
+            args.emplace_back("--json");
+        for (int i = 0; i < disks; ++i)
+            args.insert(args.end(), {"--yes-destroy", guestDisk(i)});
+        return layoutbench(std::move(args));
+    }
     ProcessResult layoutbench(std::vector<std::string> args) {
         args.insert(args.begin(), LAYOUTBENCH_CLI);
         args.insert(args.end(), {"--db", dir_ + "/results.db"});
