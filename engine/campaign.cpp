@@ -6,6 +6,7 @@
 
 #include "engine/campaign_internal.h"
 #include "engine/campaign_lock.h"
+#include "engine/content_hash.h"
 #include "engine/export.h"
 #include "engine/layout_spec.h"
 #include "engine/ssh_runner.h"
@@ -13,9 +14,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 namespace lb {
+
+std::string campaignToolTag(const std::string& storePath, std::int64_t campaignId) {
+    const std::string absolute = std::filesystem::absolute(storePath).lexically_normal().string();
+    return "c" + std::to_string(campaignId) + "-" + contentHash(absolute).substr(0, 12);
+}
 
 namespace campaign {
 

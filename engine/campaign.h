@@ -76,6 +76,10 @@ Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,
 std::optional<std::string> oomKillLine(std::string_view kernelLog, std::string_view program,
                                        double sinceSeconds);
 
+// The tag a campaign's tools carry (RunOptions::toolTag): its id and its database, so that
+// cleaning it up stops only its own tools left running on a server.
+std::string campaignToolTag(const std::string& storePath, std::int64_t campaignId);
+
 // The scenario stored with a campaign, for --resume.
 Expected<std::pair<std::string, std::string>> storedScenario(Store& store, std::int64_t campaignId);
 

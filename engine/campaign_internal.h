@@ -106,6 +106,7 @@ private:
         ro.cancel = opt_.cancel;
         ro.graceInterrupt = opt_.graceInterrupt;
         ro.graceTerminate = opt_.graceTerminate;
+        ro.toolTag = campaignToolTag(store_.path(), result_.campaignId);
         return ro;
     }
     void progress(CampaignProgress p) {

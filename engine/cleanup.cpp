@@ -32,6 +32,7 @@ public:
         return inner_->run(cmd, opts);
     }
     std::string target() const override { return inner_->target(); }
+    Runner& inner() { return *inner_; }
 
 private:
     std::unique_ptr<Runner> inner_;
@@ -48,6 +49,21 @@ Expected<CampaignRecord> findCampaign(Store& store, std::int64_t id) {
     if (it == all->end())
         return badInput("campaign: no campaign " + std::to_string(id) + " in " + store.path());
     return *it;
+}
+
+// Stops the campaign's tools left running where `runner` runs. A host that cannot be asked is a
+// problem, as an undo that fails (its datasets may stay busy); a guest that does not answer is
+// normal (its VM is gone, or the host's undo stops it).
+void stopLeftCampaignTools(NotingRunner& runner, const std::string& tag, bool guest,
+                           CleanupResult& result) {
+    auto stopped = stopLeftTools(runner.inner(), tag);
+    if (!stopped) {
+        if (!guest)
+            result.problems.push_back(stopped.error().message);
+        return;
+    }
+    for (const auto& tool : *stopped)
+        result.stoppedTools.push_back("[" + runner.target() + "] " + tool);
 }
 
 } // namespace
@@ -83,6 +99,8 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
     if (!hostRunner)
         return fail(hostRunner.error());
     NotingRunner runner(std::move(*hostRunner), result.undone, options.onCommand);
+    const std::string tag = campaignToolTag(store.path(), campaignId);
+    stopLeftCampaignTools(runner, tag, /*guest=*/false, result);
 
     // The runner inside each guest layout's VM, made when its first step is undone; none when it
     // cannot be made (the guest is gone: the host's undo stops it or takes its disk away).
@@ -97,9 +115,12 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
             auto rec = store.findLayout(l.name);
             if (!rec || !*rec || (*rec)->id != layoutId)
                 continue;
-            if (auto r = makeRunner(l.guest->target, l.guest->identity, l.guest->knownHosts))
-                made =
+            if (auto r = makeRunner(l.guest->target, l.guest->identity, l.guest->knownHosts)) {
+                auto noting =
                     std::make_unique<NotingRunner>(std::move(*r), result.undone, options.onCommand);
+                stopLeftCampaignTools(*noting, tag, /*guest=*/true, result);
+                made = std::move(noting);
+            }
         }
         return made.get();
     };

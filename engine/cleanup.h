@@ -35,12 +35,17 @@ struct CleanupResult {
     CampaignStatus status = CampaignStatus::Running; // after: an interrupted campaign is aborted
     std::vector<std::string> undone;                 // the undo commands that ran, in order
     std::vector<std::string> problems;               // undos that failed: what may still be there
-    std::size_t abortedRuns = 0;                     // runs it left 'running', now aborted
+    // Tools of the campaign that outlived it on a server, stopped before anything was undone:
+    // "[ssh://root@host:22] fio (pid 4242)".
+    std::vector<std::string> stoppedTools;
+    std::size_t abortedRuns = 0; // runs it left 'running', now aborted
 };
 
-// Undoes what the campaign's journal shows applied and not undone, and marks a campaign that
-// was left 'running' (its process killed) aborted, with its unfinished runs; a campaign that had
-// ended keeps its status. It can be resumed afterwards. Undo failures are collected in
+// First stops the campaign's tools still running on an SSH target or guest (a killed layoutbench
+// takes its ssh clients with it, not the tools they started; they would keep the datasets
+// busy). Then undoes what the campaign's journal shows applied and not undone, and marks a campaign
+// that was left 'running' (its process killed) aborted, with its unfinished runs; a campaign that
+// had ended keeps its status. It can be resumed afterwards. Undo failures are collected in
 // `problems`, not fatal: the journal keeps those steps, so cleaning up again retries them;
 // cleaning up a campaign with nothing left to undo does nothing.
 // Errors: bad input "campaign: no campaign N in DB"; a runtime error when the campaign is in use

@@ -42,6 +42,10 @@ struct RunOptions {
     // Escalation when stopping: SIGINT, wait, SIGTERM, wait, SIGKILL.
     std::chrono::milliseconds graceInterrupt{5000};
     std::chrono::milliseconds graceTerminate{5000};
+    // Letters, digits, '-' and '_' (others are dropped). When set, an SSH runner leaves the
+    // remote tool's pid in a file named by it while the tool runs, so that stopLeftTools can stop
+    // a tool that outlived a layoutbench killed with SIGKILL (a local tool dies with its parent).
+    std::string toolTag;
 };
 
 class Runner {

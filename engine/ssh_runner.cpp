@@ -6,8 +6,12 @@
 
 #include "engine/ssh_runner.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
 #include <utility>
 
 namespace lb {
@@ -87,6 +91,42 @@ std::optional<long> takePidMarker(std::string& text) {
     return pid;
 }
 
+// Where a tagged tool's pid is kept while it runs, on the machine that runs it.
+constexpr std::string_view toolDir = "${TMPDIR:-/tmp}/layoutbench-tools";
+
+std::string safeTag(std::string_view tag) {
+    std::string out;
+    for (const char c : tag)
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')
+            out += c;
+    return out;
+}
+
+// A shell function `stop PID`: the process and its children (taken before any signal: fio's
+// jobs outlive a main process that dies of SIGPIPE on a closed ssh channel; from /proc's children
+// lists, else pgrep -P as on FreeBSD, else /proc/*/stat: BusyBox may have no pgrep and a kernel
+// no children lists) get SIGINT, then
+// SIGTERM, then SIGKILL, each after the options' wait while any of them still runs.
+std::string stopFunction(const RunOptions& opts) {
+    const auto seconds = [](std::chrono::milliseconds ms) {
+        return std::to_string(std::max<long long>(1, (ms.count() + 999) / 1000));
+    };
+    const auto waitUpTo = [](const std::string& s) {
+        return "i=0; while alive \"$@\" && [ $i -lt " + s + " ]; do sleep 1; i=$((i+1)); done; ";
+    };
+    return "alive() { for q; do kill -0 \"$q\" 2>/dev/null && return 0; done; return 1; }; "
+           "kids() { k=$(cat /proc/\"$1\"/task/*/children 2>/dev/null); [ -n \"$k\" ] || "
+           "k=$(pgrep -P \"$1\" 2>/dev/null); [ -n \"$k\" ] || k=$(for f in /proc/[0-9]*/stat; "
+           "do read -r l <\"$f\" 2>/dev/null || continue; r=${l##*) }; r=${r#* }; "
+           "[ \"${r%% *}\" = \"$1\" ] && d=${f%/stat} && echo ${d#/proc/}; done); echo $k; }; "
+           "stop() { set -- \"$1\" $(kids \"$1\"); alive \"$@\" || return 0; "
+           "kill -INT \"$@\" 2>/dev/null; " +
+           waitUpTo(seconds(opts.graceInterrupt)) +
+           "alive \"$@\" || return 0; kill -TERM \"$@\" 2>/dev/null; " +
+           waitUpTo(seconds(opts.graceTerminate)) +
+           "alive \"$@\" || return 0; kill -KILL \"$@\" 2>/dev/null; return 0; }";
+}
+
 class SshRunner : public Runner {
 public:
     explicit SshRunner(SshTarget target) : target_(std::move(target)), local_(makeLocalRunner()) {}
@@ -107,7 +147,7 @@ public:
                 if (!chunk.empty())
                     opts.onOutput(stream, chunk);
             };
-        auto result = local_->run(sshCommand(target_, cmd, /*track=*/true), local);
+        auto result = local_->run(sshCommand(target_, cmd, /*track=*/true, opts.toolTag), local);
         if (!result)
             return runtimeError(target() +
                                 ": cannot run the ssh client: " + result.error().message);
@@ -132,17 +172,7 @@ private:
     // Without a terminal the remote tool does not notice that ssh went away, so a stopped run is
     // stopped on the server too: SIGINT, SIGTERM, SIGKILL with the same waits as locally.
     void stopRemote(long pid, const RunOptions& opts) {
-        const auto seconds = [](std::chrono::milliseconds ms) {
-            return std::to_string(std::max<long long>(1, (ms.count() + 999) / 1000));
-        };
-        const std::string p = std::to_string(pid);
-        const std::string waitFor = "i=0; while kill -0 " + p + " 2>/dev/null && [ $i -lt ";
-        const std::string script =
-            "kill -INT " + p + " 2>/dev/null || exit 0; " + waitFor + seconds(opts.graceInterrupt) +
-            " ]; do sleep 1; i=$((i+1)); done; kill -TERM " + p + " 2>/dev/null || exit 0; " +
-            waitFor + seconds(opts.graceTerminate) +
-            " ]; do sleep 1; i=$((i+1)); done; kill -KILL " + p + " 2>/dev/null; exit 0";
-        Command stop{"sh", {"-c", script}};
+        Command stop{"sh", {"-c", stopFunction(opts) + "; stop " + std::to_string(pid)}};
         stop.timeout = opts.graceInterrupt + opts.graceTerminate + std::chrono::seconds(30);
         (void)local_->run(sshCommand(target_, stop));
     }
@@ -235,7 +265,24 @@ std::string remoteShellCommand(const Command& cmd) {
     return out;
 }
 
-Command sshCommand(const SshTarget& t, const Command& cmd, bool track) {
+namespace {
+
+// With a tag, the tracking wrapper keeps the tool's pid and program name in TOOLDIR/TAG.PID
+// until the tool ends (in a directory only this user owns), so stopLeftTools finds a tool that
+// outlived its ssh client; the shell's exit status stays the tool's.
+std::string keepPid(const Command& cmd, const std::string& tag) {
+    const std::string t = safeTag(tag);
+    if (t.empty())
+        return {};
+    const std::string name = std::filesystem::path(cmd.program).filename().string();
+    return "d=" + std::string(toolDir) + "; f=\"$d/" + t +
+           ".$p\"; mkdir -p -m 700 \"$d\" 2>/dev/null; if [ -O \"$d\" ]; then printf '%s\\n' " +
+           shellQuote(name) + " >\"$f\" 2>/dev/null; wait $p; s=$?; rm -f \"$f\"; exit $s; fi; ";
+}
+
+} // namespace
+
+Command sshCommand(const SshTarget& t, const Command& cmd, bool track, const std::string& tag) {
     Command ssh;
     ssh.program = t.sshProgram;
     ssh.timeout = cmd.timeout;
@@ -256,7 +303,7 @@ Command sshCommand(const SshTarget& t, const Command& cmd, bool track) {
         // the shell's exit status is the tool's. A background job's stdin is /dev/null before
         // its own redirections, so the tool gets ssh's stdin (its secret) through fd 3.
         remote = "exec 3<&0; (" + remote + ") <&3 3<&- & p=$!; exec 3<&-; echo " +
-                 std::string(pidMarker) + "$p >&2; wait $p";
+                 std::string(pidMarker) + "$p >&2; " + keepPid(cmd, tag) + "wait $p";
     ssh.arg(remote);
     // ssh forwards its stdin to the remote command: the secret crosses in the encrypted
     // channel, never in the remote command line.
@@ -279,6 +326,40 @@ Expected<std::unique_ptr<Runner>> makeRunnerFor(const std::string& target,
     ssh->identityFile = identity;
     ssh->knownHostsFile = knownHosts;
     return makeSshRunner(std::move(*ssh));
+}
+
+Expected<std::vector<std::string>> stopLeftTools(Runner& runner, const std::string& tag,
+                                                 const RunOptions& waits) {
+    const std::string t = safeTag(tag);
+    if (t.empty())
+        return std::vector<std::string>{};
+    // Each kept pid is forgotten; one that still runs the program it was kept for is stopped.
+    // Its name comes from /proc on Linux (BusyBox's ps has no -p), from ps elsewhere; either
+    // may be cut short (15 characters on Linux, 19 on FreeBSD).
+    const std::string script =
+        stopFunction(waits) + "; d=" + std::string(toolDir) +
+        "; [ -d \"$d\" ] && [ -O \"$d\" ] || exit 0; for f in \"$d\"/" + t +
+        ".*; do [ -f \"$f\" ] && [ -O \"$f\" ] || continue; p=${f##*.}; n=$(cat \"$f\"); "
+        "rm -f \"$f\"; case \"$p\" in ''|*[!0-9]*) continue;; esac; "
+        "if [ -r \"/proc/$p/comm\" ]; then c=$(cat \"/proc/$p/comm\" 2>/dev/null); "
+        "else c=$(ps -o comm= -p \"$p\" 2>/dev/null); fi; c=$(echo $c); [ -n \"$c\" ] || "
+        "continue; "
+        "case \"$n\" in \"$c\"*) ;; *) continue;; esac; stop \"$p\"; "
+        "echo \"stopped $n (pid $p)\"; done; exit 0";
+    Command cmd{"sh", {"-c", script}};
+    cmd.timeout = 8 * (waits.graceInterrupt + waits.graceTerminate) + std::chrono::seconds(60);
+    auto result = runner.run(cmd);
+    if (!result)
+        return fail(result.error());
+    if (!result->ok())
+        return runtimeError(runner.target() +
+                            ": cannot stop the tools left running: " + trimmed(result->stderrText));
+    std::vector<std::string> stopped;
+    std::istringstream lines(result->stdoutText);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("stopped "))
+            stopped.push_back(line.substr(8));
+    return stopped;
 }
 
 } // namespace lb

@@ -37,8 +37,19 @@ std::string remoteShellCommand(const Command& cmd);
 // The local `ssh ...` command that runs `cmd` on the target; its secret stdin becomes ssh's,
 // which ssh forwards to the remote command.
 // With track = true the remote shell also reports the tool's pid on stderr (the SSH runner
-// takes that line out again), so a stopped run can be stopped on the server too.
-Command sshCommand(const SshTarget& target, const Command& cmd, bool track = false);
+// takes that line out again), so a stopped run can be stopped on the server too; with a tag
+// (RunOptions::toolTag) it keeps the pid in ${TMPDIR:-/tmp}/layoutbench-tools/TAG.PID until
+// the tool ends.
+Command sshCommand(const SshTarget& target, const Command& cmd, bool track = false,
+                   const std::string& tag = {});
+
+// Stops, on the runner's machine, the tools that an SSH runner started with this tag and that
+// are still running (their layoutbench was killed, the ssh client with it): SIGINT, SIGTERM,
+// SIGKILL with the options' waits, as a stopped run. A pid whose process is gone or is another
+// program now is only forgotten. Returns what it stopped, e.g. "fio (pid 4242)". Harmless where
+// nothing was tagged (a local target).
+Expected<std::vector<std::string>> stopLeftTools(Runner& runner, const std::string& tag,
+                                                 const RunOptions& waits = {});
 
 std::unique_ptr<Runner> makeSshRunner(SshTarget target);
 

@@ -38,10 +38,13 @@ int runCleanup(const Globals& g, std::int64_t campaignId) {
                                              {"status", enumName(r.status)},
                                              {"undone", r.undone},
                                              {"problems", r.problems},
+                                             {"stopped_tools", r.stoppedTools},
                                              {"aborted_runs", r.abortedRuns}},
                               2)
                   << '\n';
     } else {
+        for (const auto& tool : r.stoppedTools)
+            std::cout << "stopped, left running by the killed campaign: " << tool << '\n';
         std::cout << "campaign " << r.campaignId << ": "
                   << (r.undone.empty() ? std::string("nothing left to undo")
                                        : std::to_string(r.undone.size()) + " undo command(s) run");

@@ -202,6 +202,73 @@ TEST_F(SshRunnerTest, StoppedRunIsStoppedOnTheServerToo) {
     EXPECT_FALSE(left);
 }
 
+// A killed layoutbench takes its ssh client with it, and the server's tool runs on (no terminal,
+// no hang-up). The tool of a tagged run is found again by its tag and stopped; another tag's
+// tool is left alone, and a tag with nothing left stops nothing.
+TEST_F(SshRunnerTest, ToolsLeftByAKilledClientAreStoppedByTheirTag) {
+    const auto running = [](const std::string& pattern) {
+        return lb::test::runProcess({"pgrep", "-f", pattern}).exitCode == 0;
+    };
+    const auto leave = [&](const Command& tool, const std::string& tag) {
+        // The ssh client is stopped here as SIGKILL would: the server is not told.
+        Command ssh = sshCommand(sshd_->target(), tool, true, tag);
+        ssh.timeout = 1500ms;
+        RunOptions opts;
+        opts.graceInterrupt = 100ms;
+        opts.graceTerminate = 100ms;
+        auto r = makeLocalRunner()->run(ssh, opts);
+        ASSERT_TRUE(r.has_value()) << r.error().message;
+        EXPECT_TRUE(r->timedOut);
+    };
+    leave({"sleep", {"48.25"}}, "campaign-a");
+    leave({"sleep", {"48.75"}}, "campaign-b");
+    // A tool whose child goes on when it is gone (a background job of sh ignores SIGINT).
+    leave({"sh", {"-c", "sleep 49.25 & wait"}}, "campaign-a");
+    ASSERT_TRUE(running("sleep 48.25")) << "the server's tool did not outlive its client";
+    ASSERT_TRUE(running("sleep 48.75"));
+    ASSERT_TRUE(running("sleep 49.25"));
+
+    auto runner = makeSshRunner(sshd_->target());
+    RunOptions waits;
+    waits.graceInterrupt = 1000ms;
+    waits.graceTerminate = 1000ms;
+    auto stopped = stopLeftTools(*runner, "campaign-a", waits);
+    ASSERT_TRUE(stopped.has_value()) << stopped.error().message;
+    ASSERT_EQ(stopped->size(), 2u);
+    EXPECT_TRUE(stopped->front().starts_with("sleep (pid ") ||
+                stopped->back().starts_with("sleep (pid "))
+        << stopped->front() << "; " << stopped->back();
+    EXPECT_FALSE(running("sleep 48.25"));
+    EXPECT_FALSE(running("sleep 49.25")) << "the tool's child was left";
+    EXPECT_TRUE(running("sleep 48.75")) << "another campaign's tool was stopped";
+
+    auto again = stopLeftTools(*runner, "campaign-a", waits);
+    ASSERT_TRUE(again.has_value()) << again.error().message;
+    EXPECT_TRUE(again->empty());
+    auto other = stopLeftTools(*runner, "campaign-b", waits);
+    ASSERT_TRUE(other.has_value()) << other.error().message;
+    EXPECT_EQ(other->size(), 1u);
+    EXPECT_FALSE(running("sleep 48.75"));
+}
+
+// A tagged run that ends by itself leaves nothing to stop, and keeps its tool's exit status.
+TEST_F(SshRunnerTest, ATaggedRunThatEndsLeavesNothingBehind) {
+    auto runner = makeSshRunner(sshd_->target());
+    RunOptions opts;
+    opts.toolTag = "campaign-ends";
+    auto r = runner->run(command("sh", {"-c", "echo out; exit 7"}), opts);
+    ASSERT_TRUE(r.has_value()) << r.error().message;
+    EXPECT_EQ(r->exitCode, 7);
+    EXPECT_EQ(r->stdoutText, "out\n");
+    // The test server is this machine, as root, without TMPDIR.
+    for (const auto& kept : std::filesystem::directory_iterator("/tmp/layoutbench-tools"))
+        EXPECT_FALSE(kept.path().filename().string().starts_with("campaign-ends."))
+            << kept.path() << " was left";
+    auto stopped = stopLeftTools(*runner, "campaign-ends");
+    ASSERT_TRUE(stopped.has_value()) << stopped.error().message;
+    EXPECT_TRUE(stopped->empty());
+}
+
 TEST_F(SshRunnerTest, UnknownHostKeyFailsWithAClearError) {
     auto target = sshd_->target();
     target.knownHostsFile = sshd_->dir() + "/empty_known_hosts";
