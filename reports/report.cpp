@@ -37,7 +37,9 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <qcustomplot.h>
 #include <set>
 
@@ -1003,6 +1005,8 @@ const char* const htmlStylePrint = "body{font-family:'DejaVu Sans',sans-serif;co
 struct HtmlFlavor {
     bool print = false; // for Qt's PDF layout rather than a browser
     int imageWidth = 900;
+    // Headings and charts, counted together from 0, that start a new page.
+    std::set<std::size_t> breakBefore;
 };
 
 std::string htmlSpans(const std::vector<Span>& spans) {
@@ -1116,11 +1120,16 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
                       htmlEscape(title) + "</title>\n<style>" + htmlStyleCommon +
                       (flavor.print ? htmlStylePrint : htmlStyleScreen) +
                       "</style>\n</head>\n<body>\n";
+    std::size_t kept = 0; // headings and charts, each kept with what follows in a PDF
+    const auto breakStyle = [&] {
+        return flavor.breakBefore.count(kept++) ? std::string(" style=\"page-break-before:always\"")
+                                                : std::string();
+    };
     for (const Block& b : doc.blocks) {
         switch (b.kind) {
         case Block::Kind::Heading: {
             const std::string tag = "h" + std::to_string(b.level);
-            out += "<" + tag + ">" + htmlEscape(b.text) + "</" + tag + ">\n";
+            out += "<" + tag + breakStyle() + ">" + htmlEscape(b.text) + "</" + tag + ">\n";
             break;
         }
         case Block::Kind::Paragraph:
@@ -1163,9 +1172,10 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
             out += "<pre>" + htmlEscape(b.text) + "</pre>\n";
             break;
         case Block::Kind::Chart:
-            out += "<p class=\"chart\"><img src=\"" + htmlEscape(image(b.text)) + "\" width=\"" +
-                   std::to_string(flavor.imageWidth) + "\" alt=\"" + htmlEscape(b.caption) +
-                   "\"></p>\n<p class=\"caption\">" + htmlEscape(b.caption) + "</p>\n";
+            out += "<p class=\"chart\"" + breakStyle() + "><img src=\"" +
+                   htmlEscape(image(b.text)) + "\" width=\"" + std::to_string(flavor.imageWidth) +
+                   "\" alt=\"" + htmlEscape(b.caption) + "\"></p>\n<p class=\"caption\">" +
+                   htmlEscape(b.caption) + "</p>\n";
             break;
         }
     }
@@ -1182,7 +1192,8 @@ std::string mdSpans(const std::vector<Span>& spans) {
     return out;
 }
 
-std::string emitMarkdown(const Doc& doc) {
+// `chartDir`: where the charts' PNG files are, relative to the Markdown file.
+std::string emitMarkdown(const Doc& doc, const std::string& chartDir) {
     std::string out;
     for (const Block& b : doc.blocks) {
         switch (b.kind) {
@@ -1227,8 +1238,13 @@ std::string emitMarkdown(const Doc& doc) {
             out += fence + "\n" + b.text + "\n" + fence + "\n\n";
             break;
         }
-        case Block::Kind::Chart:
-            break; // charts are in the HTML and PDF reports
+        case Block::Kind::Chart: {
+            // A path with spaces or parentheses stays one link target inside <...>.
+            const std::string file = (chartDir.empty() ? "" : chartDir + "/") + b.text + ".png";
+            out += "![" + markdownEscape(b.caption) + "](<" + file + ">)\n\n*" +
+                   markdownEscape(b.caption) + "*\n\n";
+            break;
+        }
         }
     }
     while (out.size() > 1 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
@@ -1338,7 +1354,12 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
 }
 
 std::string renderMarkdown(const ReportData& data) {
-    return emitMarkdown(buildDoc(data, {}));
+    return emitMarkdown(buildDoc(data, {}), {});
+}
+
+std::string renderMarkdown(const ReportData& data, const std::vector<ReportChart>& charts,
+                           const std::string& chartDir) {
+    return emitMarkdown(buildDoc(data, chartIds(charts)), chartDir);
 }
 
 std::string renderHtml(const ReportData& data) {
@@ -1351,6 +1372,8 @@ std::string renderHtml(const ReportData& data) {
         buildDoc(data, chartIds(charts)), data.title,
         [&uris](const std::string& id) { return uris.at(id); }, HtmlFlavor{false, 900});
 }
+
+namespace {
 
 // The PDF's /CreationDate is the report's own date (when it was written, as its summary says),
 // not the clock of the rendering, so the same request gives the same bytes. Qt stamps its clock
@@ -1369,65 +1392,91 @@ QByteArray pdfDate(const std::string& isoUtc, qsizetype length) {
                                                             : QByteArray();
 }
 
-// Headings keep with what follows: a heading whose next block would start on a later page moves
-// to that page. Qt's layout has no keep-with-next, so the laid-out document is checked heading
-// by heading (each move shifts what comes after, so in order).
-void keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight) {
+bool holdsImage(const QTextBlock& b) {
+    for (auto it = b.begin(); !it.atEnd(); ++it)
+        if (it.fragment().charFormat().isImageFormat())
+            return true;
+    return false;
+}
+
+// The first heading or chart, counted together from 0 as emitHtml counts them, that ends its page
+// while what follows it (a heading's text, a chart's caption) starts on the next; none when each
+// stands with what follows.
+std::optional<std::size_t> blockLeftAlone(QTextDocument& doc, qreal pageHeight) {
     QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    std::size_t kept = 0;
     for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        if (b.blockFormat().headingLevel() == 0 && !holdsImage(b))
+            continue;
+        const std::size_t index = kept++;
         const QTextBlock next = b.next();
-        if (b.blockFormat().headingLevel() == 0 || !next.isValid() ||
+        if (!next.isValid() ||
             b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
             continue;
-        const QRectF heading = layout->blockBoundingRect(b);
+        const QRectF at = layout->blockBoundingRect(b);
         const QRectF following = layout->blockBoundingRect(next);
         const QTextLayout* lines = next.layout();
         const qreal firstLine =
             lines && lines->lineCount() > 0 ? lines->lineAt(0).rect().bottom() : following.height();
         const auto pageOf = [pageHeight](qreal y) { return static_cast<int>(y / pageHeight); };
-        if (pageOf(following.top() + firstLine - 1) > pageOf(heading.top())) {
-            QTextBlockFormat breakBefore;
-            breakBefore.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-            QTextCursor(b).mergeBlockFormat(breakBefore);
-        }
+        if (pageOf(following.top() + firstLine - 1) > pageOf(at.top()))
+            return index;
     }
+    return std::nullopt;
 }
+
+} // namespace
 
 Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     QBuffer file;
     file.open(QIODevice::WriteOnly);
     const std::vector<ReportChart> charts = renderCharts(data);
-    const std::string html = emitHtml(
-        buildDoc(data, chartIds(charts)), data.title,
-        [](const std::string& id) { return "chart:" + id; }, HtmlFlavor{true, 620});
+    const Doc contents = buildDoc(data, chartIds(charts));
 
     QPdfWriter writer(&file);
     writer.setTitle(QString::fromStdString(data.title));
     writer.setCreator("layoutbench");
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
-    QTextDocument doc;
-    doc.setDefaultFont(QFont("DejaVu Sans", 9));
-    for (const auto& c : charts)
-        doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString("chart:" + c.id)),
-                        QImage::fromData(QByteArray::fromStdString(c.png), "PNG"));
-    doc.setHtml(QString::fromStdString(html));
+    const QRectF page(0, 0, writer.width(), writer.height());
+    const qreal margin = 2 / 2.54 * writer.logicalDpiY(); // 2 cm, in the writer's units
     // Laid out as QTextDocument::print lays out a copy (the writer's resolution, 2 cm margins,
     // its page size), but here, so that headings can be kept with what follows and each page
-    // gets "page N of M" at its foot.
-    // The document's own lengths (margins, pixels) are at 96 dpi and scaled to the writer's by the
-    // layout; the page size and the painter are in the writer's units.
-    doc.documentLayout()->setPaintDevice(&writer);
-    constexpr qreal documentDpi = 96;
-    const qreal margin = 2 / 2.54 * writer.logicalDpiY(); // 2 cm, in the writer's units
-    QTextFrameFormat frame = doc.rootFrame()->frameFormat();
-    frame.setMargin(2 / 2.54 * documentDpi);
-    doc.rootFrame()->setFrameFormat(frame);
-    const QRectF page(0, 0, writer.width(), writer.height());
-    doc.setPageSize(page.size());
-    keepHeadingsWithNext(doc, page.height());
+    // gets "page N of M" at its foot. The document's own lengths (margins, pixels) are at 96 dpi
+    // and scaled to the writer's by the layout; the page size and the painter are in the
+    // writer's units.
+    const auto laidOut = [&](const std::set<std::size_t>& breaks) {
+        auto doc = std::make_unique<QTextDocument>();
+        doc->setDefaultFont(QFont("DejaVu Sans", 9));
+        for (const auto& c : charts)
+            doc->addResource(QTextDocument::ImageResource,
+                             QUrl(QString::fromStdString("chart:" + c.id)),
+                             QImage::fromData(QByteArray::fromStdString(c.png), "PNG"));
+        doc->setHtml(QString::fromStdString(emitHtml(
+            contents, data.title, [](const std::string& id) { return "chart:" + id; },
+            HtmlFlavor{true, 620, breaks})));
+        doc->documentLayout()->setPaintDevice(&writer);
+        constexpr qreal documentDpi = 96;
+        QTextFrameFormat frame = doc->rootFrame()->frameFormat();
+        frame.setMargin(2 / 2.54 * documentDpi);
+        doc->rootFrame()->setFrameFormat(frame);
+        doc->setPageSize(page.size());
+        return doc;
+    };
+    // Headings keep with their text and charts with their captions: one whose next block would
+    // start on a later page moves to that page. Qt's layout has no keep-with-next, and changing a
+    // laid-out document's formats in place lost what followed from the pages (charts, whole
+    // sections), so the document is laid out afresh with each break, the first block left alone
+    // first (each break moves what comes after it).
+    std::set<std::size_t> breaks;
+    auto doc = laidOut(breaks);
+    for (auto lone = blockLeftAlone(*doc, page.height()); lone;
+         lone = blockLeftAlone(*doc, page.height())) {
+        breaks.insert(*lone);
+        doc = laidOut(breaks);
+    }
 
-    const int pages = doc.pageCount();
+    const int pages = doc->pageCount();
     QPainter painter(&writer);
     const QFont footFont("DejaVu Sans", 7);
     for (int i = 0; i < pages; ++i) {
@@ -1440,7 +1489,7 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
         QAbstractTextDocumentLayout::PaintContext ctx;
         ctx.clip = view;
         ctx.palette.setColor(QPalette::Text, Qt::black);
-        doc.documentLayout()->draw(&painter, ctx);
+        doc->documentLayout()->draw(&painter, ctx);
         painter.restore();
         painter.setFont(footFont);
         const QRectF foot(margin, page.height() - margin * 0.8, page.width() - 2 * margin,

@@ -1,7 +1,8 @@
 // The decision report's renderers: self-contained HTML (charts embedded as PNG data URIs), PDF
-// (Qt's PDF writer) and Markdown (for a ticket). All three show the same contents in the same
-// order; HTML and Markdown are byte-identical for the same ReportData. The HTML and PDF renderers
-// draw charts with QCustomPlot and need a QApplication; this header itself is Qt-free.
+// (Qt's PDF writer) and Markdown (for a ticket, its charts as PNG files beside it). All three show
+// the same sections, tables, charts and notes in the same order; HTML and Markdown are
+// byte-identical for the same ReportData. The HTML and PDF renderers draw charts with QCustomPlot
+// and need a QApplication; this header itself is Qt-free.
 #pragma once
 
 #include "engine/expected.h"
@@ -36,7 +37,12 @@ struct ReportChart {
 // Deterministic: same data, same bytes. Needs a QApplication.
 std::vector<ReportChart> renderCharts(const ReportData& data, int width = 900, int height = 420);
 
+// Without charts, as a ticket takes it: every section, table and note, no chart. With the
+// charts (renderCharts) each is an image `chartDir/ID.png` with its caption, as in the HTML; the
+// caller writes the PNG files there (writeReportFile does).
 std::string renderMarkdown(const ReportData& data);
+std::string renderMarkdown(const ReportData& data, const std::vector<ReportChart>& charts,
+                           const std::string& chartDir);
 std::string renderHtml(const ReportData& data); // needs a QApplication
 // Writes a PDF to `path`; a runtime error naming the path when it cannot. Needs a QApplication.
 Expected<void> renderPdf(const ReportData& data, const std::string& path);

@@ -7,9 +7,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace lb {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -70,10 +73,25 @@ Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string
         return badInput("out: '" + path +
                         "' must end in .html, .pdf or .md (the format follows the extension)");
     switch (*format) {
-    case ReportFormat::Markdown:
-        if (auto w = writeText(path, renderMarkdown(data)); !w)
+    case ReportFormat::Markdown: {
+        // The charts beside it: REPORT.md's in REPORT-charts/, named by chart id.
+        const std::vector<ReportChart> charts = renderCharts(data);
+        const fs::path md(path);
+        const std::string dirName = md.stem().string() + "-charts";
+        const fs::path dir = md.parent_path() / dirName;
+        if (!charts.empty()) {
+            std::error_code ec;
+            fs::create_directories(dir, ec);
+            if (ec)
+                return runtimeError(dir.string() + ": cannot create: " + ec.message());
+            for (const auto& c : charts)
+                if (auto w = writeText((dir / (c.id + ".png")).string(), c.png); !w)
+                    return fail(w.error());
+        }
+        if (auto w = writeText(path, renderMarkdown(data, charts, dirName)); !w)
             return fail(w.error());
         break;
+    }
     case ReportFormat::Html:
         if (auto w = writeText(path, renderHtml(data)); !w)
             return fail(w.error());

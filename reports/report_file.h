@@ -19,7 +19,8 @@ std::optional<ReportFormat> reportFormatOf(const std::string& path);
 std::string_view reportFormatName(ReportFormat f); // "html", "pdf", "markdown"
 
 // Renders `data` in the path's format and writes it next to the target before renaming it, so a
-// failed write never leaves half a report. Bad input when the extension names no format.
+// failed write never leaves half a report. A Markdown report's charts go beside it, REPORT.md's
+// into REPORT-charts/ID.png. Bad input when the extension names no format.
 Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path);
 
 } // namespace lb

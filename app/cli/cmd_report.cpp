@@ -168,8 +168,8 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (auto misfit = projectionMisfit(*data))
         return report(*misfit);
 
-    // HTML and PDF draw their charts with QCustomPlot, which needs an application object.
-    const auto app = reportFormatOf(o.out) == ReportFormat::Markdown ? nullptr : makeApplication();
+    // Every format draws its charts with QCustomPlot, which needs an application object.
+    const auto app = makeApplication();
     auto format = writeReportFile(*data, o.out);
     if (!format)
         return report(format.error(), reportFlags);
