@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 namespace lb {
 
@@ -138,6 +140,35 @@ double studentQuantile(double df, double p) {
 // degrees of freedom is what a percentile bootstrap of medians lacks: at n = 3 it held the true
 // ratio only ~90 % of the time). tests/engine/analysis_test.cpp proves the coverage by
 // simulation.
+std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<double>& values,
+                                                           double minRatio) {
+    std::vector<std::pair<std::size_t, double>> out;
+    if (values.size() < minSamplesForOutliers ||
+        std::any_of(values.begin(), values.end(), [](double v) { return !(v > 0); }))
+        return out;
+    std::vector<double> logs, deviations;
+    for (const double v : values)
+        logs.push_back(std::log(v));
+    const double centre = median(logs);
+    for (const double l : logs)
+        deviations.push_back(std::fabs(l - centre));
+    const double mad = median(deviations);
+    const double meanDeviation = std::accumulate(deviations.begin(), deviations.end(), 0.0) /
+                                 static_cast<double>(deviations.size());
+    // M = 0.6745 (x - median) / MAD; where more than half are equal, MAD is 0 and the mean
+    // absolute deviation stands in (M = (x - median) / (1.253314 MeanAD)).
+    const double scale = mad > 0 ? mad / 0.6745 : 1.253314 * meanDeviation;
+    if (!(scale > 0))
+        return out;
+    const double apart = std::log(std::max(minRatio, 1.0));
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        const double score = (logs[i] - centre) / scale;
+        if (std::fabs(score) > outlierScore && std::fabs(logs[i] - centre) >= apart)
+            out.emplace_back(i, score);
+    }
+    return out;
+}
+
 std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
                                       const std::vector<double>& candidate, Better better,
                                       double level) {
@@ -325,6 +356,80 @@ std::string costNoun(Unit unit, bool more) {
     return std::string(amount) + "time";
 }
 
+std::string scoreText(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", v);
+    return text;
+}
+
+// A share of a median as a reader takes it: "0.2 %", "31 %", "180 %".
+std::string shareText(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text,
+                  fraction < 0.01  ? "%.2f"
+                  : fraction < 0.1 ? "%.1f"
+                                   : "%.0f",
+                  fraction * 100.0);
+    return text;
+}
+
+std::vector<double> without(const std::vector<double>& values,
+                            const std::vector<std::pair<std::size_t, double>>& left) {
+    std::vector<double> kept;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (std::none_of(left.begin(), left.end(), [i](const auto& o) { return o.first == i; }))
+            kept.push_back(values[i]);
+    return kept;
+}
+
+// Names the runs of either side that stand apart, and compares the metric again without them:
+// kept where it changes the verdict or its confidence, said in a note either way.
+void markOutliers(MetricComparison& m, const MetricSamples& b, const MetricSamples& c,
+                  const std::string& baseline, const std::string& candidate,
+                  const Thresholds& thresholds) {
+    const auto bo = outlierIndexes(b.values, thresholds.viableMax);
+    const auto co = outlierIndexes(c.values, thresholds.viableMax);
+    if (bo.empty() && co.empty())
+        return;
+    std::vector<std::string> named;
+    for (const auto& [side, found, samples, layout] :
+         {std::tuple{true, &bo, &b, &baseline}, std::tuple{false, &co, &c, &candidate}}) {
+        const double med = median(samples->values);
+        for (const auto& [i, score] : *found) {
+            const std::int64_t run = i < samples->runs.size() ? samples->runs[i] : 0;
+            m.outliers.push_back({side, run, samples->values[i], med, score});
+            named.push_back((run ? "run #" + std::to_string(run) + " of " : "a run of ") + *layout +
+                            " at " + shareText(samples->values[i] / med) +
+                            " % of its median (modified z-score " + scoreText(score) + ")");
+        }
+    }
+    const auto bk = without(b.values, bo), ck = without(c.values, co);
+    WithoutOutliers w;
+    const double ratio = costRatio(median(bk), median(ck), m.better);
+    w.overhead = ratio - 1;
+    w.verdict = verdictFor(ratio, thresholds);
+    w.interval = ratioInterval(bk, ck, m.better);
+    w.confident = w.interval && verdictFor(w.interval->low, thresholds) == w.verdict &&
+                  verdictFor(w.interval->high, thresholds) == w.verdict;
+    const bool many = named.size() > 1;
+    std::string note = std::string(many ? "outliers: " : "outlier: ") + joinedText(named, "; ");
+    if (w.verdict != m.verdict || w.confident != m.confident) {
+        m.withoutOutliers = w;
+        note += "; without " + std::string(many ? "them" : "it") + ": " +
+                std::string(verdictName(w.verdict)) + ", " + percentText(w.overhead) + " % " +
+                costNoun(m.unit, w.overhead >= 0) +
+                (w.interval ? " (interval " + scoreText(w.interval->low * 100 - 100) + " to " +
+                                  scoreText(w.interval->high * 100 - 100) + " %)"
+                            : std::string()) +
+                (w.confident ? ", confident" : ", not confident") + ". The verdict shown keeps " +
+                (many ? "them" : "it") + ": look at the run, or run the iteration again";
+    } else {
+        note += "; leaving " + std::string(many ? "them" : "it") +
+                " out changes neither the verdict nor its confidence";
+    }
+    m.notes.push_back(std::move(note));
+}
+
 std::string headlineFor(const Comparison& c) {
     const std::string within = percentText(c.thresholds.viableMax - 1);
     std::vector<const MetricComparison*> deciding;
@@ -371,6 +476,31 @@ std::string headlineFor(const Comparison& c) {
         if (few != deciding.end())
             out += "; " + (*few)->uncertainty;
         out += ")";
+    }
+    // Runs that stand apart on a deciding metric, and the verdict without them where they change
+    // it: named next to the verdict, which keeps them.
+    std::vector<std::string> outlierRuns;
+    bool changed = false;
+    Verdict without = Verdict::Viable;
+    bool confidentWithout = true;
+    for (const auto* m : deciding) {
+        for (const auto& o : m->outliers) {
+            const std::string name = o.run ? "#" + std::to_string(o.run)
+                                           : "one of " + (o.baseline ? c.baseline : c.candidate);
+            if (std::find(outlierRuns.begin(), outlierRuns.end(), name) == outlierRuns.end())
+                outlierRuns.push_back(name);
+        }
+        changed = changed || m->withoutOutliers.has_value();
+        without = worse(without, m->withoutOutliers ? m->withoutOutliers->verdict : m->verdict);
+        confidentWithout =
+            confidentWithout && (m->withoutOutliers ? m->withoutOutliers->confident : m->confident);
+    }
+    if (!outlierRuns.empty()) {
+        out += std::string(outlierRuns.size() > 1 ? "; outlier runs " : "; outlier run ") +
+               joinedText(outlierRuns, ", ");
+        if (changed)
+            out += " (without: " + std::string(verdictName(without)) +
+                   (confidentWithout ? ", confident)" : ", not confident)");
     }
     // Said next to the verdict, not only among the notes: this is not a server's ZFS on disks.
     const auto onlyEmulated = [](const std::vector<std::string>& on) {
@@ -491,6 +621,7 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
                  verdictFor(m.interval->high, policy.thresholds) != m.verdict)
             m.uncertainty = "the 95 % interval spans more than one band";
         m.confident = m.uncertainty.empty();
+        markOutliers(m, *b, *c->second, out.baseline, out.candidate, policy.thresholds);
         for (const auto* side : {&baselineSamples, &candidateSamples})
             for (auto& q : notesFor(*side, name, MetricNote::Kind::Qualifies))
                 if (std::find(m.notes.begin(), m.notes.end(), q) == m.notes.end())

@@ -66,6 +66,36 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
                                       const std::vector<double>& candidate, Better better,
                                       double level = 0.95);
 
+// A run whose value of a metric stands apart from its side's other runs (a stall, a run that hit
+// a cache): by the modified z-score of the log values (Iglewicz and Hoaglin: 0.6745 times the
+// distance from the median over the median absolute deviation; the mean absolute deviation
+// when more than half the runs are equal), beyond outlierScore, with at least
+// minSamplesForOutliers runs and at least the viable band (10 % by default) from the median, so
+// that a steady metric's small jitter is not called an outlier.
+struct Outlier {
+    bool baseline = false; // one of the baseline's runs, else the candidate's
+    std::int64_t run = 0;  // its id; 0 when not known
+    double value = 0;
+    double median = 0; // of all the side's runs
+    double score = 0;  // the modified z-score, signed
+    bool operator==(const Outlier&) const = default;
+};
+inline constexpr double outlierScore = 3.5;
+inline constexpr std::size_t minSamplesForOutliers = 5;
+
+// The indexes of `values` that stand apart (see Outlier), each with its signed score.
+std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<double>& values,
+                                                           double minRatio);
+
+// A metric compared again with its outliers left out.
+struct WithoutOutliers {
+    Verdict verdict = Verdict::Viable;
+    bool confident = false;
+    double overhead = 0;
+    std::optional<Interval> interval;
+    bool operator==(const WithoutOutliers&) const = default;
+};
+
 struct MetricComparison {
     std::string name;
     std::string workload; // of the candidate's runs that measured it
@@ -89,6 +119,11 @@ struct MetricComparison {
     // Why it stays out of the verdict although both sides measured it ("not comparable: direct
     // I/O vs buffered I/O", "bounded by the data source ..."); "" when it may decide.
     std::string excluded;
+    // Runs of either side that stand apart, named in a note. The verdict keeps them (a stall is
+    // something the layout did); where leaving them out changes the verdict or whether it is
+    // confident, that comparison is here too and the note says so.
+    std::vector<Outlier> outliers;
+    std::optional<WithoutOutliers> withoutOutliers;
 };
 
 // Whether more runs, up to `maxRuns` on each side, could still make a metric that is not
@@ -148,6 +183,7 @@ struct MetricSamples {
     std::vector<double> startedAt;       // parallel to values, or empty
     std::vector<std::int64_t> campaigns; // parallel to values, or empty
     std::string workload;                // of the runs that measured it
+    std::vector<std::int64_t> runs;      // parallel to values (the runs' ids), or empty
 };
 
 // A workload whose runs failed on a layout: how many, and the last reason.

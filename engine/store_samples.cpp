@@ -24,6 +24,7 @@ namespace {
 // A successful run as the samples pass keeps it: when it started, its campaign, its workload
 // (an index) and where its packed samples lie in the pass's buffer.
 struct OkRun {
+    std::int64_t id = 0;
     double startedAt = 0;
     std::int64_t campaign = 0;
     std::size_t workload = 0;
@@ -59,11 +60,13 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
                 m.values.reserve(n);
                 m.startedAt.reserve(n);
                 m.campaigns.reserve(n);
+                m.runs.reserve(n);
             }
             MetricSamples& m = out[slot[id] - 1];
             m.values.push_back(store::sampleValue(packed, i));
             m.startedAt.push_back(run.startedAt);
             m.campaigns.push_back(run.campaign);
+            m.runs.push_back(run.id);
         }
     std::sort(out.begin(), out.end(),
               [](const MetricSamples& a, const MetricSamples& b) { return a.name < b.name; });
@@ -79,13 +82,13 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     // id) and their workloads gathered. Reading the runs once rather than once a question (samples
     // counted, samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms.
     // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
-    LB_TRY(q,
-           statement("SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
-                     "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data, r.caveats_id "
-                     "FROM run r "
-                     "LEFT JOIN run_sample s ON s.run_id = r.id "
-                     "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
-                     "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
+    LB_TRY(q, statement(
+                  "SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
+                  "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data, r.caveats_id, r.id "
+                  "FROM run r "
+                  "LEFT JOIN run_sample s ON s.run_id = r.id "
+                  "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
+                  "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
     q->bind(1, layout).bind(2, campaignId);
     LayoutSamples out;
     std::vector<OkRun> runs;
@@ -117,7 +120,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
         const std::string_view data = row.columnBlob(4);
         if (data.size() < store::sampleBytes)
             return; // no metrics
-        runs.push_back({row.columnDouble(0), row.columnInt(1), w->second, packed.size(),
+        runs.push_back({row.columnInt(6), row.columnDouble(0), row.columnInt(1), w->second,
+                        packed.size(),
                         packed.size() + data.size() / store::sampleBytes * store::sampleBytes});
         packed.append(data.substr(0, runs.back().end - runs.back().begin));
     }));

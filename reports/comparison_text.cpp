@@ -31,6 +31,28 @@ std::string verdictCell(const MetricComparison& m) {
     return verdict;
 }
 
+nlohmann::json outliersJson(const Comparison& c, const MetricComparison& m) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& o : m.outliers)
+        out.push_back({{"layout", o.baseline ? c.baseline : c.candidate},
+                       {"run", o.run ? nlohmann::json(o.run) : nlohmann::json(nullptr)},
+                       {"value", number(o.value)},
+                       {"median", number(o.median)},
+                       {"score", number(o.score)}});
+    return out;
+}
+
+nlohmann::json withoutOutliersJson(const MetricComparison& m) {
+    if (!m.withoutOutliers)
+        return nullptr;
+    const auto& w = *m.withoutOutliers;
+    return {{"verdict", verdictName(w.verdict)},
+            {"confident", w.confident},
+            {"overhead", number(w.overhead)},
+            {"ci_low", w.interval ? number(w.interval->low) : nlohmann::json(nullptr)},
+            {"ci_high", w.interval ? number(w.interval->high) : nlohmann::json(nullptr)}};
+}
+
 nlohmann::json comparisonJson(const Comparison& c) {
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : c.metrics)
@@ -55,7 +77,9 @@ nlohmann::json comparisonJson(const Comparison& c) {
              {"notes", m.notes},
              {"excluded",
               m.excluded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.excluded)},
-             {"reason", verdictReason(m)}});
+             {"reason", verdictReason(m)},
+             {"outliers", outliersJson(c, m)},
+             {"without_outliers", withoutOutliersJson(m)}});
     nlohmann::json notCompared = nlohmann::json::array();
     for (const auto& n : c.notCompared)
         notCompared.push_back({{"name", n.name}, {"reason", n.reason}});

@@ -396,3 +396,76 @@ TEST(Drift, ABaselineThatMovedMoreThanItsNoiseIsReported) {
               std::string::npos);
     EXPECT_EQ(c.metrics[0].notes.size(), 1U);
 }
+
+// The modified z-score of the log values: a stall among steady runs stands apart; the jitter of
+// steady runs does not, nor does a run a few per cent off runs that are otherwise equal (below
+// the viable band); fewer than five runs tell nothing apart.
+TEST(Outliers, AStallStandsApartAndSteadyJitterDoesNot) {
+    const auto stall = outlierIndexes({60.1, 59.8, 60.5, 0.12, 60.0}, 1.10);
+    ASSERT_EQ(stall.size(), 1U);
+    EXPECT_EQ(stall[0].first, 3U);
+    EXPECT_LT(stall[0].second, -outlierScore);
+    EXPECT_TRUE(outlierIndexes({61.2, 59.7, 60.4, 58.9, 62.0}, 1.10).empty());
+    // Equal runs (MAD 0): the mean absolute deviation stands in.
+    EXPECT_TRUE(outlierIndexes({100, 100, 100, 100, 95}, 1.10).empty()); // 5 %: within the band
+    const auto fast = outlierIndexes({100, 100, 100, 100, 160}, 1.10);
+    ASSERT_EQ(fast.size(), 1U);
+    EXPECT_EQ(fast[0].first, 4U);
+    EXPECT_GT(fast[0].second, outlierScore);
+    EXPECT_TRUE(outlierIndexes({60.1, 59.8, 0.12, 60.0}, 1.10).empty());      // four runs
+    EXPECT_TRUE(outlierIndexes({60.1, 59.8, 60.5, 0.0, 60.0}, 1.10).empty()); // no log of 0
+}
+
+// Five runs a side, one of the candidate's a stall at 0.2 % of its siblings' speed: the interval
+// spans every band and the verdict is not confident. The run is named, and the comparison
+// without it is given (viable, confident); the verdict shown keeps it.
+TEST(Outliers, AStallIsNamedAndTheVerdictWithoutItGiven) {
+    LayoutSamples base, cand;
+    base.metrics = {{"bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}}};
+    base.metrics[0].runs = {1, 2, 3, 4, 5};
+    cand.metrics = {{"bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}}};
+    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    const auto c = compareLayouts("dir", base, "raidz1", cand);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    const auto& m = c.metrics[0];
+    EXPECT_FALSE(m.confident);
+    ASSERT_EQ(m.outliers.size(), 1U);
+    EXPECT_FALSE(m.outliers[0].baseline);
+    EXPECT_EQ(m.outliers[0].run, 13);
+    EXPECT_DOUBLE_EQ(m.outliers[0].value, 0.12e6);
+    EXPECT_DOUBLE_EQ(m.outliers[0].median, 59.8e6);
+    ASSERT_TRUE(m.withoutOutliers);
+    EXPECT_EQ(m.withoutOutliers->verdict, Verdict::Viable);
+    EXPECT_TRUE(m.withoutOutliers->confident);
+    ASSERT_FALSE(m.notes.empty());
+    const std::string& note = m.notes.back();
+    EXPECT_NE(note.find("outlier: run #13 of raidz1 at 0.20 % of its median"), std::string::npos)
+        << note;
+    EXPECT_NE(note.find("without it: viable"), std::string::npos) << note;
+    EXPECT_NE(note.find(", confident. The verdict shown keeps it"), std::string::npos) << note;
+}
+
+// An A/A pair of steady runs: nothing is an outlier and no note says otherwise.
+TEST(Outliers, AnAAPairHasNone) {
+    LayoutSamples a, b;
+    a.metrics = {{"fio.j.read.bw", {612e6, 597e6, 604e6, 589e6, 620e6, 601e6}}};
+    b.metrics = {{"fio.j.read.bw", {598e6, 611e6, 593e6, 607e6, 615e6, 600e6}}};
+    const auto c = compareLayouts("a", a, "b", b);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    EXPECT_TRUE(c.metrics[0].outliers.empty());
+    EXPECT_FALSE(c.metrics[0].withoutOutliers);
+    for (const auto& n : c.metrics[0].notes)
+        EXPECT_EQ(n.find("outlier"), std::string::npos) << n;
+    EXPECT_TRUE(c.confident);
+}
+
+// The headline names the outlier run next to the verdict, and what the verdict is without it.
+TEST(Outliers, TheHeadlineNamesTheRunAndTheVerdictWithout) {
+    LayoutSamples base, cand;
+    base.metrics = {{"bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}}};
+    cand.metrics = {{"bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}}};
+    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    const auto c = compareLayouts("dir", base, "raidz1", cand);
+    EXPECT_NE(c.headline.find("; outlier run #13 (without: viable, confident)"), std::string::npos)
+        << c.headline;
+}
