@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cassert>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -165,6 +167,101 @@ std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<dou
         const double score = (logs[i] - centre) / scale;
         if (std::fabs(score) > outlierScore && std::fabs(logs[i] - centre) >= apart)
             out.emplace_back(i, score);
+    }
+    return out;
+}
+
+namespace {
+
+// A note's words and numbers: a number stands alone (after a space, '(' or the start, not after a
+// letter, digit, '_', '.', '-' or '#'; not followed by a letter, digit or '_').
+struct NoteToken {
+    bool number = false;
+    std::string text;
+    double value = 0;
+};
+
+std::vector<NoteToken> noteTokens(const std::string& s) {
+    const auto word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    std::vector<NoteToken> out;
+    std::string text;
+    for (std::size_t i = 0; i < s.size();) {
+        const bool starts =
+            std::isdigit(static_cast<unsigned char>(s[i])) &&
+            (i == 0 || !(word(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '-' || s[i - 1] == '#'));
+        std::size_t end = i;
+        if (starts) {
+            while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end])))
+                ++end;
+            if (end + 1 < s.size() && s[end] == '.' &&
+                std::isdigit(static_cast<unsigned char>(s[end + 1]))) {
+                ++end;
+                while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end])))
+                    ++end;
+            }
+        }
+        if (!starts || (end < s.size() && (word(s[end]) || s[end] == '.'))) {
+            text += s[i++];
+            continue;
+        }
+        if (!text.empty())
+            out.push_back({false, std::move(text), 0});
+        text.clear();
+        out.push_back({true, s.substr(i, end - i), std::strtod(s.c_str() + i, nullptr)});
+        i = end;
+    }
+    if (!text.empty())
+        out.push_back({false, std::move(text), 0});
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> collapseNotes(const std::vector<std::string>& notes,
+                                       const std::vector<std::size_t>& runs,
+                                       std::size_t totalRuns) {
+    struct Group {
+        std::vector<std::vector<NoteToken>> members;
+        std::size_t runs = 0;
+    };
+    std::vector<std::string> order;
+    std::map<std::string, Group> groups;
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+        auto tokens = noteTokens(notes[i]);
+        std::string shape;
+        for (const auto& t : tokens)
+            shape += t.number ? std::string("\x01") : t.text;
+        auto [it, added] = groups.try_emplace(shape);
+        if (added)
+            order.push_back(shape);
+        it->second.members.push_back(std::move(tokens));
+        it->second.runs += i < runs.size() ? runs[i] : 1;
+    }
+    std::vector<std::string> out;
+    for (const auto& shape : order) {
+        const Group& g = groups.at(shape);
+        std::string line;
+        for (std::size_t k = 0; k < g.members.front().size(); ++k) {
+            const NoteToken& first = g.members.front()[k];
+            if (!first.number) {
+                line += first.text;
+                continue;
+            }
+            const NoteToken *low = &first, *high = &first;
+            for (const auto& m : g.members) {
+                if (m[k].value < low->value)
+                    low = &m[k];
+                if (m[k].value > high->value)
+                    high = &m[k];
+            }
+            line += low->value == high->value ? low->text : low->text + "\u2013" + high->text;
+        }
+        if (g.members.size() > 1 && totalRuns > 0 && g.runs < totalRuns)
+            line +=
+                " (in " + std::to_string(g.runs) + " of " + std::to_string(totalRuns) + " runs)";
+        out.push_back(std::move(line));
     }
     return out;
 }
@@ -621,13 +718,26 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
                  verdictFor(m.interval->high, policy.thresholds) != m.verdict)
             m.uncertainty = "the 95 % interval spans more than one band";
         m.confident = m.uncertainty.empty();
-        markOutliers(m, *b, *c->second, out.baseline, out.candidate, policy.thresholds);
+        std::vector<std::string> qualifying;
+        std::vector<std::size_t> carriedBy;
         for (const auto* side : {&baselineSamples, &candidateSamples})
-            for (auto& q : notesFor(*side, name, MetricNote::Kind::Qualifies))
-                if (std::find(m.notes.begin(), m.notes.end(), q) == m.notes.end())
-                    m.notes.push_back(std::move(q));
+            for (std::size_t i = 0; i < side->notes.size(); ++i) {
+                const auto& n = side->notes[i];
+                if (n.kind != MetricNote::Kind::Qualifies || !metricMatches(n.metrics, name))
+                    continue;
+                const std::size_t runs = i < side->noteRuns.size() ? side->noteRuns[i] : 1;
+                const auto at = std::find(qualifying.begin(), qualifying.end(), n.text);
+                if (at == qualifying.end()) {
+                    qualifying.push_back(n.text);
+                    carriedBy.push_back(runs);
+                } else {
+                    carriedBy[static_cast<std::size_t>(at - qualifying.begin())] += runs;
+                }
+            }
+        m.notes = collapseNotes(qualifying, carriedBy, m.baselineSamples + m.candidateSamples);
         addFailureNotes(m, baselineSamples, "the baseline", b->workload);
         addFailureNotes(m, candidateSamples, "the candidate", c->second->workload);
+        markOutliers(m, *b, *c->second, out.baseline, out.candidate, policy.thresholds);
         m.excluded = exclusion(baselineSamples, candidateSamples, name);
         if (!m.excluded.empty()) {
             m.decisive = false;
@@ -787,6 +897,34 @@ std::optional<Drift> baselineDrift(const std::vector<MetricSamples>& baseline,
         if (m.decisive)
             deciding.push_back(m.name);
     return measureDrift(own, deciding);
+}
+
+std::vector<NoteLine> noteLines(const Comparison& c, const std::string& leaveOut) {
+    std::vector<NoteLine> out;
+    for (const auto& m : c.metrics)
+        for (const auto& n : m.notes) {
+            if (!leaveOut.empty() && n.find(leaveOut) != std::string::npos)
+                continue;
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&n](const NoteLine& l) { return l.text == n; });
+            if (it == out.end()) {
+                out.push_back({n, {}});
+                it = out.end() - 1;
+            }
+            it->metrics.push_back(m.name);
+        }
+    return out;
+}
+
+std::string noteMetricsText(const NoteLine& line, const Comparison& c, std::size_t shown) {
+    if (line.metrics.size() == c.metrics.size() && c.metrics.size() > 1)
+        return "every compared metric";
+    if (line.metrics.size() <= shown + 1)
+        return joinedText(line.metrics, ", ");
+    const std::vector<std::string> first(line.metrics.begin(),
+                                         line.metrics.begin() + static_cast<long>(shown));
+    return joinedText(first, ", ") + " and " + std::to_string(line.metrics.size() - shown) +
+           " more";
 }
 
 void addDrift(Comparison& c, std::optional<Drift> drift) {

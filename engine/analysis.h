@@ -143,6 +143,21 @@ struct NotCompared {
     bool operator==(const NotCompared&) const = default;
 };
 
+// Notes that differ only in their numbers as one line: each number that differs becomes its
+// range ("ran 0.25–0.53 s: under 5 s"), and the line says how many of `totalRuns` runs carry it
+// ("(in 7 of 8 runs)") unless all do. A number is one that stands alone, not part of a name
+// (the 4 of rand-read-4k, the 13 of run #13). In first-seen order; `runs[i]` is how many runs
+// carry notes[i] (1 where `runs` is shorter).
+std::vector<std::string> collapseNotes(const std::vector<std::string>& notes,
+                                       const std::vector<std::size_t>& runs, std::size_t totalRuns);
+
+// A note of a comparison once, with the metrics it is on.
+struct NoteLine {
+    std::string text;
+    std::vector<std::string> metrics; // in the comparison's order
+    bool operator==(const NoteLine&) const = default;
+};
+
 // How far the baseline moved during the campaign: its own runs, early against late.
 struct Drift {
     std::string metric;
@@ -209,6 +224,7 @@ std::vector<std::string> measuredOn(const std::vector<std::string>& caveats);
 struct LayoutSamples {
     std::vector<MetricSamples> metrics;  // sorted by name
     std::vector<MetricNote> notes;       // distinct notes of its successful runs
+    std::vector<std::size_t> noteRuns;   // parallel to notes: the runs that carry each; empty: 1
     std::vector<FailedWorkload> failed;  // sorted by workload
     std::vector<std::string> measuredOn; // measuredOn() of its successful runs' caveats
 };
@@ -231,6 +247,15 @@ std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
 // The drift of the baseline's runs of `campaign` over the deciding metrics of `c`.
 std::optional<Drift> baselineDrift(const std::vector<MetricSamples>& baseline,
                                    std::int64_t campaign, const Comparison& c);
+
+// Each distinct note of the comparison's metrics once, in the order of the metrics (deciding
+// first, worst first), with the metrics it is on; notes containing `leaveOut` (when not empty)
+// are left out.
+std::vector<NoteLine> noteLines(const Comparison& c, const std::string& leaveOut = {});
+
+// The metrics of a note line as a reader takes them: "every compared metric", or the first few
+// names and how many more ("bonnie.put_block, bonnie.get_block and 12 more").
+std::string noteMetricsText(const NoteLine& line, const Comparison& c, std::size_t shown = 4);
 
 // Records the baseline's drift in a comparison: a note on every deciding metric and a clause in
 // the headline ("the machine drifted by 8 % during the campaign"). Nothing when `drift` is none.

@@ -96,13 +96,14 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     std::vector<std::string> workloads; // by index
     std::map<std::string, std::size_t, std::less<>> okRuns; // by workload: index, then count
     std::vector<std::size_t> okCount;                       // by workload index
-    // The run_text ids of the notes and of the caveats met, each once, in order.
+    // The run_text ids of the notes and of the caveats met, each once, in order, with the runs
+    // that refer to each.
     struct DistinctTexts {
         std::vector<std::int64_t> ids;
-        std::unordered_set<std::int64_t> seen;
+        std::unordered_map<std::int64_t, std::size_t> runs;
         void add(sql::Statement& row, int column) {
             if (!row.columnIsNull(column))
-                if (const std::int64_t id = row.columnInt(column); seen.insert(id).second)
+                if (const std::int64_t id = row.columnInt(column); runs[id]++ == 0)
                     ids.push_back(id);
         }
     } noteTexts, caveatTexts;
@@ -127,9 +128,16 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     }));
     for (const auto id : noteTexts.ids) {
         LB_TRY(text, runText(id));
-        for (auto& n : store::notesFromJson(text))
-            if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end())
+        for (auto& n : store::notesFromJson(text)) {
+            const auto at = std::find(out.notes.begin(), out.notes.end(), n);
+            if (at == out.notes.end()) {
                 out.notes.push_back(std::move(n));
+                out.noteRuns.push_back(noteTexts.runs[id]);
+            } else {
+                out.noteRuns[static_cast<std::size_t>(at - out.notes.begin())] +=
+                    noteTexts.runs[id];
+            }
+        }
     }
     std::vector<std::string> caveats;
     for (const auto id : caveatTexts.ids) {

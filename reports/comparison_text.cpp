@@ -122,11 +122,10 @@ std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
     for (const auto& m : c.metrics)
         if (m.decisive && m.verdict != Verdict::Viable)
             out += "  " + verdictReason(m) + (m.confident ? "" : " (" + m.uncertainty + ")") + "\n";
+    // Each note once, with the metrics it is on; the drift is in the headline already.
     std::string notes;
-    for (const auto& m : c.metrics)
-        for (const auto& n : m.notes)
-            if (!c.drift || n.find("drifted") == std::string::npos)
-                notes += "  " + m.name + ": " + n + "\n";
+    for (const auto& line : noteLines(c, c.drift ? "drifted" : ""))
+        notes += "  " + line.text + "\n    on " + noteMetricsText(line, c) + "\n";
     if (!notes.empty())
         out += "notes:\n" + notes;
     std::string excluded;

@@ -790,9 +790,8 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
                    "verdict", "confident", "runs"},
                   std::move(rows));
         std::vector<std::vector<Span>> notes;
-        for (const auto& m : c.metrics)
-            for (const auto& n : m.notes)
-                notes.push_back({{m.name, true}, {": " + n}});
+        for (const auto& line : noteLines(c))
+            notes.push_back({{line.text + " — on " + noteMetricsText(line, c, 6)}});
         if (!notes.empty()) {
             doc.para("What qualifies these figures:");
             doc.bullets(std::move(notes));

@@ -469,3 +469,40 @@ TEST(Outliers, TheHeadlineNamesTheRunAndTheVerdictWithout) {
     EXPECT_NE(c.headline.find("; outlier run #13 (without: viable, confident)"), std::string::npos)
         << c.headline;
 }
+
+// Notes that differ only in a number are one line with the number's range and how many runs
+// carry it; numbers inside names (rand-read-4k, run #13) are words, and a note all runs carry
+// gets no count.
+TEST(CollapseNotes, OneLinePerNoteWithItsRangeAndCount) {
+    const auto lines =
+        collapseNotes({"ran 0.53 s: under 5 s", "ran 0.25 s: under 5 s", "ran 0.31 s: under 5 s",
+                       "working set 32.00 MiB fits in 23.54 GiB of RAM",
+                       "fio.rand-read-4k-qd1.read.clat_p99: submission takes 23 % of the total",
+                       "fio.rand-read-8k-qd1.read.clat_p99: submission takes 23 % of the total"},
+                      {3, 2, 2, 8, 1, 1}, 8);
+    EXPECT_EQ(lines,
+              (std::vector<std::string>{
+                  "ran 0.25\u20130.53 s: under 5 s (in 7 of 8 runs)",
+                  "working set 32.00 MiB fits in 23.54 GiB of RAM",
+                  "fio.rand-read-4k-qd1.read.clat_p99: submission takes 23 % of the total",
+                  "fio.rand-read-8k-qd1.read.clat_p99: submission takes 23 % of the total"}));
+    EXPECT_EQ(collapseNotes({"outlier: run #13 of b", "outlier: run #14 of b"}, {}, 2).size(), 2U);
+    EXPECT_EQ(collapseNotes({"took 12 % of it", "took 99 % of it"}, {}, 2),
+              (std::vector<std::string>{"took 12\u201399 % of it"}));
+}
+
+// In a comparison: the short-run notes of 5 runs a side become one line.
+TEST(CollapseNotes, AComparisonSaysEachNoteOnce) {
+    LayoutSamples base, cand;
+    base.metrics = {{"fio.j.read.bw", {100, 101, 99, 100, 100}}};
+    cand.metrics = {{"fio.j.read.bw", {100, 101, 99, 100, 100}}};
+    for (const char* t : {"ran 2.0 s: under 5 s", "ran 2.1 s: under 5 s", "ran 1.9 s: under 5 s"})
+        base.notes.push_back({MetricNote::Kind::Qualifies, "fio.j.*", t});
+    base.noteRuns = {3, 1, 1};
+    cand.notes = {{MetricNote::Kind::Qualifies, "fio.j.*", "ran 2.0 s: under 5 s"}};
+    cand.noteRuns = {4};
+    const auto c = compareLayouts("a", base, "b", cand);
+    ASSERT_EQ(c.metrics.size(), 1U);
+    EXPECT_EQ(c.metrics[0].notes,
+              (std::vector<std::string>{"ran 1.9\u20132.1 s: under 5 s (in 9 of 10 runs)"}));
+}
