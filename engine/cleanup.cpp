@@ -127,7 +127,7 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
     auto problems = undoApplied(store, runner, campaignId, std::nullopt, guestRunner);
     if (!problems)
         return fail(problems.error());
-    result.problems = std::move(*problems);
+    result.problems.insert(result.problems.end(), problems->begin(), problems->end());
 
     // Killed while it ran: it ran no further, and will not without --resume.
     result.status = campaign->status;

@@ -34,7 +34,9 @@ struct CleanupResult {
     CampaignStatus statusBefore = CampaignStatus::Running; // Running: it was interrupted
     CampaignStatus status = CampaignStatus::Running; // after: an interrupted campaign is aborted
     std::vector<std::string> undone;                 // the undo commands that ran, in order
-    std::vector<std::string> problems;               // undos that failed: what may still be there
+    // Undos that failed (what may still be there), and servers that could not be asked for the
+    // campaign's left tools.
+    std::vector<std::string> problems;
     // Tools of the campaign that outlived it on a server, stopped before anything was undone:
     // "[ssh://root@host:22] fio (pid 4242)".
     std::vector<std::string> stoppedTools;

@@ -3,6 +3,7 @@
 // left running is marked aborted; cleaning up again does nothing; an unknown campaign is bad
 // input; a campaign in use (its lock held) is refused. The command line's tests run it on real
 // zfs-fuse pools (tests/integration/cleanup_test.cpp).
+#include "engine/campaign.h"
 #include "engine/campaign_lock.h"
 #include "engine/cleanup.h"
 #include "engine/plan.h"
@@ -10,6 +11,7 @@
 #include "probes/tools.h"
 
 #include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
 
 using namespace lb;
@@ -47,8 +49,12 @@ probe = "xz"
 // Passes commands to a recorder the test keeps, under the target it was made for.
 class Forwarding : public Runner {
 public:
-    Forwarding(RecordingRunner& to, std::string target) : to_(to), target_(std::move(target)) {}
+    Forwarding(RecordingRunner& to, std::string target,
+               std::function<bool(const Command&)> unreachable = {})
+        : to_(to), target_(std::move(target)), unreachable_(std::move(unreachable)) {}
     Expected<ProcessResult> run(const Command& cmd, const RunOptions& opts) override {
+        if (unreachable_ && unreachable_(cmd))
+            return runtimeError(target_ + ": ssh: connect to host: Connection refused");
         return to_.run(cmd, opts);
     }
     std::string target() const override { return target_; }
@@ -56,6 +62,7 @@ public:
 private:
     RecordingRunner& to_;
     std::string target_;
+    std::function<bool(const Command&)> unreachable_;
 };
 
 PlanStep step(std::string program, std::string arg, std::string undoProgram) {
@@ -71,6 +78,14 @@ std::vector<std::string> shown(const RecordingRunner& r) {
     for (const auto& c : r.commands())
         out.push_back(c.toUserOutput());
     return out;
+}
+
+// The command that stops the tools a campaign left running: a shell script over the tracking
+// directory's files for that tag.
+bool stopsToolsTagged(const Command& c, const std::string& tag) {
+    const std::string text = c.toUserOutput();
+    return c.program == "sh" && text.find("layoutbench-tools") != std::string::npos &&
+           text.find("/" + tag + ".*") != std::string::npos;
 }
 
 class Cleanup : public ::testing::Test {
@@ -111,8 +126,10 @@ protected:
         CleanupOptions o;
         o.makeRunner = [this](const std::string& target, const std::string&,
                               const std::string&) -> Expected<std::unique_ptr<Runner>> {
-            return std::unique_ptr<Runner>(
-                std::make_unique<Forwarding>(target == "local" ? host_ : guest_, target));
+            if (target == "local")
+                return std::unique_ptr<Runner>(
+                    std::make_unique<Forwarding>(host_, target, hostUnreachableFor_));
+            return std::unique_ptr<Runner>(std::make_unique<Forwarding>(guest_, target));
         };
         return o;
     }
@@ -121,13 +138,22 @@ protected:
     std::optional<Store> store_;
     std::int64_t campaign_ = 0;
     RecordingRunner host_, guest_;
+    std::function<bool(const Command&)> hostUnreachableFor_;
 };
 
 TEST_F(Cleanup, UndoesTheGuestInsideItThenTheHostAndMarksTheCampaignAborted) {
     auto r = cleanupCampaign(*store_, campaign_, standardProbes(), options());
     ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(shown(guest_), (std::vector<std::string>{"umount /mnt/lb", "wipefs /dev/vdb"}));
-    EXPECT_EQ(shown(host_), (std::vector<std::string>{"virsh-detach vdb"}));
+    // Each place is first asked to stop the campaign's tools left running there (by its tag),
+    // then undoes what was applied there, the guest before the host.
+    const std::string tag = campaignToolTag(store_->path(), campaign_);
+    ASSERT_EQ(guest_.commands().size(), 3U);
+    EXPECT_TRUE(stopsToolsTagged(guest_.commands()[0], tag));
+    EXPECT_EQ(shown(guest_),
+              (std::vector<std::string>{shown(guest_)[0], "umount /mnt/lb", "wipefs /dev/vdb"}));
+    ASSERT_EQ(host_.commands().size(), 2U);
+    EXPECT_TRUE(stopsToolsTagged(host_.commands()[0], tag));
+    EXPECT_EQ(shown(host_), (std::vector<std::string>{shown(host_)[0], "virsh-detach vdb"}));
     EXPECT_EQ(r->undone, (std::vector<std::string>{"[ssh://root@storage-vm] umount /mnt/lb",
                                                    "[ssh://root@storage-vm] wipefs /dev/vdb",
                                                    "virsh-detach vdb"}));
@@ -145,8 +171,24 @@ TEST_F(Cleanup, UndoesTheGuestInsideItThenTheHostAndMarksTheCampaignAborted) {
     EXPECT_TRUE(again->undone.empty());
     EXPECT_EQ(again->statusBefore, CampaignStatus::Aborted);
     EXPECT_EQ(again->status, CampaignStatus::Aborted);
-    EXPECT_EQ(host_.commands().size(), 1U);
-    EXPECT_EQ(guest_.commands().size(), 2U);
+    // Only the host is asked again for left tools; nothing is undone and no guest is contacted.
+    ASSERT_EQ(host_.commands().size(), 3U);
+    EXPECT_TRUE(stopsToolsTagged(host_.commands()[2], tag));
+    EXPECT_EQ(guest_.commands().size(), 3U);
+}
+
+TEST_F(Cleanup, AHostThatCannotBeAskedForLeftToolsIsAProblemKeptWithTheUndos) {
+    const std::string tag = campaignToolTag(store_->path(), campaign_);
+    hostUnreachableFor_ = [tag](const Command& c) { return stopsToolsTagged(c, tag); };
+    auto r = cleanupCampaign(*store_, campaign_, standardProbes(), options());
+    ASSERT_TRUE(r) << r.error().message;
+    // The undos still ran, and what could not be asked is said, not lost behind them.
+    EXPECT_EQ(r->undone, (std::vector<std::string>{"[ssh://root@storage-vm] umount /mnt/lb",
+                                                   "[ssh://root@storage-vm] wipefs /dev/vdb",
+                                                   "virsh-detach vdb"}));
+    ASSERT_EQ(r->problems.size(), 1U);
+    EXPECT_NE(r->problems[0].find("Connection refused"), std::string::npos) << r->problems[0];
+    EXPECT_TRUE(r->stoppedTools.empty());
 }
 
 TEST_F(Cleanup, UnknownCampaignIsBadInputNamingTheField) {
