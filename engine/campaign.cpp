@@ -369,6 +369,7 @@ Expected<void> CampaignRunner::decideIo(std::vector<BuiltLayout>& built) {
     }
     if (decided) {
         decided->coldCache = scenario_.coldCache;
+        decided->pageCacheDropped = scenario_.coldCache && scenario_.dropCaches;
         io_ = decided;
         if (auto r = store_.setCampaignIo(result_.campaignId, *io_); !r)
             return r;

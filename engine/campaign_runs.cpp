@@ -70,6 +70,8 @@ std::uint64_t fioBlockBytes(const Command& fio) {
 } // namespace
 
 std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
+    if (!scenario_.coldCache)
+        return {"page cache not dropped: cache = \"warm\" in the scenario"};
     if (!scenario_.dropCaches)
         return {"page cache not dropped: drop_caches = false in the scenario"};
     (void)where.run(simple("sync", {}, 600));

@@ -565,11 +565,16 @@ double sampleValue(std::string_view packed, std::size_t index) {
 } // namespace store
 
 std::string describeCampaignIo(const CampaignIo& io) {
-    return std::string(io.direct ? "direct" : "buffered") + " I/O on every layout (" + io.why +
-           "); " +
-           (io.coldCache ? "cold cache: the page cache dropped before each run, ZFS caching "
-                           "metadata only"
-                         : "warm cache (cache = \"warm\"): reads may come from memory");
+    const std::string path =
+        std::string(io.direct ? "direct" : "buffered") + " I/O on every layout (" + io.why + "); ";
+    if (!io.coldCache)
+        return path + "warm cache (cache = \"warm\"): the page cache kept between runs, ZFS "
+                      "caching data: reads may come from memory";
+    return path + (io.pageCacheDropped
+                       ? "cold cache: the page cache dropped before each run, ZFS caching "
+                         "metadata only"
+                       : "ZFS caching metadata only, the page cache kept between runs "
+                         "(drop_caches = false): reads may come from memory");
 }
 
 std::string utcNow() {

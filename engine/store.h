@@ -191,6 +191,9 @@ struct CampaignIo {
     bool direct = true;
     std::string why; // "every layout accepts O_DIRECT", "layout 'raidz1' does not accept O_DIRECT"
     bool coldCache = true; // cache = "cold": page cache dropped, ZFS primarycache=metadata
+    // Whether the page cache was dropped before each run: cache = "cold" with drop_caches =
+    // true (the default). The runs' own caveats say where a drop failed.
+    bool pageCacheDropped = true;
     bool operator==(const CampaignIo&) const = default;
 };
 

@@ -90,7 +90,10 @@ Expected<std::optional<ComparePolicy>> Store::campaignPolicy(std::int64_t campai
 
 Expected<void> Store::setCampaignIo(std::int64_t campaignId, const CampaignIo& io) {
     LB_TRY(q, statement("UPDATE campaign SET io = ?1 WHERE id = ?2"));
-    const nlohmann::json j{{"direct", io.direct}, {"why", io.why}, {"cold_cache", io.coldCache}};
+    const nlohmann::json j{{"direct", io.direct},
+                           {"why", io.why},
+                           {"cold_cache", io.coldCache},
+                           {"page_cache_dropped", io.pageCacheDropped}};
     return q->bind(1, j.dump()).bind(2, campaignId).run();
 }
 
@@ -103,8 +106,9 @@ Expected<std::optional<CampaignIo>> Store::campaignIo(std::int64_t campaignId) {
     const auto j = nlohmann::json::parse(q->columnText(0), nullptr, false);
     if (!j.is_object() || !j.contains("direct") || !j["direct"].is_boolean())
         return std::optional<CampaignIo>{}; // not decided yet, or from before it was stored
-    return std::optional<CampaignIo>{
-        CampaignIo{j["direct"].get<bool>(), j.value("why", ""), j.value("cold_cache", true)}};
+    const bool cold = j.value("cold_cache", true);
+    return std::optional<CampaignIo>{CampaignIo{j["direct"].get<bool>(), j.value("why", ""), cold,
+                                                j.value("page_cache_dropped", cold)}};
 }
 
 Expected<std::vector<CampaignRecord>> Store::campaigns() {

@@ -127,7 +127,9 @@ int runRun(const Globals& g, const RunOptions& o) {
                                              {"io",
                                               *io ? nlohmann::json{{"direct", (*io)->direct},
                                                                    {"why", (*io)->why},
-                                                                   {"cold_cache", (*io)->coldCache}}
+                                                                   {"cold_cache", (*io)->coldCache},
+                                                                   {"page_cache_dropped",
+                                                                    (*io)->pageCacheDropped}}
                                                   : nlohmann::json(nullptr)},
                                              {"comparisons", comparisons}},
                               2)

@@ -454,6 +454,30 @@ TEST_F(Campaign, WholeCampaign) {
     EXPECT_EQ(*integrity, "ok");
 }
 
+// cache = "warm" keeps the page cache: no run drops it, each says so, and the campaign's own
+// statement (the report's header) says the same, never "dropped before each run".
+TEST_F(Campaign, AWarmCacheCampaignKeepsThePageCacheAndEveryStatementSaysSo) {
+    const auto s = scenario(head(1) + "cache = \"warm\"\n" + dirLayout("a", true) +
+                            dirLayout("b", false) + kRandfile);
+    auto result = run(s);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->failedRuns, 0u) << joined(result->problems);
+    const auto rows = runRows(*store_, result->campaignId);
+    ASSERT_FALSE(rows.empty());
+    for (const auto& r : rows) {
+        SCOPED_TRACE(r.layout + " #" + std::to_string(r.iteration));
+        EXPECT_TRUE(hasCaveat(r, "page cache not dropped: cache = \"warm\"")) << joined(r.caveats);
+        EXPECT_FALSE(hasCaveat(r, "page cache dropped before the run")) << joined(r.caveats);
+    }
+    auto io = store_->campaignIo(result->campaignId);
+    ASSERT_TRUE(io && *io);
+    EXPECT_FALSE((*io)->coldCache);
+    EXPECT_FALSE((*io)->pageCacheDropped);
+    const auto said = lb::describeCampaignIo(**io);
+    EXPECT_NE(said.find("page cache kept between runs"), std::string::npos) << said;
+    EXPECT_EQ(said.find("dropped"), std::string::npos) << said;
+}
+
 TEST_F(Campaign, FailingWorkloadDoesNotStopTheCampaign) {
     // A job file whose target path goes through a regular file: fio fails with error 20.
     std::ofstream(dir_ + "/not-a-dir") << "a regular file\n";
