@@ -59,6 +59,11 @@ struct Interval {
 // runs cannot estimate their own noise.
 inline constexpr std::size_t minSamplesForInterval = 3;
 
+// How the interval is computed, in the words every reader is given (report, GUI; the manual page
+// says the same, and a test holds it to it).
+inline constexpr std::string_view intervalMethod =
+    "Welch t-interval on the logs of the runs (the ratio of geometric means)";
+
 // 95 % interval of the cost ratio: a Welch t-interval on the difference of mean log values,
 // i.e. of the ratio of geometric means. None below minSamplesForInterval on either side, or when
 // a value is not positive (a ratio scale has no room for 0).

@@ -134,6 +134,69 @@ Expected<std::uint64_t> parseDailyWrites(std::string_view text) {
     return *bytes;
 }
 
+Expected<DrivePrice> parseDrivePrice(std::string_view text) {
+    const std::string t = trim(text);
+    const std::string usage = "expected a price per drive (180, $180) or per terabyte (25/TB)";
+    DrivePrice price;
+    price.text = t;
+    std::string number = t;
+    if (const auto slash = t.find('/'); slash != std::string::npos) {
+        const std::string per = lower(trim(std::string_view(t).substr(slash + 1)));
+        if (per != "tb")
+            return badInput("price: '" + t + "' is per " + per + "; " + usage);
+        price.perTb = true;
+        number = trim(std::string_view(t).substr(0, slash));
+    }
+    if (!number.empty() && number.front() == '$')
+        number = trim(std::string_view(number).substr(1));
+    if (const std::string l = lower(number); l.ends_with("usd"))
+        number = trim(std::string_view(number).substr(0, number.size() - 3));
+    const auto v = parseNumber(number);
+    if (!v)
+        return badInput("price: '" + t + "' is not a number; " + usage);
+    if (*v < 0)
+        return badInput("price: '" + t + "' is negative");
+    price.usd = *v;
+    return price;
+}
+
+double diskPriceUsd(const DrivePrice& price, std::uint64_t diskBytes) {
+    return price.perTb ? price.usd * static_cast<double>(diskBytes) / bytesPerTb : price.usd;
+}
+
+std::optional<double> GivenWriteAmplification::forLayout(const std::string& name) const {
+    if (const auto it = byLayout.find(name); it != byLayout.end())
+        return it->second;
+    return all;
+}
+
+Expected<GivenWriteAmplification> parseWriteAmplifications(const std::vector<std::string>& texts) {
+    GivenWriteAmplification out;
+    for (const auto& given : texts) {
+        const std::string text = trim(given);
+        const auto eq = text.rfind('=');
+        const std::string name = eq == std::string::npos ? "" : trim(text.substr(0, eq));
+        const std::string number = eq == std::string::npos ? text : trim(text.substr(eq + 1));
+        if (eq != std::string::npos && name.empty())
+            return badInput("write-amplification: '" + text + "' names no layout (LAYOUT=3.0)");
+        const auto v = parseNumber(number);
+        if (!v)
+            return badInput("write-amplification: '" + text +
+                            "' is not a factor such as 3.0 or LAYOUT=3.0");
+        if (*v < 1)
+            return badInput("write-amplification: '" + text +
+                            "' is below 1: the disks write at least what the hosts write");
+        if (name.empty()) {
+            if (out.all)
+                return badInput("write-amplification: given twice for every layout");
+            out.all = *v;
+        } else if (!out.byLayout.emplace(name, *v).second) {
+            return badInput("write-amplification: layout '" + name + "' given twice");
+        }
+    }
+    return out;
+}
+
 namespace {
 
 // "YYYY-MM-DD" with an optional "THH:MM[:SS][Z]" (or a space before the time): days since the
@@ -590,8 +653,17 @@ struct Simulation {
     unsigned years;
 };
 
+// What one disk of `diskBytes` costs: the buyer's price, else the catalog drive's.
+std::optional<double> unitPriceUsd(const ProjectionInput& in, std::uint64_t diskBytes) {
+    if (in.price)
+        return diskPriceUsd(*in.price, diskBytes);
+    if (in.drive)
+        return in.drive->priceUsd;
+    return std::nullopt;
+}
+
 Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim,
-                                     const std::optional<Drive>& drive) {
+                                     std::optional<double> diskPrice) {
     ExpansionPath path;
     path.kind = spec.kind;
     path.description = spec.description;
@@ -632,8 +704,8 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
             return fail(reported.error());
         path.reportedStepUsableBytes = *reported > s0.usableBytes ? *reported - s0.usableBytes : 0;
     }
-    if (drive) {
-        path.stepCostUsd = drive->priceUsd * spec.disksPerStep;
+    if (diskPrice) {
+        path.stepCostUsd = *diskPrice * spec.disksPerStep;
         path.costPerUsableTbUsd =
             *path.stepCostUsd / (static_cast<double>(path.stepUsableBytes) / bytesPerTb);
     }
@@ -672,9 +744,41 @@ Expected<ExpansionPath> schedulePath(const PathSpec& spec, const Simulation& sim
         usedBefore = used;
     }
     path.finalUsableBytes = toBytes(effective(states[k]));
-    if (drive)
-        path.totalCostUsd = drive->priceUsd * path.disksBought;
+    if (diskPrice)
+        path.totalCostUsd = *diskPrice * path.disksBought;
     return path;
+}
+
+// The layout's disks, their replacements and the cheapest expansion that keeps up, at the
+// buyer's price or the catalog's; none without a price.
+std::optional<HorizonCost> horizonCost(const LayoutProjection& p, const ProjectionInput& in) {
+    if (!in.price && !in.drive)
+        return std::nullopt;
+    HorizonCost c;
+    c.illustrative = !in.price;
+    c.priceBasis = in.price
+                       ? "price given: " + in.price->text + (in.price->perTb ? "" : " per drive")
+                       : "catalog price of the " + in.drive->model + " (illustrative)";
+    for (const auto bytes : in.layout.diskBytes)
+        c.purchaseUsd += *unitPriceUsd(in, bytes);
+    if (p.wear && p.wear->replacementDisks > 0)
+        c.replacementUsd = c.purchaseUsd * p.wear->replacementDisks /
+                           static_cast<double>(in.layout.diskBytes.size());
+    if (p.ceilingMonth) {
+        const ExpansionPath* cheapest = nullptr;
+        for (const auto& e : p.expansions)
+            if (e.keepsUp && e.totalCostUsd &&
+                (!cheapest || *e.totalCostUsd < *cheapest->totalCostUsd))
+                cheapest = &e;
+        if (cheapest) {
+            c.expansion = cheapest->kind;
+            c.expansionUsd = *cheapest->totalCostUsd;
+        } else {
+            c.expansionShort = true;
+        }
+    }
+    c.totalUsd = c.purchaseUsd + c.replacementUsd + c.expansionUsd;
+    return c;
 }
 
 // Month by month without expansion: the use, and the first month it passes the ceiling.
@@ -726,6 +830,11 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
         return badInput("underprovision-wa-gain: must be a factor in (0, 1] (e.g. 0.8 for "
                         "20 % less write amplification), got " +
                         fixed(in.underprovisionGain, 3));
+    if (in.writeAmplification &&
+        !(std::isfinite(*in.writeAmplification) && *in.writeAmplification >= 1.0))
+        return badInput("write-amplification: must be 1 or more (the disks write at least what "
+                        "the hosts write), got " +
+                        fixed(*in.writeAmplification, 3));
 
     if (in.givenUsableBytes)
         return projectGivenCapacity(in);
@@ -754,7 +863,7 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
 
     const Simulation sim{in.growth, used0, p.ceilingFraction, months, in.years};
     for (const auto& spec : pathsFor(in.layout, p.notes)) {
-        auto path = schedulePath(spec, sim, in.drive);
+        auto path = schedulePath(spec, sim, unitPriceUsd(in, spec.diskBytes));
         if (!path)
             return fail(path.error());
         if (path->stepUsableBytes == 0) {
@@ -771,8 +880,12 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
             return fail(wa.error());
         WearEstimate w;
         w.layout = *wa;
+        if (in.writeAmplification) {
+            w.modelled = *wa;
+            w.layout = {*in.writeAmplification, "given with --write-amplification"};
+        }
         w.underprovisionGain = in.underprovisionGain;
-        w.writeAmplification = wa->factor * in.underprovisionGain;
+        w.writeAmplification = w.layout.factor * in.underprovisionGain;
         w.hostBytesPerDay = static_cast<double>(*in.hostBytesPerDay);
         w.deviceBytesPerDay = w.hostBytesPerDay * w.writeAmplification /
                               static_cast<double>(in.layout.diskBytes.size());
@@ -781,8 +894,14 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
             if (w.enduranceBytes)
                 w.years = enduranceYears(*w.enduranceBytes, w.deviceBytesPerDay);
         }
+        // Worn out at years, 2 * years, ... before the horizon: bought again each time.
+        if (w.years && std::isfinite(*w.years) && *w.years > 0 && *w.years < in.years)
+            w.replacementDisks =
+                static_cast<unsigned>(in.layout.diskBytes.size()) *
+                (static_cast<unsigned>(std::ceil(static_cast<double>(in.years) / *w.years)) - 1);
         p.wear = w;
     }
+    p.cost = horizonCost(p, in);
     return p;
 }
 

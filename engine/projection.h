@@ -80,6 +80,34 @@ Expected<GrowthFit> fitGrowth(const std::vector<UsageSample>& samples);
 Expected<std::uint64_t> parseDailyWrites(std::string_view text);
 
 // ---------------------------------------------------------------------------------------------
+// Prices
+
+// What a drive costs, as the buyer gives it: per drive ("180", "$180", "180 USD") or per
+// terabyte of 10^12 bytes ("25/TB", "$25/TB"), which prices each disk by its size.
+struct DrivePrice {
+    double usd = 0;
+    bool perTb = false;
+    std::string text; // as given, for people
+    bool operator==(const DrivePrice&) const = default;
+};
+// Bad input naming the field `price`: no number, a negative or non-finite one, a unit other
+// than TB.
+Expected<DrivePrice> parseDrivePrice(std::string_view text);
+double diskPriceUsd(const DrivePrice& price, std::uint64_t diskBytes);
+
+// Write amplification given instead of the layout's model: "3.0" for every layout, or
+// "NAME=3.0" for one (repeatable); the named ones win over the one for all.
+struct GivenWriteAmplification {
+    std::optional<double> all;
+    std::map<std::string, double> byLayout;
+    std::optional<double> forLayout(const std::string& name) const;
+    bool operator==(const GivenWriteAmplification&) const = default;
+};
+// Bad input naming `write-amplification`: not a number, below 1 (a layout never writes less
+// than the host asked for), a layout given twice, two for every layout.
+Expected<GivenWriteAmplification> parseWriteAmplifications(const std::vector<std::string>& texts);
+
+// ---------------------------------------------------------------------------------------------
 // Wear
 
 // Device bytes written per host byte, summed over all members, from the layout alone (not the
@@ -100,13 +128,18 @@ Expected<WriteAmplification> layoutWriteAmplification(const CapacityInput& layou
 double enduranceYears(double enduranceBytes, double deviceBytesPerDay);
 
 struct WearEstimate {
-    WriteAmplification layout;
+    WriteAmplification layout; // the factor used: the model's, or the one given
+    // Given with --write-amplification: the model's own figure, which `layout` replaced.
+    std::optional<WriteAmplification> modelled;
     double underprovisionGain = 1; // the user's expected WA factor from underprovisioning
     double writeAmplification = 1; // layout factor * underprovisionGain
     double hostBytesPerDay = 0;
     double deviceBytesPerDay = 0;         // per member disk: host * WA / disks (spread evenly)
     std::optional<double> enduranceBytes; // per disk, from the catalog; none for HDDs
     std::optional<double> years;          // until rated endurance
+    // Disks of the layout bought again within the horizon because they reached their rated
+    // endurance (each original disk every `years`); the disks of an expansion are not counted.
+    unsigned replacementDisks = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +200,8 @@ struct ProjectionRequest {
     GrowthModel growth;
     unsigned years = 5;
     std::optional<Drive> drive;                   // price and endurance of the member disks
+    std::optional<DrivePrice> price;              // the buyer's price, over the catalog's
+    GivenWriteAmplification writeAmplification;   // over the layouts' models
     std::optional<std::uint64_t> hostBytesPerDay; // no wear figures without
     // Usable bytes given for imported layouts, by layout name: their results came from elsewhere
     // and their disks are unknown, so this is all a projection can know of their capacity.
@@ -178,11 +213,13 @@ struct ProjectionInput {
     CapacityInput layout;
     std::uint64_t usedBytes = 0; // in use at month 0
     GrowthModel growth;
-    unsigned years = 5;            // horizon
-    std::optional<double> ceiling; // fraction of usable; defaultCeiling(kind) when unset
-    std::optional<Drive> drive;    // price and endurance of the member disks
+    unsigned years = 5;              // horizon
+    std::optional<double> ceiling;   // fraction of usable; defaultCeiling(kind) when unset
+    std::optional<Drive> drive;      // price and endurance of the member disks
+    std::optional<DrivePrice> price; // the buyer's price: over the drive's catalog price
     std::optional<std::uint64_t> hostBytesPerDay; // what the hosts write; no wear figures without
     double underprovisionGain = 1.0;              // user-supplied WA factor, (0, 1]
+    std::optional<double> writeAmplification;     // given, >= 1: over the layout's model
     // A usable capacity given instead of the capacity model, for a layout whose disks are unknown
     // (imported results): use is projected against it alone, with no expansion paths, costs or
     // wear; `layout.kind` only chooses the default ceiling.
@@ -194,6 +231,22 @@ struct MonthPoint {
     std::uint64_t usableBytes = 0; // without expansion
     std::uint64_t usedBytes = 0;
     bool operator==(const MonthPoint&) const = default;
+};
+
+// What the layout costs over the horizon, where a price is known (--price, or the drive
+// catalog's illustrative one): its disks, the disks that replace worn-out ones, and the cheapest
+// expansion path that keeps up.
+struct HorizonCost {
+    std::string
+        priceBasis; // "--price 25/TB", "catalog price of Samsung 870 EVO 1TB (illustrative)"
+    bool illustrative = false;              // the catalog's price, not the buyer's
+    double purchaseUsd = 0;                 // the layout's disks
+    double replacementUsd = 0;              // wear.replacementDisks at the disks' price
+    std::optional<ExpansionKind> expansion; // the cheapest path that keeps up, when one is needed
+    double expansionUsd = 0;
+    double totalUsd = 0;
+    // Growth no path keeps up with: the total leaves out what it would take.
+    bool expansionShort = false;
 };
 
 struct LayoutProjection {
@@ -209,6 +262,7 @@ struct LayoutProjection {
     std::vector<MonthPoint> months;       // 0 .. years * 12
     std::vector<ExpansionPath> expansions;
     std::optional<WearEstimate> wear; // when host writes are given
+    std::optional<HorizonCost> cost;  // when a price is known
     std::vector<std::string> notes;   // e.g. why a kind has no expansion path
     // The usable capacity was given, not modelled: `capacity` holds usableBytes alone and there
     // are no disks.
@@ -216,8 +270,8 @@ struct LayoutProjection {
 };
 
 // Bad input (no capacity model for the layout, ceiling outside (0, 1], horizon outside 1..50
-// years, negative growth, gain outside (0, 1], a given capacity of 0) -> badInput naming the
-// option.
+// years, negative growth, gain outside (0, 1], write amplification below 1, a given capacity of
+// 0) -> badInput naming the option.
 Expected<LayoutProjection> projectLayout(const ProjectionInput& in);
 
 } // namespace lb

@@ -154,9 +154,13 @@ std::string describeSchedule(const Scenario& s, const CampaignSchedule& c) {
     if (c.bracket)
         out += "bracketing: the baseline runs " + std::to_string(c.bracketRuns) +
                " more iteration(s) after the candidates, to measure the machine's drift\n";
-    out += "runs: " + std::to_string(c.runs.size()) +
-           (c.maxRuns > c.runs.size() ? ", up to " + std::to_string(c.maxRuns) : std::string()) +
-           "\n";
+    return out + "runs: " + describeRunCount(c) + "\n";
+}
+
+std::string describeRunCount(const CampaignSchedule& c) {
+    std::string out = std::to_string(c.runs.size());
+    if (c.maxRuns > c.runs.size())
+        out += ", up to " + std::to_string(c.maxRuns);
     return out;
 }
 

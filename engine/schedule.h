@@ -51,5 +51,7 @@ CampaignSchedule scheduleCampaign(Scenario&&, const std::optional<std::string>&)
 
 // For people: how the runs are ordered and repeated, a few lines ending in newlines.
 std::string describeSchedule(const Scenario& s, const CampaignSchedule& c);
+// How many runs (bracketing and drills included), as plan and the GUI say it: "35, up to 65".
+std::string describeRunCount(const CampaignSchedule& c);
 
 } // namespace lb

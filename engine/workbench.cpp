@@ -192,6 +192,12 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     }
     LB_TRY(given, parseGivenCapacities(s.capacities));
     r.givenCapacity = std::move(given);
+    if (!s.price.empty()) {
+        LB_TRY(price, parseDrivePrice(s.price));
+        r.price = std::move(price);
+    }
+    LB_TRY(wa, parseWriteAmplifications(s.writeAmplification));
+    r.writeAmplification = std::move(wa);
     return r;
 }
 
@@ -216,6 +222,24 @@ parseGivenCapacities(const std::vector<std::string>& texts) {
     return out;
 }
 
+Error notAmongProjected(std::string_view field, const std::string& name,
+                        const std::vector<std::string>& projected) {
+    std::string names;
+    for (const auto& p : projected)
+        names += (names.empty() ? "'" : ", '") + p + "'";
+    return Error::badInput(std::string(field) + ": '" + name +
+                           "' is not among the layouts projected (" +
+                           (names.empty() ? std::string("none") : names) + ")");
+}
+
+Expected<void> checkWriteAmplificationLayouts(const GivenWriteAmplification& given,
+                                              const std::vector<std::string>& projected) {
+    for (const auto& entry : given.byLayout)
+        if (std::find(projected.begin(), projected.end(), entry.first) == projected.end())
+            return fail(notAmongProjected("write-amplification", entry.first, projected));
+    return {};
+}
+
 Expected<ProjectionCoverage>
 projectionCoverage(const std::vector<LayoutRecord>& layouts,
                    const std::map<std::string, std::uint64_t>& givenCapacity) {
@@ -224,11 +248,10 @@ projectionCoverage(const std::vector<LayoutRecord>& layouts,
         const auto l = std::find_if(layouts.begin(), layouts.end(),
                                     [&](const LayoutRecord& r) { return r.name == name; });
         if (l == layouts.end()) {
-            std::string names;
+            std::vector<std::string> names;
             for (const auto& r : layouts)
-                names += (names.empty() ? "'" : ", '") + r.name + "'";
-            return badInput("capacity: '" + name + "' is not among the layouts projected (" +
-                            (names.empty() ? std::string("none") : names) + ")");
+                names.push_back(r.name);
+            return fail(notAmongProjected("capacity", name, names));
         }
         if (!layoutSpecIsImported(l->spec))
             return badInput("capacity: '" + name + "' is not an imported layout: " +
@@ -259,7 +282,9 @@ ProjectionInput projectionInput(std::string name, CapacityInput layout,
     in.growth = request.growth;
     in.years = request.years;
     in.drive = request.drive;
+    in.price = request.price;
     in.hostBytesPerDay = request.hostBytesPerDay;
+    in.writeAmplification = request.writeAmplification.forLayout(in.name);
     return in;
 }
 

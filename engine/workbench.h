@@ -29,6 +29,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lb {
@@ -146,10 +147,12 @@ struct ProjectionSettings {
     std::string hostWrites; // "100G/d"; empty: no wear figures
     // "nas=12T": the usable capacity of an imported layout, whose disks are unknown; one each.
     std::vector<std::string> capacities;
+    std::string price; // "180" per drive or "25/TB"; empty: the drive's catalog price, if any
+    std::vector<std::string> writeAmplification; // "3.0" for all, "NAME=3.0" for one
 };
 
 // The settings checked and read; bad input naming the field (used, growth, years, host-writes,
-// capacity).
+// capacity, price, write-amplification).
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings);
 
 // "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/size.h reads a drive's) -> usable
@@ -157,6 +160,13 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings
 // not one or is 0, a layout given twice.
 Expected<std::map<std::string, std::uint64_t>>
 parseGivenCapacities(const std::vector<std::string>& texts);
+
+// "FIELD: 'x' is not among the layouts projected ('a', 'b')" ("(none)" when none is).
+Error notAmongProjected(std::string_view field, const std::string& name,
+                        const std::vector<std::string>& projected);
+// Every layout a --write-amplification names is among those projected.
+Expected<void> checkWriteAmplificationLayouts(const GivenWriteAmplification& given,
+                                              const std::vector<std::string>& projected);
 
 // How a projection covers stored layouts, each listed in the order given: those projected from
 // their recorded disks, imported ones projected against the capacity given for them, and

@@ -103,6 +103,28 @@ std::string share(double fraction, int decimals) {
     return buf;
 }
 
+std::string usd(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "$%.0f", v);
+    return buf;
+}
+
+std::string horizonCost(const HorizonCost& c, unsigned years) {
+    std::string out = "Cost over " + std::to_string(years) + " years: " + usd(c.totalUsd) +
+                      ": the disks " + usd(c.purchaseUsd) + " (" + c.priceBasis + ")";
+    if (c.replacementUsd > 0)
+        out += ", worn-out disks bought again " + usd(c.replacementUsd);
+    if (c.expansion)
+        out += ", expansion by " + std::string(expansionKindName(*c.expansion)) + " " +
+               usd(c.expansionUsd);
+    else if (c.expansionShort)
+        out += "; no expansion path keeps up with the growth, so the total leaves out what "
+               "growing it would cost";
+    else
+        out += "; no expansion needed";
+    return out + ".";
+}
+
 std::string ratio(double r) {
     if (std::isinf(r))
         return "inf";

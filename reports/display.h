@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/metric.h"
+#include "engine/projection.h"
 
 #include <string>
 #include <utility>
@@ -15,6 +16,11 @@ std::string value(double canonical, Unit unit);
 std::string percent(double fraction, int decimals = 1); // 0.58 -> "+58.0 %" (an overhead)
 std::string share(double fraction, int decimals = 1);   // 0.58 -> "58.0 %" (a part of a whole)
 std::string ratio(double r);                            // "1.58"
+std::string usd(double v);                              // "$1080"
+
+// "Cost over 5 years: $1440: the disks $1080 (price given: 25/TB), worn-out disks bought again
+// $0, expansion by md-grow $360."
+std::string horizonCost(const HorizonCost& cost, unsigned years);
 
 // The unit an axis shows values of `unit` in, chosen so the largest value (canonical) reads 1 to
 // 999: bytes/s in B/s, kB/s, MB/s, GB/s or TB/s (decimal, as value() shows MB/s); nanoseconds in

@@ -5,6 +5,7 @@
 // emitter, never by the builder, so nothing can slip through unescaped.
 #include "reports/report.h"
 
+#include "engine/analysis.h"
 #include "engine/command.h"
 #include "engine/projection.h"
 #include "engine/series.h"
@@ -31,11 +32,13 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QTextTable>
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -303,9 +306,10 @@ void addQuestion(Doc& doc, const ReportData& data) {
                  {{"not-viable", true, charts::verdictColor(Verdict::NotViable).toStdString()},
                   {": ratio ≥ " + display::ratio(t.notViableMin) + " (" +
                    fixed((t.notViableMin - 1) * 100, 0) + " % more time or worse)"}}});
-    doc.para("Values are medians over the iterations. The 95 % interval of each ratio is a "
-             "Welch t-interval on the logs of the runs (the ratio of geometric means); it needs "
-             "at least three runs on each side, and a verdict is confident only when the whole "
+    doc.para("Values are medians over the iterations. The 95 % interval of each ratio is a " +
+             std::string(intervalMethod) +
+             "; it needs at least three runs on each side, and a verdict is confident only when "
+             "the whole "
              "interval lies in one band. A layout's verdict is that of its worst deciding "
              "metric: " +
              (data.decide.empty()
@@ -596,12 +600,6 @@ void addLayouts(Doc& doc, const ReportData& data) {
              "guest, or imported results).");
 }
 
-std::string usdText(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "$%.0f", v);
-    return buf;
-}
-
 // The block for the person who signs: the question, each candidate's verdict headline, what each
 // layout holds and costs, and who wrote the report when, with what, about which hosts.
 void addSummary(Doc& doc, const ReportData& data) {
@@ -616,6 +614,8 @@ void addSummary(Doc& doc, const ReportData& data) {
                          {" can " + joined(candidates, ", ") + " take the place of the baseline " +
                           data.baseline + " at no more than " +
                           fixed((data.thresholds.viableMax - 1) * 100, 0) + " % more time?"}});
+    if (!data.scope.empty())
+        items.push_back({{"Runs:", true}, {" " + data.scope}});
     for (const Comparison& c : data.comparisons)
         items.push_back(c.metrics.empty()
                             ? std::vector<Span>{{c.candidate, true},
@@ -623,29 +623,40 @@ void addSummary(Doc& doc, const ReportData& data) {
                             : headlineSpans(c));
     if (!items.empty())
         doc.bullets(std::move(items));
-    const std::optional<Drive> drive =
-        data.projectionRequest ? data.projectionRequest->drive : std::nullopt;
+    const ProjectionRequest* request = data.projectionRequest ? &*data.projectionRequest : nullptr;
+    const std::string priced = !request         ? std::string()
+                               : request->price ? "--price " + request->price->text
+                               : request->drive ? request->drive->id
+                                                : std::string();
     std::vector<std::vector<Cell>> rows;
     for (const auto& l : data.layouts) {
         if (!l.capacity)
             continue;
-        std::string cost = "—";
+        std::string perTb = "—", total = "—";
         const auto projection =
             std::find_if(data.projections.begin(), data.projections.end(),
                          [&](const LayoutProjection& p) { return p.name == l.name; });
-        if (drive && drive->priceUsd > 0 && projection != data.projections.end() &&
-            l.capacity->usableBytes > 0)
-            cost = usdText(drive->priceUsd * static_cast<double>(projection->diskBytes.size()) /
-                           (static_cast<double>(l.capacity->usableBytes) / 1e12));
+        if (projection != data.projections.end() && projection->cost) {
+            const HorizonCost& cost = *projection->cost;
+            if (cost.purchaseUsd > 0 && l.capacity->usableBytes > 0)
+                perTb = display::usd(cost.purchaseUsd /
+                                     (static_cast<double>(l.capacity->usableBytes) / 1e12));
+            // Growth no path keeps up with: the total is a floor.
+            total = display::usd(cost.totalUsd) + (cost.expansionShort ? " or more" : "");
+        }
         rows.push_back({{l.name},
                         {formatBytes(l.capacity->usableBytes), "", true},
                         {std::to_string(l.capacity->faultTolerance), "", true},
-                        {cost, "", true}});
+                        {perTb, "", true},
+                        {total, "", true}});
     }
     if (!rows.empty())
         doc.table({"layout", "usable capacity", "disks that may fail",
-                   drive ? "cost per usable TB (" + drive->id + ")"
-                         : std::string("cost per usable TB (no --drive given)")},
+                   priced.empty() ? std::string("cost per usable TB (no --drive or --price given)")
+                                  : "cost per usable TB (" + priced + ")",
+                   request ? "cost over " + std::to_string(request->years) +
+                                 " years (disks, worn-out disks, expansion)"
+                           : std::string("cost over the years (no projection asked for)")},
                   std::move(rows));
     std::string written = "Written";
     if (!data.writtenAt.empty())
@@ -669,8 +680,13 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                         " in use, over " + std::to_string(r.years) +
                         (r.years == 1 ? " year" : " years");
     if (r.drive)
-        intro += "; drive " + r.drive->model + " at " + usdText(r.drive->priceUsd) +
-                 " each (illustrative price)";
+        intro +=
+            "; drive " + r.drive->model +
+            (r.price ? std::string()
+                     : " at " + display::usd(r.drive->priceUsd) + " each (illustrative price)");
+    if (r.price)
+        intro += "; priced at " + display::usd(r.price->usd) +
+                 (r.price->perTb ? " per TB" : " per drive") + " (--price)";
     if (r.hostBytesPerDay)
         intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
     doc.para(intro + ".");
@@ -703,8 +719,8 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                     {{std::string(expansionKindName(e.kind))},
                      {std::to_string(e.disksPerStep), "", true},
                      {formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""), "", true},
-                     {e.stepCostUsd ? usdText(*e.stepCostUsd) : "—", "", true},
-                     {e.costPerUsableTbUsd ? usdText(*e.costPerUsableTbUsd) : "—", "", true},
+                     {e.stepCostUsd ? display::usd(*e.stepCostUsd) : "—", "", true},
+                     {e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "—", "", true},
                      {firstStep},
                      {std::to_string(e.disksBought) +
                           (e.keepsUp
@@ -714,7 +730,7 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                                                    : std::string()) +
                                      ")"),
                       "", true},
-                     {e.totalCostUsd ? usdText(*e.totalCostUsd) : "—", "", true},
+                     {e.totalCostUsd ? display::usd(*e.totalCostUsd) : "—", "", true},
                      {formatBytes(e.finalUsableBytes), "", true}});
             }
             doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB",
@@ -736,8 +752,11 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
             const WearEstimate& w = *p.wear;
             std::string text =
                 "Wear: write amplification " + display::ratio(w.writeAmplification) + " (" +
-                w.layout.basis + "); " +
-                formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
+                w.layout.basis +
+                (w.modelled ? "; the layout's model says " + display::ratio(w.modelled->factor) +
+                                  ": " + w.modelled->basis
+                            : std::string()) +
+                "); " + formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
                 " a day from the hosts is " +
                 formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))) +
                 " a day per disk";
@@ -749,8 +768,13 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                 text += "; endurance does not apply (hard disk)";
             else
                 text += "; no drive given, so no rated endurance";
+            if (w.replacementDisks > 0)
+                text += "; " + std::to_string(w.replacementDisks) +
+                        " disk(s) bought again within " + std::to_string(r.years) + " years";
             doc.para(text + ".");
         }
+        if (p.cost)
+            doc.para(display::horizonCost(*p.cost, r.years));
         const std::string id = "projection-" + std::to_string(i);
         if (charts.count(id))
             for (const auto& ref : plan)
@@ -1006,6 +1030,9 @@ struct HtmlFlavor {
     int imageWidth = 900;
     // Headings and charts, counted together from 0, that start a new page.
     std::set<std::size_t> breakBefore;
+    // Table rows, counted from 0 over every table's body rows, that start a new page: the table
+    // is closed before the row and opened again, its header first, on the next page.
+    std::set<std::size_t> rowBreakBefore;
 };
 
 std::string htmlSpans(const std::vector<Span>& spans) {
@@ -1119,7 +1146,8 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
                       htmlEscape(title) + "</title>\n<style>" + htmlStyleCommon +
                       (flavor.print ? htmlStylePrint : htmlStyleScreen) +
                       "</style>\n</head>\n<body>\n";
-    std::size_t kept = 0; // headings and charts, each kept with what follows in a PDF
+    std::size_t kept = 0;     // headings and charts, each kept with what follows in a PDF
+    std::size_t bodyRows = 0; // table rows below the headers, each kept on one page in a PDF
     const auto breakStyle = [&] {
         return flavor.breakBefore.count(kept++) ? std::string(" style=\"page-break-before:always\"")
                                                 : std::string();
@@ -1142,14 +1170,25 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
             break;
         case Block::Kind::Table: {
             // The header row in <thead>: a PDF repeats it on each page the table runs onto.
-            out += std::string("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"") +
-                   (flavor.print ? " width=\"100%\"" : "") + ">\n<thead><tr>";
             const auto widths = flavor.print ? columnPercents(b) : std::vector<std::string>{};
-            for (std::size_t c = 0; c < b.headers.size(); ++c)
-                out += (flavor.print ? "<th width=\"" + widths[c] + "\">" : std::string("<th>")) +
-                       htmlEscape(b.headers[c]) + "</th>";
-            out += "</tr></thead>\n<tbody>\n";
-            for (const auto& row : b.rows) {
+            const auto open = [&](bool newPage) {
+                out += std::string("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"") +
+                       (flavor.print ? " width=\"100%\"" : "") +
+                       (newPage ? " style=\"page-break-before:always\"" : "") + ">\n<thead><tr>";
+                for (std::size_t c = 0; c < b.headers.size(); ++c)
+                    out +=
+                        (flavor.print ? "<th width=\"" + widths[c] + "\">" : std::string("<th>")) +
+                        htmlEscape(b.headers[c]) + "</th>";
+                out += "</tr></thead>\n<tbody>\n";
+            };
+            open(!b.rows.empty() && flavor.rowBreakBefore.count(bodyRows));
+            for (std::size_t r = 0; r < b.rows.size(); ++r, ++bodyRows) {
+                const auto& row = b.rows[r];
+                // A row that would run from one page onto the next starts the next instead.
+                if (r > 0 && flavor.rowBreakBefore.count(bodyRows)) {
+                    out += "</tbody></table>\n";
+                    open(true);
+                }
                 out += "<tr>";
                 for (const auto& cell : row) {
                     if (!cell.color.empty())
@@ -1424,6 +1463,51 @@ std::optional<std::size_t> blockLeftAlone(QTextDocument& doc, qreal pageHeight) 
     return std::nullopt;
 }
 
+// The first table row, counted over every table's body rows from 0 as emitHtml counts them, that
+// starts on one page and ends on the next (Qt's layout moves a cell's lines, not its row, past a
+// page's end: "fio.qd-sweep-qd1." under one page's rows, "read.runtime" under the next page's
+// header); none when every row stands on one page. Rows already moved are not asked for again.
+std::optional<std::size_t> rowAcrossPages(QTextDocument& doc, qreal pageHeight,
+                                          const std::set<std::size_t>& moved) {
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    const auto pageOf = [pageHeight](qreal y) { return static_cast<int>(y / pageHeight); };
+    // A cell's lines, top and bottom, in the document's coordinates.
+    const auto extent = [&](const QTextTableCell& cell) {
+        qreal top = std::numeric_limits<qreal>::max(), bottom = 0;
+        for (QTextBlock b = cell.firstCursorPosition().block(); b.isValid(); b = b.next()) {
+            const QRectF at = layout->blockBoundingRect(b);
+            if (const QTextLayout* lines = b.layout(); lines && lines->lineCount() > 0) {
+                top = std::min(top, at.top() + lines->lineAt(0).rect().top());
+                bottom = std::max(bottom,
+                                  at.top() + lines->lineAt(lines->lineCount() - 1).rect().bottom());
+            }
+            if (b == cell.lastCursorPosition().block())
+                break;
+        }
+        return std::pair{top, bottom};
+    };
+    std::size_t bodyRow = 0;
+    std::vector<QTextTable*> tables;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        QTextTable* table = QTextCursor(b).currentTable();
+        if (!table || std::find(tables.begin(), tables.end(), table) != tables.end())
+            continue;
+        tables.push_back(table);
+        const int headers = table->format().headerRowCount();
+        for (int r = headers; r < table->rows(); ++r, ++bodyRow) {
+            qreal top = std::numeric_limits<qreal>::max(), bottom = 0;
+            for (int c = 0; c < table->columns(); ++c) {
+                const auto [cellTop, cellBottom] = extent(table->cellAt(r, c));
+                top = std::min(top, cellTop);
+                bottom = std::max(bottom, cellBottom);
+            }
+            if (bottom > top && pageOf(bottom - 1) > pageOf(top) && !moved.count(bodyRow))
+                return bodyRow;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Expected<void> renderPdf(const ReportData& data, const std::string& path) {
@@ -1444,7 +1528,8 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     // gets "page N of M" at its foot. The document's own lengths (margins, pixels) are at 96 dpi
     // and scaled to the writer's by the layout; the page size and the painter are in the
     // writer's units.
-    const auto laidOut = [&](const std::set<std::size_t>& breaks) {
+    const auto laidOut = [&](const std::set<std::size_t>& breaks,
+                             const std::set<std::size_t>& rowBreaks) {
         auto doc = std::make_unique<QTextDocument>();
         doc->setDefaultFont(QFont("DejaVu Sans", 9));
         for (const auto& c : charts)
@@ -1453,7 +1538,7 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
                              QImage::fromData(QByteArray::fromStdString(c.png), "PNG"));
         doc->setHtml(QString::fromStdString(emitHtml(
             contents, data.title, [](const std::string& id) { return "chart:" + id; },
-            HtmlFlavor{true, 620, breaks})));
+            HtmlFlavor{true, 620, breaks, rowBreaks})));
         doc->documentLayout()->setPaintDevice(&writer);
         constexpr qreal documentDpi = 96;
         QTextFrameFormat frame = doc->rootFrame()->frameFormat();
@@ -1467,12 +1552,18 @@ Expected<void> renderPdf(const ReportData& data, const std::string& path) {
     // laid-out document's formats in place lost what followed from the pages (charts, whole
     // sections), so the document is laid out afresh with each break, the first block left alone
     // first (each break moves what comes after it).
-    std::set<std::size_t> breaks;
-    auto doc = laidOut(breaks);
-    for (auto lone = blockLeftAlone(*doc, page.height()); lone;
-         lone = blockLeftAlone(*doc, page.height())) {
-        breaks.insert(*lone);
-        doc = laidOut(breaks);
+    // Then a table row that runs onto the next page starts it, its table's header above it.
+    std::set<std::size_t> breaks, rowBreaks;
+    auto doc = laidOut(breaks, rowBreaks);
+    for (;;) {
+        if (const auto lone = blockLeftAlone(*doc, page.height())) {
+            breaks.insert(*lone);
+        } else if (const auto row = rowAcrossPages(*doc, page.height(), rowBreaks)) {
+            rowBreaks.insert(*row);
+        } else {
+            break;
+        }
+        doc = laidOut(breaks, rowBreaks);
     }
 
     const int pages = doc->pageCount();

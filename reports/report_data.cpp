@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <pwd.h>
 #include <set>
 #include <toml++/toml.h>
@@ -78,12 +80,25 @@ ScenarioBits scenarioBits(const std::string& text) {
     return bits;
 }
 
-Expected<std::vector<ReportRun>> loadRuns(Store& store, const std::set<std::string>& layouts,
-                                          std::optional<std::int64_t> campaignId) {
-    LB_TRY(stored, store.storedRuns({campaignId, RunQuery::Output::FailedStderr}));
+// The runs of `layouts`, each layout's from the campaign `runsOf` gives it (none: all of them).
+Expected<std::vector<ReportRun>>
+loadRuns(Store& store, const std::set<std::string>& layouts,
+         const std::function<std::optional<std::int64_t>(const std::string&)>& runsOf) {
+    std::optional<std::int64_t> only;
+    for (const auto& l : layouts) {
+        const auto of = runsOf(l);
+        if (!of) {
+            only.reset();
+            break;
+        }
+        only = of;
+    }
+    LB_TRY(stored, store.storedRuns({only, RunQuery::Output::FailedStderr}));
     std::vector<ReportRun> out;
     for (auto& s : stored) {
         if (!layouts.count(s.layout))
+            continue;
+        if (const auto of = runsOf(s.layout); of && s.campaignId != *of)
             continue;
         ReportRun r;
         r.id = s.id;
@@ -120,25 +135,53 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         return fail(all.error());
     std::optional<StoredCampaign> campaign;
     std::map<std::string, LayoutRunCounts> campaignCounts;
-    if (request.campaignId) {
-        LB_TRY(found, store.campaign(*request.campaignId));
+    // Layouts whose runs are all imported: in a campaign's report with every run of theirs.
+    std::set<std::string> importedOnly;
+    std::optional<std::int64_t> campaignId = request.campaignId;
+    std::size_t campaignsSeen = 0;
+    if (!campaignId && !request.allRuns) {
+        // The newest campaign of the layouts the report compares (the named ones, else all).
+        std::set<std::int64_t> ids;
+        for (const auto& l : *all) {
+            if ((request.baseline || request.candidate) && l.name != request.baseline &&
+                l.name != request.candidate)
+                continue;
+            LB_TRY(of, store.campaignsOfLayout(l.id));
+            for (const auto id : of)
+                if (id != 0)
+                    ids.insert(id);
+        }
+        campaignsSeen = ids.size();
+        if (!ids.empty())
+            campaignId = *ids.rbegin();
+    }
+    if (campaignId) {
+        LB_TRY(found, store.campaign(*campaignId));
         if (!found)
-            return badInput("campaign: no campaign " + std::to_string(*request.campaignId) +
-                            " in " + store.path());
+            return badInput("campaign: no campaign " + std::to_string(*campaignId) + " in " +
+                            store.path());
         campaign = std::move(found);
         LB_TRY(counts, store.campaignLayoutRuns(campaign->id));
         campaignCounts = std::move(counts);
     }
 
-    // The layouts in scope: every layout, or those with runs in the campaign.
+    // The layouts in scope: every layout, or those with runs in the campaign (and, when the
+    // campaign was not named, those with imported runs only).
     std::vector<LayoutRecord> scope;
     for (auto& l : *all) {
         if (campaign) {
             const auto it = campaignCounts.find(l.name);
-            if (it == campaignCounts.end())
-                continue;
-            l.runs = it->second.runs;
-            l.failedRuns = it->second.notOk;
+            if (it == campaignCounts.end()) {
+                if (request.campaignId)
+                    continue;
+                LB_TRY(of, store.campaignsOfLayout(l.id));
+                if (of.empty() || *of.rbegin() != 0)
+                    continue;
+                importedOnly.insert(l.name);
+            } else {
+                l.runs = it->second.runs;
+                l.failedRuns = it->second.notOk;
+            }
         }
         scope.push_back(l);
     }
@@ -205,6 +248,25 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             campaign = std::move(found);
         }
     }
+    const auto runsOf = [&](const std::string& layout) {
+        return importedOnly.count(layout) ? std::nullopt : campaignId;
+    };
+    if (request.campaignId)
+        data.scope = "campaign " + std::to_string(*request.campaignId) +
+                     (campaign && !campaign->name.empty() ? " '" + campaign->name + "'" : "") +
+                     " (--campaign; --all for every run)";
+    else if (campaignId)
+        data.scope = "campaign " + std::to_string(*campaignId) +
+                     (campaign && !campaign->name.empty() ? " '" + campaign->name + "'" : "") +
+                     ", " +
+                     (campaignsSeen > 1 ? "the newest of " + std::to_string(campaignsSeen) +
+                                              " campaigns with these layouts"
+                                        : std::string("the only campaign with these layouts")) +
+                     (importedOnly.empty() ? "" : ", and every imported run") +
+                     " (--campaign N for another, --all for every run)";
+    else
+        data.scope = request.allRuns ? "every run in the database (--all)"
+                                     : "every run in the database (all imported)";
     if (campaign) {
         data.campaignId = campaign->id;
         data.campaign = campaign->name;
@@ -249,11 +311,11 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         data.layouts.push_back(std::move(rl));
         names.insert(l.name);
 
-        auto samples = store.layoutSamples(l.name, request.campaignId);
+        auto samples = store.layoutSamples(l.name, runsOf(l.name));
         if (!samples)
             return fail(samples.error());
         data.samples[l.name] = std::move(*samples);
-        LB_TRY(series, store.layoutSeries(l.name, request.campaignId));
+        LB_TRY(series, store.layoutSeries(l.name, runsOf(l.name)));
         if (!series.empty())
             data.series[l.name] = std::move(series);
     }
@@ -271,7 +333,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         data.comparisons.push_back(std::move(cmp));
     }
 
-    auto runs = loadRuns(store, names, request.campaignId);
+    auto runs = loadRuns(store, names, runsOf);
     if (!runs)
         return fail(runs.error());
     data.runs = std::move(*runs);
@@ -283,6 +345,11 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
             records.push_back({0, l.name, l.kind, l.specJson, l.host});
         LB_TRY(coverage, projectionCoverage(records, request.projection->givenCapacity));
         data.notProjected = std::move(coverage.missing);
+        std::vector<std::string> projected;
+        for (const auto& r : records)
+            projected.push_back(r.name);
+        LB_TRY_VOID(
+            checkWriteAmplificationLayouts(request.projection->writeAmplification, projected));
         for (const auto& r : records) {
             auto p = projectStoredLayout(r, *request.projection);
             if (!p)

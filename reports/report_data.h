@@ -24,7 +24,10 @@ namespace lb {
 struct ReportRequest {
     std::optional<std::string> baseline;  // default: the campaign's baseline, else the first layout
     std::optional<std::string> candidate; // default: every other layout
-    std::optional<std::int64_t> campaignId; // default: every run in the database
+    // The runs reported: this campaign's; else, unless allRuns, the newest campaign of the
+    // compared layouts (a layout with imported runs only: all of them); else every run.
+    std::optional<std::int64_t> campaignId;
+    bool allRuns = false;
     Thresholds thresholds;
     // When the report is about one campaign (given, or the only one the runs belong to) and its
     // scenario has a [thresholds] table, those thresholds replace `thresholds`. Set to false when
@@ -98,6 +101,9 @@ struct ReportData {
     std::string campaign;                   // its name ("" without one)
     std::string scenarioPath;               // the scenario file it ran ("" without one)
     std::string scenarioDescription;        // the scenario's description, if it has one
+    // Which runs the report holds, as its top says: "campaign 3 'quick' (the newest of 2 with
+    // these layouts; --campaign N for another, --all for every run)", "every run".
+    std::string scope;
     std::string inventoryJson;           // the campaign's (or host's) inventory, "{}" when unknown
     std::vector<ReportLayout> layouts;   // sorted by name, baseline first
     std::vector<Comparison> comparisons; // one per candidate, in layout order

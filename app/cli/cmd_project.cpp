@@ -12,6 +12,7 @@
 #include "engine/workbench.h"
 #include "reports/display.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -41,7 +42,9 @@ struct ProjectOptions {
     std::string hostWrites;
     double waGain = 1.0;
     std::string catalog = defaultDriveCatalogPath();
-    std::vector<std::string> capacities; // --capacity LAYOUT=SIZE, for imported layouts
+    std::vector<std::string> capacities;         // --capacity LAYOUT=SIZE, for imported layouts
+    std::string price;                           // --price 180 or 25/TB
+    std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
 };
 
 // Where the growth model came from, for the output.
@@ -53,12 +56,6 @@ struct GrowthSource {
 
 nlohmann::json optionalJson(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-std::string usd(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "$%.0f", v);
-    return buf;
 }
 
 std::string years1(double y) {
@@ -86,8 +83,10 @@ Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
 }
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 16> projectFlags{
+constexpr std::array<FieldFlag, 18> projectFlags{
     {{"layout", "--layout"},
+     {"price", "--price"},
+     {"write-amplification", "--write-amplification"},
      {"capacity", "--capacity"},
      {"kind", "--kind"},
      {"disks", "--disks"},
@@ -169,7 +168,24 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
                 {"host_writes_bytes_per_day", w.hostBytesPerDay},
                 {"device_writes_bytes_per_day", w.deviceBytesPerDay},
                 {"endurance_bytes", optionalJson(w.enduranceBytes)},
-                {"endurance_years", optionalJson(enduranceYears)}};
+                {"endurance_years", optionalJson(enduranceYears)},
+                {"write_amplification_given", w.modelled.has_value()},
+                {"write_amplification_modelled",
+                 w.modelled ? nlohmann::json(w.modelled->factor) : nlohmann::json(nullptr)},
+                {"replacement_disks", w.replacementDisks}};
+    }
+    nlohmann::json cost = nullptr;
+    if (p.cost) {
+        const auto& c = *p.cost;
+        cost = {{"price_basis", c.priceBasis},
+                {"price_is_illustrative", c.illustrative},
+                {"purchase_usd", c.purchaseUsd},
+                {"replacement_usd", c.replacementUsd},
+                {"expansion", c.expansion ? nlohmann::json(expansionKindName(*c.expansion))
+                                          : nlohmann::json(nullptr)},
+                {"expansion_usd", c.expansionUsd},
+                {"expansion_short", c.expansionShort},
+                {"total_usd", c.totalUsd}};
     }
     nlohmann::json out = {
         {"name", p.name},
@@ -188,6 +204,7 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
         {"expansions", expansions},
         {"endurance_years", optionalJson(enduranceYears)},
         {"wear", wear},
+        {"cost", cost},
         {"notes", p.notes}};
     if (p.wholeDiskCapacity)
         out["underprovision"] = {
@@ -278,10 +295,10 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
         for (const auto& e : p.expansions)
             paths.addRow({std::string(expansionKindName(e.kind)), std::to_string(e.disksPerStep),
                           formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""),
-                          e.stepCostUsd ? usd(*e.stepCostUsd) : "-",
-                          e.costPerUsableTbUsd ? usd(*e.costPerUsableTbUsd) : "-",
+                          e.stepCostUsd ? display::usd(*e.stepCostUsd) : "-",
+                          e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "-",
                           std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
-                          e.totalCostUsd ? usd(*e.totalCostUsd) : "-",
+                          e.totalCostUsd ? display::usd(*e.totalCostUsd) : "-",
                           formatBytes(e.finalUsableBytes)});
         out << "\n" << paths.render(outputColumns());
         for (const auto& e : p.expansions) {
@@ -304,7 +321,11 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
     if (p.wear) {
         const auto& w = *p.wear;
         out << "Wear: write amplification " << display::ratio(w.layout.factor) << " ("
-            << w.layout.basis << ")";
+            << w.layout.basis;
+        if (w.modelled)
+            out << "; the layout's model says " << display::ratio(w.modelled->factor) << ": "
+                << w.modelled->basis;
+        out << ")";
         if (w.underprovisionGain != 1.0)
             out << " x " << display::ratio(w.underprovisionGain)
                 << " (given for underprovisioning)";
@@ -320,8 +341,13 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
             out << "; endurance not applicable (hard disk)";
         else
             out << "; give --drive for the rated endurance";
+        if (w.replacementDisks > 0)
+            out << "; " << w.replacementDisks << " disk(s) bought again within " << years
+                << " years";
         out << ".\n";
     }
+    if (p.cost)
+        out << display::horizonCost(*p.cost, years) << "\n";
     return out.str();
 }
 
@@ -414,6 +440,17 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         hostWrites = *w;
     }
 
+    std::optional<DrivePrice> price;
+    if (!o.price.empty()) {
+        auto parsed = parseDrivePrice(o.price);
+        if (!parsed)
+            return report(parsed.error(), projectFlags);
+        price = *parsed;
+    }
+    auto wa = parseWriteAmplifications(o.writeAmplification);
+    if (!wa)
+        return report(wa.error(), projectFlags);
+
     ProjectionRequest request;
     auto given = parseGivenCapacities(o.capacities);
     if (!given)
@@ -424,8 +461,11 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         return report(stored.error(), projectFlags);
     // Price, endurance and wear need disks: an imported layout has only its capacity.
     if (o.kinds.empty() && stored->coverage.modelled.empty() && !stored->coverage.given.empty())
-        for (const auto& [named, flag] : {std::pair{!o.drive.empty(), "--drive"},
-                                          std::pair{hostWrites.has_value(), "--host-writes"}})
+        for (const auto& [named, flag] :
+             {std::pair{!o.drive.empty(), "--drive"},
+              std::pair{hostWrites.has_value(), "--host-writes"},
+              std::pair{price.has_value(), "--price"},
+              std::pair{!o.writeAmplification.empty(), "--write-amplification"}})
             if (named)
                 return report(noDisksKnown(flag, stored->coverage.given));
     std::vector<ProjectionInput> inputs = std::move(stored->inputs);
@@ -454,6 +494,13 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     }
     if (inputs.empty())
         return report(Error::badInput("--kind/--layout: name at least one layout to project"));
+    {
+        std::vector<std::string> projected;
+        for (const auto& in : inputs)
+            projected.push_back(in.name);
+        if (auto named = checkWriteAmplificationLayouts(*wa, projected); !named)
+            return report(named.error(), projectFlags);
+    }
 
     std::vector<LayoutProjection> projections;
     for (auto& in : inputs) {
@@ -463,8 +510,10 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         if (o.ceilingGiven)
             in.ceiling = o.ceiling;
         in.drive = drive;
+        in.price = price;
         in.hostBytesPerDay = hostWrites;
         in.underprovisionGain = o.waGain;
+        in.writeAmplification = wa->forLayout(in.name);
         auto p = projectLayout(in);
         if (!p)
             return report(o.diskSize.empty() && drive
@@ -495,7 +544,9 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                             {"warranty_years", optionalJson(drive->warrantyYears)},
                             {"endurance_bytes", optionalJson(drive->enduranceBytes())},
                             {"price_usd", drive->priceUsd},
-                            {"price_is_illustrative", true}};
+                            {"price_is_illustrative", !price}};
+        if (price)
+            out["price"] = {{"text", price->text}, {"usd", price->usd}, {"per_tb", price->perTb}};
         std::cout << dumpJson(out, 2) << '\n';
         return 0;
     }
@@ -523,8 +574,13 @@ int runProject(const Globals& g, const ProjectOptions& o) {
             std::cout << ", " << *drive->dwpd << " DWPD";
         if (drive->warrantyYears)
             std::cout << ", " << *drive->warrantyYears << "-year warranty";
-        std::cout << ", " << usd(drive->priceUsd) << " each (illustrative price)\n";
+        if (!price)
+            std::cout << ", " << display::usd(drive->priceUsd) << " each (illustrative price)";
+        std::cout << "\n";
     }
+    if (price)
+        std::cout << "Price: " << display::usd(price->usd)
+                  << (price->perTb ? " per TB" : " per drive") << " (--price)\n";
     for (std::size_t i = 0; i < projections.size(); ++i)
         std::cout << "\n" << renderLayout(projections[i], kinds[i], o.years, drive);
     return 0;
@@ -565,6 +621,7 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--capacity", opts->capacities,
                     "Usable capacity of an imported layout, whose disks are unknown: "
                     "LAYOUT=SIZE, e.g. nas=12T (repeatable)");
+    addPurchaseOptions(*sub, opts->price, opts->writeAmplification);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, sub] {
         opts->ceilingGiven = sub->count("--ceiling") > 0;

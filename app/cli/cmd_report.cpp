@@ -32,6 +32,7 @@ struct ReportOptions {
     std::string baseline;
     std::string candidate;
     std::int64_t campaign = 0;
+    bool all = false;
     double viable = 0;    // 0: the scenario's, else the default
     double notViable = 0; // 0: the scenario's, else the default
     // The capacity projection section: --used and --growth together turn it on.
@@ -41,12 +42,16 @@ struct ReportOptions {
     std::string drive;
     std::string hostWrites;
     std::string catalog = defaultDriveCatalogPath();
-    std::vector<std::string> capacities; // --capacity LAYOUT=SIZE, for imported layouts
-    std::string author;                  // "": user@host
+    std::vector<std::string> capacities;         // --capacity LAYOUT=SIZE, for imported layouts
+    std::string price;                           // --price 180 or 25/TB
+    std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
+    std::string author;                          // "": user@host
 };
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 12> reportFlags{{{"out", "--out"},
+constexpr std::array<FieldFlag, 14> reportFlags{{{"out", "--out"},
+                                                 {"price", "--price"},
+                                                 {"write-amplification", "--write-amplification"},
                                                  {"capacity", "--capacity"},
                                                  {"baseline", "--baseline"},
                                                  {"candidate", "--candidate"},
@@ -70,17 +75,20 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
         drive = found;
     }
     if (o.used.empty() && o.growth.empty()) {
-        for (const auto& [named, flag] : {std::pair{!o.capacities.empty(), "--capacity"},
-                                          std::pair{drive.has_value(), "--drive"},
-                                          std::pair{!o.hostWrites.empty(), "--host-writes"}})
+        for (const auto& [named, flag] :
+             {std::pair{!o.capacities.empty(), "--capacity"},
+              std::pair{drive.has_value(), "--drive"},
+              std::pair{!o.hostWrites.empty(), "--host-writes"},
+              std::pair{!o.price.empty(), "--price"},
+              std::pair{!o.writeAmplification.empty(), "--write-amplification"}})
             if (named)
                 return badInput(std::string(flag) +
                                 " applies only to the capacity projection: give --used and "
                                 "--growth with it");
         return std::optional<ProjectionRequest>{};
     }
-    LB_TRY(request,
-           lb::projectionRequest({o.used, o.growth, o.years, drive, o.hostWrites, o.capacities}));
+    LB_TRY(request, lb::projectionRequest({o.used, o.growth, o.years, drive, o.hostWrites,
+                                           o.capacities, o.price, o.writeAmplification}));
     return std::optional<ProjectionRequest>{request};
 }
 
@@ -140,6 +148,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
         request.candidate = o.candidate;
     if (o.campaign > 0)
         request.campaignId = o.campaign;
+    request.allRuns = o.all;
     if (o.viable > 0 || o.notViable > 0) {
         request.scenarioThresholds = false;
         if (o.viable > 0)
@@ -199,6 +208,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
                                              {"campaign", data->campaignId
                                                               ? nlohmann::json(*data->campaignId)
                                                               : nlohmann::json(nullptr)},
+                                             {"scope", data->scope},
                                              {"layouts", layouts},
                                              {"runs", data->runs.size()},
                                              {"failed_runs", failed},
@@ -214,7 +224,8 @@ int runReport(const Globals& g, const ReportOptions& o) {
         std::cout << "; " << c.candidate << ": "
                   << (c.metrics.empty() ? std::string("nothing to compare")
                                         : std::string(verdictName(c.verdict)));
-    std::cout << "; " << data->runs.size() << " runs, " << failed << " failed\n";
+    std::cout << "; " << data->runs.size() << " runs, " << failed << " failed\n"
+              << "scope: " << data->scope << '\n';
     return 0;
 }
 
@@ -228,8 +239,12 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
                     "Baseline layout (default: the one the scenario marks, else the first)");
     sub->add_option("--candidate", opts->candidate,
                     "Only this candidate (default: every other layout)");
-    sub->add_option("--campaign", opts->campaign, "Only the runs of this campaign id")
+    sub->add_option("--campaign", opts->campaign,
+                    "Only the runs of this campaign id (default: the newest campaign of the "
+                    "compared layouts, and the runs of layouts that were only imported)")
         ->check(CLI::PositiveNumber);
+    sub->add_flag("--all", opts->all, "Every run in the database, of every campaign")
+        ->excludes("--campaign");
     sub->add_option("--viable", opts->viable,
                     "Cost ratio at or below which a metric is viable (default: the scenario's, "
                     "else 1.10)");
@@ -247,6 +262,7 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--capacity", opts->capacities,
                     "Usable capacity of an imported layout for the projection, whose disks are "
                     "unknown: LAYOUT=SIZE, e.g. nas=12T (repeatable)");
+    addPurchaseOptions(*sub, opts->price, opts->writeAmplification);
     sub->add_option("--author", opts->author,
                     "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);

@@ -67,6 +67,9 @@ void addGlobalOptions(CLI::App& app, Globals& g);
 enum class DbAccess { Existing, Create };
 Expected<Store> openStore(const Globals& g, DbAccess access);
 
+// --price and --write-amplification, the projection's figures a buyer sets (project, report).
+void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa);
+
 // --fail-on not-viable|decision, for CI pipelines: the command exits kExitVerdict when the
 // overall verdict is that bad or worse.
 void addFailOn(CLI::App& sub, std::string& failOn);

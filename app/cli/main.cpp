@@ -81,6 +81,15 @@ Expected<Store> openStore(const Globals& g, DbAccess access) {
     return Store::open(g.db);
 }
 
+void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa) {
+    sub.add_option("--price", price,
+                   "Price of a drive: per drive (180) or per terabyte (25/TB); over the "
+                   "catalog's illustrative price");
+    sub.add_option("--write-amplification", wa,
+                   "Device writes per host write, over the layout's model: 3.0 for every "
+                   "layout, or LAYOUT=3.0 (repeatable)");
+}
+
 void addFailOn(CLI::App& sub, std::string& failOn) {
     sub.add_option("--fail-on", failOn,
                    "Exit 3 when the overall verdict is this bad or worse: not-viable or decision")

@@ -2,6 +2,7 @@
 #include "app/gui/comparison_model.h"
 
 #include "app/gui/gui_types.h"
+#include "engine/analysis.h"
 #include "reports/charts.h"
 #include "reports/display.h"
 
@@ -166,7 +167,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         case Overhead:
             return tr("Ratio − 1: how much more time the candidate takes");
         case Interval:
-            return tr("Bootstrap 95 % interval of the ratio");
+            return tr("95 % interval of the ratio: %1")
+                .arg(QString::fromUtf8(lb::intervalMethod.data(),
+                                       static_cast<qsizetype>(lb::intervalMethod.size())));
         case Confident:
             return tr("The whole interval lies inside one verdict band");
         default:

@@ -9,6 +9,7 @@
 #include "engine/size.h"
 #include "engine/workbench.h"
 #include "reports/charts.h"
+#include "reports/display.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -48,6 +49,15 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     hostWrites_ = new QLineEdit;
     hostWrites_->setObjectName("projection-host-writes");
     hostWrites_->setPlaceholderText(tr("e.g. 100G/d"));
+    price_ = new QLineEdit;
+    price_->setObjectName("projection-price");
+    price_->setPlaceholderText(tr("per drive (180) or per TB (25/TB)"));
+    price_->setToolTip(tr("What a drive costs you; over the catalog's illustrative price"));
+    writeAmplification_ = new QLineEdit;
+    writeAmplification_->setObjectName("projection-write-amplification");
+    writeAmplification_->setPlaceholderText(tr("the layout's model"));
+    writeAmplification_->setToolTip(
+        tr("Device writes per host write, e.g. 3.0, over the layout's model"));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Layout:"), layout_);
@@ -55,8 +65,12 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("&Used now:"), used_);
     form->addRow(tr("&Growth per year:"), growth_);
     form->addRow(tr("&Years:"), years_);
-    form->addRow(tr("&Drive:"), drive_);
-    form->addRow(tr("&Host writes:"), hostWrites_);
+    // What the drives cost and wear, beside what the layout holds: the window fits 768 lines.
+    auto* drives = new QFormLayout;
+    drives->addRow(tr("&Drive:"), drive_);
+    drives->addRow(tr("&Host writes:"), hostWrites_);
+    drives->addRow(tr("&Price:"), price_);
+    drives->addRow(tr("&Write amplification:"), writeAmplification_);
 
     plot_ = new QCustomPlot;
     plot_->setObjectName("projection-plot");
@@ -69,6 +83,8 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
 
     auto* top = new QHBoxLayout;
     top->addLayout(form);
+    top->addSpacing(24);
+    top->addLayout(drives);
     top->addStretch(1);
     auto* box = new QVBoxLayout(this);
     box->addLayout(top);
@@ -83,7 +99,7 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     connect(capacity_, &QLineEdit::editingFinished, this, changed);
     connect(drive_, &QComboBox::currentIndexChanged, this, changed);
     connect(years_, &QSpinBox::valueChanged, this, changed);
-    for (QLineEdit* edit : {used_, growth_, hostWrites_})
+    for (QLineEdit* edit : {used_, growth_, hostWrites_, price_, writeAmplification_})
         connect(edit, &QLineEdit::editingFinished, this, changed);
     if (auto catalog = loadDriveCatalog(defaultDriveCatalogPath()))
         setCatalog(*catalog);
@@ -124,6 +140,8 @@ void ProjectionTab::layoutChosen() {
     // Price, endurance and wear need disks.
     drive_->setEnabled(!imported);
     hostWrites_->setEnabled(!imported);
+    price_->setEnabled(!imported);
+    writeAmplification_->setEnabled(!imported);
 }
 
 void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
@@ -157,6 +175,8 @@ bool ProjectionTab::recompute() {
                                 static_cast<unsigned>(years_->value()),
                                 std::nullopt,
                                 {},
+                                {},
+                                {},
                                 {}};
     if (layoutSpecIsImported(l.spec)) {
         // Its disks are unknown: the capacity typed for it is all there is to project against.
@@ -172,17 +192,23 @@ bool ProjectionTab::recompute() {
         settings.capacities.push_back(l.name + "=" + ss(capacity));
     } else {
         settings.hostWrites = ss(hostWrites_->text().trimmed());
+        settings.price = ss(price_->text().trimmed());
+        if (const QString wa = writeAmplification_->text().trimmed(); !wa.isEmpty())
+            settings.writeAmplification.push_back(ss(wa));
         if (const QString id = drive_->currentData().toString(); !id.isEmpty())
             if (const Drive* d = catalog_.find(ss(id)))
                 settings.drive = *d;
     }
     auto request = projectionRequest(settings);
     if (!request) {
-        showMessage(fieldMessage(request.error(), {{"used", tr("Used now")},
-                                                   {"growth", tr("Growth per year")},
-                                                   {"years", tr("Years")},
-                                                   {"host-writes", tr("Host writes")},
-                                                   {"capacity", tr("Capacity")}}));
+        showMessage(
+            fieldMessage(request.error(), {{"used", tr("Used now")},
+                                           {"growth", tr("Growth per year")},
+                                           {"years", tr("Years")},
+                                           {"host-writes", tr("Host writes")},
+                                           {"capacity", tr("Capacity")},
+                                           {"price", tr("Price")},
+                                           {"write-amplification", tr("Write amplification")}}));
         return false;
     }
     auto projection = projectStoredLayout(l, *request);
@@ -229,16 +255,23 @@ bool ProjectionTab::recompute() {
     if (p.wear) {
         const auto& w = *p.wear;
         QString line =
-            tr("Wear: write amplification %1, %2 a day per disk")
+            tr("Wear: write amplification %1%2, %3 a day per disk")
                 .arg(w.writeAmplification, 0, 'f', 2)
+                .arg(w.modelled ? tr(" (given; the layout's model says %1)")
+                                      .arg(w.modelled->factor, 0, 'f', 2)
+                                : QString())
                 .arg(
                     qs(formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))));
         if (w.years)
             line += std::isfinite(*w.years)
                         ? tr("; rated endurance in %1 years").arg(*w.years, 0, 'f', 1)
                         : tr("; rated endurance never reached");
+        if (w.replacementDisks > 0)
+            line += tr("; %1 disk(s) bought again").arg(w.replacementDisks);
         lines << line + ".";
     }
+    if (p.cost)
+        lines << qs(display::horizonCost(*p.cost, request->years));
     summary_->setText(lines.join("\n"));
     return true;
 }

@@ -46,6 +46,8 @@ public:
     QLineEdit* capacityEdit() const { return capacity_; }
     QLineEdit* growthEdit() const { return growth_; }
     QLineEdit* hostWritesEdit() const { return hostWrites_; }
+    QLineEdit* priceEdit() const { return price_; }
+    QLineEdit* writeAmplificationEdit() const { return writeAmplification_; }
     QSpinBox* yearsBox() const { return years_; }
     QLabel* summary() const { return summary_; }
 
@@ -67,6 +69,8 @@ private:
     QSpinBox* years_ = nullptr;
     QComboBox* drive_ = nullptr;
     QLineEdit* hostWrites_ = nullptr;
+    QLineEdit* price_ = nullptr;
+    QLineEdit* writeAmplification_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QLabel* summary_ = nullptr;
 };

@@ -43,7 +43,9 @@ ReportDialog::ReportDialog(StoreService* store, const DatabaseSnapshot& snapshot
         candidate_->addItem(qs(l.name), qs(l.name));
     }
     campaign_ = new QComboBox;
-    campaign_->addItem(tr("every run in the database"), QVariant());
+    // As `layoutbench report`: the newest campaign of the compared layouts unless told.
+    campaign_->addItem(tr("the newest campaign of these layouts"), QVariant());
+    campaign_->addItem(tr("every run in the database"), QVariant::fromValue(qlonglong(-1)));
     for (const auto& c : snapshot.campaigns)
         campaign_->addItem(tr("campaign #%1 %2 (%3)").arg(c.id).arg(qs(c.name), qs(c.startedAt)),
                            QVariant::fromValue(static_cast<qlonglong>(c.id)));
@@ -133,8 +135,12 @@ void ReportDialog::startWriting() {
         request.baseline = ss(b);
     if (const QString c = candidate_->currentData().toString(); !c.isEmpty())
         request.candidate = ss(c);
-    if (campaign_->currentData().isValid())
-        request.campaignId = campaign_->currentData().toLongLong();
+    if (campaign_->currentData().isValid()) {
+        if (const qlonglong id = campaign_->currentData().toLongLong(); id < 0)
+            request.allRuns = true;
+        else
+            request.campaignId = id;
+    }
     request.author = defaultAuthor();
     request.writtenAt = utcNow();
     request.generator = "layoutbench " + QCoreApplication::applicationVersion().toStdString();

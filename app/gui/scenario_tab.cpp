@@ -6,6 +6,7 @@
 #include "app/gui/scenario_forms.h"
 #include "engine/input.h"
 #include "engine/scenario_keys.h"
+#include "engine/schedule.h"
 #include "probes/tools.h"
 
 #include <QDoubleSpinBox>
@@ -234,14 +235,18 @@ void ScenarioTab::validate() {
         capacity_->setLayouts(layoutCapacities(*check_.scenario));
         fillForm(*check_.scenario);
         const auto& s = *check_.scenario;
-        const auto runs =
-            static_cast<std::size_t>(s.iterations) * s.layouts.size() * s.workloads.size();
+        // The engine's schedule, as plan and the campaign count it (bracketing, drills,
+        // adaptive iterations).
+        const auto schedule = scheduleCampaign(s, std::nullopt);
         problem_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
-        problem_->setText(tr("Valid: %1 layout(s), %2 workload(s), %3 iteration(s) — %4 run(s).")
-                              .arg(s.layouts.size())
-                              .arg(s.workloads.size())
-                              .arg(s.iterations)
-                              .arg(runs));
+        problem_->setText(
+            tr("Valid: %1 layout(s), %2 workload(s), %3 iteration(s) — %4 run(s).")
+                .arg(s.layouts.size())
+                .arg(s.workloads.size())
+                .arg(s.adaptive()
+                         ? tr("%1 to %2").arg(schedule.minIterations).arg(schedule.maxIterations)
+                         : QString::number(s.iterations))
+                .arg(qs(describeRunCount(schedule))));
         showProblem({});
     } else {
         // The layout list keeps the last valid capacities while the text is being fixed.

@@ -100,7 +100,8 @@ _layoutbench() {
             ;;
         --disks | --disk-size | --recordsize | --ashift | --underprovision | --host | --viable | \
             --not-viable | --decide | --resume | --used | --growth | --years | --ceiling | \
-            --host-writes | --underprovision-wa-gain | --campaign | --prefix | --author)
+            --host-writes | --underprovision-wa-gain | --campaign | --prefix | --author | --price | \
+            --write-amplification)
             return
             ;;
     esac
@@ -129,11 +130,12 @@ _layoutbench() {
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
-                     --underprovision-wa-gain --catalog --capacity"
+                     --underprovision-wa-gain --catalog --capacity --price --write-amplification"
             ;;
         report)
-            options="--out --baseline --candidate --campaign --viable --not-viable --used --growth
-                     --years --drive --host-writes --catalog --capacity --author"
+            options="--out --baseline --candidate --campaign --all --viable --not-viable --used --growth
+                     --years --drive --host-writes --catalog --capacity --price --write-amplification
+                     --author"
             ;;
         *) return ;;
     esac

@@ -174,4 +174,78 @@ TEST_F(ImportedProjection, ProjectRefusesWhatCannotApplyNamingTheLayouts) {
                        "layout(s) 'guest'");
 }
 
+// The buyer's figures: --price per TB prices every disk by its size, --write-amplification
+// replaces one layout's model (and says what the model said), and the cost over the horizon adds
+// the disks, their replacements and the cheapest expansion; a factor for a layout not projected
+// is refused naming both.
+TEST_F(ImportedProjection, ProjectTakesThePriceAndTheWriteAmplificationOfTheBuyer) {
+    const std::vector<std::string> args{"project",
+                                        "--kind",
+                                        "md-raid6,zfs-raidz2",
+                                        "--disks",
+                                        "6",
+                                        "--disk-size",
+                                        "4T",
+                                        "--used",
+                                        "10T",
+                                        "--growth",
+                                        "30%",
+                                        "--host-writes",
+                                        "1T/d",
+                                        "--price",
+                                        "25/TB",
+                                        "--write-amplification",
+                                        "md-raid6=2",
+                                        "--drive",
+                                        "ssd",
+                                        "--catalog",
+                                        catalog_};
+    auto withJson = args;
+    withJson.push_back("--json");
+    const auto r = lb(withJson);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_EQ(j.at("drive").at("price_is_illustrative"), false);
+    EXPECT_EQ(j.at("price").at("per_tb"), true);
+    ASSERT_EQ(j.at("layouts").size(), 2U);
+    for (const auto& l : j["layouts"]) {
+        SCOPED_TRACE(l.at("name").get<std::string>());
+        // Six 4 TB disks at $25 per TB.
+        EXPECT_DOUBLE_EQ(l.at("cost").at("purchase_usd").get<double>(), 600.0);
+        EXPECT_EQ(l["cost"]["price_basis"], "price given: 25/TB");
+        EXPECT_EQ(l["cost"]["price_is_illustrative"], false);
+        const double total = l["cost"]["purchase_usd"].get<double>() +
+                             l["cost"]["replacement_usd"].get<double>() +
+                             l["cost"]["expansion_usd"].get<double>();
+        EXPECT_DOUBLE_EQ(l["cost"]["total_usd"].get<double>(), total);
+    }
+    const auto& raid6 = j["layouts"][0];
+    EXPECT_EQ(raid6.at("wear").at("write_amplification_given"), true);
+    EXPECT_DOUBLE_EQ(raid6["wear"]["write_amplification"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(raid6["wear"]["write_amplification_modelled"].get<double>(), 3.0);
+    const auto& raidz2 = j["layouts"][1];
+    EXPECT_EQ(raidz2.at("wear").at("write_amplification_given"), false);
+    EXPECT_TRUE(raidz2["wear"]["write_amplification_modelled"].is_null());
+
+    const auto human = lb(args);
+    ASSERT_EQ(human.exitCode, 0) << human.err;
+    EXPECT_NE(human.out.find("Price: $25 per TB (--price)"), std::string::npos) << human.out;
+    EXPECT_EQ(human.out.find("illustrative price"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("write amplification 2.00 (given with --write-amplification; the "
+                             "layout's model says 3.00"),
+              std::string::npos)
+        << human.out;
+    EXPECT_NE(human.out.find("Cost over 5 years: $"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find(": the disks $600 (price given: 25/TB)"), std::string::npos)
+        << human.out;
+
+    auto unknown = args;
+    unknown.insert(unknown.end(), {"--write-amplification", "raid5=2"});
+    expectOneLineError(lb(unknown), "--write-amplification: 'raid5' is not among the layouts "
+                                    "projected ('md-raid6', 'zfs-raidz2')");
+    auto perGb = args;
+    perGb[perGb.size() - 7] = "25/GB";
+    expectOneLineError(lb(perGb), "--price: '25/GB' is per gb");
+}
+
 } // namespace

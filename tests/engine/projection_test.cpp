@@ -556,6 +556,110 @@ TEST(Wear, UnderprovisioningGainAndCapacity) {
     EXPECT_NEAR(*p->wear->years, 300e12 / (80e9 * 365), 1e-9);
 }
 
+TEST(Wear, AGivenWriteAmplificationReplacesTheModelsAndSaysWhatTheModelSaid) {
+    // md-raid6 of 6 x 1 TB, 600 GB a day from the hosts: the model's 3.00 gives
+    // 600e9 * 3 / 6 = 300 GB/day per disk; 1.5 given halves it to 150 GB/day.
+    auto in =
+        projection(layout(LayoutKind::MdRaid6, 6, TB), TB, GrowthModel{GrowthKind::Linear, 0, 0});
+    in.hostBytesPerDay = 600 * GB;
+    auto modelled = projectLayout(in);
+    ASSERT_TRUE(modelled) << modelled.error().message;
+    ASSERT_TRUE(modelled->wear);
+    EXPECT_FALSE(modelled->wear->modelled);
+    EXPECT_DOUBLE_EQ(modelled->wear->deviceBytesPerDay, 300e9);
+    in.writeAmplification = 1.5;
+    auto given = projectLayout(in);
+    ASSERT_TRUE(given) << given.error().message;
+    ASSERT_TRUE(given->wear && given->wear->modelled);
+    EXPECT_DOUBLE_EQ(given->wear->layout.factor, 1.5);
+    EXPECT_DOUBLE_EQ(given->wear->modelled->factor, 3.0);
+    EXPECT_EQ(given->wear->modelled->basis, modelled->wear->layout.basis);
+    EXPECT_DOUBLE_EQ(given->wear->deviceBytesPerDay, 150e9);
+    in.writeAmplification = 0.5;
+    auto below = projectLayout(in);
+    ASSERT_FALSE(below);
+    expectBadInput(below.error(), "write-amplification");
+}
+
+TEST(Wear, ParsedForEveryLayoutOrOneByName) {
+    auto wa = parseWriteAmplifications({"2.5", "raid6=3.2"});
+    ASSERT_TRUE(wa) << wa.error().message;
+    EXPECT_EQ(wa->forLayout("raid6"), 3.2);
+    EXPECT_EQ(wa->forLayout("raidz2"), 2.5);
+    EXPECT_FALSE(parseWriteAmplifications({})->forLayout("raidz2"));
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"lots"}, {"0.9"}, {"=2"}, {"a=2", "a=3"}, {"2", "3"}}) {
+        auto r = parseWriteAmplifications(bad);
+        ASSERT_FALSE(r) << bad.front();
+        expectBadInput(r.error(), "write-amplification");
+    }
+}
+
+TEST(Price, PerDriveOrPerTerabyte) {
+    auto each = parseDrivePrice("$180");
+    ASSERT_TRUE(each) << each.error().message;
+    EXPECT_FALSE(each->perTb);
+    EXPECT_DOUBLE_EQ(diskPriceUsd(*each, 4 * TB), 180.0);
+    auto perTb = parseDrivePrice(" 25/TB ");
+    ASSERT_TRUE(perTb) << perTb.error().message;
+    EXPECT_TRUE(perTb->perTb);
+    EXPECT_EQ(perTb->text, "25/TB");
+    EXPECT_DOUBLE_EQ(diskPriceUsd(*perTb, 4 * TB), 100.0);
+    EXPECT_DOUBLE_EQ(diskPriceUsd(*parseDrivePrice("99.5 USD"), TB), 99.5);
+    for (const char* bad : {"", "cheap", "-5", "25/GB", "$"}) {
+        auto r = parseDrivePrice(bad);
+        ASSERT_FALSE(r) << bad;
+        expectBadInput(r.error(), "price");
+    }
+}
+
+TEST(Price, TheHorizonCostAddsTheDisksTheirReplacementsAndTheCheapestExpansion) {
+    // md-raid6 of 6 x 1 TB at $25/TB: $150 of disks. 500 GB drives rated 300 TBW would last
+    // 300e12 / (100e9 * 3 / 6 * 365) = 16.4 years at 100 GB/day; at 1 TB/day, 1.64 years: worn
+    // out at 1.64, 3.29 and 4.93 years, ceil(5 / 1.64) - 1 = 3 times, 18 disks bought again.
+    auto in = projection(layout(LayoutKind::MdRaid6, 6, TB), 3 * TB,
+                         GrowthModel{GrowthKind::Linear, 1e12, 0});
+    in.drive = evo860();
+    in.price = *parseDrivePrice("25/TB");
+    in.hostBytesPerDay = TB;
+    auto p = projectLayout(in);
+    ASSERT_TRUE(p) << p.error().message;
+    ASSERT_TRUE(p->wear && p->wear->years);
+    EXPECT_NEAR(*p->wear->years, 300e12 / (1e12 * 3 / 6 * 365), 1e-9);
+    EXPECT_EQ(p->wear->replacementDisks, 18U);
+    ASSERT_TRUE(p->cost);
+    const HorizonCost& c = *p->cost;
+    EXPECT_FALSE(c.illustrative);
+    EXPECT_EQ(c.priceBasis, "price given: 25/TB");
+    EXPECT_DOUBLE_EQ(c.purchaseUsd, 150.0);
+    EXPECT_DOUBLE_EQ(c.replacementUsd, 18 * 25.0);
+    // 4 TB usable, 3 TB used growing 1 TB a year: the ceiling (90 %) is passed, so the
+    // cheapest path that keeps up is bought, each of its disks at $25.
+    ASSERT_TRUE(p->ceilingMonth);
+    ASSERT_TRUE(c.expansion);
+    const auto* path = findPath(*p, *c.expansion);
+    ASSERT_NE(path, nullptr);
+    ASSERT_TRUE(path->totalCostUsd);
+    EXPECT_DOUBLE_EQ(c.expansionUsd, 25.0 * path->disksBought);
+    for (const auto& e : p->expansions) {
+        if (e.keepsUp && e.totalCostUsd) {
+            EXPECT_LE(c.expansionUsd, *e.totalCostUsd);
+        }
+    }
+    EXPECT_DOUBLE_EQ(c.totalUsd, c.purchaseUsd + c.replacementUsd + c.expansionUsd);
+    // The catalog's price when none is given, said to be illustrative: 6 x $60.
+    in.price.reset();
+    auto catalog = projectLayout(in);
+    ASSERT_TRUE(catalog && catalog->cost);
+    EXPECT_TRUE(catalog->cost->illustrative);
+    EXPECT_DOUBLE_EQ(catalog->cost->purchaseUsd, 360.0);
+    // No price at all: no cost.
+    in.drive.reset();
+    auto unpriced = projectLayout(in);
+    ASSERT_TRUE(unpriced);
+    EXPECT_FALSE(unpriced->cost);
+}
+
 TEST(Wear, HardDisksHaveNoEndurance) {
     Drive hdd;
     hdd.id = "hdd";
@@ -663,10 +767,10 @@ TEST(GivenCapacity, ParsedAsLayoutEqualsSize) {
     EXPECT_NE(twice.error().message.find("'nas' is given twice"), std::string::npos);
 
     // Through the settings both front ends fill.
-    auto request = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=12T"}});
+    auto request = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=12T"}, "", {}});
     ASSERT_TRUE(request) << request.error().message;
     EXPECT_EQ(request->givenCapacity.at("nas"), 12 * TB);
-    auto bad = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=lots"}});
+    auto bad = projectionRequest({"1T", "30%", 5, std::nullopt, "", {"nas=lots"}, "", {}});
     ASSERT_FALSE(bad);
     expectBadInput(bad.error(), "capacity");
 }

@@ -29,13 +29,17 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -742,6 +746,37 @@ private slots:
         QVERIFY(tab.problemLabel()->text().contains(QStringLiteral("2 layout(s)")));
     }
 
+    // The Scenario tab counts the runs as `layoutbench plan` does (bracketing, drills, adaptive
+    // iterations), for every shipped scenario.
+    void scenarioTabCountsTheRunsAsPlanDoes() {
+        const QDir shipped(QStringLiteral(LAYOUTBENCH_SOURCE_DIR "/scenarios"));
+        const auto files = shipped.entryList({QStringLiteral("*.toml")}, QDir::Files);
+        QVERIFY(files.size() >= 3);
+        for (const auto& name : files) {
+            const QString file = shipped.filePath(name);
+            QProcess plan;
+            plan.start(QStringLiteral(LAYOUTBENCH_CLI),
+                       {QStringLiteral("plan"), file, QStringLiteral("--json")});
+            QVERIFY(plan.waitForFinished(60000));
+            QVERIFY2(plan.exitCode() == 0, qPrintable(name + plan.readAllStandardError()));
+            const QJsonObject planned =
+                QJsonDocument::fromJson(plan.readAllStandardOutput()).object();
+            const QJsonObject schedule = planned.value(u"schedule").toObject();
+            const qint64 runs = schedule.value(u"runs").toInteger(-1);
+            const qint64 maxRuns = schedule.value(u"max_runs").toInteger(-1);
+            QVERIFY2(runs > 0, qPrintable(name));
+            ScenarioTab tab;
+            QString error;
+            QVERIFY2(tab.openFile(file, &error), qPrintable(error));
+            QVERIFY2(tab.lastCheck().ok(), qPrintable(name));
+            const QString said = tab.problemLabel()->text();
+            const QString expected =
+                maxRuns > runs ? QStringLiteral("— %1, up to %2 run(s)").arg(runs).arg(maxRuns)
+                               : QStringLiteral("— %1 run(s)").arg(runs);
+            QVERIFY2(said.contains(expected), qPrintable(name + ": " + said + " / " + expected));
+        }
+    }
+
     void scenarioEditorValidatesWhileTyping() {
         ScenarioTab tab;
         QSignalSpy validity(&tab, &ScenarioTab::validityChanged);
@@ -945,6 +980,26 @@ private slots:
         QVERIFY2(tab->summary()->text().contains(QStringLiteral("month")),
                  qPrintable(tab->summary()->text()));
         QVERIFY(tab->summary()->text().contains(QStringLiteral("Wear")));
+        // The buyer's price and write amplification, as `project --price --write-amplification`
+        // takes them: six 500 GB disks at $25 per TB cost $75, and the model's 1.50 is named.
+        QVERIFY(!tab->summary()->text().contains(QStringLiteral("Cost over")));
+        tab->priceEdit()->setText(QStringLiteral("25/TB"));
+        tab->writeAmplificationEdit()->setText(QStringLiteral("2.5"));
+        QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral("Cost over 5 years: $")),
+                 qPrintable(tab->summary()->text()));
+        QVERIFY2(
+            tab->summary()->text().contains(QStringLiteral("the disks $75 (price given: 25/TB)")),
+            qPrintable(tab->summary()->text()));
+        QVERIFY2(tab->summary()->text().contains(QStringLiteral(
+                     "write amplification 2.50 (given; the layout's model says 1.50)")),
+                 qPrintable(tab->summary()->text()));
+        tab->writeAmplificationEdit()->setText(QStringLiteral("0.5"));
+        QVERIFY(!tab->recompute());
+        QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Write amplification: ")),
+                 qPrintable(tab->summary()->text()));
+        tab->writeAmplificationEdit()->clear();
+        tab->priceEdit()->clear();
         // Bad input: the summary names the field by its label, the chart is cleared.
         tab->growthEdit()->setText(QStringLiteral("-5%"));
         QVERIFY(!tab->recompute());

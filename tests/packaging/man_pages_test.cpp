@@ -4,6 +4,7 @@
 // option (its table) on layoutbench-scenario(5), the GUI's and the tools' options on theirs;
 // and nothing is defined there that the program does not have. The built pages render without
 // warnings.
+#include "engine/analysis.h"
 #include "engine/scenario.h"
 #include "engine/scenario_keys.h"
 #include "probes/tools.h"
@@ -53,6 +54,17 @@ TEST(LayoutbenchManPage, HasASectionForEveryCommand) {
                 << section << ": no such command in layoutbench --help";
         }
     }
+}
+
+// The page names the interval's method in the words the report and the GUI take from the engine.
+TEST(LayoutbenchManPage, SaysHowTheIntervalIsComputedAsTheReportDoes) {
+    std::string text;
+    for (const char c : readFile(manSource + "layoutbench.1.scd"))
+        if (c != '\n' || (!text.empty() && text.back() != ' '))
+            text += c == '\n' ? ' ' : c;
+    EXPECT_NE(text.find(std::string(intervalMethod)), std::string::npos)
+        << "layoutbench.1.scd does not say: " << intervalMethod;
+    EXPECT_EQ(text.find("ootstrap"), std::string::npos);
 }
 
 TEST(LayoutbenchManPage, DefinesEveryOptionOfEveryCommand) {

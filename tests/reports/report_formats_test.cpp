@@ -266,8 +266,14 @@ void expectEveryFormatWhole(const ReportData& data, const fs::path& dir) {
     std::map<std::string, std::size_t> cells;
     for (const auto& c : html.firstCells)
         ++cells[squeezed(c)];
-    for (const auto& [cell, n] : cells)
-        EXPECT_GE(occurrences(text, cell), n) << "rows starting with '" << cell << "'";
+    for (const auto& [cell, n] : cells) {
+        const auto near = text.find(cell.substr(0, cell.size() / 2));
+        EXPECT_GE(occurrences(text, cell), n)
+            << "rows starting with '" << cell << "'; the PDF has '"
+            << (near == std::string::npos ? std::string("nothing of it")
+                                          : text.substr(near, cell.size() + 60))
+            << "'";
+    }
 }
 
 ReportData gathered(Store& store, ReportRequest request = {}) {

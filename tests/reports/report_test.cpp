@@ -354,6 +354,72 @@ TEST(GatherReport, CampaignGivesThresholdsInventoryAndScope) {
     EXPECT_EQ(data->comparisons[0].metrics[0].verdict, Verdict::Decision);
 }
 
+// By default the report is the newest campaign of the compared layouts: the failed runs of an
+// earlier attempt stay out, a layout that was only imported comes with all its runs, and the top
+// says so; --all takes every run, --campaign another campaign.
+TEST(GatherReport, TheNewestCampaignByDefaultAndEveryRunOnRequest) {
+    const fs::path db = outputDir() / "scope.db";
+    fs::remove(db);
+    auto store = Store::open(db.string(), fixedClock);
+    ASSERT_TRUE(store);
+    auto host = store->ensureHost("h", "{}");
+    ASSERT_TRUE(host);
+    auto base = store->ensureLayout("base", "dir", R"({"baseline":true})", *host);
+    auto cand = store->ensureLayout("cand", "dir", "{}", *host);
+    auto old = store->ensureLayout("old-server", "imported", "{}", *host);
+    ASSERT_TRUE(base && cand && old);
+    std::vector<std::int64_t> campaigns;
+    for (const char* name : {"first", "second"}) {
+        auto c = store->createCampaign({name, "s.toml", "name = \"s\"\n", *host, "{}"});
+        ASSERT_TRUE(c);
+        ASSERT_TRUE(store->setCampaignStatus(*c, CampaignStatus::Done, true));
+        campaigns.push_back(*c);
+    }
+    // The first attempt failed on the candidate; the second ran.
+    for (int i = 0; i < 3; ++i) {
+        lb::Run failed = bonnieRun("cand", i, 0, 0, {});
+        failed.metrics.clear();
+        failed.status = RunStatus::Failed;
+        failed.reason = "mkdir: cannot create directory: Permission denied";
+        failed.campaignId = campaigns[0];
+        ASSERT_TRUE(store->insertRun(*cand, failed));
+    }
+    for (auto [layoutId, name, kib] :
+         {std::tuple{*base, "base", 300000.0}, std::tuple{*cand, "cand", 290000.0}}) {
+        lb::Run r = bonnieRun(name, 0, kib, kib, {});
+        r.campaignId = campaigns[1];
+        ASSERT_TRUE(store->insertRun(layoutId, r));
+    }
+    ASSERT_TRUE(store->insertRun(*old, bonnieRun("old-server", 0, 150000, 150000, {})));
+
+    auto data = gatherReport(*store, {});
+    ASSERT_TRUE(data) << data.error().message;
+    EXPECT_EQ(data->campaignId, campaigns[1]);
+    EXPECT_EQ(data->layouts.size(), 3U);
+    for (const auto& r : data->runs)
+        EXPECT_EQ(r.status, RunStatus::Ok) << "run #" << r.id << " of another campaign";
+    EXPECT_EQ(data->runs.size(), 3U);
+    EXPECT_EQ(data->scope, "campaign " + std::to_string(campaigns[1]) +
+                               " 'second', the newest of 2 campaigns with these layouts, and "
+                               "every imported run (--campaign N for another, --all for every "
+                               "run)");
+    EXPECT_NE(renderMarkdown(*data).find("**Runs:** campaign"), std::string::npos);
+
+    ReportRequest all;
+    all.allRuns = true;
+    data = gatherReport(*store, all);
+    ASSERT_TRUE(data) << data.error().message;
+    EXPECT_EQ(data->runs.size(), 6U);
+    EXPECT_EQ(data->scope, "every run in the database (--all)");
+
+    ReportRequest first;
+    first.campaignId = campaigns[0];
+    data = gatherReport(*store, first);
+    ASSERT_TRUE(data) << data.error().message;
+    EXPECT_EQ(data->layouts.size(), 1U); // the named campaign alone: its one layout
+    EXPECT_EQ(data->runs.size(), 3U);
+}
+
 TEST(Report, MarkdownHasTheVerdictReasonsAndSeedNumbers) {
     const std::string md = renderMarkdown(gather());
     EXPECT_NE(md.find("# layoutbench decision report"), std::string::npos);
@@ -847,7 +913,7 @@ TEST(Report, SummaryBlockOpensTheReport) {
               std::string::npos)
         << md.substr(summary, 2000);
     // Without a drive there is no price: the column says so.
-    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no --drive given)"),
+    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no --drive or --price given)"),
               std::string::npos);
 }
 
