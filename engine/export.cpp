@@ -319,7 +319,8 @@ Expected<void> planExport(LayoutPlan& plan, const Scenario& scenario,
         return {};
     const ScenarioExport& e = *layout.exported;
     if (e.chapPasswordMasked)
-        return badInput("layout '" + layout.name +
+        return badInput((scenario.path.empty() ? std::string("scenario") : scenario.path) + ":" +
+                        std::to_string(e.line) + ": chap_password: layout '" + layout.name +
                         "': the CHAP password is masked in this copy of the scenario (the one "
                         "stored with a campaign); give the scenario file that holds it");
     if (exportsRawDevice(layout))

@@ -1,5 +1,7 @@
 #include "engine/layout.h"
 
+#include "engine/suggest.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -47,6 +49,13 @@ std::vector<LayoutKind> allLayoutKinds() {
     for (const auto& entry : kindNames)
         out.push_back(entry.first);
     return out;
+}
+
+std::string unknownLayoutKind(std::string_view typed) {
+    std::vector<std::string> names;
+    for (const auto& entry : kindNames)
+        names.emplace_back(entry.second);
+    return "unknown layout kind '" + std::string(typed) + "'" + didYouMean(typed, names);
 }
 
 std::vector<LayoutKind> diskLayoutKinds() {

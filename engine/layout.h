@@ -31,6 +31,8 @@ enum class LayoutKind {
 std::string_view layoutKindName(LayoutKind k); // "md-raid10", "zfs-raidz2", ...
 std::optional<LayoutKind> parseLayoutKind(std::string_view name);
 std::vector<LayoutKind> allLayoutKinds();
+// "unknown layout kind 'zfs-raidz' (did you mean 'zfs-raidz1', 'zfs-raidz2' or 'zfs-raidz3'?)"
+std::string unknownLayoutKind(std::string_view typed);
 // Kinds that have a capacity model (every kind except dir and guest).
 std::vector<LayoutKind> diskLayoutKinds();
 

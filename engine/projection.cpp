@@ -65,12 +65,6 @@ std::uint64_t toBytes(double v) {
     return static_cast<std::uint64_t>(std::llround(v));
 }
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------

@@ -160,8 +160,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     LB_TRY(kindText, getString(t, keyOf("kind"), where, rep));
     const auto kind = parseLayoutKind(kindText);
     if (!kind)
-        return badInput(
-            rep.at(t, "kind", where + "kind", "unknown layout kind '" + kindText + "'"));
+        return badInput(rep.at(t, "kind", where + "kind", unknownLayoutKind(kindText)));
     l.kind = *kind;
     LB_TRY(baseline, getBool(t, keyOf("baseline"), where, rep));
     l.baseline = baseline;

@@ -165,6 +165,12 @@ std::string formatBytes(std::uint64_t bytes, bool binary) {
     return buf;
 }
 
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
 std::string formatRate(double bytesPerSecond) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f MB/s", bytesPerSecond / 1e6);

@@ -39,5 +39,7 @@ Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsig
 // 500000000000 -> "500 GB"; binary=true -> "465.66 GiB". For humans only.
 std::string formatBytes(std::uint64_t bytes, bool binary = false);
 std::string formatRate(double bytesPerSecond); // "343.7 MB/s"
+// 2.5, 1 -> "2.5": a number with a fixed count of decimals, as printf's %.*f writes it.
+std::string fixed(double v, int decimals);
 
 } // namespace lb

@@ -193,8 +193,10 @@ Fit fitColumns(const std::vector<std::string>& headers,
             fit.widths[c] = std::max(fit.widths[c], width(row[c]));
             text = text || (!row[c].empty() && !numeric(row[c]));
         }
-        least[c] = text ? std::min(fit.widths[c], std::max<std::size_t>(width(headers[c]), 8))
-                        : fit.widths[c];
+        // The first column names the row (a kind, a metric): never shortened.
+        least[c] = text && c > 0
+                       ? std::min(fit.widths[c], std::max<std::size_t>(width(headers[c]), 8))
+                       : fit.widths[c];
     }
     if (maxWidth == 0)
         return fit;

@@ -48,7 +48,8 @@ public:
     // Every row on one line of at most `maxWidth` display columns (0: no limit): the columns
     // of leaveOutFirst are left out, then text columns shortened (ending in "…", never below
     // their header or 8 columns), then columns left out from the right (never the first); a
-    // last line names the columns not shown. Numbers are never cut.
+    // last line names the columns not shown. Numbers and the first column, which names the
+    // row, are never cut.
     std::string render(std::size_t maxWidth = 0) const;
 
 private:

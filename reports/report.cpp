@@ -126,12 +126,6 @@ public:
 
 // ---- formatting helpers ----------------------------------------------------------------------
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 std::string plainPercent(double fraction) {
     return fixed(fraction * 100.0, 1) + " %";
 }

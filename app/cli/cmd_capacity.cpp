@@ -95,9 +95,10 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         kinds.push_back(spec->kind);
         draid = spec->shape;
     } else {
-        return report(Error::badInput(
-            "--kind: unknown layout kind '" + o.kind +
-            "' (a kind such as zfs-raidz2, or OpenZFS's dRAID spelling, e.g. draid1:2d:5c:0s)"));
+        return report(
+            Error::badInput("--kind: " + unknownLayoutKind(o.kind) +
+                            "; a kind such as zfs-raidz2, 'all', or OpenZFS's dRAID spelling, e.g. "
+                            "draid1:2d:5c:0s"));
     }
     if (o.zfsDevices != "whole-disk" && o.zfsDevices != "as-is")
         return report(
@@ -139,31 +140,40 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
                 std::to_string(sizes->size()), formatBytes(c->rawBytes),
                 formatBytes(c->usableBytes), display::share(c->dataEfficiency),
                 std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
+                formatBytes(c->mixedSizeWasteBytes), formatBytes(c->spareBytes),
                 formatBytes(c->parityBytes), formatBytes(c->paddingBytes),
                 formatBytes(c->slopBytes), formatBytes(c->underprovisionedBytes),
                 formatBytes(c->reservedBytes)},
             *c);
     }
-    // Mixed-size waste and dRAID spares get a column where a row has them, so the row adds up.
-    bool mixed = false, spare = false;
-    for (const auto& [cells, c] : rows) {
-        mixed = mixed || c.mixedSizeWasteBytes != 0;
-        spare = spare || c.spareBytes != 0;
+    // What raw holds beyond usable, so that a row adds up: mixed-size waste and dRAID spares
+    // next to usable (kept when the terminal is narrow), then parity, padding, slop,
+    // unpartitioned and reserved space. A column that holds nothing in any row is left out first.
+    const std::vector<std::string> header{
+        "kind",   "disks",  "raw",     "usable", "efficiency",    "tolerates", "mixed sizes",
+        "spares", "parity", "padding", "slop",   "unpartitioned", "reserved"};
+    constexpr std::size_t firstSpace = 6; // "mixed sizes"
+    std::vector<bool> empty(header.size(), true);
+    for (const auto& [cells, c] : rows)
+        for (std::size_t i = firstSpace; i < header.size(); ++i)
+            empty[i] = empty[i] && cells[i] == formatBytes(0);
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (i < firstSpace || !empty[i] || i >= firstSpace + 2)
+            shown.push_back(i); // the usual parts stay, at 0 B too; waste and spares where any
+    std::vector<std::string> headers, nothing;
+    for (const auto i : shown) {
+        headers.push_back(header[i]);
+        if (i >= firstSpace && empty[i])
+            nothing.push_back(header[i]);
     }
-    std::vector<std::string> header{"kind",       "disks",         "raw",     "usable",
-                                    "efficiency", "tolerates",     "parity",  "padding",
-                                    "slop",       "unpartitioned", "reserved"};
-    if (mixed)
-        header.emplace_back("mixed sizes");
-    if (spare)
-        header.emplace_back("spares");
-    display::Table table(header);
-    for (auto& [cells, c] : rows) {
-        if (mixed)
-            cells.push_back(formatBytes(c.mixedSizeWasteBytes));
-        if (spare)
-            cells.push_back(formatBytes(c.spareBytes));
-        table.addRow(cells);
+    display::Table table(headers);
+    table.leaveOutFirst(nothing);
+    for (const auto& [cells, c] : rows) {
+        std::vector<std::string> kept;
+        for (const auto i : shown)
+            kept.push_back(cells[i]);
+        table.addRow(std::move(kept));
     }
     if (g.json) {
         if (kinds.size() == 1)

@@ -1,6 +1,10 @@
-// `layoutbench list`: what the database holds: layouts, runs or campaigns.
+// `layoutbench list`: what the database holds (layouts, runs or campaigns), and the drives of
+// the catalog that project and report price and wear.
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
+#include "engine/drive_catalog.h"
+#include "engine/install_paths.h"
+#include "engine/size.h"
 #include "engine/store.h"
 #include "engine/utf8.h"
 #include "reports/display.h"
@@ -82,17 +86,65 @@ int listCampaigns(const Globals& g, Store& store) {
     return 0;
 }
 
+// The drives --drive takes, as the catalog gives them.
+int listDrives(const Globals& g, const std::string& path) {
+    auto catalog = loadDriveCatalog(path);
+    if (!catalog)
+        return report(catalog.error(), {{"catalog", "--catalog"}});
+    nlohmann::json out = nlohmann::json::array();
+    display::Table table(
+        {"drive", "model", "medium", "capacity", "endurance", "warranty", "price (illustrative)"});
+    const auto optional = [](const std::optional<double>& v) {
+        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
+    for (const auto& d : catalog->drives) {
+        out.push_back({{"id", d.id},
+                       {"model", d.model},
+                       {"medium", driveMediumName(d.medium)},
+                       {"capacity_bytes", d.capacityBytes},
+                       {"tbw", optional(d.tbw)},
+                       {"dwpd", optional(d.dwpd)},
+                       {"warranty_years", optional(d.warrantyYears)},
+                       {"endurance_bytes", optional(d.enduranceBytes())},
+                       {"price_usd", d.priceUsd},
+                       {"price_is_illustrative", true}});
+        std::string endurance = "-";
+        if (d.tbw)
+            endurance = fixed(*d.tbw, 0) + " TBW";
+        else if (d.dwpd)
+            endurance = fixed(*d.dwpd, 2) + " DWPD";
+        table.addRow({d.id, d.model, std::string(driveMediumName(d.medium)),
+                      formatBytes(d.capacityBytes), endurance,
+                      d.warrantyYears ? fixed(*d.warrantyYears, 0) + " years" : "-",
+                      display::usd(d.priceUsd)});
+    }
+    if (g.json) {
+        std::cout << dumpJson(out, 2) << "\n";
+    } else {
+        std::cout << table.render(outputColumns());
+        std::cout << "(" << catalog->source
+                  << "; prices are illustrative: give yours to project and report with --price)\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 void addList(CLI::App& app, Globals& g, Action& action) {
     auto what = std::make_shared<std::string>("layouts");
-    auto* sub = app.add_subcommand("list", "List layouts, runs or campaigns in the database");
-    sub->add_option("what", *what, "layouts, runs or campaigns")
-        ->check(CLI::IsMember({"layouts", "runs", "campaigns"}))
+    auto catalog = std::make_shared<std::string>(defaultDriveCatalogPath());
+    auto* sub = app.add_subcommand(
+        "list", "List layouts, runs or campaigns in the database, or the catalog's drives");
+    sub->add_option("what", *what, "layouts, runs, campaigns or drives")
+        ->check(CLI::IsMember({"layouts", "runs", "campaigns", "drives"}))
+        ->capture_default_str();
+    sub->add_option("--catalog", *catalog, "Drive catalog (TOML), for list drives")
         ->capture_default_str();
     addGlobalOptions(*sub, g);
-    sub->callback([&g, &action, what] {
-        action = [&g, what]() -> int {
+    sub->callback([&g, &action, what, catalog] {
+        action = [&g, what, catalog]() -> int {
+            if (*what == "drives")
+                return listDrives(g, *catalog);
             auto store = openStore(g, DbAccess::Existing);
             if (!store)
                 return report(store.error());

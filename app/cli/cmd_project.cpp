@@ -480,7 +480,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         for (const auto& kindName : o.kinds) {
             const auto kind = parseLayoutKind(kindName);
             if (!kind)
-                return report(Error::badInput("--kind: unknown layout kind '" + kindName + "'"));
+                return report(Error::badInput("--kind: " + unknownLayoutKind(kindName)));
             ProjectionInput in;
             in.name = kindName;
             in.layout.kind = *kind;

@@ -5,10 +5,13 @@
 #include "engine/size.h"
 #include "engine/sqlite.h"
 #include "engine/store.h"
+#include "engine/suggest.h"
 #include "layoutbench_version.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace lb::cli {
 
@@ -106,11 +109,11 @@ int verdictExitStatus(const std::string& failOn, Verdict overall) {
 namespace {
 
 // The command a command line names: the first word that is neither an option nor the value of
-// the program's own --db. Empty when there is none.
+// the program's own --db or --max-input-size. Empty when there is none.
 std::string commandWord(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view word = argv[i];
-        if (word == "--db") {
+        if (word == "--db" || word == "--max-input-size") {
             ++i;
             continue;
         }
@@ -118,6 +121,38 @@ std::string commandWord(int argc, char** argv) {
             return std::string(word);
     }
     return {};
+}
+
+// The first --option of the command line that neither the command nor the program has, said
+// with the nearest they do have: "unknown option '--kindd' for capacity (did you mean
+// '--kind'?)". None when every one is known (the parse failed for another reason).
+std::optional<std::string> unknownOption(CLI::App& app, const std::string& command, int argc,
+                                         char** argv) {
+    std::vector<std::string> names;
+    const auto add = [&names](const CLI::App& a) {
+        for (const CLI::Option* o : a.get_options())
+            for (const auto& name : o->get_lnames())
+                names.push_back("--" + name);
+    };
+    add(app);
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (s->get_name() == command)
+            sub = s;
+    if (sub)
+        add(*sub);
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--")
+            break;
+        if (!word.starts_with("--"))
+            continue;
+        const std::string name(word.substr(0, word.find('=')));
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            return "unknown option '" + lb::escapeControl(name) + "'" +
+                   (sub ? " for " + command : std::string()) + lb::didYouMean(name, names);
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -163,15 +198,17 @@ int main(int argc, char** argv) {
     addReport(app, globals, action);
     addMerge(app, globals, action);
     std::string known;
-    bool isCommand = false;
+    std::vector<std::string> commands;
     const std::string command = commandWord(argc, argv);
     for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
         known += (known.empty() ? "" : ", ") + sub->get_name();
-        isCommand = isCommand || sub->get_name() == command;
+        commands.push_back(sub->get_name());
     }
-    if (!command.empty() && !isCommand) {
-        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command)
-                  << "' (commands: " << known << ")\n";
+    if (!command.empty() &&
+        std::find(commands.begin(), commands.end(), command) == commands.end()) {
+        const std::string near = lb::didYouMean(command, commands);
+        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command) << "'"
+                  << (near.empty() ? " (commands: " + known + ")" : near) << "\n";
         return 2;
     }
     try {
@@ -183,7 +220,10 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "layoutbench: " << lb::escapeControl(e.what()) << '\n';
+        // A mistyped option makes CLI11 say what it checked first (often a required option
+        // missing, the mistyped one being it): name the mistyped option instead.
+        const auto unknown = unknownOption(app, command, argc, argv);
+        std::cerr << "layoutbench: " << (unknown ? *unknown : lb::escapeControl(e.what())) << '\n';
         return 2;
     }
     if (globals.db.empty())

@@ -122,7 +122,7 @@ _layoutbench() {
                            --vdevs --raidz-expanded-from --zfs-devices" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --viable --not-viable --decide --fail-on" ;;
-        list) options="" ;;
+        list) options="--catalog" ;;
         plan) options="" ;;
         run) options="--layout --resume --yes-destroy --fail-on" ;;
         cleanup) options="--campaign" ;;
@@ -147,7 +147,7 @@ _layoutbench() {
         import) _filedir ;;
         plan | run) _filedir toml ;;
         merge) _filedir db ;;
-        list) COMPREPLY=($(compgen -W "layouts runs campaigns" -- "$cur")) ;;
+        list) COMPREPLY=($(compgen -W "layouts runs campaigns drives" -- "$cur")) ;;
     esac
 } &&
     complete -F _layoutbench layoutbench

@@ -157,6 +157,67 @@ TEST_F(Manners, TablesFitColumns) {
     }
 }
 
+// A slip of the fingers gets the name it was probably meant to be: a command, an option (even
+// when it was a required one, which CLI11 would report missing), a layout kind.
+TEST_F(Manners, MistypedNamesGetADidYouMean) {
+    expectOneLineError(
+        lb({"capacity", "--kindd", "zfs-raidz1", "--disks", "3", "--disk-size", "1T"}),
+        "unknown option '--kindd' for capacity (did you mean '--kind'?)");
+    expectOneLineError(lb({"project", "--kind", "md-raid6", "--disks", "6", "--disk-size", "1T",
+                           "--used", "1T", "--growht", "30%"}),
+                       "unknown option '--growht' for project (did you mean '--growth'?)");
+    expectOneLineError(lb({"capacity", "--kind", "zfs-raidz", "--disks", "3", "--disk-size", "1T"}),
+                       "unknown layout kind 'zfs-raidz' (did you mean 'zfs-raidz1', 'zfs-raidz2' "
+                       "or 'zfs-raidz3'?)");
+    expectOneLineError(lb({"project", "--kind", "md-riad6", "--disks", "4", "--disk-size", "1T",
+                           "--used", "1T", "--growth", "30%"}),
+                       "--kind: unknown layout kind 'md-riad6' (did you mean 'md-raid6'?)");
+    expectOneLineError(lb({"--db", path("r.db"), "lits"}), "(did you mean 'list'?)");
+    // A scenario's kind: the file and line, and the name.
+    const std::string file = path("typo.toml");
+    std::ofstream(file) << "name = \"typo\"\n\n[[layouts]]\nname = \"a\"\nkind = \"zfs-mirorr\"\n";
+    expectOneLineError(lb({"plan", file}), "typo.toml:5");
+    expectOneLineError(lb({"plan", file}), "(did you mean 'zfs-mirror'?)");
+}
+
+// The catalog's drives, without a database: the ids --drive takes.
+TEST_F(Manners, ListDrivesShowsTheCatalog) {
+    const auto table = lb({"list", "drives"});
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    const auto listed = lb({"list", "drives", "--json"});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    const auto drives = json::parse(listed.out);
+    ASSERT_GE(drives.size(), 3U);
+    for (const auto& d : drives) {
+        EXPECT_NE(table.out.find(d.at("id").get<std::string>()), std::string::npos) << table.out;
+        EXPECT_EQ(d.at("price_is_illustrative"), true);
+        EXPECT_GT(d.at("capacity_bytes").get<std::uint64_t>(), 0U);
+    }
+    EXPECT_NE(table.out.find("samsung-860-evo-500gb"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("--price"), std::string::npos) << table.out;
+    expectOneLineError(lb({"list", "drives", "--catalog", path("none.toml")}), "--catalog");
+}
+
+// The kind column is never shortened, and mixed-size waste has its column, kept at 80 columns,
+// so that a row adds up.
+TEST_F(Manners, TheCapacityTableKeepsItsKindsWholeAndItsMixedSizeWaste) {
+    const auto r = lb({"capacity", "--kind", "all", "--disks", "10", "--disk-size",
+                       "500G,500G,500G,500G,500G,500G,500G,500G,1T,1T"},
+                      {"COLUMNS=80"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* kind : {"md-raid10", "zfs-stripe", "zfs-mirror", "zfs-raidz2", "draid2:"})
+        EXPECT_NE(r.out.find(kind), std::string::npos) << kind << "\n" << r.out;
+    const auto table = lines(r.out);
+    ASSERT_FALSE(table.empty());
+    EXPECT_NE(table.front().find("mixed sizes"), std::string::npos) << r.out;
+    for (const auto& line : table) {
+        EXPECT_LE(displayWidth(line), 80U) << line;
+        if (!line.starts_with("(not shown")) { // no cell shortened with "…"
+            EXPECT_EQ(line.find("\u2026"), std::string::npos) << line;
+        }
+    }
+}
+
 TEST_F(Manners, IterationsCountFromOne) {
     importSamples(path("r.db"));
     ASSERT_EQ(lb({"import", "--db", path("r.db"), "--layout", "guest", "--allow-duplicate", guest})

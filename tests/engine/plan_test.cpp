@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <regex>
 #include <sstream>
 
 namespace lb {
@@ -476,6 +477,11 @@ chap_password = "****"
     ASSERT_FALSE(plan);
     EXPECT_NE(plan.error().message.find("the CHAP password is masked in this copy"),
               std::string::npos)
+        << plan.error().message;
+    // Where: the file and the line of the layout's export table, as every bad input says it.
+    EXPECT_TRUE(std::regex_search(plan.error().message,
+                                  std::regex("^/srv/plans\\.toml:[1-9][0-9]*: chap_password: "
+                                             "layout 'd': ")))
         << plan.error().message;
 }
 

@@ -104,7 +104,7 @@ TEST_P(Completion, CompletesKindsAndListTargets) {
     EXPECT_EQ(join(got.at("layoutbench capacity --kind zfs-raidz")),
               "zfs-raidz1 zfs-raidz2 zfs-raidz3");
     EXPECT_EQ(join(got.at("layoutbench project --kind md-raid1")), "md-raid1 md-raid10");
-    EXPECT_EQ(join(got.at("layoutbench list ")), "campaigns layouts runs");
+    EXPECT_EQ(join(got.at("layoutbench list ")), "campaigns drives layouts runs");
 }
 
 // As installed: the catalog is share/layoutbench/drives.toml beside bin/layoutbench (here a stub
