@@ -7,11 +7,13 @@
 #include "engine/series.h"
 #include "reports/display.h"
 
+#include <QFontMetricsF>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
 #include <qcustomplot.h>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -126,7 +128,23 @@ void reset(QCustomPlot& plot) {
 
 void setTitle(QCustomPlot& plot, const QString& text) {
     plot.plotLayout()->insertRow(0);
-    auto* title = new QCPTextElement(&plot, text, QFont(plot.font().family(), 11, QFont::Bold));
+    const QFont font(plot.font().family(), 11, QFont::Bold);
+    // A title wider than the report's charts (900 px) is cut at both ends by QCPTextElement:
+    // it breaks at spaces onto more lines instead.
+    constexpr double widest = 860;
+    const QFontMetricsF metrics(font);
+    QString wrapped, line;
+    for (const QString& word : text.split(' ')) {
+        const QString longer = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > widest) {
+            wrapped += (wrapped.isEmpty() ? "" : "\n") + line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    wrapped += (wrapped.isEmpty() ? "" : "\n") + line;
+    auto* title = new QCPTextElement(&plot, wrapped, font);
     title->setObjectName("chart-title");
     plot.plotLayout()->addElement(0, 0, title);
 }
@@ -185,10 +203,17 @@ QString verdictColor(Verdict v) {
 }
 
 QStringList barMetrics(const ReportData& data) {
+    // Every metric that decides a comparison is drawn, whatever its kind (a p99 latency, a
+    // bonnie++ file operation): a chart that leaves out what decided would look surer than it is.
+    std::set<std::string> deciding;
+    for (const auto& c : data.comparisons)
+        for (const auto& m : c.metrics)
+            if (m.decisive)
+                deciding.insert(m.name);
     std::vector<std::string> names;
     for (const auto& [layout, samples] : data.samples)
         for (const auto& s : samples.metrics)
-            if (isBarMetric(s.name) && !s.values.empty())
+            if ((isBarMetric(s.name) || deciding.count(s.name)) && !s.values.empty())
                 names.push_back(s.name);
     return sortedNames(std::move(names));
 }
@@ -213,6 +238,11 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
     group->setSpacing(1);
     const double width = 0.8 / static_cast<double>(std::max<std::size_t>(1, data.layouts.size()));
     double top = 0;
+    // How many runs each bar stands for, written above it (on a layer over the bars).
+    if (!plot.layer("labels"))
+        plot.addLayer("labels", plot.layer("main"), QCustomPlot::limAbove);
+    const double groupOffset = -0.5 * width * static_cast<double>(data.layouts.size() - 1);
+    const int countFont = names.size() * data.layouts.size() > 24 ? 6 : 7;
     for (std::size_t li = 0; li < data.layouts.size(); ++li) {
         const ReportLayout& layout = data.layouts[li];
         auto* bars = new QCPBars(plot.xAxis, plot.yAxis);
@@ -240,9 +270,23 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
             const auto [lo, hi] = std::minmax_element(s->values.begin(), s->values.end());
             keys.push_back(static_cast<double>(k + 1));
             values.push_back(mid * scale);
-            minus.push_back((mid - *lo) * scale);
-            plus.push_back((*hi - mid) * scale);
+            // One run has no spread: no whisker rather than a flat one (NaN draws none).
+            const bool spread = s->values.size() > 1;
+            minus.push_back(spread ? (mid - *lo) * scale : qQNaN());
+            plus.push_back(spread ? (*hi - mid) * scale : qQNaN());
             top = std::max(top, *hi * scale);
+            auto* count = new QCPItemText(&plot);
+            count->setObjectName("run-count");
+            count->setLayer("labels");
+            count->setFont(QFont(plot.font().family(), countFont));
+            count->position->setType(QCPItemPosition::ptPlotCoords);
+            count->position->setCoords(static_cast<double>(k + 1) + groupOffset +
+                                           width * static_cast<double>(li),
+                                       *hi * scale);
+            count->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            count->setPadding(QMargins(0, 0, 0, 2));
+            count->setText(QString("n=%1").arg(s->values.size()));
+            count->setSelectable(false);
         }
         bars->setData(keys, values, true);
         auto* spread = new QCPErrorBars(plot.xAxis, plot.yAxis);
@@ -261,8 +305,8 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
     plot.yAxis->setLabel(normalise ? QString("% of the baseline's median") : unitLabel);
     plot.yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
     plot.yAxis->grid()->setVisible(true);
-    setTitle(plot, normalise ? "Median per layout, relative to the baseline (bars: min–max)"
-                             : "Median per layout in " + unitLabel + " (bars: min–max)");
+    setTitle(plot, normalise ? "Median per layout, relative to the baseline (bars: min–max, n runs)"
+                             : "Median per layout in " + unitLabel + " (bars: min–max, n runs)");
     showLegend(plot);
 }
 
@@ -328,11 +372,35 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
             const double v = clamp(m.overhead * 100.0);
             keys.push_back(static_cast<double>(i + 1));
             values.push_back(v);
-            // No interval below three runs a side: no whisker rather than a false one.
+            // No interval below three runs a side: no whisker rather than a false one (NaN
+            // draws none), and the label says so.
             minus.push_back(m.interval ? std::max(0.0, v - clamp((m.interval->low - 1.0) * 100.0))
-                                       : 0.0);
-            plus.push_back(m.interval ? std::max(0.0, clamp((m.interval->high - 1.0) * 100.0) - v)
-                                      : 0.0);
+                                       : qQNaN());
+            // An interval that runs past the top ends in an arrow there, with its value.
+            const double high = m.interval ? (m.interval->high - 1.0) * 100.0 : 0.0;
+            const bool highCut = m.interval && !(high < cap);
+            plus.push_back(m.interval && !highCut ? std::max(0.0, high - v) : qQNaN());
+            if (highCut) {
+                auto* arrow = new QCPItemLine(&plot);
+                arrow->setObjectName("interval-cut");
+                arrow->setLayer("labels");
+                arrow->start->setCoords(static_cast<double>(i + 1), v);
+                arrow->end->setCoords(static_cast<double>(i + 1), cap);
+                arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
+                arrow->setPen(QPen(QColor("#202020")));
+                arrow->setSelectable(false);
+                auto* reach = new QCPItemText(&plot);
+                reach->setObjectName("interval-cut-value");
+                reach->setLayer("labels");
+                reach->setFont(QFont(plot.font().family(), 7));
+                reach->position->setType(QCPItemPosition::ptPlotCoords);
+                reach->position->setCoords(static_cast<double>(i + 1), cap);
+                reach->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+                reach->setPadding(QMargins(4, 1, 0, 0));
+                reach->setText(std::isfinite(high) ? QString::asprintf("to %+.0f %%", high)
+                                                   : QString("to inf"));
+                reach->setSelectable(false);
+            }
 
             // Bars cut at the top always say how long they really are, written down the bar.
             const bool clamped = !(m.overhead * 100.0 < cap);
@@ -351,11 +419,19 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
             } else {
                 text->setPositionAlignment(Qt::AlignHCenter |
                                            (v >= 0 ? Qt::AlignBottom : Qt::AlignTop));
-                text->setPadding(QMargins(0, 2, 0, 2));
+                text->setPadding(QMargins(1, 1, 1, 1));
+                // Readable over the whisker that runs through it.
+                text->setBrush(QColor(255, 255, 255, 200));
             }
-            text->setText(std::isfinite(m.overhead)
-                              ? QString::asprintf("%+.0f %%", m.overhead * 100.0)
-                              : QString("inf"));
+            // The runs behind it, and whether there is an interval at all.
+            const QString runs = QString("n=%1/%2%3")
+                                     .arg(m.baselineSamples)
+                                     .arg(m.candidateSamples)
+                                     .arg(m.interval ? "" : ", no interval");
+            const QString value = std::isfinite(m.overhead)
+                                      ? QString::asprintf("%+.0f %%", m.overhead * 100.0)
+                                      : QString("inf");
+            text->setText(clamped ? value + "  " + runs : value + "\n" + runs);
             text->setSelectable(false);
         }
         if (keys.isEmpty())
@@ -378,7 +454,10 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
 
     std::vector<QString> labels;
     for (const auto* m : metrics)
-        labels.push_back(metricLabel(m->name));
+        labels.push_back(
+            metricLabel(m->name) +
+            (labelled ? QString()
+                      : QString(" (n=%1/%2)").arg(m->baselineSamples).arg(m->candidateSamples)));
     setMetricTicks(plot, labels);
     plot.yAxis->setLabel("overhead: % more time than the baseline");
     plot.yAxis->setRange(bottom < 0 ? bottom - 5.0 : 0.0, top);
@@ -411,6 +490,16 @@ double projectionTop(const LayoutProjection& p) {
 }
 
 } // namespace
+
+const ExpansionPath* drawnExpansion(const LayoutProjection& p) {
+    const auto drawn = [](const ExpansionPath& e) { return e.keepsUp && !e.schedule.empty(); };
+    if (p.cost && p.cost->expansion)
+        for (const auto& e : p.expansions)
+            if (e.kind == *p.cost->expansion && drawn(e))
+                return &e;
+    const auto first = std::find_if(p.expansions.begin(), p.expansions.end(), drawn);
+    return first == p.expansions.end() ? nullptr : &*first;
+}
 
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection) {
     reset(plot);
@@ -445,9 +534,7 @@ void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection)
     for (double v : used)
         top = std::max(top, v);
 
-    const auto path = std::find_if(p.expansions.begin(), p.expansions.end(),
-                                   [](const ExpansionPath& e) { return e.keepsUp; });
-    if (path != p.expansions.end() && !path->schedule.empty()) {
+    if (const ExpansionPath* path = drawnExpansion(p)) {
         QVector<double> expanded;
         std::size_t next = 0;
         double current = static_cast<double>(p.capacity.usableBytes) / tb;
@@ -460,7 +547,7 @@ void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection)
             top = std::max(top, current);
         }
         auto* gExpanded = plot.addGraph(plot.xAxis, plot.yAxis);
-        gExpanded->setName("with expansion");
+        gExpanded->setName("with " + qs(std::string(expansionKindName(path->kind))));
         gExpanded->setLineStyle(QCPGraph::lsStepLeft);
         gExpanded->setPen(QPen(QColor("#2ca02c"), 1.5, Qt::DashDotLine));
         gExpanded->setData(months, expanded, true);

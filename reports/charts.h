@@ -20,14 +20,16 @@ class QCustomPlot;
 
 namespace lb::charts {
 
-// Which metrics the grouped-bar chart shows: bonnie put_block, get_block, rewrite, seeks and every
-// fio bandwidth and IOPS metric, that any layout has. Sorted.
+// Which metrics the grouped-bar chart shows: bonnie put_block, get_block, rewrite, seeks, every
+// fio bandwidth and IOPS metric, and every metric that decides a comparison (a p99 latency, a
+// bonnie++ file operation), that any layout has. Sorted.
 QStringList barMetrics(const ReportData& data);
 
 // Grouped bars: one QCPBars series per layout (named after it, in data.layouts order, side by side
 // in a QCPBarsGroup), one group per metric in `metrics` (key i+1 for metrics[i]; a layout without
 // the metric has no bar there), each bar the median in display units (MB/s or ops/s), with a
-// QCPErrorBars (not in the legend) from the minimum to the maximum over iterations. When
+// QCPErrorBars (not in the legend) from the minimum to the maximum over iterations (none, NaN,
+// for a single run), and above each bar its run count (QCPItemText "run-count": "n=3"). When
 // `normalise` is true every bar is a percentage of the baseline's median (=100 %), so metrics of
 // mixed units can stand side by side; metrics the baseline lacks are then left out.
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
@@ -40,16 +42,23 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
 // -100 % to viableMax-1, since a faster candidate is viable too) and "band-not-viable"
 // (notViableMin-1 upwards). The value axis stops at three times the not-viable threshold; longer
 // bars are cut there and labelled with their true value. Value labels are QCPItemText items on a
-// layer "labels" above the bars.
+// layer "labels" above the bars, each with the runs a side ("n=5/5", and ", no interval" below
+// three a side, where the bar has no whisker: its error is NaN); with more than 16 bars the
+// runs go in the tick labels instead. An interval that runs past the top ends there in an arrow
+// (QCPItemLine "interval-cut") with its value ("interval-cut-value": "to +412 %").
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 
 // Capacity projection of one layout over its months (x: month 0..N, y: bytes in a unit):
 // QCPGraph "usable" (usable capacity without expansion, a step line), "used" (projected use),
 // "ceiling" (the fill ceiling, dashed) and, when an expansion path keeps up, "with expansion"
-// (the usable capacity along the first such path's schedule, a step line) with a vertical
+// (the usable capacity along drawnExpansion's schedule, a step line; named "with md-grow") with
+// a vertical
 // QCPItemStraightLine per expansion step (objectName "expansion-step"). The value axis is in the
 // decimal unit (kB to PB) in which the largest value reads 1 to 999, named in its label.
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection);
+// The expansion path the projection chart draws: the cheapest that keeps up where the cost is
+// known, else the first that keeps up; none when no step is needed or none keeps up.
+const ExpansionPath* drawnExpansion(const LayoutProjection& projection);
 
 // One workload's steady-state rounds on a layout (SNIA PTS's steady-state chart): QCPGraph
 // "tracked" (the tracked value per round, x: round 1..N), and over the last window of rounds

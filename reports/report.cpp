@@ -172,18 +172,25 @@ struct ChartRef {
 // Which charts a report has, and their captions (the same in every format).
 std::vector<ChartRef> chartPlan(const ReportData& data) {
     std::vector<ChartRef> out;
-    bool bytes = false, ops = false;
+    bool bytes = false, ops = false, latency = false;
     for (const QString& m : charts::barMetrics(data)) {
         const auto info = describeMetric(m.toStdString());
         bytes = bytes || (info && info->unit == Unit::BytesPerSecond);
         ops = ops || (info && info->unit == Unit::OpsPerSecond);
+        latency = latency || (info && info->unit == Unit::Nanoseconds);
     }
+    const std::string whiskers = "the whiskers span the slowest to the fastest run (none for a "
+                                 "single run); n: the runs behind each bar.";
     if (bytes)
-        out.push_back({"bars-throughput", "Throughput per layout: median over iterations in MB/s; "
-                                          "the whiskers span the slowest to the fastest run."});
+        out.push_back({"bars-throughput",
+                       "Throughput per layout: median over iterations in MB/s; " + whiskers});
     if (ops)
-        out.push_back({"bars-ops", "Operations per second per layout: median over iterations; "
-                                   "the whiskers span the slowest to the fastest run."});
+        out.push_back(
+            {"bars-ops", "Operations per second per layout: median over iterations; " + whiskers});
+    if (latency)
+        out.push_back({"bars-latency", "Deciding latencies per layout (lower is better): median "
+                                       "over iterations in ms; " +
+                                           whiskers});
     for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
         const Comparison& c = data.comparisons[i];
         const bool any = std::any_of(c.metrics.begin(), c.metrics.end(),
@@ -192,7 +199,9 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
             out.push_back({"overhead-" + std::to_string(i),
                            "Overhead of " + c.candidate + " against " + c.baseline +
                                " per decisive metric (% more time per unit of work), with the "
-                               "95 % interval; green band: viable, red band: not viable."});
+                               "95 % interval where there are three runs a side or more (an "
+                               "arrow where it runs past the top); n: the runs a side; green "
+                               "band: viable, red band: not viable."});
     }
     const QStringList series = charts::timeSeriesNames(data);
     for (qsizetype i = 0; i < series.size(); ++i) {
@@ -236,12 +245,26 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                            "their average, 90 % and 110 % of it (dotted) and the fitted line "
                            "(dashed). Steady: range within 20 % and slope within 10 % of the "
                            "average."});
-    for (std::size_t i = 0; i < data.projections.size(); ++i)
-        out.push_back({"projection-" + std::to_string(i),
-                       "Capacity projection of " + data.projections[i].name +
-                           ": usable capacity without expansion, projected use and the fill "
-                           "ceiling (dashed) by month; with an expansion path that keeps up, "
-                           "its usable capacity and steps (green)."});
+    for (std::size_t i = 0; i < data.projections.size(); ++i) {
+        const LayoutProjection& p = data.projections[i];
+        const ExpansionPath* drawn = charts::drawnExpansion(p);
+        const std::string years = data.projectionRequest
+                                      ? std::to_string(data.projectionRequest->years) + " years"
+                                      : std::string("the horizon");
+        out.push_back(
+            {"projection-" + std::to_string(i),
+             "Capacity projection of " + p.name +
+                 ": usable capacity without expansion, projected use and the fill ceiling "
+                 "(dashed) by month; " +
+                 (drawn ? "grown by " + std::string(expansionKindName(drawn->kind)) +
+                              (p.cost && p.cost->expansion == drawn->kind ? ", the cheapest path"
+                                                                          : "") +
+                              " that keeps up, its usable capacity (green, dash-dot) and its "
+                              "steps (green, dotted)."
+                  : p.ceilingMonth
+                      ? std::string("no expansion path keeps up with the growth.")
+                      : "the ceiling is not passed within " + years + ": no expansion needed.")});
+    }
     return out;
 }
 
@@ -1352,10 +1375,12 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
     QCustomPlot plot;
     plot.setFont(QFont("DejaVu Sans", 9));
     for (const ChartRef& ref : chartPlan(data)) {
-        if (ref.id == "bars-throughput" || ref.id == "bars-ops") {
+        if (ref.id == "bars-throughput" || ref.id == "bars-ops" || ref.id == "bars-latency") {
             QStringList metrics;
-            for (const auto& m : barMetricsOfUnit(
-                     data, ref.id == "bars-throughput" ? Unit::BytesPerSecond : Unit::OpsPerSecond))
+            const Unit unit = ref.id == "bars-throughput" ? Unit::BytesPerSecond
+                              : ref.id == "bars-ops"      ? Unit::OpsPerSecond
+                                                          : Unit::Nanoseconds;
+            for (const auto& m : barMetricsOfUnit(data, unit))
                 metrics << QString::fromStdString(m);
             charts::buildGroupedBars(plot, data, metrics, false);
         } else if (ref.id.rfind("series-", 0) == 0) {

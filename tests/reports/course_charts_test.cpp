@@ -10,6 +10,7 @@
 #include "reports/charts.h"
 #include "reports/display.h"
 #include "reports/report.h"
+#include "tests/support/chart_title.h"
 #include "tests/support/scratch_dir.h"
 
 #include <fstream>
@@ -56,11 +57,7 @@ ReportData twoLayouts() {
 }
 
 QString titleOf(QCustomPlot& plot) {
-    for (int i = 0; i < plot.plotLayout()->elementCount(); ++i)
-        if (auto* t = qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i));
-            t && t->objectName() == "chart-title")
-            return t->text();
-    return {};
+    return test::chartTitle(plot);
 }
 
 QCPGraph* graphNamed(QCustomPlot& plot, const QString& name) {

@@ -642,7 +642,9 @@ TEST(Charts, GroupedBarsHaveOneSeriesPerLayout) {
     const QStringList metrics = charts::barMetrics(data);
     EXPECT_TRUE(metrics.contains("bonnie.put_block"));
     EXPECT_TRUE(metrics.contains("bonnie.seeks"));
-    EXPECT_FALSE(metrics.contains("bonnie.putc"));
+    // Every deciding metric is drawn (putc decides); CPU shares are shown, never deciding.
+    EXPECT_TRUE(metrics.contains("bonnie.putc"));
+    EXPECT_FALSE(metrics.contains("bonnie.putc_cpu"));
     EXPECT_TRUE(std::is_sorted(metrics.begin(), metrics.end()));
     QCustomPlot plot;
     for (int pass = 0; pass < 2; ++pass) { // rebuilding in place leaves nothing behind
@@ -927,7 +929,12 @@ TEST(Charts, ProjectionChartHasUsableUsedCeilingAndExpansion) {
         std::vector<std::string> names;
         for (int i = 0; i < plot.graphCount(); ++i)
             names.push_back(plot.graph(i)->name().toStdString());
-        EXPECT_EQ(names, (std::vector<std::string>{"usable", "used", "ceiling", "with expansion"}));
+        // The path drawn is named, the one the caption names.
+        const ExpansionPath* drawn = charts::drawnExpansion(bare);
+        ASSERT_NE(drawn, nullptr);
+        EXPECT_EQ(names, (std::vector<std::string>{
+                             "usable", "used", "ceiling",
+                             "with " + std::string(expansionKindName(drawn->kind))}));
         ASSERT_EQ(plot.graph(0)->data()->size(), static_cast<int>(bare.months.size()));
         EXPECT_NEAR(plot.graph(2)->data()->at(0)->value,
                     static_cast<double>(bare.ceilingBytes) / 1e12, 1e-9);
