@@ -1,6 +1,7 @@
 #include "engine/analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/math/distributions/students_t.hpp>
 #include <cassert>
 #include <cctype>
@@ -404,22 +405,61 @@ std::string joinedText(const std::vector<std::string>& items, std::string_view s
     return out;
 }
 
-// Why a metric both sides measured stays out of the verdict, or "".
-std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name) {
+// A method note says one aspect of how a metric was measured: "bs=4 KiB" (the work: an option of
+// the tool, a bonnie++ file size), or without '=' the I/O path ("direct I/O"). The aspect, and
+// its value.
+std::pair<std::string, std::string> aspectOf(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || text.find(' ') < eq)
+        return {"", text};
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// Aspects that say how much or how long, not what: sides that differ in them did the same kind of
+// work, and the difference is said next to the metric rather than keeping it out of the verdict.
+constexpr std::array<std::string_view, 4> amountAspects{"size", "runtime", "file_size", "files"};
+
+// Why a metric both sides measured stays out of the verdict, or "": what either side excludes,
+// or an aspect of the work on which they differ ("not comparable: bs 4 KiB vs 64 KiB"). Aspects
+// of amount that differ go to `differs` ("size 16 MiB vs 64 MiB").
+std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name,
+                      std::vector<std::string>& differs) {
     auto excludes = notesFor(b, name, MetricNote::Kind::Excludes);
     for (auto& e : notesFor(c, name, MetricNote::Kind::Excludes))
         if (std::find(excludes.begin(), excludes.end(), e) == excludes.end())
             excludes.push_back(std::move(e));
     if (!excludes.empty())
         return joinedText(excludes, "; ");
-    const auto mb = notesFor(b, name, MetricNote::Kind::Method);
-    const auto mc = notesFor(c, name, MetricNote::Kind::Method);
-    if (mb.size() > 1 || mc.size() > 1)
-        return "not comparable: measured both ways (" + joinedText(mb.size() > 1 ? mb : mc, ", ") +
-               ")";
-    if (mb.size() == 1 && mc.size() == 1 && mb[0] != mc[0])
-        return "not comparable: " + mb[0] + " vs " + mc[0];
-    return {};
+    // Each side's values of each aspect, in the order they first appear.
+    std::vector<std::string> aspects;
+    std::map<std::string, std::vector<std::string>> ofBaseline, ofCandidate;
+    for (auto [side, values] : {std::pair{&b, &ofBaseline}, std::pair{&c, &ofCandidate}})
+        for (const auto& text : notesFor(*side, name, MetricNote::Kind::Method)) {
+            auto [aspect, value] = aspectOf(text);
+            if (std::find(aspects.begin(), aspects.end(), aspect) == aspects.end())
+                aspects.push_back(aspect);
+            (*values)[aspect].push_back(aspect.empty() ? text : value);
+        }
+    std::vector<std::string> reasons;
+    for (const auto& aspect : aspects) {
+        const auto& vb = ofBaseline[aspect];
+        const auto& vc = ofCandidate[aspect];
+        if (vb.empty() || vc.empty()) // one side does not say: nothing to hold against
+            continue;
+        std::string what;
+        const std::string named = aspect.empty() ? std::string() : aspect + " ";
+        if (vb.size() > 1 || vc.size() > 1)
+            what = "measured both ways (" + named + joinedText(vb.size() > 1 ? vb : vc, ", ") + ")";
+        else if (vb[0] != vc[0])
+            what = named + vb[0] + " vs " + vc[0];
+        else
+            continue;
+        if (std::find(amountAspects.begin(), amountAspects.end(), aspect) != amountAspects.end())
+            differs.push_back("the sides did different amounts of work: " + what);
+        else
+            reasons.push_back(what);
+    }
+    return reasons.empty() ? std::string() : "not comparable: " + joinedText(reasons, "; ");
 }
 
 const FailedWorkload* failedWorkload(const LayoutSamples& side, const std::string& workload) {
@@ -533,9 +573,25 @@ std::string headlineFor(const Comparison& c) {
     for (const auto& m : c.metrics)
         if (m.decisive)
             deciding.push_back(&m);
+    // Metrics the two sides measured doing different work, with the first difference: out of the
+    // verdict, and said at its head.
+    std::size_t notComparable = 0;
+    std::string firstDifference;
+    for (const auto& m : c.metrics)
+        if (m.excluded.starts_with("not comparable: ")) {
+            ++notComparable;
+            if (firstDifference.empty())
+                firstDifference = m.excluded.substr(std::string_view("not comparable: ").size());
+        }
+    const std::string different =
+        notComparable == 0
+            ? std::string()
+            : std::to_string(notComparable) + " metric" + (notComparable == 1 ? "" : "s") +
+                  " not comparable (the sides did different work: " + firstDifference + ")";
     if (deciding.empty())
         return c.candidate + ": " + std::string(verdictName(c.verdict)) +
-               " — no deciding metric could be compared";
+               " — no deciding metric could be compared" +
+               (different.empty() ? std::string() : "; " + different);
     std::string out = c.candidate + ": " + std::string(verdictName(c.verdict)) + " — ";
     std::vector<std::string> drivers;
     for (const auto* m : deciding) { // worst first already
@@ -599,6 +655,8 @@ std::string headlineFor(const Comparison& c) {
             out += " (without: " + std::string(verdictName(without)) +
                    (confidentWithout ? ", confident)" : ", not confident)");
     }
+    if (!different.empty())
+        out += "; " + different;
     // Said next to the verdict, not only among the notes: this is not a server's ZFS on disks.
     const auto onlyEmulated = [](const std::vector<std::string>& on) {
         return std::any_of(on.begin(), on.end(), [](const std::string& l) {
@@ -738,7 +796,9 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
         addFailureNotes(m, baselineSamples, "the baseline", b->workload);
         addFailureNotes(m, candidateSamples, "the candidate", c->second->workload);
         markOutliers(m, *b, *c->second, out.baseline, out.candidate, policy.thresholds);
-        m.excluded = exclusion(baselineSamples, candidateSamples, name);
+        std::vector<std::string> differs;
+        m.excluded = exclusion(baselineSamples, candidateSamples, name, differs);
+        m.notes.insert(m.notes.end(), differs.begin(), differs.end());
         if (!m.excluded.empty()) {
             m.decisive = false;
             m.role = "shown: " + m.excluded;

@@ -172,12 +172,17 @@ bool looksLikeToolVersion(std::string_view s) {
     return true;
 }
 
+// num_files, 0-based: after the two seek counts of format 1.98.
+std::size_t filesColumn(const Format& format) {
+    return format.seekCounts ? 21 : 19;
+}
+
 // How the line was read, for an imported run: the units bonnie++ wrote and the run's sizes.
 RunOrigin csvOrigin(const Format& format, const std::vector<std::string_view>& values) {
     RunOrigin o;
     o.format = "bonnie++ CSV (format " + std::string(format.version) + ")";
     o.convertedFrom = {"KiB/s", "us/ms/s latencies"};
-    const std::size_t filesAt = format.seekCounts ? 21 : 19; // num_files, 0-based
+    const std::size_t filesAt = filesColumn(format);
     if (!values[2].empty())
         o.spec["machine"] = std::string(values[2]);
     if (!values[5].empty())
@@ -193,6 +198,20 @@ void noteTooFast(ParsedRun& run, const std::string& metric, std::string_view mar
     const std::string what = "too fast to time (" + std::string(marker) + ")";
     run.caveats.push_back(metric + ": " + what);
     run.notes.push_back(MetricNote{MetricNote::Kind::Excludes, metric, what});
+}
+
+void noteWork(ParsedRun& run, std::string_view fileSize, std::string_view files) {
+    // A table's size cell may add the chunk size: "256M:4k".
+    const std::string size(trim(fileSize.substr(0, fileSize.find(':'))));
+    if (!size.empty())
+        for (const auto test : ioTestNames)
+            run.notes.push_back({MetricNote::Kind::Method, "bonnie." + std::string(test) + "*",
+                                 "file_size=" + size});
+    const std::string count(trim(files.substr(0, files.find(':'))));
+    if (!count.empty())
+        for (const auto test : fileTestNames)
+            run.notes.push_back(
+                {MetricNote::Kind::Method, "bonnie." + std::string(test) + "*", "files=" + count});
 }
 
 Expected<ParsedRun> parseCsvLine(std::string_view line) {
@@ -252,6 +271,7 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
             return fieldError(i, field, parsed.error().message);
         run.metrics.push_back(Metric{field.metric, *parsed, unitOf(field.kind)});
     }
+    noteWork(run, values[5], values[filesColumn(*format)]);
     return run;
 }
 

@@ -40,4 +40,10 @@ bool looksLikeCsv(std::string_view text);
 // the CSV and the text table both do.
 void noteTooFast(ParsedRun& run, const std::string& metric, std::string_view marker);
 
+// Records how much work the tests did, as Method notes the comparison holds against the other
+// side's (engine/analysis.h): the file size of the block tests ("file_size=63G", -s) and the file
+// count of the file tests ("files=16", -n, in thousands as bonnie++ prints it; a table's
+// "16:4096:1024/2" gives 16). Empty: not said.
+void noteWork(ParsedRun& run, std::string_view fileSize, std::string_view files);
+
 } // namespace lb::bonnie

@@ -366,6 +366,8 @@ Expected<PastedRun> finishTable(const TableRun& t) {
         if (auto r = addFileRow(out.run, *t.file, t.fileBlock); !r)
             return fail(r.error());
     out.run.origin = tableOrigin(t);
+    noteWork(out.run, t.io ? std::string_view(t.io->size) : std::string_view(),
+             t.file ? std::string_view(t.file->size) : std::string_view());
     return out;
 }
 

@@ -3,6 +3,7 @@
 // and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
 #include "probes/fio_json.h"
 
+#include "engine/size.h"
 #include "probes/fio_histogram.h"
 #include "probes/fio_json_compat.h"
 #include "probes/fio_output.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -135,6 +137,9 @@ struct Entry {
     std::array<std::optional<DirectionStats>, directions.size()> stats; // absent if not printed
     // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
     std::optional<bool> direct;
+    // The options that say what work the job did ("bs=4k", "iodepth=32"), as it ran them: its
+    // own, else the global ones, else fio's default; none without options.
+    std::vector<std::string> work;
     // json+ histograms, a direction at a time, for the percentile curves (fio_histogram.h); why
     // they cannot be read, when they cannot (a caveat: the metrics do not depend on them).
     std::vector<LatencyBins> histograms;
@@ -183,6 +188,61 @@ std::optional<bool> effectiveDirect(const V& entry, const std::optional<V>& glob
         if (const auto direct = directSetting(*globalOptions))
             return direct;
     return false;
+}
+
+// The options that define the work a job did, with fio's default where it has one that does not
+// depend on the platform (ioengine's does, but Linux's is psync), and what fio also accepts for
+// them. Two sides whose jobs differ in one of these did different work (engine/analysis.h).
+struct WorkOption {
+    std::string_view key;
+    std::string_view alias;
+    std::string_view fallback; // "" : no default worth assuming
+    bool size;                 // a size: "4k", "4K" and "4096" are one value
+};
+constexpr std::array<WorkOption, 8> workOptions{{{"rw", "readwrite", "read", false},
+                                                 {"bs", "blocksize", "4096", true},
+                                                 {"iodepth", "", "1", false},
+                                                 {"numjobs", "", "1", false},
+                                                 {"ioengine", "", "psync", false},
+                                                 {"rwmixread", "", "", false},
+                                                 {"size", "", "", true},
+                                                 {"runtime", "", "", false}}};
+
+template <typename V> std::optional<std::string> optionText(const V& options, const WorkOption& o) {
+    if (!options.isObject())
+        return std::nullopt;
+    std::optional<std::string> found;
+    for (const auto& [key, value] : options.members())
+        if ((key == o.key || (!o.alias.empty() && key == o.alias)) && value.isString())
+            found = std::string(value.string()); // the last written wins, as in fio
+    return found;
+}
+
+std::string workValue(const WorkOption& o, std::string text) {
+    for (auto& c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (o.size) // fio's sizes are binary: 4k = 4096
+        if (const auto bytes = parseSize(text, SizeConvention::Binary))
+            return formatBytes(*bytes, true);
+    return text;
+}
+
+template <typename V>
+std::vector<std::string> workOf(const V& entry, const std::optional<V>& globalOptions) {
+    std::vector<std::string> out;
+    const auto own = entry.member("job options");
+    if (!own)
+        return out;
+    for (const auto& o : workOptions) {
+        auto text = optionText(*own, o);
+        if (!text && globalOptions)
+            text = optionText(*globalOptions, o);
+        if (!text && !o.fallback.empty())
+            text = std::string(o.fallback);
+        if (text)
+            out.push_back(std::string(o.key) + "=" + workValue(o, *text));
+    }
+    return out;
 }
 
 // Percentiles are optional: fio omits clat's with clat_percentiles=0 and prints lat's only with
@@ -357,6 +417,7 @@ Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
     if (e.error != 0)
         return e; // a failed job's numbers are not used, so they need not be valid
     e.direct = effectiveDirect(value, globalOptions);
+    e.work = workOf(value, globalOptions);
 
     bool anyDirection = false;
     for (std::size_t d = 0; d < directions.size(); ++d) {
@@ -555,6 +616,15 @@ Expected<void> emitGroup(const Group& g, ParsedRun& run) {
     if (const auto method = ioMethod(g))
         run.notes.insert(run.notes.begin() + notesBefore,
                          {MetricNote::Kind::Method, g.prefix + ".*", *method});
+    // What work the group did, an option a note ("bs=4 KiB"); members that differ give one
+    // note each, which the comparison reads as measured both ways.
+    std::vector<std::string> work;
+    for (const Entry* e : g.members)
+        for (const auto& w : e->work)
+            if (std::find(work.begin(), work.end(), w) == work.end())
+                work.push_back(w);
+    for (const auto& w : work)
+        run.notes.push_back({MetricNote::Kind::Method, g.prefix + ".*", w});
     return {};
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -82,6 +83,52 @@ TEST_F(Cli, ReportSaysWhoWroteItWhenAndWithWhat) {
     EXPECT_NE(text({"--author", "Bob Ops <bob@example.org>"})
                   .find(" by Bob Ops \\<bob@example.org\\> with layoutbench"),
               std::string::npos);
+}
+
+// What each run did is compared before its figures: fio jobs of one name with a different block
+// size did different work (out of the verdict, named in the headline and next to the metric); a
+// different size, or bonnie++'s file size, is said next to the metric and still decides.
+TEST_F(Cli, RunsThatDidDifferentWorkAreNotComparedAsIfTheyHadNot) {
+    std::ifstream in(data + "/fio/3.33/seq_read.json");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto replaced = [](std::string s, const std::string& from, const std::string& to) {
+        const auto at = s.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return at == std::string::npos ? s : s.replace(at, from.size(), to);
+    };
+    const std::string bigger =
+        write("bigger.json", replaced(text, "\"size\" : \"8M\"", "\"size\" : \"16M\""));
+    const std::string smallerBlocks =
+        write("64k.json", replaced(text, "\"bs\" : \"128k\"", "\"bs\" : \"64k\""));
+    for (const auto& [layout, file] :
+         {std::pair{std::string("a"), data + "/fio/3.33/seq_read.json"},
+          std::pair{std::string("b"), smallerBlocks}, std::pair{std::string("c"), bigger}})
+        ASSERT_EQ(lb({"import", "--layout", layout, file}).exitCode, 0) << layout;
+    const auto blocks =
+        json::parse(lb({"compare", "--baseline", "a", "--candidate", "b", "--json"}).out);
+    for (const auto& m : blocks.at("metrics")) {
+        EXPECT_EQ(m.at("excluded"), "not comparable: bs 128.00 KiB vs 64.00 KiB") << m["name"];
+        EXPECT_EQ(m.at("decisive"), false) << m["name"];
+    }
+    EXPECT_NE(
+        blocks.at("headline")
+            .get<std::string>()
+            .find("not comparable (the sides did different work: bs 128.00 KiB vs 64.00 KiB)"),
+        std::string::npos)
+        << blocks["headline"];
+    const auto sizes =
+        json::parse(lb({"compare", "--baseline", "a", "--candidate", "c", "--json"}).out);
+    bool decides = false;
+    for (const auto& m : sizes.at("metrics")) {
+        EXPECT_TRUE(m.at("excluded").is_null()) << m["name"];
+        decides = decides || m.at("decisive").get<bool>();
+        const auto notes = m.at("notes").get<std::vector<std::string>>();
+        EXPECT_NE(std::find(notes.begin(), notes.end(),
+                            "the sides did different amounts of work: size 8.00 MiB vs 16.00 MiB"),
+                  notes.end())
+            << m["name"];
+    }
+    EXPECT_TRUE(decides);
 }
 
 TEST_F(Cli, SeedImportGivesADecisionOnPutBlock) {

@@ -144,7 +144,14 @@ TEST(BonnieCsv, TooFastGivesACaveatAndNoMetric) {
 TEST(BonnieCsv, TooFastNamesEachMissingMetricInAnExcludesNote) {
     // So the comparison lists them as not compared instead of losing them.
     const auto bare = parseGolden("1.97/seed-bare-metal.csv");
-    EXPECT_EQ(bare.notes,
+    const auto excludes = [](const ParsedRun& run) {
+        std::vector<MetricNote> out;
+        for (const auto& n : run.notes)
+            if (n.kind == MetricNote::Kind::Excludes)
+                out.push_back(n);
+        return out;
+    };
+    EXPECT_EQ(excludes(bare),
               (std::vector<MetricNote>{
                   {MetricNote::Kind::Excludes, "bonnie.seq_stat", "too fast to time (+++++)"},
                   {MetricNote::Kind::Excludes, "bonnie.seq_stat_cpu", "too fast to time (+++)"},
@@ -153,15 +160,30 @@ TEST(BonnieCsv, TooFastNamesEachMissingMetricInAnExcludesNote) {
               }));
 
     const auto tiny = parseGolden("2.00a/s64-n1-too-fast.csv");
-    EXPECT_EQ(tiny.notes.size(), 20u); // rate and CPU of 4 IO tests and 6 file tests
-    for (const auto& n : tiny.notes) {
+    EXPECT_EQ(excludes(tiny).size(), 20u); // rate and CPU of 4 IO tests and 6 file tests
+    for (const auto& n : excludes(tiny)) {
         EXPECT_EQ(n.kind, MetricNote::Kind::Excludes) << n.metrics;
         EXPECT_FALSE(find(tiny, n.metrics)) << n.metrics << " has a value";
         EXPECT_TRUE(describeMetric(n.metrics)) << n.metrics << " is not in the catalog";
     }
     // A latency that was measured is not excluded with its test's rate.
-    for (const auto& n : tiny.notes)
+    for (const auto& n : excludes(tiny))
         EXPECT_FALSE(metricMatches(n.metrics, "bonnie.put_block_latency")) << n.metrics;
+}
+
+// How much work each test did (-s, -n), for the comparison to hold against the other side's.
+TEST(BonnieCsv, TheFileSizeAndFileCountAreMethodNotesOfTheirTests) {
+    const auto bare = parseGolden("1.97/seed-bare-metal.csv");
+    const auto on = [&](const std::string& metric) {
+        std::vector<std::string> out;
+        for (const auto& n : bare.notes)
+            if (n.kind == MetricNote::Kind::Method && metricMatches(n.metrics, metric))
+                out.push_back(n.text);
+        return out;
+    };
+    EXPECT_EQ(on("bonnie.put_block"), (std::vector<std::string>{"file_size=63G"}));
+    EXPECT_EQ(on("bonnie.seeks_latency"), (std::vector<std::string>{"file_size=63G"}));
+    EXPECT_EQ(on("bonnie.seq_create"), (std::vector<std::string>{"files=16"}));
 }
 
 TEST(BonnieCsv, LatencyUnits) {

@@ -24,10 +24,11 @@ ParsedRun json(const std::string& file) {
 
 // The notes on how the I/O was done (the runs' other notes, e.g. "under 5 s", are tested with
 // the probe).
+// The I/O path notes ("direct I/O"); the notes of the work ("bs=4.00 KiB") have an '='.
 std::vector<MetricNote> methodNotes(const ParsedRun& run) {
     std::vector<MetricNote> out;
     for (const auto& n : run.notes)
-        if (n.kind == MetricNote::Kind::Method)
+        if (n.kind == MetricNote::Kind::Method && n.text.find('=') == std::string::npos)
             out.push_back(n);
     return out;
 }
@@ -79,6 +80,9 @@ TEST(FioLegacyJson, JobOptionsGiveMethodNotes) {
     ASSERT_EQ(directMethod.size(), 1u);
     EXPECT_EQ(directMethod[0],
               (MetricNote{MetricNote::Kind::Method, "fio.direct4k.*", "direct I/O"}));
+    // And the work it did, from its options, fio's defaults where it set none.
+    EXPECT_TRUE(hasNote(direct, MetricNote::Kind::Method, "fio.direct4k.*", "bs=4.00 KiB"));
+    EXPECT_TRUE(hasNote(direct, MetricNote::Kind::Method, "fio.direct4k.*", "iodepth=1"));
     // Without printed options (fio 2.0) the JSON does not say.
     EXPECT_TRUE(methodNotes(json("2.0.13/seqread.json")).empty());
 }

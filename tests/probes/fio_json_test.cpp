@@ -489,14 +489,22 @@ TEST(FioJson, TotalLatencyPercentilesOnZfsFuseWhereSubmissionIsTheLatency) {
     expectMetric(run, base + "runtime", 6.003, Unit::Seconds);
     EXPECT_EQ(run.metrics.size(), 10u);
     // Mean slat 99185 ns of 100906 ns: the clat figures are qualified, the total ones are not;
-    // a 6 s run is long enough; the job ran with direct=1.
-    EXPECT_EQ(run.notes,
-              (std::vector<MetricNote>{
-                  {Method, "fio.rand-read-4k-qd1.*", "direct I/O"},
-                  {Qualifies, base + "clat_*",
-                   "submission takes 98 % of the total latency: completion latency alone "
-                   "understates it"}}));
-    EXPECT_TRUE(notesOn(run, base + "lat_p99").size() == 1u) << "only the Method note";
+    // a 6 s run is long enough; the job ran with direct=1, and its options say the work.
+    const std::string job = "fio.rand-read-4k-qd1.*";
+    EXPECT_EQ(run.notes, (std::vector<MetricNote>{
+                             {Method, job, "direct I/O"},
+                             {Qualifies, base + "clat_*",
+                              "submission takes 98 % of the total latency: completion latency "
+                              "alone understates it"},
+                             {Method, job, "rw=randread"},
+                             {Method, job, "bs=4.00 KiB"},
+                             {Method, job, "iodepth=1"},
+                             {Method, job, "numjobs=1"},
+                             {Method, job, "ioengine=libaio"},
+                             {Method, job, "size=64.00 MiB"},
+                             {Method, job, "runtime=6"}}));
+    for (const auto& n : notesOn(run, base + "lat_p99"))
+        EXPECT_EQ(n.kind, Method) << "only the Method notes: " << n.text;
 }
 
 TEST(FioJson, ClatOnlyOutputKeepsClatAndSaysSubmissionDominates) {
@@ -509,8 +517,10 @@ TEST(FioJson, ClatOnlyOutputKeepsClatAndSaysSubmissionDominates) {
     EXPECT_TRUE(hasNote(run, Qualifies, base + "clat_*",
                         "submission takes 96 % of the total latency: completion latency alone "
                         "understates it"));
-    EXPECT_EQ(notesOn(run, base + "clat_p99").size(), 2u); // with the Method note
-    EXPECT_EQ(notesOn(run, base + "bw").size(), 1u);
+    // With the Method notes: the I/O path and one per option of the work (rw, bs, iodepth,
+    // numjobs, ioengine, size, runtime).
+    EXPECT_EQ(notesOn(run, base + "clat_p99").size(), 9u);
+    EXPECT_EQ(notesOn(run, base + "bw").size(), 8u);
 }
 
 TEST(FioJson, ADirectoryOnADiskHasASubmissionShareToo) {
@@ -591,8 +601,16 @@ TEST(FioJson, SameNamedJobsDisagreeingOnDirectAreMixed) {
     const auto parsed = lb::fio::parseJson(text);
     ASSERT_TRUE(parsed) << parsed.error().message;
     // Slat share (5 + 3 x 10) / 400 = 8.75 %: under 10 %, no note; 9 s is long enough.
+    // The second job sets no rw: fio's default, read. Both are said, so the comparison sees the
+    // job measured both ways.
     EXPECT_EQ(parsed->notes,
-              (std::vector<MetricNote>{{Method, "fio.w.*", "direct and buffered I/O mixed"}}));
+              (std::vector<MetricNote>{{Method, "fio.w.*", "direct and buffered I/O mixed"},
+                                       {Method, "fio.w.*", "rw=write"},
+                                       {Method, "fio.w.*", "bs=4.00 KiB"},
+                                       {Method, "fio.w.*", "iodepth=1"},
+                                       {Method, "fio.w.*", "numjobs=1"},
+                                       {Method, "fio.w.*", "ioengine=psync"},
+                                       {Method, "fio.w.*", "rw=read"}}));
 }
 
 TEST(FioJson, NoOptionsPrintedNoMethod) {
