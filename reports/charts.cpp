@@ -424,14 +424,16 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
                 text->setBrush(QColor(255, 255, 255, 200));
             }
             // The runs behind it, and whether there is an interval at all.
+            // A line each, so that sixteen labels side by side stay apart.
             const QString runs = QString("n=%1/%2%3")
                                      .arg(m.baselineSamples)
                                      .arg(m.candidateSamples)
-                                     .arg(m.interval ? "" : ", no interval");
+                                     .arg(m.interval ? "" : "\nno interval");
             const QString value = std::isfinite(m.overhead)
                                       ? QString::asprintf("%+.0f %%", m.overhead * 100.0)
                                       : QString("inf");
-            text->setText(clamped ? value + "  " + runs : value + "\n" + runs);
+            text->setText(clamped ? value + "  " + QString(runs).replace('\n', ", ")
+                                  : value + "\n" + runs);
             text->setSelectable(false);
         }
         if (keys.isEmpty())

@@ -42,7 +42,7 @@ void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringLi
 // -100 % to viableMax-1, since a faster candidate is viable too) and "band-not-viable"
 // (notViableMin-1 upwards). The value axis stops at three times the not-viable threshold; longer
 // bars are cut there and labelled with their true value. Value labels are QCPItemText items on a
-// layer "labels" above the bars, each with the runs a side ("n=5/5", and ", no interval" below
+// layer "labels" above the bars, each with the runs a side ("n=5/5", and "no interval" below
 // three a side, where the bar has no whisker: its error is NaN); with more than 16 bars the
 // runs go in the tick labels instead. An interval that runs past the top ends there in an arrow
 // (QCPItemLine "interval-cut") with its value ("interval-cut-value": "to +412 %").

@@ -93,7 +93,7 @@ TEST(HonestCharts, OverheadBarsWithoutAnIntervalHaveNoWhiskerAndSaySo) {
     }
     EXPECT_TRUE(sawNoInterval && sawInterval && sawCut);
     const QString texts = allTexts(plot);
-    EXPECT_TRUE(texts.contains("n=2/2, no interval")) << texts.toStdString();
+    EXPECT_TRUE(texts.contains("n=2/2\nno interval")) << texts.toStdString();
     EXPECT_TRUE(texts.contains("n=5/5")) << texts.toStdString();
     const auto reach = textsNamed(plot, "interval-cut-value");
     ASSERT_EQ(reach.size(), 1U) << texts.toStdString();
