@@ -241,7 +241,8 @@ nlohmann::json growthJson(const GrowthSource& g) {
 }
 
 // "raidz2: 6 x 500 GB zfs-raidz2, usable 1.9 TB"; "nas: imported, usable 12 TB (given)".
-std::string describeLayout(const LayoutProjection& p, const std::string& kind) {
+std::string describeLayout(const LayoutProjection& p, const std::string& kind, bool binary) {
+    const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
     std::ostringstream out;
     out << p.name << ": ";
     if (p.capacityGiven) {
@@ -261,11 +262,13 @@ std::string describeLayout(const LayoutProjection& p, const std::string& kind) {
     return out.str();
 }
 
+// `binary`: sizes as the user gave them, in TiB rather than TB.
 std::string renderLayout(const LayoutProjection& p, const std::string& kind, unsigned years,
-                         const std::optional<Drive>& drive) {
+                         const std::optional<Drive>& drive, bool binary) {
+    const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
     std::ostringstream out;
-    out << describeLayout(p, kind) << ", ceiling " << display::share(p.ceilingFraction) << " = "
-        << formatBytes(p.ceilingBytes) << ", ";
+    out << describeLayout(p, kind, binary) << ", ceiling " << display::share(p.ceilingFraction)
+        << " = " << formatBytes(p.ceilingBytes) << ", ";
     if (p.ceilingMonth)
         out << "passed in month " << *p.ceilingMonth << " without expansion\n";
     else
@@ -551,7 +554,12 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         return 0;
     }
 
-    std::cout << "Growth: " << describeGrowth(growth.model) << " from " << formatBytes(used)
+    // Sizes in the unit the user typed them in: binary (TiB) when a size given was.
+    const auto typedBinary = [](const std::string& t) {
+        return t.find("iB") != std::string::npos || t.find("ib") != std::string::npos;
+    };
+    const bool binary = typedBinary(o.diskSize) || typedBinary(o.used);
+    std::cout << "Growth: " << describeGrowth(growth.model) << " from " << formatBytes(used, binary)
               << " in use, over " << o.years << " years";
     if (growth.fit) {
         const auto& f = *growth.fit;
@@ -582,7 +590,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         std::cout << "Price: " << display::usd(price->usd)
                   << (price->perTb ? " per TB" : " per drive") << " (--price)\n";
     for (std::size_t i = 0; i < projections.size(); ++i)
-        std::cout << "\n" << renderLayout(projections[i], kinds[i], o.years, drive);
+        std::cout << "\n" << renderLayout(projections[i], kinds[i], o.years, drive, binary);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 namespace {
 
@@ -246,6 +247,22 @@ TEST_F(ImportedProjection, ProjectTakesThePriceAndTheWriteAmplificationOfTheBuye
     auto perGb = args;
     perGb[perGb.size() - 7] = "25/GB";
     expectOneLineError(lb(perGb), "--price: '25/GB' is per gb");
+}
+
+// Sizes come back in the unit they were given in: TiB in, TiB out; TB in, TB out.
+TEST_F(ImportedProjection, ProjectSpeaksInTheUnitOfTheSizesGiven) {
+    const auto binary = lb({"project", "--kind", "md-raid6", "--disks", "6", "--disk-size", "4TiB",
+                            "--used", "10TiB", "--growth", "30%"});
+    ASSERT_EQ(binary.exitCode, 0) << binary.err;
+    EXPECT_NE(binary.out.find("from 10.00 TiB in use"), std::string::npos) << binary.out;
+    EXPECT_NE(binary.out.find("6 x 4.00 TiB, usable "), std::string::npos) << binary.out;
+    // No size in decimal units (the cost column stays per TB, as drives are priced).
+    EXPECT_FALSE(std::regex_search(binary.out, std::regex("[0-9] [kMGTP]B\\b"))) << binary.out;
+    const auto decimal = lb({"project", "--kind", "md-raid6", "--disks", "6", "--disk-size", "4T",
+                             "--used", "10T", "--growth", "30%"});
+    ASSERT_EQ(decimal.exitCode, 0) << decimal.err;
+    EXPECT_NE(decimal.out.find("6 x 4.00 TB, usable "), std::string::npos) << decimal.out;
+    EXPECT_EQ(decimal.out.find("TiB"), std::string::npos) << decimal.out;
 }
 
 } // namespace
