@@ -308,9 +308,24 @@ void addQuestion(Doc& doc, const ReportData& data) {
              "baseline, and each metric is compared with the baseline's."}});
     if (!data.scenarioDescription.empty())
         doc.para(std::vector<Span>{{"Scenario: ", true}, {data.scenarioDescription}});
-    if (data.io)
-        doc.para(
-            std::vector<Span>{{"What was measured: ", true}, {describeCampaignIo(*data.io) + "."}});
+    if (data.io) {
+        // Workloads that ask for buffered I/O (direct = false) run buffered on every layout even
+        // where the campaign chose direct I/O: said with it, as their command lines show.
+        std::vector<std::string> buffered;
+        if (data.io->direct)
+            for (const auto& r : data.runs)
+                if (std::find(r.argv.begin(), r.argv.end(), "--direct=0") != r.argv.end() &&
+                    std::find(buffered.begin(), buffered.end(), r.workload) == buffered.end())
+                    buffered.push_back(r.workload);
+        doc.para(std::vector<Span>{
+            {"What was measured: ", true},
+            {describeCampaignIo(*data.io) +
+             (buffered.empty() ? std::string()
+                               : "; buffered I/O where the workload asks for it (direct = "
+                                 "false): " +
+                                     joined(buffered, ", ")) +
+             "."}});
+    }
     const Thresholds& t = data.thresholds;
     doc.para("The rule: for every metric the cost ratio is the candidate's time per unit of work "
              "over the baseline's (baseline ÷ candidate for a throughput, candidate ÷ baseline "

@@ -630,6 +630,24 @@ TEST(Report, PdfWrapsNamesAtDotsRepeatsHeadersAndKeepsHeadingsWithText) {
     EXPECT_GE(pagesWithRows, 2U) << "a comparison table runs onto a second page";
 }
 
+// The campaign chose direct I/O, a workload asked for buffered: the statement of what was
+// measured says both, as the command lines do.
+TEST(Report, WhatWasMeasuredNamesTheWorkloadsThatRanBuffered) {
+    ReportData data = gather();
+    data.io = CampaignIo{true, "every layout accepts O_DIRECT", true, true};
+    data.runs.push_back({});
+    data.runs.back().workload = "fio:seq-read-1m";
+    data.runs.back().argv = {"fio", "--name=seq-read-1m", "--direct=0"};
+    const std::string md = renderMarkdown(data);
+    EXPECT_NE(md.find("direct I/O on every layout"), std::string::npos) << md.substr(0, 2000);
+    EXPECT_NE(md.find("buffered I/O where the workload asks for it (direct = false): "
+                      "fio:seq-read-1m"),
+              std::string::npos)
+        << md.substr(0, 2000);
+    data.io->direct = false;
+    EXPECT_EQ(renderMarkdown(data).find("where the workload asks for it"), std::string::npos);
+}
+
 TEST(Report, PdfToAnUnwritablePathIsARuntimeError) {
     auto r = renderPdf(gather(), "/nonexistent-dir/x/report.pdf");
     ASSERT_FALSE(r);
