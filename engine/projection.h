@@ -237,8 +237,8 @@ struct MonthPoint {
 // catalog's illustrative one): its disks, the disks that replace worn-out ones, and the cheapest
 // expansion path that keeps up.
 struct HorizonCost {
-    std::string
-        priceBasis; // "--price 25/TB", "catalog price of Samsung 870 EVO 1TB (illustrative)"
+    // "price given: 25/TB", "catalog price of the Samsung 870 EVO 1TB (illustrative)"
+    std::string priceBasis;
     bool illustrative = false;              // the catalog's price, not the buyer's
     double purchaseUsd = 0;                 // the layout's disks
     double replacementUsd = 0;              // wear.replacementDisks at the disks' price

@@ -137,8 +137,8 @@ struct Entry {
     std::array<std::optional<DirectionStats>, directions.size()> stats; // absent if not printed
     // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
     std::optional<bool> direct;
-    // The options that say what work the job did ("bs=4k", "iodepth=32"), as it ran them: its
-    // own, else the global ones, else fio's default; none without options.
+    // The options that say what work the job did ("bs=4.00 KiB", "iodepth=32"), as it ran them:
+    // its own, else the global ones, else fio's default; none without options.
     std::vector<std::string> work;
     // json+ histograms, a direction at a time, for the percentile curves (fio_histogram.h); why
     // they cannot be read, when they cannot (a caveat: the metrics do not depend on them).
