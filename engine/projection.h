@@ -206,6 +206,8 @@ struct ProjectionRequest {
     // Usable bytes given for imported layouts, by layout name: their results came from elsewhere
     // and their disks are unknown, so this is all a projection can know of their capacity.
     std::map<std::string, std::uint64_t> givenCapacity;
+    // The use was typed in a binary unit (1TiB): the answer gives its sizes so too.
+    bool binaryUnits = false;
 };
 
 struct ProjectionInput {

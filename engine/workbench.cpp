@@ -180,6 +180,8 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     if (!used)
         return badInput("used: " + used.error().message);
     r.usedBytes = *used;
+    // The use is the one size every projection has: its unit is the answer's (as `project`'s).
+    r.binaryUnits = projectionInBinaryUnits("", s.used);
     LB_TRY(growth, parseGrowth(s.growth));
     r.growth = growth;
     if (s.years < 1 || s.years > 50)
@@ -199,6 +201,46 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     LB_TRY(wa, parseWriteAmplifications(s.writeAmplification));
     r.writeAmplification = std::move(wa);
     return r;
+}
+
+Expected<std::vector<HypotheticalLayout>> hypotheticalLayouts(const HypotheticalLayoutSettings& s,
+                                                              const std::optional<Drive>& drive) {
+    if (s.diskSize.empty() && !drive)
+        return badInput("disk-size: required (each disk's size, e.g. 500G or 4TiB, or one size "
+                        "per disk), or a drive whose capacity it is");
+    if (s.disks == 0 && s.diskSize.find(',') == std::string::npos)
+        return badInput("disks: must be 1 or more with one size for every disk (or give one size "
+                        "per disk: 500G,500G,1T)");
+    auto sizes = s.diskSize.empty() ? Expected<std::vector<std::uint64_t>>(
+                                          std::vector<std::uint64_t>(s.disks, drive->capacityBytes))
+                                    : parseDiskSizes(s.diskSize, s.disks);
+    if (!sizes)
+        return badInput("disk-size: " + sizes.error().message);
+    auto record = parseSize(s.recordsize, SizeConvention::Binary);
+    if (!record)
+        return badInput("recordsize: " + record.error().message);
+    std::vector<HypotheticalLayout> out;
+    for (const auto& name : s.kinds) {
+        const auto kind = parseLayoutKind(name);
+        if (!kind)
+            return badInput("kind: " + unknownLayoutKind(name));
+        HypotheticalLayout h;
+        h.name = name;
+        h.layout.kind = *kind;
+        h.layout.diskBytes = *sizes;
+        h.layout.recordsizeBytes = *record;
+        h.layout.ashift = s.ashift;
+        h.layout.underprovision = s.underprovision;
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used) {
+    const auto typedBinary = [](std::string_view t) {
+        return t.find("iB") != std::string_view::npos || t.find("ib") != std::string_view::npos;
+    };
+    return typedBinary(diskSize) || typedBinary(used);
 }
 
 Expected<std::map<std::string, std::uint64_t>>

@@ -8,6 +8,8 @@
 //   reviewCampaign        what a campaign builds and destroys, for the safety review
 //   dryRun                every command a scenario would run, nothing run
 //   projectionRequest     a projection's settings as typed, checked
+//   hypotheticalLayouts   the layouts of a projection that do not exist yet: kind, disks, size
+//   projectionInBinaryUnits  whether a projection answers in TiB, as its sizes were typed
 //   projectionCoverage    which stored layouts a projection covers, and how
 //   storedProjectionInput what a stored layout is projected from: its disks or a given capacity
 //   projectStoredLayout   a stored layout's projection
@@ -154,6 +156,35 @@ struct ProjectionSettings {
 // The settings checked and read; bad input naming the field (used, growth, years, host-writes,
 // capacity, price, write-amplification).
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings);
+
+// Layouts that do not exist yet, as typed (`project --kind K --disks N --disk-size S`, the
+// Projection tab's "New layout…"): several kinds compare the same disks.
+struct HypotheticalLayoutSettings {
+    std::vector<std::string> kinds; // "zfs-raidz2", as typed
+    unsigned disks = 0;             // 0 with one size per disk: as many as there are sizes
+    // "500G", "4TiB" for every disk, or one per disk ("500G,500G,1T"); empty: the drive's capacity.
+    std::string diskSize;
+    std::string recordsize = "128K"; // ZFS record size, read as a binary size
+    unsigned ashift = 12;
+    double underprovision = 1.0;
+};
+
+struct HypotheticalLayout {
+    std::string name; // the kind as typed
+    CapacityInput layout;
+};
+
+// Each kind's layout of those disks, in the order given, `drive`'s capacity the disk size when
+// none is typed. Bad input naming the field: disk-size (none and no drive, not a size, sizes
+// that are not one per disk), disks (0 with one size for every disk), recordsize, kind (not a
+// kind). Whether the disks make such a layout (too few, too small) is the capacity model's to
+// say, when the layout is projected.
+Expected<std::vector<HypotheticalLayout>>
+hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optional<Drive>& drive);
+
+// The unit a projection answers in: binary (TiB) when the disk size or the use was typed in a
+// binary unit ("4TiB", "900gib"), decimal (TB, as drives are sold) otherwise. TiB in, TiB out.
+bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
 
 // "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/size.h reads a drive's) -> usable
 // bytes by layout name; bad input naming the field `capacity`: no '=', no name, a size that is

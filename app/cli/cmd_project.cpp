@@ -26,12 +26,9 @@ namespace {
 
 struct ProjectOptions {
     std::vector<std::string> layouts; // --layout, from the database
-    std::vector<std::string> kinds;   // --kind, several to compare side by side
-    unsigned disks = 0;
-    std::string diskSize;
-    std::string recordsize = "128K";
-    unsigned ashift = 12;
-    double underprovision = 1.0;
+    // --kind (several to compare side by side), --disks, --disk-size, --recordsize, --ashift,
+    // --underprovision
+    HypotheticalLayoutSettings hypothetical;
     std::string used;
     std::string growth;
     std::string samples;
@@ -66,20 +63,16 @@ std::string years1(double y) {
     return buf;
 }
 
-// --disk-size: one size for every disk or one per disk; without it, the catalog drive's size.
-Expected<std::vector<std::uint64_t>> diskSizes(const ProjectOptions& o,
-                                               const std::optional<Drive>& drive) {
-    if (o.diskSize.empty() && !drive)
+// The flags --kind needs beside it, said as flags: --disk-size (one size for every disk or one
+// per disk; without it, the catalog drive's size) and, with one size, --disks. The engine
+// checks what they say (hypotheticalLayouts).
+Expected<void> hypotheticalFlagsGiven(const HypotheticalLayoutSettings& h, bool drive) {
+    if (h.diskSize.empty() && !drive)
         return badInput("disk-size: required with --kind (or --drive, to use the drive's "
                         "capacity)");
-    if (o.disks == 0 && o.diskSize.find(',') == std::string::npos)
+    if (h.disks == 0 && h.diskSize.find(',') == std::string::npos)
         return badInput("disks: required with a single --disk-size");
-    auto sizes = o.diskSize.empty() ? Expected<std::vector<std::uint64_t>>(
-                                          std::vector<std::uint64_t>(o.disks, drive->capacityBytes))
-                                    : parseDiskSizes(o.diskSize, o.disks);
-    if (!sizes)
-        return badInput("disk-size: " + sizes.error().message);
-    return sizes;
+    return {};
 }
 
 // The engine's fields, as this command's flags.
@@ -463,7 +456,8 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     if (!stored)
         return report(stored.error(), projectFlags);
     // Price, endurance and wear need disks: an imported layout has only its capacity.
-    if (o.kinds.empty() && stored->coverage.modelled.empty() && !stored->coverage.given.empty())
+    if (o.hypothetical.kinds.empty() && stored->coverage.modelled.empty() &&
+        !stored->coverage.given.empty())
         for (const auto& [named, flag] :
              {std::pair{!o.drive.empty(), "--drive"},
               std::pair{hostWrites.has_value(), "--host-writes"},
@@ -473,26 +467,18 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                 return report(noDisksKnown(flag, stored->coverage.given));
     std::vector<ProjectionInput> inputs = std::move(stored->inputs);
     std::vector<std::string> kinds = std::move(stored->kinds);
-    if (!o.kinds.empty()) {
-        auto sizes = diskSizes(o, drive);
-        if (!sizes)
-            return report(sizes.error(), projectFlags);
-        auto record = parseSize(o.recordsize, SizeConvention::Binary);
-        if (!record)
-            return report(Error::badInput("--recordsize: " + record.error().message));
-        for (const auto& kindName : o.kinds) {
-            const auto kind = parseLayoutKind(kindName);
-            if (!kind)
-                return report(Error::badInput("--kind: " + unknownLayoutKind(kindName)));
+    if (!o.hypothetical.kinds.empty()) {
+        if (auto flags = hypotheticalFlagsGiven(o.hypothetical, drive.has_value()); !flags)
+            return report(flags.error(), projectFlags);
+        auto hypothetical = hypotheticalLayouts(o.hypothetical, drive);
+        if (!hypothetical)
+            return report(hypothetical.error(), projectFlags);
+        for (auto& h : *hypothetical) {
             ProjectionInput in;
-            in.name = kindName;
-            in.layout.kind = *kind;
-            in.layout.diskBytes = *sizes;
-            in.layout.recordsizeBytes = *record;
-            in.layout.ashift = o.ashift;
-            in.layout.underprovision = o.underprovision;
-            inputs.push_back(in);
-            kinds.push_back(kindName);
+            in.name = h.name;
+            in.layout = std::move(h.layout);
+            inputs.push_back(std::move(in));
+            kinds.push_back(h.name);
         }
     }
     if (inputs.empty())
@@ -519,7 +505,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
         in.writeAmplification = wa->forLayout(in.name);
         auto p = projectLayout(in);
         if (!p)
-            return report(o.diskSize.empty() && drive
+            return report(o.hypothetical.diskSize.empty() && drive
                               ? blameCatalog(p.error(), catalogSource, *drive)
                               : p.error(),
                           projectFlags);
@@ -555,10 +541,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     }
 
     // Sizes in the unit the user typed them in: binary (TiB) when a size given was.
-    const auto typedBinary = [](const std::string& t) {
-        return t.find("iB") != std::string::npos || t.find("ib") != std::string::npos;
-    };
-    const bool binary = typedBinary(o.diskSize) || typedBinary(o.used);
+    const bool binary = projectionInBinaryUnits(o.hypothetical.diskSize, o.used);
     std::cout << "Growth: " << describeGrowth(growth.model) << " from " << formatBytes(used, binary)
               << " in use, over " << o.years << " years";
     if (growth.fit) {
@@ -601,16 +584,19 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
     auto* sub = app.add_subcommand(
         "project", "Five-year capacity, expansion cost and SSD endurance of one or more layouts");
     sub->add_option("--layout", opts->layouts, "Layout from the results database (repeatable)");
-    sub->add_option("--kind", opts->kinds,
+    sub->add_option("--kind", opts->hypothetical.kinds,
                     "Layout kind to project (repeatable or comma-separated: zfs-raidz2,md-raid6)")
         ->delimiter(',');
-    sub->add_option("--disks", opts->disks, "Number of disks")->check(CLI::Range(1U, 1024U));
-    sub->add_option("--disk-size", opts->diskSize,
+    sub->add_option("--disks", opts->hypothetical.disks, "Number of disks")
+        ->check(CLI::Range(1U, 1024U));
+    sub->add_option("--disk-size", opts->hypothetical.diskSize,
                     "Size of each disk (500G = 500*10^9 bytes), or one per disk; default: the "
                     "--drive's capacity");
-    sub->add_option("--recordsize", opts->recordsize, "ZFS record size")->capture_default_str();
-    sub->add_option("--ashift", opts->ashift, "ZFS sector shift")->capture_default_str();
-    sub->add_option("--underprovision", opts->underprovision,
+    sub->add_option("--recordsize", opts->hypothetical.recordsize, "ZFS record size")
+        ->capture_default_str();
+    sub->add_option("--ashift", opts->hypothetical.ashift, "ZFS sector shift")
+        ->capture_default_str();
+    sub->add_option("--underprovision", opts->hypothetical.underprovision,
                     "Fraction of each disk partitioned, e.g. 0.8")
         ->capture_default_str();
     sub->add_option("--used", opts->used, "Bytes in use now (default with --samples: the last)");

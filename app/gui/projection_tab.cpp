@@ -4,6 +4,7 @@
 
 #include "app/gui/gui_types.h"
 #include "engine/install_paths.h"
+#include "engine/layout.h"
 #include "engine/layout_spec.h"
 #include "engine/projection.h"
 #include "engine/size.h"
@@ -33,6 +34,23 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     capacity_->setToolTip(tr("The usable capacity of an imported layout: its results came from "
                              "elsewhere and its disks are unknown"));
     capacity_->setEnabled(false);
+    // "New layout…": a layout that does not exist yet, as `project --kind --disks --disk-size`.
+    kind_ = new QComboBox;
+    kind_->setObjectName("projection-kind");
+    for (const LayoutKind k : diskLayoutKinds())
+        kind_->addItem(qs(layoutKindName(k)));
+    kind_->setCurrentText(qs(layoutKindName(LayoutKind::ZfsRaidz2)));
+    kind_->setToolTip(tr("The kind of the new layout"));
+    disks_ = new QSpinBox;
+    disks_->setObjectName("projection-disks");
+    disks_->setRange(0, 1024);
+    disks_->setValue(6);
+    disks_->setToolTip(tr("Disks of the new layout; 0 with one size per disk: one disk a size"));
+    diskSize_ = new QLineEdit("4T");
+    diskSize_->setObjectName("projection-disk-size");
+    diskSize_->setPlaceholderText(tr("empty: the drive's capacity"));
+    diskSize_->setToolTip(tr("Each disk's size: 500G (10^9 bytes), 4TiB (2^40 bytes), or one per "
+                             "disk (500G,500G,1T); empty: the chosen drive's capacity"));
     used_ = new QLineEdit("1T");
     used_->setObjectName("projection-used");
     used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
@@ -65,6 +83,10 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("&Used now:"), used_);
     form->addRow(tr("&Growth per year:"), growth_);
     form->addRow(tr("&Years:"), years_);
+    auto* fresh = new QFormLayout;
+    fresh->addRow(tr("&Kind:"), kind_);
+    fresh->addRow(tr("D&isks:"), disks_);
+    fresh->addRow(tr("Disk si&ze:"), diskSize_);
     // What the drives cost and wear, beside what the layout holds: the window fits 768 lines.
     auto* drives = new QFormLayout;
     drives->addRow(tr("&Drive:"), drive_);
@@ -84,6 +106,8 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     top->addLayout(form);
     top->addSpacing(24);
+    top->addLayout(fresh);
+    top->addSpacing(24);
     top->addLayout(drives);
     top->addStretch(1);
     auto* box = new QVBoxLayout(this);
@@ -97,17 +121,28 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
         recompute();
     });
     connect(capacity_, &QLineEdit::editingFinished, this, changed);
+    connect(kind_, &QComboBox::currentIndexChanged, this, changed);
+    connect(disks_, &QSpinBox::valueChanged, this, changed);
+    connect(diskSize_, &QLineEdit::editingFinished, this, changed);
     connect(drive_, &QComboBox::currentIndexChanged, this, changed);
     connect(years_, &QSpinBox::valueChanged, this, changed);
     for (QLineEdit* edit : {used_, growth_, hostWrites_, price_, writeAmplification_})
         connect(edit, &QLineEdit::editingFinished, this, changed);
     if (auto catalog = loadDriveCatalog(defaultDriveCatalogPath()))
         setCatalog(*catalog);
-    showMessage(tr("Open a database with a layout whose disks are known."));
+    {
+        const QSignalBlocker block(layout_);
+        layout_->addItem(tr("New layout…"));
+    }
+    layoutChosen();
+    showMessage(tr("Open a database with a layout whose disks are known, or describe a new "
+                   "layout by its kind, disks and disk size."));
 }
 
 void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
     const QString current = layout_->currentText();
+    // "New layout…" alone was no choice: a database's first layout is shown when it has one.
+    const bool newLayoutAlone = layouts_.empty();
     layouts_.clear();
     for (const auto& l : layouts)
         if (capacityFromSpec(l.spec, l.kind) || layoutSpecIsImported(l.spec))
@@ -117,12 +152,21 @@ void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
         layout_->clear();
         for (const auto& l : layouts_)
             layout_->addItem(qs(l.name));
-        const int again = layout_->findText(current);
+        layout_->addItem(tr("New layout…"));
+        const int again = newLayoutAlone ? 0 : layout_->findText(current);
         if (again >= 0)
             layout_->setCurrentIndex(again);
     }
     layoutChosen();
     recompute();
+}
+
+void ProjectionTab::chooseNewLayout() {
+    layout_->setCurrentIndex(static_cast<int>(layouts_.size()));
+}
+
+bool ProjectionTab::newLayoutChosen() const {
+    return layout_->currentIndex() == static_cast<int>(layouts_.size());
 }
 
 const LayoutRecord* ProjectionTab::chosen() const {
@@ -137,6 +181,10 @@ void ProjectionTab::layoutChosen() {
     const bool imported = l && layoutSpecIsImported(l->spec);
     capacity_->setEnabled(imported);
     capacity_->setText(imported ? capacities_[l->name] : QString());
+    const bool fresh = newLayoutChosen();
+    kind_->setEnabled(fresh);
+    disks_->setEnabled(fresh);
+    diskSize_->setEnabled(fresh);
     // Price, endurance and wear need disks.
     drive_->setEnabled(!imported);
     hostWrites_->setEnabled(!imported);
@@ -153,6 +201,39 @@ void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
         drive_->addItem(qs(d.model), qs(d.id));
 }
 
+std::optional<Expected<LayoutProjection>>
+ProjectionTab::project(const ProjectionRequest& request) const {
+    if (const LayoutRecord* l = chosen())
+        return projectStoredLayout(*l, request);
+    HypotheticalLayoutSettings settings;
+    settings.kinds = {ss(kind_->currentText())};
+    settings.disks = static_cast<unsigned>(disks_->value());
+    settings.diskSize = ss(diskSize_->text().trimmed());
+    auto layouts = hypotheticalLayouts(settings, request.drive);
+    if (!layouts)
+        return Expected<LayoutProjection>(fail(layouts.error()));
+    HypotheticalLayout& h = layouts->front();
+    return projectLayout(projectionInput(h.name, std::move(h.layout), request));
+}
+
+QString ProjectionTab::fieldError(const Error& error) const {
+    // Without a disk size typed, the disks are the chosen drive's size.
+    const bool driveSized =
+        diskSize_->text().trimmed().isEmpty() && !drive_->currentData().toString().isEmpty();
+    const QString diskSize =
+        driveSized ? tr("Drive (its capacity is the disk size)") : tr("Disk size");
+    return fieldMessage(error, {{"used", tr("Used now")},
+                                {"growth", tr("Growth per year")},
+                                {"years", tr("Years")},
+                                {"host-writes", tr("Host writes")},
+                                {"capacity", tr("Capacity")},
+                                {"price", tr("Price")},
+                                {"write-amplification", tr("Write amplification")},
+                                {"kind", tr("Kind")},
+                                {"disks", tr("Disks")},
+                                {"disk-size", diskSize}});
+}
+
 void ProjectionTab::showMessage(const QString& text) {
     plot_->clearPlottables();
     plot_->clearItems();
@@ -163,13 +244,11 @@ void ProjectionTab::showMessage(const QString& text) {
 
 bool ProjectionTab::recompute() {
     const LayoutRecord* chosenLayout = chosen();
-    if (!chosenLayout) {
-        showMessage(layouts_.empty() ? tr("No layout of this database records its disks "
-                                          "(kind and disk_bytes in its spec) or was imported.")
-                                     : tr("Choose a layout."));
+    const bool fresh = newLayoutChosen();
+    if (!chosenLayout && !fresh) {
+        showMessage(tr("Choose a layout."));
         return false;
     }
-    const LayoutRecord& l = *chosenLayout;
     ProjectionSettings settings{ss(used_->text().trimmed()),
                                 ss(growth_->text().trimmed()),
                                 static_cast<unsigned>(years_->value()),
@@ -178,7 +257,8 @@ bool ProjectionTab::recompute() {
                                 {},
                                 {},
                                 {}};
-    if (layoutSpecIsImported(l.spec)) {
+    if (chosenLayout && layoutSpecIsImported(chosenLayout->spec)) {
+        const LayoutRecord& l = *chosenLayout;
         // Its disks are unknown: the capacity typed for it is all there is to project against.
         const QString capacity = capacity_->text().trimmed();
         capacities_[l.name] = capacity;
@@ -201,37 +281,33 @@ bool ProjectionTab::recompute() {
     }
     auto request = projectionRequest(settings);
     if (!request) {
-        showMessage(
-            fieldMessage(request.error(), {{"used", tr("Used now")},
-                                           {"growth", tr("Growth per year")},
-                                           {"years", tr("Years")},
-                                           {"host-writes", tr("Host writes")},
-                                           {"capacity", tr("Capacity")},
-                                           {"price", tr("Price")},
-                                           {"write-amplification", tr("Write amplification")}}));
+        showMessage(fieldError(request.error()));
         return false;
     }
-    auto projection = projectStoredLayout(l, *request);
+    auto projection = project(*request);
     if (!projection) {
-        showMessage(tr("%1 has no capacity model.").arg(qs(l.name)));
+        showMessage(tr("%1 has no capacity model.").arg(qs(chosenLayout->name)));
         return false;
     }
     if (!*projection) {
-        showMessage(fieldMessage(projection->error(), {{"growth", tr("Growth per year")},
-                                                       {"years", tr("Years")},
-                                                       {"capacity", tr("Capacity")}}));
+        showMessage(fieldError(projection->error()));
         return false;
     }
     const LayoutProjection& p = **projection;
     charts::buildProjectionChart(*plot_, p);
     plot_->replot();
 
+    // In the unit the sizes were typed in, by the command line's rule.
+    const bool binary =
+        projectionInBinaryUnits(fresh ? ss(diskSize_->text()) : std::string(), ss(used_->text()));
+    const auto bytes = [binary](std::uint64_t b) { return qs(formatBytes(b, binary)); };
+
     QStringList lines;
     lines << tr("Usable %1, ceiling %2 % = %3; %4.")
-                 .arg(qs(formatBytes(p.capacity.usableBytes)) +
+                 .arg(bytes(p.capacity.usableBytes) +
                       (p.capacityGiven ? tr(" (given)") : QString()))
                  .arg(p.ceilingFraction * 100.0, 0, 'f', 0)
-                 .arg(qs(formatBytes(p.ceilingBytes)))
+                 .arg(bytes(p.ceilingBytes))
                  .arg(p.ceilingMonth
                           ? tr("the ceiling is passed in month %1 without expansion")
                                 .arg(*p.ceilingMonth)
@@ -260,8 +336,7 @@ bool ProjectionTab::recompute() {
                 .arg(w.modelled ? tr(" (given; the layout's model says %1)")
                                       .arg(w.modelled->factor, 0, 'f', 2)
                                 : QString())
-                .arg(
-                    qs(formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))));
+                .arg(bytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))));
         if (w.years)
             line += std::isfinite(*w.years)
                         ? tr("; rated endurance in %1 years").arg(*w.years, 0, 'f', 1)

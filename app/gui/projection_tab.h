@@ -3,11 +3,14 @@
 // first path that keeps up, drawn by the shared chart code (reports/charts.h) — with a summary of
 // the month the ceiling is passed, the expansion paths and SSD wear. An imported layout, whose
 // disks are unknown, is projected against the usable capacity typed for it (the command line's
-// --capacity LAYOUT=SIZE). Computed on the GUI thread: a projection is a few hundred small
-// calculations.
+// --capacity LAYOUT=SIZE). "New layout…" projects one that does not exist yet from its kind,
+// disks and disk size (`project --kind K --disks N --disk-size S`). Sizes are said in TiB when
+// they were typed in TiB, as the command line says them. Computed on the GUI thread: a
+// projection is a few hundred small calculations.
 #pragma once
 
 #include "engine/drive_catalog.h"
+#include "engine/projection.h"
 #include "engine/store.h"
 
 #include <QWidget>
@@ -30,7 +33,7 @@ public:
     explicit ProjectionTab(QWidget* parent = nullptr);
 
     // The layouts of the open database; those whose spec gives kind and disk sizes and the
-    // imported ones are offered. Recomputes.
+    // imported ones are offered, then "New layout…". Recomputes.
     void setLayouts(const std::vector<LayoutRecord>& layouts);
     // Replaces the drive catalog (the app loads data/drives.toml when it was built with one).
     void setCatalog(const DriveCatalog& catalog);
@@ -40,6 +43,14 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     QComboBox* layoutBox() const { return layout_; }
+    // Chooses "New layout…" in the layout box: the kind, disks and disk size below describe it.
+    void chooseNewLayout();
+    bool newLayoutChosen() const;
+    // The new layout's kind (every kind with a capacity model), disks and disk size ("500G",
+    // "4TiB", or one per disk; empty: the drive's capacity); disabled for a stored layout.
+    QComboBox* kindBox() const { return kind_; }
+    QSpinBox* disksBox() const { return disks_; }
+    QLineEdit* diskSizeEdit() const { return diskSize_; }
     QComboBox* driveBox() const { return drive_; }
     QLineEdit* usedEdit() const { return used_; }
     // The usable capacity of the chosen layout when it is imported; disabled otherwise.
@@ -58,6 +69,10 @@ private:
     // Shows the capacity typed for the chosen layout; what only disks give is off for an
     // imported one.
     void layoutChosen();
+    // The chosen layout's projection under `request`; none when it has no capacity model.
+    std::optional<Expected<LayoutProjection>> project(const ProjectionRequest& request) const;
+    // An engine error with the field it names said by its widget's label.
+    QString fieldError(const Error& error) const;
 
     std::vector<LayoutRecord> layouts_;         // those offered, in combo order
     std::map<std::string, QString> capacities_; // typed for imported layouts, by name
@@ -65,6 +80,9 @@ private:
     QComboBox* layout_ = nullptr;
     QLineEdit* used_ = nullptr;
     QLineEdit* capacity_ = nullptr;
+    QComboBox* kind_ = nullptr;
+    QSpinBox* disks_ = nullptr;
+    QLineEdit* diskSize_ = nullptr;
     QLineEdit* growth_ = nullptr;
     QSpinBox* years_ = nullptr;
     QComboBox* drive_ = nullptr;

@@ -74,6 +74,22 @@ TEST_F(ImportedProjection, ReportProjectsImportedLayoutsAgainstTheCapacityGiven)
         << text.substr(section, 1500);
 }
 
+// TiB in, TiB out: the use typed in TiB gives the report's sizes in TiB (the cost stays per TB).
+TEST_F(ImportedProjection, ReportAnswersInTheUnitTheUseWasTypedIn) {
+    const auto r = report({"--used", "4.5TiB", "--growth", "2TB/y", "--capacity", "bare-metal=12T",
+                           "--capacity", "guest=3.6TiB"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string text = reportText();
+    const auto section = text.find("## Capacity projection");
+    ASSERT_NE(section, std::string::npos) << text;
+    EXPECT_NE(text.find("from 4.50 TiB in use", section), std::string::npos)
+        << text.substr(section, 600);
+    EXPECT_NE(text.find("| bare-metal | 10.91 TiB (given) |", section), std::string::npos)
+        << text.substr(section, 600);
+    EXPECT_NE(text.find("| guest | 3.60 TiB (given) |", section), std::string::npos)
+        << text.substr(section, 600);
+}
+
 TEST_F(ImportedProjection, ReportRefusesAProjectionItCannotApplyNamingTheLayouts) {
     const auto none = report({"--used", "5T", "--growth", "30%"});
     expectOneLineError(none, "layoutbench: --used applies to no capacity model for imported "

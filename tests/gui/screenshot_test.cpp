@@ -2,21 +2,27 @@
 // platform, so fonts and styles render as on a desktop): the fixture database open, the guest
 // compared against the bare metal on the Results tab, the window grabbed to
 // screenshot-main-window.png in the build directory (and the two charts to screenshot-charts.png
-// and screenshot-overhead.png; a finished campaign to screenshot-campaign.png).
+// and screenshot-overhead.png; a new layout projected to screenshot-projection.png; a finished
+// campaign to screenshot-campaign.png).
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
 #include "app/gui/main_window.h"
+#include "app/gui/projection_tab.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/scenario_tab.h"
 #include "tests/gui/fixture.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -90,6 +96,21 @@ private slots:
         const QPixmap overhead = w.grab();
         QVERIFY(overhead.save(dirOut + QStringLiteral("/screenshot-overhead.png")));
         QVERIFY2(distinctColours(overhead.toImage()) > 20, "the overhead chart looks blank");
+        // A layout that does not exist yet, projected: ten 4 TiB disks in RAIDZ2, 10 TiB used.
+        ProjectionTab* projection = w.projectionTab();
+        w.tabs()->setCurrentWidget(projection);
+        projection->chooseNewLayout();
+        projection->kindBox()->setCurrentText(QStringLiteral("zfs-raidz2"));
+        projection->disksBox()->setValue(10);
+        projection->diskSizeEdit()->setText(QStringLiteral("4TiB"));
+        projection->usedEdit()->setText(QStringLiteral("10TiB"));
+        projection->hostWritesEdit()->setText(QStringLiteral("200G/d"));
+        QVERIFY2(projection->recompute(), qPrintable(projection->summary()->text()));
+        QTest::qWait(300);
+        const QPixmap projected = w.grab();
+        QVERIFY(projected.save(dirOut + QStringLiteral("/screenshot-projection.png")));
+        QVERIFY2(distinctColours(projected.toImage()) > 20, "the projection looks blank");
+        QCOMPARE(projected.size(), w.size());
         // A finished campaign on the Campaign tab: real dd and fio on a dir layout, one fio job
         // failing (it writes below a regular file) so the queue shows a reason.
         QFile notADir(dir.filePath(QStringLiteral("a-file")));
