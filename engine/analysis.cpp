@@ -293,11 +293,17 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
 
 bool couldBecomeConfident(const MetricComparison& m, const Thresholds& thresholds,
                           std::size_t maxRuns) {
+    return chanceOfConfidence(m, thresholds, maxRuns) >= 0.05;
+}
+
+double chanceOfConfidence(const MetricComparison& m, const Thresholds& thresholds,
+                          std::size_t runs) {
     if (m.confident || !m.interval)
-        return true;
+        return 1;
     const std::size_t fewest = std::min(m.baselineSamples, m.candidateSamples);
+    const std::size_t maxRuns = runs;
     if (maxRuns <= fewest || !(m.interval->low > 0))
-        return false;
+        return 0;
     // In logs: the centre of the interval now, its standard error now and with maxRuns a side.
     const double low = std::log(m.interval->low), high = std::log(m.interval->high);
     const double centre = (low + high) / 2;
@@ -329,7 +335,7 @@ bool couldBecomeConfident(const MetricComparison& m, const Thresholds& threshold
          {std::pair{-inf, viable}, std::pair{viable, notViable}, std::pair{notViable, inf}})
         if (bandHigh - bandLow > 2 * reach)
             chance += below(bandHigh - reach) - below(bandLow + reach);
-    return chance >= 0.05;
+    return chance;
 }
 
 std::string shortMetricName(std::string_view name) {
@@ -418,10 +424,13 @@ std::pair<std::string, std::string> aspectOf(const std::string& text) {
 // Aspects that say how much or how long, not what: sides that differ in them did the same kind of
 // work, and the difference is said next to the metric rather than keeping it out of the verdict.
 constexpr std::array<std::string_view, 4> amountAspects{"size", "runtime", "file_size", "files"};
+// Aspects that do not change what was measured but may change the figure: the tool's version
+// (the store notes it on every run).
+constexpr std::array<std::string_view, 1> caveatAspects{"version"};
 
 // Why a metric both sides measured stays out of the verdict, or "": what either side excludes,
 // or an aspect of the work on which they differ ("not comparable: bs 4 KiB vs 64 KiB"). Aspects
-// of amount that differ go to `differs` ("size 16 MiB vs 64 MiB").
+// of amount that differ go to `differs` ("size 16 MiB vs 64 MiB"), and so do the tool's versions.
 std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name,
                       std::vector<std::string>& differs) {
     auto excludes = notesFor(b, name, MetricNote::Kind::Excludes);
@@ -456,6 +465,10 @@ std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std:
             continue;
         if (std::find(amountAspects.begin(), amountAspects.end(), aspect) != amountAspects.end())
             differs.push_back("the sides did different amounts of work: " + what);
+        else if (std::find(caveatAspects.begin(), caveatAspects.end(), aspect) !=
+                 caveatAspects.end())
+            differs.push_back("the sides ran other versions of the tool, which may matter: " +
+                              what);
         else
             reasons.push_back(what);
     }
@@ -706,6 +719,15 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
     out.candidate = std::move(candidate);
     out.thresholds = policy.thresholds;
     out.decide = policy.decide;
+    const auto allImported = [](const LayoutSamples& side) {
+        return !side.metrics.empty() &&
+               std::all_of(side.metrics.begin(), side.metrics.end(), [](const MetricSamples& m) {
+                   return !m.campaigns.empty() &&
+                          std::all_of(m.campaigns.begin(), m.campaigns.end(),
+                                      [](std::int64_t id) { return id == 0; });
+               });
+    };
+    out.imported = allImported(baselineSamples) && allImported(candidateSamples);
 
     std::map<std::string, const MetricSamples*> base, cand;
     for (const auto& s : baselineSamples.metrics)

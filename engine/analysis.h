@@ -140,6 +140,10 @@ struct MetricComparison {
 // maximum can narrow enough, cannot. A metric with too few runs for an interval could.
 bool couldBecomeConfident(const MetricComparison& m, const Thresholds& thresholds,
                           std::size_t maxRuns);
+// The chance itself, with `runs` on each side (1 for a metric that is confident or has no
+// interval yet, 0 where `runs` is no more than it has).
+double chanceOfConfidence(const MetricComparison& m, const Thresholds& thresholds,
+                          std::size_t runs);
 
 // A metric one side measured and the comparison could not use, with the reason.
 struct NotCompared {
@@ -193,6 +197,8 @@ struct Comparison {
     std::vector<std::string> onlyInBaseline;
     std::vector<std::string> onlyInCandidate;
     std::optional<Drift> drift;
+    // Every run of both sides was imported (no campaign): more of them are imported, not run.
+    bool imported = false;
 };
 
 // Samples of one metric for one layout: one value per run (iteration), with when each run

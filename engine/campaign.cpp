@@ -9,6 +9,7 @@
 #include "engine/content_hash.h"
 #include "engine/export.h"
 #include "engine/layout_spec.h"
+#include "engine/next_step.h"
 #include "engine/ssh_runner.h"
 #include "engine/utf8.h"
 
@@ -258,6 +259,8 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
             return fail(cmp.error());
         }
         const auto maxRuns = static_cast<std::size_t>(schedule_.maxIterations);
+        out.outlierWorkloads.merge(workloadsToRunAgainForOutliers(
+            *cmp, static_cast<std::size_t>(schedule_.minIterations)));
         for (const auto& m : cmp->metrics) {
             if (!m.decisive || m.confident)
                 continue;
@@ -289,8 +292,14 @@ CampaignRunner::nextRound(const std::vector<const ScenarioLayout*>& stage, int f
         auto open = undecided(stage);
         if (!open)
             return fail(open.error());
-        if (open->open.empty())
+        if (open->open.empty()) {
+            // Settled, but a run stood apart: that workload runs once more before the stage
+            // stops, so a stall is not what the verdict rests on alone.
+            if (Round again{first + n, std::move(open->outlierWorkloads)};
+                !again.workloads->empty() && missingRuns(stage, again))
+                return std::optional<Round>{std::move(again)};
             return std::optional<Round>{};
+        }
         Round some{first + n, std::move(open->openWorkloads)};
         if (std::none_of(scenario_.workloads.begin(), scenario_.workloads.end(),
                          [&](const ScenarioWorkload& w) { return some.includes(w.name); }))

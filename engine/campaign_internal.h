@@ -152,6 +152,9 @@ private:
     struct Undecided {
         std::vector<std::string> open, beyond;
         std::set<std::string> openWorkloads;
+        // Workloads with an outlier on a deciding metric not yet run again
+        // (workloadsToRunAgainForOutliers): one more round of them before the stage stops.
+        std::set<std::string> outlierWorkloads;
     };
     Expected<Undecided> undecided(const std::vector<const ScenarioLayout*>& stage);
     Expected<std::optional<Round>> nextRound(const std::vector<const ScenarioLayout*>& stage,

@@ -17,24 +17,41 @@ constexpr std::array<std::pair<Unit, std::string_view>, 6> unitNames{{
     {Unit::Count, "count"},
 }};
 
-// bonnie++ tests: block rates are throughputs, seeks and file operations are ops/s.
+// bonnie++ tests: block rates are throughputs, seeks and file operations are ops/s; each with its
+// name for a reader and what it does.
 struct BonnieTest {
     std::string_view name;
     Unit unit;
+    std::string_view plain;
+    std::string_view meaning;
 };
 constexpr std::array<BonnieTest, 12> bonnieTests{{
-    {"putc", Unit::BytesPerSecond},
-    {"put_block", Unit::BytesPerSecond},
-    {"rewrite", Unit::BytesPerSecond},
-    {"getc", Unit::BytesPerSecond},
-    {"get_block", Unit::BytesPerSecond},
-    {"seeks", Unit::OpsPerSecond},
-    {"seq_create", Unit::OpsPerSecond},
-    {"seq_stat", Unit::OpsPerSecond},
-    {"seq_del", Unit::OpsPerSecond},
-    {"ran_create", Unit::OpsPerSecond},
-    {"ran_stat", Unit::OpsPerSecond},
-    {"ran_del", Unit::OpsPerSecond},
+    {"putc", Unit::BytesPerSecond, "writes a character at a time",
+     "bonnie++ writes its file one character at a time with putc(); bound by the CPU as much as "
+     "by the disks"},
+    {"put_block", Unit::BytesPerSecond, "sequential block writes",
+     "bonnie++ writes its file from start to end in blocks with write(2)"},
+    {"rewrite", Unit::BytesPerSecond, "sequential rewrites",
+     "bonnie++ reads each block of its file, changes it and writes it back"},
+    {"getc", Unit::BytesPerSecond, "reads a character at a time",
+     "bonnie++ reads its file one character at a time with getc()"},
+    {"get_block", Unit::BytesPerSecond, "sequential block reads",
+     "bonnie++ reads its file from start to end in blocks with read(2)"},
+    {"seeks", Unit::OpsPerSecond, "random seeks",
+     "bonnie++'s processes read blocks at random places in its file (and write some of them "
+     "back): the disks' seek time"},
+    {"seq_create", Unit::OpsPerSecond, "creating files in order",
+     "bonnie++ creates its small files (-n) in the order of their names"},
+    {"seq_stat", Unit::OpsPerSecond, "reading file attributes in order",
+     "bonnie++ reads the attributes (stat) of its small files in the order of their names"},
+    {"seq_del", Unit::OpsPerSecond, "deleting files in order",
+     "bonnie++ deletes its small files in the order of their names"},
+    {"ran_create", Unit::OpsPerSecond, "creating files in random order",
+     "bonnie++ creates its small files in random order"},
+    {"ran_stat", Unit::OpsPerSecond, "reading file attributes in random order",
+     "bonnie++ reads the attributes (stat) of its small files in random order"},
+    {"ran_del", Unit::OpsPerSecond, "deleting files in random order",
+     "bonnie++ deletes its small files in random order"},
 }};
 
 std::optional<MetricInfo> describeBonnie(std::string_view rest, std::string_view full) {
@@ -216,6 +233,135 @@ bool metricMatches(std::string_view glob, std::string_view name) {
     while (g < glob.size() && glob[g] == '*')
         ++g;
     return g == glob.size();
+}
+
+namespace {
+
+// fio's statistics of a job's direction, for a reader: a name after the direction's, and what it
+// is.
+struct JobStatWords {
+    std::string_view stat;
+    std::string_view plain; // after "read", "write", ...
+    std::string_view meaning;
+};
+constexpr std::array<JobStatWords, 10> jobStatWords{{
+    {"bw", "throughput", "bytes moved per second by the job"},
+    {"iops", "operations per second", "I/O operations completed per second by the job"},
+    {"lat_p99", "latency (99th percentile)",
+     "99 % of the job's I/Os took at most this long, from submission to completion"},
+    {"lat_p99_9", "latency (99.9th percentile)",
+     "99.9 % of the job's I/Os took at most this long, from submission to completion"},
+    {"lat_p50", "latency (median)", "half the job's I/Os took at most this long"},
+    {"lat_mean", "latency (mean)", "the mean time of the job's I/Os"},
+    {"clat_p50", "completion latency (median)",
+     "the median time from submission to completion, submission itself left out"},
+    {"clat_p99", "completion latency (99th percentile)",
+     "99 % of the job's I/Os completed within this time after submission"},
+    {"clat_p99_9", "completion latency (99.9th percentile)",
+     "99.9 % of the job's I/Os completed within this time after submission"},
+    {"runtime", "run time", "how long the job ran; fixed by its own settings when time-based"},
+}};
+
+// "fio.seq-read-1m.read.bw" -> family, job, direction, stat; none when not of that shape.
+struct JobMetricParts {
+    std::string_view family, job, dir, stat;
+};
+std::optional<JobMetricParts> jobMetricParts(std::string_view name) {
+    const auto dot = name.find('.');
+    const auto last = name.rfind('.');
+    if (dot == std::string_view::npos || last == dot)
+        return std::nullopt;
+    const auto head = name.substr(0, last);
+    const auto dirDot = head.rfind('.');
+    if (dirDot <= dot)
+        return std::nullopt;
+    return JobMetricParts{name.substr(0, dot), name.substr(dot + 1, dirDot - dot - 1),
+                          head.substr(dirDot + 1), name.substr(last + 1)};
+}
+
+const JobStatWords* jobStatOf(std::string_view stat) {
+    for (const auto& w : jobStatWords)
+        if (w.stat == stat)
+            return &w;
+    return nullptr;
+}
+
+const BonnieTest* bonnieTestOf(std::string_view rest, std::string_view& suffix) {
+    for (const auto& t : bonnieTests)
+        if (rest.starts_with(t.name) &&
+            (rest.size() == t.name.size() || rest.substr(t.name.size()) == "_cpu" ||
+             rest.substr(t.name.size()) == "_latency")) {
+            suffix = rest.substr(t.name.size());
+            return &t;
+        }
+    return nullptr;
+}
+
+struct SingleMetricWords {
+    std::string_view metric, plain, meaning;
+};
+constexpr std::array<SingleMetricWords, 3> singleMetricWords{{
+    {"xz.throughput", "xz compression throughput",
+     "xz compresses a file read from the layout and writes the result back: input bytes per "
+     "second"},
+    {"randfile.throughput", "large random-file write",
+     "one large file of random bytes written to the layout and flushed: bytes per second"},
+    {"dd.throughput", "dd throughput", "bytes per second of a dd copy"},
+}};
+
+} // namespace
+
+std::string plainMetricName(std::string_view name) {
+    if (!describeMetric(name))
+        return std::string(name);
+    if (name.starts_with("bonnie.")) {
+        std::string_view suffix;
+        if (const auto* t = bonnieTestOf(name.substr(7), suffix))
+            return suffix.empty()     ? std::string(t->plain)
+                   : suffix == "_cpu" ? "CPU during " + std::string(t->plain)
+                                      : "slowest single operation of " + std::string(t->plain);
+    }
+    for (const auto& w : singleMetricWords)
+        if (name == w.metric)
+            return std::string(w.plain);
+    if (name.starts_with("fio.") || name.starts_with("iscsi.") || name.starts_with("nfs."))
+        if (const auto parts = jobMetricParts(name))
+            if (const auto* w = jobStatOf(parts->stat)) {
+                const std::string over = parts->family == "iscsi" ? " over iSCSI"
+                                         : parts->family == "nfs" ? " over NFS"
+                                                                  : "";
+                const std::string dir =
+                    parts->dir == "mixed" ? "read and write" : std::string(parts->dir);
+                return std::string(parts->job) + over + ": " + dir + " " + std::string(w->plain);
+            }
+    return std::string(name);
+}
+
+std::optional<MetricTerm> metricTerm(std::string_view name) {
+    if (!describeMetric(name))
+        return std::nullopt;
+    if (name.starts_with("bonnie.")) {
+        std::string_view suffix;
+        if (const auto* t = bonnieTestOf(name.substr(7), suffix)) {
+            if (suffix == "_cpu")
+                return MetricTerm{"*_cpu", "the share of one CPU bonnie++ used during the test "
+                                           "(over 100 % with several); shown, not deciding"};
+            if (suffix == "_latency")
+                return MetricTerm{"*_latency",
+                                  "the slowest single operation of the test in the run: one "
+                                  "operation says little, so it is shown, not deciding"};
+            return MetricTerm{std::string(t->name), std::string(t->meaning)};
+        }
+    }
+    if (name.starts_with("fio.") || name.starts_with("iscsi.") || name.starts_with("nfs."))
+        if (const auto parts = jobMetricParts(name))
+            if (const auto* w = jobStatOf(parts->stat))
+                return MetricTerm{std::string(w->stat),
+                                  std::string(w->meaning) + " (fio; per job and direction)"};
+    for (const auto& w : singleMetricWords)
+        if (name == w.metric)
+            return MetricTerm{std::string(w.metric), std::string(w.meaning)};
+    return std::nullopt;
 }
 
 } // namespace lb

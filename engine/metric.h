@@ -31,6 +31,21 @@ struct MetricInfo {
 // per-job families fio.<job>.<dir>.<stat>, iscsi.<job>..., nfs.<job>....
 std::optional<MetricInfo> describeMetric(std::string_view name);
 
+// A metric's name for a reader who does not know the tools: "sequential block writes" for
+// bonnie.put_block, "seq-read-1m: read throughput" for fio.seq-read-1m.read.bw, "xz compression
+// throughput"; the name itself where the catalog does not know it.
+std::string plainMetricName(std::string_view name);
+// The term of a metric's name a glossary explains, and what it means: "put_block": "bonnie++
+// writes its file ... with write(2)"; "lat_p99" for every fio job's p99 latency; "*_cpu" for
+// bonnie++'s CPU figures. Metrics sharing a term share its entry. None where the catalog does
+// not know the metric.
+struct MetricTerm {
+    std::string term;
+    std::string meaning;
+    bool operator==(const MetricTerm&) const = default;
+};
+std::optional<MetricTerm> metricTerm(std::string_view name);
+
 // Every metric name a job of fio (or iscsi/nfs through fio) can produce for the directions it
 // does ("read", "write", "trim"): <family>.<job>.<dir>.<stat>.
 std::vector<std::string> jobMetricNames(std::string_view family, std::string_view job,

@@ -21,6 +21,17 @@ Expected<std::vector<MetricSamples>> Store::metricSamples(const std::string& lay
 
 namespace {
 
+// A tool's version as method notes on the metrics its runs give ("version=fio-3.33" on fio.*),
+// so a comparison holds two versions against each other as it holds two block sizes: a caveat
+// next to each metric (engine/analysis.h). fio also drives the iSCSI and NFS clients' jobs.
+std::vector<MetricNote> versionNotes(const std::string& probe, const std::string& version) {
+    std::vector<MetricNote> out{{MetricNote::Kind::Method, probe + ".*", "version=" + version}};
+    if (probe == "fio")
+        for (const char* family : {"iscsi.*", "nfs.*"})
+            out.push_back({MetricNote::Kind::Method, family, "version=" + version});
+    return out;
+}
+
 // A successful run as the samples pass keeps it: when it started, its campaign, its workload
 // (an index) and where its packed samples lie in the pass's buffer.
 struct OkRun {
@@ -84,7 +95,8 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
     LB_TRY(q, statement(
                   "SELECT COALESCE((julianday(r.started_at) - 2440587.5) * 86400.0, 0), "
-                  "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data, r.caveats_id, r.id "
+                  "COALESCE(r.campaign_id, 0), r.workload, r.notes_id, s.data, r.caveats_id, r.id, "
+                  "r.probe, r.tool_version "
                   "FROM run r "
                   "LEFT JOIN run_sample s ON s.run_id = r.id "
                   "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
@@ -107,6 +119,10 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                     ids.push_back(id);
         }
     } noteTexts, caveatTexts;
+    // The tool versions met, by probe, with how many runs each: compared like the work a run did
+    // (versionNotes).
+    std::vector<std::pair<std::string, std::string>> versions;
+    std::vector<std::size_t> versionRuns;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         const std::string_view workload = row.columnBlob(2);
         auto w = okRuns.find(workload);
@@ -118,6 +134,18 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
         ++okCount[w->second];
         noteTexts.add(row, 3);
         caveatTexts.add(row, 5);
+        if (const std::string_view version = row.columnBlob(8); !version.empty()) {
+            const std::string_view probe = row.columnBlob(7);
+            auto v = std::find_if(versions.begin(), versions.end(), [&](const auto& pv) {
+                return pv.first == probe && pv.second == version;
+            });
+            if (v == versions.end()) {
+                versions.emplace_back(probe, version);
+                versionRuns.push_back(0);
+                v = versions.end() - 1;
+            }
+            ++versionRuns[static_cast<std::size_t>(v - versions.begin())];
+        }
         const std::string_view data = row.columnBlob(4);
         if (data.size() < store::sampleBytes)
             return; // no metrics
@@ -139,6 +167,11 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
             }
         }
     }
+    for (std::size_t i = 0; i < versions.size(); ++i)
+        for (auto& n : versionNotes(versions[i].first, versions[i].second)) {
+            out.notes.push_back(std::move(n));
+            out.noteRuns.push_back(versionRuns[i]);
+        }
     std::vector<std::string> caveats;
     for (const auto id : caveatTexts.ids) {
         LB_TRY(text, runText(id));

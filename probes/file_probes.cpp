@@ -220,7 +220,7 @@ public:
     }
 
     Expected<ParsedRun> parse(const ProcessResult& r, const std::vector<ProcessResult>& inspected,
-                              const OptionValues&) const override {
+                              const OptionValues& o) const override {
         if (inspected.empty())
             return badInput("xz: no size listing after the run");
         auto totals = parseXzRobotList(inspected.front().stdoutText);
@@ -236,6 +236,16 @@ public:
             {"xz.throughput", static_cast<double>(totals->uncompressedBytes) / r.wallSeconds,
              Unit::BytesPerSecond},
         };
+        // What the run did, compared before its figures are (engine/analysis.h): another preset
+        // or thread count is other work; another input size only more of it.
+        run.notes.push_back(
+            {MetricNote::Kind::Method, "xz.*", "level=" + std::to_string(o.integer("level"))});
+        const auto threads = o.integer("threads");
+        run.notes.push_back({MetricNote::Kind::Method, "xz.*",
+                             "threads=" + (threads == 0 ? std::string("every processor")
+                                                        : std::to_string(threads))});
+        run.notes.push_back({MetricNote::Kind::Method, "xz.*",
+                             "size=" + formatBytes(totals->uncompressedBytes, true)});
         return run;
     }
 

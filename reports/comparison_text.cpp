@@ -1,5 +1,6 @@
 #include "reports/comparison_text.h"
 
+#include "engine/next_step.h"
 #include "reports/display.h"
 
 #include <cmath>
@@ -23,9 +24,9 @@ std::string intervalText(const MetricComparison& m) {
 }
 
 std::string verdictCell(const MetricComparison& m) {
-    std::string verdict(verdictName(m.verdict));
     if (!m.decisive)
-        return verdict + " [shown]";
+        return "shown";
+    std::string verdict(verdictName(m.verdict));
     if (!m.confident)
         verdict += " (not confident)";
     return verdict;
@@ -83,6 +84,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
     nlohmann::json notCompared = nlohmann::json::array();
     for (const auto& n : c.notCompared)
         notCompared.push_back({{"name", n.name}, {"reason", n.reason}});
+    const auto next = nextStep(c);
     nlohmann::json drift = nullptr;
     if (c.drift)
         drift = {{"metric", c.drift->metric},
@@ -103,7 +105,8 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"not_compared", notCompared},
         {"only_in_baseline", c.onlyInBaseline},
         {"only_in_candidate", c.onlyInCandidate},
-        {"drift", drift}};
+        {"drift", drift},
+        {"next_step", next ? nlohmann::json(next->text) : nlohmann::json(nullptr)}};
 }
 
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
@@ -115,13 +118,15 @@ std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
                       display::percent(m.overhead), intervalText(m), verdictCell(m)});
     table.leaveOutFirst({"95% interval", "overhead"});
     std::string out = c.headline + "\n\nbaseline '" + c.baseline + "' vs candidate '" +
-                      c.candidate + "' (deciding metrics first, worst first; [shown] ones do " +
+                      c.candidate + "' (deciding metrics first, worst first; those 'shown' do " +
                       "not decide)\n" + table.render(maxWidth) +
                       "overall: " + std::string(verdictName(c.verdict)) +
                       (c.confident ? " (confident)" : " (not confident)") + "\n";
     for (const auto& m : c.metrics)
         if (m.decisive && m.verdict != Verdict::Viable)
             out += "  " + verdictReason(m) + (m.confident ? "" : " (" + m.uncertainty + ")") + "\n";
+    if (const auto next = nextStep(c))
+        out += "next: " + next->text + "\n";
     // Each note once, with the metrics it is on; the drift is in the headline already.
     std::string notes;
     for (const auto& line : noteLines(c, c.drift ? "drifted" : ""))

@@ -12,7 +12,7 @@ namespace lb {
 nlohmann::json comparisonJson(const Comparison& c);
 // "1.02–1.21", or "—" when there are too few runs for an interval.
 std::string intervalText(const MetricComparison& m);
-// "decision (not confident)", "viable [shown]" (a metric that does not decide).
+// "decision (not confident)", or "shown" for a metric that does not decide (it has no verdict).
 std::string verdictCell(const MetricComparison& m);
 // The table fits `maxWidth` display columns (0: no limit), the interval and the overhead
 // left out first.

@@ -7,6 +7,7 @@
 
 #include "engine/analysis.h"
 #include "engine/command.h"
+#include "engine/next_step.h"
 #include "engine/projection.h"
 #include "engine/series.h"
 #include "engine/size.h"
@@ -128,6 +129,12 @@ public:
 
 std::string plainPercent(double fraction) {
     return fixed(fraction * 100.0, 1) + " %";
+}
+
+// A size of capacity or use, in the unit the projection's sizes were typed in (TiB in, TiB out);
+// decimal, as drives are sold, otherwise.
+std::string capacityText(const ReportData& data, std::uint64_t bytes) {
+    return formatBytes(bytes, data.projectionRequest && data.projectionRequest->binaryUnits);
 }
 
 std::string verdictText(Verdict v) {
@@ -610,8 +617,8 @@ void addLayouts(Doc& doc, const ReportData& data) {
             if (c.faultToleranceBest > c.faultTolerance)
                 tolerance += "–" + std::to_string(c.faultToleranceBest);
             tolerance += c.faultToleranceBest == 1 ? " disk" : " disks";
-            row.push_back({formatBytes(c.rawBytes), "", true});
-            row.push_back({formatBytes(c.usableBytes), "", true});
+            row.push_back({capacityText(data, c.rawBytes), "", true});
+            row.push_back({capacityText(data, c.usableBytes), "", true});
             row.push_back({plainPercent(c.dataEfficiency), "", true});
             row.push_back({tolerance});
         } else {
@@ -632,6 +639,132 @@ void addLayouts(Doc& doc, const ReportData& data) {
              "guest, or imported results).");
 }
 
+// What a verdict says, in words for someone who does not know the tools: "takes 58 % more time
+// than bare-metal on sequential block writes".
+std::string plainVerdict(const Comparison& c) {
+    const MetricComparison* worst = nullptr;
+    std::size_t deciding = 0;
+    for (const auto& m : c.metrics)
+        if (m.decisive) {
+            ++deciding;
+            if (!worst)
+                worst = &m; // the metrics are worst first
+        }
+    if (!worst)
+        return "no metric decides: every one measured on both is shown only";
+    // No line break between a number and its % (U+00A0).
+    const std::string band = fixed((c.thresholds.viableMax - 1) * 100, 0) + "\u00a0%";
+    const std::string on = " on " + plainMetricName(worst->name);
+    switch (c.verdict) {
+    case Verdict::Viable:
+        return "can take the place of " + c.baseline + ": on each of its " +
+               std::to_string(deciding) + " deciding " + (deciding == 1 ? "metric" : "metrics") +
+               " it takes at most " + band +
+               " more time (the most: " + display::percent(worst->overhead) + on + ")";
+    case Verdict::Decision:
+        return "takes " + fixed(worst->overhead * 100, 0) + "\u00a0% more time than " + c.baseline +
+               on + ": more than " + band + ", less than twice the time, so someone has to decide";
+    case Verdict::NotViable:
+        break;
+    }
+    return "takes " + display::ratio(worst->ratio) + " times the time of " + c.baseline + on +
+           ": twice the time or worse, so it cannot take its place";
+}
+
+// One candidate for the signer: its verdict in plain words with how sure it is and the next
+// step, then its deciding numbers under plain names (the long table comes later).
+void addSignerVerdict(Doc& doc, const Comparison& c) {
+    if (c.metrics.empty()) {
+        doc.para(std::vector<Span>{
+            {c.candidate, true},
+            {": no verdict — nothing was measured on both it and " + c.baseline + "."}});
+        return;
+    }
+    // "[guest measured on zfs-fuse, file vdevs]" at the end of the headline.
+    std::string measured;
+    if (const auto at = c.headline.rfind(" ["); at != std::string::npos && c.headline.back() == ']')
+        measured = " " + c.headline.substr(at + 1);
+    std::vector<Span> spans{
+        {c.candidate, true},
+        {": "},
+        {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+        {" — " + plainVerdict(c) + "." + measured + " "}};
+    if (c.confident) {
+        spans.push_back({"Settled: every deciding interval lies in one band."});
+    } else {
+        std::size_t open = 0, deciding = 0;
+        std::string why; // the reason, when every metric not confident has the same
+        bool same = true;
+        for (const auto& m : c.metrics)
+            if (m.decisive) {
+                ++deciding;
+                if (!m.confident) {
+                    same = same && (open == 0 || why == m.uncertainty);
+                    why = m.uncertainty;
+                    ++open;
+                }
+            }
+        if (!same)
+            why.clear();
+        spans.push_back({"Not settled: " + std::to_string(open) + " of " +
+                         std::to_string(deciding) + " deciding metrics are not confident" +
+                         (why.empty() ? std::string() : " (" + why + ")") + "."});
+    }
+    doc.para(std::move(spans));
+    // What makes the two sides' figures differ besides the layout, said before the numbers.
+    std::vector<std::vector<Span>> differences;
+    for (const auto& line : noteLines(c))
+        if (line.text.starts_with("the sides "))
+            differences.push_back(
+                {{line.text + " (on " + std::to_string(line.metrics.size()) + " of the " +
+                  std::to_string(c.metrics.size()) + " metrics compared)"}});
+    constexpr std::string_view otherWork = "not comparable: ";
+    std::size_t other = 0;
+    const MetricComparison* first = nullptr;
+    for (const auto& m : c.metrics)
+        if (m.excluded.starts_with(otherWork)) {
+            ++other;
+            first = first ? first : &m;
+        }
+    if (first)
+        differences.push_back(
+            {{std::to_string(other) + (other == 1 ? " metric is" : " metrics are") +
+              " left out of the verdict because the sides did other work (" + first->name + ": " +
+              first->excluded.substr(otherWork.size()) + ")"}});
+    if (!differences.empty()) {
+        doc.para(std::vector<Span>{{"Mind:", true},
+                                   {" the figures of the two sides differ in more than the "
+                                    "layout."}});
+        doc.bullets(std::move(differences));
+    }
+    if (const auto next = nextStep(c))
+        doc.para(std::vector<Span>{{"Next step:", true}, {" " + next->text + "."}});
+    // The deciding numbers, worst first, under names a reader knows.
+    constexpr std::size_t shown = 12;
+    std::vector<std::vector<Cell>> rows;
+    std::size_t more = 0;
+    for (const auto& m : c.metrics) {
+        if (!m.decisive)
+            continue;
+        if (rows.size() == shown) {
+            ++more;
+            continue;
+        }
+        rows.push_back({{plainMetricName(m.name)},
+                        {display::value(m.baselineMedian, m.unit), "", true},
+                        {display::value(m.candidateMedian, m.unit), "", true},
+                        {display::percent(m.overhead), "", true},
+                        {verdictText(m.verdict), charts::verdictColor(m.verdict).toStdString()},
+                        {m.confident ? "yes" : "not yet"}});
+    }
+    doc.table({"deciding metric", c.baseline, c.candidate, "more time", "verdict", "settled"},
+              std::move(rows));
+    if (more > 0)
+        doc.para("And " + std::to_string(more) + " more deciding " +
+                 (more == 1 ? "metric" : "metrics") + ": see “" + c.candidate + " against " +
+                 c.baseline + "”.");
+}
+
 // The block for the person who signs: the question, each candidate's verdict headline, what each
 // layout holds and costs, and who wrote the report when, with what, about which hosts.
 void addSummary(Doc& doc, const ReportData& data) {
@@ -648,13 +781,10 @@ void addSummary(Doc& doc, const ReportData& data) {
                           fixed((data.thresholds.viableMax - 1) * 100, 0) + " % more time?"}});
     if (!data.scope.empty())
         items.push_back({{"Runs:", true}, {" " + data.scope}});
-    for (const Comparison& c : data.comparisons)
-        items.push_back(c.metrics.empty()
-                            ? std::vector<Span>{{c.candidate, true},
-                                                {": no verdict — nothing measured on both"}}
-                            : headlineSpans(c));
     if (!items.empty())
         doc.bullets(std::move(items));
+    for (const Comparison& c : data.comparisons)
+        addSignerVerdict(doc, c);
     const ProjectionRequest* request = data.projectionRequest ? &*data.projectionRequest : nullptr;
     const std::string priced = !request         ? std::string()
                                : request->price ? "--price " + request->price->text
@@ -677,7 +807,7 @@ void addSummary(Doc& doc, const ReportData& data) {
             total = display::usd(cost.totalUsd) + (cost.expansionShort ? " or more" : "");
         }
         rows.push_back({{l.name},
-                        {formatBytes(l.capacity->usableBytes), "", true},
+                        {capacityText(data, l.capacity->usableBytes), "", true},
                         {std::to_string(l.capacity->faultTolerance), "", true},
                         {perTb, "", true},
                         {total, "", true}});
@@ -708,9 +838,9 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
         return;
     const ProjectionRequest& r = *data.projectionRequest;
     doc.heading(2, "Capacity projection");
-    std::string intro = "Growth " + describeGrowth(r.growth) + " from " + formatBytes(r.usedBytes) +
-                        " in use, over " + std::to_string(r.years) +
-                        (r.years == 1 ? " year" : " years");
+    std::string intro = "Growth " + describeGrowth(r.growth) + " from " +
+                        capacityText(data, r.usedBytes) + " in use, over " +
+                        std::to_string(r.years) + (r.years == 1 ? " year" : " years");
     if (r.drive)
         intro +=
             "; drive " + r.drive->model +
@@ -730,8 +860,10 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
     for (const auto& p : data.projections)
         rows.push_back(
             {{p.name},
-             {formatBytes(p.capacity.usableBytes) + (p.capacityGiven ? " (given)" : ""), "", true},
-             {plainPercent(p.ceilingFraction) + " = " + formatBytes(p.ceilingBytes), "", true},
+             {capacityText(data, p.capacity.usableBytes) + (p.capacityGiven ? " (given)" : ""), "",
+              true},
+             {plainPercent(p.ceilingFraction) + " = " + capacityText(data, p.ceilingBytes), "",
+              true},
              {p.ceilingMonth ? "month " + std::to_string(*p.ceilingMonth)
                              : "not within " + std::to_string(r.years) + " years"}});
     if (!rows.empty())
@@ -750,7 +882,8 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                 paths.push_back(
                     {{std::string(expansionKindName(e.kind))},
                      {std::to_string(e.disksPerStep), "", true},
-                     {formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""), "", true},
+                     {capacityText(data, e.stepUsableBytes) + (e.approximate ? " ~" : ""), "",
+                      true},
                      {e.stepCostUsd ? display::usd(*e.stepCostUsd) : "—", "", true},
                      {e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "—", "", true},
                      {firstStep},
@@ -763,7 +896,7 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                                      ")"),
                       "", true},
                      {e.totalCostUsd ? display::usd(*e.totalCostUsd) : "—", "", true},
-                     {formatBytes(e.finalUsableBytes), "", true}});
+                     {capacityText(data, e.finalUsableBytes), "", true}});
             }
             doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB",
                        "first step", "disks bought", "total cost", "usable at end"},
@@ -773,7 +906,7 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                 std::string text = e.description + ". " + e.note;
                 if (e.reportedStepUsableBytes)
                     text += " zfs list would show the first step adding " +
-                            formatBytes(*e.reportedStepUsableBytes) + ".";
+                            capacityText(data, *e.reportedStepUsableBytes) + ".";
                 notes.push_back({{std::string(expansionKindName(e.kind)), true}, {": " + text}});
             }
             doc.bullets(std::move(notes));
@@ -828,6 +961,22 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
             {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
             {c.confident ? " (confident; the worst deciding metric decides)."
                          : " (not confident; the worst deciding metric decides)."}});
+        // The reason a deciding metric is not confident, said once above the table when it is
+        // the same for all ("too few runs: 1 and 1" on 32 rows is noise).
+        std::string sameUncertainty;
+        bool same = true;
+        for (const auto& m : c.metrics)
+            if (m.decisive && !m.confident) {
+                same = same && (sameUncertainty.empty() || sameUncertainty == m.uncertainty);
+                sameUncertainty = m.uncertainty;
+            }
+        if (!same)
+            sameUncertainty.clear();
+        if (!sameUncertainty.empty())
+            doc.para("No deciding metric here is confident: " + sameUncertainty +
+                     ". Metrics marked “shown” do not decide and have no verdict.");
+        else
+            doc.para("Metrics marked “shown” do not decide and have no verdict.");
         std::vector<std::vector<Cell>> rows;
         for (const auto& m : c.metrics)
             rows.push_back(
@@ -839,7 +988,10 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
                  {intervalText(m), "", true},
                  {verdictCell(m),
                   m.decisive ? charts::verdictColor(m.verdict).toStdString() : std::string()},
-                 {m.confident ? "yes" : "no: " + m.uncertainty},
+                 {!m.decisive                ? "—"
+                  : m.confident              ? "yes"
+                  : !sameUncertainty.empty() ? "no"
+                                             : "no: " + m.uncertainty},
                  {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples),
                   "", true}});
         doc.table({"metric", "baseline", "candidate", "ratio", "overhead", "95 % interval",
@@ -980,6 +1132,36 @@ void addCaveats(Doc& doc, const ReportData& data) {
     doc.table({"caveat", "where", "runs"}, std::move(rows));
 }
 
+// The words of the report a reader may not know: the terms of the metrics compared (put_block,
+// lat_p99, ...), each once, and those of the tables.
+void addGlossary(Doc& doc, const ReportData& data) {
+    std::vector<std::vector<Span>> items;
+    std::set<std::string> seen;
+    for (const Comparison& c : data.comparisons)
+        for (const auto& m : c.metrics)
+            if (auto t = metricTerm(m.name); t && seen.insert(t->term).second)
+                items.push_back({{t->term, true}, {": " + t->meaning}});
+    if (data.comparisons.empty())
+        return;
+    doc.heading(2, "Glossary");
+    for (const auto& [term, meaning] : std::vector<std::pair<std::string, std::string>>{
+             {"ratio", "the candidate's time for the same work over the baseline's: 1.58 is 58 % "
+                       "more time"},
+             {"overhead", "the ratio less 1, as a percentage"},
+             {"95 % interval",
+              "the range the ratio lies in with 95 % confidence, from the spread of the runs; it "
+              "needs at least " +
+                  std::to_string(minSamplesForInterval) + " runs on each side"},
+             {"confident, settled", "the whole 95 % interval lies in one band: the verdict holds "
+                                    "whatever the runs' noise did"},
+             {"shown", "a metric shown for the record that does not decide (CPU, the single "
+                       "slowest operation, runtimes): it has no verdict"},
+             {"not comparable", "the two sides did different work for this metric (another block "
+                                "size, queue depth, preset): kept out of the verdict"}})
+        items.push_back({{term, true}, {": " + meaning}});
+    doc.bullets(std::move(items));
+}
+
 void addAppendix(Doc& doc, const ReportData& data) {
     doc.heading(2, "Appendix: every run's command line");
     if (data.runs.empty()) {
@@ -1013,7 +1195,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
         doc.para("Campaign #" + std::to_string(*data.campaignId) +
                  (data.campaign.empty() ? "" : " “" + data.campaign + "”") +
                  (data.scenarioPath.empty() ? "" : ", scenario " + data.scenarioPath) + ".");
-    else
+    else if (data.scope.empty()) // else the summary says which runs
         doc.para("Every run in the database.");
     addSummary(doc, data);
     addQuestion(doc, data);
@@ -1028,6 +1210,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addSteadyState(doc, data, charts);
     addFailedRuns(doc, data);
     addCaveats(doc, data);
+    addGlossary(doc, data);
     addAppendix(doc, data);
     return doc;
 }
@@ -1150,7 +1333,8 @@ std::vector<std::string> columnPercents(const Block& table) {
         std::tie(least[c], most[c]) = cellWidths(Cell{table.headers[c]}, headers);
     for (const auto& row : table.rows)
         for (std::size_t c = 0; c < std::min(columns, row.size()); ++c) {
-            const auto [cMin, cMax] = cellWidths(row[c], cells);
+            // A verdict's cell is set in bold (class "verdict"), as the header is.
+            const auto [cMin, cMax] = cellWidths(row[c], row[c].color.empty() ? cells : headers);
             least[c] = std::max(least[c], cMin);
             most[c] = std::max(most[c], cMax);
         }

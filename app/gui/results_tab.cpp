@@ -3,6 +3,7 @@
 
 #include "app/gui/comparison_model.h"
 #include "app/gui/runs_model.h"
+#include "engine/next_step.h"
 #include "reports/charts.h"
 
 #include <QComboBox>
@@ -266,6 +267,7 @@ void ResultsTab::showComparison(const Comparison& comparison) {
     const auto dash = comparison.headline.find(" — ");
     const QString drivers =
         dash == std::string::npos ? QString() : qs(comparison.headline.substr(dash + 5));
+    const auto next = nextStep(comparison);
     summary_->setStyleSheet({});
     summary_->setText(
         tr("<b>%1</b> against <b>%2</b>: <span style=\"background-color: %3; color: %4;\">"
@@ -274,7 +276,9 @@ void ResultsTab::showComparison(const Comparison& comparison) {
                  colour.name(),
                  colour.lightnessF() < 0.5f ? QStringLiteral("white") : QStringLiteral("black"),
                  qs(verdictName(comparison.verdict)),
-                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped()));
+                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped()) +
+        // What to do about it when it is not settled, as the report's first page says.
+        (next ? tr("<br><b>Next step:</b> %1.").arg(qs(next->text).toHtmlEscaped()) : QString()));
     summary_->setToolTip(comparison_->summary());
 }
 

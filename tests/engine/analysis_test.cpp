@@ -506,3 +506,32 @@ TEST(CollapseNotes, AComparisonSaysEachNoteOnce) {
     EXPECT_EQ(c.metrics[0].notes,
               (std::vector<std::string>{"ran 1.9\u20132.1 s: under 5 s (in 9 of 10 runs)"}));
 }
+
+// Another xz preset is other work: out of the verdict, named. Another version of the tool is not,
+// but may matter: a note beside a metric that still decides.
+TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
+    LayoutSamples base, cand;
+    base.metrics = {{"xz.throughput", {10e6, 10e6, 10e6}, {}, {}, "xz"},
+                    {"bonnie.put_block", {100e6, 100e6, 100e6}, {}, {}, "bonnie"}};
+    cand.metrics = {{"xz.throughput", {9e6, 9e6, 9e6}, {}, {}, "xz"},
+                    {"bonnie.put_block", {99e6, 99e6, 99e6}, {}, {}, "bonnie"}};
+    base.notes = {{MetricNote::Kind::Method, "xz.*", "level=6"},
+                  {MetricNote::Kind::Method, "bonnie.*", "version=1.97"}};
+    cand.notes = {{MetricNote::Kind::Method, "xz.*", "level=9"},
+                  {MetricNote::Kind::Method, "bonnie.*", "version=2.00a"}};
+    const auto c = compareLayouts("a", base, "b", cand);
+    for (const auto& m : c.metrics) {
+        if (m.name == "xz.throughput") {
+            EXPECT_EQ(m.excluded, "not comparable: level 6 vs 9");
+            EXPECT_FALSE(m.decisive);
+        }
+        if (m.name == "bonnie.put_block") {
+            EXPECT_TRUE(m.decisive);
+            EXPECT_TRUE(m.excluded.empty());
+            EXPECT_NE(std::find(m.notes.begin(), m.notes.end(),
+                                "the sides ran other versions of the tool, which may matter: "
+                                "version 1.97 vs 2.00a"),
+                      m.notes.end());
+        }
+    }
+}

@@ -22,6 +22,8 @@
 #include "app/gui/scenario_tab.h"
 #include "app/gui/scenario_text.h"
 #include "app/gui/store_service.h"
+#include "engine/drive_catalog.h"
+#include "engine/layout.h"
 #include "engine/scenario_edit.h"
 #include "engine/store.h"
 #include "reports/charts.h"
@@ -33,6 +35,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -42,6 +45,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -197,6 +201,55 @@ private:
         return w;
     }
 
+    // `layoutbench ARGS` as a person runs it: exit code, standard output and error.
+    struct CliResult {
+        int exitCode = -1;
+        QString out, err;
+    };
+    static CliResult cli(const QStringList& args) {
+        QProcess p;
+        p.start(QStringLiteral(LAYOUTBENCH_CLI), args);
+        CliResult r;
+        if (!p.waitForFinished(60000))
+            return r;
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    // The first "usable 15.85 TiB" of `project`'s text: the size as the command line says it.
+    static QString cliUsable(const QString& out) {
+        static const QRegularExpression usable(QStringLiteral("usable ([0-9.]+ [kMGTPE]i?B)"));
+        return usable.match(out).captured(1);
+    }
+
+    // "New layout…" chosen and described, as `project --kind --disks --disk-size` takes it.
+    static void describeNewLayout(ProjectionTab& tab, const QString& kind, int disks,
+                                  const QString& diskSize) {
+        tab.chooseNewLayout();
+        tab.kindBox()->setCurrentText(kind);
+        tab.disksBox()->setValue(disks);
+        tab.diskSizeEdit()->setText(diskSize);
+    }
+
+    // The first month the plot's "used" is above its "ceiling", or -1.
+    static int plottedCeilingMonth(QCustomPlot* plot) {
+        QCPGraph *used = nullptr, *ceiling = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name() == QStringLiteral("used"))
+                used = plot->graph(i);
+            if (plot->graph(i)->name() == QStringLiteral("ceiling"))
+                ceiling = plot->graph(i);
+        }
+        if (!used || !ceiling)
+            return -2;
+        for (int m = 0; m < used->data()->size(); ++m)
+            if (used->data()->at(m)->value > ceiling->data()->at(m)->value)
+                return static_cast<int>(used->data()->at(m)->key);
+        return -1;
+    }
+
     QString writeFile(const QString& name, const QString& text) {
         const QString path = dir_.filePath(name);
         QFile f(path);
@@ -290,6 +343,11 @@ private slots:
 
         // The overall verdict and its reason are spelled out above the table.
         QVERIFY2(results->summaryLabel()->text().contains(QStringLiteral("put_block")),
+                 qPrintable(results->summaryLabel()->text()));
+        // And what to do next, as the report's first page says: one run a side is too few.
+        QVERIFY2(results->summaryLabel()->text().contains(QStringLiteral(
+                     "<b>Next step:</b> import 2 more runs of bonnie and fio for both "
+                     "layouts (3 a side)")),
                  qPrintable(results->summaryLabel()->text()));
     }
 
@@ -961,11 +1019,18 @@ private slots:
         QVERIFY(tab);
         QVERIFY(w.tabs()->indexOf(tab) >= 0);
         QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(tab)), QStringLiteral("&Projection"));
-        // The layout with a capacity model and the imported one are offered.
-        QCOMPARE(tab->layoutBox()->count(), 2);
+        // The layout with a capacity model and the imported one are offered, then "New layout…".
+        QCOMPARE(tab->layoutBox()->count(), 3);
+        // Its first layout is shown when a database is opened.
+        QCOMPARE(tab->layoutBox()->currentIndex(), 0);
         tab->layoutBox()->setCurrentText(QStringLiteral("raidz2-six"));
         QCOMPARE(tab->layoutBox()->currentText(), QStringLiteral("raidz2-six"));
         QVERIFY(!tab->capacityEdit()->isEnabled());
+        // What describes a new layout is off for a stored one.
+        QVERIFY(!tab->newLayoutChosen());
+        QVERIFY(!tab->kindBox()->isEnabled());
+        QVERIFY(!tab->disksBox()->isEnabled());
+        QVERIFY(!tab->diskSizeEdit()->isEnabled());
         tab->usedEdit()->setText(QStringLiteral("1T"));
         tab->growthEdit()->setText(QStringLiteral("30%"));
         tab->hostWritesEdit()->setText(QStringLiteral("50G/d"));
@@ -1006,6 +1071,20 @@ private slots:
         QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Growth per year: ")),
                  qPrintable(tab->summary()->text()));
         QCOMPARE(tab->plot()->graphCount(), 0);
+
+        // The use typed in TiB: sizes in TiB, as `project --layout raidz2-six --used 1TiB` says.
+        tab->growthEdit()->setText(QStringLiteral("30%"));
+        tab->usedEdit()->setText(QStringLiteral("1TiB"));
+        QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
+        const CliResult projected =
+            cli({QStringLiteral("--db"), path, QStringLiteral("project"),
+                 QStringLiteral("--layout"), QStringLiteral("raidz2-six"), QStringLiteral("--used"),
+                 QStringLiteral("1TiB"), QStringLiteral("--growth"), QStringLiteral("30%")});
+        QVERIFY2(projected.exitCode == 0, qPrintable(projected.err));
+        const QString usable = cliUsable(projected.out);
+        QVERIFY2(usable.endsWith(QStringLiteral(" TiB")), qPrintable(projected.out));
+        QVERIFY2(tab->summary()->text().startsWith(QStringLiteral("Usable ") + usable + ", "),
+                 qPrintable(tab->summary()->text() + " / " + usable));
     }
 
     // An imported layout records no disks: the tab asks for its usable capacity rather than
@@ -1014,8 +1093,8 @@ private slots:
     void projectionTabProjectsAnImportedLayoutAgainstItsCapacity() {
         auto w = openFixture();
         ProjectionTab* tab = w->projectionTab();
-        // The fixture's two layouts are both imported.
-        QCOMPARE(tab->layoutBox()->count(), 2);
+        // The fixture's two layouts are both imported; then "New layout…".
+        QCOMPARE(tab->layoutBox()->count(), 3);
         tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
         QVERIFY(tab->capacityEdit()->isEnabled());
         QVERIFY(!tab->driveBox()->isEnabled());
@@ -1060,6 +1139,183 @@ private slots:
         tab->layoutBox()->setCurrentText(QStringLiteral("guest"));
         QCOMPARE(tab->capacityEdit()->text(), QStringLiteral("12T"));
         QVERIFY(tab->recompute());
+    }
+
+    // "New layout…" projects a layout that does not exist yet exactly as `layoutbench project
+    // --kind K --disks N --disk-size S` does: the same usable bytes and the same ceiling month in
+    // the summary and the plot, the same expansion paths, and sizes in the unit they were typed
+    // in (TiB in, TiB out).
+    void projectionTabProjectsANewLayoutAsTheCommandLineDoes() {
+        ProjectionTab tab;
+        // Without a database, "New layout…" is all there is to choose, and it is chosen.
+        QCOMPARE(tab.layoutBox()->count(), 1);
+        QVERIFY(tab.newLayoutChosen());
+        QVERIFY(tab.kindBox()->isEnabled());
+        QVERIFY(tab.disksBox()->isEnabled());
+        QVERIFY(tab.diskSizeEdit()->isEnabled());
+        QVERIFY(!tab.capacityEdit()->isEnabled());
+        QVERIFY(tab.driveBox()->isEnabled());
+        // Every kind the capacity model knows, and no other.
+        QCOMPARE(tab.kindBox()->count(), static_cast<int>(lb::diskLayoutKinds().size()));
+        for (const lb::LayoutKind k : lb::diskLayoutKinds())
+            QVERIFY(tab.kindBox()->findText(QString::fromUtf8(lb::layoutKindName(k))) >= 0);
+        // One drive, for the case without a disk size: the disks are the drive's size.
+        const QString catalogPath = writeFile(QStringLiteral("projection-drives.toml"),
+                                              QStringLiteral("[[drive]]\nid = \"ssd\"\n"
+                                                             "model = \"Test SSD 1TB\"\n"
+                                                             "medium = \"ssd\"\n"
+                                                             "capacity_bytes = 1_000_000_000_000\n"
+                                                             "tbw = 600\nwarranty_years = 5\n"
+                                                             "price_usd = 80\n"));
+        auto catalog = lb::loadDriveCatalog(catalogPath.toStdString());
+        QVERIFY2(catalog, catalog ? "" : catalog.error().message.c_str());
+        tab.setCatalog(*catalog);
+
+        struct Case {
+            QString kind;
+            int disks; // 0: not given (one disk per size)
+            QString diskSize, used, growth;
+            bool binary;   // sizes said in TiB
+            QString drive; // "": none
+        };
+        const Case cases[] = {
+            {"zfs-raidz2", 10, "500G", "1T", "30%", false, ""},
+            {"md-raid6", 10, "500G", "1T", "30%", false, ""},
+            {"md-raid6", 6, "4TiB", "10TiB", "30%", true, ""},
+            {"zfs-raidz1", 5, "4T", "3TiB", "2TB/y", true, ""},
+            {"zfs-draid2", 12, "4T", "3T", "2TB/y", false, ""},
+            {"zfs-mirror", 0, "1T,1T", "200G", "50%", false, ""},
+            {"zfs-mirror", 2, "", "200G", "50%", false, "ssd"},
+        };
+        for (const Case& c : cases) {
+            const QString name = QStringLiteral("%1 x%2 %3 from %4 at %5")
+                                     .arg(c.kind)
+                                     .arg(c.disks)
+                                     .arg(c.diskSize, c.used, c.growth);
+            tab.driveBox()->setCurrentIndex(c.drive.isEmpty() ? 0
+                                                              : tab.driveBox()->findData(c.drive));
+            describeNewLayout(tab, c.kind, c.disks, c.diskSize);
+            tab.usedEdit()->setText(c.used);
+            tab.growthEdit()->setText(c.growth);
+            QVERIFY2(tab.recompute(), qPrintable(name + ": " + tab.summary()->text()));
+            const QString text = tab.summary()->text();
+
+            QStringList args{QStringLiteral("project"),
+                             QStringLiteral("--kind"),
+                             c.kind,
+                             QStringLiteral("--used"),
+                             c.used,
+                             QStringLiteral("--growth"),
+                             c.growth};
+            if (c.disks > 0)
+                args << QStringLiteral("--disks") << QString::number(c.disks);
+            if (!c.diskSize.isEmpty())
+                args << QStringLiteral("--disk-size") << c.diskSize;
+            if (!c.drive.isEmpty())
+                args << QStringLiteral("--drive") << c.drive << QStringLiteral("--catalog")
+                     << catalogPath;
+            const CliResult json = cli(args + QStringList{QStringLiteral("--json")});
+            QVERIFY2(json.exitCode == 0, qPrintable(name + ": " + json.err));
+            const QJsonObject layout = QJsonDocument::fromJson(json.out.toUtf8())
+                                           .object()
+                                           .value(u"layouts")
+                                           .toArray()
+                                           .at(0)
+                                           .toObject();
+            const auto usableBytes =
+                static_cast<std::uint64_t>(layout.value(u"usable_bytes").toInteger());
+            QVERIFY2(usableBytes > 0, qPrintable(name + ": " + json.out));
+            QCOMPARE(layout.value(u"disks").toInt(), c.disks > 0 ? c.disks : 2);
+
+            // The usable bytes, said as the command line says them, in the unit typed.
+            const CliResult said = cli(args);
+            QVERIFY2(said.exitCode == 0, qPrintable(name + ": " + said.err));
+            const QString usable = cliUsable(said.out);
+            QCOMPARE(usable, QString::fromStdString(lb::formatBytes(usableBytes, c.binary)));
+            QVERIFY2(text.startsWith(QStringLiteral("Usable ") + usable + ", "),
+                     qPrintable(name + ": " + text + " / " + usable));
+            QVERIFY2(text.contains(QStringLiteral("TiB")) == c.binary,
+                     qPrintable(name + ": " + text));
+            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("[0-9] [kMGTP]B\\b"))) ==
+                         !c.binary,
+                     qPrintable(name + ": " + text));
+
+            // The ceiling month, in the summary and where the plot's use crosses its ceiling.
+            const QJsonValue month = layout.value(u"ceiling_month");
+            if (month.isNull()) {
+                QVERIFY2(text.contains(QStringLiteral("the ceiling is not passed within 5 years")),
+                         qPrintable(name + ": " + text));
+                QCOMPARE(plottedCeilingMonth(tab.plot()), -1);
+            } else {
+                QVERIFY2(
+                    text.contains(QStringLiteral("the ceiling is passed in month %1 without")
+                                      .arg(month.toInt())),
+                    qPrintable(name + ": " + text + " / month " + QString::number(month.toInt())));
+                QCOMPARE(plottedCeilingMonth(tab.plot()), month.toInt());
+            }
+            QCOMPARE(tab.plot()->graph(0)->data()->size(), 61); // months 0..60
+
+            // The same expansion paths, each with the disks it buys.
+            const QJsonArray expansions = layout.value(u"expansions").toArray();
+            for (const QJsonValue& e : expansions) {
+                const QString line = QStringLiteral("%1: %2 disk(s) a step, %3 disk(s) bought")
+                                         .arg(e[u"path"].toString())
+                                         .arg(e[u"disks_per_step"].toInt())
+                                         .arg(e[u"disks_bought"].toInt());
+                QVERIFY2(text.contains(line), qPrintable(name + ": " + text + " / " + line));
+            }
+        }
+    }
+
+    // Bad input in a new layout is said as the engine says it, the field named by its label (the
+    // command line names its flag), and the chart is cleared.
+    void projectionTabSaysWhatIsWrongWithANewLayout() {
+        ProjectionTab tab;
+        tab.setCatalog({});
+        tab.usedEdit()->setText(QStringLiteral("1T"));
+        tab.growthEdit()->setText(QStringLiteral("30%"));
+        struct Bad {
+            QString kind;
+            int disks;
+            QString diskSize, label, flag;
+        };
+        const Bad bad[] = {
+            {"md-raid6", 3, "1T", "Disks", "--disks"},                    // too few for the kind
+            {"md-raid10", 5, "1T", "Disks", "--disks"},                   // not pairs of mirrors
+            {"zfs-raidz2", 6, "5x", "Disk size", "--disk-size"},          // not a size
+            {"zfs-raidz2", 6, "10M", "Disk size", "--disk-size"},         // too small for ZFS
+            {"zfs-raidz2", 6, "0", "Disk size", "--disk-size"},           // nothing
+            {"zfs-raidz2", 3, "1T,1T,1T,1T", "Disk size", "--disk-size"}, // not one a disk
+        };
+        for (const Bad& b : bad) {
+            describeNewLayout(tab, b.kind, b.disks, b.diskSize);
+            QVERIFY2(!tab.recompute(), qPrintable(b.kind + " " + b.diskSize));
+            const CliResult r =
+                cli({QStringLiteral("project"), QStringLiteral("--kind"), b.kind,
+                     QStringLiteral("--disks"), QString::number(b.disks),
+                     QStringLiteral("--disk-size"), b.diskSize, QStringLiteral("--used"),
+                     QStringLiteral("1T"), QStringLiteral("--growth"), QStringLiteral("30%")});
+            QCOMPARE(r.exitCode, 2);
+            const QString prefix = QStringLiteral("layoutbench: ") + b.flag + QStringLiteral(": ");
+            QVERIFY2(r.err.startsWith(prefix), qPrintable(r.err));
+            QCOMPARE(tab.summary()->text(), b.label + ": " + r.err.mid(prefix.size()).trimmed());
+            QCOMPARE(tab.plot()->graphCount(), 0);
+        }
+        // What the command line cannot be given: 0 disks (--disks takes 1 to 1024), no size and
+        // no drive (it asks for the flag).
+        describeNewLayout(tab, QStringLiteral("zfs-raidz2"), 0, QStringLiteral("1T"));
+        QVERIFY(!tab.recompute());
+        QVERIFY2(tab.summary()->text().startsWith(QStringLiteral("Disks: must be 1 or more")),
+                 qPrintable(tab.summary()->text()));
+        describeNewLayout(tab, QStringLiteral("zfs-raidz2"), 6, QString());
+        QVERIFY(!tab.recompute());
+        QVERIFY2(tab.summary()->text().startsWith(QStringLiteral("Disk size: required")),
+                 qPrintable(tab.summary()->text()));
+        QCOMPARE(tab.plot()->graphCount(), 0);
+        // Put right, it projects again.
+        tab.diskSizeEdit()->setText(QStringLiteral("1T"));
+        QVERIFY2(tab.recompute(), qPrintable(tab.summary()->text()));
+        QVERIFY(tab.plot()->graphCount() >= 3);
     }
 
     // --- Campaigns, with the real local runner and real tools ---------------------------------

@@ -835,6 +835,27 @@ TEST(XzProbe, ParseComputesThroughputFromUncompressedBytesAndWallTime) {
     EXPECT_EQ(cpu->unit, Unit::Seconds);
 }
 
+// What the run did, for the comparison to hold against the other side's: the preset and the
+// threads (other work), the input's size (more of it).
+TEST(XzProbe, ParseNotesTheLevelTheThreadsAndTheSize) {
+    ProcessResult r;
+    r.wallSeconds = 2.0;
+    ProcessResult listing;
+    listing.stdoutText = "totals\t1\t1\t268500000\t268435456\t1.000\tCRC64\t0\t1\n";
+    const auto run = probe("xz").parse(
+        r, {listing},
+        options(probe("xz"), {{"level", std::int64_t{9}}, {"threads", std::int64_t{2}}}));
+    ASSERT_TRUE(run) << run.error().message;
+    std::vector<std::string> method;
+    for (const auto& n : run->notes)
+        if (n.kind == MetricNote::Kind::Method && n.metrics == "xz.*")
+            method.push_back(n.text);
+    EXPECT_EQ(method, (std::vector<std::string>{"level=9", "threads=2", "size=256.00 MiB"}));
+    const auto every = probe("xz").parse(r, {listing}, options(probe("xz")));
+    ASSERT_TRUE(every);
+    EXPECT_EQ(every->notes[1].text, "threads=every processor");
+}
+
 TEST(XzProbe, ParseRefusesAMissingListingOrNoWallTime) {
     ProcessResult r;
     r.wallSeconds = 1.0;
