@@ -15,8 +15,9 @@ packages=(
     jq time
     # the fuzz targets (the fuzz preset): clang with libFuzzer and its sanitizers
     clang-14 libfuzzer-14-dev
-    # desktop app, charts and reports (rendered offscreen on a headless machine)
-    qt6-base-dev libgl-dev libqcustomplot-dev fonts-dejavu-core xvfb xauth poppler-utils
+    # desktop app, charts and reports (rendered offscreen on a headless machine); chromium and
+    # poppler-utils render the HTML and PDF reports in the tests as a reader sees them
+    qt6-base-dev libgl-dev libqcustomplot-dev fonts-dejavu-core xvfb xauth poppler-utils chromium
     # the tools layoutbench drives and the storage it builds
     fio bonnie++ xz-utils zfs-fuse util-linux sqlite3 procps bc
     openssh-server openssh-client gdisk e2fsprogs

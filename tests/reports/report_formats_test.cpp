@@ -11,6 +11,7 @@
 #include "probes/tools.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
+#include "tests/support/markdown_text.h"
 #include "tests/support/scratch_dir.h"
 
 #include <cstdlib>
@@ -96,15 +97,7 @@ Outline htmlOutline(const std::string& html) {
     return o;
 }
 
-std::string unescapeMarkdown(const std::string& s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\\' && i + 1 < s.size())
-            ++i;
-        out += s[i];
-    }
-    return out;
-}
+using test::unescapeMarkdown;
 
 Outline markdownOutline(const std::string& md) {
     Outline o;
