@@ -425,8 +425,9 @@ std::pair<std::string, std::string> aspectOf(const std::string& text) {
 // work, and the difference is said next to the metric rather than keeping it out of the verdict.
 constexpr std::array<std::string_view, 4> amountAspects{"size", "runtime", "file_size", "files"};
 // Aspects that do not change what was measured but may change the figure: the tool's version
-// (the store notes it on every run).
-constexpr std::array<std::string_view, 1> caveatAspects{"version"};
+// (the store notes it on every run), the memory and kernel of the machine the runs went on (a
+// campaign notes them on its runs; a guest's are the guest's).
+constexpr std::array<std::string_view, 3> caveatAspects{"version", "memory", "kernel"};
 
 // Why a metric both sides measured stays out of the verdict, or "": what either side excludes,
 // or an aspect of the work on which they differ ("not comparable: bs 4 KiB vs 64 KiB"). Aspects
@@ -467,8 +468,10 @@ std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std:
             differs.push_back("the sides did different amounts of work: " + what);
         else if (std::find(caveatAspects.begin(), caveatAspects.end(), aspect) !=
                  caveatAspects.end())
-            differs.push_back("the sides ran other versions of the tool, which may matter: " +
-                              what);
+            differs.push_back(
+                aspect == "version"
+                    ? "the sides ran other versions of the tool, which may matter: " + what
+                    : "the sides ran on different machines, which may matter: " + what);
         else
             reasons.push_back(what);
     }

@@ -160,15 +160,24 @@ Expected<std::optional<BuiltLayout>> CampaignRunner::build(const ScenarioLayout&
     ctx.os = layout.guest ? layout.guest->os : scenario_.host.os.value_or(TargetOs::Linux);
     ctx.root = target.root;
     ctx.exported = exportTarget(layout, workdir);
+    std::string kernel = target.inventory.value("kernel", std::string());
     if (built.where != &runner_) {
         // The guest's memory is what bonnie++ must exceed, and its tools are the ones that run.
         const Target inside = inspectTarget(*built.where, scenario_, probes_);
         ctx.ramBytes = inside.ramBytes;
         ctx.root = inside.root;
+        kernel = inside.inventory.value("kernel", std::string());
         guestToolVersions_.clear();
         for (const auto& [name, version] : inside.inventory["tools"].items())
             guestToolVersions_[name] = version.get<std::string>();
     }
+    // The machine the runs go on, held against the other side's by the comparison: another
+    // memory size or kernel may change the figures (a caveat beside each, engine/analysis.h).
+    if (ctx.ramBytes > 0)
+        built.notes.push_back(
+            {MetricNote::Kind::Method, "*", "memory=" + formatBytes(ctx.ramBytes, true)});
+    if (!kernel.empty())
+        built.notes.push_back({MetricNote::Kind::Method, "*", "kernel=" + kernel});
     // Whether it takes O_DIRECT; the campaign then picks one path for every layout (decideIo).
     const std::string probeFile = workdir + "/.lb-odirect-probe";
     auto direct = built.where->run(simple("dd", {"if=/dev/zero", "of=" + probeFile, "bs=4096",

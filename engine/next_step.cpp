@@ -21,6 +21,10 @@ std::string percentMore(double overhead) {
     return fixed(std::abs(overhead) * 100, 0) + (overhead >= 0 ? " % more time" : " % less time");
 }
 
+int severity(Verdict v) {
+    return v == Verdict::Viable ? 0 : v == Verdict::Decision ? 1 : 2;
+}
+
 // The runs each side should have for `m` to become confident, or none when no number up to
 // `maxRuns` makes that likely; 0 when the metric has no interval for another reason (a value
 // of 0), which more runs do not mend.
@@ -45,9 +49,20 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
         out.text = "measure both layouts with the same workloads: no metric was measured on both";
         return out;
     }
+    // The verdict the confident metrics already fix: a layout is at least as bad as its worst
+    // confident deciding metric, so an open metric matters only where its interval reaches a
+    // worse band (or it has no interval yet) and nothing is confidently not viable.
+    const MetricComparison* floor = nullptr;
+    for (const auto& m : c.metrics)
+        if (m.decisive && m.confident && (!floor || severity(m.verdict) > severity(floor->verdict)))
+            floor = &m;
     std::vector<const MetricComparison*> open;
     for (const auto& m : c.metrics)
-        if (m.decisive && !m.confident)
+        if (m.decisive && !m.confident &&
+            (!floor ||
+             (floor->verdict != Verdict::NotViable &&
+              (!m.interval || severity(verdictFor(std::max(m.interval->low, m.interval->high),
+                                                  c.thresholds)) > severity(floor->verdict)))))
             open.push_back(&m);
     std::vector<std::string> clauses;
     // The runs each workload needs on each side, and whether any metric lacks an interval.
@@ -138,6 +153,12 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
                                  "differs; run it again if it was a stall"
                                : ": they stand apart from their siblings and the verdict without "
                                  "them differs; run them again if they were stalls"));
+    if (clauses.empty() && floor && floor->verdict == Verdict::NotViable && !c.confident) {
+        // Open metrics left, none of which can change it.
+        out.text = "nothing to run: " + plainMetricName(floor->name) + " alone makes it not " +
+                   "viable, with confidence, whatever more runs of the others would show";
+        return out;
+    }
     if (clauses.empty()) {
         if (c.verdict != Verdict::Decision)
             return std::nullopt;

@@ -507,8 +507,8 @@ TEST(CollapseNotes, AComparisonSaysEachNoteOnce) {
               (std::vector<std::string>{"ran 1.9\u20132.1 s: under 5 s (in 9 of 10 runs)"}));
 }
 
-// Another xz preset is other work: out of the verdict, named. Another version of the tool is not,
-// but may matter: a note beside a metric that still decides.
+// Another xz preset is other work: out of the verdict, named. Another version of the tool, or
+// another machine's memory, is not, but may matter: a note beside a metric that still decides.
 TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
     LayoutSamples base, cand;
     base.metrics = {{"xz.throughput", {10e6, 10e6, 10e6}, {}, {}, "xz"},
@@ -516,9 +516,13 @@ TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
     cand.metrics = {{"xz.throughput", {9e6, 9e6, 9e6}, {}, {}, "xz"},
                     {"bonnie.put_block", {99e6, 99e6, 99e6}, {}, {}, "bonnie"}};
     base.notes = {{MetricNote::Kind::Method, "xz.*", "level=6"},
-                  {MetricNote::Kind::Method, "bonnie.*", "version=1.97"}};
+                  {MetricNote::Kind::Method, "bonnie.*", "version=1.97"},
+                  {MetricNote::Kind::Method, "*", "memory=23.43 GiB"},
+                  {MetricNote::Kind::Method, "*", "kernel=Linux 6.1.0-18-amd64 x86_64"}};
     cand.notes = {{MetricNote::Kind::Method, "xz.*", "level=9"},
-                  {MetricNote::Kind::Method, "bonnie.*", "version=2.00a"}};
+                  {MetricNote::Kind::Method, "bonnie.*", "version=2.00a"},
+                  {MetricNote::Kind::Method, "*", "memory=3.84 GiB"},
+                  {MetricNote::Kind::Method, "*", "kernel=Linux 6.1.0-18-amd64 x86_64"}};
     const auto c = compareLayouts("a", base, "b", cand);
     for (const auto& m : c.metrics) {
         if (m.name == "xz.throughput") {
@@ -532,6 +536,13 @@ TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
                                 "the sides ran other versions of the tool, which may matter: "
                                 "version 1.97 vs 2.00a"),
                       m.notes.end());
+            // The guest's memory is not the host's; the same kernel says nothing.
+            EXPECT_NE(std::find(m.notes.begin(), m.notes.end(),
+                                "the sides ran on different machines, which may matter: memory "
+                                "23.43 GiB vs 3.84 GiB"),
+                      m.notes.end());
+            for (const auto& n : m.notes)
+                EXPECT_EQ(n.find("kernel"), std::string::npos) << n;
         }
     }
 }

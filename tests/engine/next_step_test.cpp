@@ -166,3 +166,21 @@ TEST(NextStep, AnOutlierAtTheMinimumIsRunOnceMore) {
     b.metrics = {samples("fio.j.read.bw", {598e6, 611e6, 593e6, 607e6, 615e6}, "fio:j")};
     EXPECT_TRUE(workloadsToRunAgainForOutliers(compareLayouts("a", a, "b", b), 5).empty());
 }
+
+// A metric confidently not viable fixes the verdict: the open ones cannot change it, and the
+// step says there is nothing to run rather than ask for runs of them.
+TEST(NextStep, AConfidentlyNotViableMetricLeavesNothingToRun) {
+    LayoutSamples base, cand;
+    base.metrics = {samples("fio.w.write.bw", {500e6, 502e6, 498e6}, "fio:w"),
+                    samples("fio.r.read.iops", {1000, 700, 1300}, "fio:r")};
+    cand.metrics = {samples("fio.w.write.bw", {100e6, 101e6, 99e6}, "fio:w"),
+                    samples("fio.r.read.iops", {800, 550, 1050}, "fio:r")};
+    const auto c = compareLayouts("a", base, "b", cand);
+    ASSERT_EQ(c.verdict, Verdict::NotViable);
+    ASSERT_FALSE(c.confident) << "the read IOPS are not confident";
+    const auto next = nextStep(c);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->text, "nothing to run: w: write throughput alone makes it not viable, with "
+                          "confidence, whatever more runs of the others would show");
+    EXPECT_TRUE(next->workloads.empty());
+}
