@@ -473,8 +473,9 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {
 namespace {
 
 // The decimal unit (drives are sold in them) in which the largest of `bytes` reads 1 to 999.
-std::pair<double, QString> byteAxisUnit(double bytes) {
-    const auto [scale, prefix] = display::decimalPrefix(bytes);
+std::pair<double, QString> byteAxisUnit(double bytes, bool binary) {
+    const auto [scale, prefix] =
+        binary ? display::binaryPrefix(bytes) : display::decimalPrefix(bytes);
     return {scale, prefix.empty() ? QStringLiteral("bytes") : qs(prefix + "B")};
 }
 
@@ -503,10 +504,10 @@ const ExpansionPath* drawnExpansion(const LayoutProjection& p) {
     return first == p.expansions.end() ? nullptr : &*first;
 }
 
-void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection) {
+void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection, bool binary) {
     reset(plot);
     const auto& p = projection;
-    const auto [tb, unitName] = byteAxisUnit(projectionTop(p));
+    const auto [tb, unitName] = byteAxisUnit(projectionTop(p), binary);
     QVector<double> months, usable, used, ceiling;
     for (const auto& m : p.months) {
         months << static_cast<double>(m.month);

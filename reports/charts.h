@@ -54,8 +54,10 @@ void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 // (the usable capacity along drawnExpansion's schedule, a step line; named "with md-grow") with
 // a vertical
 // QCPItemStraightLine per expansion step (objectName "expansion-step"). The value axis is in the
-// decimal unit (kB to PB) in which the largest value reads 1 to 999, named in its label.
-void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection);
+// decimal unit (kB to PB) in which the largest value reads 1 to 999, named in its label, or with
+// `binary` the binary one (KiB to PiB): the unit the sizes were typed in.
+void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection,
+                          bool binary = false);
 // The expansion path the projection chart draws: the cheapest that keeps up where the cost is
 // known, else the first that keeps up; none when no step is needed or none keeps up.
 const ExpansionPath* drawnExpansion(const LayoutProjection& projection);

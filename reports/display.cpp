@@ -62,6 +62,18 @@ std::pair<double, std::string> decimalPrefix(double largest) {
     return {1.0, ""};
 }
 
+std::pair<double, std::string> binaryPrefix(double largest) {
+    static const std::pair<double, const char*> prefixes[] = {{1125899906842624.0, "Pi"},
+                                                              {1099511627776.0, "Ti"},
+                                                              {1073741824.0, "Gi"},
+                                                              {1048576.0, "Mi"},
+                                                              {1024.0, "Ki"}};
+    for (const auto& [scale, prefix] : prefixes)
+        if (std::abs(largest) >= scale)
+            return {scale, prefix};
+    return {1.0, ""};
+}
+
 AxisUnit axisUnit(double largest, Unit unit) {
     largest = std::abs(largest);
     switch (unit) {

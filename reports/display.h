@@ -36,6 +36,8 @@ AxisUnit axisUnit(double largest, Unit unit);
 // The decimal prefix ("", "k", "M", "G", "T", "P") and its scale in which `largest` reads 1 to
 // 999 (below 1: none), as drives are sold.
 std::pair<double, std::string> decimalPrefix(double largest);
+// The same in powers of 1024: {2^40, "Ti"} for 5 TiB.
+std::pair<double, std::string> binaryPrefix(double largest);
 
 // A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
 class Table {

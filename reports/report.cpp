@@ -1599,7 +1599,9 @@ std::vector<ReportChart> renderCharts(const ReportData& data, int width, int hei
             charts::buildSteadyStateChart(plot, data.steadyState[index]);
         } else if (ref.id.rfind("projection-", 0) == 0) {
             const auto index = std::stoul(ref.id.substr(std::string("projection-").size()));
-            charts::buildProjectionChart(plot, data.projections[index]);
+            charts::buildProjectionChart(plot, data.projections[index],
+                                         data.projectionRequest &&
+                                             data.projectionRequest->binaryUnits);
         } else {
             const auto index = std::stoul(ref.id.substr(std::string("overhead-").size()));
             charts::buildOverheadChart(plot, data.comparisons[index]);

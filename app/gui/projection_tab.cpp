@@ -294,12 +294,12 @@ bool ProjectionTab::recompute() {
         return false;
     }
     const LayoutProjection& p = **projection;
-    charts::buildProjectionChart(*plot_, p);
-    plot_->replot();
-
-    // In the unit the sizes were typed in, by the command line's rule.
+    // In the unit the sizes were typed in, by the command line's rule: the summary and the axis.
     const bool binary =
         projectionInBinaryUnits(fresh ? ss(diskSize_->text()) : std::string(), ss(used_->text()));
+    charts::buildProjectionChart(*plot_, p, binary);
+    plot_->replot();
+
     const auto bytes = [binary](std::uint64_t b) { return qs(formatBytes(b, binary)); };
 
     QStringList lines;

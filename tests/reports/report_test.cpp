@@ -993,6 +993,12 @@ TEST(Charts, ProjectionAxisIsInTheUnitOfThePoolsSize) {
                 1e-9);
     EXPECT_GE(plot.yAxis->range().upper, 1.0);
     EXPECT_LT(plot.yAxis->range().upper, 1100.0);
+
+    // TiB in, TiB out: sizes typed in a binary unit give the axis in that unit.
+    charts::buildProjectionChart(plot, big, true);
+    EXPECT_EQ(plot.yAxis->label().toStdString(), "TiB");
+    EXPECT_NEAR(plot.graph(2)->data()->at(0)->value,
+                static_cast<double>(big.ceilingBytes) / 1099511627776.0, 1e-9);
 }
 
 int main(int argc, char** argv) {
