@@ -1,0 +1,380 @@
+// The report's results: the capacity projection, each comparison's table and notes, the charts,
+// the failed runs, the caveats, the glossary and the appendix of command lines.
+#include "engine/analysis.h"
+#include "engine/command.h"
+#include "engine/next_step.h"
+#include "engine/projection.h"
+#include "engine/series.h"
+#include "engine/size.h"
+#include "engine/utf8.h"
+#include "reports/charts.h"
+#include "reports/comparison_text.h"
+#include "reports/display.h"
+#include "reports/report_doc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace lb::report_detail {
+
+void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    if ((data.projections.empty() && data.notProjected.empty()) || !data.projectionRequest)
+        return;
+    const ProjectionRequest& r = *data.projectionRequest;
+    doc.heading(2, "Capacity projection");
+    std::string intro = "Growth " + describeGrowth(r.growth) + " from " +
+                        capacityText(data, r.usedBytes) + " in use, over " +
+                        std::to_string(r.years) + (r.years == 1 ? " year" : " years");
+    if (r.drive)
+        intro +=
+            "; drive " + r.drive->model +
+            (r.price ? std::string()
+                     : " at " + display::usd(r.drive->priceUsd) + " each (illustrative price)");
+    if (r.price)
+        intro += "; priced at " + display::usd(r.price->usd) +
+                 (r.price->perTb ? " per TB" : " per drive") + " (--price)";
+    if (r.hostBytesPerDay)
+        intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
+    doc.para(intro + ".");
+
+    if (!data.notProjected.empty())
+        doc.para("Not projected: " + joined(data.notProjected, ", ") +
+                 " — imported results whose disks are unknown, and no capacity was given.");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& p : data.projections)
+        rows.push_back(
+            {{p.name},
+             {capacityText(data, p.capacity.usableBytes) + (p.capacityGiven ? " (given)" : ""), "",
+              true},
+             {plainPercent(p.ceilingFraction) + " = " + capacityText(data, p.ceilingBytes), "",
+              true},
+             {p.ceilingMonth ? "month " + std::to_string(*p.ceilingMonth)
+                             : "not within " + std::to_string(r.years) + " years"}});
+    if (!rows.empty())
+        doc.table({"layout", "usable", "ceiling", "ceiling passed"}, std::move(rows));
+
+    const auto plan = chartPlan(data);
+    for (std::size_t i = 0; i < data.projections.size(); ++i) {
+        const LayoutProjection& p = data.projections[i];
+        doc.heading(3, p.name);
+        if (!p.expansions.empty()) {
+            std::vector<std::vector<Cell>> paths;
+            for (const auto& e : p.expansions) {
+                std::string firstStep = "—";
+                if (!e.schedule.empty())
+                    firstStep = "month " + std::to_string(e.schedule.front().month);
+                paths.push_back(
+                    {{std::string(expansionKindName(e.kind))},
+                     {std::to_string(e.disksPerStep), "", true},
+                     {capacityText(data, e.stepUsableBytes) + (e.approximate ? " ~" : ""), "",
+                      true},
+                     {e.stepCostUsd ? display::usd(*e.stepCostUsd) : "—", "", true},
+                     {e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "—", "", true},
+                     {firstStep},
+                     {std::to_string(e.disksBought) +
+                          (e.keepsUp
+                               ? ""
+                               : " (limit" +
+                                     (e.limitMonth ? " in month " + std::to_string(*e.limitMonth)
+                                                   : std::string()) +
+                                     ")"),
+                      "", true},
+                     {e.totalCostUsd ? display::usd(*e.totalCostUsd) : "—", "", true},
+                     {capacityText(data, e.finalUsableBytes), "", true}});
+            }
+            doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB",
+                       "first step", "disks bought", "total cost", "usable at end"},
+                      std::move(paths));
+            std::vector<std::vector<Span>> notes;
+            for (const auto& e : p.expansions) {
+                std::string text = e.description + ". " + e.note;
+                if (e.reportedStepUsableBytes)
+                    text += " zfs list would show the first step adding " +
+                            capacityText(data, *e.reportedStepUsableBytes) + ".";
+                notes.push_back({{std::string(expansionKindName(e.kind)), true}, {": " + text}});
+            }
+            doc.bullets(std::move(notes));
+        }
+        for (const auto& n : p.notes)
+            doc.para(n);
+        if (p.wear) {
+            const WearEstimate& w = *p.wear;
+            std::string text =
+                "Wear: write amplification " + display::ratio(w.writeAmplification) + " (" +
+                w.layout.basis +
+                (w.modelled ? "; the layout's model says " + display::ratio(w.modelled->factor) +
+                                  ": " + w.modelled->basis
+                            : std::string()) +
+                "); " + formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
+                " a day from the hosts is " +
+                formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))) +
+                " a day per disk";
+            if (w.years && w.enduranceBytes)
+                text += std::isfinite(*w.years)
+                            ? "; rated endurance reached in " + fixed(*w.years, 1) + " years"
+                            : "; rated endurance never reached";
+            else if (r.drive && r.drive->medium == DriveMedium::Hdd)
+                text += "; endurance does not apply (hard disk)";
+            else
+                text += "; no drive given, so no rated endurance";
+            if (w.replacementDisks > 0)
+                text += "; " + std::to_string(w.replacementDisks) +
+                        " disk(s) bought again within " + std::to_string(r.years) + " years";
+            doc.para(text + ".");
+        }
+        if (p.cost)
+            doc.para(display::horizonCost(*p.cost, r.years));
+        const std::string id = "projection-" + std::to_string(i);
+        if (charts.count(id))
+            for (const auto& ref : plan)
+                if (ref.id == id)
+                    doc.chart(ref.id, ref.caption);
+    }
+}
+
+void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
+        const Comparison& c = data.comparisons[i];
+        doc.heading(2, c.candidate + " against " + c.baseline);
+        if (c.metrics.empty()) {
+            doc.para("No metric was measured successfully on both layouts; nothing to compare.");
+            continue;
+        }
+        doc.para(std::vector<Span>{
+            {"Verdict: "},
+            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+            {c.confident ? " (confident; the worst deciding metric decides)."
+                         : " (not confident; the worst deciding metric decides)."}});
+        // The reason a deciding metric is not confident, said once above the table when it is
+        // the same for all ("too few runs: 1 and 1" on 32 rows is noise).
+        std::string sameUncertainty;
+        bool same = true;
+        for (const auto& m : c.metrics)
+            if (m.decisive && !m.confident) {
+                same = same && (sameUncertainty.empty() || sameUncertainty == m.uncertainty);
+                sameUncertainty = m.uncertainty;
+            }
+        if (!same)
+            sameUncertainty.clear();
+        if (!sameUncertainty.empty())
+            doc.para("No deciding metric here is confident: " + sameUncertainty +
+                     ". Metrics marked “shown” do not decide and have no verdict.");
+        else
+            doc.para("Metrics marked “shown” do not decide and have no verdict.");
+        std::vector<std::vector<Cell>> rows;
+        for (const auto& m : c.metrics)
+            rows.push_back(
+                {{m.name, "", false, true},
+                 {display::value(m.baselineMedian, m.unit), "", true},
+                 {display::value(m.candidateMedian, m.unit), "", true},
+                 {display::ratio(m.ratio), "", true},
+                 {display::percent(m.overhead), "", true},
+                 {intervalText(m), "", true},
+                 {verdictCell(m),
+                  m.decisive ? charts::verdictColor(m.verdict).toStdString() : std::string()},
+                 {!m.decisive                ? "—"
+                  : m.confident              ? "yes"
+                  : !sameUncertainty.empty() ? "no"
+                                             : "no: " + m.uncertainty},
+                 {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples),
+                  "", true}});
+        doc.table({"metric", "baseline", "candidate", "ratio", "overhead", "95 % interval",
+                   "verdict", "confident", "runs"},
+                  std::move(rows));
+        std::vector<std::vector<Span>> notes;
+        for (const auto& line : noteLines(c))
+            notes.push_back({{line.text + " — on " + noteMetricsText(line, c, 6)}});
+        if (!notes.empty()) {
+            doc.para("What qualifies these figures:");
+            doc.bullets(std::move(notes));
+        }
+        std::vector<std::vector<Span>> excluded;
+        for (const auto& m : c.metrics)
+            if (!m.excluded.empty())
+                excluded.push_back({{m.name, true}, {": " + m.excluded}});
+        for (const auto& n : c.notCompared)
+            excluded.push_back({{n.name, true}, {": " + n.reason}});
+        if (!excluded.empty()) {
+            doc.para("Not compared (kept out of the verdict):");
+            doc.bullets(std::move(excluded));
+        }
+        const std::string id = "overhead-" + std::to_string(i);
+        if (charts.count(id))
+            for (const auto& ref : chartPlan(data))
+                if (ref.id == id)
+                    doc.chart(ref.id, ref.caption);
+    }
+}
+
+void addCharts(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    std::vector<ChartRef> bars;
+    for (const auto& ref : chartPlan(data))
+        if (ref.id.rfind("bars-", 0) == 0 && charts.count(ref.id))
+            bars.push_back(ref);
+    if (bars.empty())
+        return;
+    doc.heading(2, "Results per layout");
+    for (const auto& ref : bars)
+        doc.chart(ref.id, ref.caption);
+}
+
+// The runs' course: series over time, latency percentile curves and queue-depth sweeps, with
+// the sweep's figures as a table (which the Markdown report, without charts, keeps too).
+void addCourse(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    std::vector<ChartRef> refs;
+    for (const auto& ref : chartPlan(data))
+        if ((ref.id.rfind("series-", 0) == 0 || ref.id.rfind("curve-", 0) == 0 ||
+             ref.id.rfind("sweep-", 0) == 0) &&
+            charts.count(ref.id))
+            refs.push_back(ref);
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& l : data.layouts) {
+        const auto it = data.samples.find(l.name);
+        if (it == data.samples.end())
+            continue;
+        for (const auto& c : queueDepthSweeps(it->second.metrics))
+            for (const auto& p : c.points)
+                rows.push_back(
+                    {{l.name},
+                     {c.family + " " + c.direction},
+                     {std::to_string(p.depth), "", true},
+                     {p.iops ? display::value(*p.iops, Unit::OpsPerSecond) : "—", "", true},
+                     {p.p99Ns ? display::value(*p.p99Ns, Unit::Nanoseconds) : "—", "", true},
+                     {c.p99Metric}});
+    }
+    if (refs.empty() && rows.empty())
+        return;
+    doc.heading(2, "Over time, by latency percentile and by queue depth");
+    if (!rows.empty())
+        doc.table({"layout", "sweep", "queue depth", "IOPS", "p99 latency", "latency measured"},
+                  std::move(rows));
+    for (const auto& ref : refs)
+        doc.chart(ref.id, ref.caption);
+}
+
+void addFailedRuns(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Failed runs");
+    std::vector<std::vector<Cell>> rows;
+    std::vector<const ReportRun*> failed;
+    for (const auto& r : data.runs)
+        if (r.status != RunStatus::Ok) {
+            failed.push_back(&r);
+            rows.push_back({{"#" + std::to_string(r.id), "", true},
+                            {r.layout},
+                            {r.workload},
+                            {std::to_string(r.iteration + 1), "", true}, // from 1
+                            {std::string(runStatusName(r.status))},
+                            {r.exitCode ? std::to_string(*r.exitCode) : "—", "", true},
+                            {r.reason.empty() ? "no reason recorded" : r.reason}});
+        }
+    if (failed.empty()) {
+        doc.para("None: every run finished and its output was parsed.");
+        return;
+    }
+    doc.para(plural(static_cast<std::int64_t>(failed.size()), "run", "runs") +
+             " did not give results; their metrics take no part in the comparisons.");
+    doc.table({"run", "layout", "workload", "iteration", "status", "exit", "why"}, std::move(rows));
+    for (const ReportRun* r : failed)
+        if (!r->stderrTail.empty()) {
+            doc.para(std::vector<Span>{
+                {"Run #" + std::to_string(r->id) + " (" + r->layout + ", " + r->workload + ")",
+                 true},
+                {": the end of its error output"}});
+            doc.code(r->stderrTail);
+        }
+}
+
+void addCaveats(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Caveats");
+    struct Where {
+        std::set<std::string> places;
+        std::vector<std::int64_t> runs;
+    };
+    std::map<std::string, Where> caveats;
+    for (const auto& r : data.runs)
+        for (const auto& c : r.caveats) {
+            Where& w = caveats[c];
+            w.places.insert(r.layout + ": " + r.workload);
+            w.runs.push_back(r.id);
+        }
+    if (caveats.empty()) {
+        doc.para("No caveats were recorded with the runs.");
+        return;
+    }
+    doc.para("Recorded with the runs: conditions that can make a number less trustworthy than it "
+             "looks (caching, O_DIRECT refused, a data set smaller than memory).");
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& [text, where] : caveats) {
+        std::vector<std::string> ids;
+        for (auto id : where.runs)
+            ids.push_back(std::string(1, '#').append(std::to_string(id)));
+        rows.push_back(
+            {{text},
+             {joined(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
+             {joined(ids, ", ")}});
+    }
+    doc.table({"caveat", "where", "runs"}, std::move(rows));
+}
+
+// The words of the report a reader may not know: the terms of the metrics compared (put_block,
+// lat_p99, ...), each once, and those of the tables.
+void addGlossary(Doc& doc, const ReportData& data) {
+    std::vector<std::vector<Span>> items;
+    std::set<std::string> seen;
+    for (const Comparison& c : data.comparisons)
+        for (const auto& m : c.metrics)
+            if (auto t = metricTerm(m.name); t && seen.insert(t->term).second)
+                items.push_back({{t->term, true}, {": " + t->meaning}});
+    if (data.comparisons.empty())
+        return;
+    doc.heading(2, "Glossary");
+    for (const auto& [term, meaning] : std::vector<std::pair<std::string, std::string>>{
+             {"ratio", "the candidate's time for the same work over the baseline's: 1.58 is 58 % "
+                       "more time"},
+             {"overhead", "the ratio less 1, as a percentage"},
+             {"95 % interval",
+              "the range the ratio lies in with 95 % confidence, from the spread of the runs; it "
+              "needs at least " +
+                  std::to_string(minSamplesForInterval) + " runs on each side"},
+             {"confident, settled", "the whole 95 % interval lies in one band: the verdict holds "
+                                    "whatever the runs' noise did"},
+             {"shown", "a metric shown for the record that does not decide (CPU, the single "
+                       "slowest operation, runtimes): it has no verdict"},
+             {"not comparable", "the two sides did different work for this metric (another block "
+                                "size, queue depth, preset): kept out of the verdict"}})
+        items.push_back({{term, true}, {": " + meaning}});
+    doc.bullets(std::move(items));
+}
+
+void addAppendix(Doc& doc, const ReportData& data) {
+    doc.heading(2, "Appendix: every run's command line");
+    if (data.runs.empty()) {
+        doc.para("No runs.");
+        return;
+    }
+    std::string text;
+    for (const auto& r : data.runs) {
+        std::string head = "# run " + std::to_string(r.id) + " · " + r.layout + " · " + r.workload +
+                           " · iteration " + std::to_string(r.iteration + 1) + " · " +
+                           std::string(runStatusName(r.status));
+        if (!r.toolVersion.empty())
+            head += " · " + r.toolVersion;
+        if (r.wallSeconds > 0)
+            head += " · " + fixed(r.wallSeconds, 1) + " s";
+        text += head + "\n";
+        text += r.argv.empty() ? "(no command: imported" +
+                                     (r.source.empty() ? std::string() : " from " + r.source) +
+                                     (r.origin.empty() ? std::string() : ": " + r.origin) + ")"
+                               : commandLine(r.argv);
+        text += "\n";
+    }
+    text.pop_back();
+    doc.code(text);
+}
+
+} // namespace lb::report_detail
