@@ -42,6 +42,10 @@ bool worstFirst(const MetricComparison& a, const MetricComparison& b) {
     return a.name < b.name;
 }
 
+bool validThresholds(const Thresholds& t) {
+    return t.viableMax >= 1.0 && t.notViableMin > t.viableMax;
+}
+
 Verdict verdictFor(double ratio, const Thresholds& t) {
     if (ratio <= t.viableMax)
         return Verdict::Viable;

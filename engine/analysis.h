@@ -28,6 +28,10 @@ struct Thresholds {
 };
 
 Verdict verdictFor(double ratio, const Thresholds& t);
+// The bands hold together: 1 <= viable < not viable (no cost ratio below 1 is a cost, and the
+// band between the two must exist). Every front end checks what it was given with this, and
+// names its own fields in the message.
+bool validThresholds(const Thresholds& t);
 
 // How a scenario judges: the bands, and which metrics decide (globs over metric names, see
 // metricMatches). No globs: the default set — throughput, IOPS and the total p99 latency of

@@ -240,9 +240,9 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "viable"), "thresholds.", rep));
         LB_TRY(notViable, getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "not_viable"),
                                     "thresholds.", rep));
-        if (!(viable >= 1.0 && notViable > viable))
-            return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
         s.thresholds = {viable, notViable};
+        if (!validThresholds(s.thresholds))
+            return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
     }
 
     auto disks = parseArray<ScenarioDisk>(root, "disks", rep, [&](const auto& t, const auto& w) {

@@ -74,7 +74,7 @@ ScenarioBits scenarioBits(const std::string& text) {
         Thresholds th;
         th.viableMax = (*t)["viable"].value_or(th.viableMax);
         th.notViableMin = (*t)["not_viable"].value_or(th.notViableMin);
-        if (th.viableMax >= 1.0 && th.notViableMin > th.viableMax)
+        if (validThresholds(th))
             bits.thresholds = th;
     }
     return bits;

@@ -22,7 +22,7 @@ struct CompareOptions {
 };
 
 int runCompare(const Globals& g, const CompareOptions& o) {
-    if (!(o.thresholds.viableMax >= 1.0 && o.thresholds.notViableMin > o.thresholds.viableMax))
+    if (!validThresholds(o.thresholds))
         return report(Error::badInput("--viable/--not-viable: need 1 <= viable < not-viable"));
     auto store = openStore(g, DbAccess::Existing);
     if (!store)

@@ -155,8 +155,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
             request.thresholds.viableMax = o.viable;
         if (o.notViable > 0)
             request.thresholds.notViableMin = o.notViable;
-        if (!(request.thresholds.viableMax >= 1.0 &&
-              request.thresholds.notViableMin > request.thresholds.viableMax))
+        if (!validThresholds(request.thresholds))
             return report(Error::badInput("--viable/--not-viable: need 1 <= viable < not-viable"));
     }
 

@@ -250,7 +250,7 @@ void ResultsTab::requestComparison() {
     Thresholds t;
     t.viableMax = viable_->value();
     t.notViableMin = notViable_->value();
-    if (!(t.notViableMin > t.viableMax)) {
+    if (!validThresholds(t)) {
         summary_->setStyleSheet({});
         summary_->setText(tr("The not-viable threshold must be above the viable one."));
         return;

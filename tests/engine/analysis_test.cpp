@@ -546,3 +546,12 @@ TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
         }
     }
 }
+
+// The one rule every front end checks its thresholds by: 1 <= viable < not viable.
+TEST(Verdict, ThresholdsHoldTogether) {
+    EXPECT_TRUE(validThresholds({}));
+    EXPECT_TRUE(validThresholds({1.0, 1.01}));
+    EXPECT_FALSE(validThresholds({0.99, 2.0})) << "a ratio under 1 is no cost";
+    EXPECT_FALSE(validThresholds({1.5, 1.5})) << "no band between them";
+    EXPECT_FALSE(validThresholds({2.0, 1.5}));
+}
