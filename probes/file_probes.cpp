@@ -255,32 +255,6 @@ private:
 
 } // namespace
 
-Expected<DdSummary> parseDdSummary(std::string_view text) {
-    // The last line that says "copied": "67108864 bytes (67 MB, 64 MiB) copied, 0.31 s, 216 MB/s"
-    std::istringstream lines{std::string(text)};
-    std::string line, found;
-    while (std::getline(lines, line))
-        if (line.find(" copied, ") != std::string::npos)
-            found = line;
-    if (found.empty())
-        return badInput("dd: no 'copied' summary line in its output");
-    DdSummary s;
-    const auto sp = found.find(' ');
-    if (!toU64(std::string_view(found).substr(0, sp), s.bytes))
-        return badInput("dd: byte count in '" + found + "' is not a number");
-    const auto copied = found.find(" copied, ");
-    const auto secStart = copied + 9;
-    const auto secEnd = found.find(" s", secStart);
-    try {
-        s.seconds = std::stod(found.substr(secStart, secEnd - secStart));
-    } catch (const std::exception&) {
-        return badInput("dd: seconds in '" + found + "' are not a number");
-    }
-    if (s.seconds <= 0)
-        return badInput("dd: zero seconds in '" + found + "'");
-    return s;
-}
-
 Expected<XzTotals> parseXzRobotList(std::string_view text) {
     std::istringstream lines{std::string(text)};
     std::string line;

@@ -22,13 +22,6 @@ ProbeRegistry standardProbes();
 
 namespace lb {
 
-// dd's closing line "N bytes (...) copied, S s, R MB/s" (LC_ALL=C): bytes and seconds.
-struct DdSummary {
-    std::uint64_t bytes = 0;
-    double seconds = 0;
-};
-Expected<DdSummary> parseDdSummary(std::string_view stderrText);
-
 // `xz --robot --list FILE.xz`: the uncompressed and compressed sizes from the "totals" line.
 struct XzTotals {
     std::uint64_t compressedBytes = 0;

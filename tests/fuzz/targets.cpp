@@ -49,7 +49,6 @@ void iozoneText(std::string_view in) {
 void ddText(std::string_view in) {
     (void)dd::looksLikeDd(in);
     (void)dd::parse(in);
-    (void)parseDdSummary(in);
 }
 
 // The path names a directory that does not exist, so relative file names in the scenario (job
