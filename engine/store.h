@@ -9,6 +9,9 @@
 //   store_samples.cpp    the samples a comparison reads (packed per run, see there)
 //   store_series.cpp     what runs measured over their course (fio's per-interval logs)
 //   store_campaigns.cpp  campaigns: their scenario, status, policy and I/O path
+//   store_conditioning.cpp  SSD preconditioning steps before a layout's measured runs
+//   store_imports.cpp    staging layouts that hold a streaming import's runs until it is done
+//   store_merge.cpp      another database's results copied in (merge, store_merge.h)
 //   journal.cpp          the plan journal (plan_step), through the Journal type (journal.h)
 #pragma once
 
