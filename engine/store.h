@@ -404,6 +404,20 @@ private:
     std::unique_ptr<Cache> cache_;
 };
 
+// Both layouts' successful runs (layoutSamples, of `campaignId` when given), each checked to
+// exist: bad input naming the field (baseline, candidate) when one does not.
+struct ComparedSamples {
+    LayoutSamples baseline, candidate;
+};
+Expected<ComparedSamples>
+loadComparedSamples(Store& store, const std::string& baseline, const std::string& candidate,
+                    std::optional<std::int64_t> campaignId = std::nullopt);
+
+// The rule stored with the candidate's campaign (`campaignId`, else the newest it ran in): its
+// scenario's thresholds and [decide]; the defaults when it has none (imported results).
+Expected<ComparePolicy> storedPolicy(Store& store, const std::string& candidate,
+                                     std::optional<std::int64_t> campaignId = std::nullopt);
+
 // Loads both layouts' successful runs and compares every metric they share, and measures the
 // baseline's drift over the candidate's campaign. `policy`: the rule to judge by; none: the one
 // stored with the candidate's campaign (its scenario's thresholds and [decide]), else the

@@ -219,10 +219,9 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     return out;
 }
 
-Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
-                                          const std::string& candidate,
-                                          const std::optional<ComparePolicy>& policy,
-                                          std::optional<std::int64_t> campaignId) {
+Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
+                                              const std::string& candidate,
+                                              std::optional<std::int64_t> campaignId) {
     for (const auto& [field, name] :
          {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
         LB_TRY(found, store.findLayout(*name));
@@ -230,9 +229,34 @@ Expected<Comparison> compareStoredLayouts(Store& store, const std::string& basel
             return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
                             store.path());
     }
+    ComparedSamples out;
     LB_TRY(b, store.layoutSamples(baseline, campaignId));
+    out.baseline = std::move(b);
     LB_TRY(c, store.layoutSamples(candidate, campaignId));
-    return compareLoadedLayouts(store, baseline, b, candidate, c, policy, campaignId);
+    out.candidate = std::move(c);
+    return out;
+}
+
+Expected<ComparePolicy> storedPolicy(Store& store, const std::string& candidate,
+                                     std::optional<std::int64_t> campaignId) {
+    std::optional<std::int64_t> campaign = campaignId;
+    if (!campaign) {
+        LB_TRY(latest, store.latestCampaignOf(candidate));
+        campaign = latest;
+    }
+    if (!campaign)
+        return ComparePolicy{};
+    LB_TRY(stored, store.campaignPolicy(*campaign));
+    return stored.value_or(ComparePolicy{});
+}
+
+Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
+                                          const std::string& candidate,
+                                          const std::optional<ComparePolicy>& policy,
+                                          std::optional<std::int64_t> campaignId) {
+    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId));
+    return compareLoadedLayouts(store, baseline, loaded.baseline, candidate, loaded.candidate,
+                                policy, campaignId);
 }
 
 Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& baseline,
@@ -248,9 +272,9 @@ Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& basel
     ComparePolicy rule;
     if (policy) {
         rule = *policy;
-    } else if (campaign) {
-        LB_TRY(stored, store.campaignPolicy(*campaign));
-        rule = stored.value_or(ComparePolicy{});
+    } else {
+        LB_TRY(stored, storedPolicy(store, candidate, campaign));
+        rule = std::move(stored);
     }
     auto cmp = compareLayouts(baseline, b, candidate, c, rule);
     if (cmp.metrics.empty())

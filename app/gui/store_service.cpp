@@ -103,34 +103,19 @@ void StoreService::runComparison(std::uint64_t request, const std::string& basel
     }
     Store& store = *compareStore_;
     // The two sides' samples, read once: for the comparison, then for the charts' bars.
-    std::map<std::string, LayoutSamples> samples;
-    for (const auto& [field, name] :
-         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
-        auto found = store.findLayout(*name);
-        auto loaded = found && *found ? store.layoutSamples(*name, campaignId)
-                                      : Expected<LayoutSamples>(LayoutSamples{});
-        for (const Error* e :
-             {found ? nullptr : &found.error(), loaded ? nullptr : &loaded.error()})
-            if (e) {
-                emit compareFailed(qs(e->message));
-                return;
-            }
-        if (!*found) {
-            emit compareFailed(
-                qs(std::string(field) + ": no layout named '" + *name + "' in " + store.path()));
-            return;
-        }
-        samples[*name] = std::move(*loaded);
+    auto loaded = loadComparedSamples(store, baseline, candidate, campaignId);
+    if (!loaded) {
+        emit compareFailed(qs(loaded.error().message));
+        return;
     }
     // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
-    ComparePolicy policy{thresholds, {}};
-    auto campaign = campaignId ? Expected<std::optional<std::int64_t>>(campaignId)
-                               : store.latestCampaignOf(candidate);
-    if (campaign && *campaign)
-        if (auto stored = store.campaignPolicy(**campaign); stored && *stored)
-            policy.decide = (*stored)->decide;
-    auto cmp = compareLoadedLayouts(store, baseline, samples[baseline], candidate,
-                                    samples[candidate], policy, campaignId);
+    auto stored = storedPolicy(store, candidate, campaignId);
+    const ComparePolicy policy{thresholds, stored ? stored->decide : std::vector<std::string>{}};
+    auto cmp = compareLoadedLayouts(store, baseline, loaded->baseline, candidate, loaded->candidate,
+                                    policy, campaignId);
+    std::map<std::string, LayoutSamples> samples;
+    samples[baseline] = std::move(loaded->baseline);
+    samples[candidate] = std::move(loaded->candidate);
     if (!cmp) {
         emit compareFailed(qs(cmp.error().message));
         return;
