@@ -469,17 +469,20 @@ std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std:
         else
             continue;
         if (std::find(amountAspects.begin(), amountAspects.end(), aspect) != amountAspects.end())
-            differs.push_back("the sides did different amounts of work: " + what);
+            differs.push_back(std::string(sidesDifferPrefix) +
+                              "did different amounts of work: " + what);
         else if (std::find(caveatAspects.begin(), caveatAspects.end(), aspect) !=
                  caveatAspects.end())
-            differs.push_back(
-                aspect == "version"
-                    ? "the sides ran other versions of the tool, which may matter: " + what
-                    : "the sides ran on different machines, which may matter: " + what);
+            differs.push_back(aspect == "version"
+                                  ? std::string(sidesDifferPrefix) +
+                                        "ran other versions of the tool, which may matter: " + what
+                                  : std::string(sidesDifferPrefix) +
+                                        "ran on different machines, which may matter: " + what);
         else
             reasons.push_back(what);
     }
-    return reasons.empty() ? std::string() : "not comparable: " + joinedText(reasons, "; ");
+    return reasons.empty() ? std::string()
+                           : std::string(notComparablePrefix) + joinedText(reasons, "; ");
 }
 
 const FailedWorkload* failedWorkload(const LayoutSamples& side, const std::string& workload) {
@@ -595,19 +598,12 @@ std::string headlineFor(const Comparison& c) {
             deciding.push_back(&m);
     // Metrics the two sides measured doing different work, with the first difference: out of the
     // verdict, and said at its head.
-    std::size_t notComparable = 0;
-    std::string firstDifference;
-    for (const auto& m : c.metrics)
-        if (m.excluded.starts_with("not comparable: ")) {
-            ++notComparable;
-            if (firstDifference.empty())
-                firstDifference = m.excluded.substr(std::string_view("not comparable: ").size());
-        }
+    const OtherWork other = otherWork(c);
     const std::string different =
-        notComparable == 0
+        other.metrics == 0
             ? std::string()
-            : std::to_string(notComparable) + " metric" + (notComparable == 1 ? "" : "s") +
-                  " not comparable (the sides did different work: " + firstDifference + ")";
+            : std::to_string(other.metrics) + " metric" + (other.metrics == 1 ? "" : "s") +
+                  " not comparable (the sides did different work: " + other.first + ")";
     if (deciding.empty())
         return c.candidate + ": " + std::string(verdictName(c.verdict)) +
                " — no deciding metric could be compared" +
@@ -678,19 +674,36 @@ std::string headlineFor(const Comparison& c) {
     if (!different.empty())
         out += "; " + different;
     // Said next to the verdict, not only among the notes: this is not a server's ZFS on disks.
+    return out + emulationLabel(c);
+}
+
+} // namespace
+
+OtherWork otherWork(const Comparison& c) {
+    OtherWork out;
+    for (const auto& m : c.metrics)
+        if (m.excluded.starts_with(notComparablePrefix)) {
+            if (out.metrics++ == 0) {
+                out.firstMetric = m.name;
+                out.first = m.excluded.substr(notComparablePrefix.size());
+            }
+        }
+    return out;
+}
+
+std::string emulationLabel(const Comparison& c) {
     const auto onlyEmulated = [](const std::vector<std::string>& on) {
         return std::any_of(on.begin(), on.end(), [](const std::string& l) {
             return l == "zfs-fuse" || l == "file vdevs" || l == "TCG emulation";
         });
     };
+    std::string out;
     for (const auto& [who, on] : {std::pair{c.candidate, &c.candidateMeasuredOn},
                                   std::pair{c.baseline, &c.baselineMeasuredOn}})
         if (onlyEmulated(*on))
             out += " [" + who + " measured on " + joinedText(*on, ", ") + "]";
     return out;
 }
-
-} // namespace
 
 std::vector<std::string> measuredOn(const std::vector<std::string>& caveats) {
     std::vector<std::string> zfs, files, tcg;

@@ -279,6 +279,26 @@ void addDrift(Comparison& c, std::optional<Drift> drift);
 // "put_block: 58 % more time per byte — decision required"
 std::string verdictReason(const MetricComparison& m);
 
+// How a metric's exclusion starts when the sides did other work ("not comparable: bs 4 KiB vs
+// 64 KiB"), and how a note starts when their figures differ in more than the layout ("the sides
+// did different amounts of work: ...", "the sides ran other versions of the tool, ...").
+inline constexpr std::string_view notComparablePrefix = "not comparable: ";
+inline constexpr std::string_view sidesDifferPrefix = "the sides ";
+
+// The metrics kept out of the verdict because the sides did other work, and the first of them
+// with its difference ("bs 4 KiB vs 64 KiB"); 0 and "" when there are none.
+struct OtherWork {
+    std::size_t metrics = 0;
+    std::string firstMetric;
+    std::string first;
+};
+OtherWork otherWork(const Comparison& c);
+
+// "[raidz1 measured on zfs-fuse, file vdevs]" for each side measured on something that is not a
+// server's kernel ZFS on disks (zfs-fuse, file vdevs, TCG), candidate first; "" when neither is.
+// The headline ends with it.
+std::string emulationLabel(const Comparison& c);
+
 // A metric's name for a sentence: bonnie++'s and fio's without their family ("put_block",
 // "seq-read-1m.read.bw"), the others whole ("randfile.throughput").
 std::string shortMetricName(std::string_view name);

@@ -21,8 +21,9 @@ std::string percentMore(double overhead) {
     return fixed(std::abs(overhead) * 100, 0) + (overhead >= 0 ? " % more time" : " % less time");
 }
 
-int severity(Verdict v) {
-    return v == Verdict::Viable ? 0 : v == Verdict::Decision ? 1 : 2;
+// Strictly worse, in worse()'s order.
+bool worseThan(Verdict a, Verdict b) {
+    return a != b && worse(a, b) == a;
 }
 
 // The runs each side should have for `m` to become confident, or none when no number up to
@@ -54,15 +55,14 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
     // worse band (or it has no interval yet) and nothing is confidently not viable.
     const MetricComparison* floor = nullptr;
     for (const auto& m : c.metrics)
-        if (m.decisive && m.confident && (!floor || severity(m.verdict) > severity(floor->verdict)))
+        if (m.decisive && m.confident && (!floor || worseThan(m.verdict, floor->verdict)))
             floor = &m;
     std::vector<const MetricComparison*> open;
     for (const auto& m : c.metrics)
         if (m.decisive && !m.confident &&
-            (!floor ||
-             (floor->verdict != Verdict::NotViable &&
-              (!m.interval || severity(verdictFor(std::max(m.interval->low, m.interval->high),
-                                                  c.thresholds)) > severity(floor->verdict)))))
+            (!floor || (floor->verdict != Verdict::NotViable &&
+                        (!m.interval ||
+                         worseThan(verdictFor(m.interval->high, c.thresholds), floor->verdict)))))
             open.push_back(&m);
     std::vector<std::string> clauses;
     // The runs each workload needs on each side, and whether any metric lacks an interval.

@@ -63,6 +63,17 @@ std::string jsonScalar(const json& v) {
     return dumpJson(v);
 }
 
+std::string sharedUncertainty(const Comparison& c) {
+    std::string shared;
+    for (const auto& m : c.metrics)
+        if (m.decisive && !m.confident) {
+            if (!shared.empty() && shared != m.uncertainty)
+                return {};
+            shared = m.uncertainty;
+        }
+    return shared;
+}
+
 std::string plural(std::int64_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }

@@ -107,6 +107,9 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 std::string commandLine(const std::vector<std::string>& argv);
 std::string jsonScalar(const json& v);
 std::string plural(std::int64_t n, const char* one, const char* many);
+// The reason every deciding metric that is not confident gives, when they all give the same
+// ("too few runs: 1 and 1"), so that it is said once; "" when they differ or none is open.
+std::string sharedUncertainty(const Comparison& c);
 
 // ---- the contents ----------------------------------------------------------------------------
 

@@ -152,15 +152,7 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
                          : " (not confident; the worst deciding metric decides)."}});
         // The reason a deciding metric is not confident, said once above the table when it is
         // the same for all ("too few runs: 1 and 1" on 32 rows is noise).
-        std::string sameUncertainty;
-        bool same = true;
-        for (const auto& m : c.metrics)
-            if (m.decisive && !m.confident) {
-                same = same && (sameUncertainty.empty() || sameUncertainty == m.uncertainty);
-                sameUncertainty = m.uncertainty;
-            }
-        if (!same)
-            sameUncertainty.clear();
+        const std::string sameUncertainty = sharedUncertainty(c);
         if (!sameUncertainty.empty())
             doc.para("No deciding metric here is confident: " + sameUncertainty +
                      ". Metrics marked “shown” do not decide and have no verdict.");

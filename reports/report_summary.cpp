@@ -174,32 +174,21 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
             {": no verdict — nothing was measured on both it and " + c.baseline + "."}});
         return;
     }
-    // "[guest measured on zfs-fuse, file vdevs]" at the end of the headline.
-    std::string measured;
-    if (const auto at = c.headline.rfind(" ["); at != std::string::npos && c.headline.back() == ']')
-        measured = " " + c.headline.substr(at + 1);
     std::vector<Span> spans{
         {c.candidate, true},
         {": "},
         {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-        {" — " + plainVerdict(c) + "." + measured + " "}};
+        {" — " + plainVerdict(c) + "." + emulationLabel(c) + " "}};
     if (c.confident) {
         spans.push_back({"Settled: every deciding interval lies in one band."});
     } else {
         std::size_t open = 0, deciding = 0;
-        std::string why; // the reason, when every metric not confident has the same
-        bool same = true;
         for (const auto& m : c.metrics)
             if (m.decisive) {
                 ++deciding;
-                if (!m.confident) {
-                    same = same && (open == 0 || why == m.uncertainty);
-                    why = m.uncertainty;
-                    ++open;
-                }
+                open += m.confident ? 0 : 1;
             }
-        if (!same)
-            why.clear();
+        const std::string why = sharedUncertainty(c);
         spans.push_back({"Not settled: " + std::to_string(open) + " of " +
                          std::to_string(deciding) + " deciding metrics are not confident" +
                          (why.empty() ? std::string() : " (" + why + ")") + "."});
@@ -208,23 +197,15 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
     // What makes the two sides' figures differ besides the layout, said before the numbers.
     std::vector<std::vector<Span>> differences;
     for (const auto& line : noteLines(c))
-        if (line.text.starts_with("the sides "))
+        if (line.text.starts_with(sidesDifferPrefix))
             differences.push_back(
                 {{line.text + " (on " + std::to_string(line.metrics.size()) + " of the " +
                   std::to_string(c.metrics.size()) + " metrics compared)"}});
-    constexpr std::string_view otherWork = "not comparable: ";
-    std::size_t other = 0;
-    const MetricComparison* first = nullptr;
-    for (const auto& m : c.metrics)
-        if (m.excluded.starts_with(otherWork)) {
-            ++other;
-            first = first ? first : &m;
-        }
-    if (first)
+    if (const OtherWork other = otherWork(c); other.metrics > 0)
         differences.push_back(
-            {{std::to_string(other) + (other == 1 ? " metric is" : " metrics are") +
-              " left out of the verdict because the sides did other work (" + first->name + ": " +
-              first->excluded.substr(otherWork.size()) + ")"}});
+            {{std::to_string(other.metrics) + (other.metrics == 1 ? " metric is" : " metrics are") +
+              " left out of the verdict because the sides did other work (" + other.firstMetric +
+              ": " + other.first + ")"}});
     if (!differences.empty()) {
         doc.para(std::vector<Span>{{"Mind:", true},
                                    {" the figures of the two sides differ in more than the "

@@ -24,7 +24,7 @@
 #include "reports/report.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
-#include "tests/support/markdown_text.h"
+#include "tests/support/report_text.h"
 #include "tests/support/scratch_dir.h"
 
 #include <QColor>
@@ -139,6 +139,7 @@ struct SummaryFacts {
     std::string nextHeading;
 };
 
+using test::unescapeHtml;
 using test::unescapeMarkdown;
 
 SummaryFacts summaryFacts(const ReportData& data) {
@@ -577,15 +578,6 @@ struct DomBox {
     QRect box;
     std::string text;
 };
-
-std::string unescapeHtml(std::string s) {
-    static const std::vector<std::pair<std::string, std::string>> entities = {
-        {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}};
-    for (const auto& [from, to] : entities)
-        for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-            s.replace(at, from.size(), to);
-    return s;
-}
 
 std::vector<DomBox> parseDomBoxes(const std::string& dom) {
     std::vector<DomBox> out;

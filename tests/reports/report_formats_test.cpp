@@ -11,7 +11,7 @@
 #include "probes/tools.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
-#include "tests/support/markdown_text.h"
+#include "tests/support/report_text.h"
 #include "tests/support/scratch_dir.h"
 
 #include <cstdlib>
@@ -28,6 +28,9 @@ using namespace lb;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::unescapeHtml;
+using test::unescapeMarkdown;
 
 const std::string dataDir = LAYOUTBENCH_TEST_DATA_DIR;
 
@@ -66,15 +69,6 @@ std::string lastLine(std::string text) {
     return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
-std::string unescapeHtml(std::string s) {
-    static const std::vector<std::pair<std::string, std::string>> entities = {
-        {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}};
-    for (const auto& [from, to] : entities)
-        for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-            s.replace(at, from.size(), to);
-    return s;
-}
-
 Outline htmlOutline(const std::string& html) {
     Outline o;
     static const std::regex heading("<h[1-3][^>]*>([^<]*)</h[1-3]>");
@@ -96,8 +90,6 @@ Outline htmlOutline(const std::string& html) {
     }
     return o;
 }
-
-using test::unescapeMarkdown;
 
 Outline markdownOutline(const std::string& md) {
     Outline o;
