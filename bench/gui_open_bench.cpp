@@ -7,7 +7,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/runs_model.h"
-#include "engine/store.h"
+#include "engine/store/store.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // (bench/run.sh runs it and prints each figure beside its goal).
 //   layoutbench_bench --write-compare-db PATH   writes the 1,000,000-row database and exits, for
 //                                               timing `layoutbench compare` on it
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "probes/import.h"
 
 #include <benchmark/benchmark.h>

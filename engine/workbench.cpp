@@ -1,14 +1,14 @@
 // What both front ends do with the engine (see workbench.h).
 #include "engine/workbench.h"
 
-#include "engine/campaign.h"
-#include "engine/clients.h"
-#include "engine/export.h"
-#include "engine/layout_spec.h"
-#include "engine/plan.h"
-#include "engine/precondition.h"
-#include "engine/size.h"
-#include "engine/ssh_runner.h"
+#include "engine/base/size.h"
+#include "engine/build/clients.h"
+#include "engine/build/layout_spec.h"
+#include "engine/build/plan.h"
+#include "engine/build/serve.h"
+#include "engine/campaign/campaign.h"
+#include "engine/campaign/precondition.h"
+#include "engine/exec/ssh_runner.h"
 
 #include <algorithm>
 

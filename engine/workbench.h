@@ -4,9 +4,9 @@
 // widget).
 //
 //   resolveScenario       the scenario a run or a resume runs, secrets restored
-//   scheduleCampaign      the runs of a campaign in order, drills included (engine/schedule.h)
-//   reviewCampaign        what a campaign builds and destroys, for the safety review
-//   dryRun                every command a scenario would run, nothing run
+//   scheduleCampaign      the runs of a campaign in order, drills included
+//   (engine/campaign/schedule.h) reviewCampaign        what a campaign builds and destroys, for the
+//   safety review dryRun                every command a scenario would run, nothing run
 //   projectionRequest     a projection's settings as typed, checked
 //   hypotheticalLayouts   the layouts of a projection that do not exist yet: kind, disks, size
 //   projectionInBinaryUnits  whether a projection answers in TiB, as its sizes were typed
@@ -15,15 +15,15 @@
 //   projectStoredLayout   a stored layout's projection
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/layout_plan.h"
-#include "engine/probe.h"
-#include "engine/projection.h"
-#include "engine/runner.h"
-#include "engine/safety.h"
-#include "engine/scenario.h"
-#include "engine/schedule.h"
-#include "engine/store.h"
+#include "engine/base/expected.h"
+#include "engine/campaign/schedule.h"
+#include "engine/capacity/projection.h"
+#include "engine/exec/layout_plan.h"
+#include "engine/exec/runner.h"
+#include "engine/exec/safety.h"
+#include "engine/measure/probe.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
 
 #include <atomic>
 #include <cstdint>
@@ -186,7 +186,7 @@ hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optio
 // binary unit ("4TiB", "900gib"), decimal (TB, as drives are sold) otherwise. TiB in, TiB out.
 bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
 
-// "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/size.h reads a drive's) -> usable
+// "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/base/size.h reads a drive's) -> usable
 // bytes by layout name; bad input naming the field `capacity`: no '=', no name, a size that is
 // not one or is 0, a layout given twice.
 Expected<std::map<std::string, std::uint64_t>>

@@ -2,8 +2,8 @@
 // without it). A pure function of text: no process, no files.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <array>
 #include <string>
@@ -41,8 +41,8 @@ bool looksLikeCsv(std::string_view text);
 void noteTooFast(ParsedRun& run, const std::string& metric, std::string_view marker);
 
 // Records how much work the tests did, as Method notes the comparison holds against the other
-// side's (engine/analysis.h): the file size of the block tests ("file_size=63G", -s) and the file
-// count of the file tests ("files=16", -n, in thousands as bonnie++ prints it; a table's
+// side's (engine/measure/analysis.h): the file size of the block tests ("file_size=63G", -s) and
+// the file count of the file tests ("files=16", -n, in thousands as bonnie++ prints it; a table's
 // "16:4096:1024/2" gives 16). Empty: not said.
 void noteWork(ParsedRun& run, std::string_view fileSize, std::string_view files);
 

@@ -1,6 +1,6 @@
 // bonnie++: one run per iteration, file size twice the RAM unless the scenario says otherwise
 // (then a caveat is recorded, since the page cache then inflates the numbers).
-#include "engine/size.h"
+#include "engine/base/size.h"
 #include "probes/bonnie_csv.h"
 #include "probes/tools.h"
 

@@ -3,8 +3,8 @@
 // among any prose. A pure function of text.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <string>
 #include <string_view>

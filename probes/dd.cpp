@@ -2,7 +2,7 @@
 // command line before it says what was measured.
 #include "probes/dd.h"
 
-#include "engine/size.h"
+#include "engine/base/size.h"
 #include "probes/text_fields.h"
 
 #include <charconv>

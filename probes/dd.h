@@ -2,8 +2,8 @@
 // the dd command line when it was pasted too. A pure function of text.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <string>
 #include <string_view>

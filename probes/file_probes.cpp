@@ -1,7 +1,7 @@
 // The two file tests from the seed report: write a large file of random bytes (randfile), and
 // compress a file with xz on all processors (xz). Both measure what a user feels: the rate of
 // one big write, and wall time.
-#include "engine/size.h"
+#include "engine/base/size.h"
 #include "probes/fio_json.h"
 #include "probes/netload.h"
 #include "probes/tools.h"
@@ -236,8 +236,8 @@ public:
             {"xz.throughput", static_cast<double>(totals->uncompressedBytes) / r.wallSeconds,
              Unit::BytesPerSecond},
         };
-        // What the run did, compared before its figures are (engine/analysis.h): another preset
-        // or thread count is other work; another input size only more of it.
+        // What the run did, compared before its figures are (engine/measure/analysis.h): another
+        // preset or thread count is other work; another input size only more of it.
         run.notes.push_back(
             {MetricNote::Kind::Method, "xz.*", "level=" + std::to_string(o.integer("level"))});
         const auto threads = o.integer("threads");

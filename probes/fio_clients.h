@@ -5,9 +5,9 @@
 // fio.<job>@<client>.<dir>.<stat> (<client> is host:port when servers share a host).
 #pragma once
 
-#include "engine/command.h"
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/exec/command.h"
+#include "engine/measure/run.h"
 
 #include <chrono>
 #include <optional>

@@ -3,7 +3,7 @@
 // the same parse as the job's metrics.
 #pragma once
 
-#include "engine/run.h"
+#include "engine/measure/run.h"
 
 #include <string>
 #include <utility>

@@ -3,7 +3,7 @@
 // and turns "jobs" (or fio --client's "client_stats") into canonical metrics.
 #include "probes/fio_json.h"
 
-#include "engine/size.h"
+#include "engine/base/size.h"
 #include "probes/fio_histogram.h"
 #include "probes/fio_json_compat.h"
 #include "probes/fio_output.h"
@@ -192,7 +192,7 @@ std::optional<bool> effectiveDirect(const V& entry, const std::optional<V>& glob
 
 // The options that define the work a job did, with fio's default where it has one that does not
 // depend on the platform (ioengine's does, but Linux's is psync), and what fio also accepts for
-// them. Two sides whose jobs differ in one of these did different work (engine/analysis.h).
+// them. Two sides whose jobs differ in one of these did different work (engine/measure/analysis.h).
 struct WorkOption {
     std::string_view key;
     std::string_view alias;

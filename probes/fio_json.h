@@ -2,8 +2,8 @@
 // function of the captured text, so imports and parser fixes never need to rerun fio.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <string_view>
 

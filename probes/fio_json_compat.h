@@ -2,8 +2,8 @@
 // fio_json.cpp reads it. Kept apart from fio_json.cpp, which reads fio 3.x's shape only.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <array>
 #include <nlohmann/json_fwd.hpp>

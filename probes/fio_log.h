@@ -3,9 +3,9 @@
 // run with one command (logsCommand) that prints each file after a header line.
 #pragma once
 
-#include "engine/command.h"
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/exec/command.h"
+#include "engine/measure/run.h"
 
 #include <string>
 #include <string_view>

@@ -3,7 +3,7 @@
 // the JSON parser's modules (fio_json.cpp).
 #pragma once
 
-#include "engine/expected.h"
+#include "engine/base/expected.h"
 
 #include <cstddef>
 #include <cstdint>

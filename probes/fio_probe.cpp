@@ -2,9 +2,9 @@
 // layout's directory, on the layout's export through the kernel iSCSI or NFS client
 // (target = "iscsi" | "nfs"), and on several client hosts at once through fio's client/server
 // mode (the workload's clients).
-#include "engine/input.h"
-#include "engine/series.h"
-#include "engine/size.h"
+#include "engine/base/input.h"
+#include "engine/base/size.h"
+#include "engine/measure/series.h"
 #include "probes/fio_clients.h"
 #include "probes/fio_jobfile.h"
 #include "probes/fio_json.h"
@@ -40,7 +40,7 @@ constexpr std::array<Preset, 8> presets{{
 }};
 
 // The queue depths of a sweep, one after the other (stonewall) on the same file: each a job
-// named qd-sweep-qd<depth> (engine/series.h, which reads the depth back).
+// named qd-sweep-qd<depth> (engine/measure/series.h, which reads the depth back).
 constexpr std::array<int, 7> sweepDepths{1, 2, 4, 8, 16, 32, 64};
 
 // A preset's jobs: (name, iodepth).

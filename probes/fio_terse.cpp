@@ -3,7 +3,7 @@
 // both formats share.
 #include "probes/fio_terse.h"
 
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
 #include "probes/fio_json.h"
 #include "probes/text_fields.h"
 

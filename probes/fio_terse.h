@@ -3,8 +3,8 @@
 // text.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/run.h"
 
 #include <string_view>
 

@@ -2,10 +2,10 @@
 // nothing, and store every file's runs in one transaction.
 #include "probes/import.h"
 
-#include "engine/content_hash.h"
-#include "engine/import_stage.h"
-#include "engine/layout_spec.h"
-#include "engine/utf8.h"
+#include "engine/base/content_hash.h"
+#include "engine/base/utf8.h"
+#include "engine/build/layout_spec.h"
+#include "engine/store/import_stage.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"

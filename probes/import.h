@@ -3,9 +3,9 @@
 // dd summaries. A file (or standard input) is imported whole or not at all.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/input.h"
-#include "engine/store.h"
+#include "engine/base/expected.h"
+#include "engine/base/input.h"
+#include "engine/store/store.h"
 
 #include <cstdint>
 #include <optional>

@@ -11,9 +11,9 @@
 // refused mount end the run as failed with the tool's message instead of hanging.
 #pragma once
 
-#include "engine/command.h"
-#include "engine/expected.h"
-#include "engine/probe.h"
+#include "engine/base/expected.h"
+#include "engine/exec/command.h"
+#include "engine/measure/probe.h"
 
 #include <cstdint>
 #include <string>

@@ -3,9 +3,9 @@
 // fio-shaped JSON into iscsi.<job>.<dir>.<stat> or nfs.<job>.<dir>.<stat> metrics.
 #pragma once
 
-#include "engine/expected.h"
-#include "engine/probe.h"
-#include "engine/run.h"
+#include "engine/base/expected.h"
+#include "engine/measure/probe.h"
+#include "engine/measure/run.h"
 
 #include <memory>
 #include <string>

@@ -3,7 +3,7 @@
 // and unit forms those tools print. Pure functions of text.
 #pragma once
 
-#include "engine/expected.h"
+#include "engine/base/expected.h"
 
 #include <cstddef>
 #include <string>

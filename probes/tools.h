@@ -2,7 +2,7 @@
 // random-file write. Each is an adapter: options table -> argv, pure parser, version command.
 #pragma once
 
-#include "engine/probe.h"
+#include "engine/measure/probe.h"
 
 #include <cstdint>
 #include <memory>

@@ -4,7 +4,7 @@
 // app adds zoom, pan and hover).
 #include "reports/charts.h"
 
-#include "engine/series.h"
+#include "engine/measure/series.h"
 #include "reports/display.h"
 
 #include <QFontMetricsF>

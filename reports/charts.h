@@ -10,7 +10,7 @@
 // QCPAxisTickerText with one tick per metric at 1, 2, ... (labels upright when more than four).
 #pragma once
 
-#include "engine/projection.h"
+#include "engine/capacity/projection.h"
 #include "reports/report_data.h"
 
 #include <QString>
@@ -73,7 +73,7 @@ void buildSteadyStateChart(QCustomPlot& plot, const SteadyStateSeries& series);
 QStringList timeSeriesNames(const ReportData& data);
 
 // One series over time (fio's per-interval logs, e.g. "fio.seq-read-1m.read.bw") per layout, in
-// the layouts' colours (as the grouped bars): each layout's median run (engine/series.h
+// the layouts' colours (as the grouped bars): each layout's median run (engine/measure/series.h
 // medianRun) a QCPGraph named after the layout, 2 px, in the legend; its other iterations
 // QCPGraphs named "<layout> iteration <n>", faint (alpha 70), 1 px, drawn below and out of the
 // legend. x: seconds since the job started; y: the quantity ("bandwidth", "IOPS", "mean total
@@ -82,7 +82,7 @@ QStringList timeSeriesNames(const ReportData& data);
 // are no per-interval logs.
 void buildTimeSeriesChart(QCustomPlot& plot, const ReportData& data, const std::string& name);
 
-// The percentile curves the data holds (fio json+ histograms, engine/run.h: x in percent),
+// The percentile curves the data holds (fio json+ histograms, engine/measure/run.h: x in percent),
 // sorted, once each: "fio.<job>.<dir>.lat_curve" (total latency) or ".clat_curve".
 QStringList percentileCurveNames(const ReportData& data);
 
@@ -93,7 +93,7 @@ QStringList percentileCurveNames(const ReportData& data);
 // chooses. No layout with the curve: no graphs, and the title says there is no histogram.
 void buildPercentileChart(QCustomPlot& plot, const ReportData& data, const std::string& name);
 
-// The queue-depth sweeps (engine/series.h) in the layouts' samples, as (family, direction),
+// The queue-depth sweeps (engine/measure/series.h) in the layouts' samples, as (family, direction),
 // sorted, once each.
 std::vector<std::pair<std::string, std::string>> sweepKeys(const ReportData& data);
 

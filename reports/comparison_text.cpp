@@ -1,6 +1,6 @@
 #include "reports/comparison_text.h"
 
-#include "engine/next_step.h"
+#include "engine/measure/next_step.h"
 #include "reports/display.h"
 
 #include <cmath>

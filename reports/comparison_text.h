@@ -2,7 +2,7 @@
 // aligned table for people (MB/s, ms), followed by the reasons behind every non-viable verdict.
 #pragma once
 
-#include "engine/analysis.h"
+#include "engine/measure/analysis.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

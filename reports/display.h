@@ -2,8 +2,8 @@
 // reports and the applications convert; everything underneath stays canonical.
 #pragma once
 
-#include "engine/metric.h"
-#include "engine/projection.h"
+#include "engine/capacity/projection.h"
+#include "engine/measure/metric.h"
 
 #include <string>
 #include <utility>

@@ -5,7 +5,7 @@
 // and need a QApplication; this header itself is Qt-free.
 #pragma once
 
-#include "engine/expected.h"
+#include "engine/base/expected.h"
 #include "reports/report_data.h"
 
 #include <string>

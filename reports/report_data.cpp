@@ -3,7 +3,7 @@
 // so the same database always gives the same ReportData (and the same report).
 #include "reports/report_data.h"
 
-#include "engine/layout_spec.h"
+#include "engine/build/layout_spec.h"
 #include "engine/workbench.h"
 
 #include <algorithm>

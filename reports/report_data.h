@@ -4,14 +4,14 @@
 // and every run's command line. Qt-free: the app, the CLI and every renderer share it.
 #pragma once
 
-#include "engine/analysis.h"
-#include "engine/capacity.h"
-#include "engine/drive_catalog.h"
-#include "engine/expected.h"
-#include "engine/layout_spec.h"
-#include "engine/projection.h"
-#include "engine/steady_state.h"
-#include "engine/store.h"
+#include "engine/base/expected.h"
+#include "engine/build/layout_spec.h"
+#include "engine/capacity/capacity.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/capacity/projection.h"
+#include "engine/measure/analysis.h"
+#include "engine/measure/steady_state.h"
+#include "engine/store/store.h"
 
 #include <cstdint>
 #include <map>

@@ -8,8 +8,8 @@
 // section, so nothing can slip through unescaped.
 #pragma once
 
-#include "engine/analysis.h"
-#include "engine/metric.h"
+#include "engine/measure/analysis.h"
+#include "engine/measure/metric.h"
 #include "reports/report_data.h"
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // draw charts with QCustomPlot, so writing them needs a QApplication and the GUI thread.
 #pragma once
 
-#include "engine/expected.h"
+#include "engine/base/expected.h"
 #include "reports/report_data.h"
 
 #include <optional>

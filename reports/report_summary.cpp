@@ -1,13 +1,13 @@
 // The report's first page, for the person who signs: the summary (the question, each candidate's
 // verdict in plain words with the next step and its deciding numbers, capacity and cost), then
 // the question and its rule, and the verdicts.
-#include "engine/analysis.h"
-#include "engine/command.h"
-#include "engine/next_step.h"
-#include "engine/projection.h"
-#include "engine/series.h"
-#include "engine/size.h"
-#include "engine/utf8.h"
+#include "engine/base/size.h"
+#include "engine/base/utf8.h"
+#include "engine/capacity/projection.h"
+#include "engine/exec/command.h"
+#include "engine/measure/analysis.h"
+#include "engine/measure/next_step.h"
+#include "engine/measure/series.h"
 #include "reports/charts.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"

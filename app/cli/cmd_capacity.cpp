@@ -1,10 +1,10 @@
 // `layoutbench capacity`: usable space, efficiency and fault tolerance of a layout of disks.
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
-#include "engine/capacity.h"
-#include "engine/layout.h"
-#include "engine/size.h"
-#include "engine/utf8.h"
+#include "engine/base/size.h"
+#include "engine/base/utf8.h"
+#include "engine/capacity/capacity.h"
+#include "engine/capacity/layout.h"
 #include "reports/display.h"
 
 #include <array>

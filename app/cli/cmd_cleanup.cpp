@@ -1,8 +1,8 @@
 // `layoutbench cleanup --campaign N`: undo what an interrupted campaign left built (pools,
 // arrays, mounts, exports, partitions, VMs), from its journal, without resuming it.
 #include "app/cli/commands.h"
-#include "engine/cleanup.h"
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
+#include "engine/campaign/cleanup.h"
 #include "probes/tools.h"
 
 #include <iostream>

@@ -1,8 +1,8 @@
 // `layoutbench compare`: each metric of a candidate against the baseline, with verdicts.
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
-#include "engine/store.h"
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
+#include "engine/store/store.h"
 #include "reports/comparison_text.h"
 
 #include <iostream>

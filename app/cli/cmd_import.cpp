@@ -1,7 +1,7 @@
 // `layoutbench import`: results from elsewhere (bonnie++ CSV and text tables, fio JSON and terse,
 // iozone, dd), from files or standard input ("-"), each file all or nothing.
 #include "app/cli/commands.h"
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
 #include "probes/import.h"
 
 #include <iostream>

@@ -2,11 +2,11 @@
 // the catalog that project and report price and wear.
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
-#include "engine/drive_catalog.h"
-#include "engine/install_paths.h"
-#include "engine/size.h"
-#include "engine/store.h"
-#include "engine/utf8.h"
+#include "engine/base/install_paths.h"
+#include "engine/base/size.h"
+#include "engine/base/utf8.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/store/store.h"
 #include "reports/display.h"
 
 #include <iostream>

@@ -1,6 +1,6 @@
 // `layoutbench merge`: another machine's results database brought into this one.
 #include "app/cli/commands.h"
-#include "engine/store_merge.h"
+#include "engine/store/store_merge.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

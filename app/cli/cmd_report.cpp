@@ -2,11 +2,11 @@
 // the extension of --out. Charts need Qt's GUI classes but no display: on a headless server the
 // offscreen platform is used.
 #include "app/cli/commands.h"
-#include "engine/drive_catalog.h"
-#include "engine/install_paths.h"
-#include "engine/projection.h"
-#include "engine/store.h"
-#include "engine/utf8.h"
+#include "engine/base/install_paths.h"
+#include "engine/base/utf8.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/capacity/projection.h"
+#include "engine/store/store.h"
 #include "engine/workbench.h"
 #include "layoutbench_version.h"
 #include "reports/comparison_text.h"

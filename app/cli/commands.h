@@ -2,9 +2,9 @@
 // action to run. Actions return the exit status: 0 done, 1 runtime failure, 2 bad input or usage.
 #pragma once
 
-#include "engine/analysis.h"
-#include "engine/expected.h"
-#include "engine/store.h"
+#include "engine/base/expected.h"
+#include "engine/measure/analysis.h"
+#include "engine/store/store.h"
 
 #include <CLI/CLI.hpp>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "app/cli/escaped_output.h"
 
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // Standard output and standard error as the command line writes them: bytes that are not UTF-8
 // (a file name or a layout name given on the command line and read back from the store) are
-// escaped as \xHH on their way out (engine/utf8.h), whatever printed them. JSON output is dumped
-// with lb::dumpJson, so it reaches here valid already.
+// escaped as \xHH on their way out (engine/base/utf8.h), whatever printed them. JSON output is
+// dumped with lb::dumpJson, so it reaches here valid already.
 #pragma once
 
 #include <streambuf>

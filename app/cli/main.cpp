@@ -1,11 +1,11 @@
 // layoutbench: the command line. Runs alone on a headless storage server.
 #include "app/cli/commands.h"
 #include "app/cli/escaped_output.h"
-#include "engine/input.h"
-#include "engine/size.h"
-#include "engine/sqlite.h"
-#include "engine/store.h"
-#include "engine/suggest.h"
+#include "engine/base/input.h"
+#include "engine/base/size.h"
+#include "engine/base/suggest.h"
+#include "engine/store/sqlite.h"
+#include "engine/store/store.h"
 #include "layoutbench_version.h"
 
 #include <algorithm>

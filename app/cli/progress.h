@@ -2,7 +2,7 @@
 // only the result (the table, or the JSON of --json).
 #pragma once
 
-#include "engine/campaign.h"
+#include "engine/campaign/campaign.h"
 
 #include <cstddef>
 #include <iosfwd>

@@ -1,11 +1,11 @@
 // The campaign's worker-thread adapter (see campaign_controller.h).
 #include "app/gui/campaign_controller.h"
 
-#include "engine/campaign.h"
-#include "engine/cleanup.h"
-#include "engine/plan.h"
-#include "engine/schedule.h"
-#include "engine/ssh_runner.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/campaign/cleanup.h"
+#include "engine/campaign/schedule.h"
+#include "engine/exec/ssh_runner.h"
 #include "engine/workbench.h"
 #include "probes/tools.h"
 

@@ -5,14 +5,14 @@
 // that destroys block devices, review() plans it and runs the engine's safety inspection of each
 // device on a worker thread too, so the window can ask the user to type every device again; what
 // was typed goes to the engine as CampaignOptions::yesDestroy. cleanup() undoes what an
-// interrupted campaign left built (engine/cleanup.h) on the same worker thread, each undo command
-// shown as a progress message as it runs.
+// interrupted campaign left built (engine/campaign/cleanup.h) on the same worker thread, each undo
+// command shown as a progress message as it runs.
 #pragma once
 
 #include "app/gui/gui_types.h"
-#include "engine/campaign.h"
-#include "engine/runner.h"
-#include "engine/safety.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/runner.h"
+#include "engine/exec/safety.h"
 
 #include <QObject>
 #include <QThread>

@@ -2,7 +2,7 @@
 #include "app/gui/capacity_model.h"
 
 #include "app/gui/gui_types.h"
-#include "engine/size.h"
+#include "engine/base/size.h"
 
 #include <QBrush>
 #include <QColor>

@@ -2,7 +2,7 @@
 #include "app/gui/comparison_model.h"
 
 #include "app/gui/gui_types.h"
-#include "engine/analysis.h"
+#include "engine/measure/analysis.h"
 #include "reports/charts.h"
 #include "reports/display.h"
 

@@ -5,7 +5,7 @@
 // in descending order gives that order back.
 #pragma once
 
-#include "engine/analysis.h"
+#include "engine/measure/analysis.h"
 
 #include <QAbstractTableModel>
 #include <QString>

@@ -3,12 +3,12 @@
 // the small string conversions every GUI file needs.
 #pragma once
 
-#include "engine/analysis.h"
-#include "engine/campaign.h"
-#include "engine/cleanup.h"
-#include "engine/plan.h"
-#include "engine/safety.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/campaign/cleanup.h"
+#include "engine/exec/safety.h"
+#include "engine/measure/analysis.h"
+#include "engine/store/store.h"
 #include "engine/workbench.h"
 #include "reports/report_data.h"
 

@@ -2,7 +2,7 @@
 // database when one is given. --help and --version work without a display; bad usage exits with
 // status 2, as the command line does.
 #include "app/gui/main_window.h"
-#include "engine/sqlite.h"
+#include "engine/store/sqlite.h"
 #include "layoutbench_version.h"
 
 #include <QApplication>

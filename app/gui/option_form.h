@@ -1,12 +1,12 @@
-// A form generated from an option table (engine/probe.h's OptionSpec): one row per option, its
-// field chosen by the option's type — a line edit for text, sizes, paths and lists, a spin box for
-// whole numbers, a double spin box for numbers, a check box for flags, a combo box for choices —
-// with the help as tooltip and the default as placeholder. It shows values as a scenario writes
+// A form generated from an option table (engine/measure/probe.h's OptionSpec): one row per option,
+// its field chosen by the option's type — a line edit for text, sizes, paths and lists, a spin box
+// for whole numbers, a double spin box for numbers, a check box for flags, a combo box for choices
+// — with the help as tooltip and the default as placeholder. It shows values as a scenario writes
 // them ("64MiB", "a, b") and reports each edit the person makes; what a value means, and whether
 // it is right, is the engine's to say.
 #pragma once
 
-#include "engine/probe.h"
+#include "engine/measure/probe.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,5 +1,5 @@
-// The Projection tab: a five-year projection (engine/projection.h) of one layout of the open
-// database — usable capacity, projected use, the fill ceiling and the expansion steps of the
+// The Projection tab: a five-year projection (engine/capacity/projection.h) of one layout of the
+// open database — usable capacity, projected use, the fill ceiling and the expansion steps of the
 // first path that keeps up, drawn by the shared chart code (reports/charts.h) — with a summary of
 // the month the ceiling is passed, the expansion paths and SSD wear. An imported layout, whose
 // disks are unknown, is projected against the usable capacity typed for it (the command line's
@@ -9,9 +9,9 @@
 // projection is a few hundred small calculations.
 #pragma once
 
-#include "engine/drive_catalog.h"
-#include "engine/projection.h"
-#include "engine/store.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/capacity/projection.h"
+#include "engine/store/store.h"
 
 #include <QWidget>
 #include <map>

@@ -2,7 +2,7 @@
 #include "app/gui/report_dialog.h"
 
 #include "app/gui/store_service.h"
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "reports/report_file.h"
 
 #include <QCheckBox>

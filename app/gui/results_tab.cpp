@@ -3,7 +3,7 @@
 
 #include "app/gui/comparison_model.h"
 #include "app/gui/runs_model.h"
-#include "engine/next_step.h"
+#include "engine/measure/next_step.h"
 #include "reports/charts.h"
 
 #include <QComboBox>

@@ -3,7 +3,7 @@
 
 #include "app/gui/gui_types.h"
 #include "app/gui/option_form.h"
-#include "engine/scenario_keys.h"
+#include "engine/scenario/scenario_keys.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

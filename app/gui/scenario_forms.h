@@ -1,15 +1,15 @@
 // The Scenario tab's editors for the scenario's arrays of tables: a list of the [[disks]],
 // [[layouts]] or [[workloads]] by name, with Add and Remove, and the selected table's keys as forms
-// generated from the engine's option tables (engine/scenario_keys.h, a probe's options). The keys
-// offered follow the table's values: a layout's kind chooses its keys (and a guest's
+// generated from the engine's option tables (engine/scenario/scenario_keys.h, a probe's options).
+// The keys offered follow the table's values: a layout's kind chooses its keys (and a guest's
 // [layouts.guest]), a workload's probe its options, so changing either regenerates the form.
 // Edits go out as (table, key, TOML value) for the Scenario tab to write into the text; reload()
 // shows the text's tables again. The Exports editor lists the layouts and edits their
 // [layouts.export].
 #pragma once
 
-#include "engine/probe.h"
-#include "engine/scenario_edit.h"
+#include "engine/measure/probe.h"
+#include "engine/scenario/scenario_edit.h"
 
 #include <QString>
 #include <QWidget>

@@ -4,9 +4,9 @@
 #include "app/gui/capacity_model.h"
 #include "app/gui/gui_types.h"
 #include "app/gui/scenario_forms.h"
-#include "engine/input.h"
-#include "engine/scenario_keys.h"
-#include "engine/schedule.h"
+#include "engine/base/input.h"
+#include "engine/campaign/schedule.h"
+#include "engine/scenario/scenario_keys.h"
 #include "probes/tools.h"
 
 #include <QDoubleSpinBox>

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "app/gui/scenario_text.h"
-#include "engine/probe.h"
-#include "engine/scenario_edit.h"
+#include "engine/measure/probe.h"
+#include "engine/scenario/scenario_edit.h"
 
 #include <QWidget>
 #include <optional>

@@ -2,8 +2,8 @@
 #include "app/gui/scenario_text.h"
 
 #include "app/gui/gui_types.h"
-#include "engine/layout_spec.h"
-#include "engine/scenario_edit.h"
+#include "engine/build/layout_spec.h"
+#include "engine/scenario/scenario_edit.h"
 
 #include <QRegularExpression>
 

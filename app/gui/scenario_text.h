@@ -1,11 +1,11 @@
 // What the Scenario tab knows about scenario text, as functions of values: validating it with the
 // engine's parser and locating the problem ("line N: field: message"), the capacity of each layout
 // whose disks have sizes, and TOML values for the common top-level fields of the form (the raw
-// text stays the source of truth; engine/scenario_edit.h edits it).
+// text stays the source of truth; engine/scenario/scenario_edit.h edits it).
 #pragma once
 
-#include "engine/capacity.h"
-#include "engine/scenario.h"
+#include "engine/capacity/capacity.h"
+#include "engine/scenario/scenario.h"
 
 #include <QString>
 #include <optional>

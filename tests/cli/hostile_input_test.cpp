@@ -2,7 +2,7 @@
 // a damaged schema version, a read-only database, or one another process is writing to. Nothing
 // aborts; output stays valid UTF-8 and valid JSON, with the odd bytes escaped as \xHH; database
 // errors name the file.
-#include "engine/utf8.h"
+#include "engine/base/utf8.h"
 #include "tests/cli/cli_fixture.h"
 #include "tests/support/raw_sql.h"
 

@@ -1,5 +1,5 @@
 // Verdicts follow the rule: cost ratio <= 1.10 viable, >= 2.0 not viable, between a decision.
-#include "engine/analysis.h"
+#include "engine/measure/analysis.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Unit tests for the capacity model: the RAIDZ allocation rule, each ZFS and md rule on its own,
 // worked examples checked against values computed by hand, bad input, and the invariant that
 // every raw byte is accounted for exactly once.
-#include "engine/capacity.h"
+#include "engine/capacity/capacity.h"
 #include "reports/report_data.h"
 
 #include <cmath>

@@ -1,13 +1,13 @@
-// cleanupCampaign (engine/cleanup.h) on a journal made by applyPlan through recording runners: a
-// guest layout's steps are undone inside the guest, then the host's, newest first; the campaign
-// left running is marked aborted; cleaning up again does nothing; an unknown campaign is bad
-// input; a campaign in use (its lock held) is refused. The command line's tests run it on real
+// cleanupCampaign (engine/campaign/cleanup.h) on a journal made by applyPlan through recording
+// runners: a guest layout's steps are undone inside the guest, then the host's, newest first; the
+// campaign left running is marked aborted; cleaning up again does nothing; an unknown campaign is
+// bad input; a campaign in use (its lock held) is refused. The command line's tests run it on real
 // zfs-fuse pools (tests/integration/cleanup_test.cpp).
-#include "engine/campaign.h"
-#include "engine/campaign_lock.h"
-#include "engine/cleanup.h"
-#include "engine/plan.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/campaign/campaign_lock.h"
+#include "engine/campaign/cleanup.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 
 #include <filesystem>

@@ -1,7 +1,7 @@
-// The content hash by which an import recognises data it holds (engine/content_hash.h): XXH3-128 of
-// the text with trailing white space, CRs and blank lines at either end left out. Texts already
-// in that form are hashed without a copy; the two ways must agree.
-#include "engine/content_hash.h"
+// The content hash by which an import recognises data it holds (engine/base/content_hash.h):
+// XXH3-128 of the text with trailing white space, CRs and blank lines at either end left out. Texts
+// already in that form are hashed without a copy; the two ways must agree.
+#include "engine/base/content_hash.h"
 
 #include <gtest/gtest.h>
 #include <random>

@@ -1,6 +1,6 @@
 // Tests of the drive catalog: the shipped data/drives.toml loads and says what the data sheets
 // say, and a malformed catalog is refused with the line at fault.
-#include "engine/drive_catalog.h"
+#include "engine/capacity/drive_catalog.h"
 
 #include <gtest/gtest.h>
 #include <set>

@@ -1,8 +1,8 @@
-// StagedImport (engine/import_stage.h) on real SQLite files: staged runs are committed in batches
-// that another connection sees in the file but no listing or comparison shows; publishing moves
-// them to the layout at once, iterations following what it holds; discarding, a layout of
+// StagedImport (engine/store/import_stage.h) on real SQLite files: staged runs are committed in
+// batches that another connection sees in the file but no listing or comparison shows; publishing
+// moves them to the layout at once, iterations following what it holds; discarding, a layout of
 // another kind, and what a killed import left all end with nothing of the import visible.
-#include "engine/import_stage.h"
+#include "engine/store/import_stage.h"
 #include "tests/support/raw_sql.h"
 
 #include <filesystem>

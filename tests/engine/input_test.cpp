@@ -1,6 +1,6 @@
 // Inputs are checked before they are read and bounded while they are: real files, a FIFO with
 // no writer, /dev/zero, a directory; and the one-line error format.
-#include "engine/input.h"
+#include "engine/base/input.h"
 
 #include <filesystem>
 #include <fstream>

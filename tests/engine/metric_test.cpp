@@ -1,5 +1,5 @@
 // The catalog knows every metric name in ARCHITECTURE.md with its unit and direction.
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The next step a reader of an unsettled comparison is given: the runs that would settle it, the
 // metrics more runs cannot, the outliers that change it, or the decision that is left.
-#include "engine/metric.h"
-#include "engine/next_step.h"
+#include "engine/measure/metric.h"
+#include "engine/measure/next_step.h"
 
 #include <gtest/gtest.h>
 #include <string>

@@ -1,6 +1,6 @@
 // The OOM killer's line in the kernel log, as Linux 6.1 prints it: a run that died of memory
 // exhaustion is reported as such, not as a generic SIGKILL.
-#include "engine/campaign.h"
+#include "engine/campaign/campaign.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Raw output packed with LZ4 (engine/output_codec.h): what is packed and what is not, every block
-// standing alone, and a damaged BLOB refused rather than trusted.
-#include "engine/output_codec.h"
+// Raw output packed with LZ4 (engine/base/output_codec.h): what is packed and what is not, every
+// block standing alone, and a damaged BLOB refused rather than trusted.
+#include "engine/base/output_codec.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // machines' kernels; the plans are checked here and run for real inside the lab guest
 // (tests/guest). Regenerate after a deliberate change with LAYOUTBENCH_UPDATE_GOLDEN=1 and
 // read the diff.
-#include "engine/plan.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
+#include "engine/build/plan.h"
+#include "engine/exec/runner.h"
+#include "engine/scenario/scenario.h"
 #include "probes/tools.h"
 
 #include <algorithm>

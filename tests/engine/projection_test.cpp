@@ -1,7 +1,7 @@
 // Tests of the projection: growth models and fits, the month the ceiling is passed, expansion
 // steps and their schedule, and SSD wear. Each expected figure is worked by hand in a comment.
-#include "engine/layout_spec.h"
-#include "engine/projection.h"
+#include "engine/build/layout_spec.h"
+#include "engine/capacity/projection.h"
 #include "engine/workbench.h"
 
 #include <gtest/gtest.h>

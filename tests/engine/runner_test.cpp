@@ -2,8 +2,8 @@
 // RecordingRunner, and of how a Command is shown to people. Every run is bounded: a command
 // that could hang has a timeout, and timing is only checked against generous upper bounds.
 
-#include "engine/command.h"
-#include "engine/runner.h"
+#include "engine/exec/command.h"
+#include "engine/exec/runner.h"
 
 #include <atomic>
 #include <cerrno>

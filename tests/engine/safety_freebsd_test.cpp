@@ -1,7 +1,7 @@
 // The FreeBSD in-use parsers on outputs captured from FreeBSD systems and the FreeBSD Handbook
 // (tests/data/freebsd, each file naming its source). Each file may hold several captures, each
 // after its command line; the lines that are not the command's output are dropped.
-#include "engine/safety.h"
+#include "engine/exec/safety.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

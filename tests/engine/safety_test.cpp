@@ -4,8 +4,8 @@
 // carried things need wipe = true and --yes-destroy. Leftovers of a crashed run (loop devices
 // backed by files in this test's directory, its pool) are removed before the tests start.
 
-#include "engine/safety.h"
-#include "engine/ssh_runner.h"
+#include "engine/exec/safety.h"
+#include "engine/exec/ssh_runner.h"
 #include "tests/cli/process.h"
 #include "tests/support/loop_device.h"
 #include "tests/support/sshd.h"

@@ -1,8 +1,8 @@
-// Editing a scenario's text key by key (engine/scenario_edit.h): only the key's line changes,
-// keys and tables are added where TOML puts them, and what cannot be edited by line (inline
-// tables) is refused.
-#include "engine/scenario_edit.h"
-#include "engine/scenario_keys.h"
+// Editing a scenario's text key by key (engine/scenario/scenario_edit.h): only the key's line
+// changes, keys and tables are added where TOML puts them, and what cannot be edited by line
+// (inline tables) is refused.
+#include "engine/scenario/scenario_edit.h"
+#include "engine/scenario/scenario_keys.h"
 
 #include <gtest/gtest.h>
 #include <string>

@@ -1,10 +1,10 @@
-// The scenario's option tables (engine/scenario_keys.h) against the parser: a key no table lists
-// is refused with exactly the table's keys as the allowed ones, every key a table lists is
+// The scenario's option tables (engine/scenario/scenario_keys.h) against the parser: a key no table
+// lists is refused with exactly the table's keys as the allowed ones, every key a table lists is
 // accepted where it applies (for every layout kind), and every default a table states is the value
 // the parser fills in when the key is absent.
-#include "engine/scenario.h"
-#include "engine/scenario_edit.h"
-#include "engine/scenario_keys.h"
+#include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_edit.h"
+#include "engine/scenario/scenario_keys.h"
 #include "probes/tools.h"
 
 #include <algorithm>

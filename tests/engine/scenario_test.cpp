@@ -1,9 +1,9 @@
-// The scenario loader (engine/scenario.h): the shipped quick.toml, sizes, paths, defaults and
-// default names of a valid scenario, and every kind of bad input: each is ErrorKind::BadInput with
-// a message that starts with "FILE:LINE:COL: field" or "FILE:LINE: field" at the exact place.
+// The scenario loader (engine/scenario/scenario.h): the shipped quick.toml, sizes, paths, defaults
+// and default names of a valid scenario, and every kind of bad input: each is ErrorKind::BadInput
+// with a message that starts with "FILE:LINE:COL: field" or "FILE:LINE: field" at the exact place.
 // Fixtures whose file path matters are under tests/data/scenarios/; the rest are inline.
-#include "engine/precondition.h"
-#include "engine/scenario.h"
+#include "engine/campaign/precondition.h"
+#include "engine/scenario/scenario.h"
 #include "probes/tools.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// The series of runs (engine/series.h): which iteration is a layout's median one, and the
+// The series of runs (engine/measure/series.h): which iteration is a layout's median one, and the
 // queue-depth sweeps read from a layout's metrics.
-#include "engine/series.h"
+#include "engine/measure/series.h"
 
 #include <gtest/gtest.h>
 

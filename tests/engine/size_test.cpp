@@ -1,5 +1,5 @@
 // Sizes are parsed exactly: decimal suffixes as drives are sold, binary with "i".
-#include "engine/size.h"
+#include "engine/base/size.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // failures (unknown host key, nothing listening) are errors naming the host. Plus the pure
 // parts: URL parsing, quoting and the ssh argv.
 
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 #include "tests/cli/process.h"
 #include "tests/support/proc_sampler.h"
 #include "tests/support/sshd.h"

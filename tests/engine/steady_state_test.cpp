@@ -1,6 +1,6 @@
-// The SNIA PTS steady-state rule (engine/steady_state.h) on rounds whose window statistics are
-// worked out by hand.
-#include "engine/steady_state.h"
+// The SNIA PTS steady-state rule (engine/measure/steady_state.h) on rounds whose window statistics
+// are worked out by hand.
+#include "engine/measure/steady_state.h"
 
 #include <gtest/gtest.h>
 #include <vector>

@@ -2,9 +2,9 @@
 // across the migration from schema 4), and merges of one database into another that add
 // nothing the second time, bring campaigns, journal steps and the end of a run that was still
 // running, and refuse to join two different layouts of one name.
-#include "engine/content_hash.h"
-#include "engine/journal.h"
-#include "engine/store_merge.h"
+#include "engine/base/content_hash.h"
+#include "engine/store/journal.h"
+#include "engine/store/store_merge.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/scratch_dir.h"
 

@@ -1,6 +1,6 @@
 // The store creates and migrates its schema, survives reopen, keeps runs whole, and stays sound.
-#include "engine/content_hash.h"
-#include "engine/store.h"
+#include "engine/base/content_hash.h"
+#include "engine/store/store.h"
 #include "tests/support/raw_sql.h"
 
 #include <chrono>
@@ -172,7 +172,7 @@ TEST(Store, OnlySuccessfulRunsFeedComparisons) {
     EXPECT_EQ((*runs)[1].reason, "exit status 1");
 }
 
-// argv, caveats, notes and origin are stored as JSON written by hand (engine/store.cpp): text
+// argv, caveats, notes and origin are stored as JSON written by hand (engine/store/store.cpp): text
 // with quotes, control characters and bytes that are not UTF-8 comes back as written, escaped
 // where it is not UTF-8.
 TEST(Store, RunDocumentsKeepAwkwardText) {
@@ -201,8 +201,8 @@ TEST(Store, RunDocumentsKeepAwkwardText) {
     EXPECT_EQ(back.origin, r.origin);
 }
 
-// Output of 1 KiB or more is kept packed with LZ4 (engine/output_codec.h), shorter output as text;
-// both read back as the text, from insertRun and recordRunOutput alike.
+// Output of 1 KiB or more is kept packed with LZ4 (engine/base/output_codec.h), shorter output as
+// text; both read back as the text, from insertRun and recordRunOutput alike.
 TEST(Store, LargeOutputIsPackedAndReadBackAsText) {
     OneLayout one;
     auto& [tmp, s, layout] = one;

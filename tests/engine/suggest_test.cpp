@@ -1,5 +1,5 @@
 // Did-you-mean: the edit distance worked by hand, and which names are near enough to suggest.
-#include "engine/suggest.h"
+#include "engine/base/suggest.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Text that is not UTF-8, escaped for printing and for JSON (engine/utf8.h).
-#include "engine/utf8.h"
+// Text that is not UTF-8, escaped for printing and for JSON (engine/base/utf8.h).
+#include "engine/base/utf8.h"
 
 #include <gtest/gtest.h>
 #include <string>

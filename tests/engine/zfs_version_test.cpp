@@ -1,7 +1,7 @@
 // Which ZFS a target runs, from what its own commands print: zfs-fuse's as it prints them on this
 // machine's host; OpenZFS's in the form `zfs version` prints (the lab guest's 2.3.2 is checked
 // for real by the OpenZfs suite); FreeBSD's in the form its OpenZFS prints, not captured here.
-#include "engine/zfs_version.h"
+#include "engine/capacity/zfs_version.h"
 
 #include <gtest/gtest.h>
 

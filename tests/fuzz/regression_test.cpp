@@ -2,7 +2,7 @@
 // targets in every build, so a fixed parser stays fixed without clang or libFuzzer. And the seed
 // scenarios the scenario fuzzer starts from still load: a seed that no longer does would only
 // teach the fuzzer the error path.
-#include "engine/scenario.h"
+#include "engine/scenario/scenario.h"
 #include "probes/tools.h"
 #include "tests/fuzz/targets.h"
 

@@ -1,7 +1,7 @@
 #include "tests/fuzz/targets.h"
 
-#include "engine/drive_catalog.h"
-#include "engine/scenario.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/scenario/scenario.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"

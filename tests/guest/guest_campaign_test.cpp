@@ -7,12 +7,12 @@
 //    member and converted to RAID-6 by the expansion drills, and torn down;
 //  - bonnie++ in a guest with too little memory is reported as out of memory.
 // Each skips, saying why, when qemu or the guest build is unavailable.
-#include "engine/campaign.h"
-#include "engine/journal.h"
-#include "engine/plan.h"
-#include "engine/scenario.h"
-#include "engine/ssh_runner.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/ssh_runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/journal.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "reports/report_data.h"
 #include "tests/cli/process.h"

@@ -2,7 +2,7 @@
 // through the engine's SSH runner, as campaigns will drive it. It runs what this machine's kernel
 // cannot: md RAID 5 created and grown on virtio disks, the kernel NFS and iSCSI clients, which
 // reach servers on the host at 10.0.2.2; and the tools a campaign needs: fio, bonnie++, xz.
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 #include "probes/fio_json.h"
 #include "tests/support/lab_guest.h"
 

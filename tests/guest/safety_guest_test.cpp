@@ -3,10 +3,10 @@
 // name it again (--yes-destroy), the message naming the array; the array and its data are
 // untouched afterwards. The inspection runs over SSH against the guest's busybox and util-linux.
 // Skipped, saying why, when qemu or the guest build is unavailable.
-#include "engine/campaign.h"
-#include "engine/scenario.h"
-#include "engine/ssh_runner.h"
-#include "engine/store.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/ssh_runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "tests/support/lab_guest.h"
 

@@ -1,7 +1,7 @@
 // Builds the GUI tests' fixture database with lb::importFiles (see fixture.h).
 #include "tests/gui/fixture.h"
 
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "probes/import.h"
 
 namespace lb::gui::test {

@@ -4,7 +4,7 @@
 // put_block 343719 -> 217553 KiB/s makes bonnie.put_block a "decision".
 #pragma once
 
-#include "engine/expected.h"
+#include "engine/base/expected.h"
 
 #include <string>
 

@@ -22,10 +22,10 @@
 #include "app/gui/scenario_tab.h"
 #include "app/gui/scenario_text.h"
 #include "app/gui/store_service.h"
-#include "engine/drive_catalog.h"
-#include "engine/layout.h"
-#include "engine/scenario_edit.h"
-#include "engine/store.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/capacity/layout.h"
+#include "engine/scenario/scenario_edit.h"
+#include "engine/store/store.h"
 #include "reports/charts.h"
 #include "tests/gui/fixture.h"
 
@@ -909,7 +909,8 @@ private slots:
     }
 
     void scenarioTextHelpers() {
-        // The General form's edits, as the Scenario tab makes them (engine/scenario_edit.h).
+        // The General form's edits, as the Scenario tab makes them
+        // (engine/scenario/scenario_edit.h).
         const auto setScenarioKey = [](const QString& text, const QString& table,
                                        const QString& key,
                                        const QString& value) -> std::optional<QString> {

@@ -6,7 +6,7 @@
 #include "app/gui/option_form.h"
 #include "app/gui/scenario_forms.h"
 #include "app/gui/scenario_tab.h"
-#include "engine/scenario_keys.h"
+#include "engine/scenario/scenario_keys.h"
 #include "probes/tools.h"
 
 #include <QCheckBox>

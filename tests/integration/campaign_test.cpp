@@ -1,7 +1,7 @@
-// Whole campaigns (engine/campaign.cpp, engine/plan.cpp) with real processes: fio, dd, xz and
-// bonnie++ on a directory layout and on zfs-fuse RAIDZ1 pools made of sparse file vdevs. Each test
-// writes its own scenario, store and work directory (/var/tmp/layoutbench-test-<test>) and
-// checks what a user relies on:
+// Whole campaigns (engine/campaign/campaign.cpp, engine/build/plan.cpp) with real processes: fio,
+// dd, xz and bonnie++ on a directory layout and on zfs-fuse RAIDZ1 pools made of sparse file vdevs.
+// Each test writes its own scenario, store and work directory (/var/tmp/layoutbench-test-<test>)
+// and checks what a user relies on:
 //  - a small campaign runs every run, stores argv, exit status, raw output, tool versions and
 //    caveats, tears every layout down (pool, vdev files, directories), journals build and undo
 //    steps, and compares the layouts with verdicts;
@@ -11,14 +11,14 @@
 //  - bonnie++ with a timed block write, and the caveat for a file size below twice the RAM;
 //  - --resume runs only the runs that are missing.
 // ZFS parts skip, saying why, when zfs-fuse cannot be made to answer.
-#include "engine/campaign.h"
-#include "engine/journal.h"
-#include "engine/plan.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
-#include "engine/schedule.h"
-#include "engine/steady_state.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/campaign/schedule.h"
+#include "engine/exec/runner.h"
+#include "engine/measure/steady_state.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/journal.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/raw_sql.h"

@@ -4,7 +4,7 @@
 // no build step after it; the campaign is marked aborted with its interrupted run, the runs done
 // before are kept as they were. Cleaning up again does nothing and succeeds. A campaign still
 // running is refused (its lock), an unknown one is a usage error.
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "tests/integration/interrupt_fixture.h"
 
 #include <nlohmann/json.hpp>

@@ -5,9 +5,9 @@
 // imported zfs-fuse pool) whatever the scenario and the command line say. Leftovers of a crashed
 // run (pools, mounts, swap, loop devices under the work directory) are removed before each test
 // and after it.
-#include "engine/journal.h"
-#include "engine/plan.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/store/journal.h"
+#include "engine/store/store.h"
 #include "tests/cli/process.h"
 #include "tests/support/loop_device.h"
 #include "tests/support/zfs_fuse.h"

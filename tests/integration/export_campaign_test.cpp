@@ -19,12 +19,12 @@
 // tgtd (portal and control port 13262) and rpcbind are started by the fixtures when absent;
 // nfs-ganesha is started by the campaign's own plan. Everything lives under
 // /var/tmp/layoutbench-test-export and is removed afterwards.
-#include "engine/campaign.h"
-#include "engine/journal.h"
-#include "engine/plan.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
-#include "engine/store.h"
+#include "engine/build/plan.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/journal.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/proc_sampler.h"

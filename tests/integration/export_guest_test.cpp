@@ -8,11 +8,11 @@
 // in no process's argv or environment, here (a sampler thread) or in the guest (a sampler loop
 // there): tgtd gets it from lb-tgt-account, iscsiadm through the node record written from stdin.
 // Skipped, saying why, when the lab guest cannot be built or qemu is missing.
-#include "engine/campaign.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
-#include "engine/ssh_runner.h"
-#include "engine/store.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/runner.h"
+#include "engine/exec/ssh_runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"

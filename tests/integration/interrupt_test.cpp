@@ -11,7 +11,7 @@
 //    kept as they were) and keeps the interrupted run as 'aborted'.
 //  - `--resume` of a campaign that does not exist is a usage error (exit 2, one line).
 // The fixture is in interrupt_fixture.h.
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "tests/integration/interrupt_fixture.h"
 
 #include <algorithm>

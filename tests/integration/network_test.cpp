@@ -11,9 +11,9 @@
 //    tgtd killed in the middle of a run, and tgtd stopped (SIGSTOP) so that only timeouts help.
 // Everything lives under /var/tmp/layoutbench-test-network and is removed afterwards; daemons are
 // started by the fixtures and stopped by their process ids.
-#include "engine/probe.h"
-#include "engine/runner.h"
-#include "engine/store.h"
+#include "engine/exec/runner.h"
+#include "engine/measure/probe.h"
+#include "engine/store/store.h"
 #include "probes/fio_clients.h"
 #include "probes/netload.h"
 #include "tests/cli/process.h"

@@ -1,8 +1,8 @@
 // A whole campaign over SSH: `layoutbench run` against a scenario whose [host] is a real sshd on
 // 127.0.0.1. Inventory, the ZFS build plan on file vdevs, the workloads and the teardown all go
 // through the SSH runner; a directory whose name is hostile to a shell arrives intact.
-#include "engine/ssh_runner.h"
-#include "engine/store.h"
+#include "engine/exec/ssh_runner.h"
+#include "engine/store/store.h"
 #include "tests/cli/process.h"
 #include "tests/support/sshd.h"
 #include "tests/support/zfs_fuse.h"

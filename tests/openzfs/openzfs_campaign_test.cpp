@@ -4,7 +4,7 @@
 // them itself, udev labels them), the workloads run on each, and the verdicts come out; a disk of
 // an imported pool is refused and a killed campaign is cleaned up. These take about a quarter of
 // an hour under TCG: they are the `lab` label (cmake --workflow --preset lab), not CI's run.
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 #include "tests/openzfs/openzfs_fixture.h"
 
 #include <algorithm>

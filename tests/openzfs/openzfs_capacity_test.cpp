@@ -5,7 +5,7 @@
 // compares the model's usable bytes with used + avail and its pool size with zpool's SIZE.
 // The table is printed. Goal: every cell within 0.1 % and never above the real figure (a plan
 // that promises more than the pool gives is the worse error).
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
 

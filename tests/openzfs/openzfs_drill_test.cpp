@@ -1,6 +1,6 @@
 // The RAIDZ expansion drill on OpenZFS 2.3 in the lab guest, through the campaign: attach, the
 // reflow, the new size and the scrub, against the capacity model of the same disks.
-#include "engine/store.h"
+#include "engine/store/store.h"
 #include "tests/openzfs/openzfs_fixture.h"
 #include "tests/support/stored_runs.h"
 

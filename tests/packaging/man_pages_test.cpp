@@ -4,9 +4,9 @@
 // option (its table) on layoutbench-scenario(5), the GUI's and the tools' options on theirs;
 // and nothing is defined there that the program does not have. The built pages render without
 // warnings.
-#include "engine/analysis.h"
-#include "engine/scenario.h"
-#include "engine/scenario_keys.h"
+#include "engine/measure/analysis.h"
+#include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_keys.h"
 #include "probes/tools.h"
 #include "tests/cli/process.h"
 #include "tests/packaging/docs_support.h"
@@ -210,7 +210,7 @@ std::set<std::string> acceptedKeys(const std::string& text) {
 }
 
 // Keys of a [[workloads]] table that are the workload's own (its table in
-// engine/scenario_keys.h); every other key is an option of its probe.
+// engine/scenario/scenario_keys.h); every other key is an option of its probe.
 std::set<std::string> ownWorkloadKeys() {
     std::set<std::string> keys;
     for (const auto& spec : scenarioKeys(ScenarioTable::Workload))

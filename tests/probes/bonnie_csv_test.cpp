@@ -1,6 +1,6 @@
 // The bonnie++ CSV parser against golden files: real 2.00a output, hand-written 1.96/1.97 lines
 // and broken inputs (tests/data/bonnie++/<version>/README.txt says where each came from).
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 #include "probes/bonnie_csv.h"
 #include "tests/support/metric_note_print.h"
 

@@ -1,7 +1,7 @@
 // bonnie++ text tables against golden files: real 2.00a tables (each with the CSV line of the same
 // run), bon_csv2txt output, hand-written 1.03/1.96/1.97 tables and pastes with prose
 // (tests/data/bonnie++/<version>/README.txt says where each came from).
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 #include "probes/bonnie_csv.h"
 #include "probes/bonnie_text.h"
 #include "tests/probes/golden.h"

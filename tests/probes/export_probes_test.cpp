@@ -6,7 +6,7 @@
 // iscsi_tcp and no NFS client; tests/guest runs them for real inside the lab guest. Regenerate
 // with LAYOUTBENCH_UPDATE_GOLDEN=1 and read the diff. Also: the CHAP secret is a masked argument
 // everywhere it appears, and metric names follow the target and the clients.
-#include "engine/probe.h"
+#include "engine/measure/probe.h"
 #include "probes/tools.h"
 
 #include <cstdlib>

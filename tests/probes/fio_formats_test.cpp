@@ -1,7 +1,7 @@
 // fio everywhere it has been: 1.x/2.x JSON (written from fio's 2.x formats), json+ bins, the
 // "mixed" of unified_rw_reporting, client_stats, direct/buffered notes, and terse v3/v4/v5
 // (real fio 3.33 captures), against tests/data/fio/<version>/ (README.txt says which is which).
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 #include "probes/fio_json.h"
 #include "probes/fio_terse.h"
 #include "tests/probes/golden.h"

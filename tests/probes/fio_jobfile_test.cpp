@@ -1,6 +1,6 @@
 // fio job files as text (probes/fio_jobfile.h): the working set of their jobs, checked against the
 // files the real fio lays out for them, and the copy that asks for total-latency percentiles.
-#include "engine/size.h"
+#include "engine/base/size.h"
 #include "probes/fio_jobfile.h"
 
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Golden-file tests of the fio JSON parser: outputs captured from real fio 3.33 runs
 // (tests/data/fio/3.33, see its README.txt) and hand-broken ones (tests/data/fio/broken).
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 #include "probes/fio_json.h"
 #include "tests/support/metric_note_print.h"
 

@@ -2,9 +2,9 @@
 // fio 3.33 and on hand-made lines, percentile curves from json+ histograms, the fio probe's log
 // options, collection and removal, and real fio runs of a preset and of the queue-depth sweep
 // whose logs, histograms and metrics come back as series and sweep points.
-#include "engine/probe.h"
-#include "engine/runner.h"
-#include "engine/series.h"
+#include "engine/exec/runner.h"
+#include "engine/measure/probe.h"
+#include "engine/measure/series.h"
 #include "probes/fio_histogram.h"
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"

@@ -1,7 +1,7 @@
 // Reading golden files and finding metrics, for the import parsers' tests.
 #pragma once
 
-#include "engine/run.h"
+#include "engine/measure/run.h"
 
 #include <algorithm>
 #include <filesystem>

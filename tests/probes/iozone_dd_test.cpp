@@ -2,7 +2,7 @@
 // and an automatic table written from iozone's formats, real GNU dd 9.1 output, and BSD,
 // FreeBSD 12, BusyBox and old coreutils summaries written from their formats
 // (tests/data/<tool>/<version>/README.txt says which is which).
-#include "engine/metric.h"
+#include "engine/measure/metric.h"
 #include "probes/dd.h"
 #include "probes/iozone.h"
 #include "tests/probes/golden.h"

@@ -2,10 +2,10 @@
 // sweeps, drawn from hand-made data (what each graph holds, its pen, its axis unit) and from a
 // real campaign of the real fio on two directory layouts, through the report. Part of
 // report_tests (its main makes the QApplication, offscreen).
-#include "engine/campaign.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
-#include "engine/store.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
 #include "probes/tools.h"
 #include "reports/charts.h"
 #include "reports/display.h"

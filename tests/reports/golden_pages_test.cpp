@@ -17,8 +17,8 @@
 // this executable (in the build directory), replaced on every run; a failure names them, and a
 // difference from the golden is framed in red in page-1-differences.png there.
 // Part of report_tests (its main makes the QApplication, offscreen).
-#include "engine/projection.h"
-#include "engine/store.h"
+#include "engine/capacity/projection.h"
+#include "engine/store/store.h"
 #include "probes/import.h"
 #include "reports/charts.h"
 #include "reports/report.h"

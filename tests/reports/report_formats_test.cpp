@@ -3,10 +3,10 @@
 // a bonnie++ store, a campaign of the real fio with logs and a queue-depth sweep, and imported fio
 // results. The PDF is read back as a reader's tools see it (pdftotext, pdfimages). Part of
 // report_tests (its main makes the QApplication, offscreen).
-#include "engine/campaign.h"
-#include "engine/runner.h"
-#include "engine/scenario.h"
-#include "engine/store.h"
+#include "engine/campaign/campaign.h"
+#include "engine/exec/runner.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
 #include "probes/import.h"
 #include "probes/tools.h"
 #include "reports/report_data.h"

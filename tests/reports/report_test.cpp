@@ -2,9 +2,9 @@
 // results, fio JSON) plus hand-made runs for extra iterations, a failed run and caveats: what it
 // says, that it escapes hostile names, that it is deterministic, that the PDF renders, and that
 // the charts have the series and bands the app relies on. Runs under the offscreen platform.
-#include "engine/projection.h"
-#include "engine/size.h"
-#include "engine/store.h"
+#include "engine/base/size.h"
+#include "engine/capacity/projection.h"
+#include "engine/store/store.h"
 #include "probes/import.h"
 #include "reports/charts.h"
 #include "reports/display.h"

@@ -6,7 +6,7 @@
 // the qemu it started.
 #pragma once
 
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 
 #include <chrono>
 #include <cstdint>

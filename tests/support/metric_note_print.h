@@ -2,7 +2,7 @@
 // instead of its bytes.
 #pragma once
 
-#include "engine/run.h"
+#include "engine/measure/run.h"
 
 #include <ostream>
 

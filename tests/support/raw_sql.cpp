@@ -1,7 +1,7 @@
 // Raw SQL for tests (see raw_sql.h).
 #include "tests/support/raw_sql.h"
 
-#include "engine/output_codec.h"
+#include "engine/base/output_codec.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

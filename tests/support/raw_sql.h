@@ -6,7 +6,7 @@
 // cmake/SqlOwnership.cmake).
 #pragma once
 
-#include "engine/store.h"
+#include "engine/store/store.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
 // Running a probe's commands on this machine in a test: each must start and exit 0.
 #pragma once
 
-#include "engine/probe.h"
-#include "engine/runner.h"
+#include "engine/exec/runner.h"
+#include "engine/measure/probe.h"
 
 #include <gtest/gtest.h>
 #include <vector>

@@ -3,7 +3,7 @@
 // writes a known_hosts file holding the host key, and stops exactly the sshd it started.
 #pragma once
 
-#include "engine/ssh_runner.h"
+#include "engine/exec/ssh_runner.h"
 
 #include <string>
 

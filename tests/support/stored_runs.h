@@ -2,7 +2,7 @@
 // them.
 #pragma once
 
-#include "engine/store.h"
+#include "engine/store/store.h"
 
 #include <cstdint>
 #include <optional>

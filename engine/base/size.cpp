@@ -1,0 +1,180 @@
+#include "engine/base/size.h"
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace lb {
+
+namespace {
+
+constexpr std::uint64_t kilo = 1000;
+
+// Unit letters, case-insensitive: K M G T P with an optional B are powers of 1000, the same
+// with "i" (KiB, Gi) are powers of 1024, B alone is bytes. Returns 0 for an unknown unit.
+std::uint64_t unitMultiplier(std::string_view unit, SizeConvention convention) {
+    std::string u;
+    for (char c : unit)
+        u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (u.empty() || u == "b")
+        return 1;
+    bool binary = convention == SizeConvention::Binary;
+    if (u.back() == 'b') {
+        u.pop_back();
+        binary = false;
+    }
+    if (u.size() == 2 && u[1] == 'i') {
+        binary = true;
+        u.pop_back();
+    }
+    if (u.size() != 1)
+        return 0;
+    static constexpr std::string_view letters = "kmgtp";
+    const auto pos = letters.find(u[0]);
+    if (pos == std::string_view::npos)
+        return 0;
+    std::uint64_t m = 1;
+    for (std::size_t i = 0; i <= pos; ++i)
+        m *= binary ? 1024 : kilo;
+    return m;
+}
+
+// Decimals an approximate size keeps: enough for any figure a tool prints, few enough that the
+// fraction times a unit never overflows (see below).
+constexpr std::uint64_t approximateDecimals = 1'000'000;
+
+// parseSize, and with `roundDown` parseApproximateSize.
+Expected<std::uint64_t> readSize(std::string_view text, SizeConvention convention, bool roundDown) {
+    const std::string original(text);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    if (text.empty())
+        return badInput("empty size");
+
+    std::size_t i = 0;
+    std::uint64_t whole = 0;
+    bool digits = false;
+    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        const auto d = static_cast<std::uint64_t>(text[i] - '0');
+        if (whole > (max - d) / 10)
+            return badInput("size '" + original + "' is too large");
+        whole = whole * 10 + d;
+        digits = true;
+        ++i;
+    }
+    // Fraction kept as numerator/denominator so "1.5T" stays exact.
+    std::uint64_t fracNum = 0, fracDen = 1;
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+            if (roundDown && fracDen >= approximateDecimals) { // the rest only rounds down
+                digits = true;
+                ++i;
+                continue;
+            }
+            if (fracDen > max / 10)
+                return badInput("size '" + original + "' has too many decimals");
+            fracNum = fracNum * 10 + static_cast<std::uint64_t>(text[i] - '0');
+            fracDen *= 10;
+            digits = true;
+            ++i;
+        }
+    }
+    if (!digits)
+        return badInput("size '" + original + "' does not start with a number");
+    std::string_view unit = text.substr(i);
+    while (!unit.empty() && unit.front() == ' ')
+        unit.remove_prefix(1);
+
+    const std::uint64_t multiplier = unitMultiplier(unit, convention);
+    if (multiplier == 0)
+        return badInput("size '" + original + "' has an unknown unit '" + std::string(unit) +
+                        "' (K/M/G/T[B] are powers of 1000, KiB/MiB/GiB/TiB powers of 1024)");
+    if (whole != 0 && multiplier > max / whole)
+        return badInput("size '" + original + "' is too large");
+    std::uint64_t bytes = whole * multiplier;
+    if (fracNum != 0 && roundDown) {
+        // fracNum * multiplier / fracDen, exactly, rounded down: multiplier = q * fracDen + r,
+        // and fracNum * r < 10^12 fits.
+        const std::uint64_t q = multiplier / fracDen, r = multiplier % fracDen;
+        const std::uint64_t part = fracNum * q + fracNum * r / fracDen;
+        if (bytes > max - part)
+            return badInput("size '" + original + "' is too large");
+        bytes += part;
+    } else if (fracNum != 0) {
+        if (multiplier > max / fracNum || (fracNum * multiplier) % fracDen != 0)
+            return badInput("size '" + original + "' is not a whole number of bytes");
+        bytes += fracNum * multiplier / fracDen;
+    }
+    return bytes;
+}
+
+} // namespace
+
+Expected<std::uint64_t> parseSize(std::string_view text, SizeConvention convention) {
+    return readSize(text, convention, false);
+}
+
+Expected<std::uint64_t> parseApproximateSize(std::string_view text, SizeConvention convention) {
+    return readSize(text, convention, true);
+}
+
+Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsigned disks) {
+    std::vector<std::uint64_t> sizes;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const auto comma = list.find(',', start);
+        const auto item = list.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        auto size = parseSize(item);
+        if (!size)
+            return fail(size.error());
+        sizes.push_back(*size);
+        if (comma == std::string_view::npos)
+            break;
+        start = comma + 1;
+    }
+    if (sizes.size() == 1 && disks > 1)
+        sizes.assign(disks, sizes.front());
+    if (disks != 0 && sizes.size() != disks)
+        return badInput(std::to_string(sizes.size()) + " sizes for " + std::to_string(disks) +
+                        " disks");
+    return sizes;
+}
+
+std::string formatBytes(std::uint64_t bytes, bool binary) {
+    static constexpr std::array<const char*, 6> dec{"B", "kB", "MB", "GB", "TB", "PB"};
+    static constexpr std::array<const char*, 6> bin{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    const double base = binary ? 1024.0 : 1000.0;
+    auto value = static_cast<double>(bytes);
+    std::size_t u = 0;
+    while (value >= base && u + 1 < dec.size()) {
+        value /= base;
+        ++u;
+    }
+    char buf[64];
+    if (u == 0)
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(buf, sizeof buf, "%.2f %s", value, binary ? bin[u] : dec[u]);
+    return buf;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string formatRate(double bytesPerSecond) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f MB/s", bytesPerSecond / 1e6);
+    return buf;
+}
+
+} // namespace lb

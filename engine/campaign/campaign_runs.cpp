@@ -1,0 +1,310 @@
+// One measured run of a campaign: its command built, the caches dropped, the tool run and its raw
+// output stored before anything reads it, then parsed, settled and counted; and the runs a layout
+// that could not be built is charged with.
+#include "engine/base/size.h"
+#include "engine/build/drill.h"
+#include "engine/campaign/campaign_internal.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+namespace lb::campaign {
+
+std::string failureReason(const ProcessResult& r, int timeoutSeconds) {
+    if (r.timedOut)
+        return "timed out after " + std::to_string(timeoutSeconds) + " s";
+    if (r.cancelled)
+        return "stopped by the user";
+    const std::string err = r.stderrText + r.stdoutText;
+    const bool oom = err.find("Cannot allocate memory") != std::string::npos ||
+                     err.find("Can't allocate") != std::string::npos ||
+                     err.find("out of memory") != std::string::npos ||
+                     err.find("Out of memory") != std::string::npos;
+    const bool full = err.find("No space left on device") != std::string::npos ||
+                      err.find("disk full") != std::string::npos;
+    // Name the tool's own line about it, not whatever it printed last.
+    auto lineWith = [&](std::initializer_list<const char*> phrases) {
+        std::istringstream lines(err);
+        std::string line;
+        while (std::getline(lines, line))
+            for (const char* phrase : phrases)
+                if (line.find(phrase) != std::string::npos)
+                    return line;
+        return r.exitSummary();
+    };
+    if (oom)
+        return "out of memory: " + lineWith({"allocate", "memory"});
+    if (full)
+        return "disk full: " + lineWith({"No space left", "disk full"});
+    return r.exitSummary();
+}
+
+std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
+    std::vector<std::string> out;
+    for (const auto& m : metrics) {
+        const auto first = m.name.find('.');
+        if (first == std::string::npos)
+            continue;
+        const std::string family = m.name.substr(0, first);
+        const bool perJob = family == "fio" || family == "iscsi" || family == "nfs";
+        const auto second = perJob ? m.name.find('.', first + 1) : first;
+        std::string glob = m.name.substr(0, second == std::string::npos ? first : second) + ".*";
+        if (std::find(out.begin(), out.end(), glob) == out.end())
+            out.push_back(std::move(glob));
+    }
+    return out;
+}
+
+namespace {
+
+// The block size a fio command line gives (--bs=4k), 0 when it gives none (a job file's own).
+std::uint64_t fioBlockBytes(const Command& fio) {
+    for (const auto& a : fio.args)
+        if (a.starts_with("--bs="))
+            if (auto bs = parseSize(a.substr(5), SizeConvention::Binary))
+                return *bs;
+    return 0;
+}
+
+} // namespace
+
+std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
+    if (!scenario_.coldCache)
+        return {"page cache not dropped: cache = \"warm\" in the scenario"};
+    if (!scenario_.dropCaches)
+        return {"page cache not dropped: drop_caches = false in the scenario"};
+    (void)where.run(simple("sync", {}, 600));
+    if (&where == &runner_ && scenario_.host.os == TargetOs::FreeBsd)
+        return {"page cache not dropped: FreeBSD has no drop_caches; ZFS's primarycache=metadata "
+                "(cache = \"cold\") keeps file data out of the ARC"};
+    auto r = where.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
+    if (r && r->ok())
+        return {"page cache dropped before the run"};
+    return {"page cache not dropped: " + (r ? trim(r->stderrText).empty()
+                                                  ? "exit status " + std::to_string(r->exitCode)
+                                                  : trim(r->stderrText)
+                                            : r.error().message)};
+}
+
+Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
+                                      const ScenarioWorkload& w, int iteration) {
+    Runner& layoutRunner = *built.where;
+    const ScenarioLayout& layout = *built.layout;
+    const std::int64_t layoutId = built.id;
+    Runner& where = clients_.runnerFor(w, *probe, layoutRunner); // its client's, if it names one
+    WorkloadContext ctx = built.ctx;
+    ctx.iteration = iteration;
+    ctx.layoutName = layout.name;
+    progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
+
+    Run run;
+    run.campaignId = result_.campaignId;
+    run.layout = layout.name;
+    run.workload = w.name;
+    run.probe = w.probe;
+    run.iteration = iteration;
+    run.caveats = built.caveats;
+    run.notes = built.notes;
+
+    auto mc = clients_.command(*probe, w, ctx);
+    if (mc) {
+        mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
+        run.argv = mc->command.argvForDisplay();
+        run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
+        run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
+        // fio blocks smaller than the pool's records move whole records: said beside the figures.
+        if (built.zfs && w.probe == "fio")
+            if (auto note =
+                    zfsPartialRecordNote(fioBlockBytes(mc->command), layout.recordsizeBytes);
+                !note.empty()) {
+                run.caveats.push_back(note);
+                run.notes.push_back({MetricNote::Kind::Qualifies, "*", note});
+            }
+    }
+    // A working set that fits in memory can be served from it: the page cache for buffered I/O,
+    // the ARC when ZFS caches data (cache = "warm").
+    std::optional<std::string> cacheNote;
+    if (mc && mc->workingSetBytes && ctx.ramBytes > 0 && *mc->workingSetBytes < ctx.ramBytes &&
+        (w.probe != "fio" || !ctx.directIo || (built.zfs && !scenario_.coldCache)))
+        cacheNote = "working set " + formatBytes(*mc->workingSetBytes, true) + " fits in " +
+                    formatBytes(ctx.ramBytes, true) + " of memory: reads may come from cache";
+    const auto cacheNotes = dropCaches(layoutRunner);
+    run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
+    run.startedAt = store_.now();
+    auto id = store_.beginRun(layoutId, run);
+    if (!id)
+        return fail(id.error());
+    run.id = *id;
+
+    auto settle = [&](RunStatus status, std::string reason) -> Expected<void> {
+        run.status = status;
+        run.reason = std::move(reason);
+        if (status != RunStatus::Ok) {
+            run.metrics.clear();
+            run.series.clear();
+        }
+        if (auto r = store_.finishRun(run); !r)
+            return r;
+        lastRun_[layout.name] = run.id;
+        if (status != RunStatus::Aborted) {
+            ++done_;
+            ++result_.runs;
+            if (status == RunStatus::Failed)
+                ++result_.failedRuns;
+        }
+        CampaignProgress p{CampaignProgress::Kind::RunFinished, layout.name, w.name, iteration};
+        p.status = status;
+        p.message = run.reason;
+        progress(p);
+        return {};
+    };
+
+    if (!mc)
+        return settle(RunStatus::Failed, "cannot build the command: " + mc.error().message);
+    auto cleanup = [&]() {
+        for (const auto& c : mc->cleanup)
+            (void)where.run(c);
+    };
+    for (const auto& prep : mc->prepare) {
+        auto r = where.run(prep);
+        if (!r || !r->ok()) {
+            cleanup();
+            run.stderrText = r ? r->stderrText : r.error().message;
+            (void)store_.recordRunOutput(run);
+            return settle(RunStatus::Failed,
+                          "preparing (" + prep.toUserOutput() + "): " +
+                              (r ? failureReason(*r, w.timeoutSeconds) : r.error().message));
+        }
+    }
+
+    const RunOptions ro = toolRunOptions();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = where.run(mc->command, ro);
+    sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++sessionRuns_;
+    if (!result) {
+        cleanup();
+        run.stderrText = result.error().message;
+        run.finishedAt = store_.now();
+        (void)store_.recordRunOutput(run);
+        // The connection to a guest can be what the OOM killer took.
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (auto oom = kernelOomKill(where, mc->command.program, seconds))
+            return settle(RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
+                                                 *oom + "); " + result.error().message);
+        return settle(RunStatus::Failed, result.error().message);
+    }
+    // Record before interpreting: the raw output is safe before any parser looks at it.
+    keepOutput(run, *result);
+    const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
+    run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
+    if (auto r = store_.recordRunOutput(run); !r)
+        return r;
+
+    if (result->cancelled) {
+        cleanup();
+        return settle(RunStatus::Aborted, "stopped by the user");
+    }
+    if (!result->ok()) {
+        cleanup();
+        std::string reason = failureReason(*result, w.timeoutSeconds);
+        if (!reason.starts_with("out of memory") && !result->timedOut) {
+            if (auto oom = kernelOomKill(where, mc->command.program, result->wallSeconds))
+                reason =
+                    "out of memory: the kernel's OOM killer ended it (" + *oom + "); " + reason;
+        }
+        return settle(RunStatus::Failed, reason);
+    }
+    std::vector<ProcessResult> inspected;
+    for (const auto& c : mc->inspect) {
+        auto r = where.run(c);
+        if (r)
+            inspected.push_back(std::move(*r));
+    }
+    cleanup();
+    auto parsed = probe->parseFor(*result, inspected, w.options, ctx);
+    if (!parsed)
+        return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
+    run.metrics = std::move(parsed->metrics);
+    run.series = std::move(parsed->series);
+    run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
+    run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
+    const auto conditioned = conditioningNotes_.find({layout.name, w.name});
+    for (const auto& glob : runMetricGlobs(run.metrics)) {
+        if (cacheNote)
+            run.notes.push_back({MetricNote::Kind::Qualifies, glob, *cacheNote});
+        if (conditioned != conditioningNotes_.end())
+            for (const auto& n : conditioned->second)
+                run.notes.push_back({n.kind, glob, n.text});
+    }
+    if (parsed->failed)
+        return settle(RunStatus::Failed, parsed->failureReason);
+    return settle(RunStatus::Ok, "");
+}
+
+// Records the layout's missing runs as failed, so the report says why they are missing.
+Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
+                                              const std::string& reason, bool bracketPass) {
+    result_.problems.push_back(reason);
+    for (const auto& planned : schedule_.runs) {
+        if (planned.layout != layout.name || planned.bracket != bracketPass ||
+            settled_.count({layout.name, planned.workload, planned.iteration}))
+            continue;
+        Run run;
+        run.campaignId = result_.campaignId;
+        run.workload = planned.workload;
+        run.probe = "drill";
+        for (const auto& w : scenario_.workloads)
+            if (w.name == planned.workload)
+                run.probe = w.probe;
+        run.iteration = planned.iteration;
+        run.status = RunStatus::Failed;
+        run.reason = "layout not built: " + reason;
+        run.startedAt = run.finishedAt = store_.now();
+        if (auto r = store_.insertRun(layoutId, run); !r)
+            return fail(r.error());
+        settled_.insert({layout.name, planned.workload, planned.iteration});
+        ++done_;
+        ++result_.runs;
+        ++result_.failedRuns;
+    }
+    return {};
+}
+
+Expected<void> CampaignRunner::runIteration(BuiltLayout& built, const Round& round) {
+    const int iteration = round.iteration;
+    for (const auto& w : scenario_.workloads) {
+        if (cancelled())
+            break;
+        if (!round.includes(w.name) || settled_.count({built.layout->name, w.name, iteration}))
+            continue;
+        if (auto r = runOne(built, probes_.find(w.probe), w, iteration); !r)
+            return r;
+        settled_.insert({built.layout->name, w.name, iteration});
+    }
+    return {};
+}
+
+// The drills change the layout, so they come after every workload, once each, in order.
+Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
+    const ScenarioLayout& layout = *built.layout;
+    for (const auto& d : scenario_.drills) {
+        if (d.layout != layout.name || cancelled() || settled_.count({layout.name, d.name(), 0}))
+            continue;
+        ScenarioWorkload w;
+        w.name = d.name();
+        w.probe = "drill";
+        w.timeoutSeconds = d.timeoutSeconds;
+        auto probe = drillProbe(scenario_, layout, d);
+        if (!probe)
+            return fail(probe.error());
+        if (auto r = runOne(built, probe->get(), w, 0); !r)
+            return r;
+        settled_.insert({layout.name, d.name(), 0});
+    }
+    return {};
+}
+
+} // namespace lb::campaign

@@ -1,0 +1,710 @@
+// The capacity model. Every rule below names the OpenZFS or mdadm source it reproduces, so a
+// disagreement with a real pool or array can be traced to the rule (or the version) that differs.
+// Byte counts are exact: 64-bit integers, with a 128-bit intermediate where a product could
+// overflow. Floating point only produces dataEfficiency, never a byte count.
+#include "engine/capacity/capacity.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace lb {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Exact arithmetic
+
+// floor(a * b / c) for any 64-bit a, b, c whose quotient fits in 64 bits. The product is formed in
+// 128 bits from 32-bit halves (portable; -Wpedantic rejects __int128) and divided one bit at a
+// time, so proportions of multi-terabyte pools stay exact to the byte.
+std::uint64_t mulDiv(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    assert(c != 0);
+    constexpr std::uint64_t low32 = 0xffffffffULL;
+    const std::uint64_t ll = (a & low32) * (b & low32);
+    const std::uint64_t lh = (a & low32) * (b >> 32);
+    const std::uint64_t hl = (a >> 32) * (b & low32);
+    const std::uint64_t hh = (a >> 32) * (b >> 32);
+    const std::uint64_t mid = (ll >> 32) + (lh & low32) + (hl & low32);
+    const std::uint64_t lo = (ll & low32) | (mid << 32);
+    const std::uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    if (hi == 0)
+        return lo / c;
+    assert(hi < c && "mulDiv quotient does not fit in 64 bits");
+    std::uint64_t quotient = 0;
+    std::uint64_t rem = hi; // invariant: rem < c
+    for (int bit = 63; bit >= 0; --bit) {
+        const bool carry = (rem >> 63) != 0; // the shifted remainder needs a 65th bit
+        rem = (rem << 1) | ((lo >> bit) & 1U);
+        quotient <<= 1;
+        if (carry || rem >= c) {
+            rem -= c; // wraps correctly when carry is set: the true value is below 2c
+            quotient |= 1U;
+        }
+    }
+    return quotient;
+}
+
+std::uint64_t roundDown(std::uint64_t v, std::uint64_t align) {
+    return v - v % align;
+}
+std::uint64_t roundUp(std::uint64_t v, std::uint64_t align) {
+    return (v + align - 1) / align * align;
+}
+std::uint64_t divRoundUp(std::uint64_t v, std::uint64_t d) {
+    return (v + d - 1) / d;
+}
+
+// OpenZFS highbit64(): 1-based index of the highest set bit, 0 for 0.
+unsigned highbit64(std::uint64_t v) {
+    return static_cast<unsigned>(std::bit_width(v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenZFS constants (openzfs/zfs, read in the 2.2/2.3-era sources; defaults of the tunables)
+
+// include/sys/vdev_impl.h: sizeof(vdev_label_t) is 256 KiB; VDEV_LABEL_START_SIZE is two labels
+// plus VDEV_BOOT_SIZE (3.5 MiB) = 4 MiB; VDEV_LABEL_END_SIZE is two labels = 512 KiB.
+constexpr std::uint64_t zfsLabelSize = 256 * KiB;
+constexpr std::uint64_t zfsLabelStartSize = 2 * zfsLabelSize + 7 * (MiB / 2);
+constexpr std::uint64_t zfsLabelEndSize = 2 * zfsLabelSize;
+// include/sys/fs/zfs.h: SPA_MINDEVSIZE, the smallest device vdev_open() accepts.
+constexpr std::uint64_t zfsMinDevSize = 64 * MiB;
+// include/sys/spa.h: SPA_MINBLOCKSHIFT (the 512-byte unit of deflated space), SPA_MAXBLOCKSHIFT
+// (16 MiB, the largest block and the smallest metaslab).
+constexpr unsigned zfsMinBlockShift = 9;
+constexpr unsigned zfsMaxBlockShift = 24;
+// module/zfs/vdev.c tunables, defaults: zfs_vdev_default_ms_count, zfs_vdev_min_ms_count,
+// zfs_vdev_ms_count_limit, zfs_vdev_default_ms_shift (512 MiB), zfs_vdev_max_ms_shift (16 GiB),
+// zfs_embedded_slog_min_ms.
+constexpr std::uint64_t zfsDefaultMsCount = 200;
+constexpr std::uint64_t zfsMinMsCount = 16;
+constexpr std::uint64_t zfsMsCountLimit = 1ULL << 17;
+constexpr unsigned zfsDefaultMsShift = 29;
+constexpr unsigned zfsMaxMsShift = 34;
+constexpr std::uint64_t zfsEmbeddedSlogMinMs = 64;
+// module/zfs/spa_misc.c tunables: spa_slop_shift (1/32), spa_min_slop, spa_max_slop.
+constexpr unsigned zfsSlopShift = 5;
+constexpr std::uint64_t zfsMinSlop = 128 * MiB;
+constexpr std::uint64_t zfsMaxSlop = 128 * GiB;
+// vdev_set_deflate_ratio() measures every vdev with a 128 KiB block, whatever the recordsize.
+constexpr std::uint64_t zfsDeflateBlock = 128 * KiB;
+// include/sys/vdev_draid.h: VDEV_DRAID_ROWHEIGHT (SPA_MAXBLOCKSIZE, 16 MiB) and
+// VDEV_DRAID_REFLOW_RESERVE (two rows, kept at the end of each child for dRAID expansion).
+constexpr std::uint64_t zfsDraidRowHeight = 16 * MiB;
+constexpr std::uint64_t zfsDraidReflowReserve = 2 * zfsDraidRowHeight;
+
+// ---------------------------------------------------------------------------------------------
+// mdadm constants (md-raid-utilities/mdadm, super1.c and Create.c), in 512-byte sectors
+
+constexpr std::uint64_t sector = 512;
+constexpr std::uint64_t mdMaxHeadroom = 128 * 1024 * 2; // 128 MiB of reshape headroom
+constexpr std::uint64_t mdSuperblockArea = 12 * 2;      // 4 KiB offset + superblock + bad blocks
+constexpr std::uint64_t mdOffsetAlign = 2 * 1024;       // data offset rounded up to 1 MiB
+
+// Underprovisioned partitions end on a 1 MiB boundary, as partitioning tools align them.
+constexpr std::uint64_t partitionAlign = MiB;
+// The fraction is applied as an exact ratio with this denominator (0.8 -> 800000000/1e9).
+constexpr std::uint64_t fractionDenominator = 1000000000;
+
+// ---------------------------------------------------------------------------------------------
+// Everything except underprovisioning, computed from the partitioned member sizes.
+struct Breakdown {
+    std::uint64_t data = 0;     // what the allocatable space holds at the record size
+    std::uint64_t parity = 0;   // parity or extra mirror copies
+    std::uint64_t padding = 0;  // RAIDZ skip sectors and sector slack
+    std::uint64_t slop = 0;     // part of data kept back (ZFS)
+    std::uint64_t reserved = 0; // labels, metadata, rounding
+    std::uint64_t mixed = 0;    // lost to a smaller member
+    std::uint64_t spare = 0;    // dRAID distributed spares
+    std::uint64_t poolSize = 0; // ZFS: zpool list's SIZE
+    double efficiency = 0;
+};
+
+bool isPowerOfTwo(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+std::string diskLabel(std::size_t index, std::uint64_t bytes) {
+    return "disk " + std::to_string(index + 1) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+Expected<void> validate(const CapacityInput& in) {
+    const std::string kindName(layoutKindName(in.kind));
+    if (in.kind == LayoutKind::Dir)
+        return badInput("kind: dir has no capacity model (it uses space on an existing "
+                        "filesystem); choose a disk layout");
+    if (in.kind == LayoutKind::Guest)
+        return badInput("kind: guest has no capacity model of its own; compute the capacity "
+                        "of its inner layout");
+    const auto count = in.diskBytes.size();
+    const unsigned needed = minimumDisks(in.kind);
+    if (count < needed)
+        return badInput("disks: " + kindName + " needs at least " + std::to_string(needed) +
+                        " disks, got " + std::to_string(count));
+    if (in.vdevs == 0)
+        return badInput("vdevs: a pool needs at least one vdev");
+    if (in.vdevs > 1) {
+        if (!isZfs(in.kind) || in.kind == LayoutKind::ZfsStripe || in.kind == LayoutKind::ZfsRaid10)
+            return badInput("vdevs: " + kindName +
+                            " has no vdev count (zfs-mirror, zfs-raidz and zfs-draid kinds do)");
+        if (count % in.vdevs != 0 || count / in.vdevs < needed)
+            return badInput("vdevs: " + std::to_string(count) + " disks do not split into " +
+                            std::to_string(in.vdevs) + " " + kindName + " vdevs of at least " +
+                            std::to_string(needed) + " disks each");
+    }
+    if (isDraid(in.kind)) {
+        if (auto problem =
+                draidShapeProblem(in.kind, static_cast<unsigned>(count / in.vdevs), in.draid))
+            return badInput("draid: " + *problem);
+    } else if (in.draid != DraidShape{}) {
+        return badInput("draid: data width and spares apply to zfs-draid kinds, not " + kindName);
+    }
+    if (in.raidzExpandedFrom != 0) {
+        if (!isRaidz(in.kind) || in.vdevs != 1)
+            return badInput("raidz-expanded-from: expansion is modelled for one RAIDZ vdev, not " +
+                            kindName + (in.vdevs != 1 ? " in several vdevs" : ""));
+        if (in.raidzExpandedFrom < needed || in.raidzExpandedFrom >= count)
+            return badInput("raidz-expanded-from: " + std::to_string(in.raidzExpandedFrom) +
+                            " must be at least " + std::to_string(needed) + " and below the " +
+                            std::to_string(count) + " disks after the expansion");
+    }
+    if ((in.kind == LayoutKind::MdRaid10 || in.kind == LayoutKind::ZfsRaid10) && count % 2 != 0)
+        return badInput("disks: " + kindName +
+                        " needs an even number of disks (pairs of "
+                        "mirrors), got " +
+                        std::to_string(count));
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (in.diskBytes[i] == 0)
+            return badInput("disk-size: disk " + std::to_string(i + 1) + " has 0 bytes");
+        if (in.diskBytes[i] > std::numeric_limits<std::uint64_t>::max() - total)
+            return badInput("disk-size: the disks add up to more than 2^64 bytes");
+        total += in.diskBytes[i];
+    }
+    if (in.ashift < 9 || in.ashift > 16)
+        return badInput("ashift: must be between 9 (512-byte sectors) and 16 (64 KiB), got " +
+                        std::to_string(in.ashift));
+    if (!(in.underprovision > 0.0 && in.underprovision <= 1.0)) // also refuses NaN
+        return badInput("underprovision: must be a fraction in (0, 1], e.g. 0.8, got " +
+                        std::to_string(in.underprovision));
+    if (!isPowerOfTwo(in.recordsizeBytes) || in.recordsizeBytes < 512 ||
+        in.recordsizeBytes > 16 * MiB)
+        return badInput("recordsize: must be a power of two between 512 and 16M, got " +
+                        std::to_string(in.recordsizeBytes) + " bytes");
+    if (!isPowerOfTwo(in.mdChunkBytes) || in.mdChunkBytes < 4 * KiB)
+        return badInput("chunk: must be a power of two of at least 4 KiB, got " +
+                        std::to_string(in.mdChunkBytes) + " bytes");
+    return {};
+}
+
+// Each disk partitioned to floor(size * fraction), rounded down to 1 MiB; 1.0 takes the disk
+// whole, unrounded.
+std::uint64_t partitionedSize(std::uint64_t diskBytes, double fraction) {
+    if (fraction >= 1.0)
+        return diskBytes;
+    const auto numerator = static_cast<std::uint64_t>(
+        std::llround(fraction * static_cast<double>(fractionDenominator)));
+    return roundDown(mulDiv(diskBytes, numerator, fractionDenominator), partitionAlign);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ZFS
+
+// What one record allocates on a top-level vdev, in bytes.
+struct BlockShape {
+    std::uint64_t data;   // the record itself
+    std::uint64_t parity; // parity sectors, or the extra copies on a mirror
+    std::uint64_t alloc;  // everything the record allocates
+};
+
+BlockShape zfsBlock(LayoutKind kind, std::uint64_t blockBytes, unsigned width, unsigned ashift,
+                    unsigned draidData) {
+    const std::uint64_t sectorBytes = 1ULL << ashift;
+    if (isDraid(kind)) {
+        // vdev_draid_asize(): every block takes whole rows of the redundancy group, data + parity
+        // sectors each; the unused data sectors of the last row are padding.
+        const std::uint64_t rows = divRoundUp(blockBytes, std::uint64_t{draidData} << ashift);
+        return {blockBytes, (rows * parityOf(kind)) << ashift,
+                (rows * (draidData + parityOf(kind))) << ashift};
+    }
+    if (parityOf(kind) > 0) {
+        const auto a = raidzAllocate(blockBytes, width, parityOf(kind), ashift);
+        return {blockBytes, a.paritySectors << ashift,
+                (a.dataSectors + a.paritySectors + a.paddingSectors) << ashift};
+    }
+    // Mirrors and single disks: vdev_default_asize() rounds up to the sector; a mirror writes
+    // that on every child.
+    const std::uint64_t oneCopy = roundUp(blockBytes, sectorBytes);
+    return {blockBytes, oneCopy * (width - 1), oneCopy * width};
+}
+
+// The top-level vdevs' members, in the given order: one disk each (stripe), pairs (raid10), or
+// the disks split into in.vdevs groups of equal width.
+std::vector<std::vector<std::size_t>> zfsVdevMembers(const CapacityInput& in, std::size_t n) {
+    std::vector<std::vector<std::size_t>> vdevs;
+    const std::size_t width = in.kind == LayoutKind::ZfsStripe   ? 1
+                              : in.kind == LayoutKind::ZfsRaid10 ? 2
+                                                                 : n / in.vdevs;
+    for (std::size_t i = 0; i + width <= n; i += width) {
+        vdevs.emplace_back();
+        for (std::size_t m = i; m < i + width; ++m)
+            vdevs.back().push_back(m);
+    }
+    return vdevs;
+}
+
+// One top-level vdev as OpenZFS lays it out, from its members' leaf sizes.
+struct VdevSpace {
+    std::uint64_t allocatable = 0;  // raw bytes inside metaslabs (parity and copies included)
+    std::uint64_t logRaw = 0;       // raw bytes of the embedded ZIL metaslab
+    std::uint64_t normalDspace = 0; // deflated space of the normal class
+    std::uint64_t logDspace = 0;    // deflated space of the embedded log class
+    std::uint64_t poolSize = 0;     // what it adds to `zpool list` SIZE: its metaslabs' asize
+    std::uint64_t spare = 0;        // dRAID: raw bytes kept for the distributed spares
+    std::uint64_t mixed = 0;        // lost to its smallest member
+    BlockShape block{0, 0, 1};      // one record at the record size, as written now
+    std::uint64_t blockDsize = 1;   // and the deflated space it is charged
+};
+
+Expected<VdevSpace> zfsVdevSpace(const CapacityInput& in, const std::vector<std::uint64_t>& leaf) {
+    const auto width = static_cast<unsigned>(leaf.size());
+    const unsigned parity = parityOf(in.kind);
+    VdevSpace v;
+    // vdev_mirror_open(), vdev_raidz_open() and vdev_draid_calculate_asize() take the smallest
+    // child's asize; what larger children hold beyond it is the mixed-size waste.
+    const std::uint64_t smallest = *std::min_element(leaf.begin(), leaf.end());
+    for (auto l : leaf)
+        v.mixed += l - smallest;
+
+    // The vdev's asize, and the width it was created with (RAIDZ expansion keeps that one for
+    // the metaslab size and the deflate ratio).
+    std::uint64_t asize = smallest;
+    std::uint64_t createdAsize = smallest;
+    unsigned createdWidth = width;
+    std::uint64_t rawFactor = width; // raw bytes per byte of asize: a mirror's asize is one child
+    unsigned draidData = 0;
+    if (isRaidz(in.kind)) {
+        // A RAIDZ asize is already raw (parity included).
+        rawFactor = 1;
+        if (in.raidzExpandedFrom != 0)
+            createdWidth = in.raidzExpandedFrom;
+        asize = smallest * width;
+        createdAsize = smallest * createdWidth;
+    } else if (isDraid(in.kind)) {
+        rawFactor = 1;
+        draidData =
+            in.draid.data != 0 ? in.draid.data : draidDefaultData(parity, width, in.draid.spares);
+        // vdev_draid_open(): each child keeps VDEV_DRAID_REFLOW_RESERVE (32 MiB) for a future
+        // expansion and is rounded down to whole 16 MiB rows; the children less the spares hold
+        // whole groups of (data + parity) rows. The spares' share of every child is kept free.
+        if (smallest < zfsDraidReflowReserve + zfsDraidRowHeight)
+            return badInput("a dRAID child of " + std::to_string(smallest) +
+                            " bytes leaves no 16 MiB row after the 32 MiB expansion reserve");
+        const std::uint64_t child = roundDown(smallest - zfsDraidReflowReserve, zfsDraidRowHeight);
+        const std::uint64_t groupSize = (draidData + parity) * zfsDraidRowHeight;
+        const std::uint64_t ndisks = width - in.draid.spares;
+        asize = child * ndisks / groupSize * groupSize;
+        createdAsize = asize;
+        v.spare = child * in.draid.spares;
+    }
+
+    // vdev_metaslab_init(): whole metaslabs only, the tail is lost. dRAID metaslabs start and end
+    // on whole rows of the group (vdev_draid_metaslab_init), so each loses a little at its ends.
+    const unsigned shift = zfsMetaslabShift(createdAsize);
+    const std::uint64_t msCount = asize >> shift;
+    const std::uint64_t msBytes = 1ULL << shift;
+    std::uint64_t firstMs = msBytes;
+    std::uint64_t total = msCount * msBytes;
+    if (isDraid(in.kind)) {
+        const std::uint64_t row = std::uint64_t{draidData + parity} << in.ashift;
+        total = 0;
+        for (std::uint64_t m = 0; m < msCount; ++m) {
+            const std::uint64_t start = m << shift;
+            const std::uint64_t aligned = roundUp(start, row);
+            const std::uint64_t size = roundDown(msBytes - (aligned - start), row);
+            if (m == 0)
+                firstMs = size;
+            total += size;
+        }
+    }
+    v.poolSize = total;
+    v.allocatable = total * rawFactor;
+
+    // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block allocates at the
+    // width the vdev was created with (vdev_psize_to_asize_txg at txg 0), per copy.
+    const auto shape128 = zfsBlock(in.kind, zfsDeflateBlock, createdWidth, in.ashift, draidData);
+    const std::uint64_t deflateRatio =
+        zfsDeflateBlock / ((shape128.alloc / rawFactor) >> zfsMinBlockShift);
+    // A vdev of more than zfs_embedded_slog_min_ms metaslabs gives its emptiest one (the first,
+    // on a new pool) to the embedded log class (the ZIL); it leaves the normal class's space.
+    const std::uint64_t logMs = msCount > zfsEmbeddedSlogMinMs ? firstMs : 0;
+    // vdev_deflated_space(): (space >> SPA_MINBLOCKSHIFT) * ratio.
+    v.normalDspace = ((total - logMs) >> zfsMinBlockShift) * deflateRatio;
+    v.logDspace = (logMs >> zfsMinBlockShift) * deflateRatio;
+    v.logRaw = logMs * rawFactor;
+
+    v.block = zfsBlock(in.kind, in.recordsizeBytes, width, in.ashift, draidData);
+    v.blockDsize = ((v.block.alloc / rawFactor) >> zfsMinBlockShift) * deflateRatio;
+    return v;
+}
+
+// Linux OpenZFS given a whole disk (zpool_label_disk, libzfs_pool_os.c) writes a GPT of 128
+// entries and uses partition 1: from sector 2048 (NEW_START_BLOCK) to the last usable sector
+// less EFI_MIN_RESV_SIZE (16384 sectors, partition 9), aligned down to 2048 sectors
+// (PARTITION_END_ALIGNMENT). Sectors are 512-byte logical sectors.
+std::uint64_t zfsWholeDiskPartition(std::uint64_t diskBytes) {
+    constexpr std::uint64_t gptSectors = 33; // the backup GPT: header + 128 entries of 128 bytes
+    constexpr std::uint64_t startSector = 2048;
+    constexpr std::uint64_t reservedSectors = 16 * 1024;
+    const std::uint64_t sectors = diskBytes / sector;
+    if (sectors < gptSectors + reservedSectors + startSector)
+        return 0;
+    return roundDown(sectors - gptSectors - reservedSectors - startSector, 2048) * sector;
+}
+
+Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
+    const std::size_t n = part.size();
+
+    // Leaf devices: the whole-disk partition where OpenZFS makes one; vdev_open() refuses
+    // devices under SPA_MINDEVSIZE and keeps the labels and boot area.
+    const bool wholeDisk = in.zfsWholeDiskLabel && in.underprovision >= 1.0;
+    std::vector<std::uint64_t> leaf(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        leaf[i] = zfsLeafAsize(wholeDisk ? zfsWholeDiskPartition(part[i]) : part[i]);
+        if (leaf[i] == 0)
+            return badInput(diskLabel(i, part[i]) + " is below the 64 MiB a ZFS device needs" +
+                            (wholeDisk && part[i] >= zfsMinDevSize
+                                 ? " after the 9 MiB OpenZFS's whole-disk partitioning takes"
+                                 : ""));
+    }
+
+    Breakdown b;
+    std::uint64_t allocatable = 0, logRaw = 0, normalDspace = 0, logDspace = 0, spare = 0;
+    VdevSpace last;
+    for (const auto& members : zfsVdevMembers(in, n)) {
+        std::vector<std::uint64_t> leaves;
+        for (auto m : members)
+            leaves.push_back(leaf[m]);
+        auto v = zfsVdevSpace(in, leaves);
+        if (!v)
+            return fail(v.error());
+        allocatable += v->allocatable;
+        logRaw += v->logRaw;
+        normalDspace += v->normalDspace;
+        logDspace += v->logDspace;
+        spare += v->spare;
+        b.mixed += v->mixed;
+        b.poolSize += v->poolSize;
+        last = *v; // every vdev of a kind has the same width, hence the same record shape
+    }
+    const BlockShape& block = last.block;
+
+    // The allocatable space filled with records of recordsize: data, parity, padding in the
+    // proportions of one record. Padding takes the rounding so the three add up exactly.
+    b.data = mulDiv(allocatable, block.data, block.alloc);
+    b.parity = mulDiv(allocatable, block.parity, block.alloc);
+    b.padding = allocatable - b.data - b.parity;
+    b.efficiency = static_cast<double>(block.data) / static_cast<double>(block.alloc);
+    b.spare = spare;
+    // Labels, boot area, GPT, expansion reserve, row and metaslab rounding: the rest.
+    std::uint64_t partitioned = 0;
+    for (auto p : part)
+        partitioned += p;
+    b.reserved = partitioned - b.mixed - spare - allocatable;
+
+    // What the pool offers, as OpenZFS computes it: the normal class's deflated space
+    // (spa_dspace, which counts every vdev as if it held 128 KiB blocks, at a deflate ratio
+    // truncated to 1/512) less spa_get_slop_space(). `zfs list` shows exactly that as used +
+    // avail of a new pool. At another record size each record is charged its deflated size
+    // (blockDsize), so the deflated bytes hold blockData / blockDsize bytes of records -- but
+    // never more than one byte per deflated byte: where a record is charged less than its size
+    // (the truncated ratio, 128K records on RAIDZ, new records after a RAIDZ expansion) the pool
+    // still shows, and promises, only the deflated figure. The embedded log metaslabs join the
+    // slop, as the records they would hold.
+    const std::uint64_t charged = std::max(last.blockDsize, block.data);
+    const std::uint64_t slopDspace = std::min(zfsSlopSpace(normalDspace, logDspace), normalDspace);
+    const std::uint64_t usable = mulDiv(normalDspace - slopDspace, block.data, charged);
+    const std::uint64_t slop =
+        mulDiv(slopDspace, block.data, charged) + mulDiv(logRaw, block.data, block.alloc);
+    // Each floor is at most its share of b.data (the deflated space is the allocatable space
+    // times a ratio truncated down), so what is left is the truncation itself: reserved.
+    assert(usable + slop <= b.data);
+    b.slop = slop;
+    b.reserved += b.data - usable - slop;
+    b.data = usable + slop;
+    return b;
+}
+
+// ---------------------------------------------------------------------------------------------
+// md (Linux software RAID, v1.2 metadata as mdadm --create writes it by default)
+
+Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
+    const std::size_t n = part.size();
+    const bool striped = in.kind != LayoutKind::MdRaid1;
+    // Create.c zeroes the chunk for raid1 ("chunk size ignored for this level").
+    const std::uint64_t chunkSectors = striped ? in.mdChunkBytes / sector : 0;
+    const std::uint64_t chunkKiB = in.mdChunkBytes / KiB;
+
+    // validate_geometry1() chooses the data offset on the first member and uses it for every
+    // member; the internal bitmap, superblock and bad-block log all live inside it.
+    const std::uint64_t offset = mdDataOffsetSectors(part[0] / sector, chunkSectors);
+
+    // Create.c: each member's free size in KiB (below the data offset), rounded down to the
+    // chunk for striped levels.
+    std::vector<std::uint64_t> freeKiB(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t sectors = part[i] / sector;
+        std::uint64_t kib = sectors > offset ? (sectors - offset) / 2 : 0;
+        if (striped)
+            kib = roundDown(kib, chunkKiB);
+        if (kib == 0)
+            return badInput(diskLabel(i, part[i]) + " leaves no room for data after md's " +
+                            std::to_string(offset * sector) + "-byte data offset" +
+                            (striped ? " and one chunk" : ""));
+        freeKiB[i] = kib;
+    }
+
+    Breakdown b;
+    std::uint64_t used = 0;  // raw bytes the array uses on its members
+    std::uint64_t array = 0; // the array device's size
+    if (in.kind == LayoutKind::MdRaid0) {
+        // Kernel raid0 (create_strip_zones) uses every member whole, rounded to the chunk, in
+        // as many zones as there are distinct sizes: no mixed-size waste.
+        for (auto kib : freeKiB)
+            used += kib * KiB;
+        array = used;
+        b.efficiency = 1.0;
+    } else {
+        // Create.c: the component size is the smallest member's free size; raid1 rounds it
+        // down to 64 KiB "if this is ever reshaped to RAID5".
+        const std::uint64_t minKiB = *std::min_element(freeKiB.begin(), freeKiB.end());
+        std::uint64_t componentKiB = minKiB;
+        if (in.kind == LayoutKind::MdRaid1)
+            componentKiB = roundDown(componentKiB, 64);
+        for (auto kib : freeKiB)
+            b.mixed += (kib - minKiB) * KiB;
+        const std::uint64_t component = componentKiB * KiB;
+        used = component * n;
+        switch (in.kind) {
+        case LayoutKind::MdRaid1: // every member a full copy
+            array = component;
+            b.efficiency = 1.0 / static_cast<double>(n);
+            break;
+        case LayoutKind::MdRaid10: // near=2: two copies of every chunk
+            array = component * (n / 2);
+            b.efficiency = 0.5;
+            break;
+        default: // raid5, raid6: parityOf() members' worth of parity, rotated
+            array = component * (n - parityOf(in.kind));
+            b.efficiency = static_cast<double>(n - parityOf(in.kind)) / static_cast<double>(n);
+            break;
+        }
+    }
+    std::uint64_t partitioned = 0;
+    for (auto p : part)
+        partitioned += p;
+    b.data = array;
+    b.parity = used - array;
+    b.reserved = partitioned - used - b.mixed;
+    return b;
+}
+
+void setFaultTolerance(Capacity& c, const CapacityInput& in) {
+    const LayoutKind kind = in.kind;
+    const auto disks = static_cast<unsigned>(in.diskBytes.size());
+    if (isZfs(kind) && kind != LayoutKind::ZfsStripe && kind != LayoutKind::ZfsRaid10 &&
+        in.vdevs > 1) {
+        // Several vdevs: any one lost loses the pool; at best each loses its own tolerance.
+        CapacityInput one = in;
+        one.vdevs = 1;
+        one.diskBytes.resize(disks / in.vdevs);
+        setFaultTolerance(c, one);
+        c.faultToleranceBest *= in.vdevs;
+        return;
+    }
+    if (isDraid(kind)) {
+        c.faultTolerance = parityOf(kind);
+        c.faultToleranceBest = parityOf(kind) + in.draid.spares;
+        return;
+    }
+    switch (kind) {
+    case LayoutKind::MdRaid1:
+    case LayoutKind::ZfsMirror: // any N-1 of N copies may go
+        c.faultTolerance = c.faultToleranceBest = disks - 1;
+        break;
+    case LayoutKind::MdRaid10:
+    case LayoutKind::ZfsRaid10: // both halves of one pair lose data; one per pair survives
+        c.faultTolerance = 1;
+        c.faultToleranceBest = disks / 2;
+        break;
+    default: // raid0/stripe 0; raid5/raidz1 1; raid6/raidz2 2; raidz3 3
+        c.faultTolerance = c.faultToleranceBest = parityOf(kind);
+        break;
+    }
+}
+
+Expected<Breakdown> breakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
+    return isZfs(in.kind) ? zfsBreakdown(in, part) : mdBreakdown(in, part);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+RaidzAllocation raidzAllocate(std::uint64_t blockBytes, unsigned width, unsigned parity,
+                              unsigned ashift) {
+    assert(blockBytes > 0 && parity >= 1 && width > parity && ashift < 64);
+    // vdev_raidz_asize() (module/zfs/vdev_raidz.c), after Ahrens: the data sectors; parity
+    // sectors for each row of (width - parity) data sectors; the total rounded up to a multiple
+    // of parity + 1 so no free gap is too small to hold a minimal block. The round-up is padding.
+    const std::uint64_t data = divRoundUp(blockBytes, 1ULL << ashift);
+    const std::uint64_t paritySectors = parity * divRoundUp(data, width - parity);
+    const std::uint64_t total = roundUp(data + paritySectors, parity + 1ULL);
+    return {data, paritySectors, total - data - paritySectors};
+}
+
+double raidzEfficiency(std::uint64_t blockBytes, unsigned width, unsigned parity, unsigned ashift) {
+    const auto a = raidzAllocate(blockBytes, width, parity, ashift);
+    const std::uint64_t allocated = (a.dataSectors + a.paritySectors + a.paddingSectors) << ashift;
+    return static_cast<double>(blockBytes) / static_cast<double>(allocated);
+}
+
+std::uint64_t zfsLeafAsize(std::uint64_t deviceBytes) {
+    // vdev_open() (module/zfs/vdev.c): a leaf's size is aligned down to sizeof(vdev_label_t),
+    // must be at least SPA_MINDEVSIZE, and loses VDEV_LABEL_START_SIZE + VDEV_LABEL_END_SIZE.
+    const std::uint64_t osize = roundDown(deviceBytes, zfsLabelSize);
+    if (osize < zfsMinDevSize)
+        return 0;
+    return osize - zfsLabelStartSize - zfsLabelEndSize;
+}
+
+unsigned zfsMetaslabShift(std::uint64_t asize) {
+    // vdev_metaslab_set_size() (module/zfs/vdev.c): aim for 200 metaslabs of at least 512 MiB;
+    // at least 16 metaslabs on small vdevs; metaslabs between 16 MiB and 16 GiB; and no more than
+    // 2^17 metaslabs, which only matters past 2 PiB.
+    const std::uint64_t count = asize >> zfsDefaultMsShift;
+    unsigned shift = zfsDefaultMsShift;
+    if (count < zfsMinMsCount)
+        shift = highbit64(asize / zfsMinMsCount);
+    else if (count > zfsDefaultMsCount)
+        shift = highbit64(asize / zfsDefaultMsCount);
+    if (shift < zfsMaxBlockShift) {
+        shift = zfsMaxBlockShift;
+    } else if (shift > zfsMaxMsShift) {
+        shift = zfsMaxMsShift;
+        if ((asize >> shift) > zfsMsCountLimit)
+            shift = highbit64(asize / zfsMsCountLimit);
+    }
+    return shift;
+}
+
+std::uint64_t zfsSlopSpace(std::uint64_t normalDeflatedBytes,
+                           std::uint64_t embeddedLogDeflatedBytes) {
+    // spa_get_slop_space() (module/zfs/spa_misc.c, OpenZFS 2.1 and later): 1/32 of the normal
+    // class's deflated space, at most spa_max_slop; less the embedded log space, by at most
+    // half; then at least spa_min_slop, but never more than half the pool.
+    const std::uint64_t space = normalDeflatedBytes;
+    std::uint64_t slop = std::min(space >> zfsSlopShift, zfsMaxSlop);
+    slop -= std::min(embeddedLogDeflatedBytes, slop >> 1);
+    return std::max(slop, std::min(space >> 1, zfsMinSlop));
+}
+
+std::uint64_t mdDataOffsetSectors(std::uint64_t deviceSectors, std::uint64_t chunkSectors) {
+    // choose_bm_space() (super1.c): room for the internal write-intent bitmap: 128 KiB past
+    // 200 GiB, 64 KiB past 8 GiB, else 4 KiB; none below 64 KiB.
+    std::uint64_t bitmap = 0;
+    if (deviceSectors >= 64 * 2) {
+        if (deviceSectors - 64 * 2 >= 200ULL * 1024 * 1024 * 2)
+            bitmap = 128 * 2;
+        else if (deviceSectors - 4 * 2 > 8ULL * 1024 * 1024 * 2)
+            bitmap = 64 * 2;
+        else
+            bitmap = 4 * 2;
+    }
+    // validate_geometry1() (super1.c), metadata 1.1/1.2: reshape headroom of 128 MiB, halved
+    // while it exceeds about 0.1 % of the device, but (for striped levels) not below two chunks;
+    // data offset = 12 KiB + bitmap + headroom, rounded up to 1 MiB.
+    std::uint64_t headroom = mdMaxHeadroom;
+    while ((headroom << 10) > deviceSectors &&
+           (chunkSectors == 0 || headroom / 2 >= chunkSectors * 2))
+        headroom >>= 1;
+    return roundUp(mdSuperblockArea + bitmap + headroom, mdOffsetAlign);
+}
+
+Expected<Capacity> computeCapacity(const CapacityInput& in) {
+    if (in.poolOnArray) {
+        CapacityInput array = in;
+        array.poolOnArray = false;
+        return computeZfsOnMdCapacity(array, array);
+    }
+    if (auto ok = validate(in); !ok)
+        return fail(ok.error());
+
+    Capacity c;
+    std::vector<std::uint64_t> part;
+    for (auto disk : in.diskBytes) {
+        c.rawBytes += disk;
+        part.push_back(partitionedSize(disk, in.underprovision));
+        c.underprovisionedBytes += disk - part.back();
+    }
+
+    auto b = breakdown(in, part);
+    if (!b) {
+        // Blame underprovisioning only when the whole disks would have been big enough.
+        const bool wholeDisksFit = in.underprovision < 1.0 && breakdown(in, in.diskBytes);
+        return badInput((wholeDisksFit ? "underprovision: " : "disk-size: ") + b.error().message);
+    }
+    c.usableBytes = b->data - b->slop;
+    c.dataEfficiency = b->efficiency;
+    c.parityBytes = b->parity;
+    c.paddingBytes = b->padding;
+    c.slopBytes = b->slop;
+    c.mixedSizeWasteBytes = b->mixed;
+    c.reservedBytes = b->reserved;
+    c.spareBytes = b->spare;
+    c.poolSizeBytes = b->poolSize;
+    setFaultTolerance(c, in);
+
+    assert(c.usableBytes + c.slopBytes + c.parityBytes + c.paddingBytes + c.reservedBytes +
+               c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes ==
+           c.rawBytes);
+    return c;
+}
+
+Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs) {
+    if (!isMd(md.kind))
+        return badInput("kind: " + std::string(layoutKindName(md.kind)) +
+                        " is not an md kind to put a pool on");
+    CapacityInput bare = md;
+    bare.poolOnArray = false;
+    auto array = computeCapacity(bare);
+    if (!array)
+        return array;
+    CapacityInput pool = zfs;
+    pool.poolOnArray = false;
+    pool.kind = LayoutKind::ZfsStripe;
+    pool.diskBytes = {array->usableBytes};
+    pool.underprovision = 1.0;
+    // The array as the pool's one vdev, used as it is (whether libzfs labels an md device as a
+    // whole disk has not been checked against a real pool).
+    pool.zfsWholeDiskLabel = false;
+    pool.vdevs = 1;
+    pool.raidzExpandedFrom = 0;
+    auto top = computeCapacity(pool);
+    if (!top)
+        return top;
+    Capacity c = *array;
+    c.usableBytes = top->usableBytes;
+    c.slopBytes = top->slopBytes;
+    c.poolSizeBytes = top->poolSizeBytes;
+    c.paddingBytes = top->paddingBytes;
+    c.reservedBytes = array->reservedBytes + top->reservedBytes;
+    c.dataEfficiency = array->dataEfficiency * top->dataEfficiency;
+    return c;
+}
+
+} // namespace lb

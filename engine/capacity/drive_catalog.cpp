@@ -1,0 +1,209 @@
+// Loads data/drives.toml. The catalog feeds money and wear-out dates into a purchase decision, so
+// it is strict: a misspelt key or a duplicated drive is an error naming its line, never a silently
+// ignored value.
+#include "engine/capacity/drive_catalog.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <toml++/toml.h>
+
+namespace lb {
+
+namespace {
+
+constexpr double bytesPerTb = 1e12; // TBW is quoted in decimal terabytes
+constexpr double daysPerYear = 365;
+
+std::string at(const std::string& source, const toml::source_region& where,
+               const std::string& field, const std::string& message) {
+    return source + ":" + std::to_string(where.begin.line) + ":" +
+           std::to_string(where.begin.column) + ": " + field + ": " + message;
+}
+
+constexpr std::array<std::string_view, 8> driveKeys{
+    "id", "model", "medium", "capacity_bytes", "tbw", "dwpd", "warranty_years", "price_usd"};
+
+// A positive number (integer or float) or nothing; anything else names the key.
+Expected<std::optional<double>> optionalNumber(const toml::table& t, const char* key,
+                                               const std::string& source) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return std::optional<double>{};
+    std::optional<double> v;
+    if (const auto* i = node->as_integer())
+        v = static_cast<double>(i->get());
+    else if (const auto* f = node->as_floating_point())
+        v = f->get();
+    if (!v)
+        return badInput(at(source, node->source(), key, "must be a number"));
+    if (!(*v > 0) || !std::isfinite(*v))
+        return badInput(at(source, node->source(), key, "must be positive"));
+    return v;
+}
+
+Expected<std::string> requiredString(const toml::table& t, const char* key,
+                                     const toml::source_region& entry, const std::string& source) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return badInput(at(source, entry, key, "missing"));
+    const auto* s = node->as_string();
+    if (!s || s->get().empty())
+        return badInput(at(source, node->source(), key, "must be a non-empty string"));
+    return s->get();
+}
+
+Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
+    const auto& region = t.source();
+    for (const auto& [key, node] : t) {
+        if (std::find(driveKeys.begin(), driveKeys.end(), key.str()) == driveKeys.end()) {
+            std::string allowed;
+            for (auto k : driveKeys)
+                allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+            return badInput(at(source, key.source(), std::string(key.str()),
+                               "unknown key (allowed: " + allowed + ")"));
+        }
+    }
+    Drive d;
+    d.line = static_cast<unsigned>(region.begin.line);
+    auto id = requiredString(t, "id", region, source);
+    if (!id)
+        return fail(id.error());
+    d.id = *id;
+    auto model = requiredString(t, "model", region, source);
+    if (!model)
+        return fail(model.error());
+    d.model = *model;
+    auto medium = requiredString(t, "medium", region, source);
+    if (!medium)
+        return fail(medium.error());
+    if (*medium == "ssd")
+        d.medium = DriveMedium::Ssd;
+    else if (*medium == "hdd")
+        d.medium = DriveMedium::Hdd;
+    else
+        return badInput(at(source, t.get("medium")->source(), "medium",
+                           "must be \"ssd\" or \"hdd\", got \"" + *medium + "\""));
+
+    const toml::node* capacity = t.get("capacity_bytes");
+    if (!capacity)
+        return badInput(at(source, region, "capacity_bytes", "missing"));
+    const auto* capacityInt = capacity->as_integer();
+    if (!capacityInt || capacityInt->get() <= 0)
+        return badInput(at(source, capacity->source(), "capacity_bytes",
+                           "must be a positive whole number of bytes"));
+    d.capacityBytes = static_cast<std::uint64_t>(capacityInt->get());
+
+    auto tbw = optionalNumber(t, "tbw", source);
+    if (!tbw)
+        return fail(tbw.error());
+    auto dwpd = optionalNumber(t, "dwpd", source);
+    if (!dwpd)
+        return fail(dwpd.error());
+    auto warranty = optionalNumber(t, "warranty_years", source);
+    if (!warranty)
+        return fail(warranty.error());
+    auto price = optionalNumber(t, "price_usd", source);
+    if (!price)
+        return fail(price.error());
+    if (!*price)
+        return badInput(at(source, region, "price_usd", "missing"));
+    d.tbw = *tbw;
+    d.dwpd = *dwpd;
+    d.warrantyYears = *warranty;
+    d.priceUsd = **price;
+
+    if (d.medium == DriveMedium::Ssd) {
+        if (!d.tbw && !d.dwpd)
+            return badInput(at(source, region, "tbw",
+                               "an SSD needs its rated endurance: tbw, or dwpd with "
+                               "warranty_years"));
+        if (d.tbw && d.dwpd)
+            return badInput(at(source, t.get("dwpd")->source(), "dwpd",
+                               "give tbw or dwpd, not both (they would have to agree)"));
+        if (d.dwpd && !d.warrantyYears)
+            return badInput(at(source, t.get("dwpd")->source(), "warranty_years",
+                               "dwpd needs warranty_years to become bytes written"));
+    } else if (d.tbw || d.dwpd) {
+        const char* key = d.tbw ? "tbw" : "dwpd";
+        return badInput(at(source, t.get(key)->source(), key,
+                           "an HDD has no flash endurance rating; leave it out"));
+    }
+    return d;
+}
+
+} // namespace
+
+std::optional<double> Drive::enduranceBytes() const {
+    if (medium != DriveMedium::Ssd)
+        return std::nullopt;
+    if (tbw)
+        return *tbw * bytesPerTb;
+    if (dwpd && warrantyYears)
+        return *dwpd * static_cast<double>(capacityBytes) * daysPerYear * *warrantyYears;
+    return std::nullopt;
+}
+
+std::string_view driveMediumName(DriveMedium m) {
+    return m == DriveMedium::Ssd ? "ssd" : "hdd";
+}
+
+const Drive* DriveCatalog::find(std::string_view id) const {
+    for (const auto& d : drives)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+
+Expected<Drive> DriveCatalog::lookup(std::string_view id, std::string_view field) const {
+    if (const Drive* d = find(id))
+        return *d;
+    std::string known;
+    for (const auto& d : drives)
+        known += (known.empty() ? "" : ", ") + d.id;
+    return badInput(std::string(field) + ": unknown drive '" + std::string(id) + "' in " + source +
+                    " (known: " + known + ")");
+}
+
+Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::string& sourceName) {
+    toml::table root;
+    try {
+        root = toml::parse(text, sourceName);
+    } catch (const toml::parse_error& e) {
+        return badInput(at(sourceName, e.source(), "toml", std::string(e.description())));
+    }
+    DriveCatalog catalog;
+    catalog.source = sourceName;
+    for (const auto& [key, node] : root) {
+        if (key.str() != "drive")
+            return badInput(at(sourceName, key.source(), std::string(key.str()),
+                               "unknown key (the catalog holds [[drive]] entries only)"));
+    }
+    const toml::node* list = root.get("drive");
+    if (!list)
+        return catalog; // an empty catalog is valid; lookups will say the drive is unknown
+    const auto* array = list->as_array();
+    if (!array || !array->is_array_of_tables())
+        return badInput(
+            at(sourceName, list->source(), "drive", "must be an array of tables ([[drive]])"));
+    for (const auto& entry : *array) {
+        auto d = parseDrive(*entry.as_table(), sourceName);
+        if (!d)
+            return fail(d.error());
+        if (const Drive* first = catalog.find(d->id))
+            return badInput(at(sourceName, entry.as_table()->get("id")->source(), "id",
+                               "duplicate drive '" + d->id + "' (first defined on line " +
+                                   std::to_string(first->line) + ")"));
+        catalog.drives.push_back(std::move(*d));
+    }
+    return catalog;
+}
+
+Expected<DriveCatalog> loadDriveCatalog(const std::string& path, const InputLimit& limit) {
+    auto text = readInput(path, limit);
+    if (!text)
+        return badInput("catalog: " + text.error().message);
+    return parseDriveCatalog(*text, path);
+}
+
+} // namespace lb

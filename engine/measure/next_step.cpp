@@ -1,0 +1,195 @@
+#include "engine/measure/next_step.h"
+
+#include "engine/base/size.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace lb {
+
+namespace {
+
+std::string listed(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+std::string percentMore(double overhead) {
+    return fixed(std::abs(overhead) * 100, 0) + (overhead >= 0 ? " % more time" : " % less time");
+}
+
+// Strictly worse, in worse()'s order.
+bool worseThan(Verdict a, Verdict b) {
+    return a != b && worse(a, b) == a;
+}
+
+// The runs each side should have for `m` to become confident, or none when no number up to
+// `maxRuns` makes that likely; 0 when the metric has no interval for another reason (a value
+// of 0), which more runs do not mend.
+std::optional<std::size_t> runsToSettle(const MetricComparison& m, const Thresholds& t,
+                                        std::size_t maxRuns) {
+    const std::size_t fewest = std::min(m.baselineSamples, m.candidateSamples);
+    if (!m.interval)
+        return fewest < minSamplesForInterval ? std::optional<std::size_t>(minSamplesForInterval)
+                                              : std::optional<std::size_t>(0);
+    for (std::size_t n = fewest + 1; n <= maxRuns; ++n)
+        if (chanceOfConfidence(m, t, n) >= 0.5)
+            return n;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
+    const bool imported = c.imported;
+    NextStep out;
+    if (c.metrics.empty()) {
+        out.text = "measure both layouts with the same workloads: no metric was measured on both";
+        return out;
+    }
+    // The verdict the confident metrics already fix: a layout is at least as bad as its worst
+    // confident deciding metric, so an open metric matters only where its interval reaches a
+    // worse band (or it has no interval yet) and nothing is confidently not viable.
+    const MetricComparison* floor = nullptr;
+    for (const auto& m : c.metrics)
+        if (m.decisive && m.confident && (!floor || worseThan(m.verdict, floor->verdict)))
+            floor = &m;
+    std::vector<const MetricComparison*> open;
+    for (const auto& m : c.metrics)
+        if (m.decisive && !m.confident &&
+            (!floor || (floor->verdict != Verdict::NotViable &&
+                        (!m.interval ||
+                         worseThan(verdictFor(m.interval->high, c.thresholds), floor->verdict)))))
+            open.push_back(&m);
+    std::vector<std::string> clauses;
+    // The runs each workload needs on each side, and whether any metric lacks an interval.
+    std::map<std::string, std::pair<std::size_t, std::size_t>> need; // workload: more a side
+    std::vector<std::string> workloadOrder;
+    bool noInterval = false;
+    const MetricComparison* spanning = nullptr; // the worst that has an interval across bands
+    std::vector<const MetricComparison*> unsettled;
+    for (const auto* m : open) {
+        const auto runs = runsToSettle(*m, c.thresholds, maxRuns);
+        if (!runs) {
+            unsettled.push_back(m);
+            continue;
+        }
+        if (*runs == 0)
+            continue;
+        out.runsEachSide = std::max(out.runsEachSide, *runs);
+        const std::string w = m->workload.empty() ? std::string("the workloads") : m->workload;
+        if (!need.count(w))
+            workloadOrder.push_back(w);
+        auto& [b, k] = need[w];
+        b = std::max(b, *runs > m->baselineSamples ? *runs - m->baselineSamples : 0);
+        k = std::max(k, *runs > m->candidateSamples ? *runs - m->candidateSamples : 0);
+        noInterval = noInterval || !m->interval;
+        if (m->interval && !spanning)
+            spanning = m;
+    }
+    if (!workloadOrder.empty()) {
+        // One clause per distinct ask: "2 more iterations of bonnie and xz on both layouts".
+        std::map<std::pair<std::size_t, std::size_t>, std::vector<std::string>> byAsk;
+        std::vector<std::pair<std::size_t, std::size_t>> askOrder;
+        for (const auto& w : workloadOrder) {
+            const auto ask = need.at(w);
+            if (!byAsk.count(ask))
+                askOrder.push_back(ask);
+            byAsk[ask].push_back(w);
+            out.workloads.push_back(w);
+        }
+        std::vector<std::string> asks;
+        for (const auto& ask : askOrder) {
+            const auto [b, k] = ask;
+            const std::size_t more = std::max(b, k);
+            const std::string where = b > 0 && k > 0 ? "both layouts"
+                                      : b > 0        ? c.baseline
+                                                     : c.candidate;
+            const std::string what =
+                imported
+                    ? std::to_string(more) + " more " + (more == 1 ? "run" : "runs") + " of " +
+                          listed(byAsk.at(ask)) + " for " + where
+                    : std::to_string(more) + " more " + (more == 1 ? "iteration" : "iterations") +
+                          " of " + listed(byAsk.at(ask)) + " on " + where;
+            asks.push_back(what);
+        }
+        std::string clause = (imported ? "import " : "run ") + listed(asks) + " (" +
+                             std::to_string(out.runsEachSide) + " a side): ";
+        if (noInterval)
+            clause += "an interval needs at least " + std::to_string(minSamplesForInterval) +
+                      " runs on each side";
+        else
+            clause += "the interval of " + plainMetricName(spanning->name) + " (" +
+                      fixed(spanning->interval->low, 2) + "–" + fixed(spanning->interval->high, 2) +
+                      ") still spans two bands";
+        clauses.push_back(std::move(clause));
+    }
+    if (!unsettled.empty()) {
+        std::vector<std::string> names;
+        for (const auto* m : unsettled)
+            names.push_back(plainMetricName(m->name));
+        clauses.push_back("more runs will not settle " + listed(names) + " (up to " +
+                          std::to_string(maxRuns) +
+                          " a side): its ratio lies too near a band's edge, so decide on " +
+                          (unsettled.size() == 1 ? "it" : "them") + " as measured");
+    }
+    // Outliers that change a deciding verdict: looked at before anything is signed.
+    std::vector<std::string> outlierRuns;
+    for (const auto& m : c.metrics)
+        if (m.decisive && m.withoutOutliers)
+            for (const auto& o : m.outliers) {
+                const std::string name = (o.run ? "run #" + std::to_string(o.run) : "a run") +
+                                         " of " + (o.baseline ? c.baseline : c.candidate);
+                if (std::find(outlierRuns.begin(), outlierRuns.end(), name) == outlierRuns.end())
+                    outlierRuns.push_back(name);
+            }
+    if (!outlierRuns.empty())
+        clauses.push_back("look at " + listed(outlierRuns) +
+                          (outlierRuns.size() == 1
+                               ? ": it stands apart from its siblings and the verdict without it "
+                                 "differs; run it again if it was a stall"
+                               : ": they stand apart from their siblings and the verdict without "
+                                 "them differs; run them again if they were stalls"));
+    if (clauses.empty() && floor && floor->verdict == Verdict::NotViable && !c.confident) {
+        // Open metrics left, none of which can change it.
+        out.text = "nothing to run: " + plainMetricName(floor->name) + " alone makes it not " +
+                   "viable, with confidence, whatever more runs of the others would show";
+        return out;
+    }
+    if (clauses.empty()) {
+        if (c.verdict != Verdict::Decision)
+            return std::nullopt;
+        // Settled between the bands: what is left is the reader's call, on the worst metric.
+        const MetricComparison* worst = nullptr;
+        for (const auto& m : c.metrics)
+            if (m.decisive && m.verdict == Verdict::Decision) {
+                worst = &m;
+                break;
+            }
+        out.text = "the figures are settled; decide whether " +
+                   (worst ? percentMore(worst->overhead) + " on " + plainMetricName(worst->name)
+                          : std::string("the cost")) +
+                   " is acceptable";
+        return out;
+    }
+    std::string text;
+    for (std::size_t i = 0; i < clauses.size(); ++i)
+        text += (i == 0 ? "" : "; ") + clauses[i];
+    out.text = std::move(text);
+    return out;
+}
+
+std::set<std::string> workloadsToRunAgainForOutliers(const Comparison& c, std::size_t minRuns) {
+    std::set<std::string> out;
+    for (const auto& m : c.metrics)
+        if (m.decisive && !m.workload.empty())
+            for (const auto& o : m.outliers)
+                if ((o.baseline ? m.baselineSamples : m.candidateSamples) <= minRuns)
+                    out.insert(m.workload);
+    return out;
+}
+
+} // namespace lb

@@ -1,0 +1,284 @@
+// Scenario files (TOML): the host, its disks, the candidate layouts (one baseline), the workloads,
+// iterations and thresholds. Loading validates everything up front: unknown keys, wrong types and
+// out-of-range values are bad input naming FILE:LINE:COLUMN and the field.
+#pragma once
+
+#include "engine/base/expected.h"
+#include "engine/base/input.h"
+#include "engine/base/names.h"
+#include "engine/capacity/layout.h"
+#include "engine/exec/target_os.h"
+#include "engine/measure/analysis.h"
+#include "engine/measure/probe.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+struct ScenarioHost {
+    std::string target = "local"; // "local" or "ssh://user@host[:port]"
+    std::string identity;         // ssh key file
+    std::string knownHosts;       // ssh known_hosts file; empty: the user's own
+    // What the target runs; nothing: a campaign asks it (uname -s) before planning, `plan`
+    // (which runs nothing) writes for Linux and says so.
+    std::optional<TargetOs> os;
+    bool operator==(const ScenarioHost&) const = default;
+};
+
+struct ScenarioDisk {
+    std::string name;
+    std::string device;          // a block device, or
+    std::string file;            // a file (made sparse, of sizeBytes) for file-backed layouts
+    std::uint64_t sizeBytes = 0; // files only
+    bool wipe = false;
+    int line = 0;
+    bool operator==(const ScenarioDisk&) const = default;
+};
+
+// Who runs a guest layout's virtual machine: qemu, started by layoutbench, or libvirt or xen,
+// which attach the disk to an existing domain.
+enum class Hypervisor { Qemu, Libvirt, Xen };
+template <> struct EnumNames<Hypervisor> {
+    static constexpr std::array<std::pair<Hypervisor, std::string_view>, 3> table{{
+        {Hypervisor::Qemu, "qemu"},
+        {Hypervisor::Libvirt, "libvirt"},
+        {Hypervisor::Xen, "xen"},
+    }};
+};
+
+// The iSCSI target that serves an export: tgt (tgtadm) or LIO (targetcli).
+enum class IscsiTarget { Tgt, Lio };
+template <> struct EnumNames<IscsiTarget> {
+    static constexpr std::array<std::pair<IscsiTarget, std::string_view>, 2> table{{
+        {IscsiTarget::Tgt, "tgt"},
+        {IscsiTarget::Lio, "lio"},
+    }};
+};
+
+// The NFS server that serves an export: the kernel's (exportfs) or nfs-ganesha.
+enum class NfsServer { Kernel, Ganesha };
+template <> struct EnumNames<NfsServer> {
+    static constexpr std::array<std::pair<NfsServer, std::string_view>, 2> table{{
+        {NfsServer::Kernel, "kernel"},
+        {NfsServer::Ganesha, "ganesha"},
+    }};
+};
+
+// How an expansion drill grows its layout.
+enum class DrillAction { MdGrow, MdRaid6, ZfsAddVdev, RaidzExpand };
+template <> struct EnumNames<DrillAction> {
+    static constexpr std::array<std::pair<DrillAction, std::string_view>, 4> table{{
+        {DrillAction::MdGrow, "md-grow"},
+        {DrillAction::MdRaid6, "md-raid6"},
+        {DrillAction::ZfsAddVdev, "zfs-add-vdev"},
+        {DrillAction::RaidzExpand, "raidz-expand"},
+    }};
+};
+
+// How a guest layout's virtual machine is started and reached (kind = "guest").
+struct ScenarioGuest {
+    Hypervisor hypervisor = Hypervisor::Qemu;
+    std::string layout = "ext4";   // built inside the guest on the passed disk: ext4, xfs, zfs-*
+    std::string target;            // ssh://root@host:port of the guest
+    std::string identity;          // ssh key for the guest
+    std::string knownHosts;        // known_hosts for the guest
+    std::string disk = "/dev/vda"; // the passed disk as the guest names it (vdb after an image)
+    TargetOs os = TargetOs::Linux; // what the guest runs: its plan is written for it
+    // qemu
+    std::string kernel, initrd, append; // direct kernel boot, or
+    std::string image;                  // a bootable disk image (then the passed disk is vdb)
+    // kvm, tcg (emulation: every result gets a caveat), or auto: KVM where qemu can use it,
+    // else TCG, found out from the guest's kernel and said with every result.
+    std::string accel = "auto";
+    std::uint64_t memoryBytes = 4ULL << 30;
+    int cpus = 2;
+    std::string cache = "none"; // qemu/libvirt disk cache mode
+    std::string aio = "threads";
+    int iothreads = 0;
+    std::string bus = "virtio";     // virtio (virtio-blk) or scsi (virtio-scsi)
+    int sshPort = 0;                // qemu: forward 127.0.0.1:PORT to the guest's port 22
+    std::vector<std::string> fwCfg; // qemu: extra -fw_cfg name=…,file=… (keys, config)
+    // libvirt / xen
+    std::string domain;
+    std::string attachAs = "vdb"; // target device name given to attach-disk / block-attach
+    bool operator==(const ScenarioGuest&) const = default;
+};
+
+// A layout served to clients over iSCSI and/or NFS while its workloads run ([layouts.export]).
+// The export is built by plan steps with their undos, after the layout, so the journal tears it
+// down with the layout: after the campaign, on failure, and on --resume.
+struct ScenarioExport {
+    // How clients reach the server; default: the host of [host] (of the guest for a guest
+    // layout), 127.0.0.1 when local.
+    std::string address;
+    std::optional<IscsiTarget> iscsi; // none: not exported over iSCSI
+    std::string lun = "file"; // file (in the layout's directory), zvol (ZFS), device (md, raw)
+    std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
+    std::string iqn;                         // default iqn.2026-11.org.layoutbench:<layout>
+    int tid = 1;                             // tgt target id
+    int lunNumber = 1;
+    int portalPort = 3260;  // where the target listens (tgtd's or LIO's portal)
+    int tgtControlPort = 0; // tgtadm -C N, for a tgtd started with -C N; 0: its default
+    std::string chapUser;
+    std::string chapPassword; // a secret: masked in plans, logs, the store and the stored text
+    bool chapPasswordMasked = false;            // read from a stored copy, where it is "****"
+    std::vector<std::string> initiators{"ALL"}; // tgt: addresses or ALL; lio: initiator IQNs
+    std::optional<NfsServer> nfs;               // none: not exported over NFS
+    std::vector<std::string> nfsOptions; // exportfs words: rw, ro, sync, async, root_squash, ...
+    std::vector<int> nfsVersions{3, 4};
+    std::vector<std::string> nfsClients{"*"};
+    int line = 0;
+    bool operator==(const ScenarioExport&) const = default;
+};
+
+struct ScenarioLayout {
+    std::string name;
+    LayoutKind kind = LayoutKind::Dir;
+    bool baseline = false;
+    std::vector<std::string> disks; // names of [[disks]]
+    std::string path;               // dir: the directory to work in
+    std::string pool;               // zfs: pool name (default lb-<name>)
+    unsigned ashift = 12;
+    std::uint64_t recordsizeBytes = 128 * 1024;
+    unsigned vdevs = 1; // zfs-mirror, -raidz, -draid: top-level vdevs the disks are split into
+    DraidShape draid;   // zfs-draid: data disks per group (0: zpool's default), spares
+    std::string compression = "off";
+    bool atime = false;
+    bool autotrim = false; // ZFS: the pool's autotrim property (TRIM freed blocks as they go)
+    double underprovision = 1.0;
+    // precondition = "snia" and precondition_size on the layout: for each workload that can.
+    bool precondition = false;
+    std::optional<std::uint64_t> preconditionBytes;
+    // md arrays: the layout's own (md-*), or the one its disks are first assembled into (inner,
+    // for a ZFS pool on md and for a guest's disk).
+    std::optional<LayoutKind> inner; // zfs-stripe and guest: build on this md array
+    std::string mdDevice;            // default /dev/md/lb-<name>
+    std::uint64_t chunkBytes = 512 * 1024;
+    bool bitmap = true;              // internal write-intent bitmap
+    bool assumeClean = false;        // skip the initial resync (the report says so)
+    std::string filesystem = "ext4"; // md-*: ext4 or xfs, made and mounted
+    std::optional<ScenarioGuest> guest;
+    std::optional<ScenarioExport> exported; // [layouts.export]
+    int line = 0;
+    // The md kind that is built on the host for this layout, if any.
+    std::optional<LayoutKind> mdKind() const;
+    bool operator==(const ScenarioLayout&) const = default;
+};
+
+// A client host workloads can run on ([[clients]]): this machine or one reached over SSH.
+struct ScenarioClient {
+    std::string name;
+    std::string target = "local"; // "local" or "ssh://user@host[:port]"
+    std::string identity;
+    std::string knownHosts;
+    std::string address; // where the workbench reaches it; default: the target's host
+    int fioPort = 8765;  // its fio --server, for workloads run on several clients
+    std::string workDir = "/var/tmp/layoutbench-client"; // on the client
+    int line = 0;
+    bool operator==(const ScenarioClient&) const = default;
+};
+
+// SSD preconditioning before a layout's measured runs (SNIA SSS PTS): sequential 128 KiB writes
+// of twice `bytes`, then rounds of the workload's own pattern, `roundSeconds` each, until the
+// tracked variable is steady (engine/measure/steady_state.h) or `maxRounds` ran. `precondition =
+// "snia"` on a workload, or on a layout for each of its workloads that can (a fio preset in the
+// layout's directory).
+struct Preconditioning {
+    bool snia = false;
+    int maxRounds = 25;
+    int roundSeconds = 60;
+    // What to write, twice; by default 90 % of the space free in the layout when it starts. A
+    // dir layout is preconditioned only with a size given: it is not layoutbench's to fill.
+    std::optional<std::uint64_t> bytes;
+    bool operator==(const Preconditioning&) const = default;
+};
+
+struct ScenarioWorkload {
+    std::string name; // unique; default "<probe>" or "<probe>:<preset>"
+    std::string probe;
+    OptionValues options;
+    int timeoutSeconds = 3600;
+    std::vector<std::string> clients; // [[clients]] names it runs on; empty: the layout's host
+    Preconditioning precondition;     // precondition, steady_rounds, steady_round_seconds, ...
+    int line = 0;
+    bool operator==(const ScenarioWorkload&) const = default;
+};
+
+// An expansion drill: after a layout's workloads, grow it with spare disks and measure how long
+// that takes while a read load runs and the file system stays mounted.
+struct ScenarioDrill {
+    std::string layout;
+    DrillAction action = DrillAction::MdGrow;
+    std::vector<std::string> disks; // spares ([[disks]] names not in the layout)
+    bool readLoad = true;
+    int timeoutSeconds = 24 * 3600;
+    int line = 0;
+    std::string name() const { return "drill:" + std::string(enumName(action)); }
+    bool operator==(const ScenarioDrill&) const = default;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::string path;    // the file it came from ("" for text)
+    std::string text;    // the whole file, stored with the campaign
+    std::string workDir; // where file vdevs and scratch files go
+    int iterations = 3;  // a fixed count; with iterations = "auto", the minimum
+    // iterations = "auto": add iterations of every workload on every layout while a deciding
+    // metric is not confident (or, with `until`, while a layout's runs spread more), up to this.
+    std::optional<int> maxIterations;
+    std::optional<double> untilCv; // until = "cv<3%": 0.03
+    // Run the baseline again after the candidates to measure drift (default: where it can run
+    // again without destroying anything); run the layouts' iterations in turn where they can
+    // coexist. Unset: the campaign decides.
+    std::optional<bool> bracket;
+    std::optional<bool> interleave;
+    bool dropCaches = true;
+    // cache = "cold" (default): every run starts from disk: the page cache dropped before each
+    // run, ZFS keeps only metadata in its ARC (primarycache=metadata). "warm": neither, and the
+    // report names it.
+    bool coldCache = true;
+    // io = "auto" (default): direct I/O where every layout takes O_DIRECT, else buffered on all
+    // of them; "direct" or "buffered" to choose. One path for every layout of a campaign.
+    enum class IoPath { Auto, Direct, Buffered };
+    IoPath io = IoPath::Auto;
+    Thresholds thresholds;
+    std::vector<std::string> decide; // [decide] metrics: globs; empty: the default set
+    ScenarioHost host;
+    std::vector<ScenarioDisk> disks;
+    std::vector<ScenarioLayout> layouts;
+    std::vector<ScenarioWorkload> workloads;
+    std::vector<ScenarioClient> clients;
+    std::vector<ScenarioDrill> drills; // in the order they run, per layout
+
+    const ScenarioLayout& baseline() const; // exactly one is marked
+    bool adaptive() const { return maxIterations.has_value(); }
+    ComparePolicy policy() const;
+    const ScenarioDisk* disk(std::string_view diskName) const;
+    const ScenarioClient* client(std::string_view clientName) const;
+    // The disks a layout builds on and the spares its drills add: all that it may destroy.
+    std::vector<std::string> disksTouchedBy(const ScenarioLayout& layout) const;
+};
+
+// Whether a scenario holds secrets masked ("****"): the copy stored with a campaign does.
+bool hasMaskedSecrets(const Scenario& scenario);
+
+// Puts back into `stored` (the copy kept with a campaign, secrets masked) the CHAP secrets that
+// `source` (the scenario file) gives for the same layouts. Bad input naming `sourceName` and the
+// layout when the source gives none. Used to resume a campaign.
+Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
+                                    const std::string& sourceName);
+
+// `path` names the file in messages and anchors relative paths (work_dir, job files, disks).
+Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
+                                 const ProbeRegistry& probes);
+// Reads the file through readInput (a regular file, within `limit`).
+Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes,
+                                const InputLimit& limit = documentLimit());
+
+} // namespace lb

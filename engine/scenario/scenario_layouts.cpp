@@ -1,0 +1,326 @@
+// The scenario's disks, layouts (with their guests) and drills.
+#include "engine/base/size.h"
+#include "engine/exec/ssh_runner.h"
+#include "engine/scenario/scenario_internal.h"
+
+#include <algorithm>
+
+namespace lb::scenario_parse {
+
+Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
+                                 const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Disk, where, rep); !r)
+        return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Disk, n);
+    };
+    ScenarioDisk d;
+    d.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(name, getString(t, keyOf("name"), where, rep));
+    LB_TRY(device, getString(t, keyOf("device"), where, rep));
+    LB_TRY(file, getString(t, keyOf("file"), where, rep));
+    LB_TRY(size, getSize(t, keyOf("size"), where, rep));
+    LB_TRY(wipe, getBool(t, keyOf("wipe"), where, rep));
+    if (!validName(name))
+        return badInput(
+            rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
+    if (device.empty() == file.empty())
+        return badInput(rep.at(t, where + "device", "give exactly one of device or file"));
+    if (!device.empty() && device.rfind("/dev/", 0) != 0)
+        return badInput(rep.at(t, "device", where + "device", "must be a path under /dev/"));
+    if (!file.empty() && size == 0)
+        return badInput(rep.at(t, where + "size", "a file disk needs a size"));
+    if (!device.empty() && size != 0)
+        return badInput(
+            rep.at(t, "size", where + "size", "only file disks have a size; a device has its own"));
+    d.name = name;
+    d.device = device;
+    d.file = resolve(baseDir, file);
+    d.sizeBytes = size;
+    d.wipe = wipe;
+    return d;
+}
+
+Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Guest, where, rep); !r)
+        return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Guest, n);
+    };
+    ScenarioGuest g;
+    LB_TRY(hypervisorName, getChoice(t, keyOf("hypervisor"), where, rep));
+    g.hypervisor = *enumFromName<Hypervisor>(hypervisorName);
+    LB_TRY(layout, getChoice(t, keyOf("layout"), where, rep));
+    g.layout = layout;
+    LB_TRY(guestOs, getChoice(t, keyOf("os"), where, rep));
+    g.os = *enumFromName<TargetOs>(guestOs);
+    if (g.os == TargetOs::FreeBsd && !g.layout.starts_with("zfs"))
+        return badInput(
+            rep.at(t, "layout", where + "layout",
+                   "a FreeBSD guest builds ZFS (zfs-stripe); ext4 and xfs are Linux's"));
+    LB_TRY(sshPort, getInt(t, keyOf("ssh_port"), where, rep));
+    g.sshPort = static_cast<int>(sshPort);
+    if (g.sshPort != 0 && g.hypervisor != Hypervisor::Qemu)
+        return badInput(rep.at(t, "ssh_port", where + "ssh_port",
+                               "only a qemu guest started by layoutbench has a forwarded port"));
+    LB_TRY(target, getString(t, keyOf("target").name.c_str(), where, rep, false,
+                             g.sshPort ? "ssh://root@127.0.0.1:" + std::to_string(g.sshPort) : ""));
+    if (target.empty())
+        return badInput(rep.at(t, where + "target",
+                               "how to reach the guest is required: target = "
+                               "\"ssh://root@GUEST\" (or ssh_port for a qemu guest)"));
+    if (auto url = parseSshUrl(target); !url)
+        return badInput(rep.at(t, "target", where + "target", url.error().message));
+    g.target = target;
+    LB_TRY(identity, getString(t, keyOf("identity"), where, rep));
+    g.identity = resolve(baseDir, identity);
+    LB_TRY(knownHosts, getString(t, keyOf("known_hosts"), where, rep));
+    g.knownHosts = resolve(baseDir, knownHosts);
+    LB_TRY(kernel, getString(t, keyOf("kernel"), where, rep));
+    g.kernel = resolve(baseDir, kernel);
+    LB_TRY(initrd, getString(t, keyOf("initrd"), where, rep));
+    g.initrd = resolve(baseDir, initrd);
+    LB_TRY(append, getString(t, keyOf("append"), where, rep));
+    g.append = append;
+    LB_TRY(image, getString(t, keyOf("image"), where, rep));
+    g.image = resolve(baseDir, image);
+    // A qemu guest booted from an image has that image as its first disk. FreeBSD names virtio
+    // disks vtbd0, vtbd1, ...
+    const bool second = g.hypervisor == Hypervisor::Qemu && !image.empty();
+    const std::string defaultDisk = g.os == TargetOs::FreeBsd
+                                        ? (second ? "/dev/vtbd1" : "/dev/vtbd0")
+                                        : (second ? "/dev/vdb" : "/dev/vda");
+    LB_TRY(disk, getString(t, keyOf("disk").name.c_str(), where, rep, false, defaultDisk));
+    if (disk.rfind("/dev/", 0) != 0)
+        return badInput(rep.at(t, "disk", where + "disk", "must be a path under /dev/"));
+    g.disk = disk;
+    LB_TRY(accel, getChoice(t, keyOf("accel"), where, rep));
+    g.accel = accel;
+    LB_TRY(memory, getSize(t, keyOf("memory"), where, rep, SizeConvention::Binary));
+    if (memory < 64 * 1024 * 1024)
+        return badInput(rep.at(t, "memory", where + "memory", "must be at least 64M"));
+    g.memoryBytes = memory;
+    LB_TRY(cpus, getInt(t, keyOf("cpus"), where, rep));
+    g.cpus = static_cast<int>(cpus);
+    LB_TRY(cache, getChoice(t, keyOf("cache"), where, rep));
+    g.cache = cache;
+    LB_TRY(aio, getChoice(t, keyOf("aio"), where, rep));
+    g.aio = aio;
+    LB_TRY(iothreads, getInt(t, keyOf("iothreads"), where, rep));
+    g.iothreads = static_cast<int>(iothreads);
+    LB_TRY(bus, getChoice(t, keyOf("bus"), where, rep));
+    g.bus = bus;
+    if (const toml::node* fw = t.get(keyOf("fw_cfg").name)) {
+        const auto* arr = fw->as_array();
+        if (!arr)
+            return badInput(rep.at(*fw, where + "fw_cfg", "expected a list of name=…,file=…"));
+        for (const auto& item : *arr) {
+            const auto* str = item.as_string();
+            if (!str)
+                return badInput(rep.at(item, where + "fw_cfg", "expected a string"));
+            g.fwCfg.push_back(str->get());
+        }
+    }
+    LB_TRY(domain, getString(t, keyOf("domain"), where, rep));
+    g.domain = domain;
+    LB_TRY(attachAs, getString(t, keyOf("attach_as").name.c_str(), where, rep, false,
+                               g.hypervisor == Hypervisor::Xen ? "xvdb" : "vdb"));
+    g.attachAs = attachAs;
+    if (g.hypervisor == Hypervisor::Qemu) {
+        if (g.kernel.empty() == g.image.empty())
+            return badInput(rep.at(t, where + "kernel",
+                                   "a qemu guest boots either a kernel (kernel, initrd) or a "
+                                   "disk image (image): give exactly one"));
+        if (!g.domain.empty())
+            return badInput(
+                rep.at(t, "domain", where + "domain", "only libvirt and xen guests name a domain"));
+    } else if (g.domain.empty()) {
+        return badInput(rep.at(t, where + "domain",
+                               "a " + std::string(enumName(g.hypervisor)) +
+                                   " guest names its existing domain"));
+    }
+    return g;
+}
+
+Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
+                                     const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Layout, where, rep); !r)
+        return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Layout, n);
+    };
+    ScenarioLayout l;
+    l.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(name, getString(t, keyOf("name"), where, rep));
+    if (!validName(name))
+        return badInput(
+            rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
+    l.name = name;
+    LB_TRY(kindText, getString(t, keyOf("kind"), where, rep));
+    const auto kind = parseLayoutKind(kindText);
+    if (!kind)
+        return badInput(rep.at(t, "kind", where + "kind", unknownLayoutKind(kindText)));
+    l.kind = *kind;
+    LB_TRY(baseline, getBool(t, keyOf("baseline"), where, rep));
+    l.baseline = baseline;
+    // Required where it applies: dir layouts only.
+    LB_TRY(path, getString(t, keyOf("path").name.c_str(), where, rep, l.kind == LayoutKind::Dir));
+    if (l.kind == LayoutKind::Dir && path.empty())
+        return badInput(rep.at(t, "path", where + "path", "must not be empty"));
+    l.path = resolve(baseDir, path);
+    if (l.kind != LayoutKind::Dir && !path.empty())
+        return badInput(rep.at(t, "path", where + "path", "only dir layouts take a path"));
+    LB_TRY(pool, getString(t, keyOf("pool").name.c_str(), where, rep, false, "lb-" + l.name));
+    if (!validName(pool))
+        return badInput(rep.at(t, where + "pool", "use letters, digits, '-', '_' and '.' only"));
+    l.pool = pool;
+    LB_TRY(ashift, getInt(t, keyOf("ashift"), where, rep));
+    l.ashift = static_cast<unsigned>(ashift);
+    LB_TRY(record, getSize(t, keyOf("recordsize"), where, rep, SizeConvention::Binary));
+    if (record < 512 || record > 16 * 1024 * 1024 || (record & (record - 1)) != 0)
+        return badInput(rep.at(t, "recordsize", where + "recordsize",
+                               "must be a power of two from 512 to 16M"));
+    l.recordsizeBytes = record;
+    if (l.kind == LayoutKind::ZfsMirror || isRaidz(l.kind) || isDraid(l.kind)) {
+        LB_TRY(vdevs, getInt(t, keyOf("vdevs"), where, rep));
+        l.vdevs = static_cast<unsigned>(vdevs);
+    }
+    if (isDraid(l.kind)) {
+        LB_TRY(data, getInt(t, keyOf("draid_data"), where, rep));
+        LB_TRY(spares, getInt(t, keyOf("draid_spares"), where, rep));
+        l.draid = {static_cast<unsigned>(data), static_cast<unsigned>(spares)};
+    }
+    LB_TRY(compression, getString(t, keyOf("compression"), where, rep));
+    l.compression = compression;
+    LB_TRY(atime, getBool(t, keyOf("atime"), where, rep));
+    l.atime = atime;
+    LB_TRY(autotrim, getBool(t, keyOf("autotrim"), where, rep));
+    l.autotrim = autotrim;
+    LB_TRY(under, getDouble(t, keyOf("underprovision"), where, rep));
+    if (!(under > 0 && under <= 1.0))
+        return badInput(
+            rep.at(t, "underprovision", where + "underprovision", "must be a fraction in (0, 1]"));
+    l.underprovision = under;
+    if (const toml::node* disks = t.get(keyOf("disks").name)) {
+        const auto* arr = disks->as_array();
+        if (!arr)
+            return badInput(rep.at(*disks, where + "disks", "expected a list of disk names"));
+        for (const auto& item : *arr) {
+            const auto* s = item.as_string();
+            if (!s)
+                return badInput(rep.at(item, where + "disks", "expected a disk name"));
+            l.disks.push_back(s->get());
+        }
+    }
+    if (const toml::node* inner = t.get(keyOf("inner").name)) {
+        const auto* str = inner->as_string();
+        const auto innerKind = str ? parseLayoutKind(str->get()) : std::nullopt;
+        if (!innerKind || !isMd(*innerKind))
+            return badInput(rep.at(*inner, where + "inner", "expected an md kind (md-raid6, ...)"));
+        if (l.kind != LayoutKind::ZfsStripe && l.kind != LayoutKind::Guest)
+            return badInput(rep.at(*inner, where + "inner",
+                                   "only zfs-stripe (a pool on the array) and guest layouts are "
+                                   "built on an inner md array"));
+        l.inner = innerKind;
+    }
+    const auto md = l.mdKind();
+    for (const char* key : {"md_device", "chunk", "bitmap", "assume_clean"})
+        if (!md && t.get(key))
+            return badInput(rep.at(t, key, where + key,
+                                   "only md layouts (or layouts with an inner md array) take it"));
+    if (!isMd(l.kind) && t.get("filesystem"))
+        return badInput(rep.at(t, "filesystem", where + "filesystem",
+                               "only md layouts are given a file system here"));
+    LB_TRY(mdDevice, getString(t, keyOf("md_device").name.c_str(), where, rep, false,
+                               "/dev/md/lb-" + l.name));
+    if (mdDevice.rfind("/dev/md", 0) != 0)
+        return badInput(
+            rep.at(t, "md_device", where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
+    l.mdDevice = md ? mdDevice : "";
+    LB_TRY(chunk, getSize(t, keyOf("chunk"), where, rep, SizeConvention::Binary));
+    if (chunk < 4096 || (chunk & (chunk - 1)) != 0)
+        return badInput(
+            rep.at(t, "chunk", where + "chunk", "must be a power of two of at least 4K"));
+    l.chunkBytes = chunk;
+    LB_TRY(bitmap, getChoice(t, keyOf("bitmap"), where, rep));
+    l.bitmap = bitmap == "internal";
+    LB_TRY(assumeClean, getBool(t, keyOf("assume_clean"), where, rep));
+    l.assumeClean = assumeClean;
+    LB_TRY(filesystem, getChoice(t, keyOf("filesystem"), where, rep));
+    l.filesystem = filesystem;
+    if (const toml::node* guest = t.get("guest")) {
+        const auto* gt = guest->as_table();
+        if (!gt)
+            return badInput(rep.at(*guest, where + "guest", "expected a [layouts.guest] table"));
+        if (l.kind != LayoutKind::Guest)
+            return badInput(rep.at(*guest, where + "guest", "only guest layouts take it"));
+        LB_TRY(g, parseGuest(*gt, where + "guest.", baseDir, rep));
+        l.guest = std::move(g);
+    } else if (l.kind == LayoutKind::Guest) {
+        return badInput(rep.at(t, where + "guest",
+                               "a guest layout needs a [layouts.guest] table: how the virtual "
+                               "machine is started and reached"));
+    }
+    if (const toml::node* exported = t.get("export")) {
+        const auto* et = exported->as_table();
+        if (!et)
+            return badInput(
+                rep.at(*exported, where + "export", "expected a [layouts.export] table"));
+        LB_TRY(e, parseExport(*et, where + "export.", baseDir, rep, l));
+        l.exported = std::move(e);
+    }
+    if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() > 1)
+        return badInput(rep.at(t, "disks", where + "disks",
+                               "a guest without an inner md array is passed exactly one disk"));
+    if (l.kind == LayoutKind::Dir && !l.disks.empty())
+        return badInput(rep.at(t, "disks", where + "disks", "a dir layout takes no disks"));
+    if (l.kind != LayoutKind::Dir && l.disks.empty())
+        return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
+    LB_TRY(precondition, getChoice(t, keyOf("precondition"), where, rep));
+    l.precondition = precondition == "snia";
+    LB_TRY(bytes, getPreconditionSize(t, where, rep));
+    l.preconditionBytes = bytes;
+    if (l.precondition && l.kind == LayoutKind::Dir && !bytes)
+        return badInput(rep.at(t, "precondition", where + "precondition",
+                               "a dir layout is preconditioned only with a precondition_size: "
+                               "layoutbench does not fill a directory it did not make"));
+    return l;
+}
+
+Expected<ScenarioDrill> parseDrill(const toml::table& t, const std::string& where,
+                                   const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Drill, where, rep); !r)
+        return fail(r.error());
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Drill, n);
+    };
+    ScenarioDrill d;
+    d.line = static_cast<int>(t.source().begin.line);
+    LB_TRY(layout, getString(t, keyOf("layout"), where, rep));
+    d.layout = layout;
+    LB_TRY(action, getEnum<DrillAction>(t, keyOf("action").name.c_str(), where, rep));
+    if (!action)
+        return badInput(rep.at(t, where + "action", "is required"));
+    d.action = *action;
+    if (const toml::node* disks = t.get(keyOf("disks").name)) {
+        const auto* arr = disks->as_array();
+        if (!arr || arr->empty())
+            return badInput(rep.at(*disks, where + "disks", "expected a list of spare disk names"));
+        for (const auto& item : *arr) {
+            const auto* str = item.as_string();
+            if (!str)
+                return badInput(rep.at(item, where + "disks", "expected a disk name"));
+            d.disks.push_back(str->get());
+        }
+    } else {
+        return badInput(rep.at(t, where + "disks", "a drill needs the spare disks it adds"));
+    }
+    LB_TRY(readLoad, getBool(t, keyOf("read_load"), where, rep));
+    d.readLoad = readLoad;
+    LB_TRY(timeout, getInt(t, keyOf("timeout"), where, rep));
+    d.timeoutSeconds = static_cast<int>(timeout);
+    return d;
+}
+
+} // namespace lb::scenario_parse

@@ -1,0 +1,72 @@
+// Shared by the store's modules only (store*.cpp, journal.cpp): the statement cache's lease, the
+// JSON forms of the columns that hold lists, and the packed samples and series of a run.
+#pragma once
+
+#include "engine/store/store.h"
+
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace lb {
+
+// A statement from the store's cache, reset (bindings cleared, read lock released) when the lease
+// ends, so the next use starts afresh.
+class StatementLease {
+public:
+    explicit StatementLease(sql::Statement* s) : s_(s) {}
+    StatementLease(StatementLease&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
+    StatementLease& operator=(StatementLease&&) = delete;
+    StatementLease(const StatementLease&) = delete;
+    ~StatementLease() {
+        if (s_)
+            s_->reset();
+    }
+    sql::Statement* operator->() const { return s_; }
+    sql::Statement& operator*() const { return *s_; }
+
+private:
+    sql::Statement* s_;
+};
+
+struct Store::Cache {
+    std::unordered_map<const char*, sql::Statement> statements; // by the literal's address
+    // Ids of metrics by name, one per unit the name was stored with (in practice one).
+    std::unordered_map<std::string, std::vector<std::pair<Unit, std::int64_t>>> metricIds;
+    std::vector<MetricKind> metricKinds;                   // by id; loaded on demand
+    std::unordered_map<std::string, std::int64_t> textIds; // run_text ids by text, the first met
+    // The last run's metrics, in its order, with their ids (0: none yet).
+    std::vector<std::tuple<std::string, Unit, std::int64_t>> previousMetricIds;
+};
+
+namespace store {
+
+std::string stringsJson(const std::vector<std::string>& items);
+std::vector<std::string> stringsFromJson(const std::string& text);
+std::string notesJson(const std::vector<MetricNote>& notes);
+std::vector<MetricNote> notesFromJson(const std::string& text);
+std::string originJson(const RunOrigin& origin);
+RunOrigin originFromJson(const std::string& text);
+
+// The output stored in column `col` of a row of run: its text, or the text of the BLOB packOutput
+// made of it (an error when that is damaged).
+Expected<std::string> storedOutput(const sql::Statement& row, int col);
+
+// A run's metrics as run_sample keeps them: (metric id, value) pairs of 12 bytes, little-endian
+// (a 32-bit id of metric_name, a double), in the order the run measured them; a comparison
+// reads one row per run instead of one per metric.
+constexpr std::size_t sampleBytes = 12;
+void appendSample(std::string& packed, std::int64_t metricId, double value);
+std::int64_t sampleId(std::string_view packed, std::size_t index);
+double sampleValue(std::string_view packed, std::size_t index);
+
+// A series' points as run_series keeps them: (x, y) pairs of little-endian doubles, 16 bytes a
+// point, in order.
+constexpr std::size_t pointBytes = 16;
+std::string packPoints(const Series& s);
+void unpackPoints(std::string_view packed, Series& s); // sets s.x and s.y
+
+} // namespace store
+
+} // namespace lb
