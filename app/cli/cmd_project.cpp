@@ -44,13 +44,6 @@ struct ProjectOptions {
     std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
 };
 
-// Where the growth model came from, for the output.
-struct GrowthSource {
-    GrowthModel model;
-    std::optional<GrowthFit> fit;
-    std::string samplesPath;
-};
-
 nlohmann::json optionalJson(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -63,21 +56,12 @@ std::string years1(double y) {
     return buf;
 }
 
-// The flags --kind needs beside it, said as flags: --disk-size (one size for every disk or one
-// per disk; without it, the catalog drive's size) and, with one size, --disks. The engine
-// checks what they say (hypotheticalLayouts).
-Expected<void> hypotheticalFlagsGiven(const HypotheticalLayoutSettings& h, bool drive) {
-    if (h.diskSize.empty() && !drive)
-        return badInput("disk-size: required with --kind (or --drive, to use the drive's "
-                        "capacity)");
-    if (h.disks == 0 && h.diskSize.find(',') == std::string::npos)
-        return badInput("disks: required with a single --disk-size");
-    return {};
-}
-
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 18> projectFlags{
-    {{"layout", "--layout"},
+constexpr std::array<FieldFlag, 21> projectFlags{
+    {{"kind/layout", "--kind/--layout"},
+     {"growth/samples", "--growth/--samples"},
+     {"layout", "--layout"},
+     {"used", "--used"},
      {"price", "--price"},
      {"write-amplification", "--write-amplification"},
      {"capacity", "--capacity"},
@@ -95,17 +79,6 @@ constexpr std::array<FieldFlag, 18> projectFlags{
      {"underprovision-wa-gain", "--underprovision-wa-gain"},
      {"drive", "--drive"},
      {"catalog", "--catalog"}}};
-
-// Without --disk-size the disks are the catalog drive's size: a size the layout cannot take is
-// the catalog's, named at the drive's entry, not --disk-size's.
-Error blameCatalog(Error error, const std::string& catalog, const Drive& drive) {
-    constexpr std::string_view field = "disk-size: ";
-    if (error.message.starts_with(field))
-        error.message = catalog + ":" + std::to_string(drive.line) +
-                        ": capacity_bytes: " + error.message.substr(field.size()) + " (drive '" +
-                        drive.id + "', whose capacity is the disk size without --disk-size)";
-    return error;
-}
 
 nlohmann::json expansionJson(const ExpansionPath& e) {
     nlohmann::json schedule = nlohmann::json::array();
@@ -209,13 +182,13 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
     return out;
 }
 
-nlohmann::json growthJson(const GrowthSource& g) {
+nlohmann::json growthJson(const ProjectionRequest& g) {
     nlohmann::json out = {
-        {"model", g.model.kind == GrowthKind::Linear ? "linear" : "compound"},
+        {"model", g.growth.kind == GrowthKind::Linear ? "linear" : "compound"},
         {"bytes_per_year",
-         g.model.kind == GrowthKind::Linear ? nlohmann::json(g.model.bytesPerYear) : nullptr},
+         g.growth.kind == GrowthKind::Linear ? nlohmann::json(g.growth.bytesPerYear) : nullptr},
         {"annual_rate",
-         g.model.kind == GrowthKind::Compound ? nlohmann::json(g.model.annualRate) : nullptr},
+         g.growth.kind == GrowthKind::Compound ? nlohmann::json(g.growth.annualRate) : nullptr},
         {"source", g.fit ? "samples" : "--growth"}};
     if (g.fit) {
         const auto& f = *g.fit;
@@ -347,206 +320,54 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
     return out.str();
 }
 
-// The --layout layouts of the database, each with what it is projected from (its disks, or the
-// --capacity given for it) and the kind it records.
-struct StoredInputs {
-    std::vector<ProjectionInput> inputs;
-    std::vector<std::string> kinds;
-    ProjectionCoverage coverage;
-};
-
-Expected<StoredInputs> storedInputs(const Globals& g, const ProjectOptions& o,
-                                    const ProjectionRequest& request) {
-    std::vector<LayoutRecord> records;
-    if (!o.layouts.empty()) {
-        LB_TRY(store, openStore(g, DbAccess::Existing));
-        for (const auto& name : o.layouts) {
-            LB_TRY(record, storedLayout(store, name));
-            records.push_back(std::move(record));
-        }
-    }
-    StoredInputs out;
-    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
-    // What asked for the projection names the imported layouts it cannot apply to.
-    if (!coverage.missing.empty())
-        return fail(noCapacityModel(o.used.empty() ? "--samples" : "--used", coverage.missing));
-    for (const auto& record : records) {
-        LB_TRY(in, storedProjectionInput(record, request));
-        out.inputs.push_back(std::move(in));
-        out.kinds.push_back(record.kind);
-    }
-    out.coverage = std::move(coverage);
-    return out;
+// The misfit in this command's words: the flag that applies to none of the layouts.
+Error misfitError(const ProjectionMisfit& m) {
+    std::string flag = "--" + m.field;
+    for (const auto& [field, f] : projectFlags)
+        if (field == m.field)
+            flag = f;
+    return m.why == ProjectionMisfit::Why::NoCapacityModel ? noCapacityModel(flag, m.layouts)
+                                                           : noDisksKnown(flag, m.layouts);
 }
 
-int runProject(const Globals& g, const ProjectOptions& o) {
-    // Growth: a rate, or a fit to samples.
-    GrowthSource growth;
-    if (!o.growth.empty() && !o.samples.empty())
-        return report(Error::badInput("--growth/--samples: give one (a rate, or samples to fit)"));
-    if (o.growth.empty() && o.samples.empty())
-        return report(Error::badInput(
-            "--growth: required: 30% (compound) or 2TB/y (linear), or --samples FILE.csv"));
-    if (!o.samples.empty()) {
-        auto samples = loadUsageSamples(o.samples);
-        if (!samples)
-            return report(samples.error(), projectFlags);
-        auto fit = fitGrowth(*samples);
-        if (!fit)
-            return report(fit.error(), projectFlags);
-        growth.model = fit->model;
-        growth.fit = *fit;
-        growth.samplesPath = o.samples;
-    } else {
-        auto model = parseGrowth(o.growth);
-        if (!model)
-            return report(model.error(), projectFlags);
-        growth.model = *model;
-    }
+void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& projections,
+               const std::optional<DrivePrice>& price) {
+    const ProjectionRequest& r = plan.request;
+    nlohmann::json layouts = nlohmann::json::array();
+    for (std::size_t i = 0; i < projections.size(); ++i)
+        layouts.push_back(layoutJson(projections[i], plan.kinds[i]));
+    nlohmann::json out = {{"growth", growthJson(r)},
+                          {"used_bytes", r.usedBytes},
+                          {"horizon_years", r.years},
+                          {"host_writes_bytes_per_day", r.hostBytesPerDay
+                                                            ? nlohmann::json(*r.hostBytesPerDay)
+                                                            : nlohmann::json(nullptr)},
+                          {"drive", nullptr},
+                          {"layouts", layouts}};
+    if (const auto& drive = r.drive)
+        out["drive"] = {{"id", drive->id},
+                        {"model", drive->model},
+                        {"medium", driveMediumName(drive->medium)},
+                        {"capacity_bytes", drive->capacityBytes},
+                        {"tbw", optionalJson(drive->tbw)},
+                        {"dwpd", optionalJson(drive->dwpd)},
+                        {"warranty_years", optionalJson(drive->warrantyYears)},
+                        {"endurance_bytes", optionalJson(drive->enduranceBytes())},
+                        {"price_usd", drive->priceUsd},
+                        {"price_is_illustrative", !price}};
+    if (price)
+        out["price"] = {{"text", price->text}, {"usd", price->usd}, {"per_tb", price->perTb}};
+    std::cout << dumpJson(out, 2) << '\n';
+}
 
-    std::uint64_t used = 0;
-    if (!o.used.empty()) {
-        auto u = parseSize(o.used);
-        if (!u)
-            return report(Error::badInput("--used: " + u.error().message));
-        used = *u;
-    } else if (growth.fit) {
-        used = growth.fit->lastBytes; // start from the last measurement
-    } else {
-        return report(Error::badInput("--used: required (bytes in use now, e.g. 1.2T)"));
-    }
-
-    std::optional<Drive> drive;
-    std::string catalogSource;
-    if (!o.drive.empty()) {
-        auto catalog = loadDriveCatalog(o.catalog);
-        if (!catalog)
-            return report(catalog.error(), projectFlags);
-        auto d = catalog->lookup(o.drive);
-        if (!d)
-            return report(d.error(), projectFlags);
-        drive = *d;
-        catalogSource = catalog->source;
-    }
-    std::optional<std::uint64_t> hostWrites;
-    if (!o.hostWrites.empty()) {
-        auto w = parseDailyWrites(o.hostWrites);
-        if (!w)
-            return report(w.error(), projectFlags);
-        hostWrites = *w;
-    }
-
-    std::optional<DrivePrice> price;
-    if (!o.price.empty()) {
-        auto parsed = parseDrivePrice(o.price);
-        if (!parsed)
-            return report(parsed.error(), projectFlags);
-        price = *parsed;
-    }
-    auto wa = parseWriteAmplifications(o.writeAmplification);
-    if (!wa)
-        return report(wa.error(), projectFlags);
-
-    ProjectionRequest request;
-    auto given = parseGivenCapacities(o.capacities);
-    if (!given)
-        return report(given.error(), projectFlags);
-    request.givenCapacity = std::move(*given);
-    auto stored = storedInputs(g, o, request);
-    if (!stored)
-        return report(stored.error(), projectFlags);
-    // Price, endurance and wear need disks: an imported layout has only its capacity.
-    if (o.hypothetical.kinds.empty() && stored->coverage.modelled.empty() &&
-        !stored->coverage.given.empty())
-        for (const auto& [named, flag] :
-             {std::pair{!o.drive.empty(), "--drive"},
-              std::pair{hostWrites.has_value(), "--host-writes"},
-              std::pair{price.has_value(), "--price"},
-              std::pair{!o.writeAmplification.empty(), "--write-amplification"}})
-            if (named)
-                return report(noDisksKnown(flag, stored->coverage.given));
-    std::vector<ProjectionInput> inputs = std::move(stored->inputs);
-    std::vector<std::string> kinds = std::move(stored->kinds);
-    if (!o.hypothetical.kinds.empty()) {
-        if (auto flags = hypotheticalFlagsGiven(o.hypothetical, drive.has_value()); !flags)
-            return report(flags.error(), projectFlags);
-        auto hypothetical = hypotheticalLayouts(o.hypothetical, drive);
-        if (!hypothetical)
-            return report(hypothetical.error(), projectFlags);
-        for (auto& h : *hypothetical) {
-            ProjectionInput in;
-            in.name = h.name;
-            in.layout = std::move(h.layout);
-            inputs.push_back(std::move(in));
-            kinds.push_back(h.name);
-        }
-    }
-    if (inputs.empty())
-        return report(Error::badInput("--kind/--layout: name at least one layout to project"));
-    {
-        std::vector<std::string> projected;
-        for (const auto& in : inputs)
-            projected.push_back(in.name);
-        if (auto named = checkWriteAmplificationLayouts(*wa, projected); !named)
-            return report(named.error(), projectFlags);
-    }
-
-    std::vector<LayoutProjection> projections;
-    for (auto& in : inputs) {
-        in.usedBytes = used;
-        in.growth = growth.model;
-        in.years = o.years;
-        if (o.ceilingGiven)
-            in.ceiling = o.ceiling;
-        in.drive = drive;
-        in.price = price;
-        in.hostBytesPerDay = hostWrites;
-        in.underprovisionGain = o.waGain;
-        in.writeAmplification = wa->forLayout(in.name);
-        auto p = projectLayout(in);
-        if (!p)
-            return report(o.hypothetical.diskSize.empty() && drive
-                              ? blameCatalog(p.error(), catalogSource, *drive)
-                              : p.error(),
-                          projectFlags);
-        projections.push_back(std::move(*p));
-    }
-
-    if (g.json) {
-        nlohmann::json layouts = nlohmann::json::array();
-        for (std::size_t i = 0; i < projections.size(); ++i)
-            layouts.push_back(layoutJson(projections[i], kinds[i]));
-        nlohmann::json out = {{"growth", growthJson(growth)},
-                              {"used_bytes", used},
-                              {"horizon_years", o.years},
-                              {"host_writes_bytes_per_day",
-                               hostWrites ? nlohmann::json(*hostWrites) : nlohmann::json(nullptr)},
-                              {"drive", nullptr},
-                              {"layouts", layouts}};
-        if (drive)
-            out["drive"] = {{"id", drive->id},
-                            {"model", drive->model},
-                            {"medium", driveMediumName(drive->medium)},
-                            {"capacity_bytes", drive->capacityBytes},
-                            {"tbw", optionalJson(drive->tbw)},
-                            {"dwpd", optionalJson(drive->dwpd)},
-                            {"warranty_years", optionalJson(drive->warrantyYears)},
-                            {"endurance_bytes", optionalJson(drive->enduranceBytes())},
-                            {"price_usd", drive->priceUsd},
-                            {"price_is_illustrative", !price}};
-        if (price)
-            out["price"] = {{"text", price->text}, {"usd", price->usd}, {"per_tb", price->perTb}};
-        std::cout << dumpJson(out, 2) << '\n';
-        return 0;
-    }
-
-    // Sizes in the unit the user typed them in: binary (TiB) when a size given was.
-    const bool binary = projectionInBinaryUnits(o.hypothetical.diskSize, o.used);
-    std::cout << "Growth: " << describeGrowth(growth.model) << " from " << formatBytes(used, binary)
-              << " in use, over " << o.years << " years";
-    if (growth.fit) {
-        const auto& f = *growth.fit;
-        std::cout << "\n  fitted to " << f.samples << " samples in " << growth.samplesPath << " ("
+// "Growth: 30 % a year from 1.00 TB in use, over 5 years", with the fit it came from, the drive
+// and the price.
+void printHeader(const ProjectionRequest& r, bool binary) {
+    std::cout << "Growth: " << describeGrowth(r.growth) << " from "
+              << formatBytes(r.usedBytes, binary) << " in use, over " << r.years << " years";
+    if (r.fit) {
+        const auto& f = *r.fit;
+        std::cout << "\n  fitted to " << f.samples << " samples in " << r.samplesPath << " ("
                   << f.firstDate << " to " << f.lastDate
                   << "): " << (f.exponential ? "exponential" : "linear")
                   << " fits better; residual "
@@ -557,7 +378,7 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                       << " exponential (" << describeGrowth(*f.compound) << ")";
     }
     std::cout << "\n";
-    if (drive) {
+    if (const auto& drive = r.drive) {
         std::cout << "Drive: " << drive->model;
         if (drive->tbw)
             std::cout << ", " << *drive->tbw << " TBW";
@@ -565,15 +386,70 @@ int runProject(const Globals& g, const ProjectOptions& o) {
             std::cout << ", " << *drive->dwpd << " DWPD";
         if (drive->warrantyYears)
             std::cout << ", " << *drive->warrantyYears << "-year warranty";
-        if (!price)
+        if (!r.price)
             std::cout << ", " << display::usd(drive->priceUsd) << " each (illustrative price)";
         std::cout << "\n";
     }
-    if (price)
-        std::cout << "Price: " << display::usd(price->usd)
-                  << (price->perTb ? " per TB" : " per drive") << " (--price)\n";
-    for (std::size_t i = 0; i < projections.size(); ++i)
-        std::cout << "\n" << renderLayout(projections[i], kinds[i], o.years, drive, binary);
+    if (r.price)
+        std::cout << "Price: " << display::usd(r.price->usd)
+                  << (r.price->perTb ? " per TB" : " per drive") << " (--price)\n";
+}
+
+// --layout, --kind and the settings, as the engine's ask; the drive looked up in the catalog.
+Expected<ProjectionAsk> askOf(const ProjectOptions& o) {
+    ProjectionAsk ask;
+    ask.stored = o.layouts;
+    ask.hypothetical = o.hypothetical;
+    ProjectionSettings& s = ask.settings;
+    s.used = o.used;
+    s.growth = o.growth;
+    s.samples = o.samples;
+    s.years = o.years;
+    s.hostWrites = o.hostWrites;
+    s.capacities = o.capacities;
+    s.price = o.price;
+    s.writeAmplification = o.writeAmplification;
+    if (o.ceilingGiven)
+        s.ceiling = o.ceiling;
+    s.underprovisionGain = o.waGain;
+    if (!o.drive.empty()) {
+        LB_TRY(catalog, loadDriveCatalog(o.catalog));
+        LB_TRY(drive, catalog.lookup(o.drive));
+        s.drive = drive;
+    }
+    return ask;
+}
+
+int runProject(const Globals& g, const ProjectOptions& o) {
+    auto ask = askOf(o);
+    if (!ask)
+        return report(ask.error(), projectFlags);
+    std::optional<Store> store;
+    if (!o.layouts.empty()) {
+        auto opened = openStore(g, DbAccess::Existing);
+        if (!opened)
+            return report(opened.error());
+        store = std::move(*opened);
+    }
+    auto plan = planProjection(*ask, store ? &*store : nullptr);
+    if (!plan)
+        return report(plan.error(), projectFlags);
+    if (plan->misfit)
+        return report(misfitError(*plan->misfit));
+    auto projections = projectPlan(*plan);
+    if (!projections)
+        return report(projections.error(), projectFlags);
+
+    const ProjectionRequest& r = plan->request;
+    if (g.json) {
+        printJson(*plan, *projections, r.price);
+        return 0;
+    }
+    printHeader(r, plan->binaryUnits);
+    for (std::size_t i = 0; i < projections->size(); ++i)
+        std::cout << "\n"
+                  << renderLayout((*projections)[i], plan->kinds[i], r.years, r.drive,
+                                  plan->binaryUnits);
     return 0;
 }
 

@@ -15,14 +15,10 @@
 #include <algorithm>
 #include <array>
 #include <csignal>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <unistd.h>
 
 namespace lb::cli {
 
@@ -43,24 +39,6 @@ struct RunOptions {
     std::vector<std::string> yesDestroy;
     std::string failOn;
 };
-
-// Sizes of the scenario's block devices on this machine, from sysfs: `plan` runs nothing.
-std::map<std::string, std::uint64_t> localDeviceBytes(const Scenario& scenario) {
-    std::map<std::string, std::uint64_t> out;
-    for (const auto& d : scenario.disks) {
-        if (d.device.empty())
-            continue;
-        std::error_code ec;
-        const auto real = std::filesystem::canonical(d.device, ec);
-        if (ec)
-            continue;
-        std::ifstream sectors("/sys/class/block/" + real.filename().string() + "/size");
-        std::uint64_t n = 0;
-        if (sectors >> n)
-            out[d.device] = n * 512;
-    }
-    return out;
-}
 
 // The engine's fields, as this command's flags.
 constexpr std::array<FieldFlag, 3> runFlags{
@@ -243,12 +221,7 @@ int runPlan(const Globals& g, const std::string& path) {
     auto scenario = loadScenario(path, probes);
     if (!scenario)
         return report(scenario.error());
-    DryRunHost host;
-    host.ramBytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                    static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-    host.root = geteuid() == 0;
-    host.deviceBytes = localDeviceBytes(*scenario);
-    auto plan = dryRun(*scenario, probes, host);
+    auto plan = dryRun(*scenario, probes, localDryRunHost(*scenario));
     if (!plan)
         return report(plan.error());
     const CampaignSchedule& schedule = plan->schedule;

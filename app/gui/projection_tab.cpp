@@ -25,7 +25,8 @@
 
 namespace lb::gui {
 
-ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
+// The stored layout (or "New layout…"), an imported one's capacity, the use, growth and horizon.
+QFormLayout* ProjectionTab::makeLayoutFields() {
     layout_ = new QComboBox;
     layout_->setObjectName("projection-layout");
     capacity_ = new QLineEdit;
@@ -34,7 +35,27 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     capacity_->setToolTip(tr("The usable capacity of an imported layout: its results came from "
                              "elsewhere and its disks are unknown"));
     capacity_->setEnabled(false);
-    // "New layout…": a layout that does not exist yet, as `project --kind --disks --disk-size`.
+    used_ = new QLineEdit("1T");
+    used_->setObjectName("projection-used");
+    used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
+    growth_ = new QLineEdit("30%");
+    growth_->setObjectName("projection-growth");
+    growth_->setToolTip(tr("Yearly growth: 30% (compound) or 2TB/y (linear)"));
+    years_ = new QSpinBox;
+    years_->setObjectName("projection-years");
+    years_->setRange(1, 50);
+    years_->setValue(5);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Layout:"), layout_);
+    form->addRow(tr("&Capacity:"), capacity_);
+    form->addRow(tr("&Used now:"), used_);
+    form->addRow(tr("&Growth per year:"), growth_);
+    form->addRow(tr("&Years:"), years_);
+    return form;
+}
+
+// A layout that does not exist yet, as `project --kind --disks --disk-size`.
+QFormLayout* ProjectionTab::makeNewLayoutFields() {
     kind_ = new QComboBox;
     kind_->setObjectName("projection-kind");
     for (const LayoutKind k : diskLayoutKinds())
@@ -51,16 +72,15 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     diskSize_->setPlaceholderText(tr("empty: the drive's capacity"));
     diskSize_->setToolTip(tr("Each disk's size: 500G (10^9 bytes), 4TiB (2^40 bytes), or one per "
                              "disk (500G,500G,1T); empty: the chosen drive's capacity"));
-    used_ = new QLineEdit("1T");
-    used_->setObjectName("projection-used");
-    used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
-    growth_ = new QLineEdit("30%");
-    growth_->setObjectName("projection-growth");
-    growth_->setToolTip(tr("Yearly growth: 30% (compound) or 2TB/y (linear)"));
-    years_ = new QSpinBox;
-    years_->setObjectName("projection-years");
-    years_->setRange(1, 50);
-    years_->setValue(5);
+    auto* fresh = new QFormLayout;
+    fresh->addRow(tr("&Kind:"), kind_);
+    fresh->addRow(tr("D&isks:"), disks_);
+    fresh->addRow(tr("Disk si&ze:"), diskSize_);
+    return fresh;
+}
+
+// What the drives cost and wear, beside what the layout holds: the window fits 768 lines.
+QFormLayout* ProjectionTab::makeDriveFields() {
     drive_ = new QComboBox;
     drive_->setObjectName("projection-drive");
     drive_->addItem(tr("(none)"), QString());
@@ -77,23 +97,16 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     writeAmplification_->setToolTip(
         tr("Device writes per host write, e.g. 3.0, over the layout's model"));
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("&Layout:"), layout_);
-    form->addRow(tr("&Capacity:"), capacity_);
-    form->addRow(tr("&Used now:"), used_);
-    form->addRow(tr("&Growth per year:"), growth_);
-    form->addRow(tr("&Years:"), years_);
-    auto* fresh = new QFormLayout;
-    fresh->addRow(tr("&Kind:"), kind_);
-    fresh->addRow(tr("D&isks:"), disks_);
-    fresh->addRow(tr("Disk si&ze:"), diskSize_);
-    // What the drives cost and wear, beside what the layout holds: the window fits 768 lines.
     auto* drives = new QFormLayout;
     drives->addRow(tr("&Drive:"), drive_);
     drives->addRow(tr("&Host writes:"), hostWrites_);
     drives->addRow(tr("&Price:"), price_);
     drives->addRow(tr("&Write amplification:"), writeAmplification_);
 
+    return drives;
+}
+
+ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot;
     plot_->setObjectName("projection-plot");
     plot_->setMinimumHeight(260);
@@ -104,11 +117,11 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* top = new QHBoxLayout;
-    top->addLayout(form);
+    top->addLayout(makeLayoutFields());
     top->addSpacing(24);
-    top->addLayout(fresh);
+    top->addLayout(makeNewLayoutFields());
     top->addSpacing(24);
-    top->addLayout(drives);
+    top->addLayout(makeDriveFields());
     top->addStretch(1);
     auto* box = new QVBoxLayout(this);
     box->addLayout(top);
@@ -242,21 +255,12 @@ void ProjectionTab::showMessage(const QString& text) {
     summary_->setText(text);
 }
 
-bool ProjectionTab::recompute() {
-    const LayoutRecord* chosenLayout = chosen();
-    const bool fresh = newLayoutChosen();
-    if (!chosenLayout && !fresh) {
-        showMessage(tr("Choose a layout."));
-        return false;
-    }
-    ProjectionSettings settings{ss(used_->text().trimmed()),
-                                ss(growth_->text().trimmed()),
-                                static_cast<unsigned>(years_->value()),
-                                std::nullopt,
-                                {},
-                                {},
-                                {},
-                                {}};
+std::optional<ProjectionSettings>
+ProjectionTab::settingsOfFields(const LayoutRecord* chosenLayout) {
+    ProjectionSettings settings;
+    settings.used = ss(used_->text().trimmed());
+    settings.growth = ss(growth_->text().trimmed());
+    settings.years = static_cast<unsigned>(years_->value());
     if (chosenLayout && layoutSpecIsImported(chosenLayout->spec)) {
         const LayoutRecord& l = *chosenLayout;
         // Its disks are unknown: the capacity typed for it is all there is to project against.
@@ -267,7 +271,7 @@ bool ProjectionTab::recompute() {
                            "capacity model. Type its usable capacity (e.g. 12T) under Capacity "
                            "to project it.")
                             .arg(qs(l.name)));
-            return false;
+            return std::nullopt;
         }
         settings.capacities.push_back(l.name + "=" + ss(capacity));
     } else {
@@ -279,7 +283,20 @@ bool ProjectionTab::recompute() {
             if (const Drive* d = catalog_.find(ss(id)))
                 settings.drive = *d;
     }
-    auto request = projectionRequest(settings);
+    return settings;
+}
+
+bool ProjectionTab::recompute() {
+    const LayoutRecord* chosenLayout = chosen();
+    const bool fresh = newLayoutChosen();
+    if (!chosenLayout && !fresh) {
+        showMessage(tr("Choose a layout."));
+        return false;
+    }
+    const auto settings = settingsOfFields(chosenLayout);
+    if (!settings)
+        return false;
+    auto request = projectionRequest(*settings);
     if (!request) {
         showMessage(fieldError(request.error()));
         return false;

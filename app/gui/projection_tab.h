@@ -12,6 +12,7 @@
 #include "engine/capacity/drive_catalog.h"
 #include "engine/capacity/projection.h"
 #include "engine/store/store.h"
+#include "engine/workbench.h"
 
 #include <QWidget>
 #include <map>
@@ -20,6 +21,7 @@
 #include <vector>
 
 class QComboBox;
+class QFormLayout;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -63,6 +65,12 @@ public:
     QLabel* summary() const { return summary_; }
 
 private:
+    QFormLayout* makeLayoutFields();
+    QFormLayout* makeNewLayoutFields();
+    QFormLayout* makeDriveFields();
+    // The projection's settings as the fields say them; none, with the reason shown, when an
+    // imported layout has no capacity typed.
+    std::optional<ProjectionSettings> settingsOfFields(const LayoutRecord* chosenLayout);
     void showMessage(const QString& text);
     // The chosen layout, or none.
     const LayoutRecord* chosen() const;

@@ -66,6 +66,7 @@ Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
     }
     Drive d;
     d.line = static_cast<unsigned>(region.begin.line);
+    d.source = source;
     auto id = requiredString(t, "id", region, source);
     if (!id)
         return fail(id.error());

@@ -27,6 +27,7 @@ struct Drive {
     std::optional<double> warrantyYears;
     double priceUsd = 0; // illustrative; the catalog file says so
     unsigned line = 0;   // where the entry starts in the catalog, for messages
+    std::string source;  // the catalog file it came from, for messages
 
     // Rated bytes written per drive: TBW * 10^12, else DWPD * capacity * 365 * warranty years.
     // nullopt when endurance does not apply (HDDs).

@@ -208,6 +208,11 @@ struct ProjectionRequest {
     std::map<std::string, std::uint64_t> givenCapacity;
     // The use was typed in a binary unit (1TiB): the answer gives its sizes so too.
     bool binaryUnits = false;
+    // The growth fitted to usage samples (the file they came from), or none: typed as a rate.
+    std::optional<GrowthFit> fit;
+    std::string samplesPath;
+    std::optional<double> ceiling;   // fraction of usable; each kind's default when unset
+    double underprovisionGain = 1.0; // the user's WA factor for underprovisioning, (0, 1]
 };
 
 struct ProjectionInput {

@@ -1,189 +1,53 @@
-// What both front ends do with the engine (see workbench.h).
-#include "engine/workbench.h"
+// The front door's capacity projections (see projections.h).
+#include "engine/workbench/projections.h"
 
 #include "engine/base/size.h"
-#include "engine/build/clients.h"
 #include "engine/build/layout_spec.h"
-#include "engine/build/plan.h"
-#include "engine/build/serve.h"
-#include "engine/campaign/campaign.h"
-#include "engine/campaign/precondition.h"
-#include "engine/exec/ssh_runner.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace lb {
 
-Expected<Scenario> resolveScenario(const ScenarioSource& source, std::optional<std::int64_t> resume,
-                                   const std::optional<std::string>& onlyLayout, Store* store,
-                                   const ProbeRegistry& probes) {
-    auto fromSource = [&]() {
-        return source.text ? parseScenario(*source.text, source.path, probes)
-                           : loadScenario(source.path, probes);
-    };
-    Expected<Scenario> scenario = badInput("no scenario");
-    if (resume && store) {
-        // A resumed campaign runs the scenario it started with, whatever the source says now.
-        // A file anchors the stored text's relative paths where it is now; an editor's text at
-        // the path the campaign stored.
-        LB_TRY(stored, storedScenario(*store, *resume));
-        scenario = parseScenario(
-            stored.second, source.text || source.path.empty() ? stored.first : source.path, probes);
-        // The stored copy has its CHAP secrets masked: they come from the source, for the same
-        // layouts.
-        if (scenario && hasMaskedSecrets(*scenario)) {
-            LB_TRY(given, fromSource());
-            const std::string name = source.path.empty() ? "the scenario editor" : source.path;
-            LB_TRY_VOID(restoreMaskedSecrets(*scenario, given, name));
-        }
-    } else {
-        scenario = fromSource();
-    }
-    if (!scenario || !onlyLayout)
-        return scenario;
-    const auto& layouts = scenario->layouts;
-    if (std::none_of(layouts.begin(), layouts.end(),
-                     [&](const ScenarioLayout& l) { return l.name == *onlyLayout; }))
-        return badInput("layout: no layout named '" + *onlyLayout + "' in " +
-                        (source.path.empty() ? std::string("the scenario") : source.path));
-    return scenario;
-}
-
 namespace {
 
-// The layout's block devices, each once in the review, with the layouts that destroy it.
-void reviewDevices(CampaignReview& review, PlannedLayout& planned, const Scenario& scenario,
-                   const ScenarioLayout& l) {
-    for (const auto& diskName : scenario.disksTouchedBy(l)) {
-        const ScenarioDisk* d = scenario.disk(diskName);
-        if (!d || d->device.empty())
-            continue;
-        planned.devices.push_back(d->device);
-        auto known = std::find_if(review.devices.begin(), review.devices.end(),
-                                  [&](const DeviceReview& r) { return r.path == d->device; });
-        if (known == review.devices.end()) {
-            review.devices.push_back({d->device, d->name, d->wipe, {}, {}, {}});
-            known = std::prev(review.devices.end());
-        }
-        if (std::find(known->layouts.begin(), known->layouts.end(), l.name) == known->layouts.end())
-            known->layouts.push_back(l.name);
-    }
-}
-
-} // namespace
-
-CampaignReview reviewCampaign(const Scenario& scenario,
-                              const std::optional<std::string>& onlyLayout) {
-    CampaignReview review;
-    review.scenario = scenario.name;
-    for (const auto& l : scenario.layouts) {
-        if (onlyLayout && !l.baseline && l.name != *onlyLayout)
-            continue;
-        PlannedLayout planned;
-        planned.name = l.name;
-        planned.kind = std::string(layoutKindName(l.kind));
-        planned.baseline = l.baseline;
-        reviewDevices(review, planned, scenario, l);
-        if (auto parts = planParts(scenario, l)) {
-            for (auto& part : *parts)
-                for (auto& step : part.steps) {
-                    if (part.runsOn == RunsOn::Guest)
-                        step.description = "in the guest: " + step.description;
-                    planned.steps.push_back(std::move(step));
-                }
-        } else {
-            planned.problem = parts.error().message;
-        }
-        review.layouts.push_back(std::move(planned));
-    }
-    return review;
-}
-
-void inspectReviewedDevices(CampaignReview& review, Runner& runner, const DiskInspector& inspector,
-                            const std::atomic<bool>* cancel) {
-    for (auto& device : review.devices) {
-        if (cancel && cancel->load())
-            break;
-        if (auto state = inspector(runner, device.path))
-            device.state = std::move(*state);
-        else
-            device.inspectError = state.error().message;
-    }
-}
-
-namespace {
-
-Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistry& probes,
-                                    const DryRunHost& host, const ScenarioLayout& layout) {
-    DryRunLayout out;
-    out.layout = &layout;
-    LB_TRY(parts, planParts(scenario, layout, host.deviceBytes));
-    out.parts = std::move(parts);
-    const LayoutPlan& plan = out.parts.back(); // the part the workloads run on
-    WorkloadContext ctx;
-    ctx.workdir = plan.workdir;
-    // A qemu guest started by the plan has the memory it is given.
-    ctx.ramBytes = layout.guest && layout.guest->hypervisor == Hypervisor::Qemu
-                       ? layout.guest->memoryBytes
-                       : host.ramBytes;
-    if (layout.guest) {
-        const auto guestTarget = parseSshUrl(layout.guest->target);
-        ctx.root = guestTarget && guestTarget->user == "root";
+// The growth, typed as a rate or fitted to usage samples, and the use it starts from: typed, or
+// with samples the last one measured.
+Expected<void> readGrowthAndUse(const ProjectionSettings& s, ProjectionRequest& r) {
+    if (!s.growth.empty() && !s.samples.empty())
+        return badInput("growth/samples: give one (a rate, or samples to fit)");
+    if (s.growth.empty() && s.samples.empty())
+        return badInput("growth: required: 30% (compound) or 2TB/y (linear), or samples to fit");
+    if (!s.samples.empty()) {
+        LB_TRY(samples, loadUsageSamples(s.samples));
+        LB_TRY(fit, fitGrowth(samples));
+        r.growth = fit.model;
+        r.fit = fit;
+        r.samplesPath = s.samples;
     } else {
-        ctx.root = host.root;
+        LB_TRY(growth, parseGrowth(s.growth));
+        r.growth = growth;
     }
-    ctx.layoutName = layout.name;
-    ctx.exported = exportTarget(layout, plan.workdir);
-    for (const auto& w : scenario.workloads) {
-        const Probe* probe = probes.find(w.probe);
-        DryRunWorkload dw;
-        dw.workload = &w;
-        WorkloadContext wctx = ctx;
-        wctx.clients = drivenClients(scenario, w, *probe);
-        dw.where = !wctx.clients.empty() ? DryRunWorkload::Where::Workbench
-                   : !w.clients.empty()  ? DryRunWorkload::Where::Client
-                                         : DryRunWorkload::Where::Layout;
-        LB_TRY(command, probe->command(w.options, wctx));
-        dw.command = std::move(command);
-        dw.rounds = preconditioningFor(layout, w, *probe, &dw.notPreconditioned);
-        out.workloads.push_back(std::move(dw));
-    }
-    std::vector<Preconditioning> conditioned;
-    for (const auto& dw : out.workloads)
-        if (dw.rounds)
-            conditioned.push_back(*dw.rounds);
-    if (!conditioned.empty())
-        out.precondition = describePreconditioning(layout, conditioned);
-    return out;
-}
-
-} // namespace
-
-Expected<DryRun> dryRun(const Scenario& scenario, const ProbeRegistry& probes,
-                        const DryRunHost& host) {
-    DryRun out;
-    out.schedule = scheduleCampaign(scenario, std::nullopt);
-    for (const auto& layout : scenario.layouts) {
-        LB_TRY(planned, dryRunLayout(scenario, probes, host, layout));
-        out.layouts.push_back(std::move(planned));
-    }
-    return out;
-}
-
-Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
-    if (s.used.empty())
+    if (s.used.empty() && !r.fit)
         return badInput("used: required (bytes in use now, e.g. 1.2T)");
-    if (s.growth.empty())
-        return badInput("growth: required: 30% (compound) or 2TB/y (linear)");
-    ProjectionRequest r;
+    if (s.used.empty()) {
+        r.usedBytes = r.fit->lastBytes; // start from the last measurement
+        return {};
+    }
     auto used = parseSize(s.used);
     if (!used)
         return badInput("used: " + used.error().message);
     r.usedBytes = *used;
+    return {};
+}
+
+} // namespace
+
+Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
+    ProjectionRequest r;
+    LB_TRY_VOID(readGrowthAndUse(s, r));
     // The use is the one size every projection has: its unit is the answer's (as `project`'s).
     r.binaryUnits = projectionInBinaryUnits("", s.used);
-    LB_TRY(growth, parseGrowth(s.growth));
-    r.growth = growth;
     if (s.years < 1 || s.years > 50)
         return badInput("years: must be 1 to 50");
     r.years = s.years;
@@ -200,6 +64,8 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     }
     LB_TRY(wa, parseWriteAmplifications(s.writeAmplification));
     r.writeAmplification = std::move(wa);
+    r.ceiling = s.ceiling;
+    r.underprovisionGain = s.underprovisionGain;
     return r;
 }
 
@@ -327,6 +193,8 @@ ProjectionInput projectionInput(std::string name, CapacityInput layout,
     in.price = request.price;
     in.hostBytesPerDay = request.hostBytesPerDay;
     in.writeAmplification = request.writeAmplification.forLayout(in.name);
+    in.ceiling = request.ceiling;
+    in.underprovisionGain = request.underprovisionGain;
     return in;
 }
 
@@ -359,6 +227,101 @@ std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord
     if (!in || (!in->givenUsableBytes && !computeCapacity(in->layout)))
         return std::nullopt;
     return projectLayout(*in);
+}
+
+namespace {
+
+// Price, endurance and wear need disks: when every stored layout asked for is an imported one
+// with only its capacity given, and no new layout is asked for, the first of them set is a misfit.
+std::optional<ProjectionMisfit> noDisksToPrice(const ProjectionAsk& ask,
+                                               const ProjectionCoverage& coverage) {
+    if (!ask.hypothetical.kinds.empty() || !coverage.modelled.empty() || coverage.given.empty())
+        return std::nullopt;
+    const ProjectionSettings& s = ask.settings;
+    for (const auto& [named, field] :
+         {std::pair{s.drive.has_value(), "drive"}, std::pair{!s.hostWrites.empty(), "host-writes"},
+          std::pair{!s.price.empty(), "price"},
+          std::pair{!s.writeAmplification.empty(), "write-amplification"}})
+        if (named)
+            return ProjectionMisfit{ProjectionMisfit::Why::NoDisksKnown, field, coverage.given};
+    return std::nullopt;
+}
+
+// The stored layouts of an ask, each with what it is projected from.
+Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan& plan) {
+    std::vector<LayoutRecord> records;
+    for (const auto& name : ask.stored) {
+        assert(store && "a projection of stored layouts needs the store");
+        LB_TRY(record, storedLayout(*store, name));
+        records.push_back(std::move(record));
+    }
+    LB_TRY(coverage, projectionCoverage(records, plan.request.givenCapacity));
+    plan.coverage = std::move(coverage);
+    if (!plan.coverage.missing.empty()) {
+        plan.misfit = ProjectionMisfit{ProjectionMisfit::Why::NoCapacityModel,
+                                       ask.settings.used.empty() ? "samples" : "used",
+                                       plan.coverage.missing};
+        return {};
+    }
+    for (const auto& record : records) {
+        LB_TRY(in, storedProjectionInput(record, plan.request));
+        plan.inputs.push_back(std::move(in));
+        plan.kinds.push_back(record.kind);
+    }
+    plan.misfit = noDisksToPrice(ask, plan.coverage);
+    return {};
+}
+
+// Without a disk size the disks are the catalog drive's: a size the layout cannot take is the
+// catalog's, named at the drive's entry.
+Error blameCatalog(Error error, const Drive& drive) {
+    constexpr std::string_view field = "disk-size: ";
+    if (error.message.starts_with(field))
+        error.message = drive.source + ":" + std::to_string(drive.line) + ": capacity_bytes: " +
+                        error.message.substr(field.size()) + " (drive '" + drive.id +
+                        "', whose capacity is the disk size when none is given)";
+    return error;
+}
+
+} // namespace
+
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
+    ProjectionPlan plan;
+    LB_TRY(request, projectionRequest(ask.settings));
+    plan.request = std::move(request);
+    plan.binaryUnits = projectionInBinaryUnits(ask.hypothetical.diskSize, ask.settings.used);
+    LB_TRY_VOID(planStored(ask, store, plan));
+    if (plan.misfit)
+        return plan;
+    if (!ask.hypothetical.kinds.empty()) {
+        plan.disksFromDrive = ask.hypothetical.diskSize.empty() && ask.settings.drive;
+        LB_TRY(hypothetical, hypotheticalLayouts(ask.hypothetical, ask.settings.drive));
+        for (auto& h : hypothetical) {
+            plan.kinds.push_back(h.name);
+            plan.inputs.push_back(projectionInput(h.name, std::move(h.layout), plan.request));
+        }
+    }
+    if (plan.inputs.empty())
+        return badInput("kind/layout: name at least one layout to project");
+    std::vector<std::string> projected;
+    for (const auto& in : plan.inputs)
+        projected.push_back(in.name);
+    LB_TRY_VOID(checkWriteAmplificationLayouts(plan.request.writeAmplification, projected));
+    return plan;
+}
+
+Expected<std::vector<LayoutProjection>> projectPlan(const ProjectionPlan& plan) {
+    if (plan.misfit)
+        return badInput(plan.misfit->field + ": applies to none of the layouts projected");
+    std::vector<LayoutProjection> out;
+    for (const auto& in : plan.inputs) {
+        auto p = projectLayout(in);
+        if (!p)
+            return fail(plan.disksFromDrive ? blameCatalog(p.error(), *plan.request.drive)
+                                            : p.error());
+        out.push_back(std::move(*p));
+    }
+    return out;
 }
 
 } // namespace lb

@@ -1,0 +1,166 @@
+// The front door's capacity projections, as people ask for them: the settings as typed (use,
+// growth or usage samples to fit it to, horizon, drive, price, write amplification, capacities
+// given for imported layouts), the layouts to project (stored ones, and ones that do not exist
+// yet), and every projection checked and made in one call.
+#pragma once
+
+#include "engine/base/expected.h"
+#include "engine/capacity/drive_catalog.h"
+#include "engine/capacity/projection.h"
+#include "engine/store/store.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb {
+
+// ---- capacity projections
+
+// A projection's settings as a person types them, the same words in every front end.
+struct ProjectionSettings {
+    std::string used;   // bytes in use now: "1.2T"; with samples, default the last sample's
+    std::string growth; // "30%" (compound) or "2TB/y" (linear); or samples, below
+    unsigned years = 5;
+    std::optional<Drive> drive;
+    std::string hostWrites; // "100G/d"; empty: no wear figures
+    // "nas=12T": the usable capacity of an imported layout, whose disks are unknown; one each.
+    std::vector<std::string> capacities;
+    std::string price; // "180" per drive or "25/TB"; empty: the drive's catalog price, if any
+    std::vector<std::string> writeAmplification; // "3.0" for all, "NAME=3.0" for one
+    std::string samples; // instead of growth: a CSV of date,bytes usage samples to fit it to
+    std::optional<double> ceiling;   // the fill ceiling as a fraction; each kind's default
+    double underprovisionGain = 1.0; // the user's WA factor for underprovisioning
+};
+
+// The settings checked and read; bad input naming the field (used, growth, samples, years,
+// host-writes, capacity, price, write-amplification, ceiling, underprovision-wa-gain).
+Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings);
+
+// Layouts that do not exist yet, as typed (`project --kind K --disks N --disk-size S`, the
+// Projection tab's "New layout…"): several kinds compare the same disks.
+struct HypotheticalLayoutSettings {
+    std::vector<std::string> kinds; // "zfs-raidz2", as typed
+    unsigned disks = 0;             // 0 with one size per disk: as many as there are sizes
+    // "500G", "4TiB" for every disk, or one per disk ("500G,500G,1T"); empty: the drive's capacity.
+    std::string diskSize;
+    std::string recordsize = "128K"; // ZFS record size, read as a binary size
+    unsigned ashift = 12;
+    double underprovision = 1.0;
+};
+
+struct HypotheticalLayout {
+    std::string name; // the kind as typed
+    CapacityInput layout;
+};
+
+// Each kind's layout of those disks, in the order given, `drive`'s capacity the disk size when
+// none is typed. Bad input naming the field: disk-size (none and no drive, not a size, sizes
+// that are not one per disk), disks (0 with one size for every disk), recordsize, kind (not a
+// kind). Whether the disks make such a layout (too few, too small) is the capacity model's to
+// say, when the layout is projected.
+Expected<std::vector<HypotheticalLayout>>
+hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optional<Drive>& drive);
+
+// The unit a projection answers in: binary (TiB) when the disk size or the use was typed in a
+// binary unit ("4TiB", "900gib"), decimal (TB, as drives are sold) otherwise. TiB in, TiB out.
+bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
+
+// "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/base/size.h reads a drive's) -> usable
+// bytes by layout name; bad input naming the field `capacity`: no '=', no name, a size that is
+// not one or is 0, a layout given twice.
+Expected<std::map<std::string, std::uint64_t>>
+parseGivenCapacities(const std::vector<std::string>& texts);
+
+// "FIELD: 'x' is not among the layouts projected ('a', 'b')" ("(none)" when none is).
+Error notAmongProjected(std::string_view field, const std::string& name,
+                        const std::vector<std::string>& projected);
+// Every layout a --write-amplification names is among those projected.
+Expected<void> checkWriteAmplificationLayouts(const GivenWriteAmplification& given,
+                                              const std::vector<std::string>& projected);
+
+// How a projection covers stored layouts, each listed in the order given: those projected from
+// their recorded disks, imported ones projected against the capacity given for them, and
+// imported ones it cannot project, no capacity being given. Layouts that are none of these (a
+// dir: no capacity model, not imported) are left out of the projection, as before.
+struct ProjectionCoverage {
+    std::vector<std::string> modelled;
+    std::vector<std::string> given;
+    std::vector<std::string> missing;
+};
+
+// Bad input naming the field `capacity` when a capacity is given for a layout that is not among
+// `layouts`, or for one that is not imported (its capacity comes from its disks).
+Expected<ProjectionCoverage>
+projectionCoverage(const std::vector<LayoutRecord>& layouts,
+                   const std::map<std::string, std::uint64_t>& givenCapacity);
+
+// The projection input of a layout under a request.
+ProjectionInput projectionInput(std::string name, CapacityInput layout,
+                                const ProjectionRequest& request);
+
+// The stored layout of that name; bad input naming the field `layout` when there is none.
+Expected<LayoutRecord> storedLayout(Store& store, const std::string& layout);
+
+// The projection input of a stored layout under a request: its recorded disks, or, for an
+// imported layout, the capacity the request gives it. Bad input naming the field `layout` when
+// it has neither (what its spec lacks; an imported layout records no disks).
+Expected<ProjectionInput> storedProjectionInput(const LayoutRecord& layout,
+                                                const ProjectionRequest& request);
+
+// A stored layout's projection under a request; none when neither its spec nor the request says
+// enough for a capacity (see storedProjectionInput), the projection's error when the engine
+// rejects the input.
+std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord& layout,
+                                                              const ProjectionRequest& request);
+
+// ---- several layouts projected side by side, as `project` and the Projection tab ask
+
+// What to project: layouts of the results store by name, and layouts that do not exist yet
+// (hypothetical.kinds empty: none).
+struct ProjectionAsk {
+    ProjectionSettings settings;
+    std::vector<std::string> stored;
+    HypotheticalLayoutSettings hypothetical;
+};
+
+// A setting that applies to none of the layouts asked for, which the front end refuses in its
+// own words: use (or samples) when an imported layout has no capacity given (NoCapacityModel);
+// drive, host-writes, price or write-amplification when every layout is an imported one with
+// only its capacity given, and so no disks to price or wear (NoDisksKnown).
+struct ProjectionMisfit {
+    enum class Why { NoCapacityModel, NoDisksKnown };
+    Why why = Why::NoCapacityModel;
+    std::string field;                // used, samples, drive, host-writes, price, ...
+    std::vector<std::string> layouts; // the imported layouts it does not apply to
+};
+
+// An ask read and checked, ready to project: each layout's input, with the kind it is shown as
+// (what a stored layout records, "imported" for one whose capacity is given; a new one's kind as
+// typed), how the stored layouts are covered, and a misfit, if any, which projectPlan refuses.
+struct ProjectionPlan {
+    ProjectionRequest request;
+    std::vector<ProjectionInput> inputs; // the stored layouts in the order asked, then the new
+    std::vector<std::string> kinds;
+    ProjectionCoverage coverage;
+    std::optional<ProjectionMisfit> misfit;
+    // The unit the answer is given in: TiB when the disk size or the use was typed so.
+    bool binaryUnits = false;
+    bool disksFromDrive = false; // no disk size typed: the new layouts' disks are the drive's
+};
+
+// Bad input naming the field: the settings' (projectionRequest), layout (not in the store),
+// capacity (projectionCoverage), the new layouts' (hypotheticalLayouts), kind/layout (nothing to
+// project), write-amplification (for a layout not projected). `store` is read only for
+// `ask.stored`, and must be given when that is not empty.
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store);
+
+// Each layout of the plan projected, in order; bad input when the plan has a misfit, or naming
+// the field the projection rejects (a disk size the layout cannot take is the catalog drive's,
+// at its entry, when the disks are the drive's).
+Expected<std::vector<LayoutProjection>> projectPlan(const ProjectionPlan& plan);
+
+} // namespace lb
