@@ -4,6 +4,7 @@
 #include "reports/report_data.h"
 
 #include "engine/build/layout_spec.h"
+#include "engine/scenario/scenario.h"
 #include "engine/workbench.h"
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 #include <map>
 #include <pwd.h>
 #include <set>
-#include <toml++/toml.h>
 #include <unistd.h>
 
 namespace lb {
@@ -52,34 +52,6 @@ std::string originText(const RunOrigin& origin) {
     return out;
 }
 
-// Thresholds and description from a stored scenario's TOML; nothing when it does not parse.
-struct ScenarioBits {
-    std::optional<Thresholds> thresholds;
-    std::string description;
-};
-
-ScenarioBits scenarioBits(const std::string& text) {
-    ScenarioBits bits;
-    if (text.empty())
-        return bits;
-    toml::table root;
-    try {
-        root = toml::parse(text);
-    } catch (const toml::parse_error&) {
-        return bits; // the campaign stored it after validating it; nothing to add here
-    }
-    if (auto d = root["description"].value<std::string>())
-        bits.description = *d;
-    if (const toml::table* t = root["thresholds"].as_table()) {
-        Thresholds th;
-        th.viableMax = (*t)["viable"].value_or(th.viableMax);
-        th.notViableMin = (*t)["not_viable"].value_or(th.notViableMin);
-        if (validThresholds(th))
-            bits.thresholds = th;
-    }
-    return bits;
-}
-
 // The runs of `layouts`, each layout's from the campaign `runsOf` gives it (none: all of them).
 Expected<std::vector<ReportRun>>
 loadRuns(Store& store, const std::set<std::string>& layouts,
@@ -101,26 +73,255 @@ loadRuns(Store& store, const std::set<std::string>& layouts,
         if (const auto of = runsOf(s.layout); of && s.campaignId != *of)
             continue;
         ReportRun r;
-        r.id = s.id;
-        r.campaignId = s.campaignId;
-        r.layout = std::move(s.layout);
-        r.workload = std::move(s.workload);
-        r.probe = std::move(s.probe);
-        r.iteration = s.iteration;
-        r.status = s.status;
-        r.reason = std::move(s.reason);
-        r.argv = std::move(s.argv);
-        r.caveats = std::move(s.caveats);
-        r.toolVersion = std::move(s.toolVersion);
+        static_cast<StoredRun&>(r) = std::move(s);
         if (r.status != RunStatus::Ok)
-            r.stderrTail = tail(s.stderrText);
-        r.wallSeconds = s.wallSeconds;
-        r.exitCode = s.exitCode;
-        r.source = std::move(s.source);
-        r.origin = originText(s.origin);
+            r.stderrTail = tail(r.stderrText);
+        r.stderrText.clear();
+        r.originText = originText(r.origin);
         out.push_back(std::move(r));
     }
     return out;
+}
+
+} // namespace
+
+namespace {
+
+// Which runs a report holds: those of one campaign (named, else the newest the compared layouts
+// ran in, unless every run is asked for), and the layouts with runs there.
+struct ReportScope {
+    std::vector<LayoutRecord> all;
+    std::optional<std::int64_t> campaignId;
+    std::optional<StoredCampaign> campaign; // the campaign the report is about, if one
+    std::size_t campaignsSeen = 0;          // campaigns of the compared layouts, when none named
+    std::set<std::string> importedOnly;     // layouts with imported runs only: all of them count
+    std::vector<LayoutRecord> layouts;      // in scope, their run counts the campaign's
+
+    // The campaign whose runs of `layout` the report holds; none: all of them.
+    std::optional<std::int64_t> runsOf(const std::string& layout) const {
+        return importedOnly.count(layout) ? std::nullopt : campaignId;
+    }
+    const LayoutRecord* byName(const std::string& name) const {
+        for (const auto& l : all)
+            if (l.name == name)
+                return &l;
+        return nullptr;
+    }
+};
+
+// The newest campaign of the layouts the report compares (the named ones, else all).
+Expected<void> findNewestCampaign(Store& store, const ReportRequest& request, ReportScope& s) {
+    std::set<std::int64_t> ids;
+    for (const auto& l : s.all) {
+        if ((request.baseline || request.candidate) && l.name != request.baseline &&
+            l.name != request.candidate)
+            continue;
+        LB_TRY(of, store.campaignsOfLayout(l.id));
+        for (const auto id : of)
+            if (id != 0)
+                ids.insert(id);
+    }
+    s.campaignsSeen = ids.size();
+    if (!ids.empty())
+        s.campaignId = *ids.rbegin();
+    return {};
+}
+
+// The layouts in scope: every layout, or those with runs in the campaign (and, when the campaign
+// was not named, those with imported runs only).
+Expected<void> findScopeLayouts(Store& store, const ReportRequest& request, ReportScope& s) {
+    std::map<std::string, LayoutRunCounts> counts;
+    if (s.campaign) {
+        LB_TRY(found, store.campaignLayoutRuns(s.campaign->id));
+        counts = std::move(found);
+    }
+    for (auto l : s.all) {
+        if (s.campaign) {
+            const auto it = counts.find(l.name);
+            if (it == counts.end()) {
+                if (request.campaignId)
+                    continue;
+                LB_TRY(of, store.campaignsOfLayout(l.id));
+                if (of.empty() || *of.rbegin() != 0)
+                    continue;
+                s.importedOnly.insert(l.name);
+            } else {
+                l.runs = it->second.runs;
+                l.failedRuns = it->second.notOk;
+            }
+        }
+        s.layouts.push_back(std::move(l));
+    }
+    return {};
+}
+
+Expected<ReportScope> findScope(Store& store, const ReportRequest& request) {
+    ReportScope s;
+    LB_TRY(all, store.layouts());
+    s.all = std::move(all);
+    s.campaignId = request.campaignId;
+    if (!s.campaignId && !request.allRuns)
+        LB_TRY_VOID(findNewestCampaign(store, request, s));
+    if (s.campaignId) {
+        LB_TRY(found, store.campaign(*s.campaignId));
+        if (!found)
+            return badInput("campaign: no campaign " + std::to_string(*s.campaignId) + " in " +
+                            store.path());
+        s.campaign = std::move(found);
+    }
+    LB_TRY_VOID(findScopeLayouts(store, request, s));
+    for (const auto& [field, name] :
+         {std::pair{"baseline", &request.baseline}, std::pair{"candidate", &request.candidate}})
+        if (*name && !s.byName(**name))
+            return badInput(std::string(field) + ": no layout named '" + **name + "' in " +
+                            store.path());
+    if (s.layouts.empty())
+        return badInput(s.campaign ? "campaign: campaign " + std::to_string(s.campaign->id) +
+                                         " has no runs in " + store.path()
+                                   : "no layouts in " + store.path() +
+                                         ": import results or run a scenario first");
+    return s;
+}
+
+// The baseline (named, else the one the scenario marked, else the first by name) first, then the
+// candidates (the one named, else every other layout in scope).
+Expected<std::vector<LayoutRecord>> chooseLayouts(const ReportScope& s,
+                                                  const ReportRequest& request) {
+    std::string baseline = s.layouts.front().name;
+    if (request.baseline)
+        baseline = *request.baseline;
+    else if (const auto marked = std::find_if(
+                 s.layouts.begin(), s.layouts.end(),
+                 [](const LayoutRecord& l) { return layoutSpecMarksBaseline(l.spec); });
+             marked != s.layouts.end())
+        baseline = marked->name;
+    auto inScope = [&](const std::string& name) -> LayoutRecord {
+        for (const auto& l : s.layouts)
+            if (l.name == name)
+                return l;
+        LayoutRecord l = *s.byName(name); // named but without runs in the campaign
+        l.runs = l.failedRuns = 0;
+        return l;
+    };
+    std::vector<LayoutRecord> chosen{inScope(baseline)};
+    if (request.candidate) {
+        if (*request.candidate == baseline)
+            return badInput("candidate: '" + baseline + "' is also the baseline");
+        chosen.push_back(inScope(*request.candidate));
+        return chosen;
+    }
+    for (const auto& l : s.layouts)
+        if (l.name != baseline)
+            chosen.push_back(l);
+    return chosen;
+}
+
+// Which runs the report holds, as its top says.
+std::string scopeText(const ReportScope& s, const ReportRequest& request) {
+    const std::string name =
+        s.campaign && !s.campaign->name.empty() ? " '" + s.campaign->name + "'" : "";
+    if (request.campaignId)
+        return "campaign " + std::to_string(*request.campaignId) + name +
+               " (--campaign; --all for every run)";
+    if (s.campaignId)
+        return "campaign " + std::to_string(*s.campaignId) + name + ", " +
+               (s.campaignsSeen > 1 ? "the newest of " + std::to_string(s.campaignsSeen) +
+                                          " campaigns with these layouts"
+                                    : std::string("the only campaign with these layouts")) +
+               (s.importedOnly.empty() ? "" : ", and every imported run") +
+               " (--campaign N for another, --all for every run)";
+    return request.allRuns ? "every run in the database (--all)"
+                           : "every run in the database (all imported)";
+}
+
+// What the campaign the report is about says: its scenario, the rule it judged by, how its runs
+// did their I/O, its inventory and its SSD preconditioning.
+Expected<void> addCampaign(ReportData& data, Store& store, const StoredCampaign& campaign,
+                           const ReportRequest& request) {
+    data.campaignId = campaign.id;
+    data.campaign = campaign.name;
+    data.scenarioPath = campaign.scenarioPath;
+    const StoredScenarioSummary scenario = summarizeStoredScenario(campaign.scenario);
+    data.scenarioDescription = scenario.description;
+    LB_TRY(policy, store.campaignPolicy(campaign.id));
+    if (request.scenarioThresholds && policy)
+        data.thresholds = policy->thresholds;
+    else if (request.scenarioThresholds && scenario.thresholds)
+        data.thresholds = *scenario.thresholds; // a campaign from before policies were stored
+    if (policy)
+        data.decide = policy->decide;
+    LB_TRY(io, store.campaignIo(campaign.id));
+    data.io = io;
+    data.inventoryJson = campaign.inventory;
+    LB_TRY(steps, store.conditioningSteps(campaign.id));
+    data.steadyState = steadyStateSeries(steps);
+    return {};
+}
+
+// Each chosen layout with its capacity, samples and series.
+Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<LayoutRecord>& chosen,
+                          const ReportScope& s) {
+    for (const auto& l : chosen) {
+        ReportLayout rl;
+        rl.name = l.name;
+        rl.kind = l.kind;
+        rl.host = l.host;
+        rl.specJson = l.spec;
+        rl.baseline = l.name == data.baseline;
+        rl.capacity = capacityFromSpec(l.spec, l.kind);
+        rl.runs = l.runs;
+        rl.failedRuns = l.failedRuns;
+        data.layouts.push_back(std::move(rl));
+        LB_TRY(samples, store.layoutSamples(l.name, s.runsOf(l.name)));
+        data.samples[l.name] = std::move(samples);
+        LB_TRY(series, store.layoutSeries(l.name, s.runsOf(l.name)));
+        if (!series.empty())
+            data.series[l.name] = std::move(series);
+        if (!l.host.empty() &&
+            std::find(data.hosts.begin(), data.hosts.end(), l.host) == data.hosts.end())
+            data.hosts.push_back(l.host);
+    }
+    std::sort(data.hosts.begin(), data.hosts.end());
+    return {};
+}
+
+// Every candidate against the baseline; bad input when the candidate named shares no metric.
+Expected<void> addComparisons(ReportData& data, const ReportRequest& request) {
+    const std::string& baseline = data.baseline;
+    for (std::size_t i = 1; i < data.layouts.size(); ++i) {
+        const std::string& candidate = data.layouts[i].name;
+        Comparison cmp =
+            compareWithDrift(baseline, data.samples[baseline], candidate, data.samples[candidate],
+                             ComparePolicy{data.thresholds, data.decide}, data.campaignId);
+        if (cmp.metrics.empty() && request.candidate)
+            return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
+                            candidate + "'");
+        data.comparisons.push_back(std::move(cmp));
+    }
+    return {};
+}
+
+// Each layout whose capacity is known, projected as requested; the imported ones it cannot cover.
+Expected<void> addProjections(ReportData& data, const ProjectionRequest& request) {
+    data.projectionRequest = request;
+    std::vector<LayoutRecord> records;
+    std::vector<std::string> projected;
+    for (const auto& l : data.layouts) {
+        records.push_back({0, l.name, l.kind, l.specJson, l.host});
+        projected.push_back(l.name);
+    }
+    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
+    data.notProjected = std::move(coverage.missing);
+    LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));
+    for (const auto& r : records) {
+        auto p = projectStoredLayout(r, request);
+        if (!p)
+            continue;
+        if (!*p)
+            return fail(p->error());
+        data.projections.push_back(std::move(**p));
+    }
+    return {};
 }
 
 } // namespace
@@ -129,115 +330,15 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     ReportData data;
     data.title = "layoutbench decision report";
     data.thresholds = request.thresholds;
+    data.author = request.author;
+    data.writtenAt = request.writtenAt;
+    data.generator = request.generator;
 
-    auto all = store.layouts();
-    if (!all)
-        return fail(all.error());
-    std::optional<StoredCampaign> campaign;
-    std::map<std::string, LayoutRunCounts> campaignCounts;
-    // Layouts whose runs are all imported: in a campaign's report with every run of theirs.
-    std::set<std::string> importedOnly;
-    std::optional<std::int64_t> campaignId = request.campaignId;
-    std::size_t campaignsSeen = 0;
-    if (!campaignId && !request.allRuns) {
-        // The newest campaign of the layouts the report compares (the named ones, else all).
-        std::set<std::int64_t> ids;
-        for (const auto& l : *all) {
-            if ((request.baseline || request.candidate) && l.name != request.baseline &&
-                l.name != request.candidate)
-                continue;
-            LB_TRY(of, store.campaignsOfLayout(l.id));
-            for (const auto id : of)
-                if (id != 0)
-                    ids.insert(id);
-        }
-        campaignsSeen = ids.size();
-        if (!ids.empty())
-            campaignId = *ids.rbegin();
-    }
-    if (campaignId) {
-        LB_TRY(found, store.campaign(*campaignId));
-        if (!found)
-            return badInput("campaign: no campaign " + std::to_string(*campaignId) + " in " +
-                            store.path());
-        campaign = std::move(found);
-        LB_TRY(counts, store.campaignLayoutRuns(campaign->id));
-        campaignCounts = std::move(counts);
-    }
-
-    // The layouts in scope: every layout, or those with runs in the campaign (and, when the
-    // campaign was not named, those with imported runs only).
-    std::vector<LayoutRecord> scope;
-    for (auto& l : *all) {
-        if (campaign) {
-            const auto it = campaignCounts.find(l.name);
-            if (it == campaignCounts.end()) {
-                if (request.campaignId)
-                    continue;
-                LB_TRY(of, store.campaignsOfLayout(l.id));
-                if (of.empty() || *of.rbegin() != 0)
-                    continue;
-                importedOnly.insert(l.name);
-            } else {
-                l.runs = it->second.runs;
-                l.failedRuns = it->second.notOk;
-            }
-        }
-        scope.push_back(l);
-    }
-    auto byName = [&](const std::string& name) -> const LayoutRecord* {
-        for (const auto& l : *all)
-            if (l.name == name)
-                return &l;
-        return nullptr;
-    };
-    for (const auto& [field, name] :
-         {std::pair{"baseline", &request.baseline}, std::pair{"candidate", &request.candidate}})
-        if (*name && !byName(**name))
-            return badInput(std::string(field) + ": no layout named '" + **name + "' in " +
-                            store.path());
-    if (scope.empty())
-        return badInput(campaign ? "campaign: campaign " + std::to_string(campaign->id) +
-                                       " has no runs in " + store.path()
-                                 : "no layouts in " + store.path() +
-                                       ": import results or run a scenario first");
-
-    // The baseline: named, else the one the scenario marked, else the first by name.
-    std::string baseline;
-    if (request.baseline) {
-        baseline = *request.baseline;
-    } else {
-        baseline = scope.front().name;
-        for (const auto& l : scope)
-            if (layoutSpecMarksBaseline(l.spec)) {
-                baseline = l.name;
-                break;
-            }
-    }
-    data.baseline = baseline;
-
-    std::vector<LayoutRecord> chosen;
-    auto inScope = [&](const std::string& name) -> LayoutRecord {
-        for (const auto& l : scope)
-            if (l.name == name)
-                return l;
-        LayoutRecord l = *byName(name); // named but without runs in the campaign
-        l.runs = l.failedRuns = 0;
-        return l;
-    };
-    chosen.push_back(inScope(baseline));
-    if (request.candidate) {
-        if (*request.candidate == baseline)
-            return badInput("candidate: '" + baseline + "' is also the baseline");
-        chosen.push_back(inScope(*request.candidate));
-    } else {
-        for (const auto& l : scope)
-            if (l.name != baseline)
-                chosen.push_back(l);
-    }
-
+    LB_TRY(scope, findScope(store, request));
+    LB_TRY(chosen, chooseLayouts(scope, request));
+    data.baseline = chosen.front().name;
     // Campaign context: the one named, else the only campaign every chosen run belongs to.
-    if (!campaign) {
+    if (!scope.campaign) {
         std::set<std::int64_t> ids;
         for (const auto& l : chosen) {
             LB_TRY(of, store.campaignsOfLayout(l.id));
@@ -245,128 +346,25 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         }
         if (ids.size() == 1 && *ids.begin() != 0) {
             LB_TRY(found, store.campaign(*ids.begin()));
-            campaign = std::move(found);
+            scope.campaign = std::move(found);
         }
     }
-    const auto runsOf = [&](const std::string& layout) {
-        return importedOnly.count(layout) ? std::nullopt : campaignId;
-    };
-    if (request.campaignId)
-        data.scope = "campaign " + std::to_string(*request.campaignId) +
-                     (campaign && !campaign->name.empty() ? " '" + campaign->name + "'" : "") +
-                     " (--campaign; --all for every run)";
-    else if (campaignId)
-        data.scope = "campaign " + std::to_string(*campaignId) +
-                     (campaign && !campaign->name.empty() ? " '" + campaign->name + "'" : "") +
-                     ", " +
-                     (campaignsSeen > 1 ? "the newest of " + std::to_string(campaignsSeen) +
-                                              " campaigns with these layouts"
-                                        : std::string("the only campaign with these layouts")) +
-                     (importedOnly.empty() ? "" : ", and every imported run") +
-                     " (--campaign N for another, --all for every run)";
-    else
-        data.scope = request.allRuns ? "every run in the database (--all)"
-                                     : "every run in the database (all imported)";
-    if (campaign) {
-        data.campaignId = campaign->id;
-        data.campaign = campaign->name;
-        data.scenarioPath = campaign->scenarioPath;
-        const ScenarioBits bits = scenarioBits(campaign->scenario);
-        data.scenarioDescription = bits.description;
-        auto policy = store.campaignPolicy(campaign->id);
-        if (!policy)
-            return fail(policy.error());
-        if (request.scenarioThresholds && *policy)
-            data.thresholds = (*policy)->thresholds;
-        else if (request.scenarioThresholds && bits.thresholds)
-            data.thresholds = *bits.thresholds; // a campaign from before policies were stored
-        if (*policy)
-            data.decide = (*policy)->decide;
-        auto io = store.campaignIo(campaign->id);
-        if (!io)
-            return fail(io.error());
-        data.io = *io;
-        data.inventoryJson = campaign->inventory;
-        LB_TRY(steps, store.conditioningSteps(campaign->id));
-        data.steadyState = steadyStateSeries(steps);
-    }
+    data.scope = scopeText(scope, request);
+    if (scope.campaign)
+        LB_TRY_VOID(addCampaign(data, store, *scope.campaign, request));
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
-        LB_TRY(inv, store.hostInventory(chosen.front().host));
-        data.inventoryJson = inv;
+        LB_TRY(inventory, store.hostInventory(chosen.front().host));
+        data.inventoryJson = inventory.empty() ? "{}" : inventory;
     }
-    if (data.inventoryJson.empty())
-        data.inventoryJson = "{}";
-
+    LB_TRY_VOID(addLayouts(data, store, chosen, scope));
+    LB_TRY_VOID(addComparisons(data, request));
     std::set<std::string> names;
-    for (const auto& l : chosen) {
-        ReportLayout rl;
-        rl.name = l.name;
-        rl.kind = l.kind;
-        rl.host = l.host;
-        rl.specJson = l.spec;
-        rl.baseline = l.name == baseline;
-        rl.capacity = capacityFromSpec(l.spec, l.kind);
-        rl.runs = l.runs;
-        rl.failedRuns = l.failedRuns;
-        data.layouts.push_back(std::move(rl));
+    for (const auto& l : chosen)
         names.insert(l.name);
-
-        auto samples = store.layoutSamples(l.name, runsOf(l.name));
-        if (!samples)
-            return fail(samples.error());
-        data.samples[l.name] = std::move(*samples);
-        LB_TRY(series, store.layoutSeries(l.name, runsOf(l.name)));
-        if (!series.empty())
-            data.series[l.name] = std::move(series);
-    }
-
-    for (std::size_t i = 1; i < data.layouts.size(); ++i) {
-        const std::string& candidate = data.layouts[i].name;
-        Comparison cmp =
-            compareLayouts(baseline, data.samples[baseline], candidate, data.samples[candidate],
-                           ComparePolicy{data.thresholds, data.decide});
-        if (data.campaignId)
-            addDrift(cmp, baselineDrift(data.samples[baseline].metrics, *data.campaignId, cmp));
-        if (cmp.metrics.empty() && request.candidate)
-            return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
-                            candidate + "'");
-        data.comparisons.push_back(std::move(cmp));
-    }
-
-    auto runs = loadRuns(store, names, runsOf);
-    if (!runs)
-        return fail(runs.error());
-    data.runs = std::move(*runs);
-
-    if (request.projection) {
-        data.projectionRequest = request.projection;
-        std::vector<LayoutRecord> records;
-        for (const auto& l : data.layouts)
-            records.push_back({0, l.name, l.kind, l.specJson, l.host});
-        LB_TRY(coverage, projectionCoverage(records, request.projection->givenCapacity));
-        data.notProjected = std::move(coverage.missing);
-        std::vector<std::string> projected;
-        for (const auto& r : records)
-            projected.push_back(r.name);
-        LB_TRY_VOID(
-            checkWriteAmplificationLayouts(request.projection->writeAmplification, projected));
-        for (const auto& r : records) {
-            auto p = projectStoredLayout(r, *request.projection);
-            if (!p)
-                continue;
-            if (!*p)
-                return fail(p->error());
-            data.projections.push_back(std::move(**p));
-        }
-    }
-    data.author = request.author;
-    data.writtenAt = request.writtenAt;
-    data.generator = request.generator;
-    for (const auto& l : data.layouts)
-        if (!l.host.empty() &&
-            std::find(data.hosts.begin(), data.hosts.end(), l.host) == data.hosts.end())
-            data.hosts.push_back(l.host);
-    std::sort(data.hosts.begin(), data.hosts.end());
+    LB_TRY(runs, loadRuns(store, names, [&](const std::string& l) { return scope.runsOf(l); }));
+    data.runs = std::move(runs);
+    if (request.projection)
+        LB_TRY_VOID(addProjections(data, *request.projection));
     return data;
 }
 

@@ -56,23 +56,12 @@ struct ReportLayout {
     std::int64_t failedRuns = 0;
 };
 
-struct ReportRun {
-    std::int64_t id = 0;
-    std::int64_t campaignId = 0; // 0: imported
-    std::string layout;
-    std::string workload;
-    std::string probe;
-    int iteration = 0;
-    std::optional<int> exitCode;
-    RunStatus status = RunStatus::Ok;
-    std::string reason;
-    std::vector<std::string> argv;
-    std::vector<std::string> caveats;
-    std::string toolVersion;
+// A run as the report shows it: the stored record, its output left out (but for the last lines
+// of a failed run's stderr), and where an imported run came from, said in words.
+struct ReportRun : StoredRun {
     std::string stderrTail; // last lines of stderr, for failed runs
-    double wallSeconds = 0;
-    std::string source; // the imported file, for imported runs
-    std::string origin; // imported runs: "bonnie++ 1.97 text table, converted from K/sec (KiB/s)"
+    std::string
+        originText; // imported runs: "bonnie++ 1.97 text table, converted from K/sec (KiB/s)"
 };
 
 // One workload's steady-state rounds on a layout after its preconditioning (SNIA PTS), as the

@@ -359,10 +359,11 @@ void addAppendix(Doc& doc, const ReportData& data) {
         if (r.wallSeconds > 0)
             head += " · " + fixed(r.wallSeconds, 1) + " s";
         text += head + "\n";
-        text += r.argv.empty() ? "(no command: imported" +
-                                     (r.source.empty() ? std::string() : " from " + r.source) +
-                                     (r.origin.empty() ? std::string() : ": " + r.origin) + ")"
-                               : commandLine(r.argv);
+        text += r.argv.empty()
+                    ? "(no command: imported" +
+                          (r.source.empty() ? std::string() : " from " + r.source) +
+                          (r.originText.empty() ? std::string() : ": " + r.originText) + ")"
+                    : commandLine(r.argv);
         text += "\n";
     }
     text.pop_back();

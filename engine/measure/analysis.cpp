@@ -1043,6 +1043,17 @@ void addDrift(Comparison& c, std::optional<Drift> drift) {
     c.headline += "; " + text;
 }
 
+Comparison compareWithDrift(std::string baseline, const LayoutSamples& baselineSamples,
+                            std::string candidate, const LayoutSamples& candidateSamples,
+                            const ComparePolicy& policy,
+                            std::optional<std::int64_t> driftCampaign) {
+    Comparison c = compareLayouts(std::move(baseline), baselineSamples, std::move(candidate),
+                                  candidateSamples, policy);
+    if (driftCampaign)
+        addDrift(c, baselineDrift(baselineSamples.metrics, *driftCampaign, c));
+    return c;
+}
+
 std::string verdictReason(const MetricComparison& m) {
     const char* tail = "viable";
     if (m.verdict == Verdict::Decision)

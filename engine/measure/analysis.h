@@ -276,6 +276,12 @@ std::string noteMetricsText(const NoteLine& line, const Comparison& c, std::size
 // the headline ("the machine drifted by 8 % during the campaign"). Nothing when `drift` is none.
 void addDrift(Comparison& c, std::optional<Drift> drift);
 
+// compareLayouts under `policy`, with the baseline's drift over `driftCampaign` recorded
+// (addDrift) when one is given: two layouts' loaded samples as every front end compares them.
+Comparison compareWithDrift(std::string baseline, const LayoutSamples& baselineSamples,
+                            std::string candidate, const LayoutSamples& candidateSamples,
+                            const ComparePolicy& policy, std::optional<std::int64_t> driftCampaign);
+
 // "put_block: 58 % more time per byte — decision required"
 std::string verdictReason(const MetricComparison& m);
 

@@ -287,6 +287,28 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     return s;
 }
 
+StoredScenarioSummary summarizeStoredScenario(std::string_view text) {
+    StoredScenarioSummary out;
+    if (text.empty())
+        return out;
+    toml::table root;
+    try {
+        root = toml::parse(text);
+    } catch (const toml::parse_error&) {
+        return out;
+    }
+    if (auto d = root["description"].value<std::string>())
+        out.description = *d;
+    if (const toml::table* t = root["thresholds"].as_table()) {
+        Thresholds th;
+        th.viableMax = (*t)["viable"].value_or(th.viableMax);
+        th.notViableMin = (*t)["not_viable"].value_or(th.notViableMin);
+        if (validThresholds(th))
+            out.thresholds = th;
+    }
+    return out;
+}
+
 Expected<Scenario> loadScenario(const std::string& path, const ProbeRegistry& probes,
                                 const InputLimit& limit) {
     auto text = readInput(path, limit);

@@ -274,6 +274,16 @@ bool hasMaskedSecrets(const Scenario& scenario);
 Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
                                     const std::string& sourceName);
 
+// What a report shows of a scenario kept with its campaign, read from the stored text without
+// validating it again (it was validated when the campaign ran, and a probe it used may be gone):
+// its description, and its [thresholds] when they are valid. Nothing when the text does not
+// parse.
+struct StoredScenarioSummary {
+    std::string description;
+    std::optional<Thresholds> thresholds;
+};
+StoredScenarioSummary summarizeStoredScenario(std::string_view text);
+
 // `path` names the file in messages and anchors relative paths (work_dir, job files, disks).
 Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                  const ProbeRegistry& probes);

@@ -276,12 +276,10 @@ Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& basel
         LB_TRY(stored, storedPolicy(store, candidate, campaign));
         rule = std::move(stored);
     }
-    auto cmp = compareLayouts(baseline, b, candidate, c, rule);
+    auto cmp = compareWithDrift(baseline, b, candidate, c, rule, campaign);
     if (cmp.metrics.empty())
         return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
                         candidate + "'");
-    if (campaign)
-        addDrift(cmp, baselineDrift(b.metrics, *campaign, cmp));
     return cmp;
 }
 
