@@ -28,7 +28,8 @@ QString formatDuration(double seconds) {
     return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
+// Run, Stop, Show plan…, the unfinished campaigns with Resume and Clean up, and the database.
+QHBoxLayout* CampaignTab::makeButtonRow() {
     run_ = new QPushButton(tr("Run scenario"));
     run_->setToolTip(tr("Build each layout of the scenario, run every workload, store everything"));
     stop_ = new QPushButton(tr("Stop"));
@@ -60,6 +61,11 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     buttons->addStretch(1);
     buttons->addWidget(database_);
 
+    return buttons;
+}
+
+// The progress bar with its estimate, the status line and the verdicts once a campaign ends.
+QVBoxLayout* CampaignTab::makeProgressRows() {
     progress_ = new QProgressBar;
     progress_->setRange(0, 1);
     progress_->setValue(0);
@@ -80,6 +86,15 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     verdictRow->addWidget(verdicts_, 1);
     verdictRow->addWidget(showComparison_, 0, Qt::AlignTop);
 
+    auto* rows = new QVBoxLayout;
+    rows->addLayout(progressRow);
+    rows->addWidget(status_);
+    rows->addLayout(verdictRow);
+    return rows;
+}
+
+// The queue of runs above the running tool's output.
+QSplitter* CampaignTab::makeQueueAndOutput() {
     queue_ = new CampaignQueueModel(this);
     queueView_ = new QTableView;
     queueView_->setModel(queue_);
@@ -108,12 +123,14 @@ CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
 
+    return split;
+}
+
+CampaignTab::CampaignTab(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(buttons);
-    layout->addLayout(progressRow);
-    layout->addWidget(status_);
-    layout->addLayout(verdictRow);
-    layout->addWidget(split, 1);
+    layout->addLayout(makeButtonRow());
+    layout->addLayout(makeProgressRows());
+    layout->addWidget(makeQueueAndOutput(), 1);
 
     connect(run_, &QPushButton::clicked, this, &CampaignTab::runRequested);
     connect(stop_, &QPushButton::clicked, this, &CampaignTab::stopRequested);

@@ -11,11 +11,14 @@
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
+class QVBoxLayout;
 
 namespace lb::gui {
 
@@ -70,6 +73,9 @@ signals:
                              std::int64_t campaignId);
 
 private:
+    QHBoxLayout* makeButtonRow();
+    QVBoxLayout* makeProgressRows();
+    QSplitter* makeQueueAndOutput();
     void updateProgress();
     void updateButtons();
     void appendMessage(const QString& text);

@@ -43,30 +43,8 @@ QString embeddedScenario() {
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    registerGuiMetaTypes();
-    store_ = new StoreService(this);
-    controller_ = new CampaignController(this);
-
-    scenario_ = new ScenarioTab;
-    campaign_ = new CampaignTab;
-    results_ = new ResultsTab;
-    charts_ = new ChartsTab;
-    projection_ = new ProjectionTab;
-    tabs_ = new QTabWidget;
-    tabs_->setDocumentMode(true);
-    tabs_->addTab(scenario_, tr("&Scenario"));
-    tabs_->addTab(campaign_, tr("C&ampaign"));
-    tabs_->addTab(results_, tr("&Results"));
-    tabs_->addTab(charts_, tr("C&harts"));
-    tabs_->addTab(projection_, tr("&Projection"));
-    setCentralWidget(tabs_);
-
-    statusDb_ = new QLabel;
-    statusBar()->addPermanentWidget(statusDb_);
-    buildMenus();
-
-    // Store: answers arrive as queued signals from its thread.
+// The store's answers, queued signals from its thread, shown on the Results and Charts tabs.
+void MainWindow::connectStore() {
     constexpr auto queued = Qt::QueuedConnection;
     connect(store_, &StoreService::layoutsLoaded, this, &MainWindow::onLayoutsLoaded, queued);
     connect(store_, &StoreService::opened, this, &MainWindow::onOpened, queued);
@@ -96,8 +74,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(results_, &ResultsTab::compareRequested, this,
             [this](const QString& b, const QString& c, const Thresholds& t,
                    std::optional<std::int64_t> campaign) { store_->compare(b, c, t, campaign); });
+}
 
-    // Campaign: the controller's queued signals drive the Campaign tab.
+// The Campaign tab's requests to the controller, and the controller's queued signals back.
+void MainWindow::connectCampaign() {
+    constexpr auto queued = Qt::QueuedConnection;
     connect(campaign_, &CampaignTab::runRequested, this, [this] { startCampaign(std::nullopt); });
     connect(campaign_, &CampaignTab::resumeRequested, this,
             [this](std::int64_t id) { startCampaign(id); });
@@ -125,7 +106,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 tabs_->setCurrentWidget(results_);
                 results_->selectLayouts(baseline, candidate, campaign);
             });
-    connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(
         controller_, &CampaignController::planned, this,
         [this](const CampaignPlan& plan) {
@@ -150,7 +130,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             store_->reload(); // the campaign wrote runs
         },
         queued);
+}
 
+// The Scenario tab's file buttons, its validity and its title.
+void MainWindow::connectScenario() {
+    connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(scenario_, &ScenarioTab::validityChanged, campaign_, &CampaignTab::setScenarioValid);
     connect(scenario_, &ScenarioTab::newRequested, this, &MainWindow::newScenario);
     connect(scenario_, &ScenarioTab::openRequested, this, &MainWindow::openScenarioDialog);
@@ -159,6 +143,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(scenario_, &ScenarioTab::pathChanged, this, &MainWindow::updateTitle);
     connect(scenario_->editor()->document(), &QTextDocument::modificationChanged, this,
             &MainWindow::updateTitle);
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    registerGuiMetaTypes();
+    store_ = new StoreService(this);
+    controller_ = new CampaignController(this);
+
+    scenario_ = new ScenarioTab;
+    campaign_ = new CampaignTab;
+    results_ = new ResultsTab;
+    charts_ = new ChartsTab;
+    projection_ = new ProjectionTab;
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(scenario_, tr("&Scenario"));
+    tabs_->addTab(campaign_, tr("C&ampaign"));
+    tabs_->addTab(results_, tr("&Results"));
+    tabs_->addTab(charts_, tr("C&harts"));
+    tabs_->addTab(projection_, tr("&Projection"));
+    setCentralWidget(tabs_);
+
+    statusDb_ = new QLabel;
+    statusBar()->addPermanentWidget(statusDb_);
+    buildMenus();
+
+    connectStore();
+    connectCampaign();
+    connectScenario();
 
     scenario_->setScenario(embeddedScenario(), {});
     campaign_->setScenarioValid(scenario_->lastCheck().ok());

@@ -77,6 +77,9 @@ protected:
 
 private:
     void buildMenus();
+    void connectStore();
+    void connectCampaign();
+    void connectScenario();
     void rebuildRecentMenu();
     void onLayoutsLoaded(const DatabaseSnapshot& snapshot);
     void onOpened(const DatabaseSnapshot& snapshot);

@@ -33,8 +33,9 @@
 
 namespace lb::gui {
 
-ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardProbes()) {
-    // Left: the common fields and the layouts with their capacity.
+// The common fields: name, description, iterations, work directory and the thresholds, each
+// written back to its key's line as it is edited.
+QGroupBox* ScenarioTab::makeScenarioForm() {
     auto* form = new QGroupBox(tr("Scenario"));
     auto* formLayout = new QFormLayout(form);
     formLayout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -79,6 +80,11 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
         applyFormField(QStringLiteral("thresholds"), QStringLiteral("not_viable"), tomlFloat(v));
     });
 
+    return form;
+}
+
+// The layouts with their capacity, and "Show plan…".
+QGroupBox* ScenarioTab::makeLayoutsBox() {
     auto* layoutsBox = new QGroupBox(tr("Layouts and capacity"));
     auto* layoutsLayout = new QVBoxLayout(layoutsBox);
     capacity_ = new CapacityModel(this);
@@ -106,19 +112,11 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     planRow->addWidget(planButton_);
     layoutsLayout->addLayout(planRow);
 
-    auto* general = new QWidget;
-    auto* generalLayout = new QVBoxLayout(general);
-    generalLayout->setContentsMargins(0, 0, 0, 0);
-    generalLayout->addWidget(form);
-    generalLayout->addWidget(layoutsBox, 1);
-    formTabs_ = new QTabWidget;
-    formTabs_->addTab(general, tr("General"));
-    addTableEditor(disks_ = makeDisksEditor(), tr("Disks"));
-    addTableEditor(layouts_ = makeLayoutsEditor(), tr("Layouts"));
-    addTableEditor(workloads_ = makeWorkloadsEditor(probes_), tr("Workloads"));
-    addTableEditor(exports_ = makeExportsEditor(), tr("Exports"));
+    return layoutsBox;
+}
 
-    // Right: the raw text and what is wrong with it.
+// The raw text, its file's buttons and what is wrong with it.
+QWidget* ScenarioTab::makeEditorPane() {
     editor_ = new QPlainTextEdit;
     editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -148,6 +146,25 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     rightLayout->addWidget(editor_, 1);
     rightLayout->addWidget(problem_);
 
+    return right;
+}
+
+ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardProbes()) {
+    // Left: the forms, the common fields and the layouts with their capacity first; right: the
+    // raw text.
+    auto* general = new QWidget;
+    auto* generalLayout = new QVBoxLayout(general);
+    generalLayout->setContentsMargins(0, 0, 0, 0);
+    generalLayout->addWidget(makeScenarioForm());
+    generalLayout->addWidget(makeLayoutsBox(), 1);
+    formTabs_ = new QTabWidget;
+    formTabs_->addTab(general, tr("General"));
+    addTableEditor(disks_ = makeDisksEditor(), tr("Disks"));
+    addTableEditor(layouts_ = makeLayoutsEditor(), tr("Layouts"));
+    addTableEditor(workloads_ = makeWorkloadsEditor(probes_), tr("Workloads"));
+    addTableEditor(exports_ = makeExportsEditor(), tr("Exports"));
+
+    QWidget* right = makeEditorPane();
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(formTabs_);
     split->addWidget(right);

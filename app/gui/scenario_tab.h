@@ -16,6 +16,7 @@
 #include <string>
 
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -75,6 +76,9 @@ signals:
     void planRequested();
 
 private:
+    QGroupBox* makeScenarioForm();
+    QGroupBox* makeLayoutsBox();
+    QWidget* makeEditorPane();
     void validate();
     void showProblem(const ScenarioProblem& problem);
     void fillForm(const Scenario& scenario);
