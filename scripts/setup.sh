@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
     # build
     cmake ninja-build g++ pkg-config clang-format
+    # tests/architecture/rooms.sh measures functions with it
+    universal-ctags
     libboost1.81-dev libsqlite3-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
     liblz4-dev libxxhash-dev
     libgtest-dev libbenchmark-dev
