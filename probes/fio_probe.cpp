@@ -10,7 +10,7 @@
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
 #include "probes/kernel_clients.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 #include "engine/campaign/precondition.h"
 #include "engine/exec/ssh_runner.h"
 #include "engine/workbench.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/comparison_text.h"
 
 #include <algorithm>

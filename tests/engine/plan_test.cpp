@@ -6,7 +6,7 @@
 #include "engine/build/plan.h"
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <cstdlib>

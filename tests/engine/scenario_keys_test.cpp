@@ -5,7 +5,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_edit.h"
 #include "engine/scenario/scenario_keys.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

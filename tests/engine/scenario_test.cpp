@@ -4,7 +4,7 @@
 // Fixtures whose file path matters are under tests/data/scenarios/; the rest are inline.
 #include "engine/campaign/precondition.h"
 #include "engine/scenario/scenario.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -7,7 +7,7 @@
 #include "engine/measure/analysis.h"
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_keys.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/cli/process.h"
 #include "tests/packaging/docs_support.h"
 

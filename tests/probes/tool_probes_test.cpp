@@ -1,14 +1,15 @@
-// The tool probes (probes/tools.h): each probe's options table, the argv every fio preset, job
-// file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on golden bonnie++
-// captures and fio's, and on output captured here from the real dd (read by probes/dd.h), xz and
-// fio. Also validateOptions (engine/measure/probe.h) on fio's table, and parseXzRobotList on
-// malformed input.
+// The tool probes (probes/registry.h, probes/xz.h): each probe's options table, the argv every
+// fio preset, job file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on
+// golden bonnie++ captures and fio's, and on output captured here from the real dd (read by
+// probes/dd.h), xz and fio. Also validateOptions (engine/measure/probe.h) on fio's table, and
+// parseXzRobotList on malformed input.
 #include "engine/base/size.h"
 #include "engine/exec/runner.h"
 #include "engine/measure/probe.h"
 #include "probes/dd.h"
 #include "probes/fio_json.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
+#include "probes/xz.h"
 #include "tests/support/metric_note_print.h"
 #include "tests/support/run_ok.h"
 

@@ -6,7 +6,7 @@
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/charts.h"
 #include "reports/display.h"
 #include "reports/report.h"

@@ -8,7 +8,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
 #include "probes/import.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
 #include "tests/support/report_text.h"
