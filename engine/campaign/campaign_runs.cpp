@@ -100,11 +100,15 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
         run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
-        // Blocks smaller than the pool's records move whole records: said beside the figures.
+        // Blocks smaller than the pool's records (a zvol LUN's: its volblocksize) move whole
+        // records: said beside the figures.
+        const bool onZvol = w.options.text("target") == "iscsi" && layout.exported &&
+                            layout.exported->lun == "zvol";
+        const std::uint64_t record =
+            onZvol ? layout.exported->volBlockBytes : layout.recordsizeBytes;
         if (built.zfs)
             for (const auto& block : mc->blockSizes)
-                if (auto note = zfsPartialRecordNote(block.bytes, layout.recordsizeBytes);
-                    !note.empty()) {
+                if (auto note = zfsPartialRecordNote(block.bytes, record, onZvol); !note.empty()) {
                     if (!block.what.empty())
                         note = block.what + ": " + note;
                     run.caveats.push_back(note);

@@ -119,8 +119,10 @@ struct ScenarioExport {
     std::optional<IscsiTarget> iscsi; // none: not exported over iSCSI
     std::string lun = "file"; // file (in the layout's directory), zvol (ZFS), device (md, raw)
     std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
-    std::string iqn;                         // default iqn.2026-11.org.layoutbench:<layout>
-    int tid = 1;                             // tgt target id
+    // zvol: its block size, given to zfs create -b (16K, OpenZFS 2.2's default; 2.1 made 8K)
+    std::uint64_t volBlockBytes = 16 * 1024;
+    std::string iqn; // default iqn.2026-11.org.layoutbench:<layout>
+    int tid = 1;     // tgt target id
     int lunNumber = 1;
     int portalPort = 3260;  // where the target listens (tgtd's or LIO's portal)
     int tgtControlPort = 0; // tgtadm -C N, for a tgtd started with -C N; 0: its default

@@ -123,6 +123,19 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         return badInput(
             rep.at(t, "lun_size", where + "lun_size", "must be at least 1M and a multiple of 4K"));
     e.lunSizeBytes = lunSize;
+    LB_TRY(volBlock, getSize(t, keyOf("volblocksize"), where, rep, SizeConvention::Binary));
+    if (t.get("volblocksize") && e.lun != "zvol")
+        return badInput(rep.at(t, "volblocksize", where + "volblocksize",
+                               "only a zvol LUN (lun = \"zvol\") has a volblocksize"));
+    if (volBlock < 4096 || volBlock > 128 * 1024 || (volBlock & (volBlock - 1)) != 0)
+        return badInput(rep.at(t, "volblocksize", where + "volblocksize",
+                               "must be a power of two from 4K to 128K"));
+    // OpenZFS before 2.2 refuses a volume size that is not a multiple of its block size.
+    if (e.lun == "zvol" && lunSize % volBlock != 0)
+        return badInput(rep.at(t, "lun_size", where + "lun_size",
+                               "a zvol's size must be a multiple of its volblocksize (" +
+                                   std::to_string(volBlock / 1024) + "K)"));
+    e.volBlockBytes = volBlock;
     LB_TRY(iqn,
            getString(t, keyOf("iqn").name.c_str(), where, rep, false, defaultIqn(layout.name)));
     if (!validIqn(iqn))
