@@ -360,7 +360,7 @@ const std::vector<OptionSpec> guestKeys{
      .label = "Hypervisor",
      .type = T::Choice,
      .help = "qemu: started by layoutbench; libvirt or xen: the disk is attached to an existing "
-             "domain",
+             "domain; bhyve (a FreeBSD host): started by layoutbench with the disk attached",
      .defaultValue = "qemu",
      .choices = choicesOf<Hypervisor>()},
     {.name = "layout",
@@ -406,7 +406,17 @@ const std::vector<OptionSpec> guestKeys{
     {.name = "image",
      .label = "Image",
      .type = T::Path,
-     .help = "qemu: a bootable disk image (then the passed disk is vdb)"},
+     .help = "qemu: a bootable disk image (then the passed disk is vdb); bhyve: the guest's boot "
+             "disk"},
+    {.name = "firmware",
+     .label = "UEFI firmware",
+     .type = T::Path,
+     .help = "bhyve: UEFI firmware that boots the image (BHYVE_UEFI.fd); without it bhyveload "
+             "loads a FreeBSD guest's kernel"},
+    {.name = "tap",
+     .label = "Network (tap)",
+     .help = "bhyve: the tap interface of the guest's network, made and bridged beforehand; "
+             "default tap0"},
     {.name = "accel",
      .label = "Acceleration",
      .type = T::Choice,
