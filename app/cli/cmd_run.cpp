@@ -255,9 +255,13 @@ int runPlan(const Globals& g, const std::string& path) {
     nlohmann::json out = nlohmann::json::array();
     std::ostringstream text;
     // plan runs nothing, so it cannot ask the target what it runs (a campaign does).
-    const std::string os = scenario->host.os ? std::string(enumName(*scenario->host.os))
-                                             : std::string("linux (not asked: plan runs nothing; "
-                                                           "[host] os = \"freebsd\" for FreeBSD)");
+    const std::string os =
+        !scenario->host.os ? std::string("linux (not asked: plan runs nothing; [host] os = "
+                                         "\"freebsd\" for FreeBSD)")
+        : *scenario->host.os == TargetOs::FreeBsd
+            ? std::string("freebsd (its plans, bhyve's included, are written from FreeBSD's "
+                          "manuals and not exercised on a live FreeBSD host here)")
+            : std::string(enumName(*scenario->host.os));
     text << "target os: " << os << "\n";
     text << describeSchedule(*scenario, schedule);
     for (const auto& l : plan->layouts) {
