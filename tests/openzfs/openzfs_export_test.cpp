@@ -26,7 +26,124 @@ using lb::test::LabGuest;
 using lb::test::MiB;
 using nlohmann::json;
 
-class OpenZfsExport : public lb::test::OpenZfsCampaign {};
+// The servers' guest, reached over SSH, and what the campaign there is checked against.
+class OpenZfsExport : public lb::test::OpenZfsCampaign {
+protected:
+    // A shell command in the guest (its input on stdin).
+    lb::ProcessResult inGuest(const std::string& script, const std::string& input = {}) {
+        lb::Command c{"sh", {"-c", script}};
+        c.timeout = std::chrono::seconds(120);
+        c.secretStdin = input;
+        auto r = runner_->run(c);
+        EXPECT_TRUE(r) << r.error().message;
+        return r ? *r : lb::ProcessResult{};
+    }
+
+    // The raidz1 of the guest's three disks, exported, and the two workloads on the guest as a
+    // client: the preset on the LUN, the job file `job` on the NFS export.
+    static std::string scenarioText(const LabGuest& guest, const std::string& job) {
+        std::string toml = header(guest, "openzfs-export", 3);
+        toml.replace(toml.find("iterations = 2"), 14, "iterations = 1");
+        toml += R"(
+[[layouts]]
+name = "raidz1"
+kind = "zfs-raidz1"
+baseline = true
+disks = )" + diskList(0, 3) +
+                R"(
+[layouts.export]
+address = "10.0.2.15"
+iscsi = "tgt"
+lun = "zvol"
+lun_size = "64M"
+nfs = "kernel"
+
+[[clients]]
+name = "guest"
+target = ")" + guest.sshUrl() +
+                R"("
+identity = ")" + guest.identity() +
+                R"("
+known_hosts = ")" +
+                guest.knownHosts() +
+                R"("
+
+[[workloads]]
+name = "lun"
+probe = "fio"
+preset = "rand-write-4k-qd32"
+size = "32M"
+runtime = 3
+target = "iscsi"
+clients = "guest"
+
+[[workloads]]
+name = "nfs"
+probe = "fio"
+job_file = ")" + job +
+                R"("
+target = "nfs"
+nfs_version = "3"
+clients = "guest"
+)";
+        return toml;
+    }
+
+    // The journal: pool, zvol, target, LUN, export, in that order; undone newest first, each
+    // undo exiting 0.
+    static void expectBuiltAndUndoneInOrder(lb::Store& store, std::int64_t campaign) {
+        auto steps = lb::Journal(store).steps(campaign);
+        ASSERT_TRUE(steps) << steps.error().message;
+        std::vector<std::string> built, undone;
+        const auto named = [](const std::vector<std::string>& argv) {
+            std::string s;
+            for (const auto& a : argv)
+                s += (s.empty() ? "" : " ") + a;
+            return s;
+        };
+        for (const auto& s : *steps) {
+            (s.phase == lb::StepPhase::Undo ? undone : built).push_back(named(s.argv));
+            if (s.phase == lb::StepPhase::Undo) {
+                EXPECT_EQ(s.exitCode, 0) << named(s.argv) << ": " << s.output;
+            }
+        }
+        const auto position = [](const std::vector<std::string>& in, const std::string& start) {
+            const auto it = std::find_if(
+                in.begin(), in.end(), [&](const std::string& s) { return s.starts_with(start); });
+            EXPECT_NE(it, in.end()) << "no step " << start;
+            return it - in.begin();
+        };
+        const std::vector<std::pair<std::string, std::string>> order{
+            {"zpool create", "zpool destroy"},
+            {"zfs create -b 16384 -V", "zfs destroy"},
+            {"tgtadm --lld iscsi --op new --mode target", "tgtadm --lld iscsi --op delete --force"},
+            {"tgtadm --lld iscsi --op new --mode logicalunit",
+             "tgtadm --lld iscsi --op delete --mode logicalunit"},
+            {"exportfs -o", "exportfs -u"}};
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            EXPECT_LT(position(built, order[i - 1].first), position(built, order[i].first))
+                << order[i].first;
+            EXPECT_GT(position(undone, order[i - 1].second), position(undone, order[i].second))
+                << order[i].second;
+        }
+    }
+
+    // Nothing left in the guest: no target, export, zvol or pool; no session or NFS mount.
+    void expectNothingLeft() {
+        EXPECT_EQ(inGuest("tgtadm --lld iscsi --op show --mode target").stdoutText, "");
+        EXPECT_EQ(inGuest("exportfs").stdoutText, "");
+        for (const char* list : {"zfs list -H -o name", "zpool list -H -o name"}) {
+            const auto listed = inGuest(list);
+            EXPECT_EQ(listed.exitCode, 0) << list << ": " << listed.stderrText;
+            EXPECT_EQ(listed.stdoutText, "") << list;
+        }
+        EXPECT_NE(inGuest("iscsiadm -m session 2>&1").stdoutText.find("No active"),
+                  std::string::npos);
+        EXPECT_EQ(inGuest("grep -c ' nfs ' /proc/mounts").stdoutText, "0\n");
+    }
+
+    std::unique_ptr<lb::Runner> runner_;
+};
 
 // What a Debian server's administrator (or its init scripts) runs to serve iSCSI and NFS: tgtd;
 // rpcbind, the nfsd file system, the export table, the kernel's NFS threads and mountd.
@@ -53,71 +170,17 @@ TEST_F(OpenZfsExport, ZvolOverIscsiAndDatasetOverNfsToTheGuestsKernelClients) {
                 guest.bootSeconds());
     auto runner = lb::makeRunnerFor(guest.sshUrl(), guest.identity(), guest.knownHosts());
     ASSERT_TRUE(runner) << runner.error().message;
-    const auto shell = [&](const std::string& script, const std::string& input = {}) {
-        lb::Command c{"sh", {"-c", script}};
-        c.timeout = std::chrono::seconds(120);
-        c.secretStdin = input;
-        auto r = (*runner)->run(c);
-        EXPECT_TRUE(r) << r.error().message;
-        return r ? *r : lb::ProcessResult{};
-    };
-    const auto servers = shell(startServers);
+    runner_ = std::move(*runner);
+    const auto servers = inGuest(startServers);
     ASSERT_EQ(servers.exitCode, 0) << servers.stdoutText << servers.stderrText;
-    const auto clients = shell(startClients);
+    const auto clients = inGuest(startClients);
     ASSERT_EQ(clients.exitCode, 0) << clients.stderrText;
     // The job file at the same path here (the workbench reads its block sizes) and in the guest
     // (where fio runs it).
     const std::string job = write("mixed.fio", mixedJob);
-    ASSERT_EQ(shell("mkdir -p '" + dir_ + "' && cat > '" + job + "'", mixedJob).exitCode, 0);
+    ASSERT_EQ(inGuest("mkdir -p '" + dir_ + "' && cat > '" + job + "'", mixedJob).exitCode, 0);
 
-    std::string toml = header(guest, "openzfs-export", 3);
-    toml.replace(toml.find("iterations = 2"), 14, "iterations = 1");
-    toml += R"(
-[[layouts]]
-name = "raidz1"
-kind = "zfs-raidz1"
-baseline = true
-disks = )" + diskList(0, 3) +
-            R"(
-[layouts.export]
-address = "10.0.2.15"
-iscsi = "tgt"
-lun = "zvol"
-lun_size = "64M"
-nfs = "kernel"
-
-[[clients]]
-name = "guest"
-target = ")" +
-            guest.sshUrl() +
-            R"("
-identity = ")" +
-            guest.identity() +
-            R"("
-known_hosts = ")" +
-            guest.knownHosts() +
-            R"("
-
-[[workloads]]
-name = "lun"
-probe = "fio"
-preset = "rand-write-4k-qd32"
-size = "32M"
-runtime = 3
-target = "iscsi"
-clients = "guest"
-
-[[workloads]]
-name = "nfs"
-probe = "fio"
-job_file = ")" +
-            job +
-            R"("
-target = "nfs"
-nfs_version = "3"
-clients = "guest"
-)";
-    const auto scenario = write("scenario.toml", toml);
+    const auto scenario = write("scenario.toml", scenarioText(guest, job));
     const auto started = std::chrono::steady_clock::now();
     const auto r = runDestroying(scenario, 3, true);
     const double seconds =
@@ -163,52 +226,8 @@ clients = "guest"
     EXPECT_TRUE(lb::test::hasCaveat(runs["nfs"], "job mixed, writes: 64.00 KiB blocks on 128.00 "
                                                  "KiB records"));
 
-    // The journal: pool, zvol, target, LUN, export, in that order; undone newest first.
-    auto steps = lb::Journal(*store).steps(campaign);
-    ASSERT_TRUE(steps) << steps.error().message;
-    std::vector<std::string> built, undone;
-    const auto named = [](const std::vector<std::string>& argv) {
-        std::string s;
-        for (const auto& a : argv)
-            s += (s.empty() ? "" : " ") + a;
-        return s;
-    };
-    for (const auto& s : *steps) {
-        (s.phase == lb::StepPhase::Undo ? undone : built).push_back(named(s.argv));
-        if (s.phase == lb::StepPhase::Undo) {
-            EXPECT_EQ(s.exitCode, 0) << named(s.argv) << ": " << s.output;
-        }
-    }
-    const auto position = [](const std::vector<std::string>& in, const std::string& start) {
-        const auto it = std::find_if(in.begin(), in.end(),
-                                     [&](const std::string& s) { return s.starts_with(start); });
-        EXPECT_NE(it, in.end()) << "no step " << start;
-        return it - in.begin();
-    };
-    const std::vector<std::pair<std::string, std::string>> order{
-        {"zpool create", "zpool destroy"},
-        {"zfs create -b 16384 -V", "zfs destroy"},
-        {"tgtadm --lld iscsi --op new --mode target", "tgtadm --lld iscsi --op delete --force"},
-        {"tgtadm --lld iscsi --op new --mode logicalunit",
-         "tgtadm --lld iscsi --op delete --mode logicalunit"},
-        {"exportfs -o", "exportfs -u"}};
-    for (std::size_t i = 1; i < order.size(); ++i) {
-        EXPECT_LT(position(built, order[i - 1].first), position(built, order[i].first))
-            << order[i].first;
-        EXPECT_GT(position(undone, order[i - 1].second), position(undone, order[i].second))
-            << order[i].second;
-    }
-
-    // Nothing left in the guest: no target, export, zvol or pool; no session or NFS mount.
-    EXPECT_EQ(shell("tgtadm --lld iscsi --op show --mode target").stdoutText, "");
-    EXPECT_EQ(shell("exportfs").stdoutText, "");
-    for (const char* list : {"zfs list -H -o name", "zpool list -H -o name"}) {
-        const auto listed = shell(list);
-        EXPECT_EQ(listed.exitCode, 0) << list << ": " << listed.stderrText;
-        EXPECT_EQ(listed.stdoutText, "") << list;
-    }
-    EXPECT_NE(shell("iscsiadm -m session 2>&1").stdoutText.find("No active"), std::string::npos);
-    EXPECT_EQ(shell("grep -c ' nfs ' /proc/mounts").stdoutText, "0\n");
+    expectBuiltAndUndoneInOrder(*store, campaign);
+    expectNothingLeft();
     std::printf("[ FIGURES  ] OpenZFS %s raidz1 in the lab guest (TCG), its own kernel clients: "
                 "iSCSI zvol 4k randwrite qd32 %.0f IOPS (p99 %.1f ms), NFSv3 4k/64k randrw "
                 "%.2f MB/s read, %.2f MB/s written; campaign %.1f s\n",

@@ -139,20 +139,34 @@ TEST(FioJobFile, TotalLatencyPercentilesComeFirstAsAGlobalSection) {
               "[global]\nlat_percentiles=1\n\n[a]\nsize=1M\n");
 }
 
+// A new directory with the job file `text` in it as `name`.fio, where the real fio has run it
+// (its JSON report in fio.out); empty when it could not run, which fails the test.
+fs::path ranFio(const std::string& text, const std::string& name) {
+    std::string pattern = (fs::temp_directory_path() / "lb-jobfile-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) {
+        ADD_FAILURE() << "cannot make a directory for fio";
+        return {};
+    }
+    const fs::path dir = pattern;
+    std::ofstream(dir / (name + ".fio")) << text;
+    const std::string cmd =
+        "cd '" + dir.string() + "' && fio --output-format=json " + name + ".fio >fio.out 2>fio.err";
+    if (std::system(cmd.c_str()) != 0) {
+        ADD_FAILURE() << "fio failed; see " << dir;
+        return {};
+    }
+    return dir;
+}
+
 // The files the real fio lays out for a job file add up to the working set computed from it.
 TEST(FioJobFileReal, WorkingSetIsWhatFioLaysOut) {
-    std::string pattern = (fs::temp_directory_path() / "lb-jobfile-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    const fs::path dir = pattern;
     const std::string text = "[global]\nrw=read\nbs=64k\nioengine=psync\nsize=1M\n"
                              "[clones]\nnumjobs=2\nnrfiles=2\n"
                              "[per-file]\nfilesize=512k\nnrfiles=3\n"
                              "[shared]\nfilename=shared.dat\nsize=2M\n"
                              "[two-named]\nfilename=shared.dat:other.dat\n";
-    std::ofstream(dir / "layout.fio") << text;
-    const std::string cmd =
-        "cd '" + dir.string() + "' && fio --output-format=json layout.fio >fio.out 2>fio.err";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "fio failed; see " << dir;
+    const fs::path dir = ranFio(text, "layout");
+    ASSERT_FALSE(dir.empty());
     std::uintmax_t laidOut = 0;
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() != ".fio" && e.path().extension() != ".out" &&
@@ -166,9 +180,6 @@ TEST(FioJobFileReal, WorkingSetIsWhatFioLaysOut) {
 // The bytes per I/O the real fio reports (io_bytes / total_ios of each job and direction) are
 // the block sizes read from its job file, with [global] defaults, aliases and comma forms.
 TEST(FioJobFileReal, BlockSizesAreWhatFioMoves) {
-    std::string pattern = (fs::temp_directory_path() / "lb-jobfile-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    const fs::path dir = pattern;
     const std::string text = "[global]\nioengine=psync\nsize=512k\nbs=16k\n"
                              "[inherits]\nrw=read\n"
                              "[split]\nrw=randrw\nbs=4k,64k\n"
@@ -176,11 +187,9 @@ TEST(FioJobFileReal, BlockSizesAreWhatFioMoves) {
                              "[alias]\nreadwrite=randwrite\nblocksize=32k\n"
                              "[keeps-global]\nrw=read\nbs=,64k\n"
                              "[trailing]\nrw=randrw\nbs=8k,32k,\n";
-    std::ofstream(dir / "blocks.fio") << text;
-    const std::string cmd =
-        "cd '" + dir.string() + "' && fio --output-format=json blocks.fio >fio.json 2>fio.err";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "fio failed; see " << dir;
-    std::ifstream in(dir / "fio.json");
+    const fs::path dir = ranFio(text, "blocks");
+    ASSERT_FALSE(dir.empty());
+    std::ifstream in(dir / "fio.out");
     const auto report = nlohmann::json::parse(in);
     Blocks measured;
     for (const auto& job : report.at("jobs"))
