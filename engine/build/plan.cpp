@@ -257,6 +257,42 @@ std::string bhyveCacheOptions(const std::string& cache) {
     return "";
 }
 
+// bhyve under daemon(8), its console and pid in files at `base`: the host bridge, the guest's
+// network on its tap, its boot image and `disk` as virtio-blk devices, a serial console, and the
+// UEFI firmware when it boots by one.
+std::vector<std::string> bhyveArgs(const ScenarioGuest& g, const std::string& vm,
+                                   const std::string& memory, const std::string& base,
+                                   const std::string& disk) {
+    std::vector<std::string> args{"-o",
+                                  base + ".console",
+                                  "-p",
+                                  base + ".pid",
+                                  "bhyve",
+                                  "-c",
+                                  std::to_string(g.cpus),
+                                  "-m",
+                                  memory,
+                                  "-A",
+                                  "-H",
+                                  "-P",
+                                  "-s",
+                                  "0,hostbridge",
+                                  "-s",
+                                  "2,virtio-net," + g.tap,
+                                  "-s",
+                                  "3,virtio-blk," + g.image,
+                                  "-s",
+                                  "4,virtio-blk," + disk + bhyveCacheOptions(g.cache),
+                                  "-s",
+                                  "31,lpc",
+                                  "-l",
+                                  "com1,stdio"};
+    if (!g.firmware.empty())
+        args.insert(args.end(), {"-l", "bootrom," + g.firmware});
+    args.push_back(vm);
+    return args;
+}
+
 // A bhyve guest on a FreeBSD host (bhyve(8), bhyveload(8), bhyvectl(8)). bhyve cannot attach a
 // disk to a running guest, so the guest starts with it: bhyveload loads a FreeBSD guest's kernel
 // from its image (or UEFI firmware boots the image), then bhyve runs it under daemon(8).
@@ -292,61 +328,17 @@ Expected<void> planBhyve(LayoutPlan& plan, const Scenario& scenario, const Scena
         plan.steps.push_back(
             {"load the guest's FreeBSD kernel from " + g.image + " (bhyveload)" + untried,
              cmd("bhyveload", {"-m", memory, "-d", g.image, vm}), destroy});
-    std::vector<std::string> args{"-o",
-                                  base + ".console",
-                                  "-p",
-                                  base + ".pid",
-                                  "bhyve",
-                                  "-c",
-                                  std::to_string(g.cpus),
-                                  "-m",
-                                  memory,
-                                  "-A",
-                                  "-H",
-                                  "-P",
-                                  "-s",
-                                  "0,hostbridge",
-                                  "-s",
-                                  "2,virtio-net," + g.tap,
-                                  "-s",
-                                  "3,virtio-blk," + g.image,
-                                  "-s",
-                                  "4,virtio-blk," + disk + bhyveCacheOptions(g.cache),
-                                  "-s",
-                                  "31,lpc",
-                                  "-l",
-                                  "com1,stdio"};
-    if (!g.firmware.empty())
-        args.insert(args.end(), {"-l", "bootrom," + g.firmware});
-    args.push_back(vm);
     plan.steps.push_back({"start the guest " + vm + " (bhyve) with " + disk +
                               " attached: bhyve cannot attach a disk to a running guest" + untried,
-                          cmd("daemon", std::move(args)), std::move(destroy)});
+                          cmd("daemon", bhyveArgs(g, vm, memory, base, disk)), std::move(destroy)});
     return {};
 }
 
-// Starts (qemu, bhyve) or attaches to (libvirt, xen) the guest, passing it `disk`.
-Expected<void> planGuestMachine(LayoutPlan& plan, const Scenario& scenario,
-                                const ScenarioLayout& layout, const std::string& disk) {
+// A qemu guest started by the plan (daemonized, its pid and console in files), with `disk`
+// attached as virtio-blk or virtio-scsi; stopped by that pid, only if it is still that qemu.
+void planQemu(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
+              const std::string& disk) {
     const ScenarioGuest& g = *layout.guest;
-    if (g.hypervisor == Hypervisor::Bhyve)
-        return planBhyve(plan, scenario, layout, disk);
-    if (g.hypervisor == Hypervisor::Libvirt) {
-        plan.steps.push_back(
-            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
-             cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
-                           g.bus == "scsi" ? "scsi" : "virtio", "--cache", g.cache, "--live"}),
-             cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
-        return {};
-    }
-    if (g.hypervisor == Hypervisor::Xen) {
-        plan.steps.push_back(
-            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
-             cmd("xl", {"block-attach", g.domain,
-                        "format=raw, vdev=" + g.attachAs + ", access=rw, target=" + disk}),
-             cmd("xl", {"block-detach", g.domain, g.attachAs})});
-        return {};
-    }
     const std::string base = scenario.workDir + "/guest-" + layout.name;
     std::vector<std::string> args{"-name",
                                   "lb-" + layout.name,
@@ -403,6 +395,31 @@ Expected<void> planGuestMachine(LayoutPlan& plan, const Scenario& scenario,
                               "sh", base + ".pid"});
     plan.steps.push_back({"start the guest lb-" + layout.name + " (qemu, " + g.accel + ")",
                           cmd("qemu-system-x86_64", std::move(args)), std::move(stop)});
+}
+
+// Starts (qemu, bhyve) or attaches to (libvirt, xen) the guest, passing it `disk`.
+Expected<void> planGuestMachine(LayoutPlan& plan, const Scenario& scenario,
+                                const ScenarioLayout& layout, const std::string& disk) {
+    const ScenarioGuest& g = *layout.guest;
+    if (g.hypervisor == Hypervisor::Bhyve)
+        return planBhyve(plan, scenario, layout, disk);
+    if (g.hypervisor == Hypervisor::Libvirt) {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
+                           g.bus == "scsi" ? "scsi" : "virtio", "--cache", g.cache, "--live"}),
+             cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
+        return {};
+    }
+    if (g.hypervisor == Hypervisor::Xen) {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("xl", {"block-attach", g.domain,
+                        "format=raw, vdev=" + g.attachAs + ", access=rw, target=" + disk}),
+             cmd("xl", {"block-detach", g.domain, g.attachAs})});
+        return {};
+    }
+    planQemu(plan, scenario, layout, disk);
     return {};
 }
 

@@ -56,6 +56,26 @@ std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
     return out;
 }
 
+namespace {
+
+// Blocks smaller than the pool's records (a zvol LUN's: its volblocksize) move whole records:
+// said beside the figures of the metrics each block size concerns.
+void noteWholeRecords(Run& run, const ScenarioLayout& layout, const ScenarioWorkload& w,
+                      const std::vector<IoBlockSize>& blocks) {
+    const bool onZvol =
+        w.options.text("target") == "iscsi" && layout.exported && layout.exported->lun == "zvol";
+    const std::uint64_t record = onZvol ? layout.exported->volBlockBytes : layout.recordsizeBytes;
+    for (const auto& block : blocks)
+        if (auto note = zfsPartialRecordNote(block.bytes, record, onZvol); !note.empty()) {
+            if (!block.what.empty())
+                note = block.what + ": " + note;
+            run.caveats.push_back(note);
+            run.notes.push_back({MetricNote::Kind::Qualifies, block.metrics, note});
+        }
+}
+
+} // namespace
+
 std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
     if (!scenario_.coldCache)
         return {"page cache not dropped: cache = \"warm\" in the scenario"};
@@ -100,20 +120,8 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
         run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
-        // Blocks smaller than the pool's records (a zvol LUN's: its volblocksize) move whole
-        // records: said beside the figures.
-        const bool onZvol = w.options.text("target") == "iscsi" && layout.exported &&
-                            layout.exported->lun == "zvol";
-        const std::uint64_t record =
-            onZvol ? layout.exported->volBlockBytes : layout.recordsizeBytes;
         if (built.zfs)
-            for (const auto& block : mc->blockSizes)
-                if (auto note = zfsPartialRecordNote(block.bytes, record, onZvol); !note.empty()) {
-                    if (!block.what.empty())
-                        note = block.what + ": " + note;
-                    run.caveats.push_back(note);
-                    run.notes.push_back({MetricNote::Kind::Qualifies, block.metrics, note});
-                }
+            noteWholeRecords(run, layout, w, mc->blockSizes);
     }
     // A working set that fits in memory can be served from it: the page cache for buffered I/O,
     // the ARC when ZFS caches data (cache = "warm").
