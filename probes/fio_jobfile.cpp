@@ -132,8 +132,8 @@ std::uint64_t kbBaseOf(const Options& o) {
     return o.count("kb_base") && o.at("kb_base") == "1000" ? 1000 : 1024;
 }
 
-// The directions rw= does I/O in: rw=randread:8 is random reads with an
-// offset modifier; rw and randrw read and write; trimwrite trims then writes.
+// The directions rw= does I/O in (reads when it is not given): rw=randread:8 is random reads with
+// an offset modifier; rw, readwrite and randrw read and write; trimwrite trims then writes.
 std::vector<std::string> directionsOf(const Options& o) {
     const auto it = o.find("rw");
     const std::string rw =
