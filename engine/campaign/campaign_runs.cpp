@@ -58,13 +58,20 @@ std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
 
 namespace {
 
-// The block size a fio command line gives (--bs=4k), 0 when it gives none (a job file's own).
-std::uint64_t fioBlockBytes(const Command& fio) {
-    for (const auto& a : fio.args)
-        if (a.starts_with("--bs="))
-            if (auto bs = parseSize(a.substr(5), SizeConvention::Binary))
-                return *bs;
-    return 0;
+// Blocks smaller than the pool's records (a zvol LUN's: its volblocksize) move whole records:
+// said beside the figures of the metrics each block size concerns.
+void noteWholeRecords(Run& run, const ScenarioLayout& layout, const ScenarioWorkload& w,
+                      const std::vector<IoBlockSize>& blocks) {
+    const bool onZvol =
+        w.options.text("target") == "iscsi" && layout.exported && layout.exported->lun == "zvol";
+    const std::uint64_t record = onZvol ? layout.exported->volBlockBytes : layout.recordsizeBytes;
+    for (const auto& block : blocks)
+        if (auto note = zfsPartialRecordNote(block.bytes, record, onZvol); !note.empty()) {
+            if (!block.what.empty())
+                note = block.what + ": " + note;
+            run.caveats.push_back(note);
+            run.notes.push_back({MetricNote::Kind::Qualifies, block.metrics, note});
+        }
 }
 
 } // namespace
@@ -113,14 +120,8 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         run.argv = mc->command.argvForDisplay();
         run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
         run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
-        // fio blocks smaller than the pool's records move whole records: said beside the figures.
-        if (built.zfs && w.probe == "fio")
-            if (auto note =
-                    zfsPartialRecordNote(fioBlockBytes(mc->command), layout.recordsizeBytes);
-                !note.empty()) {
-                run.caveats.push_back(note);
-                run.notes.push_back({MetricNote::Kind::Qualifies, "*", note});
-            }
+        if (built.zfs)
+            noteWholeRecords(run, layout, w, mc->blockSizes);
     }
     // A working set that fits in memory can be served from it: the page cache for buffered I/O,
     // the ARC when ZFS caches data (cache = "warm").
