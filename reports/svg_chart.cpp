@@ -18,6 +18,7 @@ namespace {
 
 constexpr double margin = 8;
 constexpr double tickGap = 5; // between an axis and its tick labels
+constexpr double categoryMark = 4; // a category's tick, outside the axis: its label below it
 constexpr double legendRow = 18;
 constexpr double legendIcon = 26;
 constexpr std::size_t legendColumns = 4;
@@ -111,7 +112,7 @@ double axisDepth(const chart::Axis& a, double length, bool vertical) {
     const auto ticks = ticksOf(a, length);
     const double labels = vertical || a.uprightLabels ? widest(ticks) : lineHeight(bodyPixels);
     const auto lines = labelLines(a, length);
-    return tickGap + labels +
+    return tickGap + (a.categories ? categoryMark : 0) + labels +
            (lines.empty() ? 0 : 6 + static_cast<double>(lines.size()) * lineHeight(bodyPixels));
 }
 
@@ -290,13 +291,13 @@ void drawGrid(std::string& out, const Frame& f) {
 // The x axis: its line, tick marks, tick labels (upright when there are many) and label.
 void drawXAxis(std::string& out, const Frame& f) {
     const chart::Axis& a = f.x;
-    const double mark = a.categories ? 4 : -5; // categories: outside; numbers: inside
+    const double mark = a.categories ? categoryMark : -5; // categories: outside; numbers: inside
     std::string marks = "M" + num(f.left) + " " + num(f.bottom) + "H" + num(f.right);
     std::string labels;
     for (const auto& t : ticksOf(a, f.right - f.left)) {
         const double x = f.px(t.at);
         marks += "M" + num(x) + " " + num(f.bottom) + "v" + num(mark);
-        const double y = f.bottom + tickGap;
+        const double y = f.bottom + tickGap + (a.categories ? categoryMark : 0);
         if (a.uprightLabels)
             labels += "<text transform=\"translate(" + num(x) + " " + num(y) +
                       ") rotate(90)\" y=\"" + num(baselineCentredOn(0, bodyPixels)) + "\">" +
