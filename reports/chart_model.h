@@ -46,8 +46,8 @@ struct Series {
     std::string fill; // bars
     Marker marker = Marker::None;
     double markerSize = 0; // pixels
-    // Bars: width in x units; grouped bars stand side by side, `groupIndex` of `groupSize` at each
-    // x.
+    // Bars: width in x units; grouped bars stand side by side at each x, this series the
+    // `groupIndex`th of `groupSize` ("slots" is a macro wherever Qt is included).
     double barWidth = 0.6;
     bool grouped = false;
     std::size_t groupIndex = 0, groupSize = 1;
