@@ -17,7 +17,7 @@ using namespace detail;
 namespace {
 
 constexpr double margin = 8;
-constexpr double tickGap = 5; // between an axis and its tick labels
+constexpr double tickGap = 5;      // between an axis and its tick labels
 constexpr double categoryMark = 4; // a category's tick, outside the axis: its label below it
 constexpr double legendRow = 18;
 constexpr double legendIcon = 26;
@@ -222,11 +222,12 @@ Frame frameOf(const chart::Chart& chart, int width, int height) {
     f.bottom = h - margin - axisDepth(chart.x, w - 120, false);
     const double tall = f.bottom - f.top;
     f.left = margin + axisDepth(chart.y, tall, true);
-    // The last tick label is centred on the plot's right edge at most: room for its half.
+    // The last tick label is centred on its tick: room for what of it passes the plot's edge.
     const auto xTicks = ticksOf(chart.x, w - 120);
     const double lastHalf = xTicks.empty() || chart.x.uprightLabels
                                 ? 0.0
-                                : font::textWidth(xTicks.back().label, bodyPixels) / 2;
+                                : font::textWidth(xTicks.back().label, bodyPixels) / 2 -
+                                      (1 - fraction(chart.x, xTicks.back().at)) * (w - 120);
     f.right = w - margin -
               (chart.y2.visible ? axisDepth(chart.y2, tall, true) : std::max(12.0, lastHalf));
     return f;
