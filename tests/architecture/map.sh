@@ -14,7 +14,7 @@ while IFS= read -r path; do
         echo "map: $path: no sentence for \`$stem\` in $doc"
         missing=$((missing + 1))
     fi
-done < <(find engine probes reports app/cli app/gui -type f \( -name '*.h' -o -name '*.cpp' \) |
+done < <(find engine probes reports app/cli app/gui app/render -type f \( -name '*.h' -o -name '*.cpp' \) |
              sort)
 for tool in tools/*/; do
     name=$(basename "$tool")

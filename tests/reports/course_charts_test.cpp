@@ -10,6 +10,7 @@
 #include "reports/charts.h"
 #include "reports/display.h"
 #include "reports/report.h"
+#include "reports/report_pdf.h"
 #include "tests/support/chart_title.h"
 #include "tests/support/scratch_dir.h"
 
