@@ -311,6 +311,7 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
         projected.push_back(l.name);
     }
     LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
+    data.projectionMisfit = projectionMisfit(request, coverage, false);
     data.notProjected = std::move(coverage.missing);
     LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));
     for (const auto& r : records) {

@@ -12,6 +12,7 @@
 #include "engine/measure/analysis.h"
 #include "engine/measure/steady_state.h"
 #include "engine/store/store.h"
+#include "engine/workbench.h"
 
 #include <cstdint>
 #include <map>
@@ -110,6 +111,9 @@ struct ReportData {
     // Imported layouts the requested projection cannot cover: their disks are unknown and no
     // capacity was given for them (ProjectionRequest::givenCapacity).
     std::vector<std::string> notProjected;
+    // What the requested projection asks that applies to none of the layouts (a report with it
+    // is refused, in the front end's words).
+    std::optional<ProjectionMisfit> projectionMisfit;
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
     std::string author, writtenAt, generator;   // as requested
     std::vector<std::string> hosts;             // where the layouts ran, sorted, once each

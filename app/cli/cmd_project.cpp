@@ -320,16 +320,6 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
     return out.str();
 }
 
-// The misfit in this command's words: the flag that applies to none of the layouts.
-Error misfitError(const ProjectionMisfit& m) {
-    std::string flag = "--" + m.field;
-    for (const auto& [field, f] : projectFlags)
-        if (field == m.field)
-            flag = f;
-    return m.why == ProjectionMisfit::Why::NoCapacityModel ? noCapacityModel(flag, m.layouts)
-                                                           : noDisksKnown(flag, m.layouts);
-}
-
 void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& projections,
                const std::optional<DrivePrice>& price) {
     const ProjectionRequest& r = plan.request;

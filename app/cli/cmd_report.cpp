@@ -91,27 +91,6 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
     return std::optional<ProjectionRequest>{request};
 }
 
-// The projection's options that apply to no layout of the report: imported layouts without a
-// capacity, or a drive or host writes when no layout projected has known disks.
-std::optional<Error> projectionMisfit(const ReportData& data) {
-    if (!data.projectionRequest)
-        return std::nullopt;
-    if (!data.notProjected.empty())
-        return noCapacityModel("--used", data.notProjected);
-    std::vector<std::string> given;
-    for (const auto& p : data.projections) {
-        if (!p.capacityGiven)
-            return std::nullopt;
-        given.push_back(p.name);
-    }
-    const ProjectionRequest& r = *data.projectionRequest;
-    if (!given.empty() && r.drive)
-        return noDisksKnown("--drive", given);
-    if (!given.empty() && r.hostBytesPerDay)
-        return noDisksKnown("--host-writes", given);
-    return std::nullopt;
-}
-
 // What was written, for a script (--json): the file, its format, the runs and every verdict.
 void printJson(const ReportData& data, const std::string& out, ReportFormat format,
                std::int64_t failed) {
@@ -195,8 +174,8 @@ int runReport(const Globals& g, const ReportOptions& o) {
     auto data = gatherReport(*store, request);
     if (!data)
         return report(data.error(), reportFlags);
-    if (auto misfit = projectionMisfit(*data))
-        return report(*misfit);
+    if (data->projectionMisfit)
+        return report(misfitError(*data->projectionMisfit));
 
     auto format = writeReportFile(*data, o.out, pdfThroughRenderer);
     if (!format)

@@ -5,6 +5,7 @@
 #include "engine/base/expected.h"
 #include "engine/measure/analysis.h"
 #include "engine/store/store.h"
+#include "engine/workbench.h"
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -45,6 +46,9 @@ inline int report(Error error, std::initializer_list<FieldFlag> flags) {
 // projected is imported with only its capacity given.
 Error noCapacityModel(std::string_view flag, const std::vector<std::string>& layouts);
 Error noDisksKnown(std::string_view flag, const std::vector<std::string>& layouts);
+// A projection's setting that applies to none of its layouts, said with its flag (--used,
+// --drive, ...): noCapacityModel or noDisksKnown.
+Error misfitError(const ProjectionMisfit& misfit);
 
 // Each registers a subcommand whose callback stores the action to run into `action`.
 void addCapacity(CLI::App& app, Globals& g, Action& action);

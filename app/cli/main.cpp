@@ -66,6 +66,12 @@ Error noDisksKnown(std::string_view flag, const std::vector<std::string>& layout
                            quotedList(layouts) + " have only the capacity given");
 }
 
+Error misfitError(const ProjectionMisfit& m) {
+    const std::string flag = "--" + m.field;
+    return m.why == ProjectionMisfit::Why::NoCapacityModel ? noCapacityModel(flag, m.layouts)
+                                                           : noDisksKnown(flag, m.layouts);
+}
+
 void addGlobalOptions(CLI::App& app, Globals& g) {
     app.add_option("--db", g.db,
                    "SQLite results database (default: $LAYOUTBENCH_DB, else "

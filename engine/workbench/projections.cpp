@@ -231,22 +231,6 @@ std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord
 
 namespace {
 
-// Price, endurance and wear need disks: when every stored layout asked for is an imported one
-// with only its capacity given, and no new layout is asked for, the first of them set is a misfit.
-std::optional<ProjectionMisfit> noDisksToPrice(const ProjectionAsk& ask,
-                                               const ProjectionCoverage& coverage) {
-    if (!ask.hypothetical.kinds.empty() || !coverage.modelled.empty() || coverage.given.empty())
-        return std::nullopt;
-    const ProjectionSettings& s = ask.settings;
-    for (const auto& [named, field] :
-         {std::pair{s.drive.has_value(), "drive"}, std::pair{!s.hostWrites.empty(), "host-writes"},
-          std::pair{!s.price.empty(), "price"},
-          std::pair{!s.writeAmplification.empty(), "write-amplification"}})
-        if (named)
-            return ProjectionMisfit{ProjectionMisfit::Why::NoDisksKnown, field, coverage.given};
-    return std::nullopt;
-}
-
 // The stored layouts of an ask, each with what it is projected from.
 Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan& plan) {
     std::vector<LayoutRecord> records;
@@ -257,18 +241,15 @@ Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan
     }
     LB_TRY(coverage, projectionCoverage(records, plan.request.givenCapacity));
     plan.coverage = std::move(coverage);
-    if (!plan.coverage.missing.empty()) {
-        plan.misfit = ProjectionMisfit{ProjectionMisfit::Why::NoCapacityModel,
-                                       ask.settings.used.empty() ? "samples" : "used",
-                                       plan.coverage.missing};
+    plan.misfit = projectionMisfit(plan.request, plan.coverage, !ask.hypothetical.kinds.empty(),
+                                   ask.settings.used.empty() ? "samples" : "used");
+    if (plan.misfit)
         return {};
-    }
     for (const auto& record : records) {
         LB_TRY(in, storedProjectionInput(record, plan.request));
         plan.inputs.push_back(std::move(in));
         plan.kinds.push_back(record.kind);
     }
-    plan.misfit = noDisksToPrice(ask, plan.coverage);
     return {};
 }
 
@@ -277,13 +258,33 @@ Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan
 Error blameCatalog(Error error, const Drive& drive) {
     constexpr std::string_view field = "disk-size: ";
     if (error.message.starts_with(field))
-        error.message = drive.source + ":" + std::to_string(drive.line) + ": capacity_bytes: " +
-                        error.message.substr(field.size()) + " (drive '" + drive.id +
-                        "', whose capacity is the disk size when none is given)";
+        error.message = drive.source + ":" + std::to_string(drive.line) +
+                        ": capacity_bytes: " + error.message.substr(field.size()) + " (drive '" +
+                        drive.id + "', whose capacity is the disk size when none is given)";
     return error;
 }
 
 } // namespace
+
+std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& r,
+                                                 const ProjectionCoverage& coverage,
+                                                 bool newLayouts, std::string useField) {
+    using Why = ProjectionMisfit::Why;
+    if (!coverage.missing.empty())
+        return ProjectionMisfit{Why::NoCapacityModel, std::move(useField), coverage.missing};
+    // Price, endurance and wear need disks: an imported layout has only its capacity.
+    if (newLayouts || !coverage.modelled.empty() || coverage.given.empty())
+        return std::nullopt;
+    const bool writeAmplification =
+        r.writeAmplification.all.has_value() || !r.writeAmplification.byLayout.empty();
+    for (const auto& [named, field] : {std::pair{r.drive.has_value(), "drive"},
+                                       std::pair{r.hostBytesPerDay.has_value(), "host-writes"},
+                                       std::pair{r.price.has_value(), "price"},
+                                       std::pair{writeAmplification, "write-amplification"}})
+        if (named)
+            return ProjectionMisfit{Why::NoDisksKnown, field, coverage.given};
+    return std::nullopt;
+}
 
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
     ProjectionPlan plan;

@@ -138,6 +138,15 @@ struct ProjectionMisfit {
     std::vector<std::string> layouts; // the imported layouts it does not apply to
 };
 
+// What a request asks that applies to none of the layouts projected, by how its stored layouts
+// are covered: the use (`useField`: used, or samples when the use came from them) when an
+// imported layout has no capacity given; else, when every layout is an imported one with only
+// its capacity given and no new layout is projected (`newLayouts`), the first of drive,
+// host-writes, price and write-amplification it sets. None when everything applies somewhere.
+std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& request,
+                                                 const ProjectionCoverage& coverage,
+                                                 bool newLayouts, std::string useField = "used");
+
 // An ask read and checked, ready to project: each layout's input, with the kind it is shown as
 // (what a stored layout records, "imported" for one whose capacity is given; a new one's kind as
 // typed), how the stored layouts are covered, and a misfit, if any, which projectPlan refuses.

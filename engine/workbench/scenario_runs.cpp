@@ -16,7 +16,6 @@
 
 namespace lb {
 
-
 Expected<Scenario> resolveScenario(const ScenarioSource& source, std::optional<std::int64_t> resume,
                                    const std::optional<std::string>& onlyLayout, Store* store,
                                    const ProbeRegistry& probes) {

@@ -22,7 +22,6 @@
 
 namespace lb {
 
-
 // ---- the scenario to run
 
 // Where a scenario comes from: its file, or the text of an editor (with the path it is saved
