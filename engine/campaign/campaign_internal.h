@@ -203,8 +203,23 @@ private:
     Expected<Runner*> guestRunner(const ScenarioLayout& layout);
     GuestRunnerFor guestRunnerFor();
     Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
+    // One measured run (campaign_runs.cpp).
     Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
                           int iteration);
+    // What a run came to, before it is settled.
+    struct Outcome {
+        RunStatus status = RunStatus::Ok;
+        std::string reason;
+    };
+    Expected<Outcome> execute(Run& run, Runner& where, const MeasuredCommand& mc,
+                              const Probe& probe, const ScenarioWorkload& w,
+                              const WorkloadContext& ctx,
+                              const std::optional<std::string>& cacheNote);
+    Expected<Outcome> interpret(Run& run, const ProcessResult& result, Runner& where,
+                                const MeasuredCommand& mc, const Probe& probe,
+                                const ScenarioWorkload& w, const WorkloadContext& ctx,
+                                const std::optional<std::string>& cacheNote);
+    Expected<void> settle(Run& run, RunStatus status, std::string reason);
     std::vector<std::string> dropCaches(Runner& where);
     // SSD preconditioning (campaign_conditioning.cpp).
     Expected<void> condition(const BuiltLayout& built);
