@@ -1,22 +1,34 @@
-# The engine and the probes must run on a headless storage server: they may neither include
-# nor link Qt. This check runs at configure time and fails the build if either does.
+# The engine, the probes, the Qt-free reports library and the command line must run on a headless
+# storage server: they may neither include nor link Qt. layoutbench_check_no_qt(TARGET DIR) runs at
+# configure time and fails the build if a source or CMakeLists.txt under DIR uses Qt, or if TARGET
+# links Qt, QCustomPlot, X11 or GL, directly or through any library of the project it links.
 function(layoutbench_check_no_qt target dir)
     file(GLOB_RECURSE sources "${dir}/*.h" "${dir}/*.cpp" "${dir}/CMakeLists.txt")
     foreach(source IN LISTS sources)
         file(STRINGS "${source}" hits REGEX "#[ \t]*include[ \t]*[<\"]Q[A-Za-z]|Qt[56]::|find_package\\(Qt")
         if(hits)
             message(FATAL_ERROR "Layering violation: ${source} uses Qt (${hits}); "
-                                "engine/ and probes/ must stay Qt-free")
+                                "${target} must stay Qt-free")
         endif()
     endforeach()
+    layoutbench_check_links_no_qt(${target} ${target})
+endfunction()
+
+# TARGET and every library target it links, followed down: none may be Qt, QCustomPlot, X11 or
+# GL. `via` names the path, for the message.
+function(layoutbench_check_links_no_qt target via)
     get_target_property(libs ${target} LINK_LIBRARIES)
-    if(libs)
-        foreach(lib IN LISTS libs)
-            if(lib MATCHES "^Qt[56]?::|QCustomPlot")
-                message(FATAL_ERROR "Layering violation: ${target} links ${lib}")
-            endif()
-        endforeach()
+    if(NOT libs)
+        return()
     endif()
+    foreach(lib IN LISTS libs)
+        if(lib MATCHES "^Qt[56]?::|QCustomPlot|^X11::|^OpenGL::|^GL$|^EGL$")
+            message(FATAL_ERROR "Layering violation: ${via} links ${lib}")
+        endif()
+        if(TARGET ${lib} AND lib MATCHES "^layoutbench_")
+            layoutbench_check_links_no_qt(${lib} "${via} -> ${lib}")
+        endif()
+    endforeach()
 endfunction()
 
 # A folder of the engine may include only its own headers and those of the layers its library

@@ -1,7 +1,9 @@
 # Debian packages from the install rules: `cpack -G DEB` in a build tree makes one package per
 # component (packaging/CMakeLists.txt names them):
-#   layoutbench      the command line, lb-netload, lb-tgt-account, the data, manual pages
-#   layoutbench-gui  the desktop app, its desktop entry and icon (depends on layoutbench)
+#   layoutbench      the command line, lb-netload, lb-tgt-account, the data, manual pages: no Qt,
+#                    X11 or GL (tests/packaging/deb.sh checks its Depends and the program's ldd)
+#   layoutbench-gui  the desktop app, its desktop entry and icon, and layoutbench-render (the PDF
+#                    of a report, which `layoutbench report` runs) (depends on layoutbench)
 # Depends comes from the shared libraries the programs link (dpkg-shlibdeps), so
 # `apt install ./layoutbench_*.deb` pulls what they need. tests/packaging/deb.sh builds both and
 # runs lintian on them.
@@ -61,7 +63,8 @@ layoutbench helps choose how to lay out a storage server's disks. This
 package holds layoutbench-gui, a Qt desktop app over the same engine as the
 command line: a scenario editor with live validation, campaigns with their
 plans and destroy confirmations, results, comparisons, charts and capacity
-projections.")
+projections; and layoutbench-render, which lays out the command line's
+decision reports as PDF.")
 
 include(CPack)
 cpack_add_component(layoutbench DISPLAY_NAME "layoutbench command line")

@@ -2,7 +2,7 @@
 // (then a caveat is recorded, since the page cache then inflates the numbers).
 #include "engine/base/size.h"
 #include "probes/bonnie_csv.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 namespace lb {
 

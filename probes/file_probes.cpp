@@ -4,7 +4,8 @@
 #include "engine/base/size.h"
 #include "probes/fio_json.h"
 #include "probes/netload.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
+#include "probes/xz.h"
 
 #include <charconv>
 #include <filesystem>
@@ -275,16 +276,6 @@ std::unique_ptr<Probe> makeXzProbe() {
 }
 std::unique_ptr<Probe> makeRandfileProbe() {
     return std::make_unique<RandfileProbe>();
-}
-
-ProbeRegistry standardProbes() {
-    ProbeRegistry r;
-    r.add(makeFioProbe());
-    r.add(makeBonnieProbe());
-    r.add(makeXzProbe());
-    r.add(makeRandfileProbe());
-    r.add(makeNetloadProbe());
-    return r;
 }
 
 } // namespace lb

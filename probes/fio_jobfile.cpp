@@ -3,6 +3,7 @@
 #include "probes/fio_jobfile.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -33,13 +34,28 @@ std::string lower(std::string_view s) {
 struct Job {
     std::string name;
     Options options; // the global options before it, then its own
+    // Every bs= it was given, [global]'s first: fio applies them in turn, and a field left empty
+    // keeps what the one before set.
+    std::vector<std::string> bs;
 };
+
+// An option by the name fio documents first, so that a job's blocksize= overrides a [global]
+// bs= (fio's aliases of one option).
+std::string canonicalKey(std::string key) {
+    if (key == "blocksize")
+        return "bs";
+    if (key == "readwrite")
+        return "rw";
+    if (key == "blocksize_range")
+        return "bsrange";
+    return key;
+}
 
 // The jobs of a job file, or nullopt when it includes another file (not followed here).
 std::optional<std::vector<Job>> parseJobs(std::string_view text) {
     std::vector<Job> jobs;
-    Options global;
-    Options* current = &global;
+    Job global;
+    Job* current = &global;
     while (!text.empty()) {
         const auto eol = text.find('\n');
         const auto line = trim(text.substr(0, eol));
@@ -51,17 +67,20 @@ std::optional<std::vector<Job>> parseJobs(std::string_view text) {
             if (name == "global") {
                 current = &global;
             } else {
-                jobs.push_back({std::string(name), global});
-                current = &jobs.back().options;
+                jobs.push_back({std::string(name), global.options, global.bs});
+                current = &jobs.back();
             }
             continue;
         }
         if (line.starts_with("include ") || line.starts_with("include\t"))
             return std::nullopt;
         const auto eq = line.find('=');
-        const auto key = lower(trim(line.substr(0, eq)));
-        (*current)[key] =
+        const auto key = canonicalKey(lower(trim(line.substr(0, eq))));
+        const std::string value =
             eq == std::string_view::npos ? "" : std::string(trim(line.substr(eq + 1)));
+        current->options[key] = value;
+        if (key == "bs")
+            current->bs.push_back(value);
     }
     return jobs;
 }
@@ -109,6 +128,58 @@ std::optional<std::uint64_t> option(const Options& o, const std::string& key,
     return fioSize(it->second, kbBase);
 }
 
+std::uint64_t kbBaseOf(const Options& o) {
+    return o.count("kb_base") && o.at("kb_base") == "1000" ? 1000 : 1024;
+}
+
+// The directions rw= does I/O in (reads when it is not given): rw=randread:8 is random reads with
+// an offset modifier; rw, readwrite and randrw read and write; trimwrite trims then writes.
+std::vector<std::string> directionsOf(const Options& o) {
+    const auto it = o.find("rw");
+    const std::string rw =
+        it == o.end() ? "read" : lower(it->second.substr(0, it->second.find(':')));
+    const bool both = rw == "rw" || rw == "randrw" || rw == "readwrite";
+    std::vector<std::string> out;
+    if (both || rw.find("read") != std::string::npos)
+        out.emplace_back("read");
+    if (both || rw.find("write") != std::string::npos)
+        out.emplace_back("write");
+    if (rw.find("trim") != std::string::npos)
+        out.emplace_back("trim");
+    return out;
+}
+
+// The read, write and trim block sizes after a job's bs= settings, as fio's split options read
+// each: up to three comma-separated values for reads, writes and trims; past the last value the
+// last one goes on; an empty one keeps what was there (fio's 4 KiB, or an earlier bs=), so a
+// trailing comma leaves trims alone. nullopt when a value is not one size.
+std::optional<std::array<std::uint64_t, 3>> blockSizesAfter(const std::vector<std::string>& bs,
+                                                            std::uint64_t kbBase) {
+    std::array<std::uint64_t, 3> out{4096, 4096, 4096};
+    for (const std::string_view value : bs) {
+        std::vector<std::string_view> fields;
+        for (std::size_t from = 0;;) {
+            const auto comma = value.find(',', from);
+            fields.push_back(trim(value.substr(from, comma - from)));
+            if (comma == std::string_view::npos)
+                break;
+            from = comma + 1;
+        }
+        if (fields.size() > 3)
+            return std::nullopt;
+        for (std::size_t d = 0; d < out.size(); ++d) {
+            const auto field = fields[std::min(d, fields.size() - 1)];
+            if (field.empty())
+                continue;
+            const auto bytes = fioSize(field, kbBase);
+            if (!bytes || *bytes == 0)
+                return std::nullopt;
+            out[d] = *bytes;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::optional<std::uint64_t> jobFileWorkingSet(std::string_view text) {
@@ -121,7 +192,7 @@ std::optional<std::uint64_t> jobFileWorkingSet(std::string_view text) {
         const Options& o = job.options;
         if (o.count("fill_device") || o.count("fill_fs"))
             return std::nullopt;
-        const std::uint64_t kbBase = o.count("kb_base") && o.at("kb_base") == "1000" ? 1000 : 1024;
+        const std::uint64_t kbBase = kbBaseOf(o);
         const auto size = option(o, "size", kbBase);
         const auto fileSize = option(o, "filesize", kbBase);
         if ((o.count("size") && !size) || (o.count("filesize") && !fileSize) ||
@@ -155,6 +226,29 @@ std::optional<std::uint64_t> jobFileWorkingSet(std::string_view text) {
     for (const auto& [name, bytes] : namedFiles)
         ownFiles += bytes;
     return ownFiles;
+}
+
+std::optional<std::vector<JobBlockSize>> jobFileBlockSizes(std::string_view text) {
+    const auto jobs = parseJobs(text);
+    if (!jobs)
+        return std::nullopt;
+    std::vector<JobBlockSize> out;
+    for (const auto& job : *jobs) {
+        const Options& o = job.options;
+        if (o.count("bsrange") || o.count("bssplit"))
+            continue;
+        const auto sizes = blockSizesAfter(job.bs, kbBaseOf(o));
+        if (!sizes)
+            continue;
+        const auto named = o.find("name");
+        const std::string name =
+            named != o.end() && !named->second.empty() ? named->second : job.name;
+        for (const auto& direction : directionsOf(o)) {
+            const std::size_t d = direction == "read" ? 0 : direction == "write" ? 1 : 2;
+            out.push_back({name, direction, (*sizes)[d]});
+        }
+    }
+    return out;
 }
 
 std::string withTotalLatencyPercentiles(std::string_view text) {

@@ -10,7 +10,7 @@
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
 #include "probes/kernel_clients.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <array>
@@ -201,9 +201,29 @@ std::optional<std::string> readJobFile(const std::string& path) {
     return std::move(*text);
 }
 
-std::optional<std::uint64_t> jobFileBytes(const OptionValues& o) {
-    const auto text = readJobFile(o.text("job_file"));
-    return text ? fio::jobFileWorkingSet(*text) : std::nullopt;
+// The blocks the run moves, for the note on what a ZFS record makes of them: a preset's one size
+// for all its metrics; a job file's by job and direction (fio.<job>.<direction>.*, iscsi.* or
+// nfs.* on an export, <job>@<client> on clients), or one for all of them when every job moves
+// blocks of one size. Nothing for a job file the workbench cannot read.
+std::vector<IoBlockSize> blockSizesOf(const Preset* p, const std::optional<std::string>& jobText,
+                                      const OptionValues& o, bool clients) {
+    if (p) {
+        const auto bs = parseSize(p->bs, SizeConvention::Binary);
+        return bs ? std::vector<IoBlockSize>{{"*", "", *bs}} : std::vector<IoBlockSize>{};
+    }
+    const auto jobs = jobText ? fio::jobFileBlockSizes(*jobText) : std::nullopt;
+    if (!jobs || jobs->empty())
+        return {};
+    const bool alike = std::all_of(jobs->begin(), jobs->end(),
+                                   [&](const auto& j) { return j.bytes == jobs->front().bytes; });
+    if (alike)
+        return {{"*", "", jobs->front().bytes}};
+    const std::string family = o.has("target") ? o.text("target") : "fio";
+    std::vector<IoBlockSize> out;
+    for (const auto& j : *jobs)
+        out.push_back({family + "." + j.job + (clients ? "@*." : ".") + j.direction + ".*",
+                       "job " + j.job + ", " + j.direction + "s", j.bytes});
+    return out;
 }
 
 std::vector<fio::ClientEndpoint> endpointsOf(const WorkloadContext& ctx) {
@@ -395,7 +415,9 @@ public:
         c.cwd = ctx.workdir;
         c.env = {{"LC_ALL", "C"}};
         if (o.has("job_file")) {
-            mc.workingSetBytes = jobFileBytes(o);
+            const auto text = readJobFile(o.text("job_file"));
+            mc.workingSetBytes = text ? fio::jobFileWorkingSet(*text) : std::nullopt;
+            mc.blockSizes = blockSizesOf(nullptr, text, o, false);
             c.args = jobFileArgs(o);
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " used as-is: its own direct= and size settings apply");
@@ -415,6 +437,7 @@ public:
         const std::string file = "lb-fio-" + std::string(p->name) + ".dat";
         const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
         mc.workingSetBytes = bytes;
+        mc.blockSizes = blockSizesOf(p, std::nullopt, o, false);
         const bool logs = o.integer("log_avg_msec") > 0;
         c.args = presetArgs(presetRun(*p, o, bytes, direct, file, logs));
         mc.cleanup.push_back({"rm", {"-f", "--", ctx.workdir + "/" + file}});
@@ -562,7 +585,11 @@ private:
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         const bool direct = o.flag("direct");
         const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
-        mc.workingSetBytes = p ? std::optional<std::uint64_t>{bytes} : jobFileBytes(o);
+        const auto text = p ? std::nullopt : readJobFile(o.text("job_file"));
+        mc.workingSetBytes = p      ? std::optional<std::uint64_t>{bytes}
+                             : text ? fio::jobFileWorkingSet(*text)
+                                    : std::nullopt;
+        mc.blockSizes = blockSizesOf(p, text, o, false);
         if (o.text("target") == "iscsi") {
             auto attach = kernel::iscsiLogin(ctx.exported, netTimeout(o));
             if (!attach)
@@ -696,6 +723,7 @@ private:
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " cannot be read on the workbench: it goes to the clients as it "
                                  "is, without total-latency percentiles");
+        mc.blockSizes = blockSizesOf(jobs.preset, jobs.userJob, o, true);
         mc.clientCleanup = std::move(after);
         mc.caveats.push_back("fio client/server mode: " + std::to_string(ctx.clients.size()) +
                              " client" + (ctx.clients.size() == 1 ? "" : "s") +

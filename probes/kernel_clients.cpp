@@ -70,8 +70,15 @@ Expected<Attach> iscsiLogin(const ExportTarget& t, int timeoutSeconds) {
     a.prepare.push_back(
         timed("iscsiadm", {"-m", "discovery", "-t", "sendtargets", "-p", portal}, timeoutSeconds));
     // The node at the portal this client reaches: a target behind NAT (or a port forward)
-    // reports its own address in the discovery, where the client cannot log in.
-    a.prepare.push_back(node({"-o", "new"}));
+    // reports its own address in the discovery, where the client cannot log in. Made only when
+    // the discovery did not record it already: a second record of the same portal (its target
+    // portal group unknown) is a second login, which fails with "session exists" (status 15).
+    a.prepare.push_back(timed("sh",
+                              {"-c",
+                               "iscsiadm -m node -T \"$1\" -p \"$2\" >/dev/null 2>&1 || "
+                               "iscsiadm -m node -T \"$1\" -p \"$2\" -o new",
+                               "sh", t.iqn, portal},
+                              timeoutSeconds));
     if (!t.chapUser.empty()) {
         a.prepare.push_back(
             node({"-o", "update", "-n", "node.session.auth.authmethod", "-v", "CHAP"}));

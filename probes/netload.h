@@ -7,15 +7,10 @@
 #include "engine/measure/probe.h"
 #include "engine/measure/run.h"
 
-#include <memory>
 #include <string>
 #include <string_view>
 
-namespace lb {
-
-std::unique_ptr<Probe> makeNetloadProbe();
-
-namespace netload {
+namespace lb::netload {
 
 // "iscsi" for iscsi://..., "nfs" for nfs://..., empty for anything else.
 std::string protocolOf(std::string_view url);
@@ -27,5 +22,4 @@ std::string protocolOf(std::string_view url);
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText,
                               std::string_view protocol);
 
-} // namespace netload
-} // namespace lb
+} // namespace lb::netload

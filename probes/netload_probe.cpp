@@ -2,6 +2,7 @@
 // iscsi.* / nfs.* metrics through fio's own parser.
 #include "probes/fio_json.h"
 #include "probes/netload.h"
+#include "probes/registry.h"
 
 #include <chrono>
 #include <cstddef>

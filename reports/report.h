@@ -1,12 +1,14 @@
-// The decision report's renderers: self-contained HTML (charts embedded as PNG data URIs), PDF
-// (Qt's PDF writer) and Markdown (for a ticket, its charts as PNG files beside it). All three show
-// the same sections, tables, charts and notes in the same order; HTML and Markdown are
-// byte-identical for the same ReportData. The HTML and PDF renderers draw charts with QCustomPlot
-// and need a QApplication; this header itself is Qt-free.
+// The decision report as a document, and its Qt-free renderers: the document is built once from
+// the ReportData (its blocks, report_doc.h, and its charts as values, chart_model.h), then written
+// as self-contained HTML (the charts inline as SVG) or as Markdown (for a ticket, its charts as
+// SVG files beside it). Both show the same sections, tables, charts and notes in the same order,
+// byte-identical for the same ReportData. The PDF is the same document laid out by Qt: see
+// reports/report_pdf.h (layoutbench-render, the desktop app).
 #pragma once
 
-#include "engine/base/expected.h"
+#include "reports/chart_model.h"
 #include "reports/report_data.h"
+#include "reports/report_doc.h"
 
 #include <string>
 #include <string_view>
@@ -21,30 +23,32 @@ std::string htmlEscape(std::string_view text);
 // and turns line breaks into spaces so a value stays in its table cell.
 std::string markdownEscape(std::string_view text);
 
-// One chart of a report, rendered to PNG bytes.
-struct ReportChart {
-    // "bars-throughput", "bars-ops", "overhead-<n>" (n: comparison index), "series-<n>" and
-    // "curve-<n>" (n: index in charts::timeSeriesNames, percentileCurveNames), "sweep-<n>" (n:
-    // index in charts::sweepKeys), "steady-<n>", "projection-<n>"
-    std::string id;
-    std::string caption; // plain text
-    std::string png;     // the PNG file's bytes
+// Everything a format writes: the title and date (a PDF's page foot), the blocks, and the charts
+// the blocks name, in order: grouped bars per unit (MB/s, ops/s, ms), one overhead chart per
+// comparison with metrics, bandwidth and mean latency over time, latency percentile curves and
+// queue-depth sweeps where the runs have them, steady state, projections. Chart ids:
+// "bars-throughput", "bars-ops", "bars-latency", "overhead-<n>" (n: comparison index),
+// "series-<n>" and "curve-<n>" (n: index in chart::timeSeriesNames, percentileCurveNames),
+// "sweep-<n>" (n: index in chart::sweepKeys), "steady-<n>", "projection-<n>".
+struct ReportDocument {
+    std::string title;
+    std::string writtenAt;
+    report_detail::Doc doc;
+    std::vector<chart::ReportChart> charts;
+    bool operator==(const ReportDocument&) const = default;
 };
+ReportDocument reportDocument(const ReportData& data);
 
-// The charts the HTML and PDF reports show, in order: grouped bars per unit (MB/s, ops/s), one
-// overhead chart per comparison with metrics, bandwidth and mean latency over time, latency
-// percentile curves and queue-depth sweeps where the runs have them, steady state, projections.
-// Deterministic: same data, same bytes. Needs a QApplication.
-std::vector<ReportChart> renderCharts(const ReportData& data, int width = 900, int height = 420);
+// A chart of the report as an SVG file (900 x 420 pixels, taller for long names), as the
+// Markdown report has it beside it; the HTML has the same inline (without its namespace).
+std::string reportChartSvg(const chart::ReportChart& chart);
 
-// Without charts, as a ticket takes it: every section, table and note, no chart. With the
-// charts (renderCharts) each is an image `chartDir/ID.png` with its caption, as in the HTML; the
-// caller writes the PNG files there (writeReportFile does).
+// Without charts, as a ticket takes it: every section, table and note, no chart.
 std::string renderMarkdown(const ReportData& data);
-std::string renderMarkdown(const ReportData& data, const std::vector<ReportChart>& charts,
-                           const std::string& chartDir);
-std::string renderHtml(const ReportData& data); // needs a QApplication
-// Writes a PDF to `path`; a runtime error naming the path when it cannot. Needs a QApplication.
-Expected<void> renderPdf(const ReportData& data, const std::string& path);
+// With the charts: each an image `chartDir/ID.svg` with its caption, as in the HTML; the caller
+// writes the SVG files there (writeReportFile does).
+std::string renderMarkdown(const ReportDocument& document, const std::string& chartDir);
+std::string renderHtml(const ReportData& data);
+std::string renderHtml(const ReportDocument& document);
 
 } // namespace lb

@@ -9,7 +9,7 @@
 #include "engine/measure/analysis.h"
 #include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
-#include "reports/charts.h"
+#include "reports/chart_model.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 
@@ -82,8 +82,8 @@ std::string plural(std::int64_t n, const char* one, const char* many) {
 std::vector<ChartRef> chartPlan(const ReportData& data) {
     std::vector<ChartRef> out;
     bool bytes = false, ops = false, latency = false;
-    for (const QString& m : charts::barMetrics(data)) {
-        const auto info = describeMetric(m.toStdString());
+    for (const std::string& m : chart::barMetrics(data)) {
+        const auto info = describeMetric(m);
         bytes = bytes || (info && info->unit == Unit::BytesPerSecond);
         ops = ops || (info && info->unit == Unit::OpsPerSecond);
         latency = latency || (info && info->unit == Unit::Nanoseconds);
@@ -112,9 +112,9 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                "arrow where it runs past the top); n: the runs a side; green "
                                "band: viable, red band: not viable."});
     }
-    const QStringList series = charts::timeSeriesNames(data);
-    for (qsizetype i = 0; i < series.size(); ++i) {
-        const std::string name = series[i].toStdString();
+    const std::vector<std::string> series = chart::timeSeriesNames(data);
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const std::string& name = series[i];
         const bool bw = name.ends_with(".bw");
         if (!bw && !name.ends_with(".lat_mean"))
             continue; // IOPS follow the bandwidth at a fixed block size; the app shows them
@@ -127,9 +127,9 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                            " over time per layout, averaged per interval as fio logged it: the "
                            "median iteration solid, the other iterations faint."});
     }
-    const QStringList curves = charts::percentileCurveNames(data);
-    for (qsizetype i = 0; i < curves.size(); ++i) {
-        const std::string name = curves[i].toStdString();
+    const std::vector<std::string> curves = chart::percentileCurveNames(data);
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const std::string& name = curves[i];
         const auto stat = name.rfind('.');
         const auto family = name.find('.');
         std::string what = name.substr(family + 1, stat - family - 1);
@@ -140,7 +140,7 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                            " by percentile per layout, from fio's json+ histogram (both axes "
                            "logarithmic): the median iteration solid, the others faint."});
     }
-    const auto sweeps = charts::sweepKeys(data);
+    const auto sweeps = chart::sweepKeys(data);
     for (std::size_t i = 0; i < sweeps.size(); ++i)
         out.push_back({"sweep-" + std::to_string(i),
                        "Queue-depth sweep (" + sweeps[i].first + ", " + sweeps[i].second +
@@ -156,7 +156,7 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                            "average."});
     for (std::size_t i = 0; i < data.projections.size(); ++i) {
         const LayoutProjection& p = data.projections[i];
-        const ExpansionPath* drawn = charts::drawnExpansion(p);
+        const ExpansionPath* drawn = chart::drawnExpansion(p);
         const std::string years = data.projectionRequest
                                       ? std::to_string(data.projectionRequest->years) + " years"
                                       : std::string("the horizon");
@@ -179,10 +179,10 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
 
 std::vector<std::string> barMetricsOfUnit(const ReportData& data, Unit unit) {
     std::vector<std::string> out;
-    for (const QString& m : charts::barMetrics(data)) {
-        const auto info = describeMetric(m.toStdString());
+    for (const std::string& m : chart::barMetrics(data)) {
+        const auto info = describeMetric(m);
         if (info && info->unit == unit)
-            out.push_back(m.toStdString());
+            out.push_back(m);
     }
     return out;
 }

@@ -3,7 +3,9 @@
 // sections (report_doc.cpp: the frame and the host, layouts, drills and steady state;
 // report_summary.cpp: the first page, the question and the verdicts; report_results.cpp:
 // projections, comparisons, charts, failures, caveats, glossary, appendix), then written out by
-// the HTML and Markdown emitters (report_html.cpp); report.cpp renders the charts and the PDF.
+// the HTML and Markdown emitters (report_html.cpp); report.cpp puts the document and its charts
+// together (reports/chart_model.h, reports/svg_chart.h); report_pdf.cpp, in the Qt renderer, lays
+// the same document out as a PDF.
 // Every string that came from a scenario, a disk or a tool is escaped by an emitter, never by a
 // section, so nothing can slip through unescaped.
 #pragma once
@@ -30,6 +32,7 @@ struct Span {
     std::string text;
     bool strong = false;
     std::string color; // background colour of a verdict, "" for none
+    bool operator==(const Span&) const = default;
 };
 
 struct Cell {
@@ -37,6 +40,7 @@ struct Cell {
     std::string color; // background colour (verdicts), "" for none
     bool numeric = false;
     bool dotted = false; // a dotted name (bonnie.put_block): the PDF wraps it only at its dots
+    bool operator==(const Cell&) const = default;
 };
 
 struct Block {
@@ -49,6 +53,7 @@ struct Block {
     std::vector<std::vector<Cell>> rows;  // Table
     std::string text;                     // Heading, Code; Chart: the chart id
     std::string caption;                  // Chart
+    bool operator==(const Block&) const = default;
 };
 
 class Doc {
@@ -94,6 +99,7 @@ public:
         blocks.push_back(std::move(b));
     }
     std::vector<Block> blocks;
+    bool operator==(const Doc&) const = default;
 };
 
 // ---- formatting helpers (report_doc.cpp) -----------------------------------------------------
@@ -145,12 +151,15 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts);
 
 // ---- the emitters (report_html.cpp) ----------------------------------------------------------
 
-// What an <img> of a chart points at: a data URI in the HTML file, a resource name in the PDF.
-using ImageSource = std::function<std::string(const std::string& id)>;
+// The markup of a chart by its id and caption: the SVG itself in the HTML file, an <img> of a
+// document resource in the PDF.
+using ChartMarkup = std::function<std::string(const std::string& id, const std::string& caption)>;
 
 struct HtmlFlavor {
     bool print = false; // for Qt's PDF layout rather than a browser
-    int imageWidth = 900;
+    // The print flavour's column widths of a table ("23.5%" each), from the PDF's renderer, which
+    // measures the text in its own type; none: the layout's own.
+    std::function<std::vector<std::string>(const Block& table)> columnWidths;
     // Headings and charts, counted together from 0, that start a new page.
     std::set<std::size_t> breakBefore;
     // Table rows, counted from 0 over every table's body rows, that start a new page: the table
@@ -158,9 +167,9 @@ struct HtmlFlavor {
     std::set<std::size_t> rowBreakBefore;
 };
 
-std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource& image,
+std::string emitHtml(const Doc& doc, const std::string& title, const ChartMarkup& chart,
                      const HtmlFlavor& flavor);
-// Charts as files in `chartDir` (relative to the Markdown file), or none when it is empty.
+// Charts as SVG files in `chartDir` (relative to the Markdown file), ID.svg.
 std::string emitMarkdown(const Doc& doc, const std::string& chartDir);
 
 } // namespace lb::report_detail

@@ -1,6 +1,5 @@
+// Writing a report file (see report_file.h).
 #include "reports/report_file.h"
-
-#include "reports/report.h"
 
 #include <algorithm>
 #include <cctype>
@@ -67,38 +66,42 @@ std::string_view reportFormatName(ReportFormat f) {
     return "";
 }
 
-Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path) {
+namespace {
+
+// The charts beside the Markdown file: REPORT.md's in REPORT-charts/, named by chart id.
+Expected<void> writeMarkdown(const ReportDocument& document, const std::string& path) {
+    const fs::path md(path);
+    const std::string dirName = md.stem().string() + "-charts";
+    const fs::path dir = md.parent_path() / dirName;
+    if (!document.charts.empty()) {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (ec)
+            return runtimeError(dir.string() + ": cannot create: " + ec.message());
+        for (const auto& c : document.charts)
+            LB_TRY_VOID(writeText((dir / (c.id + ".svg")).string(), reportChartSvg(c)));
+    }
+    return writeText(path, renderMarkdown(document, dirName));
+}
+
+} // namespace
+
+Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path,
+                                       const PdfWriter& pdf) {
     const auto format = reportFormatOf(path);
     if (!format)
         return badInput("out: '" + path +
                         "' must end in .html, .pdf or .md (the format follows the extension)");
+    const ReportDocument document = reportDocument(data);
     switch (*format) {
-    case ReportFormat::Markdown: {
-        // The charts beside it: REPORT.md's in REPORT-charts/, named by chart id.
-        const std::vector<ReportChart> charts = renderCharts(data);
-        const fs::path md(path);
-        const std::string dirName = md.stem().string() + "-charts";
-        const fs::path dir = md.parent_path() / dirName;
-        if (!charts.empty()) {
-            std::error_code ec;
-            fs::create_directories(dir, ec);
-            if (ec)
-                return runtimeError(dir.string() + ": cannot create: " + ec.message());
-            for (const auto& c : charts)
-                if (auto w = writeText((dir / (c.id + ".png")).string(), c.png); !w)
-                    return fail(w.error());
-        }
-        if (auto w = writeText(path, renderMarkdown(data, charts, dirName)); !w)
-            return fail(w.error());
+    case ReportFormat::Markdown:
+        LB_TRY_VOID(writeMarkdown(document, path));
         break;
-    }
     case ReportFormat::Html:
-        if (auto w = writeText(path, renderHtml(data)); !w)
-            return fail(w.error());
+        LB_TRY_VOID(writeText(path, renderHtml(document)));
         break;
     case ReportFormat::Pdf:
-        if (auto w = renderPdf(data, path); !w)
-            return fail(w.error());
+        LB_TRY_VOID(pdf(document, path));
         break;
     }
     return *format;

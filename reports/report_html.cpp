@@ -1,5 +1,5 @@
-// The report's emitters: HTML for a browser and for Qt's PDF layout (its tables sized to fit A4),
-// and Markdown.
+// The report's emitters: HTML for a browser (the charts inline as SVG) and for Qt's PDF layout
+// (the charts as images, the tables sized to fit A4 by the PDF's renderer), and Markdown.
 #include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/capacity/projection.h"
@@ -7,14 +7,11 @@
 #include "engine/measure/analysis.h"
 #include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
-#include "reports/charts.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 #include "reports/report.h"
 #include "reports/report_doc.h"
 
-#include <QFont>
-#include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,7 +36,7 @@ const char* const htmlStyleCommon =
 const char* const htmlStyleScreen =
     "body{font-family:'DejaVu Sans',sans-serif;font-size:10pt;color:#222;max-width:64em;"
     "margin:1.5em auto;padding:0 1em}td.num{white-space:nowrap}"
-    "p.chart img{max-width:100%;height:auto}";
+    "p.chart svg{max-width:100%;height:auto}";
 // Qt's table layout starves text columns next to unbreakable ones: let everything wrap, and
 // use a smaller type in tables so nine columns fit an A4 page.
 const char* const htmlStylePrint = "body{font-family:'DejaVu Sans',sans-serif;color:#222}"
@@ -62,11 +59,9 @@ std::string htmlSpans(const std::vector<Span>& spans) {
 // ---- tables in Qt's layout --------------------------------------------------------------------
 //
 // Qt's table layout gives a column what its widest cell would like, then squeezes, and a squeezed
-// cell breaks its words anywhere ("bonnie.put_b|lock"). For the PDF the emitter sizes the columns
-// as a browser would: each gets at least its widest unbreakable piece, the rest of the page goes
-// to the columns whose cells want more, in proportion. Pieces are measured in the PDF's table type
-// (htmlStylePrint): a dotted name's pieces are its dot-separated parts, a number with its unit is
-// one piece, other text breaks at spaces.
+// cell breaks its words anywhere ("bonnie.put_b|lock"). For the PDF the columns are sized as a
+// browser would (HtmlFlavor::columnWidths, measured with Qt by the PDF's renderer), and the text
+// marks where it may break.
 
 // A cell's text as Qt lays it out in the PDF: a dotted name breaks after its dots only (a zero
 // width space after each, a word joiner after each hyphen); a number keeps its unit.
@@ -88,69 +83,45 @@ std::string printText(const Cell& cell) {
     return out;
 }
 
-// The width of a cell's widest unbreakable piece (first) and of its whole text (second), in
-// pixels at 96 dpi.
-std::pair<double, double> cellWidths(const Cell& cell, const QFontMetricsF& font) {
-    const auto width = [&font](std::string_view t) {
-        return font.horizontalAdvance(
-            QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size())));
+// A table, its header row in <thead>: a PDF repeats it on each page the table runs onto. A row
+// the print flavour moves to the next page closes the table and opens it again there.
+// `bodyRows` counts the body rows of every table so far.
+void htmlTable(std::string& out, const Block& b, const HtmlFlavor& flavor, std::size_t& bodyRows) {
+    const auto widths =
+        flavor.print && flavor.columnWidths ? flavor.columnWidths(b) : std::vector<std::string>{};
+    const auto open = [&](bool newPage) {
+        out += std::string("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"") +
+               (flavor.print ? " width=\"100%\"" : "") +
+               (newPage ? " style=\"page-break-before:always\"" : "") + ">\n<thead><tr>";
+        for (std::size_t c = 0; c < b.headers.size(); ++c)
+            out += (c < widths.size() ? "<th width=\"" + widths[c] + "\">" : std::string("<th>")) +
+                   htmlEscape(b.headers[c]) + "</th>";
+        out += "</tr></thead>\n<tbody>\n";
     };
-    if (cell.numeric)
-        return {width(cell.text), width(cell.text)};
-    double widest = 0;
-    std::size_t start = 0;
-    const std::string_view text = cell.text;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && text[i] != ' ' && !(cell.dotted && text[i] == '.'))
-            continue;
-        const std::size_t end = i < text.size() && text[i] == '.' ? i + 1 : i; // keeps its dot
-        widest = std::max(widest, width(text.substr(start, end - start)));
-        start = i + 1;
-    }
-    return {widest, width(text)};
-}
-
-// Each column's share of the table's width, in percent: at least its widest piece, then the rest
-// of the line in proportion to what the column would like beyond that. A column's width holds
-// its cells' padding and borders; the shares are rounded down so that they never ask for more
-// than the line.
-std::vector<std::string> columnPercents(const Block& table) {
-    QFont cellFont("DejaVu Sans");
-    cellFont.setPointSizeF(7.5);
-    QFont headerFont = cellFont;
-    headerFont.setBold(true);
-    const QFontMetricsF cells(cellFont), headers(headerFont);
-    constexpr double lineWidth = 640; // px: A4 inside 2 cm margins, at 96 dpi
-    constexpr double cellFrame = 14;  // px per column: padding both sides, border, spacing
-    const std::size_t columns = table.headers.size();
-    std::vector<double> least(columns), most(columns);
-    for (std::size_t c = 0; c < columns; ++c)
-        std::tie(least[c], most[c]) = cellWidths(Cell{table.headers[c]}, headers);
-    for (const auto& row : table.rows)
-        for (std::size_t c = 0; c < std::min(columns, row.size()); ++c) {
-            // A verdict's cell is set in bold (class "verdict"), as the header is.
-            const auto [cMin, cMax] = cellWidths(row[c], row[c].color.empty() ? cells : headers);
-            least[c] = std::max(least[c], cMin);
-            most[c] = std::max(most[c], cMax);
+    open(!b.rows.empty() && flavor.rowBreakBefore.count(bodyRows));
+    for (std::size_t r = 0; r < b.rows.size(); ++r, ++bodyRows) {
+        if (r > 0 && flavor.rowBreakBefore.count(bodyRows)) {
+            out += "</tbody></table>\n";
+            open(true);
         }
-    double sumLeast = 0, sumMore = 0;
-    for (std::size_t c = 0; c < columns; ++c) {
-        least[c] += cellFrame;
-        most[c] += cellFrame;
-        sumLeast += least[c];
-        sumMore += most[c] - least[c];
+        out += "<tr>";
+        for (const auto& cell : b.rows[r]) {
+            if (!cell.color.empty())
+                out += "<td class=\"verdict\" bgcolor=\"" + htmlEscape(cell.color) +
+                       "\" style=\"background-color:" + htmlEscape(cell.color) +
+                       ";color:#ffffff\">";
+            else if (cell.numeric)
+                out += "<td class=\"num\" align=\"right\">";
+            else
+                out += "<td>";
+            out += htmlEscape(flavor.print ? printText(cell) : cell.text) + "</td>";
+        }
+        out += "</tr>\n";
     }
-    const double total = std::max(lineWidth, sumLeast);
-    const double spare = std::min(total - sumLeast, sumMore);
-    std::vector<std::string> out(columns);
-    for (std::size_t c = 0; c < columns; ++c) {
-        const double w = least[c] + (sumMore > 0 ? spare * (most[c] - least[c]) / sumMore : 0);
-        out[c] = fixed(std::floor(1000 * w / total) / 10, 1) + "%";
-    }
-    return out;
+    out += "</tbody></table>\n";
 }
 
-std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource& image,
+std::string emitHtml(const Doc& doc, const std::string& title, const ChartMarkup& chart,
                      const HtmlFlavor& flavor) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<title>" +
@@ -179,52 +150,15 @@ std::string emitHtml(const Doc& doc, const std::string& title, const ImageSource
                 out += "<li>" + htmlSpans(item) + "</li>\n";
             out += "</ul>\n";
             break;
-        case Block::Kind::Table: {
-            // The header row in <thead>: a PDF repeats it on each page the table runs onto.
-            const auto widths = flavor.print ? columnPercents(b) : std::vector<std::string>{};
-            const auto open = [&](bool newPage) {
-                out += std::string("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"") +
-                       (flavor.print ? " width=\"100%\"" : "") +
-                       (newPage ? " style=\"page-break-before:always\"" : "") + ">\n<thead><tr>";
-                for (std::size_t c = 0; c < b.headers.size(); ++c)
-                    out +=
-                        (flavor.print ? "<th width=\"" + widths[c] + "\">" : std::string("<th>")) +
-                        htmlEscape(b.headers[c]) + "</th>";
-                out += "</tr></thead>\n<tbody>\n";
-            };
-            open(!b.rows.empty() && flavor.rowBreakBefore.count(bodyRows));
-            for (std::size_t r = 0; r < b.rows.size(); ++r, ++bodyRows) {
-                const auto& row = b.rows[r];
-                // A row that would run from one page onto the next starts the next instead.
-                if (r > 0 && flavor.rowBreakBefore.count(bodyRows)) {
-                    out += "</tbody></table>\n";
-                    open(true);
-                }
-                out += "<tr>";
-                for (const auto& cell : row) {
-                    if (!cell.color.empty())
-                        out += "<td class=\"verdict\" bgcolor=\"" + htmlEscape(cell.color) +
-                               "\" style=\"background-color:" + htmlEscape(cell.color) +
-                               ";color:#ffffff\">";
-                    else if (cell.numeric)
-                        out += "<td class=\"num\" align=\"right\">";
-                    else
-                        out += "<td>";
-                    out += htmlEscape(flavor.print ? printText(cell) : cell.text) + "</td>";
-                }
-                out += "</tr>\n";
-            }
-            out += "</tbody></table>\n";
+        case Block::Kind::Table:
+            htmlTable(out, b, flavor, bodyRows);
             break;
-        }
         case Block::Kind::Code:
             out += "<pre>" + htmlEscape(b.text) + "</pre>\n";
             break;
         case Block::Kind::Chart:
-            out += "<p class=\"chart\"" + breakStyle() + "><img src=\"" +
-                   htmlEscape(image(b.text)) + "\" width=\"" + std::to_string(flavor.imageWidth) +
-                   "\" alt=\"" + htmlEscape(b.caption) + "\"></p>\n<p class=\"caption\">" +
-                   htmlEscape(b.caption) + "</p>\n";
+            out += "<p class=\"chart\"" + breakStyle() + ">" + chart(b.text, b.caption) +
+                   "</p>\n<p class=\"caption\">" + htmlEscape(b.caption) + "</p>\n";
             break;
         }
     }
@@ -241,7 +175,7 @@ std::string mdSpans(const std::vector<Span>& spans) {
     return out;
 }
 
-// `chartDir`: where the charts' PNG files are, relative to the Markdown file.
+// `chartDir`: where the charts' SVG files are, relative to the Markdown file.
 std::string emitMarkdown(const Doc& doc, const std::string& chartDir) {
     std::string out;
     for (const Block& b : doc.blocks) {
@@ -289,7 +223,7 @@ std::string emitMarkdown(const Doc& doc, const std::string& chartDir) {
         }
         case Block::Kind::Chart: {
             // A path with spaces or parentheses stays one link target inside <...>.
-            const std::string file = (chartDir.empty() ? "" : chartDir + "/") + b.text + ".png";
+            const std::string file = (chartDir.empty() ? "" : chartDir + "/") + b.text + ".svg";
             out += "![" + markdownEscape(b.caption) + "](<" + file + ">)\n\n*" +
                    markdownEscape(b.caption) + "*\n\n";
             break;

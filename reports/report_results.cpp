@@ -7,7 +7,7 @@
 #include "engine/measure/analysis.h"
 #include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
-#include "reports/charts.h"
+#include "reports/chart_model.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 #include "reports/report_doc.h"
@@ -145,11 +145,11 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
             doc.para("No metric was measured successfully on both layouts; nothing to compare.");
             continue;
         }
-        doc.para(std::vector<Span>{
-            {"Verdict: "},
-            {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-            {c.confident ? " (confident; the worst deciding metric decides)."
-                         : " (not confident; the worst deciding metric decides)."}});
+        doc.para(std::vector<Span>{{"Verdict: "},
+                                   {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
+                                   {c.confident
+                                        ? " (confident; the worst deciding metric decides)."
+                                        : " (not confident; the worst deciding metric decides)."}});
         // The reason a deciding metric is not confident, said once above the table when it is
         // the same for all ("too few runs: 1 and 1" on 32 rows is noise).
         const std::string sameUncertainty = sharedUncertainty(c);
@@ -167,8 +167,7 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
                  {display::ratio(m.ratio), "", true},
                  {display::percent(m.overhead), "", true},
                  {intervalText(m), "", true},
-                 {verdictCell(m),
-                  m.decisive ? charts::verdictColor(m.verdict).toStdString() : std::string()},
+                 {verdictCell(m), m.decisive ? chart::verdictColour(m.verdict) : std::string()},
                  {!m.decisive                ? "—"
                   : m.confident              ? "yes"
                   : !sameUncertainty.empty() ? "no"

@@ -8,7 +8,7 @@
 #include "engine/measure/analysis.h"
 #include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
-#include "reports/charts.h"
+#include "reports/chart_model.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"
 #include "reports/report_doc.h"
@@ -28,7 +28,7 @@ std::vector<Span> headlineSpans(const Comparison& c) {
     return {
         {c.candidate, true},
         {": "},
-        {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
+        {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
         {c.headline.substr(c.headline.find(" — ") == std::string::npos ? c.headline.size()
                                                                        : c.headline.find(" — "))}};
 }
@@ -81,12 +81,12 @@ void addQuestion(Doc& doc, const ReportData& data) {
     doc.para("The rule: for every metric the cost ratio is the candidate's time per unit of work "
              "over the baseline's (baseline ÷ candidate for a throughput, candidate ÷ baseline "
              "for a time or a latency).");
-    doc.bullets({{{"viable", true, charts::verdictColor(Verdict::Viable).toStdString()},
+    doc.bullets({{{"viable", true, chart::verdictColour(Verdict::Viable)},
                   {": ratio ≤ " + display::ratio(t.viableMax) + " (at most " +
                    fixed((t.viableMax - 1) * 100, 0) + " % more time)"}},
-                 {{"decision", true, charts::verdictColor(Verdict::Decision).toStdString()},
+                 {{"decision", true, chart::verdictColour(Verdict::Decision)},
                   {": between the two: someone has to decide"}},
-                 {{"not-viable", true, charts::verdictColor(Verdict::NotViable).toStdString()},
+                 {{"not-viable", true, chart::verdictColour(Verdict::NotViable)},
                   {": ratio ≥ " + display::ratio(t.notViableMin) + " (" +
                    fixed((t.notViableMin - 1) * 100, 0) + " % more time or worse)"}}});
     doc.para("Values are medians over the iterations. The 95 % interval of each ratio is a " +
@@ -174,11 +174,10 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
             {": no verdict — nothing was measured on both it and " + c.baseline + "."}});
         return;
     }
-    std::vector<Span> spans{
-        {c.candidate, true},
-        {": "},
-        {verdictText(c.verdict), true, charts::verdictColor(c.verdict).toStdString()},
-        {" — " + plainVerdict(c) + "." + emulationLabel(c) + " "}};
+    std::vector<Span> spans{{c.candidate, true},
+                            {": "},
+                            {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
+                            {" — " + plainVerdict(c) + "." + emulationLabel(c) + " "}};
     if (c.confident) {
         spans.push_back({"Settled: every deciding interval lies in one band."});
     } else {
@@ -229,7 +228,7 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
                         {display::value(m.baselineMedian, m.unit), "", true},
                         {display::value(m.candidateMedian, m.unit), "", true},
                         {display::percent(m.overhead), "", true},
-                        {verdictText(m.verdict), charts::verdictColor(m.verdict).toStdString()},
+                        {verdictText(m.verdict), chart::verdictColour(m.verdict)},
                         {m.confident ? "yes" : "not yet"}});
     }
     doc.table({"deciding metric", c.baseline, c.candidate, "more time", "verdict", "settled"},

@@ -3,7 +3,7 @@
 #include "app/cli/commands.h"
 #include "engine/base/utf8.h"
 #include "engine/campaign/cleanup.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,8 @@
 // `layoutbench report`: the decision report as self-contained HTML, PDF or Markdown, chosen by
-// the extension of --out. Charts need Qt's GUI classes but no display: on a headless server the
-// offscreen platform is used.
+// the extension of --out. HTML and Markdown (their charts SVG) are written here, with no Qt; a
+// PDF is laid out by layoutbench-render (app/cli/pdf_renderer.h).
 #include "app/cli/commands.h"
+#include "app/cli/pdf_renderer.h"
 #include "engine/base/install_paths.h"
 #include "engine/base/utf8.h"
 #include "engine/capacity/drive_catalog.h"
@@ -10,10 +11,8 @@
 #include "engine/workbench.h"
 #include "layoutbench_version.h"
 #include "reports/comparison_text.h"
-#include "reports/report.h"
 #include "reports/report_file.h"
 
-#include <QApplication>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -113,27 +112,50 @@ std::optional<Error> projectionMisfit(const ReportData& data) {
     return std::nullopt;
 }
 
-// Qt's chatter ("XDG_RUNTIME_DIR not set", font fallbacks) is noise on a command line; only its
-// errors get through.
-void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtCriticalMsg || type == QtFatalMsg)
-        std::cerr << "layoutbench: Qt: " << message.toStdString() << '\n';
+// What was written, for a script (--json): the file, its format, the runs and every verdict.
+void printJson(const ReportData& data, const std::string& out, ReportFormat format,
+               std::int64_t failed) {
+    nlohmann::json comparisons = nlohmann::json::array();
+    for (const auto& c : data.comparisons)
+        comparisons.push_back(comparisonJson(c));
+    nlohmann::json layouts = nlohmann::json::array();
+    for (const auto& l : data.layouts)
+        layouts.push_back(l.name);
+    nlohmann::json projections = nlohmann::json::array();
+    for (const auto& p : data.projections)
+        projections.push_back({{"name", p.name},
+                               {"usable_bytes", p.capacity.usableBytes},
+                               {"capacity_given", p.capacityGiven},
+                               {"ceiling_bytes", p.ceilingBytes},
+                               {"ceiling_month", p.ceilingMonth ? nlohmann::json(*p.ceilingMonth)
+                                                                : nlohmann::json(nullptr)}});
+    std::cout << dumpJson(
+                     nlohmann::json{{"out", out},
+                                    {"format", reportFormatName(format)},
+                                    {"baseline", data.baseline},
+                                    {"campaign", data.campaignId ? nlohmann::json(*data.campaignId)
+                                                                 : nlohmann::json(nullptr)},
+                                    {"scope", data.scope},
+                                    {"layouts", layouts},
+                                    {"runs", data.runs.size()},
+                                    {"failed_runs", failed},
+                                    {"comparisons", comparisons},
+                                    {"projections", projections}},
+                     2)
+              << '\n';
 }
 
-// Charts are drawn with QCustomPlot, which needs a QApplication. The command opens no window, so
-// it always draws offscreen unless the user chose a platform: with no display that is the only
-// choice; with one, a stale DISPLAY (ssh -X, sudo) would abort in xcb, and a HiDPI screen would
-// change the charts' pixels, and so the report's bytes.
-std::unique_ptr<QApplication> makeApplication() {
-    if (QApplication::instance())
-        return nullptr;
-    qInstallMessageHandler(quietQtMessages);
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "layoutbench";
-    static char* argv[] = {name, nullptr};
-    return std::make_unique<QApplication>(argc, argv);
+// What was written, for a person: the file, its format, each candidate's verdict, the runs.
+void printSummary(const ReportData& data, const std::string& out, ReportFormat format,
+                  std::int64_t failed) {
+    std::cout << "wrote " << out << " (" << reportFormatName(format) << "): baseline "
+              << data.baseline;
+    for (const auto& c : data.comparisons)
+        std::cout << "; " << c.candidate << ": "
+                  << (c.metrics.empty() ? std::string("nothing to compare")
+                                        : std::string(verdictName(c.verdict)));
+    std::cout << "; " << data.runs.size() << " runs, " << failed << " failed\n"
+              << "scope: " << data.scope << '\n';
 }
 
 int runReport(const Globals& g, const ReportOptions& o) {
@@ -176,55 +198,17 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (auto misfit = projectionMisfit(*data))
         return report(*misfit);
 
-    // Every format draws its charts with QCustomPlot, which needs an application object.
-    const auto app = makeApplication();
-    auto format = writeReportFile(*data, o.out);
+    auto format = writeReportFile(*data, o.out, pdfThroughRenderer);
     if (!format)
         return report(format.error(), reportFlags);
 
     std::int64_t failed = 0;
     for (const auto& r : data->runs)
         failed += r.status == RunStatus::Ok ? 0 : 1;
-    if (g.json) {
-        nlohmann::json comparisons = nlohmann::json::array();
-        for (const auto& c : data->comparisons)
-            comparisons.push_back(comparisonJson(c));
-        nlohmann::json layouts = nlohmann::json::array();
-        for (const auto& l : data->layouts)
-            layouts.push_back(l.name);
-        nlohmann::json projections = nlohmann::json::array();
-        for (const auto& p : data->projections)
-            projections.push_back(
-                {{"name", p.name},
-                 {"usable_bytes", p.capacity.usableBytes},
-                 {"capacity_given", p.capacityGiven},
-                 {"ceiling_bytes", p.ceilingBytes},
-                 {"ceiling_month",
-                  p.ceilingMonth ? nlohmann::json(*p.ceilingMonth) : nlohmann::json(nullptr)}});
-        std::cout << dumpJson(nlohmann::json{{"out", o.out},
-                                             {"format", reportFormatName(*format)},
-                                             {"baseline", data->baseline},
-                                             {"campaign", data->campaignId
-                                                              ? nlohmann::json(*data->campaignId)
-                                                              : nlohmann::json(nullptr)},
-                                             {"scope", data->scope},
-                                             {"layouts", layouts},
-                                             {"runs", data->runs.size()},
-                                             {"failed_runs", failed},
-                                             {"comparisons", comparisons},
-                                             {"projections", projections}},
-                              2)
-                  << '\n';
-        return 0;
-    }
-    std::cout << "wrote " << o.out << " (" << reportFormatName(*format) << "): baseline "
-              << data->baseline;
-    for (const auto& c : data->comparisons)
-        std::cout << "; " << c.candidate << ": "
-                  << (c.metrics.empty() ? std::string("nothing to compare")
-                                        : std::string(verdictName(c.verdict)));
-    std::cout << "; " << data->runs.size() << " runs, " << failed << " failed\n"
-              << "scope: " << data->scope << '\n';
+    if (g.json)
+        printJson(*data, o.out, *format, failed);
+    else
+        printSummary(*data, o.out, *format, failed);
     return 0;
 }
 

@@ -9,7 +9,7 @@
 #include "engine/campaign/precondition.h"
 #include "engine/exec/ssh_runner.h"
 #include "engine/workbench.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/comparison_text.h"
 
 #include <algorithm>
@@ -234,6 +234,17 @@ nlohmann::json planWorkload(const Scenario& scenario, const DryRunWorkload& dw,
                                        : nlohmann::json(nullptr)}};
 }
 
+// What the plan is written for. plan runs nothing, so it cannot ask the target what it runs (a
+// campaign does); no FreeBSD host answers here, and the text says so.
+std::string targetOsLine(const Scenario& scenario) {
+    if (!scenario.host.os)
+        return "linux (not asked: plan runs nothing; [host] os = \"freebsd\" for FreeBSD)";
+    if (*scenario.host.os == TargetOs::FreeBsd)
+        return "freebsd (its plans, bhyve's included, are written from FreeBSD's manuals and not "
+               "exercised on a live FreeBSD host here)";
+    return std::string(enumName(*scenario.host.os));
+}
+
 int runPlan(const Globals& g, const std::string& path) {
     const ProbeRegistry probes = standardProbes();
     auto scenario = loadScenario(path, probes);
@@ -245,11 +256,7 @@ int runPlan(const Globals& g, const std::string& path) {
     const CampaignSchedule& schedule = plan->schedule;
     nlohmann::json out = nlohmann::json::array();
     std::ostringstream text;
-    // plan runs nothing, so it cannot ask the target what it runs (a campaign does).
-    const std::string os = scenario->host.os ? std::string(enumName(*scenario->host.os))
-                                             : std::string("linux (not asked: plan runs nothing; "
-                                                           "[host] os = \"freebsd\" for FreeBSD)");
-    text << "target os: " << os << "\n";
+    text << "target os: " << targetOsLine(*scenario) << "\n";
     text << describeSchedule(*scenario, schedule);
     for (const auto& l : plan->layouts) {
         nlohmann::json steps = planSteps(l, text);

@@ -7,7 +7,7 @@
 #include "engine/campaign/schedule.h"
 #include "engine/exec/ssh_runner.h"
 #include "engine/workbench.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <QStringDecoder>
 

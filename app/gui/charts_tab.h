@@ -36,6 +36,8 @@ public:
     // The text the tooltip shows for a point of a plot ("" when nothing is under it).
     QString hoverText(QCustomPlot* plot, const QPointF& pos) const;
 
+    // What the charts are drawn from (empty before a comparison is shown).
+    const ReportData& data() const { return data_; }
     QCustomPlot* barsPlot() const { return bars_; }
     QCustomPlot* overheadPlot() const { return overhead_; }
     QCustomPlot* timeSeriesPlot() const { return timeSeries_; }

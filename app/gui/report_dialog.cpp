@@ -4,6 +4,7 @@
 #include "app/gui/store_service.h"
 #include "engine/store/store.h"
 #include "reports/report_file.h"
+#include "reports/report_pdf.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -82,7 +83,7 @@ ReportDialog::ReportDialog(StoreService* store, const DatabaseSnapshot& snapshot
             const QString path = pending_;
             pending_.clear();
             writeButton_->setEnabled(true);
-            auto format = writeReportFile(gathered, ss(path));
+            auto format = writeReportFile(gathered, ss(path), writePdf);
             if (!format) {
                 status_->setText(qs(format.error().message));
                 emit failed(qs(format.error().message));

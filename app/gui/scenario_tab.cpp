@@ -7,7 +7,7 @@
 #include "engine/base/input.h"
 #include "engine/campaign/schedule.h"
 #include "engine/scenario/scenario_keys.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <QDoubleSpinBox>
 #include <QFileInfo>

@@ -245,26 +245,100 @@ Expected<std::string> planGuestDisk(LayoutPlan& plan, const Scenario& scenario,
     return members->front();
 }
 
-// Starts (qemu) or attaches to (libvirt, xen) the guest, passing it `disk`.
-void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
-                      const std::string& disk) {
+// bhyve's virtio-blk options for the guest's disk cache mode: nocache opens the disk with
+// O_DIRECT (qemu's cache=none), direct with O_SYNC (writethrough); both for directsync.
+std::string bhyveCacheOptions(const std::string& cache) {
+    if (cache == "none")
+        return ",nocache";
+    if (cache == "writethrough")
+        return ",direct";
+    if (cache == "directsync")
+        return ",nocache,direct";
+    return "";
+}
+
+// bhyve under daemon(8), its console and pid in files at `base`: the host bridge, the guest's
+// network on its tap, its boot image and `disk` as virtio-blk devices, a serial console, and the
+// UEFI firmware when it boots by one.
+std::vector<std::string> bhyveArgs(const ScenarioGuest& g, const std::string& vm,
+                                   const std::string& memory, const std::string& base,
+                                   const std::string& disk) {
+    std::vector<std::string> args{"-o",
+                                  base + ".console",
+                                  "-p",
+                                  base + ".pid",
+                                  "bhyve",
+                                  "-c",
+                                  std::to_string(g.cpus),
+                                  "-m",
+                                  memory,
+                                  "-A",
+                                  "-H",
+                                  "-P",
+                                  "-s",
+                                  "0,hostbridge",
+                                  "-s",
+                                  "2,virtio-net," + g.tap,
+                                  "-s",
+                                  "3,virtio-blk," + g.image,
+                                  "-s",
+                                  "4,virtio-blk," + disk + bhyveCacheOptions(g.cache),
+                                  "-s",
+                                  "31,lpc",
+                                  "-l",
+                                  "com1,stdio"};
+    if (!g.firmware.empty())
+        args.insert(args.end(), {"-l", "bootrom," + g.firmware});
+    args.push_back(vm);
+    return args;
+}
+
+// A bhyve guest on a FreeBSD host (bhyve(8), bhyveload(8), bhyvectl(8)). bhyve cannot attach a
+// disk to a running guest, so the guest starts with it: bhyveload loads a FreeBSD guest's kernel
+// from its image (or UEFI firmware boots the image), then bhyve runs it under daemon(8).
+// Destroying the virtual machine stops it and frees the disk; the undo waits for bhyve to exit.
+Expected<void> planBhyve(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
+                         const std::string& disk) {
+    if (hostOs(scenario) != TargetOs::FreeBsd)
+        return badInput("layout '" + layout.name +
+                        "': bhyve is FreeBSD's hypervisor and this plan is for a " +
+                        std::string(enumName(hostOs(scenario))) +
+                        " host; use hypervisor = \"qemu\", \"libvirt\" or \"xen\" there, or "
+                        "[host] os = \"freebsd\" for a FreeBSD host");
     const ScenarioGuest& g = *layout.guest;
-    if (g.hypervisor == Hypervisor::Libvirt) {
+    const std::string vm = "lb-" + layout.name;
+    const std::string base = scenario.workDir + "/guest-" + layout.name;
+    const std::string memory = std::to_string(g.memoryBytes >> 20) + "M";
+    constexpr const char* untried =
+        " (written from FreeBSD's manuals; not exercised on a live FreeBSD host here)";
+    Command destroy = cmd("sh", {"-c",
+                                 "bhyvectl --destroy --vm=\"$1\" 2>/dev/null; "
+                                 "p=$(cat \"$2\" 2>/dev/null); i=0; "
+                                 "while [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null && "
+                                 "[ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+                                 "! test -e \"/dev/vmm/$1\"",
+                                 "sh", vm, base + ".pid"});
+    plan.steps.push_back({"load vmm, bhyve's kernel module, where it is not loaded yet",
+                          cmd("kldload", {"-n", "vmm"}), std::nullopt});
+    plan.steps.push_back({"check that " + g.tap +
+                              ", the guest's network, exists (made and bridged by the host's "
+                              "network setup)",
+                          cmd("ifconfig", {g.tap}), std::nullopt});
+    if (g.firmware.empty())
         plan.steps.push_back(
-            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
-             cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
-                           g.bus == "scsi" ? "scsi" : "virtio", "--cache", g.cache, "--live"}),
-             cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
-        return;
-    }
-    if (g.hypervisor == Hypervisor::Xen) {
-        plan.steps.push_back(
-            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
-             cmd("xl", {"block-attach", g.domain,
-                        "format=raw, vdev=" + g.attachAs + ", access=rw, target=" + disk}),
-             cmd("xl", {"block-detach", g.domain, g.attachAs})});
-        return;
-    }
+            {"load the guest's FreeBSD kernel from " + g.image + " (bhyveload)" + untried,
+             cmd("bhyveload", {"-m", memory, "-d", g.image, vm}), destroy});
+    plan.steps.push_back({"start the guest " + vm + " (bhyve) with " + disk +
+                              " attached: bhyve cannot attach a disk to a running guest" + untried,
+                          cmd("daemon", bhyveArgs(g, vm, memory, base, disk)), std::move(destroy)});
+    return {};
+}
+
+// A qemu guest started by the plan (daemonized, its pid and console in files), with `disk`
+// attached as virtio-blk or virtio-scsi; stopped by that pid, only if it is still that qemu.
+void planQemu(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
+              const std::string& disk) {
+    const ScenarioGuest& g = *layout.guest;
     const std::string base = scenario.workDir + "/guest-" + layout.name;
     std::vector<std::string> args{"-name",
                                   "lb-" + layout.name,
@@ -321,6 +395,32 @@ void planGuestMachine(LayoutPlan& plan, const Scenario& scenario, const Scenario
                               "sh", base + ".pid"});
     plan.steps.push_back({"start the guest lb-" + layout.name + " (qemu, " + g.accel + ")",
                           cmd("qemu-system-x86_64", std::move(args)), std::move(stop)});
+}
+
+// Starts (qemu, bhyve) or attaches to (libvirt, xen) the guest, passing it `disk`.
+Expected<void> planGuestMachine(LayoutPlan& plan, const Scenario& scenario,
+                                const ScenarioLayout& layout, const std::string& disk) {
+    const ScenarioGuest& g = *layout.guest;
+    if (g.hypervisor == Hypervisor::Bhyve)
+        return planBhyve(plan, scenario, layout, disk);
+    if (g.hypervisor == Hypervisor::Libvirt) {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("virsh", {"attach-disk", g.domain, disk, g.attachAs, "--targetbus",
+                           g.bus == "scsi" ? "scsi" : "virtio", "--cache", g.cache, "--live"}),
+             cmd("virsh", {"detach-disk", g.domain, g.attachAs, "--live"})});
+        return {};
+    }
+    if (g.hypervisor == Hypervisor::Xen) {
+        plan.steps.push_back(
+            {"attach " + disk + " to domain " + g.domain + " as " + g.attachAs,
+             cmd("xl", {"block-attach", g.domain,
+                        "format=raw, vdev=" + g.attachAs + ", access=rw, target=" + disk}),
+             cmd("xl", {"block-detach", g.domain, g.attachAs})});
+        return {};
+    }
+    planQemu(plan, scenario, layout, disk);
+    return {};
 }
 
 } // namespace
@@ -407,7 +507,8 @@ Expected<GuestPlans> planGuestLayout(const Scenario& scenario, const ScenarioLay
     auto disk = planGuestDisk(plans.host, scenario, layout, deviceBytes);
     if (!disk)
         return fail(disk.error());
-    planGuestMachine(plans.host, scenario, layout, *disk);
+    if (auto r = planGuestMachine(plans.host, scenario, layout, *disk); !r)
+        return fail(r.error());
     const ScenarioGuest& g = *layout.guest;
     const std::string mount = "/mnt/lb-" + layout.name;
     if (g.layout == "zfs-stripe")

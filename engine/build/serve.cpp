@@ -56,9 +56,10 @@ std::string planLunBacking(LayoutPlan& plan, const ScenarioLayout& layout,
     if (e.lun == "zvol") {
         const std::string volume = layout.pool + "/lb-lun";
         const std::string device = "/dev/zvol/" + volume;
-        plan.steps.push_back({"create the zvol " + volume + " for the LUN",
-                              admin("zfs", {"create", "-V", size, volume}),
-                              admin("zfs", {"destroy", volume})});
+        plan.steps.push_back(
+            {"create the zvol " + volume + " for the LUN",
+             admin("zfs", {"create", "-b", std::to_string(e.volBlockBytes), "-V", size, volume}),
+             admin("zfs", {"destroy", volume})});
         // udev makes the device node a moment after zfs returns.
         plan.steps.push_back({"wait for " + device,
                               admin("sh", {"-c",

@@ -58,13 +58,20 @@ std::vector<std::string> runMetricGlobs(const std::vector<Metric>& metrics) {
 
 namespace {
 
-// The block size a fio command line gives (--bs=4k), 0 when it gives none (a job file's own).
-std::uint64_t fioBlockBytes(const Command& fio) {
-    for (const auto& a : fio.args)
-        if (a.starts_with("--bs="))
-            if (auto bs = parseSize(a.substr(5), SizeConvention::Binary))
-                return *bs;
-    return 0;
+// Blocks smaller than the pool's records (a zvol LUN's: its volblocksize) move whole records:
+// said beside the figures of the metrics each block size concerns.
+void noteWholeRecords(Run& run, const ScenarioLayout& layout, const ScenarioWorkload& w,
+                      const std::vector<IoBlockSize>& blocks) {
+    const bool onZvol =
+        w.options.text("target") == "iscsi" && layout.exported && layout.exported->lun == "zvol";
+    const std::uint64_t record = onZvol ? layout.exported->volBlockBytes : layout.recordsizeBytes;
+    for (const auto& block : blocks)
+        if (auto note = zfsPartialRecordNote(block.bytes, record, onZvol); !note.empty()) {
+            if (!block.what.empty())
+                note = block.what + ": " + note;
+            run.caveats.push_back(note);
+            run.notes.push_back({MetricNote::Kind::Qualifies, block.metrics, note});
+        }
 }
 
 } // namespace
@@ -103,21 +110,16 @@ Run startingRun(std::int64_t campaignId, const BuiltLayout& built, const Scenari
     return run;
 }
 
-// The run's command, as it is shown, with what the probe says of it; and, fio blocks smaller
-// than the pool's records moving whole records, that beside the figures.
+// The run's command, as it is shown, with what the probe says of it; and, on a pool, blocks
+// smaller than its records moving whole records, that beside the figures.
 void addCommand(Run& run, MeasuredCommand& mc, const BuiltLayout& built,
                 const ScenarioWorkload& w) {
     mc.command.timeout = std::chrono::seconds(w.timeoutSeconds);
     run.argv = mc.command.argvForDisplay();
     run.caveats.insert(run.caveats.end(), mc.caveats.begin(), mc.caveats.end());
     run.notes.insert(run.notes.end(), mc.notes.begin(), mc.notes.end());
-    if (built.zfs && w.probe == "fio")
-        if (auto note =
-                zfsPartialRecordNote(fioBlockBytes(mc.command), built.layout->recordsizeBytes);
-            !note.empty()) {
-            run.caveats.push_back(note);
-            run.notes.push_back({MetricNote::Kind::Qualifies, "*", note});
-        }
+    if (built.zfs)
+        noteWholeRecords(run, *built.layout, w, mc.blockSizes);
 }
 
 // A working set that fits in memory can be served from it: the page cache for buffered I/O, the

@@ -197,9 +197,14 @@ std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& gues
     std::string setup = "guest: " + std::string(enumName(g.hypervisor));
     if (qemu)
         setup += " (" + g.accel + ", " + std::to_string(g.cpus) + " vCPU)";
-    setup += ", disk " + std::string(g.bus == "scsi" ? "virtio-scsi" : "virtio-blk") +
-             " cache=" + g.cache + " aio=" + g.aio + " iothreads=" + std::to_string(g.iothreads) +
-             ", " + g.layout + " inside on " + g.disk;
+    // bhyve's disk is virtio-blk with its cache mode; the bus, aio and I/O threads are qemu's.
+    if (g.hypervisor == Hypervisor::Bhyve)
+        setup += " (" + std::to_string(g.cpus) + " vCPU), disk virtio-blk cache=" + g.cache;
+    else
+        setup += ", disk " + std::string(g.bus == "scsi" ? "virtio-scsi" : "virtio-blk") +
+                 " cache=" + g.cache + " aio=" + g.aio +
+                 " iothreads=" + std::to_string(g.iothreads);
+    setup += ", " + g.layout + " inside on " + g.disk;
     if (auto meminfo = capture(guest, simple("cat", {"/proc/meminfo"}))) {
         std::istringstream in(*meminfo);
         std::string key, unit;

@@ -108,13 +108,16 @@ ZfsImplementation detectZfs(Runner& runner) {
     return parseZfsImplementation({}, ask("zpool", {"upgrade", "-v"}));
 }
 
-std::string zfsPartialRecordNote(std::uint64_t ioBytes, std::uint64_t recordBytes) {
+std::string zfsPartialRecordNote(std::uint64_t ioBytes, std::uint64_t recordBytes, bool zvol) {
     if (ioBytes == 0 || ioBytes >= recordBytes)
         return {};
-    return formatBytes(ioBytes, true) + " blocks on " + formatBytes(recordBytes, true) +
-           " records: each read fetches a whole record from the vdevs and each write rewrites "
-           "one, " +
-           std::to_string(recordBytes / ioBytes) + " times the bytes counted";
+    const std::string record = zvol ? "block" : "record";
+    return formatBytes(ioBytes, true) + " blocks on " +
+           (zvol ? "a zvol of " + formatBytes(recordBytes, true) + " blocks (volblocksize)"
+                 : formatBytes(recordBytes, true) + " records") +
+           ": each read fetches a whole " + record +
+           " from the vdevs and each write rewrites one, " + std::to_string(recordBytes / ioBytes) +
+           " times the bytes counted";
 }
 
 std::string zfsFeatureProblem(const ZfsImplementation& zfs, std::string_view feature) {

@@ -45,7 +45,9 @@ std::string zfsFeatureProblem(const ZfsImplementation& zfs, std::string_view fea
 // blocks are smaller: ZFS reads (to checksum) and rewrites whole records, so each small read
 // fetches a whole record from the vdevs and each small write rewrites one. Nothing when the
 // blocks are at least a record. Measured on OpenZFS 2.3.2 in the lab guest: 4 KiB direct reads on
-// 128K records read 131,072 bytes each.
-std::string zfsPartialRecordNote(std::uint64_t ioBytes, std::uint64_t recordBytes);
+// 128K records read 131,072 bytes each. A zvol's records are its blocks (volblocksize), and the
+// note says so when `zvol`.
+std::string zfsPartialRecordNote(std::uint64_t ioBytes, std::uint64_t recordBytes,
+                                 bool zvol = false);
 
 } // namespace lb

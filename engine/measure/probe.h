@@ -138,6 +138,17 @@ struct ClientCommand {
     Command command;
 };
 
+// The size of the blocks of one part of a measured run's I/O, where the probe knows it (fio's bs):
+// the campaign says what a ZFS record makes of blocks smaller than it. `metrics` is the glob of
+// the metrics that part moves; `what` names the part when it is not the whole run ("job small,
+// reads").
+struct IoBlockSize {
+    std::string metrics = "*";
+    std::string what;
+    std::uint64_t bytes = 0;
+    bool operator==(const IoBlockSize&) const = default;
+};
+
 struct MeasuredCommand {
     std::vector<Command> prepare; // run before, not measured (input files)
     Command command;              // the measured run
@@ -148,6 +159,7 @@ struct MeasuredCommand {
     // The bytes the measured run reads or writes again (its files), where the probe knows them:
     // the campaign holds them against the memory that could cache them.
     std::optional<std::uint64_t> workingSetBytes;
+    std::vector<IoBlockSize> blockSizes;
     // A steady-state round's tracked variable: the metrics summed for it ("fio.*.iops").
     std::string steadyStateMetrics;
     // On the clients of a probe that drives them (fio's servers): before `prepare`, and after

@@ -40,14 +40,16 @@ struct ScenarioDisk {
     bool operator==(const ScenarioDisk&) const = default;
 };
 
-// Who runs a guest layout's virtual machine: qemu, started by layoutbench, or libvirt or xen,
-// which attach the disk to an existing domain.
-enum class Hypervisor { Qemu, Libvirt, Xen };
+// Who runs a guest layout's virtual machine: qemu, started by layoutbench; libvirt or xen,
+// which attach the disk to an existing domain; or bhyve on a FreeBSD host, started by
+// layoutbench with the disk attached (bhyve cannot attach one to a running guest).
+enum class Hypervisor { Qemu, Libvirt, Xen, Bhyve };
 template <> struct EnumNames<Hypervisor> {
-    static constexpr std::array<std::pair<Hypervisor, std::string_view>, 3> table{{
+    static constexpr std::array<std::pair<Hypervisor, std::string_view>, 4> table{{
         {Hypervisor::Qemu, "qemu"},
         {Hypervisor::Libvirt, "libvirt"},
         {Hypervisor::Xen, "xen"},
+        {Hypervisor::Bhyve, "bhyve"},
     }};
 };
 
@@ -91,7 +93,12 @@ struct ScenarioGuest {
     TargetOs os = TargetOs::Linux; // what the guest runs: its plan is written for it
     // qemu
     std::string kernel, initrd, append; // direct kernel boot, or
-    std::string image;                  // a bootable disk image (then the passed disk is vdb)
+    std::string image; // a bootable disk image (then the passed disk is vdb); bhyve's boot disk
+    // bhyve: UEFI firmware to boot the image with (empty: bhyveload loads a FreeBSD guest's
+    // kernel from it), and the tap interface of the guest's network (made and bridged by the
+    // host's own network setup)
+    std::string firmware;
+    std::string tap = "tap0";
     // kvm, tcg (emulation: every result gets a caveat), or auto: KVM where qemu can use it,
     // else TCG, found out from the guest's kernel and said with every result.
     std::string accel = "auto";
@@ -119,8 +126,10 @@ struct ScenarioExport {
     std::optional<IscsiTarget> iscsi; // none: not exported over iSCSI
     std::string lun = "file"; // file (in the layout's directory), zvol (ZFS), device (md, raw)
     std::uint64_t lunSizeBytes = 1ULL << 30; // file and zvol
-    std::string iqn;                         // default iqn.2026-11.org.layoutbench:<layout>
-    int tid = 1;                             // tgt target id
+    // zvol: its block size, given to zfs create -b (16K, OpenZFS 2.2's default; 2.1 made 8K)
+    std::uint64_t volBlockBytes = 16 * 1024;
+    std::string iqn; // default iqn.2026-11.org.layoutbench:<layout>
+    int tid = 1;     // tgt target id
     int lunNumber = 1;
     int portalPort = 3260;  // where the target listens (tgtd's or LIO's portal)
     int tgtControlPort = 0; // tgtadm -C N, for a tgtd started with -C N; 0: its default

@@ -99,7 +99,39 @@ Expected<void> parseServers(const toml::table& t, const std::string& where, cons
     return {};
 }
 
-// The address, and what the LUN is (a file, a zvol, or an md layout's whole array) and its size.
+// A LUN's size (none for an md array's own) and a zvol's block size: a power of two from 4K to
+// 128K, of which the zvol's size is a multiple (OpenZFS before 2.2 refuses another size).
+Expected<void> parseLunSize(const toml::table& t, const std::string& where, const Reporter& rep,
+                            ScenarioExport& e) {
+    if (e.lun == "device" && t.get("lun_size"))
+        return badInput(rep.at(t, "lun_size", where + "lun_size",
+                               "a device LUN is the whole array; only file and zvol LUNs take a "
+                               "size"));
+    LB_TRY(lunSize, getSize(t, scenarioKey(ScenarioTable::ExportIscsi, "lun_size"), where, rep,
+                            SizeConvention::Binary));
+    if (lunSize < (1ULL << 20) || lunSize % 4096 != 0)
+        return badInput(
+            rep.at(t, "lun_size", where + "lun_size", "must be at least 1M and a multiple of 4K"));
+    e.lunSizeBytes = lunSize;
+    LB_TRY(volBlock, getSize(t, scenarioKey(ScenarioTable::ExportIscsi, "volblocksize"), where, rep,
+                             SizeConvention::Binary));
+    if (t.get("volblocksize") && e.lun != "zvol")
+        return badInput(rep.at(t, "volblocksize", where + "volblocksize",
+                               "only a zvol LUN (lun = \"zvol\") has a volblocksize"));
+    if (volBlock < 4096 || volBlock > 128 * 1024 || (volBlock & (volBlock - 1)) != 0)
+        return badInput(rep.at(t, "volblocksize", where + "volblocksize",
+                               "must be a power of two from 4K to 128K"));
+    // OpenZFS before 2.2 refuses a volume size that is not a multiple of its block size.
+    if (e.lun == "zvol" && lunSize % volBlock != 0)
+        return badInput(rep.at(t, "lun_size", where + "lun_size",
+                               "a zvol's size must be a multiple of its volblocksize (" +
+                                   std::to_string(volBlock / 1024) + "K)"));
+    e.volBlockBytes = volBlock;
+    return {};
+}
+
+// The address, and what the LUN is (a file, a zvol, or an md layout's whole array), its size and
+// a zvol's block size.
 Expected<void> parseLun(const toml::table& t, const std::string& where, const Reporter& rep,
                         const ScenarioLayout& layout, ScenarioExport& e) {
     const bool zfs =
@@ -120,16 +152,7 @@ Expected<void> parseLun(const toml::table& t, const std::string& where, const Re
         return badInput(rep.at(t, "nfs", where + "nfs",
                                "the md array is exported raw as the LUN (lun = \"device\"): there "
                                "is no file system to export over NFS"));
-    if (e.lun == "device" && t.get("lun_size"))
-        return badInput(rep.at(t, "lun_size", where + "lun_size",
-                               "a device LUN is the whole array; only file and zvol LUNs take a "
-                               "size"));
-    LB_TRY(lunSize, getSize(t, exportKey("lun_size"), where, rep, SizeConvention::Binary));
-    if (lunSize < (1ULL << 20) || lunSize % 4096 != 0)
-        return badInput(
-            rep.at(t, "lun_size", where + "lun_size", "must be at least 1M and a multiple of 4K"));
-    e.lunSizeBytes = lunSize;
-    return {};
+    return parseLunSize(t, where, rep, e);
 }
 
 // The iSCSI target: its IQN, tgt's target id, the LUN's number, the portal and tgt's control port.

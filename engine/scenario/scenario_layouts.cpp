@@ -41,6 +41,58 @@ Expected<ScenarioDisk> parseDisk(const toml::table& t, const std::string& where,
     return d;
 }
 
+namespace {
+
+// bhyve boots a disk image, by bhyveload (FreeBSD guests only) or UEFI firmware, and runs on
+// the host's own network through a tap interface.
+Expected<ScenarioGuest> checkBhyveGuest(const toml::table& t, const std::string& where,
+                                        const Reporter& rep, ScenarioGuest g) {
+    if (g.image.empty())
+        return badInput(rep.at(t, where + "image",
+                               "a bhyve guest boots a disk image (image): bhyveload loads a "
+                               "FreeBSD guest's kernel from it, or UEFI firmware (firmware) boots "
+                               "it"));
+    for (const char* qemuOnly : {"kernel", "initrd", "fw_cfg", "domain"})
+        if (t.get(qemuOnly))
+            return badInput(
+                rep.at(t, qemuOnly, where + qemuOnly, "a bhyve guest does not take it"));
+    if (g.firmware.empty() && g.os != TargetOs::FreeBsd)
+        return badInput(rep.at(t, where + "firmware",
+                               "bhyveload boots only FreeBSD guests: give os = \"freebsd\", or "
+                               "UEFI firmware (firmware) for another guest"));
+    if (g.tap.empty() || hasSpace(g.tap))
+        return badInput(rep.at(t, "tap", where + "tap", "expected an interface name (tap0)"));
+    return g;
+}
+
+// What each hypervisor needs of the guest's keys, and the keys it does not take.
+Expected<ScenarioGuest> checkHypervisor(const toml::table& t, const std::string& where,
+                                        const Reporter& rep, ScenarioGuest g) {
+    if (g.hypervisor != Hypervisor::Bhyve)
+        for (const char* bhyveOnly : {"firmware", "tap"})
+            if (t.get(bhyveOnly))
+                return badInput(
+                    rep.at(t, bhyveOnly, where + bhyveOnly, "only a bhyve guest takes it"));
+    if (g.hypervisor == Hypervisor::Bhyve)
+        return checkBhyveGuest(t, where, rep, std::move(g));
+    if (g.hypervisor == Hypervisor::Qemu) {
+        if (g.kernel.empty() == g.image.empty())
+            return badInput(rep.at(t, where + "kernel",
+                                   "a qemu guest boots either a kernel (kernel, initrd) or a "
+                                   "disk image (image): give exactly one"));
+        if (!g.domain.empty())
+            return badInput(
+                rep.at(t, "domain", where + "domain", "only libvirt and xen guests name a domain"));
+    } else if (g.domain.empty()) {
+        return badInput(rep.at(t, where + "domain",
+                               "a " + std::string(enumName(g.hypervisor)) +
+                                   " guest names its existing domain"));
+    }
+    return g;
+}
+
+} // namespace
+
 Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
                                    const std::string& baseDir, const Reporter& rep) {
     if (auto r = rejectUnknown(t, ScenarioTable::Guest, where, rep); !r)
@@ -85,9 +137,10 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     g.append = append;
     LB_TRY(image, getString(t, keyOf("image"), where, rep));
     g.image = resolve(baseDir, image);
-    // A qemu guest booted from an image has that image as its first disk. FreeBSD names virtio
-    // disks vtbd0, vtbd1, ...
-    const bool second = g.hypervisor == Hypervisor::Qemu && !image.empty();
+    // A qemu guest booted from an image, and every bhyve guest, has that image as its first
+    // disk. FreeBSD names virtio disks vtbd0, vtbd1, ...
+    const bool second =
+        (g.hypervisor == Hypervisor::Qemu || g.hypervisor == Hypervisor::Bhyve) && !image.empty();
     const std::string defaultDisk = g.os == TargetOs::FreeBsd
                                         ? (second ? "/dev/vtbd1" : "/dev/vtbd0")
                                         : (second ? "/dev/vdb" : "/dev/vda");
@@ -122,25 +175,16 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
             g.fwCfg.push_back(str->get());
         }
     }
+    LB_TRY(firmware, getString(t, keyOf("firmware"), where, rep));
+    g.firmware = resolve(baseDir, firmware);
+    LB_TRY(tap, getString(t, keyOf("tap").name.c_str(), where, rep, false, "tap0"));
+    g.tap = tap;
     LB_TRY(domain, getString(t, keyOf("domain"), where, rep));
     g.domain = domain;
     LB_TRY(attachAs, getString(t, keyOf("attach_as").name.c_str(), where, rep, false,
                                g.hypervisor == Hypervisor::Xen ? "xvdb" : "vdb"));
     g.attachAs = attachAs;
-    if (g.hypervisor == Hypervisor::Qemu) {
-        if (g.kernel.empty() == g.image.empty())
-            return badInput(rep.at(t, where + "kernel",
-                                   "a qemu guest boots either a kernel (kernel, initrd) or a "
-                                   "disk image (image): give exactly one"));
-        if (!g.domain.empty())
-            return badInput(
-                rep.at(t, "domain", where + "domain", "only libvirt and xen guests name a domain"));
-    } else if (g.domain.empty()) {
-        return badInput(rep.at(t, where + "domain",
-                               "a " + std::string(enumName(g.hypervisor)) +
-                                   " guest names its existing domain"));
-    }
-    return g;
+    return checkHypervisor(t, where, rep, std::move(g));
 }
 
 Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,

@@ -125,8 +125,9 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
     const LayoutPlan& plan = out.parts.back(); // the part the workloads run on
     WorkloadContext ctx;
     ctx.workdir = plan.workdir;
-    // A qemu guest started by the plan has the memory it is given.
-    ctx.ramBytes = layout.guest && layout.guest->hypervisor == Hypervisor::Qemu
+    // A qemu or bhyve guest started by the plan has the memory it is given.
+    ctx.ramBytes = layout.guest && (layout.guest->hypervisor == Hypervisor::Qemu ||
+                                    layout.guest->hypervisor == Hypervisor::Bhyve)
                        ? layout.guest->memoryBytes
                        : host.ramBytes;
     if (layout.guest) {

@@ -285,6 +285,15 @@ TEST_F(Cli, PlanOfTheSeedsFreeBsdBuildUsesFreeBsdTools) {
         EXPECT_NE(steps.find(tool), std::string::npos) << tool << " in " << steps;
     for (const char* tool : {"sgdisk", "partx", "blkdiscard", "mdadm"})
         EXPECT_EQ(steps.find(tool), std::string::npos) << tool << " in " << steps;
+    // The text says what the plan is written from: no FreeBSD host answers here.
+    const auto text =
+        lb({"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-freebsd-bare.toml"},
+           false);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("target os: freebsd (its plans, bhyve's included, are written from "
+                            "FreeBSD's manuals and not exercised on a live FreeBSD host here)"),
+              std::string::npos)
+        << text.out;
 }
 
 TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {

@@ -8,7 +8,7 @@
 #include "engine/campaign/campaign_lock.h"
 #include "engine/campaign/cleanup.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <filesystem>
 #include <functional>

@@ -6,7 +6,7 @@
 #include "engine/build/plan.h"
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -393,6 +393,113 @@ target = "ssh://root@freebsd-zfs"
 disk = "/dev/ada1"
 )");
     expectGolden("guest-xen-freebsd-zfs", described(s, "guest"));
+}
+
+// bhyve on a FreeBSD host: it cannot attach a disk to a running guest, so the guest starts with
+// its disk (bhyveload, then bhyve under daemon(8)), and destroying the virtual machine is the undo.
+// A FreeBSD guest loaded by bhyveload on a whole disk, and a Linux guest booted by UEFI firmware
+// on a file, its cache mode as bhyve's options. Written from bhyve(8), bhyveload(8) and
+// bhyvectl(8); not exercised on a live FreeBSD host here, and the plan's steps say so.
+TEST(PlanGolden, FreeBsdHostBhyveGuestsStartWithTheirDisk) {
+    const auto s = freeBsdScenario(R"([[disks]]
+name = "img"
+file = "linux-guest-disk.img"
+size = "8G"
+[[layouts]]
+name = "bsd"
+kind = "guest"
+baseline = true
+disks = ["da0"]
+[layouts.guest]
+hypervisor = "bhyve"
+os = "freebsd"
+layout = "zfs-stripe"
+image = "/vm/freebsd-14.img"
+memory = "8G"
+cpus = 4
+target = "ssh://root@bsd-guest"
+[[layouts]]
+name = "linux"
+kind = "guest"
+disks = ["img"]
+[layouts.guest]
+hypervisor = "bhyve"
+firmware = "/usr/local/share/uefi-firmware/BHYVE_UEFI.fd"
+tap = "tap3"
+layout = "xfs"
+image = "/vm/debian-12.img"
+cache = "writeback"
+target = "ssh://root@linux-guest"
+)");
+    ASSERT_EQ(s.layouts.size(), 2u);
+    EXPECT_EQ(s.layouts[0].guest->disk, "/dev/vtbd1") << "the image is the first virtio disk";
+    EXPECT_EQ(s.layouts[1].guest->disk, "/dev/vdb");
+    std::string text;
+    for (const auto& layout : s.layouts) {
+        auto parts = planParts(s, layout, {});
+        ASSERT_TRUE(parts) << parts.error().message;
+        const auto& host = parts->front().steps;
+        // The start is the last host step; it and bhyveload (which makes the VM) are undone by
+        // destroying the VM; each says it is untried here.
+        ASSERT_FALSE(host.empty());
+        EXPECT_EQ(host.back().command.program, "daemon");
+        for (const auto& step : host) {
+            if (step.command.program != "bhyveload" && step.command.program != "daemon")
+                continue;
+            EXPECT_NE(step.description.find("not exercised on a live FreeBSD host here"),
+                      std::string::npos)
+                << step.description;
+            ASSERT_TRUE(step.undo);
+            EXPECT_NE(step.undo->toUserOutput().find("bhyvectl --destroy"), std::string::npos);
+            text += "# " + step.description + "\n";
+        }
+        text += described(s, layout.name);
+    }
+    expectGolden("guest-bhyve-freebsd-host", text);
+}
+
+TEST(Plan, BhyveIsRefusedOnALinuxHostAndNeedsItsBootDisk) {
+    const auto guest = [](const std::string& host, const std::string& guestKeys) {
+        return "name = \"b\"\nwork_dir = \"/srv\"\n" + host +
+               "[[disks]]\nname = \"d\"\ndevice = \"/dev/sdb\"\n"
+               "[[layouts]]\nname = \"vm\"\nkind = \"guest\"\nbaseline = true\n"
+               "disks = [\"d\"]\n[layouts.guest]\nhypervisor = \"bhyve\"\n"
+               "target = \"ssh://root@vm\"\n" +
+               guestKeys + "[[workloads]]\nprobe = \"xz\"\n";
+    };
+    const std::string bsd = "os = \"freebsd\"\nlayout = \"zfs-stripe\"\nimage = \"/vm/b.img\"\n";
+    auto onLinux = parseScenario(guest("", bsd), "/srv/b.toml", probes());
+    ASSERT_TRUE(onLinux) << onLinux.error().message;
+    const auto refused = planParts(*onLinux, onLinux->layouts[0], {});
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("bhyve is FreeBSD's hypervisor and this plan is for a "
+                                           "linux host"),
+              std::string::npos)
+        << refused.error().message;
+    const std::string freeBsdHost = "[host]\ntarget = \"ssh://root@nas\"\nos = \"freebsd\"\n";
+    for (const auto& [keys, why] : std::vector<std::pair<std::string, std::string>>{
+             {"os = \"freebsd\"\nlayout = \"zfs-stripe\"\n", "a bhyve guest boots a disk image"},
+             {"image = \"/vm/l.img\"\n", "bhyveload boots only FreeBSD guests"},
+             {bsd + "kernel = \"/vm/vmlinuz\"\n", "kernel: a bhyve guest does not take it"},
+             {bsd + "domain = \"vm\"\n", "domain: a bhyve guest does not take it"},
+             {bsd + "tap = \"tap 0\"\n", "expected an interface name"},
+         }) {
+        const auto bad = parseScenario(guest(freeBsdHost, keys), "/srv/b.toml", probes());
+        ASSERT_FALSE(bad) << keys;
+        EXPECT_NE(bad.error().message.find(why), std::string::npos) << bad.error().message;
+        EXPECT_NE(bad.error().message.find("/srv/b.toml:"), std::string::npos)
+            << "names the file and line: " << bad.error().message;
+    }
+    // The keys of bhyve alone are refused for another hypervisor.
+    const auto qemu = parseScenario(
+        "name = \"q\"\nwork_dir = \"/srv\"\n[[disks]]\nname = \"d\"\ndevice = \"/dev/sdb\"\n"
+        "[[layouts]]\nname = \"vm\"\nkind = \"guest\"\nbaseline = true\ndisks = [\"d\"]\n"
+        "[layouts.guest]\nimage = \"/vm/q.img\"\nssh_port = 2222\ntap = \"tap0\"\n"
+        "[[workloads]]\nprobe = \"xz\"\n",
+        "/srv/q.toml", probes());
+    ASSERT_FALSE(qemu);
+    EXPECT_NE(qemu.error().message.find("tap: only a bhyve guest takes it"), std::string::npos)
+        << qemu.error().message;
 }
 
 TEST(Plan, FreeBsdRefusesMdAndLinuxFileSystems) {

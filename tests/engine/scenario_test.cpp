@@ -4,7 +4,7 @@
 // Fixtures whose file path matters are under tests/data/scenarios/; the rest are inline.
 #include "engine/campaign/precondition.h"
 #include "engine/scenario/scenario.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -979,6 +979,7 @@ TEST(ScenarioExport, DefaultsFilledIn) {
     EXPECT_EQ(e.iqn, "iqn.2026-11.org.layoutbench:mirror");
     EXPECT_EQ(e.lun, "file");
     EXPECT_EQ(e.lunSizeBytes, 1ULL << 30);
+    EXPECT_EQ(e.volBlockBytes, 16U * 1024);
     EXPECT_EQ(e.tid, 1);
     EXPECT_EQ(e.lunNumber, 1);
     EXPECT_EQ(e.portalPort, 3260);
@@ -1124,6 +1125,17 @@ TEST(ScenarioExportErrors, EachNamesItsField) {
     expectBadInputAt(t, valueAt(t, "lun = \"zvol\""), "layouts[1].export.lun: a zvol needs a ZFS");
     t = exported("iscsi = \"tgt\"\nlun = \"device\"\n");
     expectBadInputAt(t, valueAt(t, "lun = \"device\""), "layouts[1].export.lun: only an md");
+    t = exported("iscsi = \"tgt\"\nvolblocksize = \"16K\"\n");
+    expectBadInputAt(t, valueAt(t, "volblocksize = \"16K\""),
+                     "layouts[1].export.volblocksize: only a zvol LUN");
+    t = exported("iscsi = \"tgt\"\nlun = \"zvol\"\nvolblocksize = \"24K\"\n");
+    expectBadInputAt(t, valueAt(t, "volblocksize = \"24K\""),
+                     "layouts[1].export.volblocksize: must be a power of two from 4K to 128K");
+    // OpenZFS before 2.2 refuses a volume size that is not a multiple of its block size.
+    t = exported("iscsi = \"tgt\"\nlun = \"zvol\"\nlun_size = \"1028K\"\n");
+    expectBadInputAt(t, valueAt(t, "lun_size = \"1028K\""),
+                     "layouts[1].export.lun_size: a zvol's size must be a multiple of its "
+                     "volblocksize (16K)");
     t = exported("nfs = \"ganesha\"\nnfs_options = [\"rw\", \"async\"]\n");
     expectBadInputAt(t, valueAt(t, "nfs_options = [\"rw\", \"async\"]"),
                      "layouts[1].export.nfs_options: 'async' is an option of the kernel server");

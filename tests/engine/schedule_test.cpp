@@ -1,7 +1,7 @@
 // The order of a campaign's runs (engine/campaign/schedule.h): layouts that can coexist are
 // interleaved, the baseline brackets the candidates, and the bounds of iterations = "auto".
 #include "engine/campaign/schedule.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <gtest/gtest.h>
 

@@ -68,6 +68,10 @@ TEST(ZfsPartialRecord, SmallBlocksMoveWholeRecords) {
     EXPECT_EQ(zfsPartialRecordNote(131072, 131072), "");
     EXPECT_EQ(zfsPartialRecordNote(1048576, 131072), "");
     EXPECT_EQ(zfsPartialRecordNote(0, 131072), "");
+    // A zvol's records are its blocks.
+    EXPECT_EQ(zfsPartialRecordNote(4096, 16384, true),
+              "4.00 KiB blocks on a zvol of 16.00 KiB blocks (volblocksize): each read fetches a "
+              "whole block from the vdevs and each write rewrites one, 4 times the bytes counted");
 }
 
 } // namespace

@@ -3,7 +3,7 @@
 // scenarios the scenario fuzzer starts from still load: a seed that no longer does would only
 // teach the fuzzer the error path.
 #include "engine/scenario/scenario.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/fuzz/targets.h"
 
 #include <filesystem>

@@ -9,7 +9,7 @@
 #include "probes/fio_terse.h"
 #include "probes/import.h"
 #include "probes/iozone.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <array>
 

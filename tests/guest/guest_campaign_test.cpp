@@ -13,7 +13,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/store/journal.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/report_data.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"

@@ -26,8 +26,12 @@
 #include "engine/capacity/layout.h"
 #include "engine/scenario/scenario_edit.h"
 #include "engine/store/store.h"
+#include "reports/chart_model.h"
 #include "reports/charts.h"
+#include "reports/report.h"
+#include "reports/svg_chart.h"
 #include "tests/gui/fixture.h"
+#include "tests/support/chart_figures.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -567,6 +571,31 @@ private slots:
         // Without normalising, still one series per layout.
         w->chartsTab()->normaliseBox()->setChecked(false);
         QCOMPARE(plottables<QCPBars>(plot).size(), 2);
+    }
+
+    // The app's charts show the figures of the report's: for the data the Charts tab holds, its
+    // plots hold the chart models the report draws as SVG, and the SVG's shapes read back as them.
+    void chartsShowTheReportsFigures() {
+        auto w = openFixture();
+        const lb::ReportData& data = w->chartsTab()->data();
+        QCOMPARE(data.comparisons.size(), std::size_t(1));
+        const auto overhead = lb::chart::overhead(data.comparisons.front());
+        std::string why = lb::test::plotDiffers(*w->chartsTab()->overheadPlot(), overhead);
+        QVERIFY2(why.empty(), why.c_str());
+        const auto bars = lb::chart::groupedBars(data, lb::chart::barMetrics(data),
+                                                 w->chartsTab()->normaliseBox()->isChecked());
+        why = lb::test::plotDiffers(*w->chartsTab()->barsPlot(), bars);
+        QVERIFY2(why.empty(), why.c_str());
+        const lb::ReportDocument report = lb::reportDocument(data);
+        const auto inReport = std::find_if(report.charts.begin(), report.charts.end(),
+                                           [](const auto& c) { return c.id == "overhead-0"; });
+        QVERIFY(inReport != report.charts.end());
+        QVERIFY(inReport->chart == overhead);
+        const std::string svg = lb::reportChartSvg(*inReport);
+        why = lb::test::svgDiffers(
+            svg, overhead,
+            lb::svg::frameOf(overhead, 900, lb::svg::chartHeight(overhead, 900, 420)));
+        QVERIFY2(why.empty(), why.c_str());
     }
 
     void overheadChartHasThresholdBands() {

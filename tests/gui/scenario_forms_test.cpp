@@ -7,7 +7,7 @@
 #include "app/gui/scenario_forms.h"
 #include "app/gui/scenario_tab.h"
 #include "engine/scenario/scenario_keys.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <QCheckBox>
 #include <QComboBox>

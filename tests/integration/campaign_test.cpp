@@ -19,7 +19,7 @@
 #include "engine/scenario/scenario.h"
 #include "engine/store/journal.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/cli/process.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/stored_runs.h"

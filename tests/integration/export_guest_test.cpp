@@ -13,7 +13,7 @@
 #include "engine/exec/ssh_runner.h"
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/cli/process.h"
 #include "tests/support/lab_guest.h"
 #include "tests/support/proc_sampler.h"

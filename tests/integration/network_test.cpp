@@ -16,6 +16,7 @@
 #include "engine/store/store.h"
 #include "probes/fio_clients.h"
 #include "probes/netload.h"
+#include "probes/registry.h"
 #include "tests/cli/process.h"
 #include "tests/support/ganesha.h"
 #include "tests/support/proc_sampler.h"

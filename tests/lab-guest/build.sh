@@ -10,7 +10,9 @@
 # --openzfs adds OpenZFS (the newest the archive has: bookworm-backports' 2.3): the spl and zfs
 # modules built for the guest's kernel by openzfs.sh (cached on the machine), zpool, zfs and zdb
 # with their libraries, and udev, which OpenZFS needs to label whole disks. The modules load at
-# boot; udevd runs before them.
+# boot; udevd runs before them. It also gets the servers that export a pool's zvols and datasets:
+# tgt (tgtd, tgtadm) and the kernel NFS server (the nfsd module, exportfs, rpc.mountd, rpc.nfsd,
+# rpcbind), installed but not started: a test starts them as a server's administrator would.
 #
 # manifest.txt lists "package version" for every package used, sorted. When it equals what the
 # archive offers now and this recipe (this script, guest-init.sh, lb-session) is unchanged, nothing is
@@ -93,6 +95,13 @@ zfs_programs=(sbin/zpool sbin/zfs sbin/zdb bin/udevadm lib/udev/zvol_id)
 # udevd is udevadm under another name (systemd 252); vdev_id is a shell script.
 zfs_aliases=(lib/systemd/systemd-udevd:/usr/bin/udevadm)
 udev_packages=(udev)
+# The servers of exports (iSCSI: tgt; NFS: the kernel's nfsd, driven by nfs-utils, with
+# rpcbind), their libraries, and the files they read: /etc/netconfig (libtirpc), /etc/services,
+# /etc/protocols and /etc/rpc (netbase).
+server_packages=(tgt nfs-kernel-server rpcbind libwrap0 libnsl2 libtirpc-common netbase)
+server_programs=(usr/sbin/tgtd usr/sbin/tgtadm usr/sbin/exportfs usr/sbin/rpc.mountd
+                 usr/sbin/rpc.nfsd sbin/rpcbind usr/sbin/rpcinfo)
+server_modules=(nfsd)
 
 # The kernel: the ABI package linux-image-amd64 points at, e.g. linux-image-6.1.0-57-amd64.
 kernel_release=$(guest_kernel_release)
@@ -110,10 +119,11 @@ if [ $openzfs = 1 ]; then
             "bookworm-backports contrib)" >&2
         exit 1
     fi
-    packages+=("${udev_packages[@]}")
-    programs+=("${zfs_programs[@]}")
+    packages+=("${udev_packages[@]}" "${server_packages[@]}")
+    programs+=("${zfs_programs[@]}" "${server_programs[@]}")
     aliases+=("${zfs_aliases[@]}")
     boot_modules+=(zfs)
+    extra_modules+=("${server_modules[@]}")
 fi
 
 # "package version" for each package at the archive's candidate version (OpenZFS's at
@@ -309,6 +319,15 @@ if [ $openzfs = 1 ]; then
     install -m 0755 "$pkg/lib/udev/vdev_id" "$root/usr/lib/udev/vdev_id"
     cp "$pkg/etc/udev/udev.conf" "$root/etc/udev/udev.conf"
     printf 'openzfs %s\n' "$zfs_version" >"$root/etc/lb/openzfs"
+    # The servers: tgtd's socket in /var/run/tgtd, rpcbind running as _rpc (as Debian's does),
+    # nfs-utils' state in /var/lib/nfs (v4recovery: the kernel's own NFSv4 client tracking), an
+    # empty /etc/exports (exportfs adds to the kernel's table).
+    ln -s ../run "$root/var/run"
+    echo '_rpc:x:102:65534::/run/rpcbind:/usr/sbin/nologin' >>"$root/etc/passwd"
+    echo 'nogroup:x:65534:' >>"$root/etc/group"
+    cp "$pkg"/etc/{netconfig,services,protocols,rpc} "$root/etc/"
+    mkdir -p "$root/var/lib/nfs/v4recovery" "$root/etc/exports.d"
+    : >"$root/etc/exports"
 fi
 
 # Reproducible archive: sorted names, one fixed time, owner root, no inode numbers, no gzip name.

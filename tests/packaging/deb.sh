@@ -2,7 +2,8 @@
 # The Debian packages, as CI builds them: `cpack -G DEB` of the build tree makes
 # layoutbench_VERSION_ARCH.deb and layoutbench-gui_VERSION_ARCH.deb; each holds exactly the
 # files of its component's golden list (tests/data/packaging), its Depends is computed from the
-# shared libraries its programs link (and the GUI's names the command line's package), apt can
+# shared libraries its programs link (and the GUI's names the command line's package), the
+# command line's names no Qt, X11 or GL library and its installed program links none, apt can
 # install both on this machine, and lintian finds no error in either.
 #   deb.sh BUILD_DIR GOLDEN_DIR
 set -euo pipefail
@@ -49,6 +50,22 @@ done
 for lib in libqt6widgets6 libqcustomplot2.1-qt6 "layoutbench (= $version)"; do
     [[ $depends_gui == *"$lib"* ]] || fail "layoutbench-gui does not depend on $lib"
 done
+# The command line runs on a server without a display: its package pulls no Qt, X11 or GL (a PDF
+# report is layoutbench-render's, in the GUI's package), and neither does its program (ldd of
+# the program as installed from the package).
+for lib in libqt libqcustomplot libx11 libxcb libgl libegl libopengl libfontconfig; do
+    [[ ${depends_cli,,} != *"$lib"* ]] || fail "layoutbench depends on $lib: $depends_cli"
+done
+dpkg-deb -x "$cli" "$tmp/cli-root"
+ldd "$tmp/cli-root/usr/bin/layoutbench" >"$tmp/cli.ldd" ||
+    { cat "$tmp/cli.ldd" >&2; fail "ldd cannot read the installed layoutbench"; }
+echo "layoutbench links $(wc -l <"$tmp/cli.ldd") libraries"
+if grep -Ei 'libQt6|libX11|libxcb|libGL|libEGL|libOpenGL|libfontconfig|libQCustomPlot' \
+    "$tmp/cli.ldd" >&2; then
+    fail "the installed layoutbench links the libraries above"
+fi
+[[ -n $(dpkg-deb -c "$gui" | grep ' ./usr/bin/layoutbench-render$') ]] ||
+    fail "layoutbench-gui holds no layoutbench-render"
 
 # apt resolves both packages against this machine (a simulation: nothing is installed).
 apt-get install --simulate --no-install-recommends "$cli" "$gui" >"$tmp/apt.log" 2>&1 ||

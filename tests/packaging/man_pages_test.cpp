@@ -7,12 +7,13 @@
 #include "engine/measure/analysis.h"
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_keys.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/cli/process.h"
 #include "tests/packaging/docs_support.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <set>
 
 namespace lb::test {
 namespace {
@@ -107,17 +108,33 @@ TEST(LayoutbenchManPage, DefinesOnlyOptionsTheCommandsHave) {
 
 // --- layoutbench-gui(1), lb-netload(1), lb-tgt-account(1) ---
 
+// Every option of a program's --help is defined under OPTIONS of its page, and every option
+// defined there is in --help (or among `alsoAccepted`).
+void expectPageMatchesHelp(const std::string& pageFile, const std::string& program,
+                           const std::set<std::string>& help,
+                           const std::set<std::string>& alsoAccepted = {}) {
+    const auto page = readScdPage(manSource + pageFile);
+    for (const auto& option : help)
+        EXPECT_TRUE(page.defines("OPTIONS", option)) << option << " is not on " << pageFile;
+    for (const auto& option : page.names("OPTIONS"))
+        EXPECT_TRUE(help.count(option) || alsoAccepted.count(option))
+            << option << " is on " << pageFile << ", not in " << program << " --help";
+}
+
 TEST(GuiManPage, DefinesEveryOptionAndNoOther) {
-    const auto page = readScdPage(manSource + "layoutbench-gui.1.scd");
     const auto r = runProcess({LAYOUTBENCH_GUI, "--help"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto help = parseQtHelp(r.out);
     ASSERT_TRUE(help.options.count("--db")) << r.out;
-    for (const auto& option : help.options)
-        EXPECT_TRUE(page.defines("OPTIONS", option)) << option << " is not on layoutbench-gui(1)";
-    for (const auto& option : page.names("OPTIONS"))
-        EXPECT_TRUE(help.options.count(option) || option == "-V")
-            << option << " is on the page, not in layoutbench-gui --help";
+    expectPageMatchesHelp("layoutbench-gui.1.scd", "layoutbench-gui", help.options, {"-V"});
+}
+
+TEST(RenderManPage, DefinesEveryOptionAndNoOther) {
+    const auto r = runProcess({LAYOUTBENCH_RENDER, "--help"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto help = parseCli11Help(r.out);
+    ASSERT_TRUE(help.options.count("--document")) << r.out;
+    expectPageMatchesHelp("layoutbench-render.1.scd", "layoutbench-render", help.options);
 }
 
 TEST(ToolManPages, DefineEveryOptionOfTheUsage) {
@@ -272,8 +289,8 @@ TEST(ScenarioManPage, DefinesEveryOptionOfEveryProbe) {
 // --- the built pages ---
 
 TEST(ManPages, RenderWithoutWarnings) {
-    std::vector<std::string> pages{"layoutbench.1", "layoutbench-gui.1", "layoutbench-scenario.5",
-                                   "lb-tgt-account.1"};
+    std::vector<std::string> pages{"layoutbench.1", "layoutbench-gui.1", "layoutbench-render.1",
+                                   "layoutbench-scenario.5", "lb-tgt-account.1"};
 #ifdef LAYOUTBENCH_NETLOAD
     pages.push_back("lb-netload.1");
 #endif

@@ -1,5 +1,6 @@
-// --version: the command line (--version, -V) and the desktop app (--version, -V, -v) print the
-// release and the git describe of the build, taken when the build was configured.
+// --version: the command line (--version, -V), the desktop app (--version, -V, -v) and the PDF
+// renderer (--version, -V) print the release and the git describe of the build, taken when the
+// build was configured.
 #include "layoutbench_version.h"
 #include "tests/cli/process.h"
 
@@ -28,6 +29,14 @@ TEST(Version, CommandLinePrintsIt) {
         EXPECT_EQ(r.exitCode, 0) << flag << ": " << r.err;
         EXPECT_EQ(r.out, std::string("layoutbench ") + kVersionText + "\n") << flag;
         EXPECT_EQ(r.err, "") << flag;
+    }
+}
+
+TEST(Version, RendererPrintsTheSame) {
+    for (const char* flag : {"--version", "-V"}) {
+        const auto r = runProcess({LAYOUTBENCH_RENDER, flag});
+        EXPECT_EQ(r.exitCode, 0) << flag << ": " << r.err;
+        EXPECT_EQ(r.out, std::string("layoutbench-render ") + kVersionText + "\n") << flag;
     }
 }
 

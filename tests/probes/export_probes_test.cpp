@@ -7,7 +7,7 @@
 // with LAYOUTBENCH_UPDATE_GOLDEN=1 and read the diff. Also: the CHAP secret is a masked argument
 // everywhere it appears, and metric names follow the target and the clients.
 #include "engine/measure/probe.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 
 #include <cstdlib>
 #include <fstream>

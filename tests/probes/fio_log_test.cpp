@@ -8,7 +8,7 @@
 #include "probes/fio_histogram.h"
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "tests/support/run_ok.h"
 #include "tests/support/scratch_dir.h"
 

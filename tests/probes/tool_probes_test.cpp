@@ -1,14 +1,15 @@
-// The tool probes (probes/tools.h): each probe's options table, the argv every fio preset, job
-// file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on golden bonnie++
-// captures and fio's, and on output captured here from the real dd (read by probes/dd.h), xz and
-// fio. Also validateOptions (engine/measure/probe.h) on fio's table, and parseXzRobotList on
-// malformed input.
+// The tool probes (probes/registry.h, probes/xz.h): each probe's options table, the argv every
+// fio preset, job file, bonnie++, xz and randfile run builds, and their parsers, on fixed text, on
+// golden bonnie++ captures and fio's, and on output captured here from the real dd (read by
+// probes/dd.h), xz and fio. Also validateOptions (engine/measure/probe.h) on fio's table, and
+// parseXzRobotList on malformed input.
 #include "engine/base/size.h"
 #include "engine/exec/runner.h"
 #include "engine/measure/probe.h"
 #include "probes/dd.h"
 #include "probes/fio_json.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
+#include "probes/xz.h"
 #include "tests/support/metric_note_print.h"
 #include "tests/support/run_ok.h"
 
@@ -455,6 +456,46 @@ TEST(FioProbe, AJobFileReadableHereGivesItsWorkingSet) {
     const auto mc =
         command(probe("fio"), options(probe("fio"), {{"job_file", job.string()}}), context());
     EXPECT_EQ(mc.workingSetBytes, 2 * 64 * MiB + GiB);
+}
+
+// The blocks a run moves, for the campaign's note on ZFS records: a preset's one size for all its
+// metrics, a job file's one size when every job moves blocks of it, else each job's directions
+// on their own metrics (on an export named as its metrics are: nfs.<job>.<direction>.*).
+TEST(FioProbe, ItSaysWhatBlocksThePresetOrTheJobFileMoves) {
+    using lb::IoBlockSize;
+    const auto preset =
+        command(probe("fio"), options(probe("fio"), {{"preset", std::string("rand-read-4k-qd1")}}),
+                context());
+    EXPECT_EQ(preset.blockSizes, (std::vector<IoBlockSize>{{"*", "", 4 * KiB}}));
+
+    const TempDir dir;
+    const auto alike = dir.path() / "alike.fio";
+    std::ofstream(alike) << "[global]\nbs=8k\n[a]\nrw=randread\n[b]\nrw=randwrite\n";
+    EXPECT_EQ(
+        command(probe("fio"), options(probe("fio"), {{"job_file", alike.string()}}), context())
+            .blockSizes,
+        (std::vector<IoBlockSize>{{"*", "", 8 * KiB}}));
+
+    const auto mixed = dir.path() / "mixed.fio";
+    std::ofstream(mixed) << "[oltp]\nrw=randrw\nbs=8k,64k\n[scan]\nrw=read\nbs=1m\n";
+    EXPECT_EQ(
+        command(probe("fio"), options(probe("fio"), {{"job_file", mixed.string()}}), context())
+            .blockSizes,
+        (std::vector<IoBlockSize>{{"fio.oltp.read.*", "job oltp, reads", 8 * KiB},
+                                  {"fio.oltp.write.*", "job oltp, writes", 64 * KiB},
+                                  {"fio.scan.read.*", "job scan, reads", MiB}}));
+    auto ctx = context();
+    ctx.exported.nfsServer = "192.0.2.1";
+    ctx.exported.nfsPath = "/srv/export";
+    const auto onNfs = command(
+        probe("fio"),
+        options(probe("fio"), {{"job_file", mixed.string()}, {"target", std::string("nfs")}}), ctx);
+    ASSERT_EQ(onNfs.blockSizes.size(), 3u);
+    EXPECT_EQ(onNfs.blockSizes[0].metrics, "nfs.oltp.read.*");
+    // A job file the workbench cannot read: its blocks are not known here.
+    EXPECT_TRUE(
+        command(probe("fio"), options(probe("fio"), {{"job_file", "/etc/lb/mixed.fio"}}), context())
+            .blockSizes.empty());
 }
 
 // fio 3.33 reports total-latency percentiles for every job of a job file when

@@ -6,10 +6,11 @@
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/charts.h"
 #include "reports/display.h"
 #include "reports/report.h"
+#include "reports/report_pdf.h"
 #include "tests/support/chart_title.h"
 #include "tests/support/scratch_dir.h"
 

@@ -24,6 +24,7 @@
 #include "reports/report.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
+#include "reports/report_pdf.h"
 #include "tests/support/report_text.h"
 #include "tests/support/scratch_dir.h"
 
@@ -836,7 +837,7 @@ TEST(GoldenPages, HtmlFirstPageHasItsPartsAndLooksLikeTheGolden) {
     ASSERT_FALSE(facts.nextHeading.empty()) << "the Markdown report has no heading after Summary";
     const fs::path dir = keptDir("html");
     Page page{"HTML", dir / "page-1.png", dir / "report.html", dir / "boxes.txt", {}};
-    auto written = writeReportFile(data, page.report.string());
+    auto written = writeReportFile(data, page.report.string(), writePdf);
     ASSERT_TRUE(written) << written.error().message;
     std::vector<DomBox> boxes;
     ASSERT_NO_FATAL_FAILURE(renderHtmlPage(page, dir, boxes));
@@ -856,7 +857,7 @@ TEST(GoldenPages, PdfFirstPageHasItsPartsAndLooksLikeTheGolden) {
     ASSERT_FALSE(facts.nextHeading.empty()) << "the Markdown report has no heading after Summary";
     const fs::path dir = keptDir("pdf");
     Page page{"PDF", dir / "page-1.png", dir / "report.pdf", dir / "page-1-bbox.html", {}};
-    auto written = writeReportFile(data, page.report.string());
+    auto written = writeReportFile(data, page.report.string(), writePdf);
     ASSERT_TRUE(written) << written.error().message;
     const QString pdf = QString::fromStdString(page.report.string());
     const auto raster =

@@ -8,9 +8,10 @@
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
 #include "probes/import.h"
-#include "probes/tools.h"
+#include "probes/registry.h"
 #include "reports/report_data.h"
 #include "reports/report_file.h"
+#include "reports/report_pdf.h"
 #include "tests/support/report_text.h"
 #include "tests/support/scratch_dir.h"
 
@@ -77,7 +78,7 @@ Outline htmlOutline(const std::string& html) {
     static const std::regex caption("<p class=\"caption\">([^<]*)</p>");
     for (std::sregex_iterator it(html.begin(), html.end(), caption), end; it != end; ++it)
         o.captions.push_back(unescapeHtml((*it)[1]));
-    static const std::regex image("<img ");
+    static const std::regex image("<svg class=\"chart\"");
     o.images = static_cast<std::size_t>(
         std::distance(std::sregex_iterator(html.begin(), html.end(), image), {}));
     static const std::regex pre("<pre>([^<]*)</pre>");
@@ -171,7 +172,7 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
 // Writes the three formats of `data` into `dir` and compares them with the HTML's outline.
 void expectEveryFormatWhole(const ReportData& data, const fs::path& dir) {
     for (const char* name : {"report.html", "report.pdf", "report.md"}) {
-        auto written = writeReportFile(data, (dir / name).string());
+        auto written = writeReportFile(data, (dir / name).string(), writePdf);
         ASSERT_TRUE(written) << name << ": " << written.error().message;
     }
     const Outline html = htmlOutline(slurp(dir / "report.html"));

@@ -9,6 +9,8 @@
 #include "reports/charts.h"
 #include "reports/display.h"
 #include "reports/report.h"
+#include "reports/report_pdf.h"
+#include "reports/svg_chart.h"
 
 #include <QApplication>
 #include <algorithm>
@@ -466,8 +468,9 @@ TEST(Report, HtmlHasVerdictReasonAndEscapesTheHostileLayout) {
     // The disk model with markup and quotes from the inventory, escaped.
     EXPECT_NE(html.find("Samsung SSD 860 EVO &lt;500GB&gt; &amp; &quot;friends&quot;"),
               std::string::npos);
-    // Charts embedded, nothing fetched from elsewhere.
-    EXPECT_GE(count(html, "src=\"data:image/png;base64,"), 3U);
+    // Charts inline as SVG, nothing fetched from elsewhere.
+    EXPECT_GE(count(html, "<svg class=\"chart\""), 3U);
+    EXPECT_EQ(html.find("<img"), std::string::npos);
     EXPECT_EQ(html.find("http://"), std::string::npos);
     EXPECT_EQ(html.find("https://"), std::string::npos);
 }
@@ -502,6 +505,15 @@ TEST(Report, SameDatabaseSameBytes) {
         EXPECT_EQ(a[i].id, b[i].id);
         EXPECT_EQ(a[i].png.substr(1, 3), "PNG");
         EXPECT_EQ(a[i].png, b[i].png) << a[i].id;
+    }
+    // The SVG of every chart, byte for byte, and the model it is drawn from.
+    const ReportDocument one = reportDocument(first), two = reportDocument(second);
+    EXPECT_TRUE(one == two);
+    ASSERT_EQ(one.charts.size(), a.size());
+    for (std::size_t i = 0; i < one.charts.size(); ++i) {
+        EXPECT_EQ(reportChartSvg(one.charts[i]), reportChartSvg(two.charts[i])) << one.charts[i].id;
+        std::ofstream(outputDir() / (one.charts[i].id + ".svg"), std::ios::binary)
+            << reportChartSvg(one.charts[i]);
     }
     std::ofstream(outputDir() / "report.html", std::ios::binary) << html;
     std::ofstream(outputDir() / "report.md", std::ios::binary) << renderMarkdown(first);
@@ -763,9 +775,10 @@ TEST(Report, ProjectionSectionHasTheCeilingMonthAndChart) {
     // Without a projection request, no section.
     EXPECT_EQ(renderMarkdown(gather()).find("Capacity projection"), std::string::npos);
 
-    const auto charts = renderCharts(data);
-    EXPECT_EQ(std::count_if(charts.begin(), charts.end(),
-                            [](const ReportChart& c) { return c.id.rfind("projection-", 0) == 0; }),
+    const auto charts = chart::reportCharts(data);
+    EXPECT_EQ(std::count_if(
+                  charts.begin(), charts.end(),
+                  [](const chart::ReportChart& c) { return c.id.rfind("projection-", 0) == 0; }),
               2);
     const std::string html = renderHtml(data);
     EXPECT_NE(html.find("Capacity projection"), std::string::npos);
@@ -866,9 +879,9 @@ TEST(Report, SteadyStateSectionHasTheRoundsWindowAndChart) {
         std::string::npos)
         << md.substr(section);
     EXPECT_NE(md.find("steady over rounds 3–7", section), std::string::npos) << md.substr(section);
-    const auto charts = renderCharts(*data);
+    const auto charts = chart::reportCharts(*data);
     EXPECT_EQ(std::count_if(charts.begin(), charts.end(),
-                            [](const ReportChart& c) { return c.id == "steady-0"; }),
+                            [](const chart::ReportChart& c) { return c.id == "steady-0"; }),
               1);
     QCustomPlot plot;
     charts::buildSteadyStateChart(plot, series);
