@@ -2,6 +2,7 @@
 #include "probes/fio_log.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -90,6 +91,54 @@ Command removeLogsCommand(const std::vector<std::string>& prefixes) {
     return shellOver(removeLogs, prefixes);
 }
 
+namespace {
+
+// A log row's time, value and direction (time, value, direction, block size, offset[,
+// priority]); `where` is FILE:LINE for the message.
+Expected<std::array<std::int64_t, 3>> rowFields(std::string_view line, const std::string& where) {
+    std::array<std::int64_t, 3> fields{0, 0, 0};
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const auto comma = line.find(',', from);
+        if (comma == std::string_view::npos && i < 2)
+            return badInput(where + ": '" + std::string(line) +
+                            "' is not a log row (time, value, direction, ...)");
+        const auto field = integerField(line.substr(from, comma - from));
+        if (!field)
+            return badInput(where + ": field " + std::to_string(i + 1) + " of '" +
+                            std::string(line) + "' is not a whole number");
+        fields[i] = *field;
+        from = comma == std::string_view::npos ? line.size() : comma + 1;
+    }
+    if (fields[2] < 0 || fields[2] > 2)
+        return badInput(where + ": direction " + std::to_string(fields[2]) +
+                        " is none of 0 (read), 1 (write), 2 (trim)");
+    return fields;
+}
+
+// One series of a job's direction and kind: a point per window, at the mean time of its rows.
+Series seriesOf(const Key& key, const std::map<std::int64_t, Window>& byWindow) {
+    const LogKind kind = std::get<2>(key);
+    Series s;
+    s.name = seriesName(key);
+    s.xUnit = Unit::Seconds;
+    s.unit = kind == LogKind::Bw     ? Unit::BytesPerSecond
+             : kind == LogKind::Iops ? Unit::OpsPerSecond
+                                     : Unit::Nanoseconds;
+    s.x.reserve(byWindow.size());
+    s.y.reserve(byWindow.size());
+    for (const auto& [index, w] : byWindow) {
+        s.x.push_back(w.timeSum / w.rows / 1000.0);
+        // Clones of a job each write their own file: their rates add up, their latencies
+        // are averaged.
+        const double value = kind == LogKind::Lat ? w.valueSum / w.rows : w.valueSum;
+        s.y.push_back(kind == LogKind::Bw ? value * 1024.0 : value);
+    }
+    return s;
+}
+
+} // namespace
+
 Expected<std::vector<Series>> parseLogs(std::string_view text, int intervalMs) {
     std::map<Key, std::map<std::int64_t, Window>> windows;
     std::optional<std::pair<std::string, LogKind>> current;
@@ -111,26 +160,7 @@ Expected<std::vector<Series>> parseLogs(std::string_view text, int intervalMs) {
         }
         if (trimmed(line).empty() || !current)
             continue;
-        // time, value, direction, block size, offset[, priority]
-        std::int64_t fields[3] = {0, 0, 0};
-        std::size_t from = 0;
-        for (int i = 0; i < 3; ++i) {
-            const auto comma = line.find(',', from);
-            if (comma == std::string_view::npos && i < 2)
-                return badInput(file + ":" + std::to_string(lineNo) + ": '" + std::string(line) +
-                                "' is not a log row (time, value, direction, ...)");
-            const auto field = integerField(line.substr(from, comma - from));
-            if (!field)
-                return badInput(file + ":" + std::to_string(lineNo) + ": field " +
-                                std::to_string(i + 1) + " of '" + std::string(line) +
-                                "' is not a whole number");
-            fields[i] = *field;
-            from = comma == std::string_view::npos ? line.size() : comma + 1;
-        }
-        if (fields[2] < 0 || fields[2] > 2)
-            return badInput(file + ":" + std::to_string(lineNo) + ": direction " +
-                            std::to_string(fields[2]) +
-                            " is none of 0 (read), 1 (write), 2 (trim)");
+        LB_TRY(fields, rowFields(line, file + ":" + std::to_string(lineNo)));
         const auto window =
             static_cast<std::int64_t>(std::llround(static_cast<double>(fields[0]) / interval));
         Window& w = windows[{current->first, static_cast<int>(fields[2]), current->second}][window];
@@ -139,25 +169,8 @@ Expected<std::vector<Series>> parseLogs(std::string_view text, int intervalMs) {
         ++w.rows;
     }
     std::vector<Series> out;
-    for (const auto& [key, byWindow] : windows) {
-        const LogKind kind = std::get<2>(key);
-        Series s;
-        s.name = seriesName(key);
-        s.xUnit = Unit::Seconds;
-        s.unit = kind == LogKind::Bw     ? Unit::BytesPerSecond
-                 : kind == LogKind::Iops ? Unit::OpsPerSecond
-                                         : Unit::Nanoseconds;
-        s.x.reserve(byWindow.size());
-        s.y.reserve(byWindow.size());
-        for (const auto& [index, w] : byWindow) {
-            s.x.push_back(w.timeSum / w.rows / 1000.0);
-            // Clones of a job each write their own file: their rates add up, their latencies
-            // are averaged.
-            const double value = kind == LogKind::Lat ? w.valueSum / w.rows : w.valueSum;
-            s.y.push_back(kind == LogKind::Bw ? value * 1024.0 : value);
-        }
-        out.push_back(std::move(s));
-    }
+    for (const auto& [key, byWindow] : windows)
+        out.push_back(seriesOf(key, byWindow));
     std::sort(out.begin(), out.end(),
               [](const Series& a, const Series& b) { return a.name < b.name; });
     return out;

@@ -245,115 +245,116 @@ std::vector<std::string> presetNames() {
     return out;
 }
 
+// fio's options, in the order a form shows them: the one table argv, the scenario's checks and
+// the GUI's form all come from.
+const std::vector<OptionSpec> fioOptions{
+    {.name = "preset",
+     .label = "Preset",
+     .type = OptionType::Choice,
+     .help = "A built-in job",
+     .choices = presetNames()},
+    {.name = "job_file",
+     .label = "Job file",
+     .type = OptionType::Path,
+     .help = "An existing .fio job file, run as-is in the layout's directory"},
+    {.name = "size",
+     .label = "File size",
+     .type = OptionType::Size,
+     .help = "Size of the test file (presets); default 256M through O_DIRECT, else twice "
+             "the target's memory, so reads cannot come from the page cache",
+     .min = 4096},
+    {.name = "runtime",
+     .label = "Runtime (s)",
+     .type = OptionType::Int,
+     .help = "Seconds per run (presets; qd-sweep: per queue depth, 7 of them)",
+     .min = 1,
+     .max = 86400,
+     .defaultValue = "10"},
+    {.name = "ramp_time",
+     .label = "Ramp (s)",
+     .type = OptionType::Int,
+     .help = "Seconds before measuring (presets)",
+     .min = 0,
+     .max = 3600,
+     .defaultValue = "0"},
+    {.name = "log_avg_msec",
+     .label = "Log interval (ms)",
+     .type = OptionType::Int,
+     .help = "Bandwidth, IOPS and latency over time, averaged per interval of this many "
+             "milliseconds and stored with the run (presets in the layout's directory); "
+             "0: none",
+     .min = 0,
+     .max = 60000,
+     .defaultValue = "500"},
+    {.name = "ioengine",
+     .label = "I/O engine",
+     .type = OptionType::Choice,
+     .help = "fio ioengine (presets)",
+     .defaultValue = "libaio",
+     .choices = {"libaio", "io_uring", "psync", "sync", "posixaio"}},
+    {.name = "direct",
+     .label = "O_DIRECT",
+     .type = OptionType::Bool,
+     .help = "Bypass the page cache where the file system allows it",
+     .defaultValue = "true"},
+    {.name = "numjobs",
+     .label = "Jobs",
+     .type = OptionType::Int,
+     .help = "Parallel jobs (presets)",
+     .min = 1,
+     .max = 256,
+     .defaultValue = "1"},
+    {.name = "rate_iops",
+     .label = "Rate (IOPS)",
+     .type = OptionType::Int,
+     .help = "Cap each job at this many I/Os per second, for latency at a fixed load "
+             "(presets)",
+     .min = 1,
+     .max = 100000000},
+    {.name = "target",
+     .label = "Export",
+     .type = OptionType::Choice,
+     .help = "Run on the layout's export through the kernel client: iscsi (fio on the "
+             "LUN's block device; job files name it ${LB_DEVICE}) or nfs (fio in the "
+             "mounted export)",
+     .choices = {"iscsi", "nfs"}},
+    {.name = "nfs_version",
+     .label = "NFS version",
+     .type = OptionType::Choice,
+     .help = "mount -o vers= (target = nfs)",
+     .defaultValue = "3",
+     .choices = {"3", "4", "4.1", "4.2"}},
+    {.name = "rsize",
+     .label = "NFS rsize",
+     .type = OptionType::Size,
+     .help = "Read size (target = nfs)",
+     .min = 4096,
+     .max = 1 << 20,
+     .defaultValue = "1M"},
+    {.name = "wsize",
+     .label = "NFS wsize",
+     .type = OptionType::Size,
+     .help = "Write size (target = nfs)",
+     .min = 4096,
+     .max = 1 << 20,
+     .defaultValue = "1M"},
+    {.name = "mount_options",
+     .label = "Mount options",
+     .type = OptionType::String,
+     .help = "More NFS mount options, e.g. nconnect=4,hard (target = nfs)"},
+    {.name = "net_timeout",
+     .label = "Network timeout (s)",
+     .type = OptionType::Int,
+     .help = "Bound on each discovery, login, logout, mount and unmount",
+     .min = 1,
+     .max = 3600,
+     .defaultValue = "30"},
+};
+
 class FioProbe final : public Probe {
 public:
-    FioProbe() {
-        options_ = {
-            {.name = "preset",
-             .label = "Preset",
-             .type = OptionType::Choice,
-             .help = "A built-in job",
-             .choices = presetNames()},
-            {.name = "job_file",
-             .label = "Job file",
-             .type = OptionType::Path,
-             .help = "An existing .fio job file, run as-is in the layout's directory"},
-            {.name = "size",
-             .label = "File size",
-             .type = OptionType::Size,
-             .help = "Size of the test file (presets); default 256M through O_DIRECT, else twice "
-                     "the target's memory, so reads cannot come from the page cache",
-             .min = 4096},
-            {.name = "runtime",
-             .label = "Runtime (s)",
-             .type = OptionType::Int,
-             .help = "Seconds per run (presets; qd-sweep: per queue depth, 7 of them)",
-             .min = 1,
-             .max = 86400,
-             .defaultValue = "10"},
-            {.name = "ramp_time",
-             .label = "Ramp (s)",
-             .type = OptionType::Int,
-             .help = "Seconds before measuring (presets)",
-             .min = 0,
-             .max = 3600,
-             .defaultValue = "0"},
-            {.name = "log_avg_msec",
-             .label = "Log interval (ms)",
-             .type = OptionType::Int,
-             .help = "Bandwidth, IOPS and latency over time, averaged per interval of this many "
-                     "milliseconds and stored with the run (presets in the layout's directory); "
-                     "0: none",
-             .min = 0,
-             .max = 60000,
-             .defaultValue = "500"},
-            {.name = "ioengine",
-             .label = "I/O engine",
-             .type = OptionType::Choice,
-             .help = "fio ioengine (presets)",
-             .defaultValue = "libaio",
-             .choices = {"libaio", "io_uring", "psync", "sync", "posixaio"}},
-            {.name = "direct",
-             .label = "O_DIRECT",
-             .type = OptionType::Bool,
-             .help = "Bypass the page cache where the file system allows it",
-             .defaultValue = "true"},
-            {.name = "numjobs",
-             .label = "Jobs",
-             .type = OptionType::Int,
-             .help = "Parallel jobs (presets)",
-             .min = 1,
-             .max = 256,
-             .defaultValue = "1"},
-            {.name = "rate_iops",
-             .label = "Rate (IOPS)",
-             .type = OptionType::Int,
-             .help = "Cap each job at this many I/Os per second, for latency at a fixed load "
-                     "(presets)",
-             .min = 1,
-             .max = 100000000},
-            {.name = "target",
-             .label = "Export",
-             .type = OptionType::Choice,
-             .help = "Run on the layout's export through the kernel client: iscsi (fio on the "
-                     "LUN's block device; job files name it ${LB_DEVICE}) or nfs (fio in the "
-                     "mounted export)",
-             .choices = {"iscsi", "nfs"}},
-            {.name = "nfs_version",
-             .label = "NFS version",
-             .type = OptionType::Choice,
-             .help = "mount -o vers= (target = nfs)",
-             .defaultValue = "3",
-             .choices = {"3", "4", "4.1", "4.2"}},
-            {.name = "rsize",
-             .label = "NFS rsize",
-             .type = OptionType::Size,
-             .help = "Read size (target = nfs)",
-             .min = 4096,
-             .max = 1 << 20,
-             .defaultValue = "1M"},
-            {.name = "wsize",
-             .label = "NFS wsize",
-             .type = OptionType::Size,
-             .help = "Write size (target = nfs)",
-             .min = 4096,
-             .max = 1 << 20,
-             .defaultValue = "1M"},
-            {.name = "mount_options",
-             .label = "Mount options",
-             .type = OptionType::String,
-             .help = "More NFS mount options, e.g. nconnect=4,hard (target = nfs)"},
-            {.name = "net_timeout",
-             .label = "Network timeout (s)",
-             .type = OptionType::Int,
-             .help = "Bound on each discovery, login, logout, mount and unmount",
-             .min = 1,
-             .max = 3600,
-             .defaultValue = "30"},
-        };
-    }
     std::string_view name() const override { return "fio"; }
-    const std::vector<OptionSpec>& options() const override { return options_; }
+    const std::vector<OptionSpec>& options() const override { return fioOptions; }
     Command versionCommand() const override { return {"fio", {"--version"}}; }
 
     Expected<void> validate(const OptionValues& o, const std::string& where) const override {
@@ -622,89 +623,112 @@ private:
 
     // The same job from every client at once: fio --server on each (in its own directory, or
     // in the export mounted there), one fio --client run from the workbench.
+    // What every client of onClients runs: a preset or a job file's text (none where the
+    // workbench cannot read it), each client's file size, the I/O path.
+    struct ClientJobs {
+        const Preset* preset = nullptr;
+        std::optional<std::string> userJob;
+        std::uint64_t bytes = 0;
+        bool direct = true;
+        bool nfs = false;
+    };
+
+    // The client's copy of the job (written to `job` in the client's directory, `cwd` where it
+    // runs), and the command that removes it and what it wrote.
+    static std::pair<std::string, Command> clientJob(const ClientJobs& jobs, const OptionValues& o,
+                                                     const WorkloadClient& c,
+                                                     const std::string& cwd,
+                                                     const std::string& job) {
+        if (!jobs.preset)
+            return {fio::withTotalLatencyPercentiles(*jobs.userJob), {"rm", {"-f", "--", job}}};
+        // Clients of one export write files of their own.
+        const std::string file = "lb-fio-" + std::string(jobs.preset->name) + "-" + c.name + ".dat";
+        return {presetJobFile(presetRun(*jobs.preset, o, jobs.bytes, jobs.direct, file, false)),
+                {"rm", {"-f", "--", cwd + "/" + file, job}}};
+    }
+
+    // One client: its directory, its NFS mount, its copy of the job, its fio server; what undoes
+    // them goes to `after` (in that order), the job's path to `jobFiles`.
+    Expected<void> prepareClient(const WorkloadClient& c, const OptionValues& o,
+                                 const WorkloadContext& ctx, const ClientJobs& jobs,
+                                 MeasuredCommand& mc, std::vector<std::string>& jobFiles,
+                                 std::vector<ClientCommand>& after) const {
+        const std::string dir = c.workdir + "/" + c.name;
+        auto on = [&](Command cmd) {
+            if (!cmd.timeout)
+                cmd.timeout = std::chrono::seconds(netTimeout(o));
+            return ClientCommand{c.name, std::move(cmd)};
+        };
+        mc.clientPrepare.push_back(on({"mkdir", {"-p", "--", dir}}));
+        std::string cwd = dir;
+        std::vector<Command> unmount;
+        if (jobs.nfs) {
+            cwd = dir + "/nfs";
+            LB_TRY(attach, kernel::nfsMount(ctx.exported, mountOptions(o), cwd));
+            for (auto& cmd : attach.prepare)
+                mc.clientPrepare.push_back(on(std::move(cmd)));
+            unmount = std::move(attach.cleanup);
+        }
+        std::vector<Command> remove;
+        if (jobs.preset || jobs.userJob) {
+            const std::string job = dir + "/" + jobName(o) + ".fio";
+            auto [text, removal] = clientJob(jobs, o, c, cwd, job);
+            remove.push_back(std::move(removal));
+            mc.clientPrepare.push_back(
+                on({"sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job, std::move(text)}}));
+            jobFiles.push_back(job);
+        }
+        const auto daemon = fio::serverDaemon({c.address, c.fioPort}, cwd, dir + "/fio.pid");
+        mc.clientPrepare.push_back(on(daemon.start));
+        after.push_back(on(daemon.stop));
+        for (auto& cmd : remove)
+            after.push_back(on(std::move(cmd)));
+        for (auto& cmd : unmount)
+            after.push_back(on(std::move(cmd)));
+        after.push_back(on({"rmdir", {"--", dir}}));
+        return {};
+    }
+
     Expected<MeasuredCommand> onClients(const OptionValues& o, const WorkloadContext& ctx) const {
         MeasuredCommand mc;
-        const Preset* p = findPreset(o.text("preset"));
-        if (o.has("preset") && !p)
+        ClientJobs jobs;
+        jobs.preset = findPreset(o.text("preset"));
+        if (o.has("preset") && !jobs.preset)
             return badInput("fio: unknown preset '" + o.text("preset") + "'");
         if (o.text("target") == "iscsi")
             return badInput("fio: an iSCSI LUN from several clients at once is not supported");
-        const bool nfs = o.text("target") == "nfs";
-        const bool direct = o.flag("direct");
+        jobs.nfs = o.text("target") == "nfs";
+        jobs.direct = o.flag("direct");
         // Each client's file; the clients' memory is not known here, the target's stands in.
-        const std::uint64_t bytes = presetFileBytes(o, ctx, direct);
+        jobs.bytes = presetFileBytes(o, ctx, jobs.direct);
         // fio --client sends a job file to its servers but not the command line's options, so
         // each client gets its own copy asking for total-latency percentiles (--remote-config),
         // as a preset's job file does. A job file the workbench cannot read goes as it is.
-        const auto userJob = p ? std::nullopt : readJobFile(o.text("job_file"));
+        if (!jobs.preset)
+            jobs.userJob = readJobFile(o.text("job_file"));
         std::vector<std::string> jobFiles;
         std::vector<ClientCommand> after;
-        for (const auto& c : ctx.clients) {
-            const std::string dir = c.workdir + "/" + c.name;
-            auto on = [&](Command cmd) {
-                if (!cmd.timeout)
-                    cmd.timeout = std::chrono::seconds(netTimeout(o));
-                return ClientCommand{c.name, std::move(cmd)};
-            };
-            mc.clientPrepare.push_back(on({"mkdir", {"-p", "--", dir}}));
-            std::string cwd = dir;
-            std::vector<Command> unmount;
-            if (nfs) {
-                cwd = dir + "/nfs";
-                auto attach = kernel::nfsMount(ctx.exported, mountOptions(o), cwd);
-                if (!attach)
-                    return fail(attach.error());
-                for (auto& cmd : attach->prepare)
-                    mc.clientPrepare.push_back(on(std::move(cmd)));
-                unmount = std::move(attach->cleanup);
-            }
-            std::vector<Command> remove;
-            if (p || userJob) {
-                const std::string job = dir + "/" + jobName(o) + ".fio";
-                std::string text;
-                if (p) {
-                    // Clients of one export write files of their own.
-                    const std::string file =
-                        "lb-fio-" + std::string(p->name) + "-" + c.name + ".dat";
-                    text = presetJobFile(presetRun(*p, o, bytes, direct, file, false));
-                    remove.push_back({"rm", {"-f", "--", cwd + "/" + file, job}});
-                } else {
-                    text = fio::withTotalLatencyPercentiles(*userJob);
-                    remove.push_back({"rm", {"-f", "--", job}});
-                }
-                mc.clientPrepare.push_back(
-                    on({"sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", job, std::move(text)}}));
-                jobFiles.push_back(job);
-            }
-            const auto daemon = fio::serverDaemon({c.address, c.fioPort}, cwd, dir + "/fio.pid");
-            mc.clientPrepare.push_back(on(daemon.start));
-            after.push_back(on(daemon.stop));
-            for (auto& cmd : remove)
-                after.push_back(on(std::move(cmd)));
-            for (auto& cmd : unmount)
-                after.push_back(on(std::move(cmd)));
-            after.push_back(on({"rmdir", {"--", dir}}));
-        }
-        auto command = !jobFiles.empty()
-                           ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
-                           : fio::clientsCommand(endpointsOf(ctx), o.text("job_file"));
-        if (!command)
-            return fail(command.error());
-        mc.command = std::move(*command);
+        for (const auto& c : ctx.clients)
+            LB_TRY_VOID(prepareClient(c, o, ctx, jobs, mc, jobFiles, after));
+        LB_TRY(command, !jobFiles.empty()
+                            ? fio::remoteConfigCommand(endpointsOf(ctx), jobFiles)
+                            : fio::clientsCommand(endpointsOf(ctx), o.text("job_file")));
+        mc.command = std::move(command);
         // Every client's files: on one export for target = nfs, each on its host otherwise.
-        if (const auto perClient = p ? std::optional<std::uint64_t>{bytes}
-                                     : (userJob ? fio::jobFileWorkingSet(*userJob) : std::nullopt))
+        if (const auto perClient =
+                jobs.preset ? std::optional<std::uint64_t>{jobs.bytes}
+                            : (jobs.userJob ? fio::jobFileWorkingSet(*jobs.userJob) : std::nullopt))
             mc.workingSetBytes = *perClient * ctx.clients.size();
-        if (!p && !userJob)
+        if (!jobs.preset && !jobs.userJob)
             mc.caveats.push_back("fio job file " + o.text("job_file") +
                                  " cannot be read on the workbench: it goes to the clients as it "
                                  "is, without total-latency percentiles");
-        mc.blockSizes = blockSizesOf(p, userJob, o, true);
+        mc.blockSizes = blockSizesOf(jobs.preset, jobs.userJob, o, true);
         mc.clientCleanup = std::move(after);
         mc.caveats.push_back("fio client/server mode: " + std::to_string(ctx.clients.size()) +
                              " client" + (ctx.clients.size() == 1 ? "" : "s") +
                              " at once; per-client metrics are named <job>@<client>" +
-                             (nfs ? ", each on the NFS export mounted there" : ""));
+                             (jobs.nfs ? ", each on the NFS export mounted there" : ""));
         return mc;
     }
 
@@ -744,7 +768,6 @@ private:
     }
 
     static constexpr std::uint64_t preconditionBlock = 128 * KiB;
-    std::vector<OptionSpec> options_;
 };
 
 } // namespace

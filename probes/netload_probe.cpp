@@ -105,80 +105,81 @@ namespace {
 
 using netload::protocolOf;
 
+// lb-netload's options, in the order a form shows them: the one table argv, the scenario's checks
+// and the GUI's form all come from.
+const std::vector<OptionSpec> netloadOptions{
+    {.name = "url",
+     .label = "URL",
+     .type = OptionType::String,
+     .help = "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the "
+             "protocol (iscsi or nfs) comes from the scheme. Or give target"},
+    {.name = "target",
+     .label = "Export",
+     .type = OptionType::Choice,
+     .help = "The layout's export ([layouts.export]): its iSCSI LUN (with its CHAP "
+             "account) or a file in its NFS export; the URL is made from it",
+     .choices = {"iscsi", "nfs"}},
+    {.name = "file",
+     .label = "NFS file",
+     .type = OptionType::String,
+     .help = "The file in the NFS export (target = nfs)",
+     .defaultValue = "lb-netload.dat"},
+    {.name = "nfs_version",
+     .label = "NFS version",
+     .type = OptionType::Choice,
+     .help = "3 or 4 (target = nfs)",
+     .defaultValue = "3",
+     .choices = {"3", "4"}},
+    {.name = "rw",
+     .label = "Pattern",
+     .type = OptionType::Choice,
+     .help = "Sequential or random, read or write",
+     .defaultValue = "randread",
+     .choices = {"read", "write", "randread", "randwrite"}},
+    {.name = "bs",
+     .label = "Block size",
+     .type = OptionType::Size,
+     .help = "Bytes per I/O",
+     .min = 512,
+     .max = 16 << 20,
+     .defaultValue = "4k"},
+    {.name = "iodepth",
+     .label = "Queue depth",
+     .type = OptionType::Int,
+     .help = "I/Os in flight",
+     .min = 1,
+     .max = 1024,
+     .defaultValue = "32"},
+    {.name = "runtime",
+     .label = "Runtime (s)",
+     .type = OptionType::Int,
+     .help = "Seconds of I/O (time based; give runtime or size)",
+     .min = 1,
+     .max = 86400},
+    {.name = "size",
+     .label = "Size",
+     .type = OptionType::Size,
+     .help = "Bytes to transfer, or with runtime the region used",
+     .min = 512},
+    // Not "name" and "timeout": a workload's own keys of those names are the run's.
+    {.name = "job",
+     .label = "Job name",
+     .type = OptionType::String,
+     .help = "Names the metrics <protocol>.<job>.*",
+     .defaultValue = "netload"},
+    {.name = "net_timeout",
+     .label = "Network timeout (s)",
+     .type = OptionType::Int,
+     .help = "Bound on every network step: connect, login, mount, each I/O",
+     .min = 1,
+     .max = 3600,
+     .defaultValue = "10"},
+};
+
 class NetloadProbe final : public Probe {
 public:
-    NetloadProbe() {
-        options_ = {
-            {.name = "url",
-             .label = "URL",
-             .type = OptionType::String,
-             .help = "iscsi://HOST[:PORT]/IQN/LUN or nfs://HOST/EXPORT/FILE[?version=4]; the "
-                     "protocol (iscsi or nfs) comes from the scheme. Or give target"},
-            {.name = "target",
-             .label = "Export",
-             .type = OptionType::Choice,
-             .help = "The layout's export ([layouts.export]): its iSCSI LUN (with its CHAP "
-                     "account) or a file in its NFS export; the URL is made from it",
-             .choices = {"iscsi", "nfs"}},
-            {.name = "file",
-             .label = "NFS file",
-             .type = OptionType::String,
-             .help = "The file in the NFS export (target = nfs)",
-             .defaultValue = "lb-netload.dat"},
-            {.name = "nfs_version",
-             .label = "NFS version",
-             .type = OptionType::Choice,
-             .help = "3 or 4 (target = nfs)",
-             .defaultValue = "3",
-             .choices = {"3", "4"}},
-            {.name = "rw",
-             .label = "Pattern",
-             .type = OptionType::Choice,
-             .help = "Sequential or random, read or write",
-             .defaultValue = "randread",
-             .choices = {"read", "write", "randread", "randwrite"}},
-            {.name = "bs",
-             .label = "Block size",
-             .type = OptionType::Size,
-             .help = "Bytes per I/O",
-             .min = 512,
-             .max = 16 << 20,
-             .defaultValue = "4k"},
-            {.name = "iodepth",
-             .label = "Queue depth",
-             .type = OptionType::Int,
-             .help = "I/Os in flight",
-             .min = 1,
-             .max = 1024,
-             .defaultValue = "32"},
-            {.name = "runtime",
-             .label = "Runtime (s)",
-             .type = OptionType::Int,
-             .help = "Seconds of I/O (time based; give runtime or size)",
-             .min = 1,
-             .max = 86400},
-            {.name = "size",
-             .label = "Size",
-             .type = OptionType::Size,
-             .help = "Bytes to transfer, or with runtime the region used",
-             .min = 512},
-            // Not "name" and "timeout": a workload's own keys of those names are the run's.
-            {.name = "job",
-             .label = "Job name",
-             .type = OptionType::String,
-             .help = "Names the metrics <protocol>.<job>.*",
-             .defaultValue = "netload"},
-            {.name = "net_timeout",
-             .label = "Network timeout (s)",
-             .type = OptionType::Int,
-             .help = "Bound on every network step: connect, login, mount, each I/O",
-             .min = 1,
-             .max = 3600,
-             .defaultValue = "10"},
-        };
-    }
     std::string_view name() const override { return "netload"; }
-    const std::vector<OptionSpec>& options() const override { return options_; }
+    const std::vector<OptionSpec>& options() const override { return netloadOptions; }
     Command versionCommand() const override { return {"lb-netload", {"--version"}}; }
 
     Expected<void> validate(const OptionValues& o, const std::string& where) const override {
@@ -293,7 +294,6 @@ public:
     }
 
 private:
-    std::vector<OptionSpec> options_;
 };
 
 } // namespace

@@ -72,89 +72,76 @@ Expected<std::vector<std::uint64_t>> diskSizes(const CapacityOptions& o) {
     return sizes;
 }
 
-int runCapacity(const Globals& g, const CapacityOptions& o) {
-    auto sizes = diskSizes(o);
-    if (!sizes)
-        return report(sizes.error());
-    auto record = parseSize(o.recordsize, SizeConvention::Binary);
-    if (!record)
-        return report(Error::badInput("--recordsize: " + record.error().message));
-
-    std::vector<LayoutKind> kinds;
-    DraidShape draid;
-    if (o.kind == "all") {
-        kinds = diskLayoutKinds();
-    } else if (auto k = parseLayoutKind(o.kind)) {
-        kinds.push_back(*k);
-    } else if (auto spec = parseDraidSpec(o.kind)) {
-        // OpenZFS's own spelling, draid2:4d:8c:1s, as zpool create takes it.
-        if (spec->children != 0 && spec->children * o.vdevs != sizes->size())
-            return report(Error::badInput("--kind: " + o.kind + " has " +
-                                          std::to_string(spec->children) + " children but " +
-                                          std::to_string(sizes->size()) + " disks are given"));
-        kinds.push_back(spec->kind);
-        draid = spec->shape;
-    } else {
-        return report(
-            Error::badInput("--kind: " + unknownLayoutKind(o.kind) +
-                            "; a kind such as zfs-raidz2, 'all', or OpenZFS's dRAID spelling, e.g. "
-                            "draid1:2d:5c:0s"));
+// The kinds --kind names: every disk layout ("all"), one kind, or a dRAID in OpenZFS's own
+// spelling (draid2:4d:8c:1s, as zpool create takes it) with its shape.
+Expected<std::pair<std::vector<LayoutKind>, DraidShape>> kindsOf(const CapacityOptions& o,
+                                                                 std::size_t disks) {
+    if (o.kind == "all")
+        return std::pair{diskLayoutKinds(), DraidShape{}};
+    if (auto k = parseLayoutKind(o.kind))
+        return std::pair{std::vector<LayoutKind>{*k}, DraidShape{}};
+    if (auto spec = parseDraidSpec(o.kind)) {
+        if (spec->children != 0 && spec->children * o.vdevs != disks)
+            return badInput("--kind: " + o.kind + " has " + std::to_string(spec->children) +
+                            " children but " + std::to_string(disks) + " disks are given");
+        return std::pair{std::vector<LayoutKind>{spec->kind}, spec->shape};
     }
-    if (o.zfsDevices != "whole-disk" && o.zfsDevices != "as-is")
-        return report(
-            Error::badInput("--zfs-devices: whole-disk or as-is, not '" + o.zfsDevices + "'"));
+    return badInput("--kind: " + unknownLayoutKind(o.kind) +
+                    "; a kind such as zfs-raidz2, 'all', or OpenZFS's dRAID spelling, e.g. "
+                    "draid1:2d:5c:0s");
+}
 
-    nlohmann::json all = nlohmann::json::array();
-    std::vector<std::pair<std::vector<std::string>, Capacity>> rows;
-    for (const auto kind : kinds) {
-        CapacityInput in;
-        in.kind = kind;
-        in.diskBytes = *sizes;
-        in.recordsizeBytes = *record;
-        in.ashift = o.ashift;
-        in.underprovision = o.underprovision;
-        in.zfsWholeDiskLabel = o.zfsDevices == "whole-disk";
-        in.vdevs = o.vdevs;
-        in.raidzExpandedFrom = o.raidzExpandedFrom;
-        if (isDraid(kind))
-            in.draid = draid;
-        auto c = computeCapacity(in);
-        if (!c) {
-            if (kinds.size() == 1)
-                return report(c.error(), capacityFlags);
-            continue; // "all": skip kinds that cannot be built from these disks
-        }
-        auto j = toJson(layoutKindName(kind), sizes->size(), in, *c);
-        if (isDraid(kind)) {
-            const auto children = static_cast<unsigned>(sizes->size() / in.vdevs);
-            j["draid"] = draidVdevName(kind, children, in.draid);
-        }
-        if (in.raidzExpandedFrom != 0)
-            j["raidz_expanded_from"] = in.raidzExpandedFrom;
-        all.push_back(std::move(j));
-        rows.emplace_back(
-            std::vector<std::string>{
-                isDraid(kind)
-                    ? draidVdevName(kind, static_cast<unsigned>(sizes->size() / in.vdevs), in.draid)
-                    : std::string(layoutKindName(kind)),
-                std::to_string(sizes->size()), formatBytes(c->rawBytes),
-                formatBytes(c->usableBytes), display::share(c->dataEfficiency),
-                std::to_string(c->faultTolerance) + " disk" + (c->faultTolerance == 1 ? "" : "s"),
-                formatBytes(c->mixedSizeWasteBytes), formatBytes(c->spareBytes),
-                formatBytes(c->parityBytes), formatBytes(c->paddingBytes),
-                formatBytes(c->slopBytes), formatBytes(c->underprovisionedBytes),
-                formatBytes(c->reservedBytes)},
-            *c);
-    }
-    // What raw holds beyond usable, so that a row adds up: mixed-size waste and dRAID spares
-    // next to usable (kept when the terminal is narrow), then parity, padding, slop,
-    // unpartitioned and reserved space. A column that holds nothing in any row is left out first.
+CapacityInput capacityInput(LayoutKind kind, const std::vector<std::uint64_t>& sizes,
+                            std::uint64_t record, const DraidShape& draid,
+                            const CapacityOptions& o) {
+    CapacityInput in;
+    in.kind = kind;
+    in.diskBytes = sizes;
+    in.recordsizeBytes = record;
+    in.ashift = o.ashift;
+    in.underprovision = o.underprovision;
+    in.zfsWholeDiskLabel = o.zfsDevices == "whole-disk";
+    in.vdevs = o.vdevs;
+    in.raidzExpandedFrom = o.raidzExpandedFrom;
+    if (isDraid(kind))
+        in.draid = draid;
+    return in;
+}
+
+// A kind's name in the table and the JSON: dRAID's as OpenZFS names its vdev.
+std::string kindLabel(const CapacityInput& in) {
+    return isDraid(in.kind)
+               ? draidVdevName(in.kind, static_cast<unsigned>(in.diskBytes.size() / in.vdevs),
+                               in.draid)
+               : std::string(layoutKindName(in.kind));
+}
+
+std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
+    return {kindLabel(in),
+            std::to_string(in.diskBytes.size()),
+            formatBytes(c.rawBytes),
+            formatBytes(c.usableBytes),
+            display::share(c.dataEfficiency),
+            std::to_string(c.faultTolerance) + " disk" + (c.faultTolerance == 1 ? "" : "s"),
+            formatBytes(c.mixedSizeWasteBytes),
+            formatBytes(c.spareBytes),
+            formatBytes(c.parityBytes),
+            formatBytes(c.paddingBytes),
+            formatBytes(c.slopBytes),
+            formatBytes(c.underprovisionedBytes),
+            formatBytes(c.reservedBytes)};
+}
+
+// What raw holds beyond usable, so that a row adds up: mixed-size waste and dRAID spares next to
+// usable (kept when the terminal is narrow), then parity, padding, slop, unpartitioned and
+// reserved space. A column that holds nothing in any row is left out first.
+display::Table capacityTable(const std::vector<std::vector<std::string>>& rows) {
     const std::vector<std::string> header{
         "kind",   "disks",  "raw",     "usable", "efficiency",    "tolerates", "mixed sizes",
         "spares", "parity", "padding", "slop",   "unpartitioned", "reserved"};
     constexpr std::size_t firstSpace = 6; // "mixed sizes"
     std::vector<bool> empty(header.size(), true);
-    for (const auto& [cells, c] : rows)
+    for (const auto& cells : rows)
         for (std::size_t i = firstSpace; i < header.size(); ++i)
             empty[i] = empty[i] && cells[i] == formatBytes(0);
     std::vector<std::size_t> shown;
@@ -169,20 +156,52 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
     }
     display::Table table(headers);
     table.leaveOutFirst(nothing);
-    for (const auto& [cells, c] : rows) {
+    for (const auto& cells : rows) {
         std::vector<std::string> kept;
         for (const auto i : shown)
             kept.push_back(cells[i]);
         table.addRow(std::move(kept));
     }
-    if (g.json) {
-        if (kinds.size() == 1)
-            std::cout << dumpJson(all.front(), 2) << '\n';
-        else
-            std::cout << dumpJson(nlohmann::json{{"layouts", all}}, 2) << '\n';
-    } else {
-        std::cout << table.render(outputColumns());
+    return table;
+}
+
+int runCapacity(const Globals& g, const CapacityOptions& o) {
+    auto sizes = diskSizes(o);
+    if (!sizes)
+        return report(sizes.error());
+    auto record = parseSize(o.recordsize, SizeConvention::Binary);
+    if (!record)
+        return report(Error::badInput("--recordsize: " + record.error().message));
+    auto kinds = kindsOf(o, sizes->size());
+    if (!kinds)
+        return report(kinds.error());
+    if (o.zfsDevices != "whole-disk" && o.zfsDevices != "as-is")
+        return report(
+            Error::badInput("--zfs-devices: whole-disk or as-is, not '" + o.zfsDevices + "'"));
+    nlohmann::json all = nlohmann::json::array();
+    std::vector<std::vector<std::string>> rows;
+    for (const auto kind : kinds->first) {
+        const CapacityInput in = capacityInput(kind, *sizes, *record, kinds->second, o);
+        auto c = computeCapacity(in);
+        if (!c) {
+            if (kinds->first.size() == 1)
+                return report(c.error(), capacityFlags);
+            continue; // "all": skip kinds that cannot be built from these disks
+        }
+        auto j = toJson(layoutKindName(kind), sizes->size(), in, *c);
+        if (isDraid(kind))
+            j["draid"] = kindLabel(in);
+        if (in.raidzExpandedFrom != 0)
+            j["raidz_expanded_from"] = in.raidzExpandedFrom;
+        all.push_back(std::move(j));
+        rows.push_back(tableRow(in, *c));
     }
+    if (!g.json)
+        std::cout << capacityTable(rows).render(outputColumns());
+    else if (kinds->first.size() == 1)
+        std::cout << dumpJson(all.front(), 2) << '\n';
+    else
+        std::cout << dumpJson(nlohmann::json{{"layouts", all}}, 2) << '\n';
     return 0;
 }
 

@@ -44,6 +44,13 @@ struct ProjectOptions {
     std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
 };
 
+// The years a wear estimate's endurance lasts, where it is a finite number.
+std::optional<double> finiteYears(const std::optional<WearEstimate>& wear) {
+    if (wear && wear->years && std::isfinite(*wear->years))
+        return wear->years;
+    return std::nullopt;
+}
+
 nlohmann::json optionalJson(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -113,6 +120,40 @@ nlohmann::json expansionJson(const ExpansionPath& e) {
 
 // `recordedKind`: an imported layout's kind as recorded ("imported"), for one whose capacity was
 // given; the others are named by the kind their capacity was modelled as.
+// The SSDs' wear in JSON, null without host writes; endurance years only where finite.
+nlohmann::json wearJson(const std::optional<WearEstimate>& wear) {
+    if (!wear)
+        return nullptr;
+    const auto& w = *wear;
+    return {{"write_amplification_layout", w.layout.factor},
+            {"write_amplification_basis", w.layout.basis},
+            {"underprovision_wa_gain", w.underprovisionGain},
+            {"write_amplification", w.writeAmplification},
+            {"host_writes_bytes_per_day", w.hostBytesPerDay},
+            {"device_writes_bytes_per_day", w.deviceBytesPerDay},
+            {"endurance_bytes", optionalJson(w.enduranceBytes)},
+            {"endurance_years", optionalJson(finiteYears(wear))},
+            {"write_amplification_given", w.modelled.has_value()},
+            {"write_amplification_modelled",
+             w.modelled ? nlohmann::json(w.modelled->factor) : nlohmann::json(nullptr)},
+            {"replacement_disks", w.replacementDisks}};
+}
+
+nlohmann::json costJson(const std::optional<HorizonCost>& cost) {
+    if (!cost)
+        return nullptr;
+    const auto& c = *cost;
+    return {{"price_basis", c.priceBasis},
+            {"price_is_illustrative", c.illustrative},
+            {"purchase_usd", c.purchaseUsd},
+            {"replacement_usd", c.replacementUsd},
+            {"expansion", c.expansion ? nlohmann::json(expansionKindName(*c.expansion))
+                                      : nlohmann::json(nullptr)},
+            {"expansion_usd", c.expansionUsd},
+            {"expansion_short", c.expansionShort},
+            {"total_usd", c.totalUsd}};
+}
+
 nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recordedKind) {
     nlohmann::json months = nlohmann::json::array();
     for (const auto& m : p.months)
@@ -121,38 +162,6 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
     nlohmann::json expansions = nlohmann::json::array();
     for (const auto& e : p.expansions)
         expansions.push_back(expansionJson(e));
-    nlohmann::json wear = nullptr;
-    std::optional<double> enduranceYears;
-    if (p.wear) {
-        const auto& w = *p.wear;
-        if (w.years && std::isfinite(*w.years))
-            enduranceYears = w.years;
-        wear = {{"write_amplification_layout", w.layout.factor},
-                {"write_amplification_basis", w.layout.basis},
-                {"underprovision_wa_gain", w.underprovisionGain},
-                {"write_amplification", w.writeAmplification},
-                {"host_writes_bytes_per_day", w.hostBytesPerDay},
-                {"device_writes_bytes_per_day", w.deviceBytesPerDay},
-                {"endurance_bytes", optionalJson(w.enduranceBytes)},
-                {"endurance_years", optionalJson(enduranceYears)},
-                {"write_amplification_given", w.modelled.has_value()},
-                {"write_amplification_modelled",
-                 w.modelled ? nlohmann::json(w.modelled->factor) : nlohmann::json(nullptr)},
-                {"replacement_disks", w.replacementDisks}};
-    }
-    nlohmann::json cost = nullptr;
-    if (p.cost) {
-        const auto& c = *p.cost;
-        cost = {{"price_basis", c.priceBasis},
-                {"price_is_illustrative", c.illustrative},
-                {"purchase_usd", c.purchaseUsd},
-                {"replacement_usd", c.replacementUsd},
-                {"expansion", c.expansion ? nlohmann::json(expansionKindName(*c.expansion))
-                                          : nlohmann::json(nullptr)},
-                {"expansion_usd", c.expansionUsd},
-                {"expansion_short", c.expansionShort},
-                {"total_usd", c.totalUsd}};
-    }
     nlohmann::json out = {
         {"name", p.name},
         {"kind", p.capacityGiven ? recordedKind : std::string(layoutKindName(p.kind))},
@@ -168,9 +177,9 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
          p.ceilingMonth ? nlohmann::json(*p.ceilingMonth) : nlohmann::json(nullptr)},
         {"months", months},
         {"expansions", expansions},
-        {"endurance_years", optionalJson(enduranceYears)},
-        {"wear", wear},
-        {"cost", cost},
+        {"endurance_years", optionalJson(finiteYears(p.wear))},
+        {"wear", wearJson(p.wear)},
+        {"cost", costJson(p.cost)},
         {"notes", p.notes}};
     if (p.wholeDiskCapacity)
         out["underprovision"] = {
@@ -228,18 +237,9 @@ std::string describeLayout(const LayoutProjection& p, const std::string& kind, b
     return out.str();
 }
 
-// `binary`: sizes as the user gave them, in TiB rather than TB.
-std::string renderLayout(const LayoutProjection& p, const std::string& kind, unsigned years,
-                         const std::optional<Drive>& drive, bool binary) {
+// Year by year: the usable space, the use, how full, and the disks each expansion path buys.
+std::string yearsTable(const LayoutProjection& p, unsigned years, bool binary) {
     const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
-    std::ostringstream out;
-    out << describeLayout(p, kind, binary) << ", ceiling " << display::share(p.ceilingFraction)
-        << " = " << formatBytes(p.ceilingBytes) << ", ";
-    if (p.ceilingMonth)
-        out << "passed in month " << *p.ceilingMonth << " without expansion\n";
-    else
-        out << "not passed within " << years << " years\n";
-
     std::vector<std::string> headers{"year", "month", "usable", "used", "full"};
     for (const auto& e : p.expansions)
         headers.push_back(std::string(expansionKindName(e.kind)) + " disks");
@@ -256,65 +256,89 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
                               : "+" + std::to_string(e.disksPerYear[y - 1]));
         table.addRow(row);
     }
-    out << table.render(outputColumns());
+    return table.render(outputColumns());
+}
 
-    if (!p.expansions.empty()) {
-        display::Table paths({"path", "disks/step", "step usable", "step cost", "per usable TB",
-                              "disks bought", "total cost", "usable at end"});
-        for (const auto& e : p.expansions)
-            paths.addRow({std::string(expansionKindName(e.kind)), std::to_string(e.disksPerStep),
-                          formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""),
-                          e.stepCostUsd ? display::usd(*e.stepCostUsd) : "-",
-                          e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "-",
-                          std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
-                          e.totalCostUsd ? display::usd(*e.totalCostUsd) : "-",
-                          formatBytes(e.finalUsableBytes)});
-        out << "\n" << paths.render(outputColumns());
-        for (const auto& e : p.expansions) {
-            out << "  " << expansionKindName(e.kind) << ": " << e.description << ". " << e.note;
-            if (e.reportedStepUsableBytes)
-                out << " zfs list would show the first step adding "
-                    << formatBytes(*e.reportedStepUsableBytes) << ".";
-            if (!e.keepsUp && e.limitMonth)
-                out << " Reaches its limit in month " << *e.limitMonth << ".";
-            out << "\n";
-        }
+// The expansion paths: a table of their steps and costs, then what each does.
+std::string pathsText(const LayoutProjection& p, bool binary) {
+    const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
+    std::ostringstream out;
+    display::Table paths({"path", "disks/step", "step usable", "step cost", "per usable TB",
+                          "disks bought", "total cost", "usable at end"});
+    for (const auto& e : p.expansions)
+        paths.addRow({std::string(expansionKindName(e.kind)), std::to_string(e.disksPerStep),
+                      formatBytes(e.stepUsableBytes) + (e.approximate ? " ~" : ""),
+                      e.stepCostUsd ? display::usd(*e.stepCostUsd) : "-",
+                      e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "-",
+                      std::to_string(e.disksBought) + (e.keepsUp ? "" : " (limit)"),
+                      e.totalCostUsd ? display::usd(*e.totalCostUsd) : "-",
+                      formatBytes(e.finalUsableBytes)});
+    out << "\n" << paths.render(outputColumns());
+    for (const auto& e : p.expansions) {
+        out << "  " << expansionKindName(e.kind) << ": " << e.description << ". " << e.note;
+        if (e.reportedStepUsableBytes)
+            out << " zfs list would show the first step adding "
+                << formatBytes(*e.reportedStepUsableBytes) << ".";
+        if (!e.keepsUp && e.limitMonth)
+            out << " Reaches its limit in month " << *e.limitMonth << ".";
+        out << "\n";
     }
+    return out.str();
+}
+
+// "Wear: write amplification ...; ... reached in 4.2 years; ...": the SSDs' wear in a line.
+std::string wearLine(const WearEstimate& w, unsigned years, const std::optional<Drive>& drive,
+                     bool binary) {
+    const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
+    std::ostringstream out;
+    out << "Wear: write amplification " << display::ratio(w.layout.factor) << " ("
+        << w.layout.basis;
+    if (w.modelled)
+        out << "; the layout's model says " << display::ratio(w.modelled->factor) << ": "
+            << w.modelled->basis;
+    out << ")";
+    if (w.underprovisionGain != 1.0)
+        out << " x " << display::ratio(w.underprovisionGain) << " (given for underprovisioning)";
+    out << "; " << formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay))
+        << "/day from the hosts is "
+        << formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))
+        << "/day per disk";
+    if (w.years)
+        out << "; rated endurance "
+            << formatBytes(static_cast<std::uint64_t>(std::llround(*w.enduranceBytes)))
+            << " written per disk, reached in " << years1(*w.years);
+    else if (drive && drive->medium == DriveMedium::Hdd)
+        out << "; endurance not applicable (hard disk)";
+    else
+        out << "; give --drive for the rated endurance";
+    if (w.replacementDisks > 0)
+        out << "; " << w.replacementDisks << " disk(s) bought again within " << years << " years";
+    out << ".\n";
+    return out.str();
+}
+
+// `binary`: sizes as the user gave them, in TiB rather than TB.
+std::string renderLayout(const LayoutProjection& p, const std::string& kind, unsigned years,
+                         const std::optional<Drive>& drive, bool binary) {
+    const auto formatBytes = [binary](std::uint64_t b) { return lb::formatBytes(b, binary); };
+    std::ostringstream out;
+    out << describeLayout(p, kind, binary) << ", ceiling " << display::share(p.ceilingFraction)
+        << " = " << formatBytes(p.ceilingBytes) << ", ";
+    if (p.ceilingMonth)
+        out << "passed in month " << *p.ceilingMonth << " without expansion\n";
+    else
+        out << "not passed within " << years << " years\n";
+    out << yearsTable(p, years, binary);
+    if (!p.expansions.empty())
+        out << pathsText(p, binary);
     for (const auto& n : p.notes)
         out << "  " << n << "\n";
-
     if (p.wholeDiskCapacity)
         out << "Underprovisioned: usable " << formatBytes(p.capacity.usableBytes) << " instead of "
             << formatBytes(p.wholeDiskCapacity->usableBytes) << " on whole disks ("
             << formatBytes(p.capacity.underprovisionedBytes) << " left unpartitioned).\n";
-    if (p.wear) {
-        const auto& w = *p.wear;
-        out << "Wear: write amplification " << display::ratio(w.layout.factor) << " ("
-            << w.layout.basis;
-        if (w.modelled)
-            out << "; the layout's model says " << display::ratio(w.modelled->factor) << ": "
-                << w.modelled->basis;
-        out << ")";
-        if (w.underprovisionGain != 1.0)
-            out << " x " << display::ratio(w.underprovisionGain)
-                << " (given for underprovisioning)";
-        out << "; " << formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay))
-            << "/day from the hosts is "
-            << formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay)))
-            << "/day per disk";
-        if (w.years)
-            out << "; rated endurance "
-                << formatBytes(static_cast<std::uint64_t>(std::llround(*w.enduranceBytes)))
-                << " written per disk, reached in " << years1(*w.years);
-        else if (drive && drive->medium == DriveMedium::Hdd)
-            out << "; endurance not applicable (hard disk)";
-        else
-            out << "; give --drive for the rated endurance";
-        if (w.replacementDisks > 0)
-            out << "; " << w.replacementDisks << " disk(s) bought again within " << years
-                << " years";
-        out << ".\n";
-    }
+    if (p.wear)
+        out << wearLine(*p.wear, years, drive, binary);
     if (p.cost)
         out << display::horizonCost(*p.cost, years) << "\n";
     return out.str();

@@ -44,6 +44,77 @@ struct RunOptions {
 constexpr std::array<FieldFlag, 3> runFlags{
     {{"resume", "--resume"}, {"layout", "--layout"}, {"yes-destroy", "--yes-destroy"}}};
 
+// Ctrl-C and SIGTERM stop the campaign politely (the cancel flag), not the process.
+void catchStopSignals() {
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+nlohmann::json ioJson(const std::optional<CampaignIo>& io) {
+    if (!io)
+        return nullptr;
+    return {{"direct", io->direct},
+            {"why", io->why},
+            {"cold_cache", io->coldCache},
+            {"page_cache_dropped", io->pageCacheDropped}};
+}
+
+// The campaign's outcome: its status, runs and problems, the I/O path, and a comparison of each
+// candidate against the baseline (JSON, or lines and tables).
+void printOutcome(const Globals& g, const Scenario& scenario, const CampaignResult& result,
+                  const std::optional<CampaignIo>& io) {
+    nlohmann::json comparisons = nlohmann::json::array();
+    std::string tables;
+    // What was measured, said once before the verdicts.
+    if (io)
+        tables += "\nmeasured: " + describeCampaignIo(*io) + "\n";
+    for (const auto& cmp : result.comparisons) {
+        comparisons.push_back(comparisonJson(cmp));
+        tables += "\n" + comparisonTable(cmp, outputColumns());
+    }
+    for (const auto& why : result.notComparable)
+        tables += "\n" + why + "\n";
+    if (g.json) {
+        std::cout << dumpJson(nlohmann::json{{"campaign", result.campaignId},
+                                             {"status", enumName(result.status)},
+                                             {"runs", result.runs},
+                                             {"failed_runs", result.failedRuns},
+                                             {"skipped_runs", result.skippedRuns},
+                                             {"problems", result.problems},
+                                             {"io", ioJson(io)},
+                                             {"comparisons", comparisons}},
+                              2)
+                  << '\n';
+        return;
+    }
+    std::cout << "campaign " << result.campaignId << " (" << scenario.name
+              << "): " << enumName(result.status) << ", " << result.runs << " run(s), "
+              << result.failedRuns << " failed";
+    if (result.skippedRuns)
+        std::cout << ", " << result.skippedRuns << " already done";
+    std::cout << '\n';
+    for (const auto& p : result.problems)
+        std::cout << "  problem: " << p << '\n';
+    std::cout << tables;
+}
+
+// The exit status: 128 + the signal that stopped it, 1 for a campaign not done, else the worst
+// verdict's under --fail-on.
+int runExitStatus(const RunOptions& o, const CampaignResult& result) {
+    // Ctrl-C (SIGINT) exits 130 and SIGTERM 143, as a shell reports a program the signal ended.
+    if (const int signal = interruptedBy.load())
+        return 128 + signal;
+    if (result.status != CampaignStatus::Done)
+        return 1;
+    std::optional<Verdict> overall;
+    for (const auto& cmp : result.comparisons)
+        overall = overall ? worse(*overall, cmp.verdict) : cmp.verdict;
+    return overall ? verdictExitStatus(o.failOn, *overall) : 0;
+}
+
 int runRun(const Globals& g, const RunOptions& o) {
     const ProbeRegistry probes = standardProbes();
     // A campaign to resume is in a database that exists; a new one may start a database.
@@ -55,13 +126,7 @@ int runRun(const Globals& g, const RunOptions& o) {
     auto scenario = resolveScenario({o.scenario, std::nullopt}, resume, only, &*store, probes);
     if (!scenario)
         return report(scenario.error(), runFlags);
-
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-
+    catchStopSignals();
     // Progress goes to standard error, with --json too: standard output is the result alone.
     ProgressPrinter printer(std::cerr, terminalColumns(STDERR_FILENO));
     CampaignOptions co;
@@ -80,49 +145,10 @@ int runRun(const Globals& g, const RunOptions& o) {
     printer.finish();
     if (!result)
         return report(result.error(), runFlags);
-
-    nlohmann::json comparisons = nlohmann::json::array();
-    std::string tables;
-    // What was measured, said once before the verdicts.
     auto io = store->campaignIo(result->campaignId);
     if (!io)
         return report(io.error());
-    if (*io)
-        tables += "\nmeasured: " + describeCampaignIo(**io) + "\n";
-    for (const auto& cmp : result->comparisons) {
-        comparisons.push_back(comparisonJson(cmp));
-        tables += "\n" + comparisonTable(cmp, outputColumns());
-    }
-    for (const auto& why : result->notComparable)
-        tables += "\n" + why + "\n";
-    if (g.json) {
-        std::cout << dumpJson(nlohmann::json{{"campaign", result->campaignId},
-                                             {"status", enumName(result->status)},
-                                             {"runs", result->runs},
-                                             {"failed_runs", result->failedRuns},
-                                             {"skipped_runs", result->skippedRuns},
-                                             {"problems", result->problems},
-                                             {"io",
-                                              *io ? nlohmann::json{{"direct", (*io)->direct},
-                                                                   {"why", (*io)->why},
-                                                                   {"cold_cache", (*io)->coldCache},
-                                                                   {"page_cache_dropped",
-                                                                    (*io)->pageCacheDropped}}
-                                                  : nlohmann::json(nullptr)},
-                                             {"comparisons", comparisons}},
-                              2)
-                  << '\n';
-    } else {
-        std::cout << "campaign " << result->campaignId << " (" << scenario->name
-                  << "): " << enumName(result->status) << ", " << result->runs << " run(s), "
-                  << result->failedRuns << " failed";
-        if (result->skippedRuns)
-            std::cout << ", " << result->skippedRuns << " already done";
-        std::cout << '\n';
-        for (const auto& p : result->problems)
-            std::cout << "  problem: " << p << '\n';
-        std::cout << tables;
-    }
+    printOutcome(g, *scenario, *result, *io);
     if (result->status == CampaignStatus::Aborted) {
         // The hint names the database, so following it resumes this campaign, not one in the
         // default database. Human output has it on standard output, --json on standard error.
@@ -132,15 +158,7 @@ int runRun(const Globals& g, const RunOptions& o) {
         (g.json ? std::cerr : std::cout)
             << (g.json ? "" : "\n") << "resume with: " << resumeHint.toUserOutput() << '\n';
     }
-    // Ctrl-C (SIGINT) exits 130 and SIGTERM 143, as a shell reports a program the signal ended.
-    if (const int signal = interruptedBy.load())
-        return 128 + signal;
-    if (result->status != CampaignStatus::Done)
-        return 1;
-    std::optional<Verdict> overall;
-    for (const auto& cmp : result->comparisons)
-        overall = overall ? worse(*overall, cmp.verdict) : cmp.verdict;
-    return overall ? verdictExitStatus(o.failOn, *overall) : 0;
+    return runExitStatus(o, *result);
 }
 
 // One layout of the dry run: its plan's parts, text and JSON.

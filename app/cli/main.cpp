@@ -165,17 +165,89 @@ std::optional<std::string> unknownOption(CLI::App& app, const std::string& comma
 
 } // namespace lb::cli
 
-int main(int argc, char** argv) {
-    using namespace lb::cli;
-    // Names given on the command line and read back from the store need not be UTF-8.
-    const EscapedStandardStreams escaped;
-    // A writer waits while another holds the database (an import of millions of lines commits
-    // in batches; a campaign writes its runs), and says so instead of seeming to hang.
+namespace {
+
+using namespace lb::cli;
+
+// A writer waits while another holds the database (an import of millions of lines commits in
+// batches; a campaign writes its runs), and says so instead of seeming to hang.
+void sayWhileWaiting() {
     lb::sql::setBusyWait({.report = [](const std::string& path, std::chrono::seconds waited) {
         std::cerr << "layoutbench: " << lb::escapeControl(path)
                   << ": another program is writing to the database; waiting (" << waited.count()
                   << " s so far)\n";
     }});
+}
+
+void addCommands(CLI::App& app, Globals& globals, Action& action) {
+    addCapacity(app, globals, action);
+    addImport(app, globals, action);
+    addCompare(app, globals, action);
+    addList(app, globals, action);
+    addPlan(app, globals, action);
+    addRun(app, globals, action);
+    addCleanup(app, globals, action);
+    addProject(app, globals, action);
+    addReport(app, globals, action);
+    addMerge(app, globals, action);
+}
+
+// A command word that is no command: said with the nearest one (or all of them), exit status 2.
+std::optional<int> refuseUnknownCommand(CLI::App& app, const std::string& command) {
+    std::string known;
+    std::vector<std::string> commands;
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+        commands.push_back(sub->get_name());
+    }
+    if (command.empty() || std::find(commands.begin(), commands.end(), command) != commands.end())
+        return std::nullopt;
+    const std::string near = lb::didYouMean(command, commands);
+    std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command) << "'"
+              << (near.empty() ? " (commands: " + known + ")" : near) << "\n";
+    return 2;
+}
+
+// CLI11's parse; the exit status where it ends the program (help, version, a usage error).
+std::optional<int> parseArguments(CLI::App& app, const std::string& command, int argc,
+                                  char** argv) {
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // A mistyped option makes CLI11 say what it checked first (often a required option
+        // missing, the mistyped one being it): name the mistyped option instead.
+        const auto unknown = unknownOption(app, command, argc, argv);
+        std::cerr << "layoutbench: " << (unknown ? *unknown : lb::escapeControl(e.what())) << '\n';
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// --max-input-size: the largest file any part of the command reads.
+std::optional<int> applyInputLimit(const std::string& maxInput) {
+    if (maxInput.empty())
+        return std::nullopt;
+    const auto bytes = lb::parseSize(maxInput, lb::SizeConvention::Binary);
+    if (!bytes || *bytes == 0)
+        return report(
+            lb::Error::badInput("--max-input-size: " +
+                                (bytes ? std::string("must be above 0") : bytes.error().message)));
+    lb::setInputLimit(*bytes, "--max-input-size");
+    return std::nullopt;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Names given on the command line and read back from the store need not be UTF-8.
+    const EscapedStandardStreams escaped;
+    sayWhileWaiting();
     CLI::App app{"layoutbench: plan, build, benchmark and compare storage layouts", "layoutbench"};
     app.require_subcommand(1);
     app.set_version_flag("-V,--version", std::string("layoutbench ") + lb::kVersionText,
@@ -193,54 +265,15 @@ int main(int argc, char** argv) {
                    "Largest input file read, e.g. 64MiB (default: 16 MiB for scenarios, "
                    "catalogs and samples, 256 GiB for imported results)");
     app.fallthrough(); // given after the command too; set before the commands are added
-    addCapacity(app, globals, action);
-    addImport(app, globals, action);
-    addCompare(app, globals, action);
-    addList(app, globals, action);
-    addPlan(app, globals, action);
-    addRun(app, globals, action);
-    addCleanup(app, globals, action);
-    addProject(app, globals, action);
-    addReport(app, globals, action);
-    addMerge(app, globals, action);
-    std::string known;
-    std::vector<std::string> commands;
+    addCommands(app, globals, action);
     const std::string command = commandWord(argc, argv);
-    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-        known += (known.empty() ? "" : ", ") + sub->get_name();
-        commands.push_back(sub->get_name());
-    }
-    if (!command.empty() &&
-        std::find(commands.begin(), commands.end(), command) == commands.end()) {
-        const std::string near = lb::didYouMean(command, commands);
-        std::cerr << "layoutbench: unknown command '" << lb::escapeControl(command) << "'"
-                  << (near.empty() ? " (commands: " + known + ")" : near) << "\n";
-        return 2;
-    }
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        // A mistyped option makes CLI11 say what it checked first (often a required option
-        // missing, the mistyped one being it): name the mistyped option instead.
-        const auto unknown = unknownOption(app, command, argc, argv);
-        std::cerr << "layoutbench: " << (unknown ? *unknown : lb::escapeControl(e.what())) << '\n';
-        return 2;
-    }
+    if (const auto status = refuseUnknownCommand(app, command))
+        return *status;
+    if (const auto status = parseArguments(app, command, argc, argv))
+        return *status;
     if (globals.db.empty())
         globals.db = lb::defaultDatabasePath();
-    if (!maxInput.empty()) {
-        const auto bytes = lb::parseSize(maxInput, lb::SizeConvention::Binary);
-        if (!bytes || *bytes == 0)
-            return report(
-                lb::Error::badInput("--max-input-size: " + (bytes ? std::string("must be above 0")
-                                                                  : bytes.error().message)));
-        lb::setInputLimit(*bytes, "--max-input-size");
-    }
+    if (const auto status = applyInputLimit(maxInput))
+        return *status;
     return action ? action() : 2;
 }

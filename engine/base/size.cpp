@@ -46,6 +46,72 @@ std::uint64_t unitMultiplier(std::string_view unit, SizeConvention convention) {
 constexpr std::uint64_t approximateDecimals = 1'000'000;
 
 // parseSize, and with `roundDown` parseApproximateSize.
+// The number a size starts with: its whole part and its fraction, kept as numerator/denominator
+// so "1.5T" stays exact; and where the unit starts.
+struct SizeNumber {
+    std::uint64_t whole = 0;
+    std::uint64_t fracNum = 0, fracDen = 1;
+    std::size_t end = 0;
+};
+
+Expected<SizeNumber> readSizeNumber(std::string_view text, const std::string& original,
+                                    bool roundDown) {
+    SizeNumber n;
+    std::size_t& i = n.end;
+    bool digits = false;
+    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        const auto d = static_cast<std::uint64_t>(text[i] - '0');
+        if (n.whole > (max - d) / 10)
+            return badInput("size '" + original + "' is too large");
+        n.whole = n.whole * 10 + d;
+        digits = true;
+        ++i;
+    }
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+            if (roundDown && n.fracDen >= approximateDecimals) { // the rest only rounds down
+                digits = true;
+                ++i;
+                continue;
+            }
+            if (n.fracDen > max / 10)
+                return badInput("size '" + original + "' has too many decimals");
+            n.fracNum = n.fracNum * 10 + static_cast<std::uint64_t>(text[i] - '0');
+            n.fracDen *= 10;
+            digits = true;
+            ++i;
+        }
+    }
+    if (!digits)
+        return badInput("size '" + original + "' does not start with a number");
+    return n;
+}
+
+// The number times the unit's multiplier, exactly (or rounded down where asked).
+Expected<std::uint64_t> scaledSize(const SizeNumber& n, std::uint64_t multiplier,
+                                   const std::string& original, bool roundDown) {
+    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    if (n.whole != 0 && multiplier > max / n.whole)
+        return badInput("size '" + original + "' is too large");
+    std::uint64_t bytes = n.whole * multiplier;
+    if (n.fracNum != 0 && roundDown) {
+        // fracNum * multiplier / fracDen, exactly, rounded down: multiplier = q * fracDen + r,
+        // and fracNum * r < 10^12 fits.
+        const std::uint64_t q = multiplier / n.fracDen, r = multiplier % n.fracDen;
+        const std::uint64_t part = n.fracNum * q + n.fracNum * r / n.fracDen;
+        if (bytes > max - part)
+            return badInput("size '" + original + "' is too large");
+        bytes += part;
+    } else if (n.fracNum != 0) {
+        if (multiplier > max / n.fracNum || (n.fracNum * multiplier) % n.fracDen != 0)
+            return badInput("size '" + original + "' is not a whole number of bytes");
+        bytes += n.fracNum * multiplier / n.fracDen;
+    }
+    return bytes;
+}
+
 Expected<std::uint64_t> readSize(std::string_view text, SizeConvention convention, bool roundDown) {
     const std::string original(text);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
@@ -54,64 +120,15 @@ Expected<std::uint64_t> readSize(std::string_view text, SizeConvention conventio
         text.remove_suffix(1);
     if (text.empty())
         return badInput("empty size");
-
-    std::size_t i = 0;
-    std::uint64_t whole = 0;
-    bool digits = false;
-    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        const auto d = static_cast<std::uint64_t>(text[i] - '0');
-        if (whole > (max - d) / 10)
-            return badInput("size '" + original + "' is too large");
-        whole = whole * 10 + d;
-        digits = true;
-        ++i;
-    }
-    // Fraction kept as numerator/denominator so "1.5T" stays exact.
-    std::uint64_t fracNum = 0, fracDen = 1;
-    if (i < text.size() && text[i] == '.') {
-        ++i;
-        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-            if (roundDown && fracDen >= approximateDecimals) { // the rest only rounds down
-                digits = true;
-                ++i;
-                continue;
-            }
-            if (fracDen > max / 10)
-                return badInput("size '" + original + "' has too many decimals");
-            fracNum = fracNum * 10 + static_cast<std::uint64_t>(text[i] - '0');
-            fracDen *= 10;
-            digits = true;
-            ++i;
-        }
-    }
-    if (!digits)
-        return badInput("size '" + original + "' does not start with a number");
-    std::string_view unit = text.substr(i);
+    LB_TRY(number, readSizeNumber(text, original, roundDown));
+    std::string_view unit = text.substr(number.end);
     while (!unit.empty() && unit.front() == ' ')
         unit.remove_prefix(1);
-
     const std::uint64_t multiplier = unitMultiplier(unit, convention);
     if (multiplier == 0)
         return badInput("size '" + original + "' has an unknown unit '" + std::string(unit) +
                         "' (K/M/G/T[B] are powers of 1000, KiB/MiB/GiB/TiB powers of 1024)");
-    if (whole != 0 && multiplier > max / whole)
-        return badInput("size '" + original + "' is too large");
-    std::uint64_t bytes = whole * multiplier;
-    if (fracNum != 0 && roundDown) {
-        // fracNum * multiplier / fracDen, exactly, rounded down: multiplier = q * fracDen + r,
-        // and fracNum * r < 10^12 fits.
-        const std::uint64_t q = multiplier / fracDen, r = multiplier % fracDen;
-        const std::uint64_t part = fracNum * q + fracNum * r / fracDen;
-        if (bytes > max - part)
-            return badInput("size '" + original + "' is too large");
-        bytes += part;
-    } else if (fracNum != 0) {
-        if (multiplier > max / fracNum || (fracNum * multiplier) % fracDen != 0)
-            return badInput("size '" + original + "' is not a whole number of bytes");
-        bytes += fracNum * multiplier / fracDen;
-    }
-    return bytes;
+    return scaledSize(number, multiplier, original, roundDown);
 }
 
 } // namespace

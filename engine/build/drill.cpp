@@ -247,28 +247,8 @@ public:
                                   valueOr(kv, "level_after") + " of " +
                                   valueOr(kv, "members_after"));
         }
-        if (drill_.readLoad) {
-            const auto passes = number(kv, "read_passes");
-            const auto errors = number(kv, "read_errors");
-            const auto perPass = number(kv, "read_bytes_per_pass");
-            if (!passes || !errors || !perPass)
-                return badInput("the drill reported no read load figures");
-            out.metrics.push_back({prefix + "read_errors", *errors, Unit::Count});
-            if (*passes > 0 && *seconds > 0)
-                out.metrics.push_back({prefix + "read_throughput", *passes * *perPass / *seconds,
-                                       Unit::BytesPerSecond});
-            else
-                out.caveats.push_back("the drill ended before the read load finished one pass");
-            if (*errors > 0) {
-                out.failed = true;
-                out.failureReason = std::to_string(static_cast<long long>(*errors)) +
-                                    " reads failed while the layout was reshaped";
-            }
-            if (valueOr(kv, "intact") != "1") {
-                out.failed = true;
-                out.failureReason = "the read-load file changed while the layout was reshaped";
-            }
-        }
+        if (drill_.readLoad)
+            LB_TRY_VOID(addReadLoad(kv, prefix, *seconds, out));
         if (valueOr(kv, "mounted") != "1") {
             out.failed = true;
             out.failureReason = "the file system was not mounted after the drill";
@@ -277,6 +257,33 @@ public:
     }
 
 private:
+    // What the read load running during the drill met: its errors and throughput; a failed run
+    // where a read failed or the file changed.
+    static Expected<void> addReadLoad(const std::map<std::string, std::string>& kv,
+                                      const std::string& prefix, double seconds, ParsedRun& out) {
+        const auto passes = number(kv, "read_passes");
+        const auto errors = number(kv, "read_errors");
+        const auto perPass = number(kv, "read_bytes_per_pass");
+        if (!passes || !errors || !perPass)
+            return badInput("the drill reported no read load figures");
+        out.metrics.push_back({prefix + "read_errors", *errors, Unit::Count});
+        if (*passes > 0 && seconds > 0)
+            out.metrics.push_back(
+                {prefix + "read_throughput", *passes * *perPass / seconds, Unit::BytesPerSecond});
+        else
+            out.caveats.push_back("the drill ended before the read load finished one pass");
+        if (*errors > 0) {
+            out.failed = true;
+            out.failureReason = std::to_string(static_cast<long long>(*errors)) +
+                                " reads failed while the layout was reshaped";
+        }
+        if (valueOr(kv, "intact") != "1") {
+            out.failed = true;
+            out.failureReason = "the read-load file changed while the layout was reshaped";
+        }
+        return {};
+    }
+
     static std::string valueOr(const std::map<std::string, std::string>& kv, const char* key) {
         const auto it = kv.find(key);
         return it == kv.end() ? "?" : it->second;

@@ -149,32 +149,9 @@ std::string lioConfigfs(const std::string& node) {
     return path;
 }
 
-void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExport& e,
-             const std::string& backing) {
-    const std::string name = "lb-" + layout.name;
-    const bool file = e.lun == "file";
-    const std::string store = std::string("/backstores/") + (file ? "fileio" : "block");
-    const std::string tpg = "/iscsi/" + e.iqn + "/tpg1";
-    plan.steps.push_back({"create the backstore " + name + " on " + backing,
-                          admin("targetcli", {store, "create", "name=" + name,
-                                              (file ? "file_or_dev=" : "dev=") + backing}),
-                          admin("targetcli", {store, "delete", name})});
-    // The target's undo removes what is made inside it: its LUN, portal, ACLs and CHAP settings.
-    plan.steps.push_back({"create target " + e.iqn, admin("targetcli", {"/iscsi", "create", e.iqn}),
-                          admin("targetcli", {"/iscsi", "delete", e.iqn})});
-    plan.steps.push_back({"add LUN " + std::to_string(e.lunNumber) + " (" + name + ")",
-                          admin("targetcli", {tpg + "/luns", "create", store + "/" + name,
-                                              "lun=" + std::to_string(e.lunNumber)}),
-                          std::nullopt});
-    if (e.portalPort != 3260) {
-        plan.steps.push_back({"remove the default portal 0.0.0.0:3260",
-                              admin("targetcli", {tpg + "/portals", "delete", "0.0.0.0", "3260"}),
-                              std::nullopt});
-        plan.steps.push_back({"listen on port " + std::to_string(e.portalPort),
-                              admin("targetcli", {tpg + "/portals", "create", "0.0.0.0",
-                                                  std::to_string(e.portalPort)}),
-                              std::nullopt});
-    }
+// Who may log in to an LIO target: every initiator (demo mode) or the ones named, with CHAP where
+// the export has it.
+void planLioAccess(LayoutPlan& plan, const ScenarioExport& e, const std::string& tpg) {
     const bool all = e.initiators == std::vector<std::string>{"ALL"};
     const bool chap = !e.chapUser.empty();
     // `targetcli NODE set auth password=...` would put the secret in its argv: the CHAP
@@ -213,6 +190,35 @@ void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExpor
             plan.steps.push_back({"CHAP as " + e.chapUser + " for " + initiator,
                                   auth(tpg + "/acls/" + initiator), std::nullopt});
     }
+}
+
+void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExport& e,
+             const std::string& backing) {
+    const std::string name = "lb-" + layout.name;
+    const bool file = e.lun == "file";
+    const std::string store = std::string("/backstores/") + (file ? "fileio" : "block");
+    const std::string tpg = "/iscsi/" + e.iqn + "/tpg1";
+    plan.steps.push_back({"create the backstore " + name + " on " + backing,
+                          admin("targetcli", {store, "create", "name=" + name,
+                                              (file ? "file_or_dev=" : "dev=") + backing}),
+                          admin("targetcli", {store, "delete", name})});
+    // The target's undo removes what is made inside it: its LUN, portal, ACLs and CHAP settings.
+    plan.steps.push_back({"create target " + e.iqn, admin("targetcli", {"/iscsi", "create", e.iqn}),
+                          admin("targetcli", {"/iscsi", "delete", e.iqn})});
+    plan.steps.push_back({"add LUN " + std::to_string(e.lunNumber) + " (" + name + ")",
+                          admin("targetcli", {tpg + "/luns", "create", store + "/" + name,
+                                              "lun=" + std::to_string(e.lunNumber)}),
+                          std::nullopt});
+    if (e.portalPort != 3260) {
+        plan.steps.push_back({"remove the default portal 0.0.0.0:3260",
+                              admin("targetcli", {tpg + "/portals", "delete", "0.0.0.0", "3260"}),
+                              std::nullopt});
+        plan.steps.push_back({"listen on port " + std::to_string(e.portalPort),
+                              admin("targetcli", {tpg + "/portals", "create", "0.0.0.0",
+                                                  std::to_string(e.portalPort)}),
+                              std::nullopt});
+    }
+    planLioAccess(plan, e, tpg);
 }
 
 void planKernelNfs(LayoutPlan& plan, const ScenarioExport& e) {

@@ -1,5 +1,7 @@
-// Shared by the campaign's modules only: campaign.cpp (building layouts, scheduling stages),
-// campaign_target.cpp (what the target is: inventory, disks, guests, the kernel's OOM killer),
+// Shared by the campaign's modules only: campaign.cpp (the campaign's course: opening it, its
+// stages, the I/O path), campaign_build.cpp (building a layout and tearing it down),
+// campaign_rounds.cpp (a stage's rounds and when they stop), campaign_target.cpp (what the
+// target is: inventory, disks, guests, the kernel's OOM killer),
 // campaign_runs.cpp (one measured run, from its command to its stored metrics) and
 // campaign_conditioning.cpp (SSD preconditioning and steady state before the measured runs).
 #pragma once
@@ -9,6 +11,7 @@
 #include "engine/campaign/campaign.h"
 #include "engine/campaign/schedule.h"
 #include "engine/capacity/zfs_version.h"
+#include "engine/exec/process_lock.h"
 
 #include <map>
 #include <memory>
@@ -125,14 +128,41 @@ private:
         if (opt_.onProgress)
             opt_.onProgress(p);
     }
+    // The campaign's course (campaign.cpp).
+    void readInventory(const Target& target);
     Expected<std::int64_t> openCampaign(const Target& target);
+    Expected<std::int64_t> openLocked(const Target& target, std::optional<ProcessLock>& lock);
+    Expected<void> planRuns(std::int64_t id, const std::vector<const ScenarioLayout*>& layouts);
+    Expected<void> runStages(std::int64_t id, const Target& target);
     Expected<void> recordDisks(const json& inventory);
     Expected<void> guardDevices(const std::vector<const ScenarioLayout*>& layouts);
+    // Building a layout (campaign_build.cpp).
     Expected<std::optional<BuiltLayout>> build(const ScenarioLayout& layout, const Target& target,
                                                bool bracketPass);
+    Expected<std::string> buildGuest(const ScenarioLayout& layout, BuiltLayout& built);
+    Expected<std::string> buildOnHost(const ScenarioLayout& layout, const Target& target,
+                                      BuiltLayout& built);
+    void describeMachine(const ScenarioLayout& layout, const Target& target, BuiltLayout& built);
+    void noteBuildCaveats(const ScenarioLayout& layout, const Target& target, BuiltLayout& built);
     Expected<void> teardown(BuiltLayout& built);
     Expected<void> runStage(const std::vector<const ScenarioLayout*>& stage, const Target& target,
                             bool bracketPass);
+    // What a stage does besides its rounds: where its rounds start, whether they may add
+    // iterations, whether the baseline's bracketing runs interleave with it, whether its drills
+    // run here.
+    struct StagePlan {
+        int first = 0;
+        bool adaptive = false;
+        bool interleavedBracket = false;
+        bool drills = false;
+    };
+    StagePlan planStage(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
+    bool stageHasWork(const std::vector<const ScenarioLayout*>& stage, const StagePlan& plan,
+                      bool round) const;
+    Expected<void> prepareStage(const std::vector<const ScenarioLayout*>& stage,
+                                const Target& target, bool bracketPass,
+                                std::vector<BuiltLayout>& built);
+    Expected<void> finishStage(const StagePlan& plan, std::vector<BuiltLayout>& built);
     // One round of a stage: an iteration of every workload on every layout of it or, beyond the
     // minimum of an adaptive stage, of the workloads whose deciding metrics are still open only.
     struct Round {
@@ -160,14 +190,36 @@ private:
     Expected<std::optional<Round>> nextRound(const std::vector<const ScenarioLayout*>& stage,
                                              int first, bool adaptive);
     Expected<void> noteUndecided(const Undecided& metrics, int iterations);
+    Expected<void> runRounds(const std::vector<const ScenarioLayout*>& stage, const StagePlan& plan,
+                             std::vector<BuiltLayout>& built, std::optional<Round> next);
+    // The I/O path of every layout (campaign.cpp).
     Expected<void> decideIo(std::vector<BuiltLayout>& built);
+    CampaignIo firstIoPath(const std::vector<BuiltLayout>& built) const;
+    Expected<CampaignIo> switchToBuffered(const std::vector<BuiltLayout>& built,
+                                          const BuiltLayout& refusing);
+    void noteDirectIo(BuiltLayout& b) const;
     Expected<void> failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                   const std::string& reason, bool bracketPass);
     Expected<Runner*> guestRunner(const ScenarioLayout& layout);
     GuestRunnerFor guestRunnerFor();
     Expected<void> waitForGuest(const ScenarioLayout& layout, Runner& guest);
+    // One measured run (campaign_runs.cpp).
     Expected<void> runOne(const BuiltLayout& built, const Probe* probe, const ScenarioWorkload& w,
                           int iteration);
+    // What a run came to, before it is settled.
+    struct Outcome {
+        RunStatus status = RunStatus::Ok;
+        std::string reason;
+    };
+    Expected<Outcome> execute(Run& run, Runner& where, const MeasuredCommand& mc,
+                              const Probe& probe, const ScenarioWorkload& w,
+                              const WorkloadContext& ctx,
+                              const std::optional<std::string>& cacheNote);
+    Expected<Outcome> interpret(Run& run, const ProcessResult& result, Runner& where,
+                                const MeasuredCommand& mc, const Probe& probe,
+                                const ScenarioWorkload& w, const WorkloadContext& ctx,
+                                const std::optional<std::string>& cacheNote);
+    Expected<void> settle(Run& run, RunStatus status, std::string reason);
     std::vector<std::string> dropCaches(Runner& where);
     // SSD preconditioning (campaign_conditioning.cpp).
     Expected<void> condition(const BuiltLayout& built);

@@ -94,145 +94,111 @@ std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
                                             : r.error().message)};
 }
 
-Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
-                                      const ScenarioWorkload& w, int iteration) {
-    Runner& layoutRunner = *built.where;
-    const ScenarioLayout& layout = *built.layout;
-    const std::int64_t layoutId = built.id;
-    Runner& where = clients_.runnerFor(w, *probe, layoutRunner); // its client's, if it names one
-    WorkloadContext ctx = built.ctx;
-    ctx.iteration = iteration;
-    ctx.layoutName = layout.name;
-    progress({CampaignProgress::Kind::Running, layout.name, w.name, iteration});
+namespace {
 
+// A run of a layout as it begins: what it is, and what the layout's build puts on every run.
+Run startingRun(std::int64_t campaignId, const BuiltLayout& built, const ScenarioWorkload& w,
+                int iteration) {
     Run run;
-    run.campaignId = result_.campaignId;
-    run.layout = layout.name;
+    run.campaignId = campaignId;
+    run.layout = built.layout->name;
     run.workload = w.name;
     run.probe = w.probe;
     run.iteration = iteration;
     run.caveats = built.caveats;
     run.notes = built.notes;
+    return run;
+}
 
-    auto mc = clients_.command(*probe, w, ctx);
-    if (mc) {
-        mc->command.timeout = std::chrono::seconds(w.timeoutSeconds);
-        run.argv = mc->command.argvForDisplay();
-        run.caveats.insert(run.caveats.end(), mc->caveats.begin(), mc->caveats.end());
-        run.notes.insert(run.notes.end(), mc->notes.begin(), mc->notes.end());
-        if (built.zfs)
-            noteWholeRecords(run, layout, w, mc->blockSizes);
-    }
-    // A working set that fits in memory can be served from it: the page cache for buffered I/O,
-    // the ARC when ZFS caches data (cache = "warm").
-    std::optional<std::string> cacheNote;
-    if (mc && mc->workingSetBytes && ctx.ramBytes > 0 && *mc->workingSetBytes < ctx.ramBytes &&
-        (w.probe != "fio" || !ctx.directIo || (built.zfs && !scenario_.coldCache)))
-        cacheNote = "working set " + formatBytes(*mc->workingSetBytes, true) + " fits in " +
-                    formatBytes(ctx.ramBytes, true) + " of memory: reads may come from cache";
-    const auto cacheNotes = dropCaches(layoutRunner);
-    run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
-    run.startedAt = store_.now();
-    auto id = store_.beginRun(layoutId, run);
-    if (!id)
-        return fail(id.error());
-    run.id = *id;
+// The run's command, as it is shown, with what the probe says of it; and, on a pool, blocks
+// smaller than its records moving whole records, that beside the figures.
+void addCommand(Run& run, MeasuredCommand& mc, const BuiltLayout& built,
+                const ScenarioWorkload& w) {
+    mc.command.timeout = std::chrono::seconds(w.timeoutSeconds);
+    run.argv = mc.command.argvForDisplay();
+    run.caveats.insert(run.caveats.end(), mc.caveats.begin(), mc.caveats.end());
+    run.notes.insert(run.notes.end(), mc.notes.begin(), mc.notes.end());
+    if (built.zfs)
+        noteWholeRecords(run, *built.layout, w, mc.blockSizes);
+}
 
-    auto settle = [&](RunStatus status, std::string reason) -> Expected<void> {
-        run.status = status;
-        run.reason = std::move(reason);
-        if (status != RunStatus::Ok) {
-            run.metrics.clear();
-            run.series.clear();
-        }
-        if (auto r = store_.finishRun(run); !r)
-            return r;
-        lastRun_[layout.name] = run.id;
-        if (status != RunStatus::Aborted) {
-            ++done_;
-            ++result_.runs;
-            if (status == RunStatus::Failed)
-                ++result_.failedRuns;
-        }
-        CampaignProgress p{CampaignProgress::Kind::RunFinished, layout.name, w.name, iteration};
-        p.status = status;
-        p.message = run.reason;
-        progress(p);
-        return {};
-    };
+// A working set that fits in memory can be served from it: the page cache for buffered I/O, the
+// ARC when ZFS caches data (cache = "warm"). Said on the run's metrics.
+std::optional<std::string> cacheNoteFor(const MeasuredCommand& mc, const WorkloadContext& ctx,
+                                        const ScenarioWorkload& w, const BuiltLayout& built,
+                                        bool coldCache) {
+    if (mc.workingSetBytes && ctx.ramBytes > 0 && *mc.workingSetBytes < ctx.ramBytes &&
+        (w.probe != "fio" || !ctx.directIo || (built.zfs && !coldCache)))
+        return "working set " + formatBytes(*mc.workingSetBytes, true) + " fits in " +
+               formatBytes(ctx.ramBytes, true) + " of memory: reads may come from cache";
+    return std::nullopt;
+}
 
-    if (!mc)
-        return settle(RunStatus::Failed, "cannot build the command: " + mc.error().message);
-    auto cleanup = [&]() {
-        for (const auto& c : mc->cleanup)
-            (void)where.run(c);
-    };
-    for (const auto& prep : mc->prepare) {
-        auto r = where.run(prep);
-        if (!r || !r->ok()) {
-            cleanup();
-            run.stderrText = r ? r->stderrText : r.error().message;
-            (void)store_.recordRunOutput(run);
-            return settle(RunStatus::Failed,
-                          "preparing (" + prep.toUserOutput() + "): " +
-                              (r ? failureReason(*r, w.timeoutSeconds) : r.error().message));
-        }
-    }
+void runCleanup(Runner& where, const MeasuredCommand& mc) {
+    for (const auto& c : mc.cleanup)
+        (void)where.run(c);
+}
 
-    const RunOptions ro = toolRunOptions();
-    const auto t0 = std::chrono::steady_clock::now();
-    auto result = where.run(mc->command, ro);
-    sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ++sessionRuns_;
-    if (!result) {
-        cleanup();
-        run.stderrText = result.error().message;
-        run.finishedAt = store_.now();
-        (void)store_.recordRunOutput(run);
-        // The connection to a guest can be what the OOM killer took.
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (auto oom = kernelOomKill(where, mc->command.program, seconds))
-            return settle(RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
-                                                 *oom + "); " + result.error().message);
-        return settle(RunStatus::Failed, result.error().message);
+// Why a run whose tool did not finish well failed: in the tool's words, and the kernel's OOM
+// killer where it ended the tool.
+std::string failedToolReason(Runner& where, const MeasuredCommand& mc, const ProcessResult& result,
+                             int timeoutSeconds) {
+    std::string reason = failureReason(result, timeoutSeconds);
+    if (!reason.starts_with("out of memory") && !result.timedOut) {
+        if (auto oom = kernelOomKill(where, mc.command.program, result.wallSeconds))
+            reason = "out of memory: the kernel's OOM killer ended it (" + *oom + "); " + reason;
     }
-    // Record before interpreting: the raw output is safe before any parser looks at it.
-    keepOutput(run, *result);
-    const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
-    run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
-    if (auto r = store_.recordRunOutput(run); !r)
-        return r;
+    return reason;
+}
 
-    if (result->cancelled) {
-        cleanup();
-        return settle(RunStatus::Aborted, "stopped by the user");
+} // namespace
+
+// The run's status and reason stored with its output, counted, and told to the app. A run that
+// is not ok keeps no metrics.
+Expected<void> CampaignRunner::settle(Run& run, RunStatus status, std::string reason) {
+    run.status = status;
+    run.reason = std::move(reason);
+    if (status != RunStatus::Ok) {
+        run.metrics.clear();
+        run.series.clear();
     }
-    if (!result->ok()) {
-        cleanup();
-        std::string reason = failureReason(*result, w.timeoutSeconds);
-        if (!reason.starts_with("out of memory") && !result->timedOut) {
-            if (auto oom = kernelOomKill(where, mc->command.program, result->wallSeconds))
-                reason =
-                    "out of memory: the kernel's OOM killer ended it (" + *oom + "); " + reason;
-        }
-        return settle(RunStatus::Failed, reason);
+    LB_TRY_VOID(store_.finishRun(run));
+    lastRun_[run.layout] = run.id;
+    if (status != RunStatus::Aborted) {
+        ++done_;
+        ++result_.runs;
+        if (status == RunStatus::Failed)
+            ++result_.failedRuns;
     }
+    CampaignProgress p{CampaignProgress::Kind::RunFinished, run.layout, run.workload,
+                       run.iteration};
+    p.status = status;
+    p.message = run.reason;
+    progress(p);
+    return {};
+}
+
+// The probe's reading of a finished run: its metrics, series, caveats and notes, with the cache
+// and conditioning notes on each of its metrics.
+Expected<CampaignRunner::Outcome>
+CampaignRunner::interpret(Run& run, const ProcessResult& result, Runner& where,
+                          const MeasuredCommand& mc, const Probe& probe, const ScenarioWorkload& w,
+                          const WorkloadContext& ctx, const std::optional<std::string>& cacheNote) {
     std::vector<ProcessResult> inspected;
-    for (const auto& c : mc->inspect) {
+    for (const auto& c : mc.inspect) {
         auto r = where.run(c);
         if (r)
             inspected.push_back(std::move(*r));
     }
-    cleanup();
-    auto parsed = probe->parseFor(*result, inspected, w.options, ctx);
+    runCleanup(where, mc);
+    auto parsed = probe.parseFor(result, inspected, w.options, ctx);
     if (!parsed)
-        return settle(RunStatus::Failed, "unreadable output: " + parsed.error().message);
+        return Outcome{RunStatus::Failed, "unreadable output: " + parsed.error().message};
     run.metrics = std::move(parsed->metrics);
     run.series = std::move(parsed->series);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
-    const auto conditioned = conditioningNotes_.find({layout.name, w.name});
+    const auto conditioned = conditioningNotes_.find({run.layout, w.name});
     for (const auto& glob : runMetricGlobs(run.metrics)) {
         if (cacheNote)
             run.notes.push_back({MetricNote::Kind::Qualifies, glob, *cacheNote});
@@ -241,8 +207,84 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
                 run.notes.push_back({n.kind, glob, n.text});
     }
     if (parsed->failed)
-        return settle(RunStatus::Failed, parsed->failureReason);
-    return settle(RunStatus::Ok, "");
+        return Outcome{RunStatus::Failed, parsed->failureReason};
+    return Outcome{RunStatus::Ok, ""};
+}
+
+// The run itself: its preparation, the measured command (timed for the campaign's estimate), its
+// raw output stored before anything reads it, then read. The cleanup runs whatever happens.
+Expected<CampaignRunner::Outcome>
+CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, const Probe& probe,
+                        const ScenarioWorkload& w, const WorkloadContext& ctx,
+                        const std::optional<std::string>& cacheNote) {
+    for (const auto& prep : mc.prepare) {
+        auto r = where.run(prep);
+        if (!r || !r->ok()) {
+            runCleanup(where, mc);
+            run.stderrText = r ? r->stderrText : r.error().message;
+            (void)store_.recordRunOutput(run);
+            return Outcome{RunStatus::Failed,
+                           "preparing (" + prep.toUserOutput() + "): " +
+                               (r ? failureReason(*r, w.timeoutSeconds) : r.error().message)};
+        }
+    }
+    const RunOptions ro = toolRunOptions();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = where.run(mc.command, ro);
+    sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++sessionRuns_;
+    if (!result) {
+        runCleanup(where, mc);
+        run.stderrText = result.error().message;
+        run.finishedAt = store_.now();
+        (void)store_.recordRunOutput(run);
+        // The connection to a guest can be what the OOM killer took.
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (auto oom = kernelOomKill(where, mc.command.program, seconds))
+            return Outcome{RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
+                                                  *oom + "); " + result.error().message};
+        return Outcome{RunStatus::Failed, result.error().message};
+    }
+    // Record before interpreting: the raw output is safe before any parser looks at it.
+    keepOutput(run, *result);
+    const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
+    run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
+    LB_TRY_VOID(store_.recordRunOutput(run));
+    if (result->cancelled) {
+        runCleanup(where, mc);
+        return Outcome{RunStatus::Aborted, "stopped by the user"};
+    }
+    if (!result->ok()) {
+        runCleanup(where, mc);
+        return Outcome{RunStatus::Failed, failedToolReason(where, mc, *result, w.timeoutSeconds)};
+    }
+    return interpret(run, *result, where, mc, probe, w, ctx, cacheNote);
+}
+
+Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* probe,
+                                      const ScenarioWorkload& w, int iteration) {
+    Runner& where = clients_.runnerFor(w, *probe, *built.where); // its client's, if it names one
+    WorkloadContext ctx = built.ctx;
+    ctx.iteration = iteration;
+    ctx.layoutName = built.layout->name;
+    progress({CampaignProgress::Kind::Running, built.layout->name, w.name, iteration});
+    Run run = startingRun(result_.campaignId, built, w, iteration);
+    auto mc = clients_.command(*probe, w, ctx);
+    std::optional<std::string> cacheNote;
+    if (mc) {
+        addCommand(run, *mc, built, w);
+        cacheNote = cacheNoteFor(*mc, ctx, w, built, scenario_.coldCache);
+    }
+    const auto cacheNotes = dropCaches(*built.where);
+    run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
+    run.startedAt = store_.now();
+    LB_TRY(id, store_.beginRun(built.id, run));
+    run.id = id;
+    if (!mc)
+        return settle(run, RunStatus::Failed, "cannot build the command: " + mc.error().message);
+    LB_TRY(outcome, execute(run, where, *mc, *probe, w, ctx, cacheNote));
+    return settle(run, outcome.status, std::move(outcome.reason));
 }
 
 // Records the layout's missing runs as failed, so the report says why they are missing.

@@ -70,30 +70,28 @@ void inspectFreeBsd(Runner& runner, const Scenario& scenario, Target& t) {
     t.inventory["disk_bytes"] = sizes;
 }
 
-Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
-    Target t;
-    t.inventory["target"] = runner.target();
-    if (auto os = detectOs(runner))
-        t.os = *os;
-    else
-        t.inventory["os_problem"] = os.error().message;
-    t.inventory["os"] = enumName(scenario.host.os.value_or(t.os));
-    if (scenario.host.os.value_or(t.os) == TargetOs::FreeBsd)
-        inspectFreeBsd(runner, scenario, t);
-    else if (auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}))) {
-        std::istringstream in(*meminfo);
-        std::string key;
-        std::uint64_t kib = 0;
-        std::string unit;
-        while (in >> key >> kib) {
-            std::getline(in, unit);
-            if (key == "MemTotal:")
-                t.ramBytes = kib * 1024;
-            if (key == "SwapTotal:")
-                t.inventory["swap_bytes"] = kib * 1024;
-        }
+namespace {
+
+// Linux memory and swap, from /proc/meminfo.
+void readMeminfo(Runner& runner, Target& t) {
+    auto meminfo = capture(runner, simple("cat", {"/proc/meminfo"}));
+    if (!meminfo)
+        return;
+    std::istringstream in(*meminfo);
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib) {
+        std::getline(in, unit);
+        if (key == "MemTotal:")
+            t.ramBytes = kib * 1024;
+        if (key == "SwapTotal:")
+            t.inventory["swap_bytes"] = kib * 1024;
     }
-    t.inventory["ram_bytes"] = t.ramBytes;
+}
+
+// CPUs and their model, the kernel, the host's name, whether we are root, the block devices.
+void readMachine(Runner& runner, Target& t) {
     if (!t.inventory.contains("cpus")) // FreeBSD's come from sysctl
         if (auto n = capture(runner, simple("nproc", {})))
             t.inventory["cpus"] = trim(*n);
@@ -118,6 +116,10 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
         if (!parsed.is_discarded())
             t.inventory["disks"] = parsed.value("blockdevices", json::array());
     }
+}
+
+// The versions of the tools the scenario's workloads run, and of ZFS where it is there.
+json toolVersions(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
     json tools = json::object();
     std::set<std::string> used;
     for (const auto& w : scenario.workloads)
@@ -129,7 +131,26 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
     }
     if (auto zfs = capture(runner, simple("zpool", {"upgrade", "-v"})))
         tools["zpool"] = trim(zfs->substr(0, zfs->find('\n')));
-    t.inventory["tools"] = tools;
+    return tools;
+}
+
+} // namespace
+
+Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
+    Target t;
+    t.inventory["target"] = runner.target();
+    if (auto os = detectOs(runner))
+        t.os = *os;
+    else
+        t.inventory["os_problem"] = os.error().message;
+    t.inventory["os"] = enumName(scenario.host.os.value_or(t.os));
+    if (scenario.host.os.value_or(t.os) == TargetOs::FreeBsd)
+        inspectFreeBsd(runner, scenario, t);
+    else
+        readMeminfo(runner, t);
+    t.inventory["ram_bytes"] = t.ramBytes;
+    readMachine(runner, t);
+    t.inventory["tools"] = toolVersions(runner, scenario, probes);
     t.zfs = detectZfs(runner);
     if (t.zfs.kind != ZfsImplementation::Kind::None)
         t.inventory["zfs"] = t.zfs.describe();

@@ -66,39 +66,47 @@ void stopLeftCampaignTools(NotingRunner& runner, const std::string& tag, bool gu
         result.stoppedTools.push_back("[" + runner.target() + "] " + tool);
 }
 
-} // namespace
-
-Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
-                                        const ProbeRegistry& probes,
-                                        const CleanupOptions& options) {
-    auto campaign = findCampaign(store, campaignId);
-    if (!campaign)
-        return fail(campaign.error());
-    auto lock = acquireCampaignLock(store.path(), campaignId);
-    if (!lock)
-        return fail(lock.error());
-
-    // Where it ran: the scenario stored with it (secrets masked; no undo carries one).
-    auto stored = storedScenario(store, campaignId);
-    if (!stored)
-        return fail(stored.error());
-    auto scenario = parseScenario(stored->second, stored->first, probes);
+// The scenario stored with the campaign, which says where it ran (secrets masked; no undo
+// carries one).
+Expected<Scenario> whereItRan(Store& store, std::int64_t campaignId, const ProbeRegistry& probes) {
+    LB_TRY(stored, storedScenario(store, campaignId));
+    auto scenario = parseScenario(stored.second, stored.first, probes);
     if (!scenario)
         return runtimeError("campaign " + std::to_string(campaignId) +
                             ": the scenario stored with it does not load, so where it ran is not "
                             "known: " +
                             scenario.error().message);
+    return scenario;
+}
+
+// A campaign killed while it ran ran no further, and will not without --resume: its interrupted
+// runs aborted, and the campaign.
+Expected<void> abortInterrupted(Store& store, std::int64_t campaignId, CleanupResult& result) {
+    LB_TRY(aborted, store.abortInterruptedRuns(campaignId,
+                                               "interrupted: layoutbench stopped during this run "
+                                               "(cleaned up, not resumed)"));
+    result.abortedRuns = aborted;
+    LB_TRY_VOID(store.setCampaignStatus(campaignId, CampaignStatus::Aborted, true));
+    result.status = CampaignStatus::Aborted;
+    return {};
+}
+
+} // namespace
+
+Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
+                                        const ProbeRegistry& probes,
+                                        const CleanupOptions& options) {
+    LB_TRY(campaign, findCampaign(store, campaignId));
+    LB_TRY(lock, acquireCampaignLock(store.path(), campaignId));
+    LB_TRY(scenario, whereItRan(store, campaignId, probes));
     const RunnerMaker makeRunner =
         options.makeRunner ? options.makeRunner : RunnerMaker(makeRunnerFor);
-
     CleanupResult result;
     result.campaignId = campaignId;
-    result.statusBefore = campaign->status;
-    const auto& host = scenario->host;
-    auto hostRunner = makeRunner(host.target, host.identity, host.knownHosts);
-    if (!hostRunner)
-        return fail(hostRunner.error());
-    NotingRunner runner(std::move(*hostRunner), result.undone, options.onCommand);
+    result.statusBefore = campaign.status;
+    const auto& host = scenario.host;
+    LB_TRY(hostRunner, makeRunner(host.target, host.identity, host.knownHosts));
+    NotingRunner runner(std::move(hostRunner), result.undone, options.onCommand);
     const std::string tag = campaignToolTag(store.path(), campaignId);
     stopLeftCampaignTools(runner, tag, /*guest=*/false, result);
 
@@ -109,7 +117,7 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
         if (auto it = guests.find(layoutId); it != guests.end())
             return it->second.get();
         std::unique_ptr<Runner>& made = guests[layoutId];
-        for (const auto& l : scenario->layouts) {
+        for (const auto& l : scenario.layouts) {
             if (!l.guest)
                 continue;
             auto rec = store.findLayout(l.name);
@@ -124,24 +132,11 @@ Expected<CleanupResult> cleanupCampaign(Store& store, std::int64_t campaignId,
         }
         return made.get();
     };
-    auto problems = undoApplied(store, runner, campaignId, std::nullopt, guestRunner);
-    if (!problems)
-        return fail(problems.error());
-    result.problems.insert(result.problems.end(), problems->begin(), problems->end());
-
-    // Killed while it ran: it ran no further, and will not without --resume.
-    result.status = campaign->status;
-    if (campaign->status == CampaignStatus::Running) {
-        auto aborted = store.abortInterruptedRuns(
-            campaignId, "interrupted: layoutbench stopped during this run (cleaned up, not "
-                        "resumed)");
-        if (!aborted)
-            return fail(aborted.error());
-        result.abortedRuns = *aborted;
-        if (auto r = store.setCampaignStatus(campaignId, CampaignStatus::Aborted, true); !r)
-            return fail(r.error());
-        result.status = CampaignStatus::Aborted;
-    }
+    LB_TRY(problems, undoApplied(store, runner, campaignId, std::nullopt, guestRunner));
+    result.problems.insert(result.problems.end(), problems.begin(), problems.end());
+    result.status = campaign.status;
+    if (campaign.status == CampaignStatus::Running)
+        LB_TRY_VOID(abortInterrupted(store, campaignId, result));
     return result;
 }
 

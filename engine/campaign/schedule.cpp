@@ -68,47 +68,32 @@ void addDrills(std::vector<PlannedRun>& runs, const Scenario& s, const ScenarioL
             runs.push_back({l.name, d.name(), 0, false});
 }
 
-} // namespace
+// The layouts together: one stage, each round starting with another layout so none is always
+// measured first; the baseline's bracketing runs, then the drills.
+void scheduleInterleaved(CampaignSchedule& out, const Scenario& s,
+                         const std::vector<const ScenarioLayout*>& layouts, std::size_t drills) {
+    const ScenarioLayout& base = *layouts.front();
+    out.stages.push_back(layouts);
+    for (int i = 0; i < out.minIterations; ++i)
+        for (std::size_t k = 0; k < layouts.size(); ++k)
+            addIteration(out.runs, s, *layouts[(k + static_cast<std::size_t>(i)) % layouts.size()],
+                         i, false);
+    for (int i = 0; i < out.bracketRuns; ++i)
+        addIteration(out.runs, s, base, out.bracketFirst + i, true);
+    for (const auto* l : layouts)
+        addDrills(out.runs, s, *l);
+    out.maxRuns =
+        static_cast<std::size_t>(out.maxIterations) * layouts.size() * s.workloads.size() +
+        static_cast<std::size_t>(out.bracketRuns) * s.workloads.size() + drills;
+}
 
-CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::string>& onlyLayout) {
-    CampaignSchedule out;
-    const auto layouts = selectedLayouts(s, onlyLayout);
-    out.minIterations = s.iterations;
-    out.maxIterations = s.maxIterations.value_or(s.iterations);
-    out.sequentialWhy =
-        s.interleave == false ? "interleave = false in the scenario" : whyNotTogether(s, layouts);
-    out.interleaved = out.sequentialWhy.empty() && layouts.size() > 1;
-    if (layouts.size() == 1 && out.sequentialWhy.empty())
-        out.sequentialWhy = "one layout only";
-    const bool candidates = layouts.size() > 1;
-    out.bracket = candidates && s.bracket.value_or(canBracket(s, layouts));
-    out.bracketFirst = out.maxIterations;
-    out.bracketRuns = out.bracket ? (out.interleaved ? 1 : out.minIterations) : 0;
+// One layout a stage: in the scenario's order without bracketing, the baseline first with it and
+// again last for the bracketing runs (its drills then).
+void scheduleSequential(CampaignSchedule& out, const Scenario& s,
+                        const std::vector<const ScenarioLayout*>& layouts, std::size_t drills) {
     const ScenarioLayout& base = *layouts.front();
     const auto workloads = s.workloads.size();
-    std::size_t drills = 0;
-    for (const auto* l : layouts)
-        for (const auto& d : s.drills)
-            drills += d.layout == l->name ? 1U : 0U;
-
-    if (out.interleaved) {
-        out.stages.push_back(layouts);
-        // Each round starts with another layout, so none is always measured first.
-        for (int i = 0; i < out.minIterations; ++i)
-            for (std::size_t k = 0; k < layouts.size(); ++k)
-                addIteration(out.runs, s,
-                             *layouts[(k + static_cast<std::size_t>(i)) % layouts.size()], i,
-                             false);
-        for (int i = 0; i < out.bracketRuns; ++i)
-            addIteration(out.runs, s, base, out.bracketFirst + i, true);
-        for (const auto* l : layouts)
-            addDrills(out.runs, s, *l);
-        out.maxRuns = static_cast<std::size_t>(out.maxIterations) * layouts.size() * workloads +
-                      static_cast<std::size_t>(out.bracketRuns) * workloads + drills;
-        return out;
-    }
     const bool baseAdaptive = s.untilCv.has_value();
-    // Without bracketing the layouts run in the scenario's order; with it the baseline opens.
     auto ordered = layouts;
     if (!out.bracket) {
         ordered.clear();
@@ -134,6 +119,32 @@ CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::st
         out.maxRuns += static_cast<std::size_t>(out.bracketRuns) * workloads;
     }
     out.maxRuns += drills;
+}
+
+} // namespace
+
+CampaignSchedule scheduleCampaign(const Scenario& s, const std::optional<std::string>& onlyLayout) {
+    CampaignSchedule out;
+    const auto layouts = selectedLayouts(s, onlyLayout);
+    out.minIterations = s.iterations;
+    out.maxIterations = s.maxIterations.value_or(s.iterations);
+    out.sequentialWhy =
+        s.interleave == false ? "interleave = false in the scenario" : whyNotTogether(s, layouts);
+    out.interleaved = out.sequentialWhy.empty() && layouts.size() > 1;
+    if (layouts.size() == 1 && out.sequentialWhy.empty())
+        out.sequentialWhy = "one layout only";
+    const bool candidates = layouts.size() > 1;
+    out.bracket = candidates && s.bracket.value_or(canBracket(s, layouts));
+    out.bracketFirst = out.maxIterations;
+    out.bracketRuns = out.bracket ? (out.interleaved ? 1 : out.minIterations) : 0;
+    std::size_t drills = 0;
+    for (const auto* l : layouts)
+        for (const auto& d : s.drills)
+            drills += d.layout == l->name ? 1U : 0U;
+    if (out.interleaved)
+        scheduleInterleaved(out, s, layouts, drills);
+    else
+        scheduleSequential(out, s, layouts, drills);
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 
 namespace lb {
 
@@ -132,7 +133,8 @@ std::string diskLabel(std::size_t index, std::uint64_t bytes) {
     return "disk " + std::to_string(index + 1) + " (" + std::to_string(bytes) + " bytes)";
 }
 
-Expected<void> validate(const CapacityInput& in) {
+// The kind has a model, with enough disks, split into whole vdevs where it has several.
+Expected<void> checkDisksAndVdevs(const CapacityInput& in) {
     const std::string kindName(layoutKindName(in.kind));
     if (in.kind == LayoutKind::Dir)
         return badInput("kind: dir has no capacity model (it uses space on an existing "
@@ -156,6 +158,14 @@ Expected<void> validate(const CapacityInput& in) {
                             std::to_string(in.vdevs) + " " + kindName + " vdevs of at least " +
                             std::to_string(needed) + " disks each");
     }
+    return {};
+}
+
+// The shape the kind allows: dRAID's data width and spares, a RAIDZ expansion, RAID10's pairs.
+Expected<void> checkShape(const CapacityInput& in) {
+    const std::string kindName(layoutKindName(in.kind));
+    const auto count = in.diskBytes.size();
+    const unsigned needed = minimumDisks(in.kind);
     if (isDraid(in.kind)) {
         if (auto problem =
                 draidShapeProblem(in.kind, static_cast<unsigned>(count / in.vdevs), in.draid))
@@ -177,6 +187,13 @@ Expected<void> validate(const CapacityInput& in) {
                         " needs an even number of disks (pairs of "
                         "mirrors), got " +
                         std::to_string(count));
+    return {};
+}
+
+// The sizes: each disk's (adding up within 64 bits), ashift, underprovisioning, record size and
+// md chunk.
+Expected<void> checkSizes(const CapacityInput& in) {
+    const auto count = in.diskBytes.size();
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < count; ++i) {
         if (in.diskBytes[i] == 0)
@@ -199,6 +216,12 @@ Expected<void> validate(const CapacityInput& in) {
         return badInput("chunk: must be a power of two of at least 4 KiB, got " +
                         std::to_string(in.mdChunkBytes) + " bytes");
     return {};
+}
+
+Expected<void> validate(const CapacityInput& in) {
+    LB_TRY_VOID(checkDisksAndVdevs(in));
+    LB_TRY_VOID(checkShape(in));
+    return checkSizes(in);
 }
 
 // Each disk partitioned to floor(size * fraction), rounded down to 1 MiB; 1.0 takes the disk
@@ -270,33 +293,31 @@ struct VdevSpace {
     std::uint64_t blockDsize = 1;   // and the deflated space it is charged
 };
 
-Expected<VdevSpace> zfsVdevSpace(const CapacityInput& in, const std::vector<std::uint64_t>& leaf) {
-    const auto width = static_cast<unsigned>(leaf.size());
-    const unsigned parity = parityOf(in.kind);
-    VdevSpace v;
-    // vdev_mirror_open(), vdev_raidz_open() and vdev_draid_calculate_asize() take the smallest
-    // child's asize; what larger children hold beyond it is the mixed-size waste.
-    const std::uint64_t smallest = *std::min_element(leaf.begin(), leaf.end());
-    for (auto l : leaf)
-        v.mixed += l - smallest;
-
-    // The vdev's asize, and the width it was created with (RAIDZ expansion keeps that one for
-    // the metaslab size and the deflate ratio).
-    std::uint64_t asize = smallest;
-    std::uint64_t createdAsize = smallest;
-    unsigned createdWidth = width;
-    std::uint64_t rawFactor = width; // raw bytes per byte of asize: a mirror's asize is one child
+// A vdev's asize, and the width it was created with (RAIDZ expansion keeps that one for the
+// metaslab size and the deflate ratio).
+struct VdevGeometry {
+    std::uint64_t asize = 0;
+    std::uint64_t createdAsize = 0;
+    unsigned createdWidth = 0;
+    std::uint64_t rawFactor = 1; // raw bytes per byte of asize: a mirror's asize is one child
     unsigned draidData = 0;
+    std::uint64_t spare = 0; // dRAID: raw bytes kept for the distributed spares
+};
+
+Expected<VdevGeometry> vdevGeometry(const CapacityInput& in, std::uint64_t smallest,
+                                    unsigned width) {
+    const unsigned parity = parityOf(in.kind);
+    VdevGeometry g{smallest, smallest, width, width, 0, 0};
     if (isRaidz(in.kind)) {
         // A RAIDZ asize is already raw (parity included).
-        rawFactor = 1;
+        g.rawFactor = 1;
         if (in.raidzExpandedFrom != 0)
-            createdWidth = in.raidzExpandedFrom;
-        asize = smallest * width;
-        createdAsize = smallest * createdWidth;
+            g.createdWidth = in.raidzExpandedFrom;
+        g.asize = smallest * width;
+        g.createdAsize = smallest * g.createdWidth;
     } else if (isDraid(in.kind)) {
-        rawFactor = 1;
-        draidData =
+        g.rawFactor = 1;
+        g.draidData =
             in.draid.data != 0 ? in.draid.data : draidDefaultData(parity, width, in.draid.spares);
         // vdev_draid_open(): each child keeps VDEV_DRAID_REFLOW_RESERVE (32 MiB) for a future
         // expansion and is rounded down to whole 16 MiB rows; the children less the spares hold
@@ -305,50 +326,73 @@ Expected<VdevSpace> zfsVdevSpace(const CapacityInput& in, const std::vector<std:
             return badInput("a dRAID child of " + std::to_string(smallest) +
                             " bytes leaves no 16 MiB row after the 32 MiB expansion reserve");
         const std::uint64_t child = roundDown(smallest - zfsDraidReflowReserve, zfsDraidRowHeight);
-        const std::uint64_t groupSize = (draidData + parity) * zfsDraidRowHeight;
+        const std::uint64_t groupSize = (g.draidData + parity) * zfsDraidRowHeight;
         const std::uint64_t ndisks = width - in.draid.spares;
-        asize = child * ndisks / groupSize * groupSize;
-        createdAsize = asize;
-        v.spare = child * in.draid.spares;
+        g.asize = child * ndisks / groupSize * groupSize;
+        g.createdAsize = g.asize;
+        g.spare = child * in.draid.spares;
     }
+    return g;
+}
 
-    // vdev_metaslab_init(): whole metaslabs only, the tail is lost. dRAID metaslabs start and end
-    // on whole rows of the group (vdev_draid_metaslab_init), so each loses a little at its ends.
-    const unsigned shift = zfsMetaslabShift(createdAsize);
-    const std::uint64_t msCount = asize >> shift;
+// vdev_metaslab_init(): whole metaslabs only, the tail is lost. dRAID metaslabs start and end on
+// whole rows of the group (vdev_draid_metaslab_init), so each loses a little at its ends.
+struct Metaslabs {
+    std::uint64_t count = 0;
+    std::uint64_t total = 0; // the bytes of all of them
+    std::uint64_t first = 0; // the bytes of the first
+};
+
+Metaslabs metaslabs(const CapacityInput& in, const VdevGeometry& g) {
+    const unsigned shift = zfsMetaslabShift(g.createdAsize);
     const std::uint64_t msBytes = 1ULL << shift;
-    std::uint64_t firstMs = msBytes;
-    std::uint64_t total = msCount * msBytes;
-    if (isDraid(in.kind)) {
-        const std::uint64_t row = std::uint64_t{draidData + parity} << in.ashift;
-        total = 0;
-        for (std::uint64_t m = 0; m < msCount; ++m) {
-            const std::uint64_t start = m << shift;
-            const std::uint64_t aligned = roundUp(start, row);
-            const std::uint64_t size = roundDown(msBytes - (aligned - start), row);
-            if (m == 0)
-                firstMs = size;
-            total += size;
-        }
+    Metaslabs ms{g.asize >> shift, 0, msBytes};
+    ms.total = ms.count * msBytes;
+    if (!isDraid(in.kind))
+        return ms;
+    const std::uint64_t row = std::uint64_t{g.draidData + parityOf(in.kind)} << in.ashift;
+    ms.total = 0;
+    for (std::uint64_t m = 0; m < ms.count; ++m) {
+        const std::uint64_t start = m << shift;
+        const std::uint64_t aligned = roundUp(start, row);
+        const std::uint64_t size = roundDown(msBytes - (aligned - start), row);
+        if (m == 0)
+            ms.first = size;
+        ms.total += size;
     }
-    v.poolSize = total;
-    v.allocatable = total * rawFactor;
+    return ms;
+}
+
+Expected<VdevSpace> zfsVdevSpace(const CapacityInput& in, const std::vector<std::uint64_t>& leaf) {
+    const auto width = static_cast<unsigned>(leaf.size());
+    VdevSpace v;
+    // vdev_mirror_open(), vdev_raidz_open() and vdev_draid_calculate_asize() take the smallest
+    // child's asize; what larger children hold beyond it is the mixed-size waste.
+    const std::uint64_t smallest = *std::min_element(leaf.begin(), leaf.end());
+    for (auto l : leaf)
+        v.mixed += l - smallest;
+    LB_TRY(g, vdevGeometry(in, smallest, width));
+    v.spare = g.spare;
+    const Metaslabs ms = metaslabs(in, g);
+    v.poolSize = ms.total;
+    v.allocatable = ms.total * g.rawFactor;
 
     // vdev_set_deflate_ratio(): 2^17 over the 512-byte units a 128 KiB block allocates at the
     // width the vdev was created with (vdev_psize_to_asize_txg at txg 0), per copy.
-    const auto shape128 = zfsBlock(in.kind, zfsDeflateBlock, createdWidth, in.ashift, draidData);
+    const auto shape128 =
+        zfsBlock(in.kind, zfsDeflateBlock, g.createdWidth, in.ashift, g.draidData);
     const std::uint64_t deflateRatio =
-        zfsDeflateBlock / ((shape128.alloc / rawFactor) >> zfsMinBlockShift);
+        zfsDeflateBlock / ((shape128.alloc / g.rawFactor) >> zfsMinBlockShift);
     // A vdev of more than zfs_embedded_slog_min_ms metaslabs gives its emptiest one (the first,
     // on a new pool) to the embedded log class (the ZIL); it leaves the normal class's space.
-    const std::uint64_t logMs = msCount > zfsEmbeddedSlogMinMs ? firstMs : 0;
+    const std::uint64_t logMs = ms.count > zfsEmbeddedSlogMinMs ? ms.first : 0;
     // vdev_deflated_space(): (space >> SPA_MINBLOCKSHIFT) * ratio.
-    v.normalDspace = ((total - logMs) >> zfsMinBlockShift) * deflateRatio;
+    v.normalDspace = ((ms.total - logMs) >> zfsMinBlockShift) * deflateRatio;
     v.logDspace = (logMs >> zfsMinBlockShift) * deflateRatio;
-    v.logRaw = logMs * rawFactor;
+    v.logRaw = logMs * g.rawFactor;
 
-    v.block = zfsBlock(in.kind, in.recordsizeBytes, width, in.ashift, draidData);
-    v.blockDsize = ((v.block.alloc / rawFactor) >> zfsMinBlockShift) * deflateRatio;
+    v.block = zfsBlock(in.kind, in.recordsizeBytes, width, in.ashift, g.draidData);
+    v.blockDsize = ((v.block.alloc / g.rawFactor) >> zfsMinBlockShift) * deflateRatio;
     return v;
 }
 
@@ -366,14 +410,13 @@ std::uint64_t zfsWholeDiskPartition(std::uint64_t diskBytes) {
     return roundDown(sectors - gptSectors - reservedSectors - startSector, 2048) * sector;
 }
 
-Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
-    const std::size_t n = part.size();
-
-    // Leaf devices: the whole-disk partition where OpenZFS makes one; vdev_open() refuses
-    // devices under SPA_MINDEVSIZE and keeps the labels and boot area.
+// Leaf devices: the whole-disk partition where OpenZFS makes one; vdev_open() refuses devices
+// under SPA_MINDEVSIZE and keeps the labels and boot area.
+Expected<std::vector<std::uint64_t>> zfsLeaves(const CapacityInput& in,
+                                               const std::vector<std::uint64_t>& part) {
     const bool wholeDisk = in.zfsWholeDiskLabel && in.underprovision >= 1.0;
-    std::vector<std::uint64_t> leaf(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::uint64_t> leaf(part.size());
+    for (std::size_t i = 0; i < part.size(); ++i) {
         leaf[i] = zfsLeafAsize(wholeDisk ? zfsWholeDiskPartition(part[i]) : part[i]);
         if (leaf[i] == 0)
             return badInput(diskLabel(i, part[i]) + " is below the 64 MiB a ZFS device needs" +
@@ -381,40 +424,52 @@ Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std:
                                  ? " after the 9 MiB OpenZFS's whole-disk partitioning takes"
                                  : ""));
     }
+    return leaf;
+}
 
-    Breakdown b;
-    std::uint64_t allocatable = 0, logRaw = 0, normalDspace = 0, logDspace = 0, spare = 0;
-    VdevSpace last;
-    for (const auto& members : zfsVdevMembers(in, n)) {
+// The pool's vdevs added up; `last` is any one of them (every vdev of a kind has the same
+// width, hence the same record shape).
+Expected<VdevSpace> zfsPoolSpace(const CapacityInput& in, const std::vector<std::uint64_t>& leaf,
+                                 VdevSpace& last) {
+    VdevSpace pool;
+    for (const auto& members : zfsVdevMembers(in, leaf.size())) {
         std::vector<std::uint64_t> leaves;
         for (auto m : members)
             leaves.push_back(leaf[m]);
-        auto v = zfsVdevSpace(in, leaves);
-        if (!v)
-            return fail(v.error());
-        allocatable += v->allocatable;
-        logRaw += v->logRaw;
-        normalDspace += v->normalDspace;
-        logDspace += v->logDspace;
-        spare += v->spare;
-        b.mixed += v->mixed;
-        b.poolSize += v->poolSize;
-        last = *v; // every vdev of a kind has the same width, hence the same record shape
+        LB_TRY(v, zfsVdevSpace(in, leaves));
+        pool.allocatable += v.allocatable;
+        pool.logRaw += v.logRaw;
+        pool.normalDspace += v.normalDspace;
+        pool.logDspace += v.logDspace;
+        pool.spare += v.spare;
+        pool.mixed += v.mixed;
+        pool.poolSize += v.poolSize;
+        last = v;
     }
-    const BlockShape& block = last.block;
+    return pool;
+}
 
+Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
+    LB_TRY(leaf, zfsLeaves(in, part));
+    VdevSpace last;
+    LB_TRY(pool, zfsPoolSpace(in, leaf, last));
+    const BlockShape& block = last.block;
+    const std::uint64_t allocatable = pool.allocatable;
+    Breakdown b;
+    b.mixed = pool.mixed;
+    b.poolSize = pool.poolSize;
     // The allocatable space filled with records of recordsize: data, parity, padding in the
     // proportions of one record. Padding takes the rounding so the three add up exactly.
     b.data = mulDiv(allocatable, block.data, block.alloc);
     b.parity = mulDiv(allocatable, block.parity, block.alloc);
     b.padding = allocatable - b.data - b.parity;
     b.efficiency = static_cast<double>(block.data) / static_cast<double>(block.alloc);
-    b.spare = spare;
+    b.spare = pool.spare;
     // Labels, boot area, GPT, expansion reserve, row and metaslab rounding: the rest.
     std::uint64_t partitioned = 0;
     for (auto p : part)
         partitioned += p;
-    b.reserved = partitioned - b.mixed - spare - allocatable;
+    b.reserved = partitioned - b.mixed - pool.spare - allocatable;
 
     // What the pool offers, as OpenZFS computes it: the normal class's deflated space
     // (spa_dspace, which counts every vdev as if it held 128 KiB blocks, at a deflate ratio
@@ -426,10 +481,11 @@ Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std:
     // still shows, and promises, only the deflated figure. The embedded log metaslabs join the
     // slop, as the records they would hold.
     const std::uint64_t charged = std::max(last.blockDsize, block.data);
-    const std::uint64_t slopDspace = std::min(zfsSlopSpace(normalDspace, logDspace), normalDspace);
-    const std::uint64_t usable = mulDiv(normalDspace - slopDspace, block.data, charged);
+    const std::uint64_t slopDspace =
+        std::min(zfsSlopSpace(pool.normalDspace, pool.logDspace), pool.normalDspace);
+    const std::uint64_t usable = mulDiv(pool.normalDspace - slopDspace, block.data, charged);
     const std::uint64_t slop =
-        mulDiv(slopDspace, block.data, charged) + mulDiv(logRaw, block.data, block.alloc);
+        mulDiv(slopDspace, block.data, charged) + mulDiv(pool.logRaw, block.data, block.alloc);
     // Each floor is at most its share of b.data (the deflated space is the allocatable space
     // times a ratio truncated down), so what is left is the truncation itself: reserved.
     assert(usable + slop <= b.data);
@@ -442,21 +498,13 @@ Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std:
 // ---------------------------------------------------------------------------------------------
 // md (Linux software RAID, v1.2 metadata as mdadm --create writes it by default)
 
-Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
-    const std::size_t n = part.size();
-    const bool striped = in.kind != LayoutKind::MdRaid1;
-    // Create.c zeroes the chunk for raid1 ("chunk size ignored for this level").
-    const std::uint64_t chunkSectors = striped ? in.mdChunkBytes / sector : 0;
-    const std::uint64_t chunkKiB = in.mdChunkBytes / KiB;
-
-    // validate_geometry1() chooses the data offset on the first member and uses it for every
-    // member; the internal bitmap, superblock and bad-block log all live inside it.
-    const std::uint64_t offset = mdDataOffsetSectors(part[0] / sector, chunkSectors);
-
-    // Create.c: each member's free size in KiB (below the data offset), rounded down to the
-    // chunk for striped levels.
-    std::vector<std::uint64_t> freeKiB(n);
-    for (std::size_t i = 0; i < n; ++i) {
+// Create.c: each member's free size in KiB (below the data offset, in sectors), rounded down to
+// the chunk for striped levels.
+Expected<std::vector<std::uint64_t>> mdFreeKiB(const std::vector<std::uint64_t>& part,
+                                               std::uint64_t offset, bool striped,
+                                               std::uint64_t chunkKiB) {
+    std::vector<std::uint64_t> freeKiB(part.size());
+    for (std::size_t i = 0; i < part.size(); ++i) {
         const std::uint64_t sectors = part[i] / sector;
         std::uint64_t kib = sectors > offset ? (sectors - offset) / 2 : 0;
         if (striped)
@@ -467,7 +515,45 @@ Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::
                             (striped ? " and one chunk" : ""));
         freeKiB[i] = kib;
     }
+    return freeKiB;
+}
 
+// The raw bytes a mirrored or parity array uses on its members, and the size of the array
+// device; its efficiency and mixed-size waste in `b`.
+std::pair<std::uint64_t, std::uint64_t>
+mdRedundantSpace(const CapacityInput& in, const std::vector<std::uint64_t>& freeKiB, Breakdown& b) {
+    const std::size_t n = freeKiB.size();
+    // Create.c: the component size is the smallest member's free size; raid1 rounds it down to
+    // 64 KiB "if this is ever reshaped to RAID5".
+    const std::uint64_t minKiB = *std::min_element(freeKiB.begin(), freeKiB.end());
+    std::uint64_t componentKiB = minKiB;
+    if (in.kind == LayoutKind::MdRaid1)
+        componentKiB = roundDown(componentKiB, 64);
+    for (auto kib : freeKiB)
+        b.mixed += (kib - minKiB) * KiB;
+    const std::uint64_t component = componentKiB * KiB;
+    const std::uint64_t used = component * n;
+    switch (in.kind) {
+    case LayoutKind::MdRaid1: // every member a full copy
+        b.efficiency = 1.0 / static_cast<double>(n);
+        return {used, component};
+    case LayoutKind::MdRaid10: // near=2: two copies of every chunk
+        b.efficiency = 0.5;
+        return {used, component * (n / 2)};
+    default: // raid5, raid6: parityOf() members' worth of parity, rotated
+        b.efficiency = static_cast<double>(n - parityOf(in.kind)) / static_cast<double>(n);
+        return {used, component * (n - parityOf(in.kind))};
+    }
+}
+
+Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::uint64_t>& part) {
+    const bool striped = in.kind != LayoutKind::MdRaid1;
+    // Create.c zeroes the chunk for raid1 ("chunk size ignored for this level").
+    const std::uint64_t chunkSectors = striped ? in.mdChunkBytes / sector : 0;
+    // validate_geometry1() chooses the data offset on the first member and uses it for every
+    // member; the internal bitmap, superblock and bad-block log all live inside it.
+    const std::uint64_t offset = mdDataOffsetSectors(part[0] / sector, chunkSectors);
+    LB_TRY(freeKiB, mdFreeKiB(part, offset, striped, in.mdChunkBytes / KiB));
     Breakdown b;
     std::uint64_t used = 0;  // raw bytes the array uses on its members
     std::uint64_t array = 0; // the array device's size
@@ -479,30 +565,7 @@ Expected<Breakdown> mdBreakdown(const CapacityInput& in, const std::vector<std::
         array = used;
         b.efficiency = 1.0;
     } else {
-        // Create.c: the component size is the smallest member's free size; raid1 rounds it
-        // down to 64 KiB "if this is ever reshaped to RAID5".
-        const std::uint64_t minKiB = *std::min_element(freeKiB.begin(), freeKiB.end());
-        std::uint64_t componentKiB = minKiB;
-        if (in.kind == LayoutKind::MdRaid1)
-            componentKiB = roundDown(componentKiB, 64);
-        for (auto kib : freeKiB)
-            b.mixed += (kib - minKiB) * KiB;
-        const std::uint64_t component = componentKiB * KiB;
-        used = component * n;
-        switch (in.kind) {
-        case LayoutKind::MdRaid1: // every member a full copy
-            array = component;
-            b.efficiency = 1.0 / static_cast<double>(n);
-            break;
-        case LayoutKind::MdRaid10: // near=2: two copies of every chunk
-            array = component * (n / 2);
-            b.efficiency = 0.5;
-            break;
-        default: // raid5, raid6: parityOf() members' worth of parity, rotated
-            array = component * (n - parityOf(in.kind));
-            b.efficiency = static_cast<double>(n - parityOf(in.kind)) / static_cast<double>(n);
-            break;
-        }
+        std::tie(used, array) = mdRedundantSpace(in, freeKiB, b);
     }
     std::uint64_t partitioned = 0;
     for (auto p : part)

@@ -53,8 +53,8 @@ Expected<std::string> requiredString(const toml::table& t, const char* key,
     return s->get();
 }
 
-Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
-    const auto& region = t.source();
+// Every key of a [[drive]] one the catalog knows.
+Expected<void> rejectUnknownKeys(const toml::table& t, const std::string& source) {
     for (const auto& [key, node] : t) {
         if (std::find(driveKeys.begin(), driveKeys.end(), key.str()) == driveKeys.end()) {
             std::string allowed;
@@ -64,28 +64,24 @@ Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
                                "unknown key (allowed: " + allowed + ")"));
         }
     }
-    Drive d;
-    d.line = static_cast<unsigned>(region.begin.line);
-    d.source = source;
-    auto id = requiredString(t, "id", region, source);
-    if (!id)
-        return fail(id.error());
-    d.id = *id;
-    auto model = requiredString(t, "model", region, source);
-    if (!model)
-        return fail(model.error());
-    d.model = *model;
-    auto medium = requiredString(t, "medium", region, source);
-    if (!medium)
-        return fail(medium.error());
-    if (*medium == "ssd")
+    return {};
+}
+
+// What the drive is: its id, model, medium and capacity.
+Expected<void> parseIdentity(const toml::table& t, const std::string& source, Drive& d) {
+    const auto& region = t.source();
+    LB_TRY(id, requiredString(t, "id", region, source));
+    d.id = id;
+    LB_TRY(model, requiredString(t, "model", region, source));
+    d.model = model;
+    LB_TRY(medium, requiredString(t, "medium", region, source));
+    if (medium == "ssd")
         d.medium = DriveMedium::Ssd;
-    else if (*medium == "hdd")
+    else if (medium == "hdd")
         d.medium = DriveMedium::Hdd;
     else
         return badInput(at(source, t.get("medium")->source(), "medium",
-                           "must be \"ssd\" or \"hdd\", got \"" + *medium + "\""));
-
+                           "must be \"ssd\" or \"hdd\", got \"" + medium + "\""));
     const toml::node* capacity = t.get("capacity_bytes");
     if (!capacity)
         return badInput(at(source, region, "capacity_bytes", "missing"));
@@ -94,29 +90,14 @@ Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
         return badInput(at(source, capacity->source(), "capacity_bytes",
                            "must be a positive whole number of bytes"));
     d.capacityBytes = static_cast<std::uint64_t>(capacityInt->get());
+    return {};
+}
 
-    auto tbw = optionalNumber(t, "tbw", source);
-    if (!tbw)
-        return fail(tbw.error());
-    auto dwpd = optionalNumber(t, "dwpd", source);
-    if (!dwpd)
-        return fail(dwpd.error());
-    auto warranty = optionalNumber(t, "warranty_years", source);
-    if (!warranty)
-        return fail(warranty.error());
-    auto price = optionalNumber(t, "price_usd", source);
-    if (!price)
-        return fail(price.error());
-    if (!*price)
-        return badInput(at(source, region, "price_usd", "missing"));
-    d.tbw = *tbw;
-    d.dwpd = *dwpd;
-    d.warrantyYears = *warranty;
-    d.priceUsd = **price;
-
+// An SSD's rated endurance, tbw or dwpd with warranty_years; none for an HDD.
+Expected<void> checkEndurance(const toml::table& t, const std::string& source, const Drive& d) {
     if (d.medium == DriveMedium::Ssd) {
         if (!d.tbw && !d.dwpd)
-            return badInput(at(source, region, "tbw",
+            return badInput(at(source, t.source(), "tbw",
                                "an SSD needs its rated endurance: tbw, or dwpd with "
                                "warranty_years"));
         if (d.tbw && d.dwpd)
@@ -130,6 +111,26 @@ Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
         return badInput(at(source, t.get(key)->source(), key,
                            "an HDD has no flash endurance rating; leave it out"));
     }
+    return {};
+}
+
+Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
+    LB_TRY_VOID(rejectUnknownKeys(t, source));
+    Drive d;
+    d.line = static_cast<unsigned>(t.source().begin.line);
+    d.source = source;
+    LB_TRY_VOID(parseIdentity(t, source, d));
+    LB_TRY(tbw, optionalNumber(t, "tbw", source));
+    LB_TRY(dwpd, optionalNumber(t, "dwpd", source));
+    LB_TRY(warranty, optionalNumber(t, "warranty_years", source));
+    LB_TRY(price, optionalNumber(t, "price_usd", source));
+    if (!price)
+        return badInput(at(source, t.source(), "price_usd", "missing"));
+    d.tbw = tbw;
+    d.dwpd = dwpd;
+    d.warrantyYears = warranty;
+    d.priceUsd = *price;
+    LB_TRY_VOID(checkEndurance(t, source, d));
     return d;
 }
 

@@ -448,108 +448,133 @@ private:
     pid_t pid_;
 };
 
+// The child's ends of its pipes and ours. Our ends are close-on-exec so no other child (from
+// this or another runner) inherits them and keeps our pipes from reaching end-of-file.
+struct ChildPipes {
+    Fd outRead, outWrite, errRead, errWrite, stdinRead;
+};
+
+Expected<ChildPipes> childPipes(const Command& cmd) {
+    ChildPipes p;
+    int outFds[2], errFds[2];
+    if (::pipe2(outFds, O_CLOEXEC) == -1)
+        return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
+    p.outRead.reset(outFds[0]);
+    p.outWrite.reset(outFds[1]);
+    if (::pipe2(errFds, O_CLOEXEC) == -1)
+        return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
+    p.errRead.reset(errFds[0]);
+    p.errWrite.reset(errFds[1]);
+    LB_TRY(input, stdinFor(cmd));
+    p.stdinRead = std::move(input);
+    return p;
+}
+
+// Strings as execve takes them: pointers, then a null.
+std::vector<const char*> cStrings(const std::vector<std::string>& strings) {
+    std::vector<const char*> out;
+    for (const auto& s : strings)
+        out.push_back(s.c_str());
+    out.push_back(nullptr);
+    return out;
+}
+
+// The child's ends of its pipes as its standard input, output and error, passed to the launcher
+// as a temporary: Boost 1.81 calls an initializer's on_exec_setup only where it fits the
+// initializer's constness, and process_stdio's is not const, so a const one is skipped in silence
+// and the child writes to our own output.
+bp::process_stdio stdioOf(const ChildPipes& pipes) {
+    return bp::process_stdio{pipes.stdinRead.get(), pipes.outWrite.get(), pipes.errWrite.get()};
+}
+
+// Starts the child on the pipes, in its own process group (ChildSetup); its pid. A child that
+// was forked but could not start is killed and reaped here.
+Expected<pid_t> launch(asio::io_context& ctx, const Command& cmd, const std::filesystem::path& exe,
+                       const std::vector<std::string>& env, const ChildPipes& pipes) {
+    auto envp = cStrings(env);
+    // argv[0] is the program as the command names it, as a shell would pass it.
+    std::vector<std::string> args{cmd.program};
+    args.insert(args.end(), cmd.args.begin(), cmd.args.end());
+    auto argvVec = cStrings(args);
+    const char** argv = argvVec.data();
+    bp::posix::default_launcher launcher;
+    launcher.env = envp.data();
+    bp::error_code ec;
+    pid_t pid = -1;
+    try {
+        // The executor overload: 1.81's io_context& overload with an error_code drops the
+        // error_code and throws.
+        auto proc = cmd.cwd.empty()
+                        ? launcher(ctx.get_executor(), ec, exe, argv, stdioOf(pipes), ChildSetup{})
+                        : launcher(ctx.get_executor(), ec, exe, argv, stdioOf(pipes),
+                                   bp::process_start_dir{cmd.cwd}, ChildSetup{});
+        // We reap the child ourselves (wait4, for its CPU time); the process object must
+        // not wait for or kill that pid later, when it may belong to someone else.
+        pid = proc.id();
+        proc.detach();
+    } catch (const std::exception& e) {
+        // Thrown after fork (e.g. no pidfd_open): the child may be running.
+        if (launcher.pid > 0)
+            Reaper{launcher.pid}.killAndReap();
+        return runtimeError(cmd.program + ": cannot start: " + e.what());
+    }
+    if (ec || pid <= 0) {
+        // Boost leaves a child whose exec failed unreaped.
+        if (launcher.pid > 0)
+            Reaper{launcher.pid}.killAndReap();
+        return runtimeError(cmd.program + ": cannot start" +
+                            (cmd.cwd.empty() ? "" : " in " + cmd.cwd) + ": " + ec.message());
+    }
+    return pid;
+}
+
+// How the child ended, its CPU time and when: from wait4's status and usage.
+void recordExit(ProcessResult& result, bool reaped, int status, const rusage& usage,
+                Clock::time_point startedSteady) {
+    result.wallSeconds = std::chrono::duration<double>(Clock::now() - startedSteady).count();
+    result.finishedAt = isoUtc(std::chrono::system_clock::now());
+    result.cpuUserSeconds = seconds(usage.ru_utime);
+    result.cpuSystemSeconds = seconds(usage.ru_stime);
+    // Boost's exit_code() folds "killed by signal N" into N; decode the raw status.
+    if (!reaped)
+        return;
+    if (WIFEXITED(status))
+        result.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        result.termSignal = WTERMSIG(status);
+}
+
 class LocalRunner : public Runner {
 public:
     Expected<ProcessResult> run(const Command& cmd, const RunOptions& opts) override {
-        if (auto ok = validate(cmd); !ok)
-            return fail(ok.error());
+        LB_TRY_VOID(validate(cmd));
         const auto env = childEnvironment(cmd);
-        auto exe = resolveProgram(cmd, env);
-        if (!exe)
-            return fail(exe.error());
-
+        LB_TRY(exe, resolveProgram(cmd, env));
         ProcessResult result;
         if (opts.cancel && opts.cancel->load()) {
             result.cancelled = true;
             result.startedAt = result.finishedAt = isoUtc(std::chrono::system_clock::now());
             return result;
         }
-
-        std::vector<const char*> envp;
-        for (const auto& e : env)
-            envp.push_back(e.c_str());
-        envp.push_back(nullptr);
-        // argv[0] is the program as the command names it, as a shell would pass it.
-        std::vector<const char*> argvVec{cmd.program.c_str()};
-        for (const auto& a : cmd.args)
-            argvVec.push_back(a.c_str());
-        argvVec.push_back(nullptr);
-        const char** argv = argvVec.data();
-
-        // Our ends are close-on-exec so no other child (from this or another runner) inherits
-        // them and keeps our pipes from reaching end-of-file.
-        int outFds[2], errFds[2];
-        if (::pipe2(outFds, O_CLOEXEC) == -1)
-            return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
-        Fd outRead(outFds[0]), outWrite(outFds[1]);
-        if (::pipe2(errFds, O_CLOEXEC) == -1)
-            return runtimeError(cmd.program + ": cannot create pipe: " + std::strerror(errno));
-        Fd errRead(errFds[0]), errWrite(errFds[1]);
-        auto input = stdinFor(cmd);
-        if (!input)
-            return fail(input.error());
-        Fd stdinRead = std::move(*input);
-
+        LB_TRY(pipes, childPipes(cmd));
         asio::io_context ctx;
-        bp::posix::default_launcher launcher;
-        launcher.env = envp.data();
-        bp::error_code ec;
         const auto startedWall = std::chrono::system_clock::now();
         const auto startedSteady = Clock::now();
-        pid_t pid = -1;
-        try {
-            // The executor overload: 1.81's io_context& overload with an error_code drops the
-            // error_code and throws.
-            auto proc =
-                cmd.cwd.empty()
-                    ? launcher(ctx.get_executor(), ec, *exe, argv,
-                               bp::process_stdio{stdinRead.get(), outWrite.get(), errWrite.get()},
-                               ChildSetup{})
-                    : launcher(ctx.get_executor(), ec, *exe, argv,
-                               bp::process_stdio{stdinRead.get(), outWrite.get(), errWrite.get()},
-                               bp::process_start_dir{cmd.cwd}, ChildSetup{});
-            // We reap the child ourselves (wait4, for its CPU time); the process object must
-            // not wait for or kill that pid later, when it may belong to someone else.
-            pid = proc.id();
-            proc.detach();
-        } catch (const std::exception& e) {
-            // Thrown after fork (e.g. no pidfd_open): the child may be running.
-            if (launcher.pid > 0)
-                Reaper{launcher.pid}.killAndReap();
-            return runtimeError(cmd.program + ": cannot start: " + e.what());
-        }
-        if (ec || pid <= 0) {
-            // Boost leaves a child whose exec failed unreaped.
-            if (launcher.pid > 0)
-                Reaper{launcher.pid}.killAndReap();
-            return runtimeError(cmd.program + ": cannot start" +
-                                (cmd.cwd.empty() ? "" : " in " + cmd.cwd) + ": " + ec.message());
-        }
+        LB_TRY(pid, launch(ctx, cmd, exe, env, pipes));
         Reaper reaper(pid);
         // The child has its copies; ours would keep the pipes open forever.
-        outWrite.reset();
-        errWrite.reset();
-        stdinRead.reset();
-
+        pipes.outWrite.reset();
+        pipes.errWrite.reset();
+        pipes.stdinRead.reset();
         result.startedAt = isoUtc(startedWall);
-        Execution(ctx, pid, cmd, opts, result, std::move(outRead), std::move(errRead)).run();
-
+        Execution(ctx, pid, cmd, opts, result, std::move(pipes.outRead), std::move(pipes.errRead))
+            .run();
         int status = 0;
         rusage usage{};
         // Fails only if something else reaped our child (SIGCHLD set to SIG_IGN): the output is
         // still worth recording; exitCode stays -1, "unknown".
         const bool reaped = reaper.reap(status, usage);
-        result.wallSeconds = std::chrono::duration<double>(Clock::now() - startedSteady).count();
-        result.finishedAt = isoUtc(std::chrono::system_clock::now());
-        result.cpuUserSeconds = seconds(usage.ru_utime);
-        result.cpuSystemSeconds = seconds(usage.ru_stime);
-        // Boost's exit_code() folds "killed by signal N" into N; decode the raw status.
-        if (!reaped)
-            return result;
-        if (WIFEXITED(status))
-            result.exitCode = WEXITSTATUS(status);
-        else if (WIFSIGNALED(status))
-            result.termSignal = WTERMSIG(status);
+        recordExit(result, reaped, status, usage, startedSteady);
         return result;
     }
 

@@ -140,33 +140,18 @@ std::vector<std::string> parseGpartShowProviders(std::string_view text) {
     return out;
 }
 
-Expected<DiskState> inspectDiskFreeBsd(Runner& runner, const std::string& device) {
-    if (device.empty())
-        return badInput("a disk with an empty device path");
-    const std::string disk = withoutDev(device);
-    const auto ask = [&runner](std::string program,
-                               std::vector<std::string> args) -> Expected<ProcessResult> {
-        return runner.run(
-            Command::timed(std::move(program), std::move(args), std::chrono::seconds(60), true));
-    };
-    DiskState s;
-    s.path = device;
-    s.resolvedPath = "/dev/" + disk;
-    // diskinfo -v: a disk it cannot open is not one.
-    auto info = ask("diskinfo", {"-v", device});
-    if (!info)
-        return fail(info.error());
-    if (!info->ok())
-        return badInput(device + " is not a disk FreeBSD knows (diskinfo: " + info->exitSummary() +
-                        ")");
-    for (const auto line : lines(info->stdoutText))
-        if (line.find("# Disk ident.") != std::string_view::npos) {
-            const auto w = words(line);
-            if (!w.empty() && w[0] != "#")
-                s.serial = w[0];
-        }
+namespace {
 
-    if (auto r = ask("mount", {"-p"}); r && r->ok()) {
+// A FreeBSD tool asked about the disk, as root, for a minute at most.
+Expected<ProcessResult> ask(Runner& runner, std::string program, std::vector<std::string> args) {
+    return runner.run(
+        Command::timed(std::move(program), std::move(args), std::chrono::seconds(60), true));
+}
+
+// What uses the disk now: a mounted file system, active swap, an imported pool, a gmirror or
+// graid.
+void noteUses(Runner& runner, const std::string& device, const std::string& disk, DiskState& s) {
+    if (auto r = ask(runner, "mount", {"-p"}); r && r->ok()) {
         for (const auto& m : parseFreeBsdMountP(r->stdoutText))
             if (m.device.starts_with("/dev/") && onDisk(withoutDev(m.device), disk))
                 s.inUse.push_back(device + ": " + m.device + " is mounted on " + m.mountPoint +
@@ -174,32 +159,60 @@ Expected<DiskState> inspectDiskFreeBsd(Runner& runner, const std::string& device
     } else {
         s.inUse.push_back(device + ": mount -p could not be read, so it cannot be shown unmounted");
     }
-    if (auto r = ask("swapinfo", {"-k"}); r && r->ok())
+    if (auto r = ask(runner, "swapinfo", {"-k"}); r && r->ok())
         for (const auto& dev : parseFreeBsdSwapinfo(r->stdoutText))
             if (onDisk(withoutDev(dev), disk))
                 s.inUse.push_back(device + ": " + dev + " is active swap");
-    if (auto r = ask("zpool", {"status", "-P"}); r && r->ok())
+    if (auto r = ask(runner, "zpool", {"status", "-P"}); r && r->ok())
         for (const auto& [pool, leaf] : parseZpoolStatusLeaves(r->stdoutText))
             if (onDisk(withoutDev(leaf), disk))
                 s.inUse.push_back(device + ": " + leaf + " is in the imported ZFS pool " + pool);
     for (const char* geom : {"gmirror", "graid"})
-        if (auto r = ask(geom, {"status"}); r && r->ok())
+        if (auto r = ask(runner, geom, {"status"}); r && r->ok())
             for (const auto& [name, component] : parseGeomStatus(r->stdoutText))
                 if (onDisk(component, disk))
                     s.inUse.push_back(device + ": a component of " + name + " (" + geom + ")");
+}
 
-    if (auto r = ask("gpart", {"show", "-p", disk}); r && r->ok()) {
+// What the disk carries though nothing uses it: a partition table, a ZFS label, a file system.
+void noteContents(Runner& runner, const std::string& device, const std::string& disk,
+                  DiskState& s) {
+    if (auto r = ask(runner, "gpart", {"show", "-p", disk}); r && r->ok()) {
         const auto parts = parseGpartShowProviders(r->stdoutText);
         s.carries.push_back(
             device + " carries a partition table" +
             (parts.empty() ? std::string() : " (" + std::to_string(parts.size()) + " partitions)"));
     }
-    if (auto r = ask("zdb", {"-l", device});
+    if (auto r = ask(runner, "zdb", {"-l", device});
         r && r->ok() && r->stdoutText.find("name:") != std::string::npos)
         s.carries.push_back(device + " carries a ZFS label");
-    if (auto r = ask("fstyp", {device}); r && r->ok() && !r->stdoutText.empty())
+    if (auto r = ask(runner, "fstyp", {device}); r && r->ok() && !r->stdoutText.empty())
         s.carries.push_back(device + " carries a " +
                             r->stdoutText.substr(0, r->stdoutText.find('\n')) + " file system");
+}
+
+} // namespace
+
+Expected<DiskState> inspectDiskFreeBsd(Runner& runner, const std::string& device) {
+    if (device.empty())
+        return badInput("a disk with an empty device path");
+    const std::string disk = withoutDev(device);
+    DiskState s;
+    s.path = device;
+    s.resolvedPath = "/dev/" + disk;
+    // diskinfo -v: a disk it cannot open is not one.
+    LB_TRY(info, ask(runner, "diskinfo", {"-v", device}));
+    if (!info.ok())
+        return badInput(device + " is not a disk FreeBSD knows (diskinfo: " + info.exitSummary() +
+                        ")");
+    for (const auto line : lines(info.stdoutText))
+        if (line.find("# Disk ident.") != std::string_view::npos) {
+            const auto w = words(line);
+            if (!w.empty() && w[0] != "#")
+                s.serial = w[0];
+        }
+    noteUses(runner, device, disk, s);
+    noteContents(runner, device, disk, s);
     return s;
 }
 

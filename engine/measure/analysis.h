@@ -1,7 +1,7 @@
 // Comparison of a candidate layout against the baseline: medians, the ratio as a cost (time per
 // unit of work), overhead, the verdict band, a 95 % interval that says how sure we are, which
 // metrics decide and why, what could not be compared, and a headline naming what drove the
-// verdict.
+// verdict. Implemented across analysis*.cpp, one module per seam (each file says which).
 #pragma once
 
 #include "engine/measure/metric.h"

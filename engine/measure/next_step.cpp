@@ -1,3 +1,6 @@
+// The next step after a comparison (engine/measure/next_step.h): the runs that would settle the
+// open deciding metrics, the metrics no number of runs settles, the outlier runs to look at, or the
+// reader's call when the figures are settled.
 #include "engine/measure/next_step.h"
 
 #include "engine/base/size.h"
@@ -41,22 +44,20 @@ std::optional<std::size_t> runsToSettle(const MetricComparison& m, const Thresho
     return std::nullopt;
 }
 
-} // namespace
-
-std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
-    const bool imported = c.imported;
-    NextStep out;
-    if (c.metrics.empty()) {
-        out.text = "measure both layouts with the same workloads: no metric was measured on both";
-        return out;
-    }
-    // The verdict the confident metrics already fix: a layout is at least as bad as its worst
-    // confident deciding metric, so an open metric matters only where its interval reaches a
-    // worse band (or it has no interval yet) and nothing is confidently not viable.
+// The verdict the confident metrics already fix: a layout is at least as bad as its worst
+// confident deciding metric.
+const MetricComparison* confidentFloor(const Comparison& c) {
     const MetricComparison* floor = nullptr;
     for (const auto& m : c.metrics)
         if (m.decisive && m.confident && (!floor || worseThan(m.verdict, floor->verdict)))
             floor = &m;
+    return floor;
+}
+
+// The deciding metrics still open: an open metric matters only where its interval reaches a worse
+// band than the floor (or it has no interval yet) and nothing is confidently not viable.
+std::vector<const MetricComparison*> openMetrics(const Comparison& c,
+                                                 const MetricComparison* floor) {
     std::vector<const MetricComparison*> open;
     for (const auto& m : c.metrics)
         if (m.decisive && !m.confident &&
@@ -64,79 +65,91 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
                         (!m.interval ||
                          worseThan(verdictFor(m.interval->high, c.thresholds), floor->verdict)))))
             open.push_back(&m);
-    std::vector<std::string> clauses;
-    // The runs each workload needs on each side, and whether any metric lacks an interval.
-    std::map<std::string, std::pair<std::size_t, std::size_t>> need; // workload: more a side
-    std::vector<std::string> workloadOrder;
-    bool noInterval = false;
+    return open;
+}
+
+// The runs each workload needs on each side for its open metrics to settle, and the metrics no
+// number of runs up to the maximum settles.
+struct RunsNeeded {
+    std::map<std::string, std::pair<std::size_t, std::size_t>> more; // workload: more a side
+    std::vector<std::string> workloads;                              // in the order first met
+    std::size_t eachSide = 0;                                        // runs a side, at most
+    bool noInterval = false;                                         // a metric has no interval yet
     const MetricComparison* spanning = nullptr; // the worst that has an interval across bands
     std::vector<const MetricComparison*> unsettled;
+};
+
+RunsNeeded runsNeeded(const std::vector<const MetricComparison*>& open, const Thresholds& t,
+                      std::size_t maxRuns) {
+    RunsNeeded out;
     for (const auto* m : open) {
-        const auto runs = runsToSettle(*m, c.thresholds, maxRuns);
+        const auto runs = runsToSettle(*m, t, maxRuns);
         if (!runs) {
-            unsettled.push_back(m);
+            out.unsettled.push_back(m);
             continue;
         }
         if (*runs == 0)
             continue;
-        out.runsEachSide = std::max(out.runsEachSide, *runs);
+        out.eachSide = std::max(out.eachSide, *runs);
         const std::string w = m->workload.empty() ? std::string("the workloads") : m->workload;
-        if (!need.count(w))
-            workloadOrder.push_back(w);
-        auto& [b, k] = need[w];
+        if (!out.more.count(w))
+            out.workloads.push_back(w);
+        auto& [b, k] = out.more[w];
         b = std::max(b, *runs > m->baselineSamples ? *runs - m->baselineSamples : 0);
         k = std::max(k, *runs > m->candidateSamples ? *runs - m->candidateSamples : 0);
-        noInterval = noInterval || !m->interval;
-        if (m->interval && !spanning)
-            spanning = m;
+        out.noInterval = out.noInterval || !m->interval;
+        if (m->interval && !out.spanning)
+            out.spanning = m;
     }
-    if (!workloadOrder.empty()) {
-        // One clause per distinct ask: "2 more iterations of bonnie and xz on both layouts".
-        std::map<std::pair<std::size_t, std::size_t>, std::vector<std::string>> byAsk;
-        std::vector<std::pair<std::size_t, std::size_t>> askOrder;
-        for (const auto& w : workloadOrder) {
-            const auto ask = need.at(w);
-            if (!byAsk.count(ask))
-                askOrder.push_back(ask);
-            byAsk[ask].push_back(w);
-            out.workloads.push_back(w);
-        }
-        std::vector<std::string> asks;
-        for (const auto& ask : askOrder) {
-            const auto [b, k] = ask;
-            const std::size_t more = std::max(b, k);
-            const std::string where = b > 0 && k > 0 ? "both layouts"
-                                      : b > 0        ? c.baseline
-                                                     : c.candidate;
-            const std::string what =
-                imported
-                    ? std::to_string(more) + " more " + (more == 1 ? "run" : "runs") + " of " +
-                          listed(byAsk.at(ask)) + " for " + where
-                    : std::to_string(more) + " more " + (more == 1 ? "iteration" : "iterations") +
-                          " of " + listed(byAsk.at(ask)) + " on " + where;
-            asks.push_back(what);
-        }
-        std::string clause = (imported ? "import " : "run ") + listed(asks) + " (" +
-                             std::to_string(out.runsEachSide) + " a side): ";
-        if (noInterval)
-            clause += "an interval needs at least " + std::to_string(minSamplesForInterval) +
-                      " runs on each side";
-        else
-            clause += "the interval of " + plainMetricName(spanning->name) + " (" +
-                      fixed(spanning->interval->low, 2) + "–" + fixed(spanning->interval->high, 2) +
-                      ") still spans two bands";
-        clauses.push_back(std::move(clause));
+    return out;
+}
+
+// One clause per distinct ask: "run 2 more iterations of bonnie and xz on both layouts (5 a
+// side): ..."; "import" and "runs" where the results were imported.
+std::string moreRunsClause(const RunsNeeded& need, const Comparison& c) {
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::string>> byAsk;
+    std::vector<std::pair<std::size_t, std::size_t>> askOrder;
+    for (const auto& w : need.workloads) {
+        const auto ask = need.more.at(w);
+        if (!byAsk.count(ask))
+            askOrder.push_back(ask);
+        byAsk[ask].push_back(w);
     }
-    if (!unsettled.empty()) {
-        std::vector<std::string> names;
-        for (const auto* m : unsettled)
-            names.push_back(plainMetricName(m->name));
-        clauses.push_back("more runs will not settle " + listed(names) + " (up to " +
-                          std::to_string(maxRuns) +
-                          " a side): its ratio lies too near a band's edge, so decide on " +
-                          (unsettled.size() == 1 ? "it" : "them") + " as measured");
+    std::vector<std::string> asks;
+    for (const auto& ask : askOrder) {
+        const auto [b, k] = ask;
+        const std::size_t more = std::max(b, k);
+        const std::string where = b > 0 && k > 0 ? "both layouts"
+                                  : b > 0        ? c.baseline
+                                                 : c.candidate;
+        asks.push_back(c.imported ? std::to_string(more) + " more " + (more == 1 ? "run" : "runs") +
+                                        " of " + listed(byAsk.at(ask)) + " for " + where
+                                  : std::to_string(more) + " more " +
+                                        (more == 1 ? "iteration" : "iterations") + " of " +
+                                        listed(byAsk.at(ask)) + " on " + where);
     }
-    // Outliers that change a deciding verdict: looked at before anything is signed.
+    std::string clause = (c.imported ? "import " : "run ") + listed(asks) + " (" +
+                         std::to_string(need.eachSide) + " a side): ";
+    if (need.noInterval)
+        return clause + "an interval needs at least " + std::to_string(minSamplesForInterval) +
+               " runs on each side";
+    return clause + "the interval of " + plainMetricName(need.spanning->name) + " (" +
+           fixed(need.spanning->interval->low, 2) + "–" + fixed(need.spanning->interval->high, 2) +
+           ") still spans two bands";
+}
+
+std::string unsettledClause(const std::vector<const MetricComparison*>& unsettled,
+                            std::size_t maxRuns) {
+    std::vector<std::string> names;
+    for (const auto* m : unsettled)
+        names.push_back(plainMetricName(m->name));
+    return "more runs will not settle " + listed(names) + " (up to " + std::to_string(maxRuns) +
+           " a side): its ratio lies too near a band's edge, so decide on " +
+           (unsettled.size() == 1 ? "it" : "them") + " as measured";
+}
+
+// Outliers that change a deciding verdict: looked at before anything is signed. "" when none do.
+std::string outliersClause(const Comparison& c) {
     std::vector<std::string> outlierRuns;
     for (const auto& m : c.metrics)
         if (m.decisive && m.withoutOutliers)
@@ -146,35 +159,62 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
                 if (std::find(outlierRuns.begin(), outlierRuns.end(), name) == outlierRuns.end())
                     outlierRuns.push_back(name);
             }
-    if (!outlierRuns.empty())
-        clauses.push_back("look at " + listed(outlierRuns) +
-                          (outlierRuns.size() == 1
-                               ? ": it stands apart from its siblings and the verdict without it "
-                                 "differs; run it again if it was a stall"
-                               : ": they stand apart from their siblings and the verdict without "
-                                 "them differs; run them again if they were stalls"));
+    if (outlierRuns.empty())
+        return {};
+    return "look at " + listed(outlierRuns) +
+           (outlierRuns.size() == 1
+                ? ": it stands apart from its siblings and the verdict without it "
+                  "differs; run it again if it was a stall"
+                : ": they stand apart from their siblings and the verdict without "
+                  "them differs; run them again if they were stalls");
+}
+
+// Nothing to run or look at: none where the verdict is settled in a band, else the reader's call
+// on the worst metric between the bands.
+std::optional<NextStep> settledStep(const Comparison& c) {
+    if (c.verdict != Verdict::Decision)
+        return std::nullopt;
+    const MetricComparison* worst = nullptr;
+    for (const auto& m : c.metrics)
+        if (m.decisive && m.verdict == Verdict::Decision) {
+            worst = &m;
+            break;
+        }
+    NextStep out;
+    out.text = "the figures are settled; decide whether " +
+               (worst ? percentMore(worst->overhead) + " on " + plainMetricName(worst->name)
+                      : std::string("the cost")) +
+               " is acceptable";
+    return out;
+}
+
+} // namespace
+
+std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
+    NextStep out;
+    if (c.metrics.empty()) {
+        out.text = "measure both layouts with the same workloads: no metric was measured on both";
+        return out;
+    }
+    const MetricComparison* floor = confidentFloor(c);
+    const RunsNeeded need = runsNeeded(openMetrics(c, floor), c.thresholds, maxRuns);
+    std::vector<std::string> clauses;
+    out.runsEachSide = need.eachSide;
+    out.workloads = need.workloads;
+    if (!need.workloads.empty())
+        clauses.push_back(moreRunsClause(need, c));
+    if (!need.unsettled.empty())
+        clauses.push_back(unsettledClause(need.unsettled, maxRuns));
+    if (auto outliers = outliersClause(c); !outliers.empty())
+        clauses.push_back(std::move(outliers));
     if (clauses.empty() && floor && floor->verdict == Verdict::NotViable && !c.confident) {
         // Open metrics left, none of which can change it.
         out.text = "nothing to run: " + plainMetricName(floor->name) + " alone makes it not " +
                    "viable, with confidence, whatever more runs of the others would show";
         return out;
     }
-    if (clauses.empty()) {
-        if (c.verdict != Verdict::Decision)
-            return std::nullopt;
-        // Settled between the bands: what is left is the reader's call, on the worst metric.
-        const MetricComparison* worst = nullptr;
-        for (const auto& m : c.metrics)
-            if (m.decisive && m.verdict == Verdict::Decision) {
-                worst = &m;
-                break;
-            }
-        out.text = "the figures are settled; decide whether " +
-                   (worst ? percentMore(worst->overhead) + " on " + plainMetricName(worst->name)
-                          : std::string("the cost")) +
-                   " is acceptable";
-        return out;
-    }
+    if (clauses.empty())
+        return settledStep(c);
     std::string text;
     for (std::size_t i = 0; i < clauses.size(); ++i)
         text += (i == 0 ? "" : "; ") + clauses[i];

@@ -81,6 +81,38 @@ std::string typeName(OptionType t) {
     return "a value";
 }
 
+// A string option: not empty, and for a Choice one of its choices.
+Expected<OptionValue> convertText(const OptionSpec& spec, const std::string& s,
+                                  const std::string& prefix) {
+    if (spec.type != OptionType::Choice) {
+        if (s.empty())
+            return badInput(prefix + ": must not be empty");
+        return OptionValue{s};
+    }
+    if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end()) {
+        std::string list;
+        for (const auto& c : spec.choices)
+            list += (list.empty() ? "" : ", ") + c;
+        return badInput(prefix + ": '" + s + "' is not one of " + list);
+    }
+    return OptionValue{s};
+}
+
+// A Size option's bytes: a number, or a size in text ("4k", binary units).
+Expected<std::int64_t> sizeOption(const RawOption::Value& value, const std::string& prefix) {
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return *i;
+    const auto* s = std::get_if<std::string>(&value);
+    if (!s)
+        return badInput(prefix + ": expected " + typeName(OptionType::Size));
+    auto parsed = parseSize(*s, SizeConvention::Binary);
+    if (!parsed)
+        return badInput(prefix + ": " + parsed.error().message);
+    if (*parsed > static_cast<std::uint64_t>(INT64_MAX))
+        return badInput(prefix + ": too large");
+    return static_cast<std::int64_t>(*parsed);
+}
+
 Expected<OptionValue> convert(const OptionSpec& spec, const RawOption::Value& value,
                               const std::string& prefix) {
     auto wrong = [&]() { return badInput(prefix + ": expected " + typeName(spec.type)); };
@@ -92,22 +124,9 @@ Expected<OptionValue> convert(const OptionSpec& spec, const RawOption::Value& va
         return wrong();
     case OptionType::String:
     case OptionType::Path:
-        if (const auto* s = std::get_if<std::string>(&value)) {
-            if (s->empty())
-                return badInput(prefix + ": must not be empty");
-            return OptionValue{*s};
-        }
-        return wrong();
     case OptionType::Choice:
-        if (const auto* s = std::get_if<std::string>(&value)) {
-            if (std::find(spec.choices.begin(), spec.choices.end(), *s) == spec.choices.end()) {
-                std::string list;
-                for (const auto& c : spec.choices)
-                    list += (list.empty() ? "" : ", ") + c;
-                return badInput(prefix + ": '" + *s + "' is not one of " + list);
-            }
-            return OptionValue{*s};
-        }
+        if (const auto* s = std::get_if<std::string>(&value))
+            return convertText(spec, *s, prefix);
         return wrong();
     case OptionType::Int:
         if (const auto* i = std::get_if<std::int64_t>(&value))
@@ -115,20 +134,11 @@ Expected<OptionValue> convert(const OptionSpec& spec, const RawOption::Value& va
         else
             return wrong();
         break;
-    case OptionType::Size:
-        if (const auto* i = std::get_if<std::int64_t>(&value)) {
-            number = *i;
-        } else if (const auto* s = std::get_if<std::string>(&value)) {
-            auto parsed = parseSize(*s, SizeConvention::Binary);
-            if (!parsed)
-                return badInput(prefix + ": " + parsed.error().message);
-            if (*parsed > static_cast<std::uint64_t>(INT64_MAX))
-                return badInput(prefix + ": too large");
-            number = static_cast<std::int64_t>(*parsed);
-        } else {
-            return wrong();
-        }
+    case OptionType::Size: {
+        LB_TRY(bytes, sizeOption(value, prefix));
+        number = bytes;
         break;
+    }
     case OptionType::Number:
     case OptionType::List:
     case OptionType::IntList:

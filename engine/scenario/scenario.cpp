@@ -87,6 +87,50 @@ Expected<Preconditioning> parsePreconditioning(const toml::table& t, const std::
     return p;
 }
 
+// The workload's name: given, or its probe's with the preset or job file it runs
+// ("fio:randread", "fio:mixed").
+Expected<std::string> workloadName(const toml::table& t, const std::string& where,
+                                   const Reporter& rep, const std::string& probeName,
+                                   const OptionValues& options) {
+    std::string defaultName = probeName;
+    if (options.has("preset"))
+        defaultName += ":" + options.text("preset");
+    else if (options.has("job_file"))
+        defaultName += ":" + fs::path(options.text("job_file")).stem().string();
+    LB_TRY(name, getString(t, scenarioKey(ScenarioTable::Workload, "name").name.c_str(), where, rep,
+                           false, defaultName));
+    if (name.empty() || name.size() > 128)
+        return badInput(rep.at(t, "name", where + "name", "must be 1 to 128 characters"));
+    return name;
+}
+
+// The keys of a [[workloads]] table that are not the workload's own: the probe's options, as
+// written, with where they were written.
+Expected<std::map<std::string, RawOption>>
+rawProbeOptions(const toml::table& t, const std::string& where, const Reporter& rep) {
+    std::map<std::string, RawOption> raw;
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (hasScenarioKey(ScenarioTable::Workload, k))
+            continue; // the workload's own key, not the probe's option
+        RawOption opt;
+        opt.line = static_cast<int>(key.source().begin.line);
+        opt.column = static_cast<int>(key.source().begin.column);
+        if (const auto* s = node.as_string())
+            opt.value = s->get();
+        else if (const auto* i = node.as_integer())
+            opt.value = i->get();
+        else if (const auto* b = node.as_boolean())
+            opt.value = b->get();
+        else if (const auto* f = node.as_floating_point())
+            opt.value = f->get();
+        else
+            return badInput(rep.at(node, where + k, "expected a string, number or boolean"));
+        raw.emplace(k, std::move(opt));
+    }
+    return raw;
+}
+
 Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string& where,
                                          const std::string& baseDir, const Reporter& rep,
                                          const ProbeRegistry& probes) {
@@ -111,26 +155,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
     LB_TRY(clients, getStringList(t, keyOf("clients"), where, rep));
     w.clients = clients;
 
-    std::map<std::string, RawOption> raw;
-    for (const auto& [key, node] : t) {
-        const std::string k(key.str());
-        if (hasScenarioKey(ScenarioTable::Workload, k))
-            continue; // the workload's own key, not the probe's option
-        RawOption opt;
-        opt.line = static_cast<int>(key.source().begin.line);
-        opt.column = static_cast<int>(key.source().begin.column);
-        if (const auto* s = node.as_string())
-            opt.value = s->get();
-        else if (const auto* i = node.as_integer())
-            opt.value = i->get();
-        else if (const auto* b = node.as_boolean())
-            opt.value = b->get();
-        else if (const auto* f = node.as_floating_point())
-            opt.value = f->get();
-        else
-            return badInput(rep.at(node, where + k, "expected a string, number or boolean"));
-        raw.emplace(k, std::move(opt));
-    }
+    LB_TRY(raw, rawProbeOptions(t, where, rep));
     auto values = validateOptions(probe->options(), raw, rep.path(), where);
     if (!values)
         return fail(values.error());
@@ -144,14 +169,7 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
     LB_TRY(precondition, parsePreconditioning(t, where, rep, *probe, w.options));
     w.precondition = precondition;
 
-    std::string defaultName = probeName;
-    if (w.options.has("preset"))
-        defaultName += ":" + w.options.text("preset");
-    else if (w.options.has("job_file"))
-        defaultName += ":" + fs::path(w.options.text("job_file")).stem().string();
-    LB_TRY(name, getString(t, keyOf("name").name.c_str(), where, rep, false, defaultName));
-    if (name.empty() || name.size() > 128)
-        return badInput(rep.at(t, "name", where + "name", "must be 1 to 128 characters"));
+    LB_TRY(name, workloadName(t, where, rep, probeName, w.options));
     w.name = name;
     return w;
 }
@@ -161,6 +179,116 @@ Expected<ScenarioWorkload> parseWorkload(const toml::table& t, const std::string
 ComparePolicy Scenario::policy() const {
     return {thresholds, decide};
 }
+
+namespace {
+
+const OptionSpec& topKey(std::string_view n) {
+    return scenarioKey(ScenarioTable::Top, n);
+}
+
+// The top level's own keys: name, description, repetition, caches, the I/O path, the work
+// directory.
+Expected<void> parseTopLevel(const toml::table& root, const std::string& baseDir,
+                             const Reporter& rep, Scenario& s) {
+    LB_TRY(name, getString(root, topKey("name"), "", rep));
+    if (!validName(name))
+        return badInput(rep.at(root, "name", "name", "use letters, digits, '-', '_' and '.' only"));
+    s.name = name;
+    LB_TRY(description, getString(root, topKey("description"), "", rep));
+    s.description = description;
+    LB_TRY_VOID(parseRepetition(root, s, rep));
+    LB_TRY(dropCaches, getBool(root, topKey("drop_caches"), "", rep));
+    s.dropCaches = dropCaches;
+    LB_TRY(cache, getChoice(root, topKey("cache"), "", rep));
+    s.coldCache = cache == "cold";
+    LB_TRY(io, getChoice(root, topKey("io"), "", rep));
+    s.io = io == "direct"     ? Scenario::IoPath::Direct
+           : io == "buffered" ? Scenario::IoPath::Buffered
+                              : Scenario::IoPath::Auto;
+    LB_TRY(workDir, getString(root, topKey("work_dir").name.c_str(), "", rep, false,
+                              "/var/tmp/layoutbench/" + name));
+    if (workDir.empty())
+        return badInput(rep.at(root, "work_dir", "work_dir", "must not be empty"));
+    s.workDir = resolve(baseDir, workDir);
+    return {};
+}
+
+// [host]: where the layouts are built (local, or over SSH with its identity and known hosts), and
+// its operating system unless detected.
+Expected<void> parseHost(const toml::node& host, const std::string& baseDir, const Reporter& rep,
+                         Scenario& s) {
+    const auto* t = host.as_table();
+    if (!t)
+        return badInput(rep.at(host, "host", "expected a [host] table"));
+    LB_TRY_VOID(rejectUnknown(*t, ScenarioTable::Host, "host.", rep));
+    const auto hostKey = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Host, n);
+    };
+    LB_TRY(target, getString(*t, hostKey("target"), "host.", rep));
+    if (target != "local") {
+        if (auto url = parseSshUrl(target); !url)
+            return badInput(
+                rep.at(*t, "target", "host.target",
+                       "expected \"local\" or ssh://[user@]host[:port]: " + url.error().message));
+    }
+    s.host.target = target;
+    LB_TRY(identity, getString(*t, hostKey("identity"), "host.", rep));
+    s.host.identity = resolve(baseDir, identity);
+    LB_TRY(knownHosts, getString(*t, hostKey("known_hosts"), "host.", rep));
+    s.host.knownHosts = resolve(baseDir, knownHosts);
+    LB_TRY(os, getChoice(*t, hostKey("os"), "host.", rep));
+    if (os != "auto")
+        s.host.os = enumFromName<TargetOs>(os);
+    return {};
+}
+
+// [thresholds]: the verdict's bands, 1 <= viable < not_viable.
+Expected<void> parseThresholds(const toml::node& thr, const Reporter& rep, Scenario& s) {
+    const auto* t = thr.as_table();
+    if (!t)
+        return badInput(rep.at(thr, "thresholds", "expected a [thresholds] table"));
+    LB_TRY_VOID(rejectUnknown(*t, ScenarioTable::Thresholds, "thresholds.", rep));
+    LB_TRY(viable,
+           getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "viable"), "thresholds.", rep));
+    LB_TRY(notViable,
+           getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "not_viable"), "thresholds.", rep));
+    s.thresholds = {viable, notViable};
+    if (!validThresholds(s.thresholds))
+        return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
+    return {};
+}
+
+// The arrays of tables: [[disks]], [[layouts]], [[workloads]], [[clients]], [[drills]].
+Expected<void> parseArrays(const toml::table& root, const std::string& baseDir, const Reporter& rep,
+                           const ProbeRegistry& probes, Scenario& s) {
+    LB_TRY(disks, parseArray<ScenarioDisk>(root, "disks", rep, [&](const auto& t, const auto& w) {
+               return parseDisk(t, w, s.workDir, rep);
+           }));
+    s.disks = std::move(disks);
+    LB_TRY(layouts,
+           parseArray<ScenarioLayout>(root, "layouts", rep, [&](const auto& t, const auto& w) {
+               return parseLayout(t, w, s.workDir, rep);
+           }));
+    s.layouts = std::move(layouts);
+    LB_TRY(workloads,
+           parseArray<ScenarioWorkload>(root, "workloads", rep, [&](const auto& t, const auto& w) {
+               return parseWorkload(t, w, baseDir, rep, probes);
+           }));
+    s.workloads = std::move(workloads);
+    LB_TRY(clients,
+           parseArray<ScenarioClient>(root, "clients", rep, [&](const auto& t, const auto& w) {
+               return parseClient(t, w, baseDir, rep);
+           }));
+    s.clients = std::move(clients);
+    LB_TRY(drills,
+           parseArray<ScenarioDrill>(root, "drills", rep, [&](const auto& t, const auto& w) {
+               return parseDrill(t, w, rep);
+           }));
+    s.drills = std::move(drills);
+    return {};
+}
+
+} // namespace
 
 Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
                                  const ProbeRegistry& probes) {
@@ -173,117 +301,19 @@ Expected<Scenario> parseScenario(std::string_view text, const std::string& path,
     }
     const std::string baseDir = path.empty() ? fs::current_path().string()
                                              : fs::absolute(fs::path(path)).parent_path().string();
-
-    if (auto r = rejectUnknown(root, ScenarioTable::Top, "", rep); !r)
-        return fail(r.error());
-
+    LB_TRY_VOID(rejectUnknown(root, ScenarioTable::Top, "", rep));
     Scenario s;
     s.path = path;
     s.text = maskSecrets(text, root);
-    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
-        return scenarioKey(ScenarioTable::Top, n);
-    };
-    LB_TRY(name, getString(root, keyOf("name"), "", rep));
-    if (!validName(name))
-        return badInput(rep.at(root, "name", "name", "use letters, digits, '-', '_' and '.' only"));
-    s.name = name;
-    LB_TRY(description, getString(root, keyOf("description"), "", rep));
-    s.description = description;
-    if (auto r = parseRepetition(root, s, rep); !r)
-        return fail(r.error());
-    LB_TRY(dropCaches, getBool(root, keyOf("drop_caches"), "", rep));
-    s.dropCaches = dropCaches;
-    LB_TRY(cache, getChoice(root, keyOf("cache"), "", rep));
-    s.coldCache = cache == "cold";
-    LB_TRY(io, getChoice(root, keyOf("io"), "", rep));
-    s.io = io == "direct"     ? Scenario::IoPath::Direct
-           : io == "buffered" ? Scenario::IoPath::Buffered
-                              : Scenario::IoPath::Auto;
-    LB_TRY(workDir, getString(root, keyOf("work_dir").name.c_str(), "", rep, false,
-                              "/var/tmp/layoutbench/" + name));
-    if (workDir.empty())
-        return badInput(rep.at(root, "work_dir", "work_dir", "must not be empty"));
-    s.workDir = resolve(baseDir, workDir);
-
-    if (const toml::node* host = root.get("host")) {
-        const auto* t = host->as_table();
-        if (!t)
-            return badInput(rep.at(*host, "host", "expected a [host] table"));
-        if (auto r = rejectUnknown(*t, ScenarioTable::Host, "host.", rep); !r)
-            return fail(r.error());
-        const auto hostKey = [](std::string_view n) -> const OptionSpec& {
-            return scenarioKey(ScenarioTable::Host, n);
-        };
-        LB_TRY(target, getString(*t, hostKey("target"), "host.", rep));
-        if (target != "local") {
-            if (auto url = parseSshUrl(target); !url)
-                return badInput(rep.at(*t, "target", "host.target",
-                                       "expected \"local\" or ssh://[user@]host[:port]: " +
-                                           url.error().message));
-        }
-        s.host.target = target;
-        LB_TRY(identity, getString(*t, hostKey("identity"), "host.", rep));
-        s.host.identity = resolve(baseDir, identity);
-        LB_TRY(knownHosts, getString(*t, hostKey("known_hosts"), "host.", rep));
-        s.host.knownHosts = resolve(baseDir, knownHosts);
-        LB_TRY(os, getChoice(*t, hostKey("os"), "host.", rep));
-        if (os != "auto")
-            s.host.os = enumFromName<TargetOs>(os);
-    }
-    if (const toml::node* thr = root.get("thresholds")) {
-        const auto* t = thr->as_table();
-        if (!t)
-            return badInput(rep.at(*thr, "thresholds", "expected a [thresholds] table"));
-        if (auto r = rejectUnknown(*t, ScenarioTable::Thresholds, "thresholds.", rep); !r)
-            return fail(r.error());
-        LB_TRY(viable,
-               getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "viable"), "thresholds.", rep));
-        LB_TRY(notViable, getDouble(*t, scenarioKey(ScenarioTable::Thresholds, "not_viable"),
-                                    "thresholds.", rep));
-        s.thresholds = {viable, notViable};
-        if (!validThresholds(s.thresholds))
-            return badInput(rep.at(*t, "thresholds", "need 1 <= viable < not_viable"));
-    }
-
-    auto disks = parseArray<ScenarioDisk>(root, "disks", rep, [&](const auto& t, const auto& w) {
-        return parseDisk(t, w, s.workDir, rep);
-    });
-    if (!disks)
-        return fail(disks.error());
-    s.disks = std::move(*disks);
-    auto layouts =
-        parseArray<ScenarioLayout>(root, "layouts", rep, [&](const auto& t, const auto& w) {
-            return parseLayout(t, w, s.workDir, rep);
-        });
-    if (!layouts)
-        return fail(layouts.error());
-    s.layouts = std::move(*layouts);
-    auto workloads =
-        parseArray<ScenarioWorkload>(root, "workloads", rep, [&](const auto& t, const auto& w) {
-            return parseWorkload(t, w, baseDir, rep, probes);
-        });
-    if (!workloads)
-        return fail(workloads.error());
-    s.workloads = std::move(*workloads);
-    auto clients =
-        parseArray<ScenarioClient>(root, "clients", rep, [&](const auto& t, const auto& w) {
-            return parseClient(t, w, baseDir, rep);
-        });
-    if (!clients)
-        return fail(clients.error());
-    s.clients = std::move(*clients);
-
-    auto drills = parseArray<ScenarioDrill>(
-        root, "drills", rep, [&](const auto& t, const auto& w) { return parseDrill(t, w, rep); });
-    if (!drills)
-        return fail(drills.error());
-    s.drills = std::move(*drills);
-
+    LB_TRY_VOID(parseTopLevel(root, baseDir, rep, s));
+    if (const toml::node* host = root.get("host"))
+        LB_TRY_VOID(parseHost(*host, baseDir, rep, s));
+    if (const toml::node* thr = root.get("thresholds"))
+        LB_TRY_VOID(parseThresholds(*thr, rep, s));
+    LB_TRY_VOID(parseArrays(root, baseDir, rep, probes, s));
     LB_TRY_VOID(checkScenario(s, root, rep));
-    if (auto r = checkExportsAndClients(s, rep, probes); !r)
-        return fail(r.error());
-    if (auto r = parseDecide(root, s, rep, probes); !r)
-        return fail(r.error());
+    LB_TRY_VOID(checkExportsAndClients(s, rep, probes));
+    LB_TRY_VOID(parseDecide(root, s, rep, probes));
     return s;
 }
 

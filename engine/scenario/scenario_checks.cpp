@@ -8,9 +8,10 @@
 
 namespace lb::scenario_parse {
 
-// Cross-checks: unique names, disks exist and are used once per layout, one baseline, drills
-// that fit their layouts.
-Expected<void> checkScenario(const Scenario& s, const toml::table& root, const Reporter& rep) {
+namespace {
+
+// Each disk once by name, each file or device backing one disk.
+Expected<void> checkDisks(const Scenario& s, const Reporter& rep) {
     std::set<std::string> seen, backings;
     for (const auto& d : s.disks) {
         if (!seen.insert(d.name).second)
@@ -21,8 +22,44 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
             return badInput(rep.path() + ":" + std::to_string(d.line) + ": disks: '" + backing +
                             "' backs two disks");
     }
-    seen.clear();
-    std::set<std::string> pools;
+    return {};
+}
+
+// A layout's disks: each in [[disks]] and listed once, all devices or all files (md and
+// underprovisioning need devices), as many as what is built of them takes.
+Expected<void> checkLayoutDisks(const Scenario& s, const ScenarioLayout& l, const std::string& at) {
+    std::set<std::string> used;
+    for (const auto& d : l.disks) {
+        if (!s.disk(d))
+            return badInput(at + "disks: '" + d + "' is not in [[disks]]");
+        if (!used.insert(d).second)
+            return badInput(at + "disks: '" + d + "' is listed twice");
+    }
+    bool devices = false, files = false;
+    for (const auto& d : l.disks)
+        (s.disk(d)->device.empty() ? files : devices) = true;
+    if (devices && files)
+        return badInput(at + "disks: mixes block devices and files; use one or the other");
+    if (l.mdKind() && files)
+        return badInput(at + "disks: md arrays are built on block devices, not files");
+    // What is built of the disks: the md array, the pool, or a guest's one disk.
+    const auto built = l.kind == LayoutKind::Guest ? l.inner : l.mdKind().value_or(l.kind);
+    const bool own = built == l.kind; // the vdev split and dRAID shape are the layout's
+    if (const auto why = built ? diskCountProblem(*built, l.disks.size(), own ? l.vdevs : 1,
+                                                  own ? &l.draid : nullptr)
+                               : std::nullopt)
+        return badInput(at + "disks: " + *why);
+    if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() != 1)
+        return badInput(at + "disks: a guest is passed exactly one disk (or inner = an md "
+                             "kind, built of several)");
+    if (files && l.underprovision < 1.0)
+        return badInput(at + "underprovision: only block devices are partitioned");
+    return {};
+}
+
+// Layouts: at least one, each name and pool once, their disks, exactly one baseline.
+Expected<void> checkLayouts(const Scenario& s, const toml::table& root, const Reporter& rep) {
+    std::set<std::string> seen, pools;
     int baselines = 0;
     for (const auto& l : s.layouts) {
         const std::string at = rep.path() + ":" + std::to_string(l.line) + ": layouts.";
@@ -31,32 +68,7 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
         if (isZfs(l.kind) && !pools.insert(l.pool).second)
             return badInput(at + "pool: '" + l.pool + "' is used by two layouts");
         baselines += l.baseline ? 1 : 0;
-        std::set<std::string> used;
-        for (const auto& d : l.disks) {
-            if (!s.disk(d))
-                return badInput(at + "disks: '" + d + "' is not in [[disks]]");
-            if (!used.insert(d).second)
-                return badInput(at + "disks: '" + d + "' is listed twice");
-        }
-        bool devices = false, files = false;
-        for (const auto& d : l.disks)
-            (s.disk(d)->device.empty() ? files : devices) = true;
-        if (devices && files)
-            return badInput(at + "disks: mixes block devices and files; use one or the other");
-        if (l.mdKind() && files)
-            return badInput(at + "disks: md arrays are built on block devices, not files");
-        // What is built of the disks: the md array, the pool, or a guest's one disk.
-        const auto built = l.kind == LayoutKind::Guest ? l.inner : l.mdKind().value_or(l.kind);
-        const bool own = built == l.kind; // the vdev split and dRAID shape are the layout's
-        if (const auto why = built ? diskCountProblem(*built, l.disks.size(), own ? l.vdevs : 1,
-                                                      own ? &l.draid : nullptr)
-                                   : std::nullopt)
-            return badInput(at + "disks: " + *why);
-        if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() != 1)
-            return badInput(at + "disks: a guest is passed exactly one disk (or inner = an md "
-                                 "kind, built of several)");
-        if (files && l.underprovision < 1.0)
-            return badInput(at + "underprovision: only block devices are partitioned");
+        LB_TRY_VOID(checkLayoutDisks(s, l, at));
     }
     if (s.layouts.empty())
         return badInput(rep.at(root, "layouts", "at least one [[layouts]] is required"));
@@ -72,13 +84,73 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
                         "(found " +
                         std::to_string(baselines) + ")");
     }
+    return {};
+}
+
+// Workloads: at least one, each name once.
+Expected<void> checkWorkloads(const Scenario& s, const toml::table& root, const Reporter& rep) {
     if (s.workloads.empty())
         return badInput(rep.at(root, "workloads", "at least one [[workloads]] is required"));
-    seen.clear();
+    std::set<std::string> seen;
     for (const auto& w : s.workloads)
         if (!seen.insert(w.name).second)
             return badInput(rep.path() + ":" + std::to_string(w.line) + ": workloads.name: '" +
                             w.name + "' is used twice; give one of them a name");
+    return {};
+}
+
+// Whether a drill's action applies to a layout of this kind and shape.
+bool drillFits(DrillAction action, const ScenarioLayout& layout) {
+    const LayoutKind k = layout.kind;
+    switch (action) {
+    case DrillAction::MdGrow:
+        return isMd(k) && k != LayoutKind::MdRaid0;
+    case DrillAction::MdRaid6:
+        return k == LayoutKind::MdRaid5;
+    case DrillAction::ZfsAddVdev:
+        return isZfs(k);
+    case DrillAction::RaidzExpand:
+        return isRaidz(k) && layout.vdevs == 1; // dRAID has no expansion in OpenZFS 2.3
+    }
+    return false;
+}
+
+// A drill's spares: as many as its action adds, each in [[disks]], none of the layout's own or
+// added by an earlier drill of it, devices or files as the layout's disks are.
+Expected<void> checkDrillSpares(const Scenario& s, const ScenarioDrill& d,
+                                const ScenarioLayout& layout, const std::string& at,
+                                std::set<std::string>& added) {
+    const LayoutKind k = layout.kind;
+    const std::string action(enumName(d.action));
+    std::size_t width = 1;
+    if (d.action == DrillAction::ZfsAddVdev)
+        width = k == LayoutKind::ZfsRaid10   ? 2
+                : k == LayoutKind::ZfsStripe ? 1
+                                             : layout.disks.size() / layout.vdevs;
+    if (d.action != DrillAction::MdGrow && d.disks.size() != width)
+        return badInput(at + "disks: " + action + " adds exactly " + std::to_string(width) +
+                        " disk" + (width == 1 ? "" : "s") + " here, got " +
+                        std::to_string(d.disks.size()));
+    const bool layoutOnDevices = !s.disk(layout.disks.front())->device.empty();
+    for (const auto& spare : d.disks) {
+        const ScenarioDisk* disk = s.disk(spare);
+        if (!disk)
+            return badInput(at + "disks: '" + spare + "' is not in [[disks]]");
+        if (std::find(layout.disks.begin(), layout.disks.end(), spare) != layout.disks.end())
+            return badInput(at + "disks: '" + spare + "' is already in layout '" + d.layout +
+                            "'; a drill adds spares");
+        if (!added.insert(spare).second)
+            return badInput(at + "disks: '" + spare + "' is added by an earlier drill");
+        if (disk->device.empty() == layoutOnDevices)
+            return badInput(at + "disks: '" + spare + "' must be a " +
+                            (layoutOnDevices ? "block device" : "file") +
+                            " like the layout's disks");
+    }
+    return {};
+}
+
+// Drills: each on a layout of the scenario that its action applies to, with its spares.
+Expected<void> checkDrills(const Scenario& s, const Reporter& rep) {
     std::map<std::string, std::set<std::string>> drillDisks; // layout -> spares used so far
     for (const auto& d : s.drills) {
         const std::string at = rep.path() + ":" + std::to_string(d.line) + ": drills.";
@@ -87,52 +159,24 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
                          [&](const ScenarioLayout& l) { return l.name == d.layout; });
         if (layout == s.layouts.end())
             return badInput(at + "layout: '" + d.layout + "' is not in [[layouts]]");
-        const LayoutKind k = layout->kind;
-        const std::string action(enumName(d.action));
-        bool fits = false;
-        switch (d.action) {
-        case DrillAction::MdGrow:
-            fits = isMd(k) && k != LayoutKind::MdRaid0;
-            break;
-        case DrillAction::MdRaid6:
-            fits = k == LayoutKind::MdRaid5;
-            break;
-        case DrillAction::ZfsAddVdev:
-            fits = isZfs(k);
-            break;
-        case DrillAction::RaidzExpand:
-            fits = isRaidz(k) && layout->vdevs == 1; // dRAID has no expansion in OpenZFS 2.3
-            break;
-        }
-        if (!fits)
-            return badInput(at + "action: " + action + " does not apply to a " +
-                            std::string(layoutKindName(k)) + " layout");
-        std::size_t width = 1;
-        if (d.action == DrillAction::ZfsAddVdev)
-            width = k == LayoutKind::ZfsRaid10   ? 2
-                    : k == LayoutKind::ZfsStripe ? 1
-                                                 : layout->disks.size() / layout->vdevs;
-        if (d.action != DrillAction::MdGrow && d.disks.size() != width)
-            return badInput(at + "disks: " + action + " adds exactly " + std::to_string(width) +
-                            " disk" + (width == 1 ? "" : "s") + " here, got " +
-                            std::to_string(d.disks.size()));
-        const bool layoutOnDevices = !s.disk(layout->disks.front())->device.empty();
-        for (const auto& spare : d.disks) {
-            const ScenarioDisk* disk = s.disk(spare);
-            if (!disk)
-                return badInput(at + "disks: '" + spare + "' is not in [[disks]]");
-            if (std::find(layout->disks.begin(), layout->disks.end(), spare) != layout->disks.end())
-                return badInput(at + "disks: '" + spare + "' is already in layout '" + d.layout +
-                                "'; a drill adds spares");
-            if (!drillDisks[d.layout].insert(spare).second)
-                return badInput(at + "disks: '" + spare + "' is added by an earlier drill");
-            if (disk->device.empty() == layoutOnDevices)
-                return badInput(at + "disks: '" + spare + "' must be a " +
-                                (layoutOnDevices ? "block device" : "file") +
-                                " like the layout's disks");
-        }
+        if (!drillFits(d.action, *layout))
+            return badInput(at + "action: " + std::string(enumName(d.action)) +
+                            " does not apply to a " + std::string(layoutKindName(layout->kind)) +
+                            " layout");
+        LB_TRY_VOID(checkDrillSpares(s, d, *layout, at, drillDisks[d.layout]));
     }
     return {};
+}
+
+} // namespace
+
+// Cross-checks: unique names, disks exist and are used once per layout, one baseline, drills
+// that fit their layouts.
+Expected<void> checkScenario(const Scenario& s, const toml::table& root, const Reporter& rep) {
+    LB_TRY_VOID(checkDisks(s, rep));
+    LB_TRY_VOID(checkLayouts(s, root, rep));
+    LB_TRY_VOID(checkWorkloads(s, root, rep));
+    return checkDrills(s, rep);
 }
 
 // How often each workload runs: `iterations = N`, or `iterations = "auto"` with

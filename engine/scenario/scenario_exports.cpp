@@ -69,6 +69,36 @@ bool chapSafe(const std::string& s) {
 
 namespace {
 
+// The entry of a [layouts.export] key: Export's, else ExportIscsi's, else ExportNfs's.
+const OptionSpec& exportKey(std::string_view n) {
+    return hasScenarioKey(ScenarioTable::Export, n) ? scenarioKey(ScenarioTable::Export, n)
+           : hasScenarioKey(ScenarioTable::ExportIscsi, n)
+               ? scenarioKey(ScenarioTable::ExportIscsi, n)
+               : scenarioKey(ScenarioTable::ExportNfs, n);
+}
+
+// Which servers export the layout (an iSCSI target, an NFS server, or both), and no key of a
+// server that does not.
+Expected<void> parseServers(const toml::table& t, const std::string& where, const Reporter& rep,
+                            ScenarioExport& e) {
+    LB_TRY(iscsi, getEnum<IscsiTarget>(t, exportKey("iscsi").name.c_str(), where, rep));
+    e.iscsi = iscsi;
+    LB_TRY(nfs, getEnum<NfsServer>(t, exportKey("nfs").name.c_str(), where, rep));
+    e.nfs = nfs;
+    if (!e.iscsi && !e.nfs)
+        return badInput(rep.at(t, where + "iscsi",
+                               "an export needs iscsi = \"tgt\" or \"lio\", or nfs = \"kernel\" "
+                               "or \"ganesha\", or both"));
+    for (const auto& [key, node] : t) {
+        const std::string k(key.str());
+        if (!e.iscsi && hasScenarioKey(ScenarioTable::ExportIscsi, k))
+            return badInput(rep.at(key.source(), where + k, "only an iSCSI export takes it"));
+        if (!e.nfs && hasScenarioKey(ScenarioTable::ExportNfs, k))
+            return badInput(rep.at(key.source(), where + k, "only an NFS export takes it"));
+    }
+    return {};
+}
+
 // A LUN's size (none for an md array's own) and a zvol's block size: a power of two from 4K to
 // 128K, of which the zvol's size is a multiple (OpenZFS before 2.2 refuses another size).
 Expected<void> parseLunSize(const toml::table& t, const std::string& where, const Reporter& rep,
@@ -100,44 +130,17 @@ Expected<void> parseLunSize(const toml::table& t, const std::string& where, cons
     return {};
 }
 
-} // namespace
-
-Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& where,
-                                     const std::string& baseDir, const Reporter& rep,
-                                     const ScenarioLayout& layout) {
-    if (auto r = rejectUnknown(t, ScenarioTable::Export, where, rep); !r)
-        return fail(r.error());
-    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
-        return hasScenarioKey(ScenarioTable::Export, n) ? scenarioKey(ScenarioTable::Export, n)
-               : hasScenarioKey(ScenarioTable::ExportIscsi, n)
-                   ? scenarioKey(ScenarioTable::ExportIscsi, n)
-                   : scenarioKey(ScenarioTable::ExportNfs, n);
-    };
-    ScenarioExport e;
-    e.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(iscsi, getEnum<IscsiTarget>(t, keyOf("iscsi").name.c_str(), where, rep));
-    e.iscsi = iscsi;
-    LB_TRY(nfs, getEnum<NfsServer>(t, keyOf("nfs").name.c_str(), where, rep));
-    e.nfs = nfs;
-    if (!e.iscsi && !e.nfs)
-        return badInput(rep.at(t, where + "iscsi",
-                               "an export needs iscsi = \"tgt\" or \"lio\", or nfs = \"kernel\" "
-                               "or \"ganesha\", or both"));
-    for (const auto& [key, node] : t) {
-        const std::string k(key.str());
-        if (!e.iscsi && hasScenarioKey(ScenarioTable::ExportIscsi, k))
-            return badInput(rep.at(key.source(), where + k, "only an iSCSI export takes it"));
-        if (!e.nfs && hasScenarioKey(ScenarioTable::ExportNfs, k))
-            return badInput(rep.at(key.source(), where + k, "only an NFS export takes it"));
-    }
+// The address, and what the LUN is (a file, a zvol, or an md layout's whole array), its size and
+// a zvol's block size.
+Expected<void> parseLun(const toml::table& t, const std::string& where, const Reporter& rep,
+                        const ScenarioLayout& layout, ScenarioExport& e) {
     const bool zfs =
         isZfs(layout.kind) || (layout.guest && layout.guest->layout.rfind("zfs", 0) == 0);
-    LB_TRY(address, getString(t, keyOf("address"), where, rep));
+    LB_TRY(address, getString(t, exportKey("address"), where, rep));
     if (t.get("address") && (address.empty() || hasSpace(address)))
         return badInput(rep.at(t, "address", where + "address", "expected a host name or address"));
     e.address = address;
-
-    LB_TRY(lun, getChoice(t, keyOf("lun"), where, rep));
+    LB_TRY(lun, getChoice(t, exportKey("lun"), where, rep));
     e.lun = lun;
     if (e.lun == "zvol" && !zfs)
         return badInput(rep.at(t, "lun", where + "lun", "a zvol needs a ZFS layout"));
@@ -149,52 +152,70 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         return badInput(rep.at(t, "nfs", where + "nfs",
                                "the md array is exported raw as the LUN (lun = \"device\"): there "
                                "is no file system to export over NFS"));
-    if (auto sized = parseLunSize(t, where, rep, e); !sized)
-        return fail(sized.error());
+    return parseLunSize(t, where, rep, e);
+}
+
+// The iSCSI target: its IQN, tgt's target id, the LUN's number, the portal and tgt's control port.
+Expected<void> parseTarget(const toml::table& t, const std::string& where, const Reporter& rep,
+                           const ScenarioLayout& layout, ScenarioExport& e) {
     LB_TRY(iqn,
-           getString(t, keyOf("iqn").name.c_str(), where, rep, false, defaultIqn(layout.name)));
+           getString(t, exportKey("iqn").name.c_str(), where, rep, false, defaultIqn(layout.name)));
     if (!validIqn(iqn))
         return badInput(rep.at(t, "iqn", where + "iqn",
                                "'" + iqn +
                                    "' is not an IQN (iqn.YYYY-MM.reversed.domain:name, lower "
                                    "case)"));
     e.iqn = iqn;
-    LB_TRY(tid, getInt(t, keyOf("tid"), where, rep));
+    LB_TRY(tid, getInt(t, exportKey("tid"), where, rep));
     e.tid = static_cast<int>(tid);
     if (e.iscsi == IscsiTarget::Lio && t.get("tid"))
         return badInput(rep.at(t, "tid", where + "tid", "only tgt numbers its targets"));
     // tgt keeps LUN 0 for its own controller.
-    const OptionSpec& lunNumberKey = keyOf("lun_number");
+    const OptionSpec& lunNumberKey = exportKey("lun_number");
     LB_TRY(lunNumber,
            getInt(t, lunNumberKey.name.c_str(), where, rep, defaultInteger(lunNumberKey),
                   e.iscsi == IscsiTarget::Tgt ? 1 : *lunNumberKey.min, *lunNumberKey.max));
     e.lunNumber = static_cast<int>(lunNumber);
-    LB_TRY(portalPort, getInt(t, keyOf("portal_port"), where, rep));
+    LB_TRY(portalPort, getInt(t, exportKey("portal_port"), where, rep));
     e.portalPort = static_cast<int>(portalPort);
-    LB_TRY(control, getInt(t, keyOf("tgt_control_port"), where, rep));
+    LB_TRY(control, getInt(t, exportKey("tgt_control_port"), where, rep));
     if (e.iscsi == IscsiTarget::Lio && t.get("tgt_control_port"))
         return badInput(rep.at(t, "tgt_control_port", where + "tgt_control_port",
                                "only tgt has a control port"));
     e.tgtControlPort = static_cast<int>(control);
+    return {};
+}
 
-    LB_TRY(chapUser, getString(t, keyOf("chap_user"), where, rep));
-    LB_TRY(chapPassword, getString(t, keyOf("chap_password"), where, rep));
-    LB_TRY(chapFile, getString(t, keyOf("chap_password_file"), where, rep));
+// The CHAP secret from chap_password_file, relative to the scenario: its first line.
+Expected<std::string> readChapFile(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep,
+                                   const std::string& chapFile) {
+    const std::string file = resolve(baseDir, chapFile);
+    // The secret is its first line; a secret file of more than a page is not one.
+    auto secret = readInput(file, {std::uint64_t{4096}, {}});
+    if (!secret || secret->empty())
+        return badInput(rep.at(t, "chap_password_file", where + "chap_password_file",
+                               (secret ? escapeControl(file) + ": empty" : secret.error().message) +
+                                   ": cannot read the CHAP secret (its first line)"));
+    std::string password = secret->substr(0, secret->find('\n'));
+    while (!password.empty() && (password.back() == '\r' || password.back() == ' '))
+        password.pop_back();
+    return password;
+}
+
+// CHAP: a user and a secret (given, or read from a file) together or not at all, in characters
+// iSCSI URLs and iscsiadm carry.
+Expected<void> parseChap(const toml::table& t, const std::string& where, const std::string& baseDir,
+                         const Reporter& rep, ScenarioExport& e) {
+    LB_TRY(chapUser, getString(t, exportKey("chap_user"), where, rep));
+    LB_TRY(chapPassword, getString(t, exportKey("chap_password"), where, rep));
+    LB_TRY(chapFile, getString(t, exportKey("chap_password_file"), where, rep));
     if (t.get("chap_password") && t.get("chap_password_file"))
         return badInput(rep.at(t, "chap_password_file", where + "chap_password_file",
                                "give chap_password or chap_password_file, not both"));
     if (!chapFile.empty()) {
-        const std::string file = resolve(baseDir, chapFile);
-        // The secret is its first line; a secret file of more than a page is not one.
-        auto secret = readInput(file, {std::uint64_t{4096}, {}});
-        if (!secret || secret->empty())
-            return badInput(
-                rep.at(t, "chap_password_file", where + "chap_password_file",
-                       (secret ? escapeControl(file) + ": empty" : secret.error().message) +
-                           ": cannot read the CHAP secret (its first line)"));
-        chapPassword = secret->substr(0, secret->find('\n'));
-        while (!chapPassword.empty() && (chapPassword.back() == '\r' || chapPassword.back() == ' '))
-            chapPassword.pop_back();
+        LB_TRY(fromFile, readChapFile(t, where, baseDir, rep, chapFile));
+        chapPassword = fromFile;
     }
     const bool withSecret = t.get("chap_password") || t.get("chap_password_file");
     if (t.get("chap_user") && !withSecret)
@@ -205,22 +226,28 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
     if (t.get("chap_user") && !chapSafe(chapUser))
         return badInput(rep.at(t, "chap_user", where + "chap_user",
                                "use printable characters other than @ % / : and quotes"));
-    if (withSecret) {
-        // The stored copy of a scenario says "****" where the secret was (see maskSecrets).
-        e.chapPasswordMasked = chapPassword == "****";
-        const toml::node& at =
-            t.get("chap_password") ? *t.get("chap_password") : *t.get("chap_password_file");
-        if (!e.chapPasswordMasked && !chapSafe(chapPassword))
-            return badInput(rep.at(at, where + "chap_password",
-                                   "use printable characters other than @ % / : and quotes"));
-        if (!e.chapPasswordMasked && chapPassword.size() < 12)
-            return badInput(rep.at(at, where + "chap_password",
-                                   "use at least 12 characters (initiators refuse shorter CHAP "
-                                   "secrets)"));
-        e.chapUser = chapUser;
-        e.chapPassword = e.chapPasswordMasked ? "" : chapPassword;
-    }
-    LB_TRY(initiators, getStringList(t, keyOf("initiators"), where, rep));
+    if (!withSecret)
+        return {};
+    // The stored copy of a scenario says "****" where the secret was (see maskSecrets).
+    e.chapPasswordMasked = chapPassword == "****";
+    const toml::node& at =
+        t.get("chap_password") ? *t.get("chap_password") : *t.get("chap_password_file");
+    if (!e.chapPasswordMasked && !chapSafe(chapPassword))
+        return badInput(rep.at(at, where + "chap_password",
+                               "use printable characters other than @ % / : and quotes"));
+    if (!e.chapPasswordMasked && chapPassword.size() < 12)
+        return badInput(rep.at(at, where + "chap_password",
+                               "use at least 12 characters (initiators refuse shorter CHAP "
+                               "secrets)"));
+    e.chapUser = chapUser;
+    e.chapPassword = e.chapPasswordMasked ? "" : chapPassword;
+    return {};
+}
+
+// The initiators the target lets in: ALL, or addresses (tgt) or IQNs (LIO).
+Expected<void> parseInitiators(const toml::table& t, const std::string& where, const Reporter& rep,
+                               ScenarioExport& e) {
+    LB_TRY(initiators, getStringList(t, exportKey("initiators"), where, rep));
     for (const auto& i : initiators)
         if (hasSpace(i) || (e.iscsi == IscsiTarget::Lio && i != "ALL" && i.rfind("iqn.", 0) != 0))
             return badInput(rep.at(
@@ -232,12 +259,17 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
         return badInput(
             rep.at(t, "initiators", where + "initiators", "ALL already allows every initiator"));
     e.initiators = initiators;
+    return {};
+}
 
+// The NFS export's options: known ones, of the server that has them, none contradicting another.
+Expected<void> parseNfsOptions(const toml::table& t, const std::string& where, const Reporter& rep,
+                               ScenarioExport& e) {
     const std::vector<std::string> defaultOptions =
         e.nfs == NfsServer::Kernel ? std::vector<std::string>{"rw", "sync", "no_root_squash"}
                                    : std::vector<std::string>{"rw", "no_root_squash"};
     LB_TRY(options,
-           getStringList(t, keyOf("nfs_options").name.c_str(), where, rep, defaultOptions));
+           getStringList(t, exportKey("nfs_options").name.c_str(), where, rep, defaultOptions));
     const std::set<std::string> known{
         "rw",         "ro",     "sync",     "async",  "root_squash", "no_root_squash",
         "all_squash", "secure", "insecure", "wdelay", "no_wdelay"};
@@ -265,10 +297,16 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
                                "contradicting options (one of rw/ro, one of sync/async, one "
                                "squash)"));
     e.nfsOptions = options;
+    return {};
+}
+
+// The NFS versions served (3, 4 or both, each once) and the clients allowed to mount.
+Expected<void> parseNfsAccess(const toml::table& t, const std::string& where, const Reporter& rep,
+                              ScenarioExport& e) {
     e.nfsVersions.clear();
-    for (const auto& v : defaultList(keyOf("nfs_versions")))
+    for (const auto& v : defaultList(exportKey("nfs_versions")))
         e.nfsVersions.push_back(std::stoi(v));
-    if (const toml::node* versions = t.get(keyOf("nfs_versions").name)) {
+    if (const toml::node* versions = t.get(exportKey("nfs_versions").name)) {
         const auto* arr = versions->as_array();
         if (!arr || arr->empty())
             return badInput(
@@ -284,12 +322,30 @@ Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& wh
             e.nfsVersions.push_back(static_cast<int>(v->get()));
         }
     }
-    LB_TRY(clients, getStringList(t, keyOf("nfs_clients"), where, rep));
+    LB_TRY(clients, getStringList(t, exportKey("nfs_clients"), where, rep));
     for (const auto& c : clients)
         if (hasSpace(c) || c.find_first_of("(){};\"") != std::string::npos)
             return badInput(rep.at(t, "nfs_clients", where + "nfs_clients",
                                    "'" + c + "' is not a host, network or wildcard"));
     e.nfsClients = clients;
+    return {};
+}
+
+} // namespace
+
+Expected<ScenarioExport> parseExport(const toml::table& t, const std::string& where,
+                                     const std::string& baseDir, const Reporter& rep,
+                                     const ScenarioLayout& layout) {
+    LB_TRY_VOID(rejectUnknown(t, ScenarioTable::Export, where, rep));
+    ScenarioExport e;
+    e.line = static_cast<int>(t.source().begin.line);
+    LB_TRY_VOID(parseServers(t, where, rep, e));
+    LB_TRY_VOID(parseLun(t, where, rep, layout, e));
+    LB_TRY_VOID(parseTarget(t, where, rep, layout, e));
+    LB_TRY_VOID(parseChap(t, where, baseDir, rep, e));
+    LB_TRY_VOID(parseInitiators(t, where, rep, e));
+    LB_TRY_VOID(parseNfsOptions(t, where, rep, e));
+    LB_TRY_VOID(parseNfsAccess(t, where, rep, e));
     return e;
 }
 
@@ -440,10 +496,10 @@ std::string maskSecrets(std::string_view text, const toml::table& root) {
     return rewritten.str();
 }
 
-// Cross-checks of exports, clients and the workloads that use them. Fills in the defaults that
-// depend on the rest of the scenario (export addresses, "all" clients).
-Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
-                                      const ProbeRegistry& probes) {
+namespace {
+
+// Each client once by name, each fio server (address and port) once.
+Expected<void> checkClientsDistinct(const Scenario& s, const Reporter& rep) {
     std::set<std::string> names;
     std::set<std::pair<std::string, int>> servers;
     for (const auto& c : s.clients) {
@@ -454,57 +510,68 @@ Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
             return badInput(at + "fio_port: " + c.address + ":" + std::to_string(c.fioPort) +
                             " is used by two clients; give each its own fio_port");
     }
-    bool remoteTargets = false; // a workload that uses an export runs on an SSH client
-    for (auto& w : s.workloads) {
-        const std::string at = rep.path() + ":" + std::to_string(w.line) + ": workloads.";
-        if (w.clients.size() == 1 && w.clients.front() == "all") {
-            if (s.clients.empty())
-                return badInput(at + "clients: \"all\" names no client: the scenario has no "
-                                     "[[clients]]");
-            w.clients.clear();
-            for (const auto& c : s.clients)
-                w.clients.push_back(c.name);
-        }
-        for (const auto& name : w.clients)
-            if (!s.client(name))
-                return badInput(at + "clients: '" + name + "' is not in [[clients]]");
-        const Probe* probe = probes.find(w.probe);
-        if (w.clients.size() > 1 && !probe->drivesClients())
-            return badInput(at + "clients: the " + w.probe +
-                            " probe runs on one client at a time; several clients at once run "
-                            "fio (its client/server mode)");
-        const std::string target = w.options.text("target");
-        if (target.empty())
-            continue;
-        if (target == "iscsi" && w.clients.size() > 1)
-            return badInput(at + "clients: fio on an iSCSI LUN from several clients at once is "
-                                 "not supported (each client names the LUN's disk its own way); "
-                                 "use target = \"nfs\", or one client per workload");
-        for (const auto& name : w.clients)
-            remoteTargets = remoteTargets || s.client(name)->target != "local";
-        for (const auto& l : s.layouts) {
-            const auto& e = l.exported;
-            if (target == "iscsi" && (!e || !e->iscsi))
-                return badInput(at + "target: layout '" + l.name +
-                                "' has no iSCSI export (give it [layouts.export] iscsi = \"tgt\" "
-                                "or \"lio\")");
-            if (target == "nfs" && (!e || !e->nfs))
-                return badInput(at + "target: layout '" + l.name +
-                                "' has no NFS export (give it [layouts.export] nfs = \"kernel\" "
-                                "or \"ganesha\")");
-            if (target == "nfs" && w.options.given("nfs_version")) {
-                const int major = std::atoi(w.options.text("nfs_version").c_str());
-                if (std::find(e->nfsVersions.begin(), e->nfsVersions.end(), major) ==
-                    e->nfsVersions.end())
-                    return badInput(at + "nfs_version: layout '" + l.name + "' exports NFS " + [&] {
-                        std::string v;
-                        for (int n : e->nfsVersions)
-                            v += (v.empty() ? "" : ", ") + std::to_string(n);
-                        return v;
-                    }() + " only");
-            }
+    return {};
+}
+
+// A workload's clients: "all" made every [[clients]] entry, each one defined, several only for a
+// probe that drives several at once.
+Expected<void> resolveClients(const Scenario& s, ScenarioWorkload& w, const std::string& at,
+                              const ProbeRegistry& probes) {
+    if (w.clients.size() == 1 && w.clients.front() == "all") {
+        if (s.clients.empty())
+            return badInput(at + "clients: \"all\" names no client: the scenario has no "
+                                 "[[clients]]");
+        w.clients.clear();
+        for (const auto& c : s.clients)
+            w.clients.push_back(c.name);
+    }
+    for (const auto& name : w.clients)
+        if (!s.client(name))
+            return badInput(at + "clients: '" + name + "' is not in [[clients]]");
+    const Probe* probe = probes.find(w.probe);
+    if (w.clients.size() > 1 && !probe->drivesClients())
+        return badInput(at + "clients: the " + w.probe +
+                        " probe runs on one client at a time; several clients at once run "
+                        "fio (its client/server mode)");
+    return {};
+}
+
+// A workload that runs over an export (target = "iscsi" or "nfs"): every layout exports that way,
+// over the NFS version it asks for.
+Expected<void> checkTargetExports(const Scenario& s, const ScenarioWorkload& w,
+                                  const std::string& at, const std::string& target) {
+    if (target == "iscsi" && w.clients.size() > 1)
+        return badInput(at + "clients: fio on an iSCSI LUN from several clients at once is "
+                             "not supported (each client names the LUN's disk its own way); "
+                             "use target = \"nfs\", or one client per workload");
+    for (const auto& l : s.layouts) {
+        const auto& e = l.exported;
+        if (target == "iscsi" && (!e || !e->iscsi))
+            return badInput(at + "target: layout '" + l.name +
+                            "' has no iSCSI export (give it [layouts.export] iscsi = \"tgt\" "
+                            "or \"lio\")");
+        if (target == "nfs" && (!e || !e->nfs))
+            return badInput(at + "target: layout '" + l.name +
+                            "' has no NFS export (give it [layouts.export] nfs = \"kernel\" "
+                            "or \"ganesha\")");
+        if (target == "nfs" && w.options.given("nfs_version")) {
+            const int major = std::atoi(w.options.text("nfs_version").c_str());
+            if (std::find(e->nfsVersions.begin(), e->nfsVersions.end(), major) ==
+                e->nfsVersions.end())
+                return badInput(at + "nfs_version: layout '" + l.name + "' exports NFS " + [&] {
+                    std::string v;
+                    for (int n : e->nfsVersions)
+                        v += (v.empty() ? "" : ", ") + std::to_string(n);
+                    return v;
+                }() + " only");
         }
     }
+    return {};
+}
+
+// Each export's address (the server's, unless given), reachable from clients over SSH; a raw md
+// LUN only for workloads that use it over iSCSI.
+Expected<void> settleExports(Scenario& s, const Reporter& rep, bool remoteTargets) {
     for (auto& l : s.layouts) {
         if (!l.exported)
             continue;
@@ -524,6 +591,27 @@ Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
                                     w.name + "'; give the workload target = \"iscsi\"");
     }
     return {};
+}
+
+} // namespace
+
+// Cross-checks of exports, clients and the workloads that use them. Fills in the defaults that
+// depend on the rest of the scenario (export addresses, "all" clients).
+Expected<void> checkExportsAndClients(Scenario& s, const Reporter& rep,
+                                      const ProbeRegistry& probes) {
+    LB_TRY_VOID(checkClientsDistinct(s, rep));
+    bool remoteTargets = false; // a workload that uses an export runs on an SSH client
+    for (auto& w : s.workloads) {
+        const std::string at = rep.path() + ":" + std::to_string(w.line) + ": workloads.";
+        LB_TRY_VOID(resolveClients(s, w, at, probes));
+        const std::string target = w.options.text("target");
+        if (target.empty())
+            continue;
+        LB_TRY_VOID(checkTargetExports(s, w, at, target));
+        for (const auto& name : w.clients)
+            remoteTargets = remoteTargets || s.client(name)->target != "local";
+    }
+    return settleExports(s, rep, remoteTargets);
 }
 
 } // namespace scenario_parse

@@ -2,7 +2,7 @@
 // (typed fields of a TOML table, with FILE:LINE:COLUMN in every message), scenario_layouts.cpp
 // (disks, layouts, guests, drills), scenario_exports.cpp (exports, clients, secrets) and
 // scenario_checks.cpp (what holds across tables: names, disks, baselines, drills, repetition,
-// [decide]).
+// [decide]); and by the option tables, scenario_keys.cpp and scenario_keys_layouts.cpp.
 #pragma once
 
 #include "engine/base/size.h"
@@ -165,3 +165,22 @@ Expected<void> parseDecide(const toml::table& root, Scenario& s, const Reporter&
                            const ProbeRegistry& probes);
 
 } // namespace lb::scenario_parse
+
+namespace lb::scenario_keys {
+
+// The names of a closed set, in its name table's order: a Choice key's choices.
+template <typename E> std::vector<std::string> choicesOf() {
+    std::vector<std::string> out;
+    for (const auto& [value, name] : EnumNames<E>::table)
+        out.emplace_back(name);
+    return out;
+}
+
+// scenario_keys_layouts.cpp: the tables of a layout, which scenarioKeys returns.
+const std::vector<OptionSpec>& layoutKeyList(); // every [[layouts]] key
+extern const std::vector<OptionSpec> guestKeys;
+extern const std::vector<OptionSpec> exportCommonKeys;
+extern const std::vector<OptionSpec> exportIscsiKeys;
+extern const std::vector<OptionSpec> exportNfsKeys;
+
+} // namespace lb::scenario_keys

@@ -3,7 +3,9 @@
 //
 // The store owns every statement: nothing outside its modules writes SQL (a configure-time check
 // in cmake/SqlOwnership.cmake holds everyone to it). Its modules, one per family of tables:
-//   store.cpp            opening, the schema and its stepwise migrations, transactions
+//   store.cpp            opening, the connection's settings, the statement cache, ids of names
+//   store_schema.cpp     the schema and its stepwise migrations
+//   store_columns.cpp    columns of many values: JSON lists, packed samples, series and output
 //   store_inventory.cpp  hosts, their disks, layouts
 //   store_runs.cpp       runs and their metrics, as written and as read back
 //   store_samples.cpp    the samples a comparison reads (packed per run, see there)

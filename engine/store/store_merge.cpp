@@ -245,11 +245,9 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
         "r.content_hash IS NOT NULL AND r.campaign_id IS NULL AND EXISTS "
         "(SELECT 1 FROM main.run_hash m WHERE m.hash = r.content_hash)";
     const std::string notHere = "NOT EXISTS (SELECT 1 FROM main.run m WHERE m.uid = r.uid)";
-    auto duplicates = countOf(db, "SELECT COUNT(*) FROM other.run r WHERE " + notHere + " AND " +
-                                      std::string(heldHere));
-    if (!duplicates)
-        return fail(duplicates.error());
-    sum.duplicateRuns = *duplicates;
+    LB_TRY(duplicates, countOf(db, "SELECT COUNT(*) FROM other.run r WHERE " + notHere + " AND " +
+                                       std::string(heldHere)));
+    sum.duplicateRuns = duplicates;
     LB_TRY(lastHere, countOf(db, "SELECT COALESCE(MAX(id), 0) FROM main.run"));
     // The notes and caveats of the runs there, by their ids here.
     LB_TRY_VOID(db.exec("INSERT OR IGNORE INTO main.run_text(text) SELECT text FROM "
@@ -259,39 +257,40 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
                "WHERE ot.id = r." +
                std::string(column) + ")";
     };
-    auto runs = changed(
-        db,
-        "INSERT INTO main.run(campaign_id, layout_id, workload, probe, iteration, argv, "
-        "exit_code, stdout, stderr, tool_version, started_at, finished_at, wall_seconds, status, "
-        "reason, caveats_id, source, notes_id, origin, content_hash, uid, source_line) SELECT "
-        "mc.id, ml.id, r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, r.stderr, "
-        "r.tool_version, r.started_at, r.finished_at, r.wall_seconds, r.status, r.reason, " +
-            textHere("caveats_id") + ", r.source, " + textHere("notes_id") +
-            ", r.origin, r.content_hash, r.uid, r.source_line "
-            "FROM other.run r "
-            "JOIN other.layout ol ON ol.id = r.layout_id JOIN main.layout ml ON ml.name = ?1 || "
-            "ol.name LEFT JOIN other.campaign oc ON oc.id = r.campaign_id "
-            "LEFT JOIN main.campaign mc ON mc.uid = oc.uid WHERE " +
-            notHere + " AND NOT (" + std::string(heldHere) + ") ORDER BY r.id",
-        request.prefix);
-    if (!runs)
-        return fail(runs.error());
-    sum.runs = *runs;
+    LB_TRY(
+        runs,
+        changed(
+            db,
+            "INSERT INTO main.run(campaign_id, layout_id, workload, probe, iteration, argv, "
+            "exit_code, stdout, stderr, tool_version, started_at, finished_at, wall_seconds, "
+            "status, "
+            "reason, caveats_id, source, notes_id, origin, content_hash, uid, source_line) SELECT "
+            "mc.id, ml.id, r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, "
+            "r.stderr, "
+            "r.tool_version, r.started_at, r.finished_at, r.wall_seconds, r.status, r.reason, " +
+                textHere("caveats_id") + ", r.source, " + textHere("notes_id") +
+                ", r.origin, r.content_hash, r.uid, r.source_line "
+                "FROM other.run r "
+                "JOIN other.layout ol ON ol.id = r.layout_id JOIN main.layout ml ON ml.name = ?1 "
+                "|| "
+                "ol.name LEFT JOIN other.campaign oc ON oc.id = r.campaign_id "
+                "LEFT JOIN main.campaign mc ON mc.uid = oc.uid WHERE " +
+                notHere + " AND NOT (" + std::string(heldHere) + ") ORDER BY r.id",
+            request.prefix));
+    sum.runs = runs;
     // Their content hashes, in the order run_hash keeps.
     LB_TRY_VOID(
         changed(db, "INSERT OR IGNORE INTO main.run_hash(hash, run_id) SELECT content_hash, "
                     "id FROM main.run WHERE id > " +
                         std::to_string(lastHere) + " AND content_hash IS NOT NULL ORDER BY 1, 2"));
-    auto finished = changed(
+    LB_TRY_VOID(changed(
         db, "UPDATE main.run AS m SET exit_code = r.exit_code, stdout = r.stdout, stderr = "
             "r.stderr, tool_version = r.tool_version, started_at = r.started_at, finished_at = "
             "r.finished_at, wall_seconds = r.wall_seconds, status = r.status, reason = r.reason, "
             "caveats_id = " +
                 textHere("caveats_id") + ", notes_id = " + textHere("notes_id") +
                 " FROM other.run r WHERE r.uid = m.uid AND m.status = 'running' AND r.status != "
-                "'running'");
-    if (!finished)
-        return fail(finished.error());
+                "'running'"));
     LB_TRY(metrics, mergeSamples(db));
     sum.metrics = metrics;
     // Series carry no ids of their own: copied as they are, for the runs here that have none.

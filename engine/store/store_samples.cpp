@@ -84,13 +84,116 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
     return out;
 }
 
+// The run_text ids of the notes or of the caveats met, each once, in order, with the runs that
+// refer to each.
+struct DistinctTexts {
+    std::vector<std::int64_t> ids;
+    std::unordered_map<std::int64_t, std::size_t> runs;
+    void add(sql::Statement& row, int column) {
+        if (!row.columnIsNull(column))
+            if (const std::int64_t id = row.columnInt(column); runs[id]++ == 0)
+                ids.push_back(id);
+    }
+};
+
+// What one pass over a layout's successful runs gathers: their packed samples copied into one
+// buffer, their workloads with how many runs each, the texts of their notes and caveats, and the
+// tool versions met by probe with how many runs each (compared like the work a run did,
+// versionNotes).
+struct OkRunsRead {
+    std::vector<OkRun> runs;
+    std::string packed;                                         // every run's samples in turn
+    std::vector<std::string> workloads;                         // by index
+    std::map<std::string, std::size_t, std::less<>> byWorkload; // the index of each
+    std::vector<std::size_t> okCount;                           // by workload index
+    DistinctTexts noteTexts, caveatTexts;
+    std::vector<std::pair<std::string, std::string>> versions;
+    std::vector<std::size_t> versionRuns;
+
+    // A row of layoutSamples' query.
+    void add(sql::Statement& row) {
+        const std::string_view workload = row.columnBlob(2);
+        auto w = byWorkload.find(workload);
+        if (w == byWorkload.end()) {
+            w = byWorkload.emplace(std::string(workload), workloads.size()).first;
+            workloads.emplace_back(workload);
+            okCount.push_back(0);
+        }
+        ++okCount[w->second];
+        noteTexts.add(row, 3);
+        caveatTexts.add(row, 5);
+        if (const std::string_view version = row.columnBlob(8); !version.empty())
+            addVersion(row.columnBlob(7), version);
+        const std::string_view data = row.columnBlob(4);
+        if (data.size() < store::sampleBytes)
+            return; // no metrics
+        runs.push_back({row.columnInt(6), row.columnDouble(0), row.columnInt(1), w->second,
+                        packed.size(),
+                        packed.size() + data.size() / store::sampleBytes * store::sampleBytes});
+        packed.append(data.substr(0, runs.back().end - runs.back().begin));
+    }
+    void addVersion(std::string_view probe, std::string_view version) {
+        auto v = std::find_if(versions.begin(), versions.end(), [&](const auto& pv) {
+            return pv.first == probe && pv.second == version;
+        });
+        if (v == versions.end()) {
+            versions.emplace_back(probe, version);
+            versionRuns.push_back(0);
+            v = versions.end() - 1;
+        }
+        ++versionRuns[static_cast<std::size_t>(v - versions.begin())];
+    }
+    std::size_t okRunsOf(std::string_view workload) const {
+        const auto ok = byWorkload.find(workload);
+        return ok == byWorkload.end() ? 0 : okCount[ok->second];
+    }
+};
+
+// The notes of one text, each once in the layout's notes, with the runs that carry it.
+void addNotes(LayoutSamples& out, std::vector<MetricNote> notes, std::size_t runs) {
+    for (auto& n : notes) {
+        const auto at = std::find(out.notes.begin(), out.notes.end(), n);
+        if (at == out.notes.end()) {
+            out.notes.push_back(std::move(n));
+            out.noteRuns.push_back(runs);
+        } else {
+            out.noteRuns[static_cast<std::size_t>(at - out.notes.begin())] += runs;
+        }
+    }
+}
+
+// How many samples of each metric id the packed buffer holds.
+std::vector<std::size_t> samplesPerMetric(std::string_view packed) {
+    std::vector<std::size_t> count; // by metric id
+    for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
+        const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
+        if (id >= count.size())
+            count.resize(id + 1, 0);
+        ++count[id];
+    }
+    return count;
+}
+
+// A failed run of a workload: counted, its reason the latest in run order.
+void addFailure(std::map<std::string, FailedWorkload, std::less<>>& byWorkload, sql::Statement& row,
+                const OkRunsRead& read) {
+    const std::string_view workload = row.columnBlob(0);
+    auto f = byWorkload.find(workload);
+    if (f == byWorkload.end())
+        f = byWorkload
+                .emplace(std::string(workload),
+                         FailedWorkload{std::string(workload), 0, read.okRunsOf(workload), {}})
+                .first;
+    ++f->second.failed;
+    f->second.reason = row.columnText(1);
+}
+
 } // namespace
 
 Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                                              std::optional<std::int64_t> campaignId) {
     // One pass over the layout's successful runs, in run order (the index (layout_id, status)
-    // gives them so: no sort): their packed samples copied into one buffer, their notes (by text
-    // id) and their workloads gathered. Reading the runs once rather than once a question (samples
+    // gives them so: no sort). Reading the runs once rather than once a question (samples
     // counted, samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms.
     // started_at is ISO 8601 UTC with milliseconds; julianday() reads it, Z included.
     LB_TRY(q, statement(
@@ -102,118 +205,39 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                   "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
                   "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
     q->bind(1, layout).bind(2, campaignId);
+    OkRunsRead read;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { read.add(row); }));
     LayoutSamples out;
-    std::vector<OkRun> runs;
-    std::string packed;                 // every run's samples, one after the other
-    std::vector<std::string> workloads; // by index
-    std::map<std::string, std::size_t, std::less<>> okRuns; // by workload: index, then count
-    std::vector<std::size_t> okCount;                       // by workload index
-    // The run_text ids of the notes and of the caveats met, each once, in order, with the runs
-    // that refer to each.
-    struct DistinctTexts {
-        std::vector<std::int64_t> ids;
-        std::unordered_map<std::int64_t, std::size_t> runs;
-        void add(sql::Statement& row, int column) {
-            if (!row.columnIsNull(column))
-                if (const std::int64_t id = row.columnInt(column); runs[id]++ == 0)
-                    ids.push_back(id);
-        }
-    } noteTexts, caveatTexts;
-    // The tool versions met, by probe, with how many runs each: compared like the work a run did
-    // (versionNotes).
-    std::vector<std::pair<std::string, std::string>> versions;
-    std::vector<std::size_t> versionRuns;
-    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
-        const std::string_view workload = row.columnBlob(2);
-        auto w = okRuns.find(workload);
-        if (w == okRuns.end()) {
-            w = okRuns.emplace(std::string(workload), workloads.size()).first;
-            workloads.emplace_back(workload);
-            okCount.push_back(0);
-        }
-        ++okCount[w->second];
-        noteTexts.add(row, 3);
-        caveatTexts.add(row, 5);
-        if (const std::string_view version = row.columnBlob(8); !version.empty()) {
-            const std::string_view probe = row.columnBlob(7);
-            auto v = std::find_if(versions.begin(), versions.end(), [&](const auto& pv) {
-                return pv.first == probe && pv.second == version;
-            });
-            if (v == versions.end()) {
-                versions.emplace_back(probe, version);
-                versionRuns.push_back(0);
-                v = versions.end() - 1;
-            }
-            ++versionRuns[static_cast<std::size_t>(v - versions.begin())];
-        }
-        const std::string_view data = row.columnBlob(4);
-        if (data.size() < store::sampleBytes)
-            return; // no metrics
-        runs.push_back({row.columnInt(6), row.columnDouble(0), row.columnInt(1), w->second,
-                        packed.size(),
-                        packed.size() + data.size() / store::sampleBytes * store::sampleBytes});
-        packed.append(data.substr(0, runs.back().end - runs.back().begin));
-    }));
-    for (const auto id : noteTexts.ids) {
+    for (const auto id : read.noteTexts.ids) {
         LB_TRY(text, runText(id));
-        for (auto& n : store::notesFromJson(text)) {
-            const auto at = std::find(out.notes.begin(), out.notes.end(), n);
-            if (at == out.notes.end()) {
-                out.notes.push_back(std::move(n));
-                out.noteRuns.push_back(noteTexts.runs[id]);
-            } else {
-                out.noteRuns[static_cast<std::size_t>(at - out.notes.begin())] +=
-                    noteTexts.runs[id];
-            }
-        }
+        addNotes(out, store::notesFromJson(text), read.noteTexts.runs[id]);
     }
-    for (std::size_t i = 0; i < versions.size(); ++i)
-        for (auto& n : versionNotes(versions[i].first, versions[i].second)) {
+    for (std::size_t i = 0; i < read.versions.size(); ++i)
+        for (auto& n : versionNotes(read.versions[i].first, read.versions[i].second)) {
             out.notes.push_back(std::move(n));
-            out.noteRuns.push_back(versionRuns[i]);
+            out.noteRuns.push_back(read.versionRuns[i]);
         }
     std::vector<std::string> caveats;
-    for (const auto id : caveatTexts.ids) {
+    for (const auto id : read.caveatTexts.ids) {
         LB_TRY(text, runText(id));
         for (auto& c : store::stringsFromJson(text))
             caveats.push_back(std::move(c));
     }
     out.measuredOn = measuredOn(caveats);
-    std::vector<std::size_t> count; // by metric id
-    for (std::size_t i = 0; i < packed.size() / store::sampleBytes; ++i) {
-        const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
-        if (id >= count.size())
-            count.resize(id + 1, 0);
-        ++count[id];
-    }
-    if (!count.empty()) {
+    if (const auto count = samplesPerMetric(read.packed); !count.empty()) {
         LB_TRY(kinds, metricKinds(static_cast<std::int64_t>(count.size() - 1)));
-        LB_TRY(metrics, samplesByName(runs, packed, workloads, count, *kinds, path()));
+        LB_TRY(metrics,
+               samplesByName(read.runs, read.packed, read.workloads, count, *kinds, path()));
         out.metrics = std::move(metrics);
     }
-
     // The workloads that failed: how often, the last reason, and how often they succeeded.
     LB_TRY(failed, statement("SELECT workload, reason FROM run "
                              "WHERE layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
                              "status = 'failed' AND (?2 IS NULL OR campaign_id = ?2) ORDER BY id"));
     failed->bind(1, layout).bind(2, campaignId);
     std::map<std::string, FailedWorkload, std::less<>> byWorkload;
-    LB_TRY_VOID(failed->forEachRow([&](sql::Statement& row) {
-        const std::string_view workload = row.columnBlob(0);
-        auto f = byWorkload.find(workload);
-        if (f == byWorkload.end()) {
-            const auto ok = okRuns.find(workload);
-            f = byWorkload
-                    .emplace(std::string(workload),
-                             FailedWorkload{std::string(workload),
-                                            0,
-                                            ok == okRuns.end() ? 0 : okCount[ok->second],
-                                            {}})
-                    .first;
-        }
-        ++f->second.failed;
-        f->second.reason = row.columnText(1); // the latest, in run order
-    }));
+    LB_TRY_VOID(
+        failed->forEachRow([&](sql::Statement& row) { addFailure(byWorkload, row, read); }));
     for (auto& [workload, f] : byWorkload)
         out.failed.push_back(std::move(f));
     return out;
