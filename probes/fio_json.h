@@ -39,6 +39,10 @@ namespace lb::fio {
 // byte offset or the JSON path, e.g. "jobs[0].read.bw_bytes: expected a number".
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText = {});
 
+// The name a job gets when fio wrote an empty "jobname" (fio 3.1 does for a job given none):
+// fio.unnamed.read.bw.
+constexpr std::string_view unnamedJob = "unnamed";
+
 // The same through nlohmann's DOM alone, the reading parseJson falls back to for what it does
 // not take from simdjson's; tests hold the two to one result.
 Expected<ParsedRun> parseJsonWithoutSimdjson(std::string_view stdoutText,
