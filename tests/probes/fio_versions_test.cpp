@@ -3,6 +3,7 @@
 // clat_ns, empty job names; against real fio 3.1 captures in tests/data/fio/3.1.
 #include "probes/fio_json.h"
 #include "probes/fio_terse.h"
+#include "probes/import.h"
 #include "tests/probes/golden.h"
 
 #include <gtest/gtest.h>
@@ -48,10 +49,20 @@ TEST(Fio31Json, BandwidthFromBytesAndRuntime) {
     EXPECT_EQ(findMetric(run.metrics, "fio.seqread.write.bw"), nullptr); // no write I/O
 }
 
+// Percentiles of same-named entries cannot be summed: the largest is kept, and the metric
+// says so where the comparison and the report show it. The entries are counted.
 TEST(Fio31Json, SameNamedJobsAreSummed) {
     const auto run = json31("numjobs2.json");
     EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.bw"), 44858866.0 + 44150568.0);
     EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.iops"), 10951.871658 + 10778.947368);
+    EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.clat_p99"), 477184);
+    EXPECT_TRUE(lb::test::hasNote(run, MetricNote::Kind::Qualifies, "fio.numjobs2.read.clat_p*",
+                                  "maximum over 2 jobs named 'numjobs2'"));
+    EXPECT_EQ(run.origin.spec.at("job_entries"), "2");
+    auto file = parseResultFile("numjobs2.json", golden("fio/3.1/numjobs2.json"));
+    ASSERT_TRUE(file) << file.error().message;
+    EXPECT_EQ(file->description.rfind("fio 3.1 JSON, 1 job (2 entries combined by name), ", 0), 0u)
+        << file->description;
 }
 
 TEST(Fio31Json, JsonPlusReadAndWrite) {
