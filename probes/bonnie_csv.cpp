@@ -95,6 +95,28 @@ const std::vector<Field>& layout(bool seekCounts) {
     return seekCounts ? withSeekCounts : withoutSeekCounts;
 }
 
+// bonnie++ 1.00 to 1.03e wrote no format or bonnie++ version: name, size, the six IO tests'
+// rate and CPU, num_files (with its ":max:min/dirs" when given), the six file tests' rate and
+// CPU; no latencies.
+const std::vector<Field>& layoutV1() {
+    static const std::vector<Field> fields = [] {
+        std::vector<Field> f{{"name", Kind::Info}, {"file_size", Kind::Info}};
+        for (const auto& t : ioTests) {
+            f.push_back({std::string(t.name), t.rate});
+            f.push_back({std::string(t.name) + "_cpu", Kind::Cpu});
+        }
+        f.push_back({"num_files", Kind::Info});
+        for (const auto name : fileTests) {
+            f.push_back({std::string(name), Kind::PerSec});
+            f.push_back({std::string(name) + "_cpu", Kind::Cpu});
+        }
+        return f;
+    }();
+    return fields;
+}
+constexpr std::size_t v1FileSizeColumn = 1;
+constexpr std::size_t v1FilesColumn = 14;
+
 const Format* findFormat(std::string_view version) {
     for (const auto& f : formats)
         if (f.version == version)
@@ -172,6 +194,45 @@ bool looksLikeToolVersion(std::string_view s) {
     return true;
 }
 
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// A 1.0x size cell: "4G", "500M", "11760M", "1G:32k"; empty with -s 0.
+bool looksLikeSize(std::string_view s) {
+    if (s.empty())
+        return true;
+    if (!isDigit(s[0]))
+        return false;
+    for (const char c : s)
+        if (!(isDigit(c) || c == ':' ||
+              std::string_view("kKmMgGtT").find(c) != std::string_view::npos))
+            return false;
+    return true;
+}
+
+// A 1.0x metric cell: a number, +++++ (or +++ for CPU), or empty (test not run).
+bool looksLikeCell(std::string_view s) {
+    return s.find_first_not_of("0123456789.") == s.npos || allPlus(s);
+}
+
+// A bonnie++ 1.0x line: 27 fields, a size where 1.96+ has its bonnie++ version, and numbers,
+// +++++ or nothing where the rates are. The name is anything but a format version.
+bool looksLikeV1(const std::vector<std::string_view>& values) {
+    if (values.size() != layoutV1().size() || looksLikeFormatVersion(values[0]) ||
+        !looksLikeSize(values[v1FileSizeColumn]))
+        return false;
+    bool anyValue = false;
+    for (std::size_t i = 2; i < values.size(); ++i) {
+        if (i == v1FilesColumn)
+            continue;
+        if (!looksLikeCell(values[i]))
+            return false;
+        anyValue = anyValue || !values[i].empty();
+    }
+    return anyValue;
+}
+
 // num_files, 0-based: after the two seek counts of format 1.98.
 std::size_t filesColumn(const Format& format) {
     return format.seekCounts ? 21 : 19;
@@ -217,6 +278,55 @@ void noteWork(ParsedRun& run, std::string_view fileSize, std::string_view files)
             run.notes.push_back({MetricNote::Kind::Method, std::string(glob), "files=" + count});
 }
 
+namespace {
+
+// Each metric field of `values` (laid out as `fields`) as a metric, a +++++ note, or nothing.
+Expected<void> readMetrics(const std::vector<std::string_view>& values,
+                           const std::vector<Field>& fields, ParsedRun& run) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const auto& field = fields[i];
+        const auto value = values[i];
+        if (field.kind == Kind::Info || value.empty())
+            continue;
+        if (allPlus(value)) {
+            const std::string why = "too fast to time (" + std::string(value) + ")";
+            // A note per missing metric, so the comparison lists it as not compared instead of
+            // it vanishing; the CPU column of a too-fast test is +++ too.
+            run.notes.push_back({MetricNote::Kind::Excludes, field.metric, why});
+            // One caveat per test is enough for a person reading the run.
+            const bool rateAlreadyNoted = field.kind == Kind::Cpu && allPlus(values[i - 1]);
+            if (!rateAlreadyNoted)
+                run.caveats.push_back(field.metric + ": " + why);
+            continue;
+        }
+        auto parsed = parseValue(value, field.kind);
+        if (!parsed)
+            return fieldError(i, field, parsed.error().message);
+        run.metrics.push_back(Metric{field.metric, *parsed, unitOf(field.kind)});
+    }
+    return {};
+}
+
+// A bonnie++ 1.0x line (looksLikeV1): its version is not in it, only that it is 1.0x.
+Expected<ParsedRun> parseV1(const std::vector<std::string_view>& values) {
+    ParsedRun run;
+    run.workload = "bonnie";
+    run.toolVersion = std::string(v1Version);
+    run.origin.format = "bonnie++ 1.0x CSV (no format version)";
+    run.origin.convertedFrom = {"KiB/s"};
+    if (!values[0].empty())
+        run.origin.spec["machine"] = std::string(values[0]);
+    if (!values[v1FileSizeColumn].empty())
+        run.origin.spec["size"] = std::string(values[v1FileSizeColumn]);
+    if (!values[v1FilesColumn].empty())
+        run.origin.spec["files"] = std::string(values[v1FilesColumn]);
+    LB_TRY_VOID(readMetrics(values, layoutV1(), run));
+    noteWork(run, values[v1FileSizeColumn], values[v1FilesColumn]);
+    return run;
+}
+
+} // namespace
+
 Expected<ParsedRun> parseCsvLine(std::string_view line) {
     const auto text = trim(line);
     if (text.empty())
@@ -226,10 +336,14 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
 
     auto values = splitFields(text);
     const auto* format = findFormat(values[0]);
+    if (format == nullptr && looksLikeV1(values))
+        return parseV1(values);
     if (format == nullptr)
         return badInput("field 1 (format_version): " + quoted(values[0]) +
                         " is not a bonnie++ CSV format version this parser knows (1.96, 1.97, "
-                        "1.98); bonnie++ 1.0x lines have no version field and are not supported");
+                        "1.98), nor is the line one of bonnie++ 1.0x's (27 fields, the machine "
+                        "name first): " +
+                        std::to_string(values.size()) + " fields");
     const auto& fields = layout(format->seekCounts);
     if (!format->seekCounts && isShortNoIoLine(values))
         values.insert(values.begin() + static_cast<std::ptrdiff_t>(ioBlockStart),
@@ -252,30 +366,16 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
     if (run.toolVersion.empty())
         return fieldError(1, fields[1], "is empty");
     run.origin = csvOrigin(*format, values);
-
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        const auto& field = fields[i];
-        const auto value = values[i];
-        if (field.kind == Kind::Info || value.empty())
-            continue;
-        if (allPlus(value)) {
-            const std::string why = "too fast to time (" + std::string(value) + ")";
-            // A note per missing metric, so the comparison lists it as not compared instead of
-            // it vanishing; the CPU column of a too-fast test is +++ too.
-            run.notes.push_back({MetricNote::Kind::Excludes, field.metric, why});
-            // One caveat per test is enough for a person reading the run.
-            const bool rateAlreadyNoted = field.kind == Kind::Cpu && allPlus(values[i - 1]);
-            if (!rateAlreadyNoted)
-                run.caveats.push_back(field.metric + ": " + why);
-            continue;
-        }
-        auto parsed = parseValue(value, field.kind);
-        if (!parsed)
-            return fieldError(i, field, parsed.error().message);
-        run.metrics.push_back(Metric{field.metric, *parsed, unitOf(field.kind)});
-    }
+    LB_TRY_VOID(readMetrics(values, fields, run));
     noteWork(run, values[5], values[filesColumn(*format)]);
     return run;
+}
+
+std::string machineOf(std::string_view line) {
+    const auto fields = splitFields(trim(line));
+    if (looksLikeV1(fields))
+        return std::string(fields[0]);
+    return fields.size() > 2 ? std::string(fields[2]) : std::string();
 }
 
 bool looksLikeCsv(std::string_view text) {
@@ -291,8 +391,9 @@ bool looksLikeCsv(std::string_view text) {
         pos = end + 1;
     }
     const auto fields = splitFields(line);
-    return fields.size() >= 3 && looksLikeFormatVersion(fields[0]) &&
-           looksLikeToolVersion(fields[1]);
+    return (fields.size() >= 3 && looksLikeFormatVersion(fields[0]) &&
+            looksLikeToolVersion(fields[1])) ||
+           looksLikeV1(fields);
 }
 
 } // namespace lb::bonnie

@@ -25,6 +25,8 @@ inline constexpr std::array<std::string_view, 6> fileTestNames{"seq_create", "se
 // naming it ("too fast to time (+++++)"), and a caveat per test; an empty field (test not run)
 // gives none of these.
 // Format versions 1.96 and 1.97 have 48 fields, 1.98 (bonnie++ 1.98 and 2.00a) has 50.
+// bonnie++ 1.00-1.03e wrote no version: 27 fields from the machine name on, no latencies
+// (toolVersion "1.0x"); such a line is told from a 1.96+ one by its first fields.
 // On bad input returns badInput(msg) where msg names the field, e.g.
 // "field 10 (put_block): 'abc' is not a number" or "expected 48 fields (format 1.97), got 31".
 // A trailing newline/CR and surrounding whitespace are ignored.
@@ -32,9 +34,16 @@ Expected<ParsedRun> parseCsvLine(std::string_view line);
 
 // True if the text looks like bonnie++ CSV: its first non-blank line has at least three fields,
 // the first a format version like 1.96/1.97/1.98 and the second a bonnie++ version ("1.98,2.00a,
-// ..."). Used to detect the type of an imported file. Unknown format versions of that shape are
-// accepted so that parseCsvLine can say what is wrong instead of the file going unrecognised.
+// ..."), or it is a bonnie++ 1.0x line. Used to detect the type of an imported file. Unknown
+// format versions of that shape are accepted so that parseCsvLine can say what is wrong instead
+// of the file going unrecognised.
 bool looksLikeCsv(std::string_view text);
+
+// The toolVersion of a 1.0x line, which does not say which 1.0x wrote it.
+inline constexpr std::string_view v1Version = "1.0x";
+
+// The machine name a CSV line carries (field 3 from 1.96 on, field 1 in 1.0x); "" if none.
+std::string machineOf(std::string_view line);
 
 // Records that bonnie++ printed `marker` (+++++) for `metric`: a caveat and an Excludes note, as
 // the CSV and the text table both do.

@@ -378,22 +378,16 @@ std::string versionOf(std::string_view line) {
     return {};
 }
 
+// A comma-separated line this long is a result of some kind: bonnie++ 1.0x's throughput
+// block alone is 14 fields.
+constexpr std::size_t minCsvFields = 14;
+
 bool namesMatch(std::string_view a, std::string_view b) {
     if (a.empty() || b.empty())
         return true; // 1.03 prints no name above its file rows
     // bonnie++ truncates a long name to fit the label, differently in the two blocks.
     return a.starts_with(b) || b.starts_with(a);
 }
-
-// The machine field of a CSV line: the third ("1.97,1.97,host,...").
-std::string csvMachine(std::string_view line) {
-    const auto fields = text::split(line, ',');
-    return fields.size() > 2 ? std::string(fields[2]) : std::string();
-}
-
-} // namespace
-
-namespace {
 
 // Reads a paste line by line: table blocks (their headers, rows and Latency rows), CSV lines,
 // and everything else as prose.
@@ -546,7 +540,7 @@ Expected<void> PasteParser::csvLine(const text::Line& line) {
     auto parsed = parseCsvLine(line.text);
     if (!parsed)
         return badInput(std::to_string(line.number) + ": " + parsed.error().message);
-    PastedRun csv{line.number, std::string(line.text) + "\n", csvMachine(line.text),
+    PastedRun csv{line.number, std::string(line.text) + "\n", machineOf(line.text),
                   std::move(*parsed)};
     // The table bonnie++ printed just before its CSV line is the same run: the CSV has exact
     // values, so it replaces the table's rounded ones.
@@ -555,6 +549,11 @@ Expected<void> PasteParser::csvLine(const text::Line& line) {
             break;
         const std::string machine = it->io ? it->io->machine : it->file ? it->file->machine : "";
         if (!machine.empty() && namesMatch(machine, csv.machine)) {
+            if (csv.run.toolVersion == v1Version && !it->version.empty()) {
+                // A 1.0x line does not say which 1.0x; its table does.
+                csv.run.toolVersion = it->version;
+                csv.run.origin.format = "bonnie++ " + it->version + " CSV";
+            }
             csv.line = it->line;
             csv.raw = it->raw + csv.raw;
             csv.run.origin.format += " (its text table, rounded, not used)";
@@ -577,9 +576,16 @@ Expected<std::vector<PastedRun>> PasteParser::parse(std::string_view text) {
             continue;
         block_ = Block{}; // anything else ends the table
         lastRun_.reset();
-        if (looksLikeCsv(line.text))
+        if (looksLikeCsv(line.text)) {
             if (auto r = csvLine(line); !r)
                 return fail(r.error());
+        } else if (const auto n = text::split(line.text, ',').size(); n >= minCsvFields) {
+            // Never dropped without a word: a record this long is a result of some kind.
+            return badInput(std::to_string(line.number) + ": a line of " + std::to_string(n) +
+                            " comma-separated fields that is no bonnie++ CSV line (1.96 and "
+                            "later: the format version first; 1.0x: 27 fields, the machine "
+                            "name first)");
+        }
     }
     std::vector<PastedRun> out;
     for (const auto& run : runs_) {

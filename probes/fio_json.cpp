@@ -146,10 +146,13 @@ void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind
         if (pct.values[k])
             run.metrics.push_back(
                 Metric{metricName(base, kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
-    if (pct.sources > 1)
-        run.caveats.push_back(base + std::string(kind.family) + ": maximum over " +
-                              std::to_string(pct.sources) + " " + *noun +
-                              ", not a merged percentile");
+    if (pct.sources > 1) {
+        const std::string what = "maximum over " + std::to_string(pct.sources) + " " + *noun +
+                                 ", not a merged percentile";
+        run.caveats.push_back(base + std::string(kind.family) + ": " + what);
+        // On the metrics too, so the comparison and the report show it beside the figure.
+        run.notes.push_back({MetricNote::Kind::Qualifies, base + std::string(kind.family), what});
+    }
 }
 
 // One direction of a group's members added up: bandwidth and IOPS summed, the longest runtime,
@@ -428,6 +431,8 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
 
     noteFailures(entries, stdoutText, stderrText, json, run);
     const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);
+    if (!clientMode && entries.size() > groups.size()) // same-named entries were combined
+        run.origin.spec["job_entries"] = std::to_string(entries.size());
     for (const auto& g : groups)
         if (!g.failed)
             LB_TRY_VOID(emitGroup(g, run));

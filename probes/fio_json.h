@@ -20,7 +20,8 @@ namespace lb::fio {
 // in canonical units (lat_p* = total latency, only when fio ran with lat_percentiles=1; clat_p*
 // when fio printed them). Several entries with the same job name (numjobs>1 without
 // group_reporting) are combined: bw and iops summed, lat_mean weighted by total_ios, runtime the
-// longest, percentiles the maximum (with a caveat).
+// longest, percentiles the maximum (with a caveat and a Qualifies note on fio.<job>.<dir>.clat_p*
+// saying so); origin.spec["job_entries"] then says how many entries there were.
 // Notes on the metrics (ParsedRun::notes): for each job a Method note "direct I/O" or "buffered
 // I/O" on fio.<job>.* from its effective direct/buffered option (job options over global
 // options, the last written winning; fio's default is buffered), none when the JSON prints no
@@ -38,6 +39,10 @@ namespace lb::fio {
 // Malformed or truncated JSON and missing or mistyped fields give a BadInput error naming the
 // byte offset or the JSON path, e.g. "jobs[0].read.bw_bytes: expected a number".
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText = {});
+
+// The name a job gets when fio wrote an empty "jobname" (fio 3.1 does for a job given none):
+// fio.unnamed.read.bw.
+constexpr std::string_view unnamedJob = "unnamed";
 
 // The same through nlohmann's DOM alone, the reading parseJson falls back to for what it does
 // not take from simdjson's; tests hold the two to one result.

@@ -113,26 +113,56 @@ Expected<json> latencyInNs(const json& us, const std::string& path) {
     return ns;
 }
 
-Expected<void> convertLegacyDirection(json& d, const std::string& path) {
-    const auto ioKiB = number(d, "io_bytes", path);
-    if (!ioKiB)
-        return fail(ioKiB.error());
+// The byte rate fio 3.2+ prints as bw_bytes ((1000 * io_bytes) / runtime, integer arithmetic),
+// for the versions before it: fio 2.21 to 3.1 wrote io_bytes in bytes (io_kbytes beside it) and
+// bw in KiB/s only; earlier ones wrote both in KiB.
+Expected<void> addByteRate(json& d, const std::string& path) {
+    const auto io = number(d, "io_bytes", path);
+    if (!io)
+        return fail(io.error());
     const auto bwKiB = number(d, "bw", path);
     if (!bwKiB)
         return fail(bwKiB.error());
-    d["io_bytes"] = *ioKiB * text::bytesPerKiB; // "io_bytes" held KiB before fio 3.0
-    d["bw_bytes"] = *bwKiB * text::bytesPerKiB;
-    if (!d.contains("total_ios")) {
-        // Early 2.x printed no I/O count; only same-named jobs' latency weighting uses it.
-        const auto iops = number(d, "iops", path);
-        const auto runtime = number(d, "runtime", path);
-        if (!iops || !runtime)
-            return fail(!iops ? iops.error() : runtime.error());
-        const double ios = *iops * *runtime / 1000.0;
-        if (!(ios >= 0 && ios < 0x1p63))
-            return fieldError(path + ".iops", "times runtime is no I/O count");
-        d["total_ios"] = std::llround(ios);
+    if (!d.contains("io_kbytes")) {
+        d["io_bytes"] = *io * text::bytesPerKiB; // "io_bytes" held KiB before fio 2.21
+        d["bw_bytes"] = *bwKiB * text::bytesPerKiB;
+        return {};
     }
+    const auto runtime = number(d, "runtime", path);
+    if (!runtime)
+        return fail(runtime.error());
+    d["bw_bytes"] = *runtime > 0 ? std::floor(1000.0 * *io / *runtime) : 0.0;
+    return {};
+}
+
+// Early 2.x printed no I/O count; only same-named jobs' latency weighting uses it.
+Expected<void> addIoCount(json& d, const std::string& path) {
+    if (d.contains("total_ios"))
+        return {};
+    const auto iops = number(d, "iops", path);
+    const auto runtime = number(d, "runtime", path);
+    if (!iops || !runtime)
+        return fail(!iops ? iops.error() : runtime.error());
+    const double ios = *iops * *runtime / 1000.0;
+    if (!(ios >= 0 && ios < 0x1p63))
+        return fieldError(path + ".iops", "times runtime is no I/O count");
+    d["total_ios"] = std::llround(ios);
+    return {};
+}
+
+// Each field is converted by what the direction holds, not by the version string alone: fio
+// 2.99 to 3.1 called themselves 2.x and 3.x but already wrote clat_ns and lat_ns.
+Expected<void> convertLegacyDirection(json& d, const std::string& path) {
+    // A direction that did no I/O is read for its zero counts alone (fio_json.cpp).
+    const auto ios = d.find("total_ios");
+    const auto bytes = d.find("io_bytes");
+    if (ios != d.end() && bytes != d.end() && *ios == 0 && *bytes == 0)
+        return {};
+    if (!d.contains("bw_bytes"))
+        LB_TRY_VOID(addByteRate(d, path));
+    LB_TRY_VOID(addIoCount(d, path));
+    if (d.contains("lat_ns"))
+        return {};
     for (const auto name : {"slat", "clat", "lat"}) {
         const auto it = d.find(name);
         if (it == d.end() || !it->is_object()) {
@@ -193,7 +223,55 @@ void fillPercentilesFromBins(json& d) {
     }
 }
 
+// fio before 3.18 made lat_percentiles=1 the inverse of clat_percentiles: the percentiles it
+// printed under clat_ns were total latency's. They move to lat_ns, where 3.18+ prints them.
+bool latPercentilesSet(const json& entry, const json* globalOptions) {
+    for (const json* options :
+         {entry.contains("job options") ? &entry["job options"] : nullptr, globalOptions}) {
+        if (!options || !options->is_object())
+            continue;
+        const auto it = options->find("lat_percentiles");
+        if (it == options->end() || !it->is_string())
+            continue;
+        const auto v = it->get<std::string>();
+        return v.empty() || v == "1" || v == "true" || v == "on" || v == "yes";
+    }
+    return false;
+}
+
+// The json+ bins of such a job counted total latency too, and go with them.
+void moveLatPercentiles(json& d) {
+    const auto clat = d.find("clat_ns");
+    const auto lat = d.find("lat_ns");
+    if (clat == d.end() || lat == d.end() || !clat->is_object() || !lat->is_object())
+        return;
+    for (const auto key : {"percentile", "bins"}) {
+        if (!clat->contains(key) || lat->contains(key))
+            continue;
+        (*lat)[key] = std::move((*clat)[key]);
+        clat->erase(key);
+    }
+}
+
 } // namespace
+
+bool printsLatPercentilesAsClat(std::string_view fioVersion) {
+    if (!fioVersion.starts_with("fio-"))
+        return false;
+    fioVersion.remove_prefix(4);
+    int major = 0;
+    int minor = 0;
+    const auto [afterMajor, ec1] =
+        std::from_chars(fioVersion.data(), fioVersion.data() + fioVersion.size(), major);
+    if (ec1 != std::errc{} || afterMajor == fioVersion.data() + fioVersion.size() ||
+        *afterMajor != '.')
+        return false;
+    const auto [afterMinor, ec2] =
+        std::from_chars(afterMajor + 1, fioVersion.data() + fioVersion.size(), minor);
+    if (ec2 != std::errc{})
+        return false;
+    return major < 3 || (major == 3 && minor < 18);
+}
 
 bool isLegacyVersion(std::string_view fioVersion) {
     return fioVersion.starts_with("fio-1.") || fioVersion.starts_with("fio-2.");
@@ -201,8 +279,10 @@ bool isLegacyVersion(std::string_view fioVersion) {
 
 Expected<void> normalize(json& root) {
     const auto version = root.find("fio version");
-    const bool legacy = version != root.end() && version->is_string() &&
-                        isLegacyVersion(version->get<std::string>());
+    const bool latAsClat = version != root.end() && version->is_string() &&
+                           printsLatPercentilesAsClat(version->get<std::string>());
+    const auto global = root.find("global options");
+    const json* globalOptions = global == root.end() ? nullptr : &*global;
     for (const auto arrayKey : {"jobs", "client_stats"}) {
         const auto array = root.find(arrayKey);
         if (array == root.end() || !array->is_array())
@@ -211,15 +291,18 @@ Expected<void> normalize(json& root) {
             json& entry = (*array)[i];
             if (!entry.is_object())
                 continue;
+            const bool latPercentiles = latAsClat && latPercentilesSet(entry, globalOptions);
             for (const auto dir : directions) {
                 const auto d = entry.find(dir);
                 if (d == entry.end() || !d->is_object())
                     continue;
                 const std::string path =
                     std::string(arrayKey) + "[" + std::to_string(i) + "]." + std::string(dir);
-                if (legacy && !d->contains("bw_bytes"))
+                if (!d->contains("bw_bytes"))
                     if (auto r = convertLegacyDirection(*d, path); !r)
                         return r;
+                if (latPercentiles)
+                    moveLatPercentiles(*d);
                 fillPercentilesFromBins(*d);
             }
         }

@@ -329,9 +329,9 @@ Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
     auto name = stringField(value, "jobname", e.path);
     if (!name)
         return fail(name.error());
-    if (name->empty())
-        return badInput(e.path + ".jobname: empty");
-    e.name = std::move(*name);
+    // fio writes an empty name for a job given none (fio 3.1 terse and JSON do); its metrics
+    // still need one.
+    e.name = name->empty() ? std::string(unnamedJob) : std::move(*name);
     const auto error = integerField(value, "error", e.path);
     if (!error)
         return fail(error.error());

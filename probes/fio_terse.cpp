@@ -183,15 +183,25 @@ bool isTerseLine(std::string_view line) {
     return t.size() > 2 && t[0] >= '2' && t[0] <= '9' && t[1] == ';';
 }
 
+// fio's own messages, which it prints before a job's terse line when the job fails:
+// "fio: pid=1234, err=11/file:io_u.c:1756, func=io_u error, error=Resource temporarily
+// unavailable".
+bool isFioLogLine(std::string_view line) {
+    return line.starts_with("fio: ");
+}
+
 } // namespace
 
 Expected<ParsedRun> parseTerse(std::string_view text) {
     json jobs = json::array();
     std::string fioVersion;
     std::string terseVersion;
+    std::string logLines; // fio's own lines ("fio: pid=..., err=11/..."), for a job's failure
     for (const auto& line : text::lines(text)) {
-        if (!isTerseLine(line.text))
+        if (!isTerseLine(line.text)) {
+            logLines.append(line.text).push_back('\n');
             continue;
+        }
         if (terseVersion.empty())
             terseVersion = std::string(1, text::trim(line.text).front());
         auto job = jobOf(text::trim(line.text), line.number, fioVersion);
@@ -203,7 +213,7 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
         return badInput("1: terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
     const json root{{"fio version", fioVersion}, {"jobs", std::move(jobs)}};
     // A job name need not be UTF-8; JSON text must be (dump would throw): escaped, it stays.
-    auto run = parseJson(dumpJson(root));
+    auto run = parseJson(dumpJson(root), logLines);
     if (!run)
         return run;
     const std::string version = fioVersion.starts_with("fio-") ? fioVersion.substr(4) : fioVersion;
@@ -215,7 +225,7 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
 bool looksLikeTerse(std::string_view text) {
     for (const auto& line : text::lines(text)) {
         const auto t = text::trim(line.text);
-        if (t.empty())
+        if (t.empty() || isFioLogLine(t))
             continue;
         return isTerseLine(t) && t.size() > 6 && t[2] != ';' &&
                (t.substr(2).starts_with("fio-") || t.substr(2).starts_with("fio "));

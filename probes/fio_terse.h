@@ -16,11 +16,13 @@ namespace lb::fio {
 // unified_rw_reporting fio prints one "mixed" block instead. The jobs become the same metrics
 // as fio's JSON (fio.<job>.<dir>.bw, iops, clat_p50/p99/p99_9 when fio's percentile list has
 // them, lat_mean, runtime), converted from KiB, KiB/s, µs and ms; a job with a non-zero error
-// makes the run failed. Errors: badInput("<line>: field <n> (<name>): <message>"), e.g.
-// "3: field 7 (read_bandwidth_kb): 'x' is not a number".
+// makes the run failed, its reason quoting fio's "err=<code>" line among the other lines. Errors:
+// badInput("<line>: field <n> (<name>): <message>"), e.g. "3: field 7 (read_bandwidth_kb): 'x' is
+// not a number".
 Expected<ParsedRun> parseTerse(std::string_view text);
 
-// True if the first non-blank line starts like a terse line: "<3|4|5>;fio-".
+// True if the first non-blank line that is not one of fio's own "fio: ..." messages starts like a
+// terse line: "<3|4|5>;fio-".
 bool looksLikeTerse(std::string_view text);
 
 } // namespace lb::fio

@@ -104,6 +104,7 @@ RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
         run.toolVersion.starts_with("fio-") ? run.toolVersion.substr(4) : run.toolVersion;
     const bool plus = text.find("\"bins\"") != std::string_view::npos;
     o.format = "fio " + version + (plus ? " JSON+" : " JSON");
+    o.spec = run.origin.spec; // job_entries, when same-named entries were combined
     if (fio::compat::isLegacyVersion(run.toolVersion))
         o.convertedFrom = {"KiB/s", "KiB (io_bytes)", "us", "ms"};
     else
@@ -269,6 +270,8 @@ public:
             if (m.name.starts_with("fio."))
                 if (const auto job = fioJob(m.name); !jobs_.contains(job))
                     jobs_.emplace(job);
+        if (const auto e = r.origin.spec.find("job_entries"); e != r.origin.spec.end())
+            jobEntries_ += static_cast<std::size_t>(std::stoull(e->second));
     }
 
     std::size_t runs() const { return runs_; }
@@ -286,7 +289,10 @@ public:
                         ? plural(runs_, "machine")
                         : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
         else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse)
-            out += ", " + plural(jobs_.size(), "job");
+            out += ", " + plural(jobs_.size(), "job") +
+                   (jobEntries_ > jobs_.size()
+                        ? " (" + std::to_string(jobEntries_) + " entries combined by name)"
+                        : "");
         else
             out += ", " + plural(runs_, "run");
         out += ", " + plural(metrics_, "metric");
@@ -303,6 +309,7 @@ private:
     std::set<std::string> machines_;
     bool manyMachines_ = false;
     std::set<std::string, std::less<>> jobs_; // looked up by view: a file's metrics name few
+    std::size_t jobEntries_ = 0;              // fio's entries of same-named jobs, combined
 };
 
 // A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.

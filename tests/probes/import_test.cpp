@@ -54,7 +54,8 @@ TEST(ParseResultFile, DetectsEveryFormat) {
              Case{"bonnie++/1.97/paste-two-machines.txt", ImportFormat::BonnieText,
                   "bonnie++ 1.97 text table, 2 machines, 64 metrics"},
              Case{"bonnie++/1.03/table-4g.txt", ImportFormat::BonnieText,
-                  "bonnie++ 1.03 text table, 1 machine, 18 metrics"},
+                  "bonnie++ 1.03 CSV (its text table, rounded, not used), 1 machine, 18 "
+                  "metrics"},
              Case{"fio/3.33/seq_read.json", ImportFormat::FioJson,
                   "fio 3.33 JSON, 1 job, 7 metrics"},
              Case{"fio/2.2.10/two_jobs_direct_and_buffered.json", ImportFormat::FioJson,
