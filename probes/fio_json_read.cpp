@@ -3,6 +3,7 @@
 // percentiles and json+ histograms), the document read by simdjson where fio 3.x wrote it as it
 // is and by nlohmann where fio_json_compat rewrites it or the JSON is malformed.
 #include "engine/base/size.h"
+#include "probes/fio_json.h"
 #include "probes/fio_json_internal.h"
 #include "probes/fio_output.h"
 #include "probes/json_view.h"
