@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -51,6 +52,40 @@ int fail(const std::string& what, const lb::Error& e) {
     return 1;
 }
 
+// Run `i` of the database: workload, layout and iteration in turn, every 50th failed with a
+// reason, three fio metrics on a successful one that differ by layout.
+lb::Run benchRun(long i, std::int64_t campaignId) {
+    const char* workloads[] = {"fio:seq-read-1m", "fio:seq-write-1m", "fio:rand-read-4k-qd1",
+                               "fio:rand-write-4k-qd32", "fio:randrw-70-30-4k"};
+    const char* jobs[] = {"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd32",
+                          "randrw-70-30-4k"};
+    const char* directions[] = {"read", "write", "read", "write", "read"};
+    const auto w = static_cast<std::size_t>(i % 5);
+    const auto layout = static_cast<std::size_t>((i / 5) % 4);
+    const bool failed = i % 50 == 49;
+    lb::Run run;
+    run.campaignId = campaignId;
+    run.workload = workloads[w];
+    run.probe = "fio";
+    run.iteration = static_cast<int>((i / 20) % 5);
+    run.argv = {"fio", "--output-format=json", std::string("--name=") + jobs[w]};
+    run.exitCode = failed ? 1 : 0;
+    run.toolVersion = "fio-3.33";
+    run.startedAt = run.finishedAt = "2026-11-29T21:00:00Z";
+    run.wallSeconds = 10.0 + static_cast<double>(i % 7);
+    run.status = failed ? lb::RunStatus::Failed : lb::RunStatus::Ok;
+    run.reason = failed ? "fio exited with status 1: Input/output error" : "";
+    if (!failed) {
+        const std::string prefix = std::string("fio.") + jobs[w] + "." + directions[w] + ".";
+        const double scale =
+            1.0 + 0.1 * static_cast<double>(layout) + 0.01 * static_cast<double>(i % 3);
+        run.metrics = {{prefix + "bw", 5e8 / scale, lb::Unit::BytesPerSecond},
+                       {prefix + "iops", 2e4 / scale, lb::Unit::OpsPerSecond},
+                       {prefix + "clat_p99", 2e5 * scale, lb::Unit::Nanoseconds}};
+    }
+    return run;
+}
+
 // The database: four layouts, ten campaigns, `runs` runs spread over them (2 % failed, with a
 // reason), three fio metrics per successful run.
 int createDatabase(const std::string& path, long runs) {
@@ -69,12 +104,6 @@ int createDatabase(const std::string& path, long runs) {
             return fail("layout", id.error());
         layoutIds[i] = *id;
     }
-    const char* workloads[] = {"fio:seq-read-1m", "fio:seq-write-1m", "fio:rand-read-4k-qd1",
-                               "fio:rand-write-4k-qd32", "fio:randrw-70-30-4k"};
-    const char* jobs[] = {"seq-read-1m", "seq-write-1m", "rand-read-4k-qd1", "rand-write-4k-qd32",
-                          "randrw-70-30-4k"};
-    const char* directions[] = {"read", "write", "read", "write", "read"};
-
     auto tx = store->transaction();
     if (!tx)
         return fail("transaction", tx.error());
@@ -88,29 +117,8 @@ int createDatabase(const std::string& path, long runs) {
         campaigns[c] = *id;
     }
     for (long i = 0; i < runs; ++i) {
-        const auto w = static_cast<std::size_t>(i % 5);
         const auto layout = static_cast<std::size_t>((i / 5) % 4);
-        const bool failed = i % 50 == 49;
-        lb::Run run;
-        run.campaignId = campaigns[i % 10];
-        run.workload = workloads[w];
-        run.probe = "fio";
-        run.iteration = static_cast<int>((i / 20) % 5);
-        run.argv = {"fio", "--output-format=json", std::string("--name=") + jobs[w]};
-        run.exitCode = failed ? 1 : 0;
-        run.toolVersion = "fio-3.33";
-        run.startedAt = run.finishedAt = "2026-11-29T21:00:00Z";
-        run.wallSeconds = 10.0 + static_cast<double>(i % 7);
-        run.status = failed ? lb::RunStatus::Failed : lb::RunStatus::Ok;
-        run.reason = failed ? "fio exited with status 1: Input/output error" : "";
-        if (!failed) {
-            const std::string prefix = std::string("fio.") + jobs[w] + "." + directions[w] + ".";
-            const double scale =
-                1.0 + 0.1 * static_cast<double>(layout) + 0.01 * static_cast<double>(i % 3);
-            run.metrics = {{prefix + "bw", 5e8 / scale, lb::Unit::BytesPerSecond},
-                           {prefix + "iops", 2e4 / scale, lb::Unit::OpsPerSecond},
-                           {prefix + "clat_p99", 2e5 * scale, lb::Unit::Nanoseconds}};
-        }
+        const lb::Run run = benchRun(i, campaigns[i % 10]);
         if (auto r = store->insertRun(layoutIds[layout], run); !r)
             return fail("run", r.error());
     }
@@ -149,55 +157,48 @@ private:
     long peakKiB_ = 0;
 };
 
-} // namespace
-
-int main(int argc, char** argv) {
+struct Options {
     long runs = 100000;
     std::string dbPath;
     bool keep = false;
+};
+
+std::optional<Options> parseOptions(int argc, char** argv) {
+    Options o;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = std::strtol(argv[++i], nullptr, 10);
+            o.runs = std::strtol(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-            dbPath = argv[++i];
+            o.dbPath = argv[++i];
         else if (std::strcmp(argv[i], "--keep") == 0)
-            keep = true;
-        else {
-            std::fprintf(stderr, "usage: gui_open_bench [--runs N] [--db PATH] [--keep]\n");
-            return 2;
-        }
+            o.keep = true;
+        else
+            return std::nullopt;
     }
-    QTemporaryDir dir;
-    dir.setAutoRemove(!keep);
-    if (dbPath.empty())
-        dbPath = dir.filePath(QStringLiteral("results.db")).toStdString();
-    else
-        std::remove(dbPath.c_str());
+    return o;
+}
 
-    // The database is written by a child, so its SQLite cache and buffers are not in our RSS.
+// The database is written by a child, so its SQLite cache and buffers are not in our RSS.
+bool writeDatabaseInChild(const std::string& dbPath, long runs) {
     const auto t0 = Clock::now();
     const pid_t child = fork();
     if (child < 0) {
         std::perror("fork");
-        return 1;
+        return false;
     }
     if (child == 0)
         _exit(createDatabase(dbPath, runs));
     int status = 0;
     if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         std::fprintf(stderr, "gui_open_bench: creating the database failed\n");
-        return 1;
+        return false;
     }
     std::printf("database: %ld runs written in %.0f ms (%s)\n", runs, msSince(t0), dbPath.c_str());
+    return true;
+}
 
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("layoutbench-bench"));
-
-    lb::gui::MainWindow window;
-    window.show();
+// The window shown and exposed for at least 200 ms, so opening starts from a settled window.
+bool waitUntilExposed(const QWidget& window) {
     QElapsedTimer shown;
     shown.start();
     while (shown.elapsed() < 200 ||
@@ -205,9 +206,26 @@ int main(int argc, char** argv) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         if (shown.elapsed() > 10000) {
             std::fprintf(stderr, "gui_open_bench: the window was not exposed\n");
-            return 1;
+            return false;
         }
     }
+    return true;
+}
+
+// Sorting and filtering at this size, for the record.
+void measureSortAndFilter(lb::gui::ResultsTab& results) {
+    auto* proxy = results.runsProxy();
+    auto t = Clock::now();
+    proxy->sort(lb::gui::RunsModel::Workload, Qt::DescendingOrder);
+    std::printf("sort by workload:                    %8.1f ms\n", msSince(t));
+    t = Clock::now();
+    proxy->setFilterText(QStringLiteral("failed raid10"));
+    std::printf("filter \"failed raid10\" (%d rows):   %8.1f ms\n", proxy->rowCount(), msSince(t));
+}
+
+// Opens the database in the window and prints the times from the call to the database's
+// snapshot, to the first paint of the runs table and to the comparison shown, and the memory.
+bool measureOpen(lb::gui::MainWindow& window, const std::string& dbPath) {
     const long rssBefore = statusKiB("VmRSS");
     const long hwmBefore = statusKiB("VmHWM");
 
@@ -232,7 +250,7 @@ int main(int argc, char** argv) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     if (!firstPaint.painted() || !opened) {
         std::fprintf(stderr, "gui_open_bench: no paint of the runs table within 120 s\n");
-        return 1;
+        return false;
     }
     auto ms = [&](Clock::time_point t) {
         return std::chrono::duration<double, std::milli>(t - start).count();
@@ -254,13 +272,39 @@ int main(int argc, char** argv) {
     std::printf("peak RSS of the process (ru_maxrss): %8.1f MiB\n",
                 static_cast<double>(usage.ru_maxrss) / 1024.0);
 
-    // Sorting and filtering at this size, for the record.
-    auto* proxy = results->runsProxy();
-    auto t = Clock::now();
-    proxy->sort(lb::gui::RunsModel::Workload, Qt::DescendingOrder);
-    std::printf("sort by workload:                    %8.1f ms\n", msSince(t));
-    t = Clock::now();
-    proxy->setFilterText(QStringLiteral("failed raid10"));
-    std::printf("filter \"failed raid10\" (%d rows):   %8.1f ms\n", proxy->rowCount(), msSince(t));
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const auto options = parseOptions(argc, argv);
+    if (!options) {
+        std::fprintf(stderr, "usage: gui_open_bench [--runs N] [--db PATH] [--keep]\n");
+        return 2;
+    }
+    QTemporaryDir dir;
+    dir.setAutoRemove(!options->keep);
+    std::string dbPath = options->dbPath;
+    if (dbPath.empty())
+        dbPath = dir.filePath(QStringLiteral("results.db")).toStdString();
+    else
+        std::remove(dbPath.c_str());
+    if (!writeDatabaseInChild(dbPath, options->runs))
+        return 1;
+
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("layoutbench-bench"));
+
+    lb::gui::MainWindow window;
+    window.show();
+    if (!waitUntilExposed(window))
+        return 1;
+    if (!measureOpen(window, dbPath))
+        return 1;
+    measureSortAndFilter(*window.resultsTab());
     return 0;
 }

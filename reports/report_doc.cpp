@@ -79,8 +79,19 @@ std::string plural(std::int64_t n, const char* one, const char* many) {
 }
 
 // Which charts a report has, and their captions (the same in every format).
-std::vector<ChartRef> chartPlan(const ReportData& data) {
-    std::vector<ChartRef> out;
+namespace {
+
+// What a series or curve is of, in words: "fio.rand-read.read.bw" is "rand-read read".
+std::string seriesSubject(const std::string& name) {
+    const auto stat = name.rfind('.');
+    const auto family = name.find('.');
+    std::string what = name.substr(family + 1, stat - family - 1);
+    std::replace(what.begin(), what.end(), '.', ' ');
+    return what;
+}
+
+// The results per layout, a chart for each unit the deciding metrics come in.
+void planBarCharts(const ReportData& data, std::vector<ChartRef>& out) {
     bool bytes = false, ops = false, latency = false;
     for (const std::string& m : chart::barMetrics(data)) {
         const auto info = describeMetric(m);
@@ -100,6 +111,10 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
         out.push_back({"bars-latency", "Deciding latencies per layout (lower is better): median "
                                        "over iterations in ms; " +
                                            whiskers});
+}
+
+// The overhead of each comparison that has a deciding metric.
+void planOverheadCharts(const ReportData& data, std::vector<ChartRef>& out) {
     for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
         const Comparison& c = data.comparisons[i];
         const bool any = std::any_of(c.metrics.begin(), c.metrics.end(),
@@ -112,16 +127,18 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                                "arrow where it runs past the top); n: the runs a side; green "
                                "band: viable, red band: not viable."});
     }
+}
+
+// The runs' course: bandwidth and latency over time, percentile curves, queue-depth sweeps and
+// steady-state rounds.
+void planCourseCharts(const ReportData& data, std::vector<ChartRef>& out) {
     const std::vector<std::string> series = chart::timeSeriesNames(data);
     for (std::size_t i = 0; i < series.size(); ++i) {
         const std::string& name = series[i];
         const bool bw = name.ends_with(".bw");
         if (!bw && !name.ends_with(".lat_mean"))
             continue; // IOPS follow the bandwidth at a fixed block size; the app shows them
-        const auto stat = name.rfind('.');
-        const auto family = name.find('.');
-        std::string what = name.substr(family + 1, stat - family - 1);
-        std::replace(what.begin(), what.end(), '.', ' ');
+        const std::string what = seriesSubject(name);
         out.push_back({"series-" + std::to_string(i),
                        std::string(bw ? "Bandwidth" : "Mean total latency") + " of " + what +
                            " over time per layout, averaged per interval as fio logged it: the "
@@ -130,10 +147,7 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
     const std::vector<std::string> curves = chart::percentileCurveNames(data);
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const std::string& name = curves[i];
-        const auto stat = name.rfind('.');
-        const auto family = name.find('.');
-        std::string what = name.substr(family + 1, stat - family - 1);
-        std::replace(what.begin(), what.end(), '.', ' ');
+        const std::string what = seriesSubject(name);
         out.push_back({"curve-" + std::to_string(i),
                        std::string(name.ends_with(".lat_curve") ? "Total" : "Completion") +
                            " latency of " + what +
@@ -154,6 +168,10 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                            "their average, 90 % and 110 % of it (dotted) and the fitted line "
                            "(dashed). Steady: range within 20 % and slope within 10 % of the "
                            "average."});
+}
+
+// Each layout's capacity projection, with the expansion path drawn.
+void planProjectionCharts(const ReportData& data, std::vector<ChartRef>& out) {
     for (std::size_t i = 0; i < data.projections.size(); ++i) {
         const LayoutProjection& p = data.projections[i];
         const ExpansionPath* drawn = chart::drawnExpansion(p);
@@ -174,6 +192,16 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
                       ? std::string("no expansion path keeps up with the growth.")
                       : "the ceiling is not passed within " + years + ": no expansion needed.")});
     }
+}
+
+} // namespace
+
+std::vector<ChartRef> chartPlan(const ReportData& data) {
+    std::vector<ChartRef> out;
+    planBarCharts(data, out);
+    planOverheadCharts(data, out);
+    planCourseCharts(data, out);
+    planProjectionCharts(data, out);
     return out;
 }
 

@@ -22,11 +22,10 @@
 
 namespace lb::report_detail {
 
-void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
-    if ((data.projections.empty() && data.notProjected.empty()) || !data.projectionRequest)
-        return;
-    const ProjectionRequest& r = *data.projectionRequest;
-    doc.heading(2, "Capacity projection");
+namespace {
+
+// What the projection assumes, in one paragraph: growth, use, horizon, drive and prices.
+std::string projectionIntro(const ReportData& data, const ProjectionRequest& r) {
     std::string intro = "Growth " + describeGrowth(r.growth) + " from " +
                         capacityText(data, r.usedBytes) + " in use, over " +
                         std::to_string(r.years) + (r.years == 1 ? " year" : " years");
@@ -40,11 +39,11 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                  (r.price->perTb ? " per TB" : " per drive") + " (--price)";
     if (r.hostBytesPerDay)
         intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
-    doc.para(intro + ".");
+    return intro + ".";
+}
 
-    if (!data.notProjected.empty())
-        doc.para("Not projected: " + joined(data.notProjected, ", ") +
-                 " — imported results whose disks are unknown, and no capacity was given.");
+// Each layout projected: what it holds, its ceiling, and when use passes the ceiling.
+void addCeilingTable(Doc& doc, const ReportData& data, const ProjectionRequest& r) {
     std::vector<std::vector<Cell>> rows;
     for (const auto& p : data.projections)
         rows.push_back(
@@ -57,76 +56,97 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                              : "not within " + std::to_string(r.years) + " years"}});
     if (!rows.empty())
         doc.table({"layout", "usable", "ceiling", "ceiling passed"}, std::move(rows));
+}
 
+// A layout's expansion paths: a row each (disks per step, cost, when, how many, at what end),
+// then what each path does and what zfs list would show of it.
+void addExpansionPaths(Doc& doc, const ReportData& data, const LayoutProjection& p) {
+    if (p.expansions.empty())
+        return;
+    std::vector<std::vector<Cell>> paths;
+    for (const auto& e : p.expansions) {
+        std::string firstStep = "—";
+        if (!e.schedule.empty())
+            firstStep = "month " + std::to_string(e.schedule.front().month);
+        paths.push_back(
+            {{std::string(expansionKindName(e.kind))},
+             {std::to_string(e.disksPerStep), "", true},
+             {capacityText(data, e.stepUsableBytes) + (e.approximate ? " ~" : ""), "", true},
+             {e.stepCostUsd ? display::usd(*e.stepCostUsd) : "—", "", true},
+             {e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "—", "", true},
+             {firstStep},
+             {std::to_string(e.disksBought) +
+                  (e.keepsUp ? ""
+                             : " (limit" +
+                                   (e.limitMonth ? " in month " + std::to_string(*e.limitMonth)
+                                                 : std::string()) +
+                                   ")"),
+              "", true},
+             {e.totalCostUsd ? display::usd(*e.totalCostUsd) : "—", "", true},
+             {capacityText(data, e.finalUsableBytes), "", true}});
+    }
+    doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB", "first step",
+               "disks bought", "total cost", "usable at end"},
+              std::move(paths));
+    std::vector<std::vector<Span>> notes;
+    for (const auto& e : p.expansions) {
+        std::string text = e.description + ". " + e.note;
+        if (e.reportedStepUsableBytes)
+            text += " zfs list would show the first step adding " +
+                    capacityText(data, *e.reportedStepUsableBytes) + ".";
+        notes.push_back({{std::string(expansionKindName(e.kind)), true}, {": " + text}});
+    }
+    doc.bullets(std::move(notes));
+}
+
+// A layout's wear in words: write amplification and its basis, the bytes a day per disk, and
+// when the rated endurance is reached.
+std::string wearText(const WearEstimate& w, const ProjectionRequest& r) {
+    std::string text =
+        "Wear: write amplification " + display::ratio(w.writeAmplification) + " (" +
+        w.layout.basis +
+        (w.modelled ? "; the layout's model says " + display::ratio(w.modelled->factor) + ": " +
+                          w.modelled->basis
+                    : std::string()) +
+        "); " + formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
+        " a day from the hosts is " +
+        formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))) +
+        " a day per disk";
+    if (w.years && w.enduranceBytes)
+        text += std::isfinite(*w.years)
+                    ? "; rated endurance reached in " + fixed(*w.years, 1) + " years"
+                    : "; rated endurance never reached";
+    else if (r.drive && r.drive->medium == DriveMedium::Hdd)
+        text += "; endurance does not apply (hard disk)";
+    else
+        text += "; no drive given, so no rated endurance";
+    if (w.replacementDisks > 0)
+        text += "; " + std::to_string(w.replacementDisks) + " disk(s) bought again within " +
+                std::to_string(r.years) + " years";
+    return text + ".";
+}
+
+} // namespace
+
+void addProjections(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
+    if ((data.projections.empty() && data.notProjected.empty()) || !data.projectionRequest)
+        return;
+    const ProjectionRequest& r = *data.projectionRequest;
+    doc.heading(2, "Capacity projection");
+    doc.para(projectionIntro(data, r));
+    if (!data.notProjected.empty())
+        doc.para("Not projected: " + joined(data.notProjected, ", ") +
+                 " — imported results whose disks are unknown, and no capacity was given.");
+    addCeilingTable(doc, data, r);
     const auto plan = chartPlan(data);
     for (std::size_t i = 0; i < data.projections.size(); ++i) {
         const LayoutProjection& p = data.projections[i];
         doc.heading(3, p.name);
-        if (!p.expansions.empty()) {
-            std::vector<std::vector<Cell>> paths;
-            for (const auto& e : p.expansions) {
-                std::string firstStep = "—";
-                if (!e.schedule.empty())
-                    firstStep = "month " + std::to_string(e.schedule.front().month);
-                paths.push_back(
-                    {{std::string(expansionKindName(e.kind))},
-                     {std::to_string(e.disksPerStep), "", true},
-                     {capacityText(data, e.stepUsableBytes) + (e.approximate ? " ~" : ""), "",
-                      true},
-                     {e.stepCostUsd ? display::usd(*e.stepCostUsd) : "—", "", true},
-                     {e.costPerUsableTbUsd ? display::usd(*e.costPerUsableTbUsd) : "—", "", true},
-                     {firstStep},
-                     {std::to_string(e.disksBought) +
-                          (e.keepsUp
-                               ? ""
-                               : " (limit" +
-                                     (e.limitMonth ? " in month " + std::to_string(*e.limitMonth)
-                                                   : std::string()) +
-                                     ")"),
-                      "", true},
-                     {e.totalCostUsd ? display::usd(*e.totalCostUsd) : "—", "", true},
-                     {capacityText(data, e.finalUsableBytes), "", true}});
-            }
-            doc.table({"expansion", "disks/step", "step usable", "step cost", "per usable TB",
-                       "first step", "disks bought", "total cost", "usable at end"},
-                      std::move(paths));
-            std::vector<std::vector<Span>> notes;
-            for (const auto& e : p.expansions) {
-                std::string text = e.description + ". " + e.note;
-                if (e.reportedStepUsableBytes)
-                    text += " zfs list would show the first step adding " +
-                            capacityText(data, *e.reportedStepUsableBytes) + ".";
-                notes.push_back({{std::string(expansionKindName(e.kind)), true}, {": " + text}});
-            }
-            doc.bullets(std::move(notes));
-        }
+        addExpansionPaths(doc, data, p);
         for (const auto& n : p.notes)
             doc.para(n);
-        if (p.wear) {
-            const WearEstimate& w = *p.wear;
-            std::string text =
-                "Wear: write amplification " + display::ratio(w.writeAmplification) + " (" +
-                w.layout.basis +
-                (w.modelled ? "; the layout's model says " + display::ratio(w.modelled->factor) +
-                                  ": " + w.modelled->basis
-                            : std::string()) +
-                "); " + formatBytes(static_cast<std::uint64_t>(w.hostBytesPerDay)) +
-                " a day from the hosts is " +
-                formatBytes(static_cast<std::uint64_t>(std::llround(w.deviceBytesPerDay))) +
-                " a day per disk";
-            if (w.years && w.enduranceBytes)
-                text += std::isfinite(*w.years)
-                            ? "; rated endurance reached in " + fixed(*w.years, 1) + " years"
-                            : "; rated endurance never reached";
-            else if (r.drive && r.drive->medium == DriveMedium::Hdd)
-                text += "; endurance does not apply (hard disk)";
-            else
-                text += "; no drive given, so no rated endurance";
-            if (w.replacementDisks > 0)
-                text += "; " + std::to_string(w.replacementDisks) +
-                        " disk(s) bought again within " + std::to_string(r.years) + " years";
-            doc.para(text + ".");
-        }
+        if (p.wear)
+            doc.para(wearText(*p.wear, r));
         if (p.cost)
             doc.para(display::horizonCost(*p.cost, r.years));
         const std::string id = "projection-" + std::to_string(i);
@@ -136,6 +156,53 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
                     doc.chart(ref.id, ref.caption);
     }
 }
+
+namespace {
+
+// A comparison's table, a row per metric; a metric not confident for the reason all share says
+// only "no" (the reason stands once above the table).
+std::vector<std::vector<Cell>> metricRows(const Comparison& c, const std::string& sameUncertainty) {
+    std::vector<std::vector<Cell>> rows;
+    for (const auto& m : c.metrics)
+        rows.push_back(
+            {{m.name, "", false, true},
+             {display::value(m.baselineMedian, m.unit), "", true},
+             {display::value(m.candidateMedian, m.unit), "", true},
+             {display::ratio(m.ratio), "", true},
+             {display::percent(m.overhead), "", true},
+             {intervalText(m), "", true},
+             {verdictCell(m), m.decisive ? chart::verdictColour(m.verdict) : std::string()},
+             {!m.decisive                ? "—"
+              : m.confident              ? "yes"
+              : !sameUncertainty.empty() ? "no"
+                                         : "no: " + m.uncertainty},
+             {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples), "",
+              true}});
+    return rows;
+}
+
+// What qualifies a comparison's figures, and the metrics kept out of its verdict.
+void addComparisonNotes(Doc& doc, const Comparison& c) {
+    std::vector<std::vector<Span>> notes;
+    for (const auto& line : noteLines(c))
+        notes.push_back({{line.text + " — on " + noteMetricsText(line, c, 6)}});
+    if (!notes.empty()) {
+        doc.para("What qualifies these figures:");
+        doc.bullets(std::move(notes));
+    }
+    std::vector<std::vector<Span>> excluded;
+    for (const auto& m : c.metrics)
+        if (!m.excluded.empty())
+            excluded.push_back({{m.name, true}, {": " + m.excluded}});
+    for (const auto& n : c.notCompared)
+        excluded.push_back({{n.name, true}, {": " + n.reason}});
+    if (!excluded.empty()) {
+        doc.para("Not compared (kept out of the verdict):");
+        doc.bullets(std::move(excluded));
+    }
+}
+
+} // namespace
 
 void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string>& charts) {
     for (std::size_t i = 0; i < data.comparisons.size(); ++i) {
@@ -158,42 +225,10 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
                      ". Metrics marked “shown” do not decide and have no verdict.");
         else
             doc.para("Metrics marked “shown” do not decide and have no verdict.");
-        std::vector<std::vector<Cell>> rows;
-        for (const auto& m : c.metrics)
-            rows.push_back(
-                {{m.name, "", false, true},
-                 {display::value(m.baselineMedian, m.unit), "", true},
-                 {display::value(m.candidateMedian, m.unit), "", true},
-                 {display::ratio(m.ratio), "", true},
-                 {display::percent(m.overhead), "", true},
-                 {intervalText(m), "", true},
-                 {verdictCell(m), m.decisive ? chart::verdictColour(m.verdict) : std::string()},
-                 {!m.decisive                ? "—"
-                  : m.confident              ? "yes"
-                  : !sameUncertainty.empty() ? "no"
-                                             : "no: " + m.uncertainty},
-                 {std::to_string(m.baselineSamples) + " / " + std::to_string(m.candidateSamples),
-                  "", true}});
         doc.table({"metric", "baseline", "candidate", "ratio", "overhead", "95 % interval",
                    "verdict", "confident", "runs"},
-                  std::move(rows));
-        std::vector<std::vector<Span>> notes;
-        for (const auto& line : noteLines(c))
-            notes.push_back({{line.text + " — on " + noteMetricsText(line, c, 6)}});
-        if (!notes.empty()) {
-            doc.para("What qualifies these figures:");
-            doc.bullets(std::move(notes));
-        }
-        std::vector<std::vector<Span>> excluded;
-        for (const auto& m : c.metrics)
-            if (!m.excluded.empty())
-                excluded.push_back({{m.name, true}, {": " + m.excluded}});
-        for (const auto& n : c.notCompared)
-            excluded.push_back({{n.name, true}, {": " + n.reason}});
-        if (!excluded.empty()) {
-            doc.para("Not compared (kept out of the verdict):");
-            doc.bullets(std::move(excluded));
-        }
+                  metricRows(c, sameUncertainty));
+        addComparisonNotes(doc, c);
         const std::string id = "overhead-" + std::to_string(i);
         if (charts.count(id))
             for (const auto& ref : chartPlan(data))

@@ -40,8 +40,8 @@ QTableView* makeTable(QAbstractItemModel* model) {
 
 } // namespace
 
-ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
-    // Runs.
+// The runs stored, with their filter and count.
+QWidget* ResultsTab::makeRunsPane() {
     runs_ = new RunsModel(this);
     runsProxy_ = new RunsFilterModel(this);
     runsProxy_->setSourceModel(runs_);
@@ -78,8 +78,11 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     runsLayout->setContentsMargins(0, 0, 0, 0);
     runsLayout->addLayout(runsTop);
     runsLayout->addWidget(runsView_, 1);
+    return runsBox;
+}
 
-    // Comparison.
+// The layouts compared, the runs they are taken from, and the verdict bands.
+QHBoxLayout* ResultsTab::makeComparisonPicker() {
     baseline_ = new QComboBox;
     candidate_ = new QComboBox;
     campaign_ = new QComboBox;
@@ -113,7 +116,12 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     pick->addWidget(viable_);
     pick->addWidget(new QLabel(tr("Not viable ≥")));
     pick->addWidget(notViable_);
+    return pick;
+}
 
+// The comparison: the picker, the summary in words and each metric's row, worst first.
+QWidget* ResultsTab::makeComparisonPane() {
+    auto* pick = makeComparisonPicker();
     summary_ = new QLabel;
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
@@ -147,7 +155,12 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     cmpLayout->addLayout(pick);
     cmpLayout->addWidget(summary_);
     cmpLayout->addWidget(comparisonView_, 1);
+    return cmpBox;
+}
 
+ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
+    auto* runsBox = makeRunsPane();
+    auto* cmpBox = makeComparisonPane();
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(runsBox);
     split->addWidget(cmpBox);

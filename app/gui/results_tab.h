@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -56,6 +57,9 @@ signals:
                           const lb::Thresholds& thresholds, std::optional<std::int64_t> campaignId);
 
 private:
+    QWidget* makeRunsPane();
+    QHBoxLayout* makeComparisonPicker();
+    QWidget* makeComparisonPane();
     void updateRunCount();
 
     RunsModel* runs_ = nullptr;

@@ -91,32 +91,53 @@ Expected<ScenarioGuest> checkHypervisor(const toml::table& t, const std::string&
     return g;
 }
 
-} // namespace
+const OptionSpec& guestKey(std::string_view n) {
+    return scenarioKey(ScenarioTable::Guest, n);
+}
+const OptionSpec& layoutKey(std::string_view n) {
+    return scenarioKey(ScenarioTable::Layout, n);
+}
 
-Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
-                                   const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t, ScenarioTable::Guest, where, rep); !r)
-        return fail(r.error());
-    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
-        return scenarioKey(ScenarioTable::Guest, n);
-    };
-    ScenarioGuest g;
-    LB_TRY(hypervisorName, getChoice(t, keyOf("hypervisor"), where, rep));
+// A list of strings, as the disks and fw_cfg keys take it: absent is empty, and a message says
+// what the list holds (`list`) and what each item is (`item`).
+Expected<std::vector<std::string>> stringArray(const toml::table& t, const OptionSpec& key,
+                                               const std::string& where, const Reporter& rep,
+                                               const std::string& list, const std::string& item) {
+    std::vector<std::string> out;
+    const toml::node* node = t.get(key.name);
+    if (!node)
+        return out;
+    const auto* arr = node->as_array();
+    if (!arr)
+        return badInput(rep.at(*node, where + key.name, "expected a list of " + list));
+    for (const auto& entry : *arr) {
+        const auto* s = entry.as_string();
+        if (!s)
+            return badInput(rep.at(entry, where + key.name, "expected " + item));
+        out.push_back(s->get());
+    }
+    return out;
+}
+
+// Which hypervisor runs the guest, what the guest runs, and how layoutbench reaches it.
+Expected<void> parseGuestReach(const toml::table& t, const std::string& where,
+                               const std::string& baseDir, const Reporter& rep, ScenarioGuest& g) {
+    LB_TRY(hypervisorName, getChoice(t, guestKey("hypervisor"), where, rep));
     g.hypervisor = *enumFromName<Hypervisor>(hypervisorName);
-    LB_TRY(layout, getChoice(t, keyOf("layout"), where, rep));
+    LB_TRY(layout, getChoice(t, guestKey("layout"), where, rep));
     g.layout = layout;
-    LB_TRY(guestOs, getChoice(t, keyOf("os"), where, rep));
+    LB_TRY(guestOs, getChoice(t, guestKey("os"), where, rep));
     g.os = *enumFromName<TargetOs>(guestOs);
     if (g.os == TargetOs::FreeBsd && !g.layout.starts_with("zfs"))
         return badInput(
             rep.at(t, "layout", where + "layout",
                    "a FreeBSD guest builds ZFS (zfs-stripe); ext4 and xfs are Linux's"));
-    LB_TRY(sshPort, getInt(t, keyOf("ssh_port"), where, rep));
+    LB_TRY(sshPort, getInt(t, guestKey("ssh_port"), where, rep));
     g.sshPort = static_cast<int>(sshPort);
     if (g.sshPort != 0 && g.hypervisor != Hypervisor::Qemu)
         return badInput(rep.at(t, "ssh_port", where + "ssh_port",
                                "only a qemu guest started by layoutbench has a forwarded port"));
-    LB_TRY(target, getString(t, keyOf("target").name.c_str(), where, rep, false,
+    LB_TRY(target, getString(t, guestKey("target").name.c_str(), where, rep, false,
                              g.sshPort ? "ssh://root@127.0.0.1:" + std::to_string(g.sshPort) : ""));
     if (target.empty())
         return badInput(rep.at(t, where + "target",
@@ -125,18 +146,26 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     if (auto url = parseSshUrl(target); !url)
         return badInput(rep.at(t, "target", where + "target", url.error().message));
     g.target = target;
-    LB_TRY(identity, getString(t, keyOf("identity"), where, rep));
+    LB_TRY(identity, getString(t, guestKey("identity"), where, rep));
     g.identity = resolve(baseDir, identity);
-    LB_TRY(knownHosts, getString(t, keyOf("known_hosts"), where, rep));
+    LB_TRY(knownHosts, getString(t, guestKey("known_hosts"), where, rep));
     g.knownHosts = resolve(baseDir, knownHosts);
-    LB_TRY(kernel, getString(t, keyOf("kernel"), where, rep));
+    return {};
+}
+
+// What the guest boots (a kernel, an image, firmware) and the disk it is given.
+Expected<void> parseGuestBoot(const toml::table& t, const std::string& where,
+                              const std::string& baseDir, const Reporter& rep, ScenarioGuest& g) {
+    LB_TRY(kernel, getString(t, guestKey("kernel"), where, rep));
     g.kernel = resolve(baseDir, kernel);
-    LB_TRY(initrd, getString(t, keyOf("initrd"), where, rep));
+    LB_TRY(initrd, getString(t, guestKey("initrd"), where, rep));
     g.initrd = resolve(baseDir, initrd);
-    LB_TRY(append, getString(t, keyOf("append"), where, rep));
+    LB_TRY(append, getString(t, guestKey("append"), where, rep));
     g.append = append;
-    LB_TRY(image, getString(t, keyOf("image"), where, rep));
+    LB_TRY(image, getString(t, guestKey("image"), where, rep));
     g.image = resolve(baseDir, image);
+    LB_TRY(firmware, getString(t, guestKey("firmware"), where, rep));
+    g.firmware = resolve(baseDir, firmware);
     // A qemu guest booted from an image, and every bhyve guest, has that image as its first
     // disk. FreeBSD names virtio disks vtbd0, vtbd1, ...
     const bool second =
@@ -144,120 +173,131 @@ Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& wher
     const std::string defaultDisk = g.os == TargetOs::FreeBsd
                                         ? (second ? "/dev/vtbd1" : "/dev/vtbd0")
                                         : (second ? "/dev/vdb" : "/dev/vda");
-    LB_TRY(disk, getString(t, keyOf("disk").name.c_str(), where, rep, false, defaultDisk));
+    LB_TRY(disk, getString(t, guestKey("disk").name.c_str(), where, rep, false, defaultDisk));
     if (disk.rfind("/dev/", 0) != 0)
         return badInput(rep.at(t, "disk", where + "disk", "must be a path under /dev/"));
     g.disk = disk;
-    LB_TRY(accel, getChoice(t, keyOf("accel"), where, rep));
+    LB_TRY(attachAs, getString(t, guestKey("attach_as").name.c_str(), where, rep, false,
+                               g.hypervisor == Hypervisor::Xen ? "xvdb" : "vdb"));
+    g.attachAs = attachAs;
+    return {};
+}
+
+// The virtual machine itself: accelerator, memory, processors, the disk's cache and I/O, its
+// bus, qemu's fw_cfg entries, bhyve's tap interface and libvirt's or Xen's domain.
+Expected<void> parseGuestMachine(const toml::table& t, const std::string& where,
+                                 const Reporter& rep, ScenarioGuest& g) {
+    LB_TRY(accel, getChoice(t, guestKey("accel"), where, rep));
     g.accel = accel;
-    LB_TRY(memory, getSize(t, keyOf("memory"), where, rep, SizeConvention::Binary));
+    LB_TRY(memory, getSize(t, guestKey("memory"), where, rep, SizeConvention::Binary));
     if (memory < 64 * 1024 * 1024)
         return badInput(rep.at(t, "memory", where + "memory", "must be at least 64M"));
     g.memoryBytes = memory;
-    LB_TRY(cpus, getInt(t, keyOf("cpus"), where, rep));
+    LB_TRY(cpus, getInt(t, guestKey("cpus"), where, rep));
     g.cpus = static_cast<int>(cpus);
-    LB_TRY(cache, getChoice(t, keyOf("cache"), where, rep));
+    LB_TRY(cache, getChoice(t, guestKey("cache"), where, rep));
     g.cache = cache;
-    LB_TRY(aio, getChoice(t, keyOf("aio"), where, rep));
+    LB_TRY(aio, getChoice(t, guestKey("aio"), where, rep));
     g.aio = aio;
-    LB_TRY(iothreads, getInt(t, keyOf("iothreads"), where, rep));
+    LB_TRY(iothreads, getInt(t, guestKey("iothreads"), where, rep));
     g.iothreads = static_cast<int>(iothreads);
-    LB_TRY(bus, getChoice(t, keyOf("bus"), where, rep));
+    LB_TRY(bus, getChoice(t, guestKey("bus"), where, rep));
     g.bus = bus;
-    if (const toml::node* fw = t.get(keyOf("fw_cfg").name)) {
-        const auto* arr = fw->as_array();
-        if (!arr)
-            return badInput(rep.at(*fw, where + "fw_cfg", "expected a list of name=…,file=…"));
-        for (const auto& item : *arr) {
-            const auto* str = item.as_string();
-            if (!str)
-                return badInput(rep.at(item, where + "fw_cfg", "expected a string"));
-            g.fwCfg.push_back(str->get());
-        }
-    }
-    LB_TRY(firmware, getString(t, keyOf("firmware"), where, rep));
-    g.firmware = resolve(baseDir, firmware);
-    LB_TRY(tap, getString(t, keyOf("tap").name.c_str(), where, rep, false, "tap0"));
+    LB_TRY(fwCfg, stringArray(t, guestKey("fw_cfg"), where, rep, "name=…,file=…", "a string"));
+    g.fwCfg = std::move(fwCfg);
+    LB_TRY(tap, getString(t, guestKey("tap").name.c_str(), where, rep, false, "tap0"));
     g.tap = tap;
-    LB_TRY(domain, getString(t, keyOf("domain"), where, rep));
+    LB_TRY(domain, getString(t, guestKey("domain"), where, rep));
     g.domain = domain;
-    LB_TRY(attachAs, getString(t, keyOf("attach_as").name.c_str(), where, rep, false,
-                               g.hypervisor == Hypervisor::Xen ? "xvdb" : "vdb"));
-    g.attachAs = attachAs;
+    return {};
+}
+
+} // namespace
+
+Expected<ScenarioGuest> parseGuest(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Guest, where, rep); !r)
+        return fail(r.error());
+    ScenarioGuest g;
+    LB_TRY_VOID(parseGuestReach(t, where, baseDir, rep, g));
+    LB_TRY_VOID(parseGuestBoot(t, where, baseDir, rep, g));
+    LB_TRY_VOID(parseGuestMachine(t, where, rep, g));
     return checkHypervisor(t, where, rep, std::move(g));
 }
 
-Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
-                                     const std::string& baseDir, const Reporter& rep) {
-    if (auto r = rejectUnknown(t, ScenarioTable::Layout, where, rep); !r)
-        return fail(r.error());
-    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
-        return scenarioKey(ScenarioTable::Layout, n);
-    };
-    ScenarioLayout l;
-    l.line = static_cast<int>(t.source().begin.line);
-    LB_TRY(name, getString(t, keyOf("name"), where, rep));
+namespace {
+
+// The layout's name, kind and role, and where it is built: a directory, or a pool's name.
+Expected<void> parseLayoutIdentity(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep,
+                                   ScenarioLayout& l) {
+    LB_TRY(name, getString(t, layoutKey("name"), where, rep));
     if (!validName(name))
         return badInput(
             rep.at(t, "name", where + "name", "use letters, digits, '-', '_' and '.' only"));
     l.name = name;
-    LB_TRY(kindText, getString(t, keyOf("kind"), where, rep));
+    LB_TRY(kindText, getString(t, layoutKey("kind"), where, rep));
     const auto kind = parseLayoutKind(kindText);
     if (!kind)
         return badInput(rep.at(t, "kind", where + "kind", unknownLayoutKind(kindText)));
     l.kind = *kind;
-    LB_TRY(baseline, getBool(t, keyOf("baseline"), where, rep));
+    LB_TRY(baseline, getBool(t, layoutKey("baseline"), where, rep));
     l.baseline = baseline;
     // Required where it applies: dir layouts only.
-    LB_TRY(path, getString(t, keyOf("path").name.c_str(), where, rep, l.kind == LayoutKind::Dir));
+    LB_TRY(path,
+           getString(t, layoutKey("path").name.c_str(), where, rep, l.kind == LayoutKind::Dir));
     if (l.kind == LayoutKind::Dir && path.empty())
         return badInput(rep.at(t, "path", where + "path", "must not be empty"));
     l.path = resolve(baseDir, path);
     if (l.kind != LayoutKind::Dir && !path.empty())
         return badInput(rep.at(t, "path", where + "path", "only dir layouts take a path"));
-    LB_TRY(pool, getString(t, keyOf("pool").name.c_str(), where, rep, false, "lb-" + l.name));
+    LB_TRY(pool, getString(t, layoutKey("pool").name.c_str(), where, rep, false, "lb-" + l.name));
     if (!validName(pool))
         return badInput(rep.at(t, where + "pool", "use letters, digits, '-', '_' and '.' only"));
     l.pool = pool;
-    LB_TRY(ashift, getInt(t, keyOf("ashift"), where, rep));
+    return {};
+}
+
+// The pool's shape and properties: ashift, recordsize, vdevs, dRAID's groups and spares,
+// compression, atime and autotrim.
+Expected<void> parseZfsProperties(const toml::table& t, const std::string& where,
+                                  const Reporter& rep, ScenarioLayout& l) {
+    LB_TRY(ashift, getInt(t, layoutKey("ashift"), where, rep));
     l.ashift = static_cast<unsigned>(ashift);
-    LB_TRY(record, getSize(t, keyOf("recordsize"), where, rep, SizeConvention::Binary));
+    LB_TRY(record, getSize(t, layoutKey("recordsize"), where, rep, SizeConvention::Binary));
     if (record < 512 || record > 16 * 1024 * 1024 || (record & (record - 1)) != 0)
         return badInput(rep.at(t, "recordsize", where + "recordsize",
                                "must be a power of two from 512 to 16M"));
     l.recordsizeBytes = record;
     if (l.kind == LayoutKind::ZfsMirror || isRaidz(l.kind) || isDraid(l.kind)) {
-        LB_TRY(vdevs, getInt(t, keyOf("vdevs"), where, rep));
+        LB_TRY(vdevs, getInt(t, layoutKey("vdevs"), where, rep));
         l.vdevs = static_cast<unsigned>(vdevs);
     }
     if (isDraid(l.kind)) {
-        LB_TRY(data, getInt(t, keyOf("draid_data"), where, rep));
-        LB_TRY(spares, getInt(t, keyOf("draid_spares"), where, rep));
+        LB_TRY(data, getInt(t, layoutKey("draid_data"), where, rep));
+        LB_TRY(spares, getInt(t, layoutKey("draid_spares"), where, rep));
         l.draid = {static_cast<unsigned>(data), static_cast<unsigned>(spares)};
     }
-    LB_TRY(compression, getString(t, keyOf("compression"), where, rep));
+    LB_TRY(compression, getString(t, layoutKey("compression"), where, rep));
     l.compression = compression;
-    LB_TRY(atime, getBool(t, keyOf("atime"), where, rep));
+    LB_TRY(atime, getBool(t, layoutKey("atime"), where, rep));
     l.atime = atime;
-    LB_TRY(autotrim, getBool(t, keyOf("autotrim"), where, rep));
+    LB_TRY(autotrim, getBool(t, layoutKey("autotrim"), where, rep));
     l.autotrim = autotrim;
-    LB_TRY(under, getDouble(t, keyOf("underprovision"), where, rep));
+    return {};
+}
+
+// The disks the layout is built on, the share of each it uses, and an md array under it.
+Expected<void> parseLayoutDisks(const toml::table& t, const std::string& where, const Reporter& rep,
+                                ScenarioLayout& l) {
+    LB_TRY(under, getDouble(t, layoutKey("underprovision"), where, rep));
     if (!(under > 0 && under <= 1.0))
         return badInput(
             rep.at(t, "underprovision", where + "underprovision", "must be a fraction in (0, 1]"));
     l.underprovision = under;
-    if (const toml::node* disks = t.get(keyOf("disks").name)) {
-        const auto* arr = disks->as_array();
-        if (!arr)
-            return badInput(rep.at(*disks, where + "disks", "expected a list of disk names"));
-        for (const auto& item : *arr) {
-            const auto* s = item.as_string();
-            if (!s)
-                return badInput(rep.at(item, where + "disks", "expected a disk name"));
-            l.disks.push_back(s->get());
-        }
-    }
-    if (const toml::node* inner = t.get(keyOf("inner").name)) {
+    LB_TRY(disks, stringArray(t, layoutKey("disks"), where, rep, "disk names", "a disk name"));
+    l.disks = std::move(disks);
+    if (const toml::node* inner = t.get(layoutKey("inner").name)) {
         const auto* str = inner->as_string();
         const auto innerKind = str ? parseLayoutKind(str->get()) : std::nullopt;
         if (!innerKind || !isMd(*innerKind))
@@ -268,6 +308,12 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
                                    "built on an inner md array"));
         l.inner = innerKind;
     }
+    return {};
+}
+
+// The md array's keys, taken only by md layouts and layouts on an inner md array.
+Expected<void> parseMdProperties(const toml::table& t, const std::string& where,
+                                 const Reporter& rep, ScenarioLayout& l) {
     const auto md = l.mdKind();
     for (const char* key : {"md_device", "chunk", "bitmap", "assume_clean"})
         if (!md && t.get(key))
@@ -276,23 +322,31 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     if (!isMd(l.kind) && t.get("filesystem"))
         return badInput(rep.at(t, "filesystem", where + "filesystem",
                                "only md layouts are given a file system here"));
-    LB_TRY(mdDevice, getString(t, keyOf("md_device").name.c_str(), where, rep, false,
+    LB_TRY(mdDevice, getString(t, layoutKey("md_device").name.c_str(), where, rep, false,
                                "/dev/md/lb-" + l.name));
     if (mdDevice.rfind("/dev/md", 0) != 0)
         return badInput(
             rep.at(t, "md_device", where + "md_device", "must be /dev/mdN or /dev/md/NAME"));
     l.mdDevice = md ? mdDevice : "";
-    LB_TRY(chunk, getSize(t, keyOf("chunk"), where, rep, SizeConvention::Binary));
+    LB_TRY(chunk, getSize(t, layoutKey("chunk"), where, rep, SizeConvention::Binary));
     if (chunk < 4096 || (chunk & (chunk - 1)) != 0)
         return badInput(
             rep.at(t, "chunk", where + "chunk", "must be a power of two of at least 4K"));
     l.chunkBytes = chunk;
-    LB_TRY(bitmap, getChoice(t, keyOf("bitmap"), where, rep));
+    LB_TRY(bitmap, getChoice(t, layoutKey("bitmap"), where, rep));
     l.bitmap = bitmap == "internal";
-    LB_TRY(assumeClean, getBool(t, keyOf("assume_clean"), where, rep));
+    LB_TRY(assumeClean, getBool(t, layoutKey("assume_clean"), where, rep));
     l.assumeClean = assumeClean;
-    LB_TRY(filesystem, getChoice(t, keyOf("filesystem"), where, rep));
+    LB_TRY(filesystem, getChoice(t, layoutKey("filesystem"), where, rep));
     l.filesystem = filesystem;
+    return {};
+}
+
+// The layout's [layouts.guest] (required of a guest layout, refused elsewhere) and
+// [layouts.export] tables.
+Expected<void> parseGuestAndExport(const toml::table& t, const std::string& where,
+                                   const std::string& baseDir, const Reporter& rep,
+                                   ScenarioLayout& l) {
     if (const toml::node* guest = t.get("guest")) {
         const auto* gt = guest->as_table();
         if (!gt)
@@ -314,14 +368,21 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         LB_TRY(e, parseExport(*et, where + "export.", baseDir, rep, l));
         l.exported = std::move(e);
     }
+    return {};
+}
+
+// The disks each kind needs, and SSD preconditioning, which a directory takes only with a size.
+Expected<void> parsePrecondition(const toml::table& t, const std::string& where,
+                                 const Reporter& rep, ScenarioLayout& l) {
     if (l.kind == LayoutKind::Guest && !l.inner && l.disks.size() > 1)
         return badInput(rep.at(t, "disks", where + "disks",
                                "a guest without an inner md array is passed exactly one disk"));
     if (l.kind == LayoutKind::Dir && !l.disks.empty())
         return badInput(rep.at(t, "disks", where + "disks", "a dir layout takes no disks"));
     if (l.kind != LayoutKind::Dir && l.disks.empty())
-        return badInput(rep.at(t, where + "disks", "a " + kindText + " layout needs disks"));
-    LB_TRY(precondition, getChoice(t, keyOf("precondition"), where, rep));
+        return badInput(rep.at(t, where + "disks",
+                               "a " + std::string(layoutKindName(l.kind)) + " layout needs disks"));
+    LB_TRY(precondition, getChoice(t, layoutKey("precondition"), where, rep));
     l.precondition = precondition == "snia";
     LB_TRY(bytes, getPreconditionSize(t, where, rep));
     l.preconditionBytes = bytes;
@@ -329,6 +390,23 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
         return badInput(rep.at(t, "precondition", where + "precondition",
                                "a dir layout is preconditioned only with a precondition_size: "
                                "layoutbench does not fill a directory it did not make"));
+    return {};
+}
+
+} // namespace
+
+Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& where,
+                                     const std::string& baseDir, const Reporter& rep) {
+    if (auto r = rejectUnknown(t, ScenarioTable::Layout, where, rep); !r)
+        return fail(r.error());
+    ScenarioLayout l;
+    l.line = static_cast<int>(t.source().begin.line);
+    LB_TRY_VOID(parseLayoutIdentity(t, where, baseDir, rep, l));
+    LB_TRY_VOID(parseZfsProperties(t, where, rep, l));
+    LB_TRY_VOID(parseLayoutDisks(t, where, rep, l));
+    LB_TRY_VOID(parseMdProperties(t, where, rep, l));
+    LB_TRY_VOID(parseGuestAndExport(t, where, baseDir, rep, l));
+    LB_TRY_VOID(parsePrecondition(t, where, rep, l));
     return l;
 }
 
