@@ -110,8 +110,7 @@ TEST(IozoneExcel, DisagreeingNumberNamesLineAndField) {
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
     const auto runs = iozone::parse(text);
     ASSERT_FALSE(runs);
-    EXPECT_EQ(runs.error().message.rfind(std::to_string(line) + ": write: '512774' differs", 0),
-              0u)
+    EXPECT_EQ(runs.error().message.rfind(std::to_string(line) + ": write: '512774' differs", 0), 0u)
         << runs.error().message;
 }
 
@@ -136,4 +135,21 @@ TEST(IozoneExcel, BadCellAndUnplacedLineAreNamed) {
     ASSERT_FALSE(wide);
     EXPECT_NE(wide.error().message.find("14 values under 13 record sizes"), std::string::npos)
         << wide.error().message;
+}
+
+TEST(IozoneExcel, PublishedThroughputReportOfIozone3308) {
+    const auto text = golden("iozone/3.308/forum-l5-u5-s50m-R.txt");
+    const auto whole = runsOf(text);
+    ASSERT_EQ(whole.size(), 1u);
+    const auto& run = whole[0].run;
+    EXPECT_EQ(run.metrics.size(), 11u);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.mixed"), 1135221.11 * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.pread"), 1598297.62 * 1024);
+    EXPECT_EQ(run.origin.spec.at("processes"), "5");
+
+    // "Output is in Kbytes/sec", "Record size = 4 Kbytes ": the report alone, as 3.308 spells it.
+    const auto alone = runsOf(reportOnly(text, "\"Throughput report"));
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_EQ(sortedMetrics(alone[0].run.metrics), sortedMetrics(run.metrics));
+    EXPECT_TRUE(alone[0].run.caveats.empty());
 }
