@@ -195,6 +195,10 @@ Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
 Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::string& path,
                                                                  std::string text) {
     const auto format = detect(text);
+    if (!format && iozone::looksLikeSpreadsheet(text))
+        return located(path, "1: an iozone -Rb spreadsheet (binary Excel) is not imported: "
+                             "import iozone's standard output, which holds the same tables "
+                             "after 'Excel output is below:'");
     if (!format)
         return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
                              "fio JSON or terse, iozone, dd)");

@@ -2,6 +2,7 @@
 // automatic mode's table become iozone.* metrics in bytes/s (iozone's kB are KiB).
 #include "probes/iozone.h"
 
+#include "probes/iozone_internal.h"
 #include "probes/text_fields.h"
 
 #include <algorithm>
@@ -14,18 +15,65 @@
 
 namespace lb::iozone {
 
+namespace detail {
+
+Unexpected lineError(int line, std::string_view field, const std::string& message) {
+    return badInput(std::to_string(line) + ": " + std::string(field) + ": " + message);
+}
+
+std::string sizeName(std::uint64_t kib) {
+    if (kib >= 1024 * 1024 && kib % (1024 * 1024) == 0)
+        return std::to_string(kib / (1024 * 1024)) + "G";
+    if (kib >= 1024 && kib % 1024 == 0)
+        return std::to_string(kib / 1024) + "M";
+    return std::to_string(kib) + "k";
+}
+
+std::optional<std::uint64_t> wholeNumber(std::string_view s) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+    return std::strtoull(std::string(s).c_str(), nullptr, 10);
+}
+
+std::string cellPrefix(std::uint64_t fileKiB, std::uint64_t recordKiB) {
+    return "iozone.f" + sizeName(fileKiB) + "-r" + sizeName(recordKiB) + ".";
+}
+
+void addMetric(Invocation& inv, const std::string& name, double value) {
+    if (inv.opsMode)
+        inv.run.metrics.push_back({name + "_ops", value, Unit::OpsPerSecond});
+    else
+        inv.run.metrics.push_back({name, value * text::bytesPerKiB, Unit::BytesPerSecond});
+}
+
+Expected<void> addOrCheck(Invocation& inv, const std::string& name, double value,
+                          std::string_view printed, const text::Line& line,
+                          std::string_view field) {
+    const auto stored = (inv.opsMode ? name + "_ops" : name);
+    const auto same = [&](const Metric& m) { return m.name == stored; };
+    const auto it = std::find_if(inv.run.metrics.begin(), inv.run.metrics.end(), same);
+    if (it == inv.run.metrics.end()) {
+        addMetric(inv, name, value);
+        return {};
+    }
+    const double converted = inv.opsMode ? value : value * text::bytesPerKiB;
+    if (it->value != converted)
+        return lineError(line.number, field,
+                         text::quoted(printed) +
+                             " differs from the same figure in iozone's output above");
+    return {};
+}
+
+} // namespace detail
+
 namespace {
 
+using namespace detail;
 using text::Line;
 using text::Token;
 
 constexpr std::string_view banner = "Iozone: Performance Test of File I/O";
 constexpr std::string_view childrenSee = "Children see throughput for";
-
-struct Name {
-    std::string_view printed;
-    std::string_view op;
-};
 
 // Throughput mode's labels ("Children see throughput for 4 <label> = ...").
 constexpr std::array<Name, 13> throughputLabels{{
@@ -61,54 +109,8 @@ constexpr std::array<Name, 13> tableHeadings{{
     {"freread", "freread"},
 }};
 
-template <std::size_t N>
-std::optional<std::string_view> lookup(const std::array<Name, N>& names, std::string_view key) {
-    for (const auto& n : names)
-        if (n.printed == key)
-            return n.op;
-    return std::nullopt;
-}
-
 bool contains(std::string_view s, std::string_view what) {
     return s.find(what) != std::string_view::npos;
-}
-
-Unexpected lineError(int line, std::string_view field, const std::string& message) {
-    return badInput(std::to_string(line) + ": " + std::string(field) + ": " + message);
-}
-
-// 64 -> "64k", 4096 -> "4M", 1048576 -> "1G": the sizes in a table metric's name.
-std::string sizeName(std::uint64_t kib) {
-    if (kib >= 1024 * 1024 && kib % (1024 * 1024) == 0)
-        return std::to_string(kib / (1024 * 1024)) + "G";
-    if (kib >= 1024 && kib % 1024 == 0)
-        return std::to_string(kib / 1024) + "M";
-    return std::to_string(kib) + "k";
-}
-
-std::optional<std::uint64_t> wholeNumber(std::string_view s) {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
-        return std::nullopt;
-    return std::strtoull(std::string(s).c_str(), nullptr, 10);
-}
-
-// What one invocation printed, as it is read.
-struct Invocation {
-    int line = 0;
-    std::string raw;
-    std::string version;
-    bool banner = false;
-    bool opsMode = false;
-    ParsedRun run;
-    std::vector<std::string> fileSizes;   // automatic table rows, in bytes
-    std::vector<std::string> recordSizes; // automatic table rows, in bytes
-};
-
-void addMetric(Invocation& inv, const std::string& name, double value) {
-    if (inv.opsMode)
-        inv.run.metrics.push_back({name + "_ops", value, Unit::OpsPerSecond});
-    else
-        inv.run.metrics.push_back({name, value * text::bytesPerKiB, Unit::BytesPerSecond});
 }
 
 // "Children see throughput for  4 initial writers  =  907733.81 kB/sec"
@@ -212,7 +214,7 @@ Expected<void> tableRow(Invocation& inv, const std::vector<Column>& columns, con
     auto cells = rowCells(columns, values, line.number);
     if (!cells)
         return fail(cells.error());
-    const std::string prefix = "iozone.f" + sizeName(*fileKiB) + "-r" + sizeName(*recordKiB) + ".";
+    const std::string prefix = cellPrefix(*fileKiB, *recordKiB);
     for (std::size_t i = 0; i < columns.size(); ++i) {
         if (!(*cells)[i] || columns[i].op.empty())
             continue;
@@ -260,6 +262,9 @@ void settingLine(Invocation& inv, std::string_view line) {
         sizeSetting(inv, trimmed, "file_size_bytes");
     } else if (contains(trimmed, "operations per second") || contains(trimmed, "OPS Mode")) {
         inv.opsMode = true;
+        inv.unitStated = true;
+    } else if (trimmed.starts_with("Output is in")) {
+        inv.unitStated = true;
     }
 }
 
@@ -268,10 +273,17 @@ Expected<Invocation> readInvocation(std::span<const Line> lines) {
     Invocation inv;
     inv.line = lines.front().number;
     std::optional<std::vector<Column>> columns;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const auto& line = lines[i];
+    for (const auto& line : lines) {
         inv.raw.append(line.text);
         inv.raw += '\n';
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& line = lines[i];
+        if (startsExcelReport(line.text)) {
+            if (auto r = readExcelReport(inv, lines, i); !r)
+                return fail(r.error());
+            break; // the -R report is the last thing an invocation prints
+        }
         inv.banner = inv.banner || contains(line.text, banner);
         if (columns && isTableRow(line.text)) {
             if (auto r = tableRow(inv, *columns, line); !r)
@@ -288,6 +300,7 @@ Expected<Invocation> readInvocation(std::span<const Line> lines) {
                 return fail(read.error());
             columns = std::move(*read);
             inv.run.origin.spec["mode"] = "automatic";
+            inv.table = true;
             for (const auto& c : *columns)
                 if (c.op.empty())
                     inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
@@ -318,7 +331,8 @@ PastedRun finish(Invocation inv) {
     inv.run.toolVersion = inv.version;
     const bool automatic = origin.spec.count("mode") > 0;
     origin.format = "iozone " + (inv.version.empty() ? std::string() : inv.version + " ") +
-                    (automatic ? "automatic-mode table" : "throughput report");
+                    (automatic ? (inv.table ? "automatic-mode table" : "automatic-mode -R report")
+                               : "throughput report");
     origin.convertedFrom = {inv.opsMode ? "ops/sec" : "kB/sec (KiB/s)"};
     if (automatic) {
         // The table's rows name their own sizes; -r/-s only bound them.
@@ -359,7 +373,7 @@ Expected<std::vector<PastedRun>> parse(std::string_view text) {
         runs.push_back(finish(std::move(*inv)));
     }
     if (runs.empty())
-        return badInput("1: iozone: no throughput report or automatic-mode table");
+        return badInput("1: iozone: no throughput report, automatic-mode table or -R report");
     return runs;
 }
 
@@ -367,9 +381,15 @@ bool looksLikeIozone(std::string_view text) {
     if (contains(text, banner) || contains(text, childrenSee))
         return true;
     for (const auto& line : text::lines(text))
-        if (isTableHeading(line.text))
+        if (isTableHeading(line.text) || detail::startsExcelReport(line.text))
             return true;
     return false;
+}
+
+bool looksLikeSpreadsheet(std::string_view text) {
+    // libbif.c's do_header(): a BIFF2 BOF record, opcode 9, length 4, version 2, worksheet 0x10.
+    constexpr std::string_view bof{"\x09\x00\x04\x00\x02\x00\x10\x00", 8};
+    return text.starts_with(bof);
 }
 
 } // namespace lb::iozone
