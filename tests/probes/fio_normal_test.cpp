@@ -97,5 +97,98 @@ TEST(FioNormal, FailedJobIsAFailedRunQuotingFio) {
         << run->failureReason;
 }
 
+// fio 2.2.10: "read : io=5864.0KB, bw=34093KB/s, iops=8523, runt=   172msec", KB meaning KiB.
+TEST(FioNormal, Fio2210RandRw) {
+    auto run = fio::parseNormal(golden("fio/2.2.10/normal_randrw_70_30.normal"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->origin.format, "fio 2.2.10 normal output");
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.bw"), 34093 * KiB);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.iops"), 8523);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.lat_mean"), 113.74 * us);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.clat_p50"), 64 * us);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.clat_p99"), 1624 * us);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.clat_p99_9"), 4256 * us);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.read.runtime"), 0.172);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.write.bw"), 13535 * KiB);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.randrw.write.lat_mean"), 5.62 * us);
+}
+
+class FioNormal2210 : public ::testing::TestWithParam<std::string> {};
+
+// Every line of fio 2.2.10's own output is placed, and what it prints agrees with itself: the
+// bandwidth is the I/O done over the runtime.
+TEST_P(FioNormal2210, EveryLinePlaced) {
+    auto run = fio::parseNormal(golden("fio/2.2.10/normal_" + GetParam() + ".normal"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->toolVersion, "fio-2.2.10");
+    EXPECT_FALSE(run->failed);
+    EXPECT_FALSE(run->metrics.empty());
+    for (const auto& c : run->caveats)
+        EXPECT_EQ(c.find("not read"), std::string::npos) << c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fio2210, FioNormal2210,
+                         ::testing::Values("seq_read", "randrw_70_30", "numjobs2", "numjobs2_group",
+                                           "unified"));
+
+TEST(FioNormal, Fio2210Unified) {
+    auto run = fio::parseNormal(golden("fio/2.2.10/normal_unified.normal"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.unified.mixed.bw"), 59362 * KiB);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.unified.mixed.iops"), 14840);
+}
+
+// fio >= 2.17 prefixes: "Ki"/"Mi" powers of 1024, "k"/"M" of 1000, "bit" an eighth of a byte.
+TEST(FioNormal, PrefixesAndUnits) {
+    const std::string text = "j: (groupid=0, jobs=1): err= 0: pid=1: Sun Dec  6 00:00:00 2026\n"
+                             "  write: IOPS=1.5M, BW=12.0Gbit/s (1.5GB/s)(3.0GiB/2000msec)\n"
+                             "     lat (msec): min=1, max=2, avg= 1.50, stdev= 0.10\n";
+    auto run = fio::parseNormal(text);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.j.write.iops"), 1.5e6);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.j.write.bw"), 12.0e9 / 8);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.j.write.lat_mean"), 1.5e6);
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.j.write.runtime"), 2.0);
+}
+
+TEST(FioNormal, BadFigureNamesLineAndField) {
+    std::string text = golden("fio/3.1/seq_read.normal");
+    text.replace(text.find("BW=2462MiB/s"), 12, "BW=24x2MiB/s");
+    auto run = fio::parseNormal(text);
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().message.rfind("6: read: BW: ", 0), 0u) << run.error().message;
+}
+
+TEST(FioNormal, MissingTotalLatencyIsRefused) {
+    std::string text = golden("fio/3.1/seq_read.normal");
+    text.erase(text.find("     lat (usec): min"),
+               text.find("    clat percentiles") - text.find("     lat (usec): min"));
+    auto run = fio::parseNormal(text);
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().message.rfind("6: read: no ' lat", 0), 0u) << run.error().message;
+}
+
+TEST(FioNormal, UnplacedLineIsACaveatNamingIt) {
+    std::string text = golden("fio/3.1/seq_read.normal");
+    text.insert(text.find("  cpu "), "  something fio never printed\n");
+    auto run = fio::parseNormal(text);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_EQ(run->caveats.size(), 1u);
+    EXPECT_NE(run->caveats[0].find("17 'something fio never printed'"), std::string::npos)
+        << run->caveats[0];
+}
+
+TEST(FioNormal, ClientOutputIsRefusedNotMisread) {
+    auto run = fio::parseNormal("All clients: (groupid=0, jobs=2): err= 0: pid=0: x\n");
+    ASSERT_FALSE(run);
+    EXPECT_NE(run.error().message.find("fio --client"), std::string::npos);
+}
+
+TEST(FioNormal, Detection) {
+    EXPECT_TRUE(fio::looksLikeNormal(golden("fio/3.1/seq_read.normal")));
+    EXPECT_TRUE(fio::looksLikeNormal(golden("fio/2.2.10/normal_seq_read.normal")));
+    EXPECT_FALSE(fio::looksLikeNormal(golden("fio/3.33/terse_v3_randrw.terse")));
+}
+
 } // namespace
 } // namespace lb
