@@ -5,6 +5,7 @@
 // show_clat_percentiles).
 #include "probes/fio_normal.h"
 
+#include "engine/base/utf8.h"
 #include "probes/fio_json.h"
 #include "probes/fio_json_internal.h"
 #include "probes/text_fields.h"
@@ -82,7 +83,9 @@ std::string unitOf(std::optional<std::string_view> figure) {
 }
 
 Unexpected bad(const text::Line& line, std::string_view field, const std::string& message) {
-    return badInput(std::to_string(line.number) + ": " + std::string(field) + ": " + message);
+    // Quoted text from the file may be in any encoding; messages and names are UTF-8.
+    return badInput(escapeInvalidUtf8(std::to_string(line.number) + ": " + std::string(field) +
+                                      ": " + message));
 }
 
 bool startsWithAny(std::string_view t, const auto& prefixes) {
@@ -256,7 +259,7 @@ Expected<void> readHead(Reader& r, const text::Line& line, std::string_view t) {
         code = code * 10 + (c - '0');
     Entry& e = r.entries.emplace_back();
     e.path = "line " + std::to_string(line.number);
-    e.name = name.empty() ? std::string(unnamedJob) : name;
+    e.name = name.empty() ? std::string(unnamedJob) : escapeInvalidUtf8(name);
     e.error = code;
     r.blocks.push_back(Block{line.number, {}, {}});
     r.direction.reset();
@@ -372,7 +375,7 @@ Expected<bool> place(Reader& r, const text::Line& line, std::string_view t) {
         return true;
     }
     if (t.starts_with("fio-") && t.find(' ') == std::string_view::npos) {
-        r.toolVersion = std::string(t);
+        r.toolVersion = escapeInvalidUtf8(t);
         return true;
     }
     if (const auto d = directionOf(t); d && !r.entries.empty()) {
@@ -447,14 +450,14 @@ Expected<ParsedRun> parseNormal(std::string_view text) {
         if (t.empty())
             continue;
         if (t.starts_with("fio: ")) {
-            r.fioMessages += t;
+            r.fioMessages += escapeInvalidUtf8(t);
             r.fioMessages += '\n';
         }
         LB_TRY(placed, place(r, line, t));
         if (placed)
             continue;
         if (r.unplaced.size() < quotedUnplaced)
-            r.unplaced.push_back(std::to_string(line.number) + " " + quoted(t));
+            r.unplaced.push_back(std::to_string(line.number) + " " + escapeInvalidUtf8(quoted(t)));
         ++r.unplacedCount;
     }
     if (r.entries.empty())
