@@ -413,9 +413,14 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
                                    stdoutText.substr(located.begin, located.end - located.begin),
                                    located.begin, simd));
     }
-    const Span json = whole->first;
     LB_TRY(document, std::move(whole->second));
+    return json_doc::toRun(std::move(document), stdoutText, stderrText, whole->first);
+}
 
+} // namespace
+
+Expected<ParsedRun> json_doc::toRun(Document document, std::string_view stdoutText,
+                                    std::string_view stderrText, Span json) {
     ParsedRun run;
     run.workload = "fio";
     run.toolVersion = std::move(document.toolVersion);
@@ -439,8 +444,6 @@ Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrTe
     run.series = histogramCurves(entries, run);
     return run;
 }
-
-} // namespace
 
 Expected<ParsedRun> parseJson(std::string_view stdoutText, std::string_view stderrText) {
     return parse(stdoutText, stderrText, true);

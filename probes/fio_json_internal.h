@@ -74,4 +74,11 @@ Expected<Document> readJson(std::string_view text, std::size_t offset, bool simd
 // (no report after it, nothing after it), read without locateJson's walk over every character.
 std::optional<std::pair<Span, Expected<Document>>> readWhole(std::string_view text);
 
+// The document's entries as metrics, grouped by job (and client), with failures and caveats:
+// the one reading of fio's figures that its JSON and its normal text output (fio_normal.cpp)
+// share. `json`: where the document sits in stdoutText; fio's log lines outside it are searched
+// for the "err=" line a failed job's reason quotes.
+Expected<ParsedRun> toRun(Document document, std::string_view stdoutText,
+                          std::string_view stderrText, Span json);
+
 } // namespace lb::fio::json_doc

@@ -11,6 +11,7 @@
 #include "probes/dd.h"
 #include "probes/fio_json.h"
 #include "probes/fio_json_compat.h"
+#include "probes/fio_normal.h"
 #include "probes/fio_terse.h"
 #include "probes/iozone.h"
 #include "probes/json_locate.h"
@@ -84,6 +85,8 @@ std::optional<ImportFormat> detect(std::string_view text) {
         return ImportFormat::FioJson;
     if (fio::looksLikeTerse(text))
         return ImportFormat::FioTerse;
+    if (fio::looksLikeNormal(text))
+        return ImportFormat::FioNormal;
     if (bonnie::looksLikeCsv(text))
         return ImportFormat::BonnieCsv;
     if (bonnie::looksLikeTable(text))
@@ -167,6 +170,12 @@ Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
             return fail(run.error());
         return wholeText(std::move(text), std::move(*run));
     }
+    case ImportFormat::FioNormal: {
+        auto run = fio::parseNormal(text);
+        if (!run)
+            return fail(run.error());
+        return wholeText(std::move(text), std::move(*run));
+    }
     case ImportFormat::BonnieCsv:
         return bonnieCsvRuns(text);
     case ImportFormat::BonnieText: {
@@ -201,7 +210,7 @@ Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::stri
                              "after 'Excel output is below:'");
     if (!format)
         return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
-                             "fio JSON or terse, iozone, dd)");
+                             "fio JSON, terse or normal output, iozone, dd)");
     auto runs = parseAs(*format, std::move(text));
     if (!runs)
         return located(path, runs.error().message);
@@ -215,6 +224,7 @@ std::string_view probeOf(ImportFormat f) {
         return "bonnie";
     case ImportFormat::FioJson:
     case ImportFormat::FioTerse:
+    case ImportFormat::FioNormal:
         return "fio";
     case ImportFormat::Iozone:
         return "iozone";
@@ -292,7 +302,8 @@ public:
                     : machines_.size() == runs_ || machines_.empty()
                         ? plural(runs_, "machine")
                         : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
-        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse)
+        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse ||
+                 format_ == ImportFormat::FioNormal)
             out += ", " + plural(jobs_.size(), "job") +
                    (jobEntries_ > jobs_.size()
                         ? " (" + std::to_string(jobEntries_) + " entries combined by name)"
@@ -574,6 +585,8 @@ std::string_view importFormatName(ImportFormat f) {
         return "fio JSON";
     case ImportFormat::FioTerse:
         return "fio terse";
+    case ImportFormat::FioNormal:
+        return "fio normal output";
     case ImportFormat::Iozone:
         return "iozone";
     case ImportFormat::Dd:

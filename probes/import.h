@@ -15,7 +15,7 @@
 
 namespace lb {
 
-enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, Iozone, Dd };
+enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, FioNormal, Iozone, Dd };
 
 // "bonnie++ CSV", "bonnie++ text table", "fio JSON", "fio terse", "iozone", "dd".
 std::string_view importFormatName(ImportFormat f);

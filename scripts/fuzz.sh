@@ -34,11 +34,12 @@ declare -A seeds=(
     [bonnie_text]="tests/data/bonnie++/*/*.txt tests/data/bonnie++/*/*.stdout tests/data/bonnie++/*/*.input"
     [fio_json]="tests/data/fio/*/*.json"
     [fio_terse]="tests/data/fio/*/*.terse"
+    [fio_normal]="tests/data/fio/*/*.normal"
     [iozone]="tests/data/iozone/*/*.txt"
     [dd]="tests/data/dd/*/*.txt tests/data/dd/*/*.stderr"
     [scenario]="scenarios/*.toml tests/data/scenarios/*.toml tests/data/fuzz/scenario-seeds/*.toml"
     [drive_catalog]="data/drives.toml"
-    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/iozone/*/*.txt tests/data/dd/*/*.txt"
+    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/fio/*/*.normal tests/data/iozone/*/*.txt tests/data/dd/*/*.txt"
 )
 # Dictionaries of the formats' keywords help the mutations reach past the syntax.
 declare -A dicts=(
@@ -46,7 +47,7 @@ declare -A dicts=(
     [scenario]=tests/fuzz/scenario.dict
     [drive_catalog]=tests/fuzz/scenario.dict
 )
-all=(bonnie_csv bonnie_text fio_json fio_terse iozone dd scenario drive_catalog import)
+all=(bonnie_csv bonnie_text fio_json fio_terse fio_normal iozone dd scenario drive_catalog import)
 [ ${#selected[@]} -gt 0 ] || selected=("${all[@]}")
 for t in "${selected[@]}"; do
     [ -n "${seeds[$t]+x}" ] || { echo "fuzz.sh: no target '$t' (targets: ${all[*]})" >&2; exit 2; }

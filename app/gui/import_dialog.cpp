@@ -50,8 +50,8 @@ ImportDialog::ImportDialog(StoreService* store, const std::vector<LayoutRecord>&
     });
 
     paste_ = new QPlainTextEdit;
-    paste_->setPlaceholderText(tr("…or paste a bonnie++ table or CSV line, fio JSON or terse "
-                                  "output, iozone or dd output here"));
+    paste_->setPlaceholderText(tr("…or paste a bonnie++ table or CSV line, fio JSON, terse or "
+                                  "normal output, iozone or dd output here"));
     detection_ = new QLabel;
     detection_->setWordWrap(true);
     detectTimer_ = new QTimer(this);

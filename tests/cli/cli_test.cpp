@@ -232,6 +232,31 @@ TEST_F(Cli, ImportsEveryFormatIntoOneLayout) {
     EXPECT_EQ(j["detected"][5], "dd summary (BSD), 1 run, 1 metric");
 }
 
+// fio's normal output is a run like its JSON: stored, listed, and compared metric by metric with
+// the JSON that the same fio run wrote.
+TEST_F(Cli, ImportsFioNormalOutputBesideItsJson) {
+    const auto text =
+        lb({"import", "--layout", "text", "--json", data + "/fio/3.33/normal_randrw_70_30.normal"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_EQ(json::parse(text.out)["detected"][0], "fio 3.33 normal output, 1 job, 14 metrics");
+    ASSERT_EQ(
+        lb({"import", "--layout", "json", data + "/fio/3.33/normal_randrw_70_30.json"}).exitCode,
+        0);
+    const auto runs = json::parse(lb({"list", "runs", "--json"}).out);
+    ASSERT_EQ(runs.size(), 2U);
+    for (const auto& run : runs)
+        EXPECT_EQ(run["status"], "ok");
+    const auto r = lb({"compare", "--baseline", "json", "--candidate", "text", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto compared = json::parse(r.out);
+    std::vector<std::string> names;
+    for (const auto& m : compared.at("metrics"))
+        names.push_back(m.at("name").get<std::string>());
+    for (const std::string name : {"fio.randrw.read.bw", "fio.randrw.write.iops",
+                                   "fio.randrw.read.clat_p99", "fio.randrw.write.lat_mean"})
+        EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+}
+
 TEST_F(Cli, ImportWithoutMetricsIsBadInput) {
     const auto idle = write("idle.json", R"({"fio version": "fio-3.33", "jobs": [{"jobname": "i",
         "error": 0, "read": {"total_ios": 0, "io_bytes": 0}}]})");

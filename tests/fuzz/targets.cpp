@@ -6,6 +6,7 @@
 #include "probes/bonnie_text.h"
 #include "probes/dd.h"
 #include "probes/fio_json.h"
+#include "probes/fio_normal.h"
 #include "probes/fio_terse.h"
 #include "probes/import.h"
 #include "probes/iozone.h"
@@ -41,6 +42,11 @@ void fioTerse(std::string_view in) {
     (void)fio::parseTerse(in);
 }
 
+void fioNormal(std::string_view in) {
+    (void)fio::looksLikeNormal(in);
+    (void)fio::parseNormal(in);
+}
+
 void iozoneText(std::string_view in) {
     (void)iozone::looksLikeIozone(in);
     (void)iozone::parse(in);
@@ -68,11 +74,12 @@ void importText(std::string_view in) {
     (void)parseResultFile("fuzz-input", in);
 }
 
-constexpr std::array<Target, 9> all{{
+constexpr std::array<Target, 10> all{{
     {"bonnie_csv", bonnieCsv},
     {"bonnie_text", bonnieText},
     {"fio_json", fioJson},
     {"fio_terse", fioTerse},
+    {"fio_normal", fioNormal},
     {"iozone", iozoneText},
     {"dd", ddText},
     {"scenario", scenario},
