@@ -368,8 +368,9 @@ TEST(ParseResultFile, EachRunsHostIsTheMachineItsOutputNames) {
               (V{"virtiotest", "virtiotest", "eve"}));
     EXPECT_EQ(hostsOf(parsedFile("bonnie++/1.03/mixed-1.03c-then-2.00a.csv")),
               (V{"virtiotest", "testhost", "testhost", "testhost"}));
+    // bon_csv2txt cuts names to its column's width: the table says "testho", "otherho".
     EXPECT_EQ(hostsOf(parsedFile("bonnie++/2.00a/bon_csv2txt-two-machines.txt")),
-              (V{"testhost", "otherhost"}));
+              (V{"testho", "otherho"}));
     EXPECT_EQ(hostsOf(parsedFile("fio/3.33/client_server_one_client.json")), (V{"127.0.0.1"}));
     EXPECT_EQ(hostsOf(parsedFile("fio/2.2.10/client_server.json")), (V{""}));
     EXPECT_EQ(hostsOf(parsedFile("fio/3.33/seq_read.json")), (V{""}));
