@@ -281,6 +281,22 @@ void labelClients(std::vector<Entry>& entries) {
     }
 }
 
+// The machine fio's client records name (their "hostname"), when they all name one: the run's
+// host. Clients on several machines measured them together; their metrics carry each client's
+// name (fio.<job>@<client>.*) and the run names no one machine.
+void noteClientMachine(const std::vector<Entry>& entries, ParsedRun& run) {
+    std::string machine;
+    for (const auto& e : entries) {
+        if (e.summary || e.host.empty())
+            continue;
+        if (!machine.empty() && machine != e.host)
+            return;
+        machine = e.host;
+    }
+    if (!machine.empty())
+        run.origin.spec["machine"] = machine;
+}
+
 std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& run) {
     std::vector<std::string> jobs;
     std::vector<const Entry*> summaries;
@@ -431,8 +447,10 @@ Expected<ParsedRun> json_doc::toRun(Document document, std::string_view stdoutTe
         run.failureReason = "fio reported no jobs";
         return run;
     }
-    if (clientMode)
+    if (clientMode) {
         labelClients(entries);
+        noteClientMachine(entries, run);
+    }
 
     noteFailures(entries, stdoutText, stderrText, json, run);
     const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);

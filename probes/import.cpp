@@ -56,6 +56,8 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     run.reason = parsed.failureReason;
     run.source = path;
     run.sourceLine = found.line;
+    if (const auto m = run.origin.spec.find("machine"); m != run.origin.spec.end())
+        run.host = m->second;
     return run;
 }
 
@@ -368,9 +370,14 @@ Error duplicateOf(const std::string& source, std::int64_t line, const ImportedRu
 // allowed) looked up, so the same file imported again stops at its first line. Repeats within
 // the import (and data published meanwhile by another import) are found when the import is
 // published, in one sorted pass (StagedImport::publish).
-Expected<void> stageRun(StagedImport& stage, Run& run, bool allowDuplicate) {
+// The run's host is the import's when it names one, else the machine the output named.
+Expected<void> stageRun(StagedImport& stage, Run& run, const ImportRequest& request) {
+    if (!request.host.empty())
+        run.host = request.host;
+    else if (run.host.empty())
+        run.host = defaultImportHost;
     run.contentHash = contentHash(run.stdoutText);
-    if (!allowDuplicate) {
+    if (!request.allowDuplicate) {
         LB_TRY(earlier, stage.store().importedRunWithContent(run.contentHash));
         if (earlier)
             return fail(duplicateOf(run.source, run.sourceLine, *earlier, 0));
@@ -551,7 +558,7 @@ private:
 
 // Stages a bonnie++ CSV file line by line, in constant memory, on the storing thread.
 Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
-                                const std::string& importedAt, bool allowDuplicate) {
+                                const std::string& importedAt, const ImportRequest& request) {
     const std::string& name = reader.file().name();
     FileTally tally(ImportFormat::BonnieCsv);
     for (;;) {
@@ -565,7 +572,7 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
             continue;
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
-        LB_TRY_VOID(stageRun(stage, run, allowDuplicate));
+        LB_TRY_VOID(stageRun(stage, run, request));
         tally.add(run);
     }
     if (tally.runs() == 0)
@@ -659,10 +666,10 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         if (!*piece)
             return fail(piece->error());
         for (auto& run : (*piece)->runs)
-            LB_TRY_VOID(stageRun(*stage, run, request.allowDuplicate));
+            LB_TRY_VOID(stageRun(*stage, run, request));
         std::vector<FileRead>& ended = (*piece)->ended;
         if (auto& streamed = (*piece)->streamed) {
-            LB_TRY(read, stageCsvFile(*streamed, *stage, importedAt, request.allowDuplicate));
+            LB_TRY(read, stageCsvFile(*streamed, *stage, importedAt, request));
             ended.push_back(std::move(read));
         }
         for (const auto& end : ended) {
@@ -675,7 +682,8 @@ Expected<ImportSummary> importFiles(Store& store, const ImportRequest& request) 
         queue.giveBack(std::move(**piece));
     }
     LB_TRY(repeated,
-           stage->publish({request.layout, request.kind, importedLayoutSpecJson(), request.host},
+           stage->publish({request.layout, request.kind, importedLayoutSpecJson(),
+                           request.host.empty() ? std::string(defaultImportHost) : request.host},
                           request.allowDuplicate ? StagedImport::Repeats::Keep
                                                  : StagedImport::Repeats::Refuse));
     if (repeated)

@@ -20,9 +20,15 @@ enum class ImportFormat { BonnieCsv, BonnieText, FioJson, FioTerse, FioNormal, I
 // "bonnie++ CSV", "bonnie++ text table", "fio JSON", "fio terse", "iozone", "dd".
 std::string_view importFormatName(ImportFormat f);
 
+// The host of imported runs whose output names no machine, when the import names none.
+inline constexpr std::string_view defaultImportHost = "imported";
+
 struct ImportRequest {
     std::string layout;
-    std::string host = "imported";
+    // The machine every run was measured on. Empty: each run's own, the machine its output
+    // names (a bonnie++ line's, a fio client's hostname), else defaultImportHost, which is also
+    // the layout's host when it is new.
+    std::string host;
     std::string kind = "imported";  // layout kind to record when the layout is new
     std::vector<std::string> files; // "-" is standard input
     // Data already in the store (the same content hash) is refused unless this is set.

@@ -1,6 +1,7 @@
 // `layoutbench cleanup --campaign N`: undo what an interrupted campaign left built (pools,
 // arrays, mounts, exports, partitions, VMs), from its journal, without resuming it.
 #include "app/cli/commands.h"
+#include "engine/base/joined.h"
 #include "engine/base/utf8.h"
 #include "engine/campaign/cleanup.h"
 #include "probes/registry.h"
@@ -11,13 +12,6 @@
 namespace lb::cli {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& i : items)
-        out += (out.empty() ? "" : "; ") + i;
-    return out;
-}
 
 int runCleanup(const Globals& g, std::int64_t campaignId) {
     auto store = Store::open(g.db);
@@ -61,7 +55,7 @@ int runCleanup(const Globals& g, std::int64_t campaignId) {
     return report(Error::runtime(
         "campaign " + std::to_string(r.campaignId) + ": " + std::to_string(r.problems.size()) +
         " undo(s) failed, what they undo may still be there (cleanup again retries them): " +
-        joined(r.problems)));
+        joinedText(r.problems, "; ")));
 }
 
 } // namespace

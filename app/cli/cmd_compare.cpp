@@ -15,11 +15,19 @@ namespace {
 struct CompareOptions {
     std::string baseline;
     std::string candidate;
+    std::optional<std::string> host;
     Thresholds thresholds;
     std::vector<std::string> decide;
     bool thresholdsGiven = false;
     std::string failOn;
 };
+
+// The comparison's JSON with the machine its runs were measured on, when one was picked.
+nlohmann::json withHost(nlohmann::json j, const std::optional<std::string>& host) {
+    if (host)
+        j["host"] = *host;
+    return j;
+}
 
 int runCompare(const Globals& g, const CompareOptions& o) {
     if (!validThresholds(o.thresholds))
@@ -34,11 +42,13 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     std::optional<ComparePolicy> policy;
     if (o.thresholdsGiven || !o.decide.empty())
         policy = ComparePolicy{o.thresholds, o.decide};
-    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy);
+    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy, std::nullopt, o.host);
     if (!cmp)
-        return report(cmp.error(), {{"baseline", "--baseline"}, {"candidate", "--candidate"}});
+        return report(
+            cmp.error(),
+            {{"baseline", "--baseline"}, {"candidate", "--candidate"}, {"host", "--host"}});
     if (g.json)
-        std::cout << dumpJson(comparisonJson(*cmp), 2) << '\n';
+        std::cout << dumpJson(withHost(comparisonJson(*cmp), o.host), 2) << '\n';
     else
         std::cout << comparisonTable(*cmp, outputColumns());
     return verdictExitStatus(o.failOn, cmp->verdict);
@@ -51,6 +61,9 @@ void addCompare(CLI::App& app, Globals& g, Action& action) {
     auto* sub = app.add_subcommand("compare", "Compare a candidate layout against the baseline");
     sub->add_option("--baseline", opts->baseline, "Baseline layout name")->required();
     sub->add_option("--candidate", opts->candidate, "Candidate layout name")->required();
+    sub->add_option("--host", opts->host,
+                    "Compare only the runs measured on this machine (required when a layout "
+                    "holds runs of several hosts)");
     auto* viable = sub->add_option("--viable", opts->thresholds.viableMax,
                                    "Cost ratio at or below which a metric is viable (default: "
                                    "the candidate's scenario, else 1.10)");

@@ -47,8 +47,9 @@ void addImport(CLI::App& app, Globals& g, Action& action) {
         "import", "Import results from elsewhere: bonnie++ CSV lines and text tables, fio JSON and "
                   "terse output, iozone reports, dd summaries");
     sub->add_option("--layout", req->layout, "Layout the results belong to")->required();
-    sub->add_option("--host", req->host, "Host the results were measured on")
-        ->capture_default_str();
+    sub->add_option("--host", req->host,
+                    "Host the results were measured on (default: the machine each result names, "
+                    "a bonnie++ line's or a fio client's, else 'imported')");
     sub->add_option("--kind", req->kind, "Layout kind, recorded when the layout is new")
         ->capture_default_str();
     sub->add_option("files", req->files, "Result files; - reads standard input")->required();

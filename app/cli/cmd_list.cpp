@@ -42,12 +42,13 @@ int listRuns(const Globals& g, Store& store) {
     if (!rows)
         return report(rows.error());
     nlohmann::json out = nlohmann::json::array();
-    display::Table table(
-        {"id", "campaign", "layout", "workload", "iter", "status", "seconds", "metrics", "reason"});
+    display::Table table({"id", "campaign", "layout", "host", "workload", "iter", "status",
+                          "seconds", "metrics", "reason"});
     for (const auto& r : *rows) {
         out.push_back({{"id", r.id},
                        {"campaign", r.campaignId ? nlohmann::json(r.campaignId) : nullptr},
                        {"layout", r.layout},
+                       {"host", r.host.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.host)},
                        {"workload", r.workload},
                        {"probe", r.probe},
                        {"iteration", r.iteration + 1}, // counted from 1, as everywhere shown
@@ -56,10 +57,11 @@ int listRuns(const Globals& g, Store& store) {
                        {"started_at", r.startedAt},
                        {"wall_seconds", r.wallSeconds},
                        {"metrics", r.metrics}});
-        table.addRow(
-            {std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-", r.layout,
-             r.workload, std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),
-             display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics), r.reason});
+        table.addRow({std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-",
+                      r.layout, r.host.empty() ? "-" : r.host, r.workload,
+                      std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),
+                      display::value(r.wallSeconds, Unit::Seconds), std::to_string(r.metrics),
+                      r.reason});
     }
     std::cout << (g.json ? dumpJson(out, 2) + "\n" : table.render(outputColumns()));
     return 0;

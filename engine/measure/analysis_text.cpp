@@ -10,13 +10,6 @@
 
 namespace lb {
 
-std::string joinedText(const std::vector<std::string>& items, std::string_view sep) {
-    std::string out;
-    for (const auto& i : items)
-        out += (out.empty() ? "" : std::string(sep)) + i;
-    return out;
-}
-
 std::string percentText(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, "%.0f", std::fabs(fraction) * 100.0);

@@ -2,6 +2,7 @@
 // the words for percentages and costs, the notes that apply to a metric, and the headline.
 #pragma once
 
+#include "engine/base/joined.h"
 #include "engine/measure/analysis.h"
 
 #include <string>
@@ -14,7 +15,6 @@ namespace lb {
 double studentQuantile(double df, double p);
 
 // analysis_text.cpp
-std::string joinedText(const std::vector<std::string>& items, std::string_view sep);
 std::string percentText(double fraction); // |fraction| as a whole percentage: "58"
 // "more time per byte", "less latency": what a cost ratio of the unit measures.
 std::string costNoun(Unit unit, bool more);

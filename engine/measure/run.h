@@ -94,6 +94,10 @@ struct Run {
     std::string source;          // the imported file, for imported runs
     std::int64_t sourceLine = 0; // and the line of it the run starts at (0: not known)
     RunOrigin origin;            // imported runs: format, converted units, workload spec
+    // The machine it ran on: for imported runs the machine the output names (a bonnie++ line's,
+    // a fio client's) unless the import says otherwise. Empty: its campaign's host, else its
+    // layout's.
+    std::string host;
     // Imported runs: contentHash() of the output they were read from, so the same data is
     // recognised when it is imported again. Empty for runs layoutbench made itself.
     std::string contentHash;

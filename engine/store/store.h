@@ -87,6 +87,7 @@ struct RunSummary {
     std::string startedAt;
     double wallSeconds = 0;
     std::int64_t metrics = 0;
+    std::string host; // the machine it ran on; empty when the store does not know
 };
 
 // A run as stored, for reports and for looking at what a campaign did. Raw output only when asked
@@ -113,6 +114,7 @@ struct StoredRun {
     std::string source;
     RunOrigin origin;
     std::int64_t metrics = 0; // how many
+    std::string host;         // the machine it ran on; empty when the store does not know
 };
 
 struct RunQuery {
@@ -229,7 +231,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 15;
+    static constexpr int latestSchemaVersion = 16;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -333,8 +335,14 @@ public:
     metricSamples(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
     // The same with the notes of those runs and the workloads that failed: what a comparison
     // needs of one side.
+    // `host`: only the runs measured on that machine.
     Expected<LayoutSamples> layoutSamples(const std::string& layout,
-                                          std::optional<std::int64_t> campaignId = std::nullopt);
+                                          std::optional<std::int64_t> campaignId = std::nullopt,
+                                          const std::optional<std::string>& host = std::nullopt);
+    // The machines a layout's settled runs (ok or failed) were measured on, sorted; only the
+    // campaign's runs when one is given. Runs of no known host are not counted.
+    Expected<std::vector<std::string>>
+    layoutHosts(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
 
     // --- series (store_series.cpp): written with a run's metrics (insertRun, finishRun)
     // The series of one run, sorted by name.
@@ -407,13 +415,17 @@ private:
 };
 
 // Both layouts' successful runs (layoutSamples, of `campaignId` when given), each checked to
-// exist: bad input naming the field (baseline, candidate) when one does not.
+// exist: bad input naming the field (baseline, candidate) when one does not. Runs of different
+// machines are never mixed: a layout whose runs come from several hosts is refused (bad input
+// naming the field host and the hosts) unless `host` picks one, and then both sides are that
+// host's runs (refused the same way when a layout has none there).
 struct ComparedSamples {
     LayoutSamples baseline, candidate;
 };
 Expected<ComparedSamples>
 loadComparedSamples(Store& store, const std::string& baseline, const std::string& candidate,
-                    std::optional<std::int64_t> campaignId = std::nullopt);
+                    std::optional<std::int64_t> campaignId = std::nullopt,
+                    const std::optional<std::string>& host = std::nullopt);
 
 // The rule stored with the candidate's campaign (`campaignId`, else the newest it ran in): its
 // scenario's thresholds and [decide]; the defaults when it has none (imported results).
@@ -424,11 +436,12 @@ Expected<ComparePolicy> storedPolicy(Store& store, const std::string& candidate,
 // baseline's drift over the candidate's campaign. `policy`: the rule to judge by; none: the one
 // stored with the candidate's campaign (its scenario's thresholds and [decide]), else the
 // defaults. Bad input naming the field (baseline, candidate) when a layout does not exist, or
-// when they share no metric.
+// when they share no metric; runs of several hosts as loadComparedSamples says.
 Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
-                                          std::optional<std::int64_t> campaignId = std::nullopt);
+                                          std::optional<std::int64_t> campaignId = std::nullopt,
+                                          const std::optional<std::string>& host = std::nullopt);
 
 // The same for samples loaded already (layoutSamples, with the same campaign): a front end that
 // shows every layout loads each once.

@@ -82,11 +82,20 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
     const auto orNull = [](const std::string& text) {
         return text.empty() ? std::nullopt : std::optional<std::string_view>(text);
     };
+    // A run's own host is made when new; a lookup by the unique name when not (no write).
+    if (!run.host.empty()) {
+        LB_TRY(host, statement("INSERT OR IGNORE INTO host(name) VALUES(?1)"));
+        LB_TRY_VOID(host->bindUncopied(1, run.host).run());
+    }
+    // Without a host of its own a run takes its campaign's, else its layout's.
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
                           "wall_seconds, status, reason, caveats_id, source, notes_id, origin, "
-                          "content_hash, source_line, uid) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                          "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"));
+                          "content_hash, source_line, uid, host_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                          "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+                          "?22, COALESCE((SELECT id FROM host WHERE name = ?23), (SELECT host_id "
+                          "FROM campaign WHERE id = ?1), (SELECT host_id FROM layout WHERE id = "
+                          "?2)))"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bindUncopied(3, run.workload)
@@ -107,7 +116,8 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
         .bindUncopied(19, origin)
         .bindUncopied(20, orNull(run.contentHash))
         .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt)
-        .bindUncopied(22, uid);
+        .bindUncopied(22, uid)
+        .bindUncopied(23, orNull(run.host));
     bindOutput(*ins, 8, run.stdoutText, packed);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
@@ -284,10 +294,10 @@ Expected<std::vector<RunSummary>> Store::runs() {
     // The metric count comes from the packed samples' length: no metric row is read.
     LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), l.name, r.workload, r.probe, "
                         "r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
-                        "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0) "
-                        "FROM run r JOIN layout l ON l.id = r.layout_id "
-                        "LEFT JOIN run_sample s ON s.run_id = r.id WHERE l.kind != ?1 "
-                        "ORDER BY r.id"));
+                        "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0), "
+                        "COALESCE(h.name, '') FROM run r JOIN layout l ON l.id = r.layout_id "
+                        "LEFT JOIN run_sample s ON s.run_id = r.id "
+                        "LEFT JOIN host h ON h.id = r.host_id WHERE l.kind != ?1 ORDER BY r.id"));
     q->bind(1, stagedImportKind);
     std::vector<RunSummary> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
@@ -296,6 +306,7 @@ Expected<std::vector<RunSummary>> Store::runs() {
         s.startedAt = row.columnText(8);
         s.wallSeconds = row.columnDouble(9);
         s.metrics = row.columnInt(10) / static_cast<std::int64_t>(store::sampleBytes);
+        s.host = row.columnText(11);
         out.push_back(std::move(s));
     }));
     return out;
@@ -309,9 +320,10 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
                      "END, CASE WHEN ?2 = 2 THEN r.stdout ELSE '' END, r.tool_version, "
                      "COALESCE(r.started_at, ''), COALESCE(r.finished_at, ''), "
                      "COALESCE(r.wall_seconds, 0), COALESCE(c.text, '[]'), COALESCE(n.text, '[]'), "
-                     "COALESCE(r.source, ''), r.origin, COALESCE(length(s.data), 0) FROM run r "
-                     "JOIN layout l ON l.id = r.layout_id "
+                     "COALESCE(r.source, ''), r.origin, COALESCE(length(s.data), 0), "
+                     "COALESCE(h.name, '') FROM run r JOIN layout l ON l.id = r.layout_id "
                      "LEFT JOIN run_sample s ON s.run_id = r.id "
+                     "LEFT JOIN host h ON h.id = r.host_id "
                      "LEFT JOIN run_text c ON c.id = r.caveats_id "
                      "LEFT JOIN run_text n ON n.id = r.notes_id "
                      "WHERE (?1 IS NULL OR r.campaign_id = ?1) ORDER BY r.id"));
@@ -343,6 +355,7 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
         r.source = row.columnText(18);
         r.origin = store::originFromJson(row.columnText(19));
         r.metrics = row.columnInt(20) / static_cast<std::int64_t>(store::sampleBytes);
+        r.host = row.columnText(21);
         out.push_back(std::move(r));
     }));
     LB_TRY_VOID(unpacked);

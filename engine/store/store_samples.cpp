@@ -2,6 +2,7 @@
 // them and the workloads that failed. The metrics come from run_sample, one packed row per run
 // (metric id, value), so a layout with 500 runs of 1,000 metrics is 500 rows, not 500,000 rows
 // to sort by name.
+#include "engine/base/joined.h"
 #include "engine/store/store.h"
 #include "engine/store/store_internal.h"
 
@@ -191,7 +192,8 @@ void addFailure(std::map<std::string, FailedWorkload, std::less<>>& byWorkload, 
 } // namespace
 
 Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
-                                             std::optional<std::int64_t> campaignId) {
+                                             std::optional<std::int64_t> campaignId,
+                                             const std::optional<std::string>& host) {
     // One pass over the layout's successful runs, in run order (the index (layout_id, status)
     // gives them so: no sort). Reading the runs once rather than once a question (samples
     // counted, samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms.
@@ -203,8 +205,9 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                   "FROM run r "
                   "LEFT JOIN run_sample s ON s.run_id = r.id "
                   "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
-                  "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY r.id"));
-    q->bind(1, layout).bind(2, campaignId);
+                  "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) AND (?3 IS NULL "
+                  "OR r.host_id = (SELECT id FROM host WHERE name = ?3)) ORDER BY r.id"));
+    q->bind(1, layout).bind(2, campaignId).bind(3, host);
     OkRunsRead read;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { read.add(row); }));
     LayoutSamples out;
@@ -233,8 +236,10 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     // The workloads that failed: how often, the last reason, and how often they succeeded.
     LB_TRY(failed, statement("SELECT workload, reason FROM run "
                              "WHERE layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
-                             "status = 'failed' AND (?2 IS NULL OR campaign_id = ?2) ORDER BY id"));
-    failed->bind(1, layout).bind(2, campaignId);
+                             "status = 'failed' AND (?2 IS NULL OR campaign_id = ?2) AND (?3 IS "
+                             "NULL OR host_id = (SELECT id FROM host WHERE name = ?3)) ORDER BY "
+                             "id"));
+    failed->bind(1, layout).bind(2, campaignId).bind(3, host);
     std::map<std::string, FailedWorkload, std::less<>> byWorkload;
     LB_TRY_VOID(
         failed->forEachRow([&](sql::Statement& row) { addFailure(byWorkload, row, read); }));
@@ -243,20 +248,56 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     return out;
 }
 
+Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
+                                                      std::optional<std::int64_t> campaignId) {
+    LB_TRY(q, statement("SELECT DISTINCT h.name FROM run r JOIN host h ON h.id = r.host_id "
+                        "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
+                        "r.status IN ('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2) "
+                        "ORDER BY h.name"));
+    q->bind(1, layout).bind(2, campaignId);
+    std::vector<std::string> out;
+    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { out.push_back(row.columnText(0)); }));
+    return out;
+}
+
+namespace {
+
+// A side of a comparison holds one machine's runs: several hosts are refused unless `host` picks
+// one, and a host the layout has no runs on is refused naming those it has. Both name the field
+// host, the choice that is missing or wrong.
+Expected<void> checkHosts(Store& store, std::string_view field, const std::string& layout,
+                          std::optional<std::int64_t> campaignId,
+                          const std::optional<std::string>& host) {
+    LB_TRY(hosts, store.layoutHosts(layout, campaignId));
+    if (host && !hosts.empty() && std::find(hosts.begin(), hosts.end(), *host) == hosts.end())
+        return badInput("host: layout '" + layout + "' has no runs on host '" + *host +
+                        "' (its runs are on " + joinedText(hosts, ", ") + ")");
+    if (!host && hosts.size() > 1)
+        return badInput("host: the " + std::string(field) + " layout '" + layout +
+                        "' holds runs of " + std::to_string(hosts.size()) + " hosts (" +
+                        joinedText(hosts, ", ") +
+                        "): runs of different machines are not compared as one; name one");
+    return {};
+}
+
+} // namespace
+
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
-                                              std::optional<std::int64_t> campaignId) {
+                                              std::optional<std::int64_t> campaignId,
+                                              const std::optional<std::string>& host) {
     for (const auto& [field, name] :
          {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
         LB_TRY(found, store.findLayout(*name));
         if (!found)
             return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
                             store.path());
+        LB_TRY_VOID(checkHosts(store, field, *name, campaignId, host));
     }
     ComparedSamples out;
-    LB_TRY(b, store.layoutSamples(baseline, campaignId));
+    LB_TRY(b, store.layoutSamples(baseline, campaignId, host));
     out.baseline = std::move(b);
-    LB_TRY(c, store.layoutSamples(candidate, campaignId));
+    LB_TRY(c, store.layoutSamples(candidate, campaignId, host));
     out.candidate = std::move(c);
     return out;
 }
@@ -277,8 +318,9 @@ Expected<ComparePolicy> storedPolicy(Store& store, const std::string& candidate,
 Expected<Comparison> compareStoredLayouts(Store& store, const std::string& baseline,
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
-                                          std::optional<std::int64_t> campaignId) {
-    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId));
+                                          std::optional<std::int64_t> campaignId,
+                                          const std::optional<std::string>& host) {
+    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId, host));
     return compareLoadedLayouts(store, baseline, loaded.baseline, candidate, loaded.candidate,
                                 policy, campaignId);
 }

@@ -274,6 +274,17 @@ ALTER TABLE run DROP COLUMN caveats;
     // tenth of what storing a fio JSON+ file took. Every stored hash is taken again from the
     // output stored with it, and run_hash filled again as 11 -> 12 first filled it.
     {"DELETE FROM run_hash", hashStoredRunsAgain},
+    // 15 -> 16: each run names the machine it ran on. One import can hold several (a bonnie++
+    // CSV of six machines was six runs of one layout, their medians mixed), so the host is the
+    // run's, not only its layout's or its campaign's. Runs stored before take their campaign's
+    // host, else their layout's; imported runs took the import's --host as their layout's. No
+    // host is ever deleted, so the id never dangles; like notes_id it is not declared a foreign
+    // key, which would cost a lookup of host for each run inserted.
+    {R"sql(
+ALTER TABLE run ADD COLUMN host_id INTEGER;
+UPDATE run SET host_id = COALESCE((SELECT c.host_id FROM campaign c WHERE c.id = run.campaign_id),
+                                  (SELECT l.host_id FROM layout l WHERE l.id = run.layout_id));
+)sql"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no

@@ -349,3 +349,61 @@ TEST(ImportFiles, ARepeatFarApartInOneImportIsFound) {
                                            dir.path("twice.csv") +
                                            ":1; --allow-duplicate imports it again");
 }
+
+// ---- Machines kept apart ----
+
+namespace {
+
+std::vector<std::string> hostsOf(const ImportedFile& f) {
+    std::vector<std::string> out;
+    for (const auto& r : f.runs)
+        out.push_back(r.host);
+    return out;
+}
+
+} // namespace
+
+// The machine a result names is its run's host: each bonnie++ line's (1.0x and 1.96+ alike, CSV
+// or table) and the hostname of fio's client records when they name one machine. Clients on
+// several machines measured them together: that run names no one machine.
+TEST(ParseResultFile, EachRunsHostIsTheMachineItsOutputNames) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(hostsOf(parsedFile("bonnie++/1.03/kvm-three-lines.csv")),
+              (V{"virtiotest", "virtiotest", "eve"}));
+    EXPECT_EQ(hostsOf(parsedFile("bonnie++/1.03/mixed-1.03c-then-2.00a.csv")),
+              (V{"virtiotest", "testhost", "testhost", "testhost"}));
+    // bon_csv2txt cuts names to its column's width: the table says "testho", "otherho".
+    EXPECT_EQ(hostsOf(parsedFile("bonnie++/2.00a/bon_csv2txt-two-machines.txt")),
+              (V{"testho", "otherho"}));
+    EXPECT_EQ(hostsOf(parsedFile("fio/3.33/client_server_one_client.json")), (V{"127.0.0.1"}));
+    EXPECT_EQ(hostsOf(parsedFile("fio/2.2.10/client_server.json")), (V{""}));
+    EXPECT_EQ(hostsOf(parsedFile("fio/3.33/seq_read.json")), (V{""}));
+}
+
+// Stored, each run keeps the machine its line names; runs that name none are the import's
+// default host; --host names the machine of every run, whatever the lines say.
+TEST(ImportFiles, StoresTheMachineEachRunNamesUnlessTheImportNamesOne) {
+    const std::string csv =
+        std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/bonnie++/1.03/kvm-three-lines.csv";
+    const std::string fio = std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/fio/3.33/seq_read.json";
+    auto store = Store::open(":memory:");
+    ASSERT_TRUE(store);
+    ImportRequest named{"kvm", "", "imported", {csv, fio}};
+    auto summary = importFiles(*store, named);
+    ASSERT_TRUE(summary) << summary.error().message;
+    ImportRequest given{"lab", "lab-1", "imported", {csv}};
+    given.allowDuplicate = true;
+    summary = importFiles(*store, given);
+    ASSERT_TRUE(summary) << summary.error().message;
+    const auto runs = store->runs();
+    ASSERT_TRUE(runs);
+    std::vector<std::string> hosts;
+    for (const auto& r : *runs)
+        hosts.push_back(r.layout + "@" + r.host);
+    EXPECT_EQ(hosts,
+              (std::vector<std::string>{"kvm@virtiotest", "kvm@virtiotest", "kvm@eve",
+                                        "kvm@imported", "lab@lab-1", "lab@lab-1", "lab@lab-1"}));
+    const auto kvm = store->findLayout("kvm");
+    ASSERT_TRUE(kvm && *kvm);
+    EXPECT_EQ((*kvm)->host, "imported");
+}

@@ -59,7 +59,13 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema15(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec("ALTER TABLE run DROP COLUMN host_id"));
+    setSchemaVersion(store, 15);
+}
+
 void downgradeToSchema14(Store& store) {
+    downgradeToSchema15(store);
     ASSERT_TRUE(StoreBackdoor::database(store).exec(
         "UPDATE run SET content_hash = content_hash || '00000000' WHERE content_hash IS NOT NULL; "
         "DELETE FROM run_hash; INSERT OR IGNORE INTO run_hash(hash, run_id) SELECT r.content_hash, "
