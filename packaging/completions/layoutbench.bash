@@ -121,7 +121,7 @@ _layoutbench() {
         capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision
                            --vdevs --raidz-expanded-from --zfs-devices" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
-        compare) options="--baseline --candidate --viable --not-viable --decide --fail-on" ;;
+        compare) options="--baseline --candidate --host --viable --not-viable --decide --fail-on" ;;
         list) options="--catalog" ;;
         plan) options="" ;;
         run) options="--layout --resume --yes-destroy --fail-on" ;;
