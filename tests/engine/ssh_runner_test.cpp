@@ -10,6 +10,7 @@
 #include "tests/support/sshd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -175,21 +176,31 @@ TEST_F(SshRunnerTest, TimeoutStopsIt) {
 }
 
 // Without a terminal the server's tool would outlive a stopped ssh client: the runner stops it
-// there too, politely first. A shell that traps SIGINT leaves a file to prove it was asked.
+// there too, politely first. A shell that traps SIGINT leaves a file to prove it was asked. The
+// run is stopped once the shell says it is ready, not after a fixed time: on a loaded machine the
+// SSH login alone can take longer than such a time, and a run stopped before the server names
+// its tool's pid has nothing there to stop.
 TEST_F(SshRunnerTest, StoppedRunIsStoppedOnTheServerToo) {
     const std::string flag = sshd_->dir() + "/got-int";
     std::filesystem::remove(flag);
     // A unique sleep length names the server-side process.
-    Command c =
-        command("sh", {"-c", "trap 'touch \"$0\"; kill $!; exit 0' INT; sleep 47.25 & wait", flag});
-    c.timeout = 1500ms;
+    Command c = command(
+        "sh",
+        {"-c", "trap 'touch \"$0\"; kill $!; exit 0' INT; sleep 47.25 & echo ready; wait", flag});
+    c.timeout = 60s; // a bound only: the run is cancelled long before
     auto runner = makeSshRunner(sshd_->target());
+    std::atomic<bool> cancel{false};
     RunOptions opts;
+    opts.cancel = &cancel;
+    opts.onOutput = [&cancel](OutputStream stream, std::string_view text) {
+        if (stream == OutputStream::Stdout && text.find("ready") != std::string_view::npos)
+            cancel = true;
+    };
     opts.graceInterrupt = 2000ms;
     opts.graceTerminate = 1000ms;
     auto r = runner->run(c, opts);
     ASSERT_TRUE(r.has_value()) << r.error().message;
-    EXPECT_TRUE(r->timedOut);
+    EXPECT_TRUE(r->cancelled);
     EXPECT_EQ(r->stderrText.find("lb-remote-pid"), std::string::npos) << r->stderrText;
     EXPECT_TRUE(std::filesystem::exists(flag)) << "the remote shell never got SIGINT";
     // Nothing of it is left on the server.
