@@ -29,19 +29,13 @@ struct ProjectOptions {
     // --kind (several to compare side by side), --disks, --disk-size, --recordsize, --ashift,
     // --underprovision
     HypotheticalLayoutSettings hypothetical;
-    std::string used;
-    std::string growth;
-    std::string samples;
-    unsigned years = 5;
-    double ceiling = 0;
-    bool ceilingGiven = false;
+    // --used, --growth, --samples, --years, --host-writes, --capacity, --price,
+    // --write-amplification and --underprovision-wa-gain, bound as the engine takes them; the
+    // drive and the ceiling are set from the two below.
+    ProjectionSettings settings;
+    double ceiling = 0; // --ceiling, when given
     std::string drive;
-    std::string hostWrites;
-    double waGain = 1.0;
     std::string catalog = defaultDriveCatalogPath();
-    std::vector<std::string> capacities;         // --capacity LAYOUT=SIZE, for imported layouts
-    std::string price;                           // --price 180 or 25/TB
-    std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
 };
 
 // The years a wear estimate's endurance lasts, where it is a finite number.
@@ -414,22 +408,11 @@ Expected<ProjectionAsk> askOf(const ProjectOptions& o) {
     ProjectionAsk ask;
     ask.stored = o.layouts;
     ask.hypothetical = o.hypothetical;
-    ProjectionSettings& s = ask.settings;
-    s.used = o.used;
-    s.growth = o.growth;
-    s.samples = o.samples;
-    s.years = o.years;
-    s.hostWrites = o.hostWrites;
-    s.capacities = o.capacities;
-    s.price = o.price;
-    s.writeAmplification = o.writeAmplification;
-    if (o.ceilingGiven)
-        s.ceiling = o.ceiling;
-    s.underprovisionGain = o.waGain;
+    ask.settings = o.settings;
     if (!o.drive.empty()) {
         LB_TRY(catalog, loadDriveCatalog(o.catalog));
         LB_TRY(drive, catalog.lookup(o.drive));
-        s.drive = drive;
+        ask.settings.drive = drive;
     }
     return ask;
 }
@@ -489,26 +472,30 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--underprovision", opts->hypothetical.underprovision,
                     "Fraction of each disk partitioned, e.g. 0.8")
         ->capture_default_str();
-    sub->add_option("--used", opts->used, "Bytes in use now (default with --samples: the last)");
-    sub->add_option("--growth", opts->growth, "Yearly growth: 30% (compound) or 2TB/y (linear)");
-    sub->add_option("--samples", opts->samples,
+    sub->add_option("--used", opts->settings.used,
+                    "Bytes in use now (default with --samples: the last)");
+    sub->add_option("--growth", opts->settings.growth,
+                    "Yearly growth: 30% (compound) or 2TB/y (linear)");
+    sub->add_option("--samples", opts->settings.samples,
                     "CSV of date,bytes usage samples to fit the growth to");
-    sub->add_option("--years", opts->years, "Horizon in years")->capture_default_str();
+    sub->add_option("--years", opts->settings.years, "Horizon in years")->capture_default_str();
     sub->add_option("--ceiling", opts->ceiling,
                     "Fill ceiling as a fraction (default 0.80 for ZFS, 0.90 otherwise)");
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
-    sub->add_option("--host-writes", opts->hostWrites, "What the hosts write per day, e.g. 100G/d");
-    sub->add_option("--underprovision-wa-gain", opts->waGain,
+    sub->add_option("--host-writes", opts->settings.hostWrites,
+                    "What the hosts write per day, e.g. 100G/d");
+    sub->add_option("--underprovision-wa-gain", opts->settings.underprovisionGain,
                     "Your expected write-amplification factor from underprovisioning, e.g. 0.8")
         ->capture_default_str();
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
-    sub->add_option("--capacity", opts->capacities,
+    sub->add_option("--capacity", opts->settings.capacities,
                     "Usable capacity of an imported layout, whose disks are unknown: "
                     "LAYOUT=SIZE, e.g. nas=12T (repeatable)");
-    addPurchaseOptions(*sub, opts->price, opts->writeAmplification);
+    addPurchaseOptions(*sub, opts->settings.price, opts->settings.writeAmplification);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, sub] {
-        opts->ceilingGiven = sub->count("--ceiling") > 0;
+        if (sub->count("--ceiling") > 0)
+            opts->settings.ceiling = opts->ceiling;
         action = [&g, opts] { return runProject(g, *opts); };
     });
 }
