@@ -2,6 +2,7 @@
 // its chart plan, and the sections on the host and disks, the layouts, drills and steady state.
 #include "reports/report_doc.h"
 
+#include "engine/base/joined.h"
 #include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/capacity/projection.h"
@@ -37,13 +38,6 @@ std::string capacityText(const ReportData& data, std::uint64_t bytes) {
 
 std::string verdictText(Verdict v) {
     return std::string(verdictName(v));
-}
-
-std::string joined(const std::vector<std::string>& items, const std::string& sep) {
-    std::string out;
-    for (const auto& s : items)
-        out += (out.empty() ? "" : sep) + s;
-    return out;
 }
 
 std::string commandLine(const std::vector<std::string>& argv) {
@@ -295,7 +289,7 @@ std::string layoutOptions(const ReportLayout& l) {
         std::vector<std::string> names;
         for (const auto& n : *d)
             names.push_back(jsonScalar(n));
-        parts.push_back("disks " + joined(names, ", "));
+        parts.push_back("disks " + joinedText(names, ", "));
     }
     if (auto p = spec.find("path"); p != spec.end() && p->is_string())
         parts.push_back("path " + p->get<std::string>());
@@ -333,7 +327,7 @@ std::string layoutOptions(const ReportLayout& l) {
                 g->value("layout", std::string("?")) + " inside";
         parts.push_back(text);
     }
-    return joined(parts, "; ");
+    return joinedText(parts, "; ");
 }
 
 // Expansion drills: how long growing each layout took, whether reads went on meanwhile.

@@ -109,7 +109,6 @@ std::string plainPercent(double fraction);
 // decimal, as drives are sold, otherwise.
 std::string capacityText(const ReportData& data, std::uint64_t bytes);
 std::string verdictText(Verdict v);
-std::string joined(const std::vector<std::string>& items, const std::string& sep);
 std::string commandLine(const std::vector<std::string>& argv);
 std::string jsonScalar(const json& v);
 std::string plural(std::int64_t n, const char* one, const char* many);

@@ -1,5 +1,6 @@
 // The report's results: the capacity projection, each comparison's table and notes, the charts,
 // the failed runs, the caveats, the glossary and the appendix of command lines.
+#include "engine/base/joined.h"
 #include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/capacity/projection.h"
@@ -135,7 +136,7 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
     doc.heading(2, "Capacity projection");
     doc.para(projectionIntro(data, r));
     if (!data.notProjected.empty())
-        doc.para("Not projected: " + joined(data.notProjected, ", ") +
+        doc.para("Not projected: " + joinedText(data.notProjected, ", ") +
                  " — imported results whose disks are unknown, and no capacity was given.");
     addCeilingTable(doc, data, r);
     const auto plan = chartPlan(data);
@@ -341,8 +342,8 @@ void addCaveats(Doc& doc, const ReportData& data) {
             ids.push_back(std::string(1, '#').append(std::to_string(id)));
         rows.push_back(
             {{text},
-             {joined(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
-             {joined(ids, ", ")}});
+             {joinedText(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
+             {joinedText(ids, ", ")}});
     }
     doc.table({"caveat", "where", "runs"}, std::move(rows));
 }

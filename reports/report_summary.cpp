@@ -1,6 +1,7 @@
 // The report's first page, for the person who signs: the summary (the question, each candidate's
 // verdict in plain words with the next step and its deciding numbers, capacity and cost), then
 // the question and its rule, and the verdicts.
+#include "engine/base/joined.h"
 #include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/capacity/projection.h"
@@ -52,7 +53,7 @@ void addQuestion(Doc& doc, const ReportData& data) {
     else
         doc.para(std::vector<Span>{
             {"Can "},
-            {joined(candidates, ", "), true},
+            {joinedText(candidates, ", "), true},
             {" take the place of the baseline "},
             {data.baseline, true},
             {" without costing too much time? Every candidate ran the same workloads as the "
@@ -74,7 +75,7 @@ void addQuestion(Doc& doc, const ReportData& data) {
              (buffered.empty() ? std::string()
                                : "; buffered I/O where the workload asks for it (direct = "
                                  "false): " +
-                                     joined(buffered, ", ")) +
+                                     joinedText(buffered, ", ")) +
              "."}});
     }
     const Thresholds& t = data.thresholds;
@@ -99,7 +100,7 @@ void addQuestion(Doc& doc, const ReportData& data) {
                   ? std::string("throughput, IOPS and the p99 total latency of each "
                                 "job; single slowest operations, CPU, other "
                                 "percentiles and runtimes are shown, not deciding")
-                  : "the scenario names them: " + joined(data.decide, ", ")) +
+                  : "the scenario names them: " + joinedText(data.decide, ", ")) +
              ". Metrics measured differently on the two sides, or bounded by something other "
              "than the layout, are listed as not compared.");
 }
@@ -247,8 +248,8 @@ void addSummary(Doc& doc, const ReportData& data) {
     std::vector<std::vector<Span>> items;
     if (!candidates.empty())
         items.push_back({{"Question:", true},
-                         {" can " + joined(candidates, ", ") + " take the place of the baseline " +
-                          data.baseline + " at no more than " +
+                         {" can " + joinedText(candidates, ", ") +
+                          " take the place of the baseline " + data.baseline + " at no more than " +
                           fixed((data.thresholds.viableMax - 1) * 100, 0) + " % more time?"}});
     if (!data.scope.empty())
         items.push_back({{"Runs:", true}, {" " + data.scope}});
@@ -299,7 +300,7 @@ void addSummary(Doc& doc, const ReportData& data) {
     if (!data.generator.empty())
         written += " with " + data.generator;
     if (!data.hosts.empty())
-        written += "; measured on " + joined(data.hosts, ", ");
+        written += "; measured on " + joinedText(data.hosts, ", ");
     if (written != "Written")
         doc.para(written + ".");
 }

@@ -2,6 +2,8 @@
 // as clients see it. CHAP secrets reach the target through stdin, never an argument.
 #include "engine/build/serve.h"
 
+#include "engine/base/joined.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -12,13 +14,6 @@ namespace {
 // Administration of a target or an NFS server: short, and never waited on for long.
 Command admin(std::string program, std::vector<std::string> args) {
     return Command::timed(std::move(program), std::move(args), std::chrono::seconds(60));
-}
-
-std::string joined(const std::vector<std::string>& words, const std::string& sep) {
-    std::string out;
-    for (const auto& w : words)
-        out += (out.empty() ? "" : sep) + w;
-    return out;
 }
 
 std::string bracketed(const std::string& address) {
@@ -226,7 +221,7 @@ void planKernelNfs(LayoutPlan& plan, const ScenarioExport& e) {
                           admin("sh", {"-c", "test \"$(cat /proc/fs/nfsd/threads 2>/dev/null)\" "
                                              "-gt 0 2>/dev/null"}),
                           std::nullopt});
-    const std::string options = joined(e.nfsOptions, ",") + ",no_subtree_check";
+    const std::string options = joinedText(e.nfsOptions, ",") + ",no_subtree_check";
     for (const auto& client : e.nfsClients) {
         const std::string spec = client + ":" + plan.workdir;
         plan.steps.push_back({"export " + plan.workdir + " to " + client,
@@ -242,7 +237,7 @@ std::string ganeshaConfig(const ScenarioExport& e, const std::string& path) {
     std::vector<std::string> versions;
     for (int v : e.nfsVersions)
         versions.push_back(std::to_string(v));
-    const std::string protocols = joined(versions, ", ");
+    const std::string protocols = joinedText(versions, ", ");
     std::string access = "RW", squash = "No_Root_Squash", privileged = "false";
     for (const auto& o : e.nfsOptions) {
         if (o == "ro")
@@ -262,8 +257,8 @@ std::string ganeshaConfig(const ScenarioExport& e, const std::string& path) {
            path + "\"; Pseudo = \"" + path + "\";\n  Access_Type = " + access +
            "; Squash = " + squash + "; Protocols = " + protocols +
            "; Transports = TCP; SecType = sys;\n  PrivilegedPort = " + privileged +
-           ";\n  CLIENT { Clients = " + joined(e.nfsClients, ", ") + "; Access_Type = " + access +
-           "; }\n  FSAL { Name = VFS; }\n}\n";
+           ";\n  CLIENT { Clients = " + joinedText(e.nfsClients, ", ") +
+           "; Access_Type = " + access + "; }\n  FSAL { Name = VFS; }\n}\n";
 }
 
 void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,

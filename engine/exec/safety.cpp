@@ -7,6 +7,8 @@
 
 #include "engine/exec/safety.h"
 
+#include "engine/base/joined.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -107,13 +109,6 @@ std::vector<std::string> splitLines(const std::string& s) {
     for (std::string line; std::getline(in, line);)
         if (!line.empty())
             out.push_back(line);
-    return out;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-    std::string out;
-    for (const auto& s : v)
-        out += (out.empty() ? "" : sep) + s;
     return out;
 }
 
@@ -424,7 +419,7 @@ Expected<void> authorizeDestruction(const std::vector<DiskDecision>& decisions,
             d.disk.path + (d.disk.serial.empty() ? "" : " (serial " + d.disk.serial + ")");
         if (!d.disk.inUse.empty()) {
             refusals.push_back("refusing to destroy " + disk +
-                               ": it is in use: " + join(d.disk.inUse, "; ") +
+                               ": it is in use: " + joinedText(d.disk.inUse, "; ") +
                                " — no flag destroys a disk in use (neither wipe = true nor "
                                "--yes-destroy); free it first");
             continue;
@@ -435,7 +430,7 @@ Expected<void> authorizeDestruction(const std::vector<DiskDecision>& decisions,
         if (d.wipe && isNamed)
             continue;
         std::string line =
-            "refusing to destroy " + disk + ": " + join(d.disk.carries, "; ") + " — ";
+            "refusing to destroy " + disk + ": " + joinedText(d.disk.carries, "; ") + " — ";
         if (!d.wipe && !isNamed)
             line += "to destroy it anyway, mark it wipe = true in the scenario and pass "
                     "--yes-destroy " +
@@ -448,7 +443,7 @@ Expected<void> authorizeDestruction(const std::vector<DiskDecision>& decisions,
         refusals.push_back(std::move(line));
     }
     if (!refusals.empty())
-        return badInput(join(refusals, "\n"));
+        return badInput(joinedText(refusals, "\n"));
     return {};
 }
 
