@@ -37,6 +37,29 @@ grow_fs() {
     esac
 }
 md_field() { mdadm --detail "$target" | sed -n "s/^ *$1 : //p" | head -n 1; }
+# Waits until the array is of level $1 with $2 members and no reshape, recovery or resync
+# runs. mdadm --wait waits for ever on a reshape that stopped moving (a lost critical-section
+# helper, a stalled member); this fails instead once sync_completed has not moved for 180 s,
+# saying where the array stood.
+md_settle() {
+    md=/sys/block/${target##*/}/md
+    last= since=$(up)
+    while :; do
+        pos=$(cat "$md/sync_completed" 2>/dev/null)
+        if [ "$(cat "$md/sync_action" 2>/dev/null)" = idle ] && ! grep -q reshape /proc/mdstat &&
+           [ "$(md_field 'Raid Level')" = "$1" ] && [ "$(md_field 'Raid Devices')" = "$2" ]; then
+            return 0
+        fi
+        if [ "$pos" != "$last" ]; then
+            last=$pos since=$(up)
+        elif awk -v a="$since" -v b="$(up)" 'BEGIN { exit !(b - a > 180) }'; then
+            fail "$target did not become $1 of $2 members: nothing moved for 180 s" \
+                 "(sync_action $(cat "$md/sync_action" 2>/dev/null), sync_completed $pos):" \
+                 "$(tr '\n' ' ' < /proc/mdstat)"
+        fi
+        sleep 0.5
+    done
+}
 stop_reader() {
     if [ -n "$reader" ]; then touch "$f.stop"; wait "$reader"; reader=; fi
 }
@@ -80,8 +103,9 @@ case $action in
 md-grow)
     n=$(md_field 'Raid Devices')
     mdadm --add "$target" "$@" || fail "mdadm --add $target $* failed"
+    level=$(md_field 'Raid Level')
     mdadm --grow "$target" --raid-devices=$((n + $#)) || fail "mdadm --grow $target failed"
-    mdadm --wait "$target"
+    md_settle "$level" $((n + $#))
     grow_fs
     ;;
 md-raid6)
@@ -90,10 +114,7 @@ md-raid6)
     mdadm --add "$target" "$1" || fail "mdadm --add $target $1 failed"
     mdadm --grow "$target" --level=6 --raid-devices=$((n + 1)) --backup-file="$backup" ||
         fail "mdadm --grow $target --level=6 failed"
-    mdadm --wait "$target"
-    while [ "$(md_field 'Raid Level')" != raid6 ] || grep -q reshape /proc/mdstat; do
-        sleep 0.2
-    done
+    md_settle raid6 $((n + 1))
     rm -f "$backup"
     grow_fs
     ;;

@@ -246,15 +246,19 @@ disks = ["vda", "vdb", "vdc"]
 chunk = "64K"
 md_device = "/dev/md0"
 
+# Bounded: a reshape that stalls fails the drill with the array's state rather than waiting
+# (the drill itself gives up after 180 s without progress).
 [[drills]]
 layout = "r5"
 action = "md-grow"
 disks = ["vdd"]
+timeout = 600
 
 [[drills]]
 layout = "r5"
 action = "md-raid6"
 disks = ["vde"]
+timeout = 600
 
 [[workloads]]
 probe = "fio"
