@@ -125,6 +125,18 @@ TEST(ParseResultFile, NoMetricIsAnErrorThatSaysWhy) {
     EXPECT_FALSE(describeImport(idle).ok);
 }
 
+// A line the parser could not place is named in the import's message, not only in the run.
+TEST(ImportFiles, MessageNamesLinesNotRead) {
+    auto text = lb::test::golden("iozone/3.465/auto-n64k-g1m.txt");
+    const std::string lastRow = "            1024      64  4614246 13998981";
+    text.resize(text.find(lastRow) + lastRow.size());
+    const auto line = std::to_string(std::count(text.begin(), text.end(), '\n') + 1);
+    const auto d = describeImport(text);
+    EXPECT_TRUE(d.ok);
+    EXPECT_EQ(d.description, "iozone 3.465 automatic-mode table, 1 run, 312 metrics, line " + line +
+                                 " not read (the runs' caveats say why)");
+}
+
 // bonnie++ CSV refuses negative figures; fio JSON does too now (they imported with exit 0), and
 // a number too large for a double, and sums that overflow, name their line instead of line 1
 // or failing in the store on a NaN.

@@ -1,5 +1,6 @@
-// iozone reports and dd summaries against golden files: iozone 3.465 throughput reports and
-// automatic tables captured from the real tool, real GNU dd 9.1 output, and BSD,
+// iozone reports and dd summaries against golden files: iozone 3.465 throughput reports,
+// automatic tables, -O, -N and -+m cluster output captured from the real tool (edited in the
+// tests where a line is cut or widened), real GNU dd 9.1 output, and BSD,
 // FreeBSD 12, BusyBox and old coreutils summaries written from their formats
 // (tests/data/<tool>/<version>/README.txt says which is which).
 #include "engine/measure/metric.h"
@@ -11,7 +12,9 @@
 #include <gtest/gtest.h>
 
 using namespace lb;
+using lb::test::findMetric;
 using lb::test::golden;
+using lb::test::hasCaveat;
 using lb::test::hasNote;
 using lb::test::metricValue;
 
@@ -51,6 +54,20 @@ long lineOf(const std::string& text, std::string_view what) {
     return 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
 }
 
+// The one run of an iozone -i 0 -i 1 throughput report, its write and re-read figures (kB/s as
+// the file prints them) checked.
+ParsedRun writeAndReread(const std::string& file, double writeKiB, double rereadKiB) {
+    const auto runs = iozoneRuns(golden(file));
+    EXPECT_EQ(runs.size(), 1u);
+    if (runs.empty())
+        return {};
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.metrics.size(), 4u);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.write"), writeKiB * 1024);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.reread"), rereadKiB * 1024);
+    return run;
+}
+
 } // namespace
 
 TEST(Iozone, ThroughputReportOneProcess) {
@@ -83,12 +100,8 @@ TEST(Iozone, ThroughputReportOneProcess) {
 }
 
 TEST(Iozone, ThroughputReportFourProcesses) {
-    const auto runs = iozoneRuns(golden("iozone/3.465/throughput-t4-i0-i1.txt"));
-    ASSERT_EQ(runs.size(), 1u);
-    const auto& run = runs[0].run;
-    EXPECT_EQ(run.metrics.size(), 4u);
-    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.write"), 461486.72 * 1024);
-    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.reread"), 472555.75 * 1024); // "for 4 re-readers"
+    // "for 4 re-readers", one space less than the others
+    const auto run = writeAndReread("iozone/3.465/throughput-t4-i0-i1.txt", 461486.72, 472555.75);
     EXPECT_EQ(run.origin.spec.at("processes"), "4");
     EXPECT_EQ(run.origin.spec.at("record_size_bytes"), "1024");
 }
@@ -154,6 +167,87 @@ TEST(Iozone, ErrorsNameLineAndOperation) {
     ASSERT_EQ(runs[0].run.caveats.size(), 1u);
     const auto where = "'pfrobnicators' (line " + std::to_string(lineOf(unknown, "pfrob")) + ")";
     EXPECT_NE(runs[0].run.caveats[0].find(where), std::string::npos) << runs[0].run.caveats[0];
+}
+
+// -N: iozone prints whole microseconds per operation; stored as latencies in nanoseconds, never
+// as kB/s.
+TEST(Iozone, MicrosecondsPerOperationAreLatencies) {
+    const auto genuine = golden("iozone/3.465/auto-N-i0-i1-i2.txt");
+    const auto runs = iozoneRuns(genuine);
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.metrics.size(), 15u * 6u); // 3 file sizes x 5 record sizes, 6 tests
+    EXPECT_EQ(*findMetric(run.metrics, "iozone.f64k-r4k.write_latency"),
+              (Metric{"iozone.f64k-r4k.write_latency", 7000.0, Unit::Nanoseconds}));
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f256k-r64k.random_write_latency"), 11000.0);
+    for (const auto& m : run.metrics)
+        EXPECT_EQ(m.unit, Unit::Nanoseconds) << m.name;
+    EXPECT_EQ(
+        run.origin.convertedFrom,
+        std::vector<std::string>{"microseconds/op (whole microseconds, as iozone truncates them)"});
+    EXPECT_TRUE(run.caveats.empty());
+    expectCatalogued(runs);
+    EXPECT_EQ(describeMetric("iozone.f64k-r4k.write_latency")->better, Better::Lower);
+
+    // An operation under 1 µs prints as 0: not stored as 0 ns, and said so.
+    auto fast = genuine;
+    const std::string row = "              64       4        7";
+    fast.replace(fast.find(row) + row.size() - 1, 1, "0");
+    const auto edited = iozoneRuns(fast);
+    ASSERT_EQ(edited.size(), 1u);
+    EXPECT_EQ(edited[0].run.metrics.size(), 15u * 6u - 1u);
+    EXPECT_EQ(findMetric(edited[0].run.metrics, "iozone.f64k-r4k.write_latency"), nullptr);
+    EXPECT_TRUE(hasCaveat(edited[0].run, "1 cells of iozone's -N output are 0"));
+}
+
+TEST(Iozone, MicrosecondsInThroughputModeAreRefused) {
+    // iozone itself refuses -N with -t and exits: the file holds its refusal, no figure.
+    const auto text = golden("iozone/3.465/throughput-t2-N-i0-i1.txt");
+    const auto r = iozone::parse(text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message, std::to_string(lineOf(text, "Microsecond mode not")) +
+                                     ": iozone: iozone refused this run ('Microsecond mode not "
+                                     "supported in throughput mode.'): it holds no figures");
+}
+
+// iozone -+m prints no client's name (only the -+h name the clients call back): the run's host is
+// the import's.
+TEST(Iozone, ClusterModeNamesNoHost) {
+    const auto run = writeAndReread("iozone/3.465/cluster-t2-i0-i1.txt", 124726.19, 2254425.50);
+    EXPECT_EQ(run.origin.spec.count("machine"), 0u);
+    EXPECT_TRUE(run.caveats.empty());
+}
+
+// A line with figures that no table takes is never dropped without a word.
+TEST(Iozone, LinesNotReadAreNamed) {
+    const auto genuine = golden("iozone/3.465/auto-n64k-g1m.txt");
+    const std::string lastRow = "            1024      64  4614246 13998981 15027577";
+    const auto at = genuine.find(lastRow);
+    ASSERT_NE(at, std::string::npos);
+    const auto cutLine = lineOf(genuine, lastRow);
+
+    // A paste cut off in its last row: the rows before it are read, the cut one is named.
+    const auto cut = iozoneRuns(genuine.substr(0, at + lastRow.size() - 3) + "\n");
+    ASSERT_EQ(cut.size(), 1u);
+    EXPECT_EQ(cut[0].run.metrics.size(), 24u * 13u);
+    EXPECT_EQ(findMetric(cut[0].run.metrics, "iozone.f1M-r64k.write"), nullptr);
+    EXPECT_DOUBLE_EQ(metricValue(cut[0].run, "iozone.f1M-r32k.freread"), 9855234.0 * 1024);
+    EXPECT_TRUE(hasCaveat(cut[0].run, "iozone line " + std::to_string(cutLine) + " ('1024"));
+    EXPECT_EQ(cut[0].run.origin.spec.at("lines_not_read"), std::to_string(cutLine));
+
+    // Cut after its file size: no longer a row, still named.
+    const auto stub = iozoneRuns(genuine.substr(0, at + 16) + "\n");
+    ASSERT_EQ(stub.size(), 1u);
+    EXPECT_EQ(stub[0].run.metrics.size(), 24u * 13u);
+    EXPECT_EQ(stub[0].run.origin.spec.at("lines_not_read"), std::to_string(cutLine));
+
+    // An extra column: which number is which test can no longer be told; refused, naming it.
+    auto wide = genuine;
+    wide.insert(wide.find('\n', at), "  1234567");
+    const auto refused = iozone::parse(wide);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message,
+              std::to_string(cutLine) + ": row: the value '1234567' is under no column heading");
 }
 
 TEST(Iozone, LooksLikeIozone) {
