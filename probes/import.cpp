@@ -322,7 +322,7 @@ public:
         if (!notRead_.empty())
             out += ", " +
                    std::string(notRead_.find(',') == std::string::npos ? "line " : "lines ") +
-                   notRead_ + " not read (the runs' caveats say why)";
+                   notRead_ + " not read (the report's caveats say why)";
         return out;
     }
 

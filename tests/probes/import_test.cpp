@@ -134,7 +134,7 @@ TEST(ImportFiles, MessageNamesLinesNotRead) {
     const auto d = describeImport(text);
     EXPECT_TRUE(d.ok);
     EXPECT_EQ(d.description, "iozone 3.465 automatic-mode table, 1 run, 312 metrics, line " + line +
-                                 " not read (the runs' caveats say why)");
+                                 " not read (the report's caveats say why)");
 }
 
 // bonnie++ CSV refuses negative figures; fio JSON does too now (they imported with exit 0), and
