@@ -224,11 +224,13 @@ rowCells(const std::vector<Column>& columns, const std::vector<Token>& values, i
     return cells;
 }
 
-// The automatic table being read: its columns, and the heading end of the last column its first
-// row fills (every row of a table fills the same columns: the tests -i chose).
+// The automatic table being read: its columns, and its first row's count of values and where it
+// ends. iozone prints every row of a table with the same widths (the tests -i chose, "%9lld"
+// each), so the rows after it end where it ends.
 struct Table {
     std::vector<Column> columns;
-    std::optional<std::size_t> lastEnd;
+    std::size_t firstValues = 0;
+    std::size_t firstEnd = 0;
 };
 
 // Not stored, and named in the import's message and the run's caveats: a line that holds
@@ -242,14 +244,19 @@ void notRead(Invocation& inv, const Line& line, std::string_view why) {
 
 Expected<void> tableRow(Invocation& inv, Table& table, const Line& line) {
     const auto tokens = text::tokens(line.text);
-    // A row that stops short of the last column the first row reaches is cut (a paste that ends
+    // A row with fewer values than the first, or that ends before it, is cut (a paste that ends
     // mid-line): its last number may itself be cut, so none of it is stored, and the rows before
     // it are kept. A user wants the table they pasted, told which line was left out, rather
-    // than no import at all. The heading's end, not the first row's, is the mark: a wide value
-    // in the first row shifts its end, not the heading's.
-    if (table.lastEnd && tokens.back().end + 2 < *table.lastEnd) {
-        notRead(inv, line, "it stops before the last column the rows above fill (cut short?)");
+    // than no import at all. Where tabs replaced spaces only the count of values tells.
+    const bool tabs = line.text.find('\t') != std::string_view::npos;
+    if (table.firstValues > 0 &&
+        (tokens.size() - 2 < table.firstValues || (!tabs && tokens.back().end < table.firstEnd))) {
+        notRead(inv, line, "it stops before the rows above it end (cut short?)");
         return {};
+    }
+    if (table.firstValues == 0) {
+        table.firstValues = tokens.size() - 2;
+        table.firstEnd = tokens.back().end;
     }
     const auto fileKiB = wholeNumber(tokens[0].text);
     const auto recordKiB = wholeNumber(tokens[1].text);
@@ -259,9 +266,6 @@ Expected<void> tableRow(Invocation& inv, Table& table, const Line& line) {
     auto cells = rowCells(table.columns, values, line.number);
     if (!cells)
         return fail(cells.error());
-    for (std::size_t i = 0; i < table.columns.size() && !table.lastEnd; ++i)
-        if ((*cells)[table.columns.size() - 1 - i])
-            table.lastEnd = table.columns[table.columns.size() - 1 - i].end;
     const std::string prefix = cellPrefix(*fileKiB, *recordKiB);
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
         if (!(*cells)[i] || table.columns[i].op.empty())
@@ -346,7 +350,9 @@ Expected<Table> tableHeading(Invocation& inv, std::string_view above, const Line
             inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
                                       std::to_string(line.number) +
                                       ") is not imported: not an operation layoutbench knows");
-    return Table{std::move(*columns), std::nullopt};
+    Table table;
+    table.columns = std::move(*columns);
+    return table;
 }
 
 // Reads one invocation's lines; `lines` starts at its banner (or at the text's start).
