@@ -288,6 +288,10 @@ public:
                     jobs_.emplace(job);
         if (const auto e = r.origin.spec.find("job_entries"); e != r.origin.spec.end())
             jobEntries_ += static_cast<std::size_t>(std::stoull(e->second));
+        // Lines a parser could not place ("52,60"): the message names them, so a cut paste or a
+        // stray line is never dropped without a word.
+        if (const auto n = r.origin.spec.find("lines_not_read"); n != r.origin.spec.end())
+            notRead_ += (notRead_.empty() ? "" : ",") + n->second;
     }
 
     std::size_t runs() const { return runs_; }
@@ -315,6 +319,10 @@ public:
         out += ", " + plural(metrics_, "metric");
         if (failed_)
             out += ", " + plural(failed_, "failed run");
+        if (!notRead_.empty())
+            out += ", " +
+                   std::string(notRead_.find(',') == std::string::npos ? "line " : "lines ") +
+                   notRead_ + " not read (the report's caveats say why)";
         return out;
     }
 
@@ -327,6 +335,7 @@ private:
     bool manyMachines_ = false;
     std::set<std::string, std::less<>> jobs_; // looked up by view: a file's metrics name few
     std::size_t jobEntries_ = 0;              // fio's entries of same-named jobs, combined
+    std::string notRead_;                     // line numbers, comma-separated
 };
 
 // A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.

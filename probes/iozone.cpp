@@ -39,25 +39,37 @@ std::string cellPrefix(std::uint64_t fileKiB, std::uint64_t recordKiB) {
     return "iozone.f" + sizeName(fileKiB) + "-r" + sizeName(recordKiB) + ".";
 }
 
+Metric metricOf(const Invocation& inv, const std::string& name, double value) {
+    switch (inv.output) {
+    case Output::OpsPerSecond:
+        return {name + "_ops", value, Unit::OpsPerSecond};
+    case Output::MicrosecondsPerOp:
+        return {name + "_latency", value * 1000.0, Unit::Nanoseconds};
+    case Output::KiBPerSecond:
+        break;
+    }
+    return {name, value * text::bytesPerKiB, Unit::BytesPerSecond};
+}
+
 void addMetric(Invocation& inv, const std::string& name, double value) {
-    if (inv.opsMode)
-        inv.run.metrics.push_back({name + "_ops", value, Unit::OpsPerSecond});
-    else
-        inv.run.metrics.push_back({name, value * text::bytesPerKiB, Unit::BytesPerSecond});
+    if (inv.output == Output::MicrosecondsPerOp && value == 0) {
+        ++inv.underOneMicrosecond;
+        return;
+    }
+    inv.run.metrics.push_back(metricOf(inv, name, value));
 }
 
 Expected<void> addOrCheck(Invocation& inv, const std::string& name, double value,
                           std::string_view printed, const text::Line& line,
                           std::string_view field) {
-    const auto stored = (inv.opsMode ? name + "_ops" : name);
-    const auto same = [&](const Metric& m) { return m.name == stored; };
+    const auto stored = metricOf(inv, name, value);
+    const auto same = [&](const Metric& m) { return m.name == stored.name; };
     const auto it = std::find_if(inv.run.metrics.begin(), inv.run.metrics.end(), same);
     if (it == inv.run.metrics.end()) {
         addMetric(inv, name, value);
         return {};
     }
-    const double converted = inv.opsMode ? value : value * text::bytesPerKiB;
-    if (it->value != converted)
+    if (it->value != stored.value)
         return lineError(line.number, field,
                          text::quoted(printed) +
                              " differs from the same figure in iozone's output above");
@@ -135,9 +147,15 @@ Expected<void> throughputLine(Invocation& inv, const Line& line) {
     }
     if (right.size() != 2)
         return lineError(line.number, *op, "expected '<value> kB/sec'");
+    // iozone refuses -N in throughput mode; a figure under "Microseconds/op Mode" could only be
+    // a per-operation time printed as a throughput, which no metric here means.
+    if (inv.output == Output::MicrosecondsPerOp)
+        return lineError(line.number, *op,
+                         "a throughput figure under iozone's -N (microseconds per operation) "
+                         "mode: its unit is unknown");
     const auto unit = right[1].text;
     if (unit == "ops/sec")
-        inv.opsMode = true;
+        inv.output = Output::OpsPerSecond;
     else if (unit != "kB/sec" && unit != "KB/sec")
         return lineError(line.number, *op, text::quoted(unit) + " is not kB/sec or ops/sec");
     auto value = text::parseNonNegative(right[0].text);
@@ -206,22 +224,56 @@ rowCells(const std::vector<Column>& columns, const std::vector<Token>& values, i
     return cells;
 }
 
-Expected<void> tableRow(Invocation& inv, const std::vector<Column>& columns, const Line& line) {
+// The automatic table being read: its columns, and its first row's count of values and where it
+// ends. iozone prints every row of a table with the same widths (the tests -i chose, "%9lld"
+// each), so the rows after it end where it ends.
+struct Table {
+    std::vector<Column> columns;
+    std::size_t firstValues = 0;
+    std::size_t firstEnd = 0;
+};
+
+// Not stored, and named in the import's message and the run's caveats: a line that holds
+// figures no table or report could place, e.g. a paste cut off mid-row.
+void notRead(Invocation& inv, const Line& line, std::string_view why) {
+    inv.linesNotRead.push_back(line.number);
+    inv.run.caveats.push_back("iozone line " + std::to_string(line.number) + " (" +
+                              text::quoted(text::trim(line.text)) +
+                              ") is not read: " + std::string(why));
+}
+
+Expected<void> tableRow(Invocation& inv, Table& table, const Line& line) {
     const auto tokens = text::tokens(line.text);
+    // A row with fewer values than the first, or that ends before it, is cut (a paste that ends
+    // mid-line): its last number may itself be cut, so none of it is stored, and the rows before
+    // it are kept. A user wants the table they pasted, told which line was left out, rather
+    // than no import at all. Where tabs replaced spaces only the count of values tells.
+    const bool tabs = line.text.find('\t') != std::string_view::npos;
+    if (table.firstValues > 0 &&
+        (tokens.size() - 2 < table.firstValues || (!tabs && tokens.back().end < table.firstEnd))) {
+        notRead(inv, line, "it stops before the rows above it end (cut short?)");
+        return {};
+    }
+    if (table.firstValues == 0) {
+        table.firstValues = tokens.size() - 2;
+        table.firstEnd = tokens.back().end;
+    }
     const auto fileKiB = wholeNumber(tokens[0].text);
     const auto recordKiB = wholeNumber(tokens[1].text);
     const std::vector<Token> values(tokens.begin() + 2, tokens.end());
-    auto cells = rowCells(columns, values, line.number);
+    // A value under no heading (an extra column, a row of another table) refuses the file: which
+    // of its numbers belong to which test can no longer be told.
+    auto cells = rowCells(table.columns, values, line.number);
     if (!cells)
         return fail(cells.error());
     const std::string prefix = cellPrefix(*fileKiB, *recordKiB);
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        if (!(*cells)[i] || columns[i].op.empty())
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+        if (!(*cells)[i] || table.columns[i].op.empty())
             continue;
         auto value = text::parseNonNegative(*(*cells)[i]);
         if (!value)
-            return lineError(line.number, columns[i].op, value.error().message);
-        addMetric(inv, prefix + columns[i].op, *value);
+            return lineError(line.number, table.columns[i].op, value.error().message);
+        addMetric(inv, prefix + table.columns[i].op, *value);
     }
     inv.fileSizes.push_back(std::to_string(*fileKiB * 1024));
     inv.recordSizes.push_back(std::to_string(*recordKiB * 1024));
@@ -231,6 +283,13 @@ Expected<void> tableRow(Invocation& inv, const std::vector<Column>& columns, con
 bool isTableRow(std::string_view line) {
     const auto tokens = text::tokens(line);
     return tokens.size() >= 3 && wholeNumber(tokens[0].text) && wholeNumber(tokens[1].text);
+}
+
+// A line that starts with a number: iozone's settings and summaries start with words, so such a
+// line is a table's row, or what is left of one.
+bool looksLikeData(std::string_view line) {
+    const auto tokens = text::tokens(line);
+    return !tokens.empty() && static_cast<bool>(text::parseNonNegative(tokens[0].text));
 }
 
 bool isTableHeading(std::string_view line) {
@@ -248,8 +307,11 @@ void sizeSetting(Invocation& inv, std::string_view line, std::string_view key) {
             inv.run.origin.spec[std::string(key)] = std::to_string(*n * 1024);
 }
 
-void settingLine(Invocation& inv, std::string_view line) {
-    const auto trimmed = text::trim(line);
+// Settings lines say how the figures were taken. The throughput mode's "Parent sees" and
+// per-process Min/Max/Avg lines pass through here too, unread on purpose: the "Children see"
+// line is the processes' sum that is stored, and those lines are views of the same test.
+void settingLine(Invocation& inv, const Line& line) {
+    const auto trimmed = text::trim(line.text);
     if (const auto at = trimmed.find("$Revision:"); at != std::string_view::npos) {
         const auto tokens = text::tokens(trimmed.substr(at + 10));
         if (!tokens.empty())
@@ -261,18 +323,43 @@ void settingLine(Invocation& inv, std::string_view line) {
     } else if (trimmed.starts_with("File size set to")) {
         sizeSetting(inv, trimmed, "file_size_bytes");
     } else if (contains(trimmed, "operations per second") || contains(trimmed, "OPS Mode")) {
-        inv.opsMode = true;
+        inv.output = Output::OpsPerSecond;
+        inv.unitStated = true;
+    } else if (contains(trimmed, "microseconds per operation") ||
+               contains(trimmed, "Microseconds/op Mode")) {
+        inv.output = Output::MicrosecondsPerOp;
         inv.unitStated = true;
     } else if (trimmed.starts_with("Output is in")) {
         inv.unitStated = true;
+    } else if (contains(trimmed, "not supported in throughput mode")) {
+        inv.refusalLine = line.number; // iozone.c: -N with -t, after which iozone exits
+        inv.refusal = std::string(trimmed);
     }
+}
+
+// The automatic table's heading line: its columns, each operation layoutbench does not know
+// named in a caveat.
+Expected<Table> tableHeading(Invocation& inv, std::string_view above, const Line& line) {
+    auto columns = tableColumns(above, line);
+    if (!columns)
+        return fail(columns.error());
+    inv.run.origin.spec["mode"] = "automatic";
+    inv.table = true;
+    for (const auto& c : *columns)
+        if (c.op.empty())
+            inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
+                                      std::to_string(line.number) +
+                                      ") is not imported: not an operation layoutbench knows");
+    Table table;
+    table.columns = std::move(*columns);
+    return table;
 }
 
 // Reads one invocation's lines; `lines` starts at its banner (or at the text's start).
 Expected<Invocation> readInvocation(std::span<const Line> lines) {
     Invocation inv;
     inv.line = lines.front().number;
-    std::optional<std::vector<Column>> columns;
+    std::optional<Table> table;
     for (const auto& line : lines) {
         inv.raw.append(line.text);
         inv.raw += '\n';
@@ -285,30 +372,26 @@ Expected<Invocation> readInvocation(std::span<const Line> lines) {
             break; // the -R report is the last thing an invocation prints
         }
         inv.banner = inv.banner || contains(line.text, banner);
-        if (columns && isTableRow(line.text)) {
-            if (auto r = tableRow(inv, *columns, line); !r)
+        if (text::trim(line.text).empty())
+            continue; // a blank line does not end the table: only a line of words does
+        if (table && isTableRow(line.text)) {
+            if (auto r = tableRow(inv, *table, line); !r)
                 return fail(r.error());
             continue;
         }
-        columns.reset();
+        table.reset();
         if (contains(line.text, childrenSee)) {
             if (auto r = throughputLine(inv, line); !r)
                 return fail(r.error());
         } else if (isTableHeading(line.text)) {
-            auto read = tableColumns(i > 0 ? lines[i - 1].text : std::string_view(), line);
+            auto read = tableHeading(inv, i > 0 ? lines[i - 1].text : std::string_view(), line);
             if (!read)
                 return fail(read.error());
-            columns = std::move(*read);
-            inv.run.origin.spec["mode"] = "automatic";
-            inv.table = true;
-            for (const auto& c : *columns)
-                if (c.op.empty())
-                    inv.run.caveats.push_back("iozone column '" + c.heading + "' (line " +
-                                              std::to_string(line.number) +
-                                              ") is not imported: not an operation layoutbench "
-                                              "knows");
+            table = std::move(*read);
+        } else if (looksLikeData(line.text)) {
+            notRead(inv, line, "figures under no table heading (a table cut short?)");
         } else {
-            settingLine(inv, line.text);
+            settingLine(inv, line);
         }
     }
     return inv;
@@ -333,7 +416,15 @@ PastedRun finish(Invocation inv) {
     origin.format = "iozone " + (inv.version.empty() ? std::string() : inv.version + " ") +
                     (automatic ? (inv.table ? "automatic-mode table" : "automatic-mode -R report")
                                : "throughput report");
-    origin.convertedFrom = {inv.opsMode ? "ops/sec" : "kB/sec (KiB/s)"};
+    origin.convertedFrom = {inv.output == Output::OpsPerSecond ? "ops/sec"
+                            : inv.output == Output::MicrosecondsPerOp
+                                ? "microseconds/op (whole microseconds, as iozone truncates them)"
+                                : "kB/sec (KiB/s)"};
+    if (inv.underOneMicrosecond > 0)
+        inv.run.caveats.push_back(
+            std::to_string(inv.underOneMicrosecond) +
+            " cells of iozone's -N output are 0: iozone truncates to whole microseconds, so the "
+            "operation took under 1 µs; not imported (0 ns is not what was measured)");
     if (automatic) {
         // The table's rows name their own sizes; -r/-s only bound them.
         origin.spec.erase("record_size_bytes");
@@ -342,6 +433,12 @@ PastedRun finish(Invocation inv) {
         origin.spec["record_sizes_bytes"] = joinedUnique(inv.recordSizes);
     } else {
         origin.spec["mode"] = "throughput";
+    }
+    if (!inv.linesNotRead.empty()) {
+        std::vector<std::string> numbers;
+        for (const int n : inv.linesNotRead)
+            numbers.push_back(std::to_string(n));
+        origin.spec["lines_not_read"] = joinedUnique(std::move(numbers));
     }
     return PastedRun{inv.line, std::move(inv.raw), std::move(inv.run)};
 }
@@ -364,6 +461,15 @@ Expected<std::vector<PastedRun>> parse(std::string_view text) {
         auto inv = readInvocation(part);
         if (!inv)
             return fail(inv.error());
+        if (inv->refusalLine > 0 && inv->run.metrics.empty())
+            return lineError(inv->refusalLine, "iozone",
+                             "iozone refused this run (" + text::quoted(inv->refusal) +
+                                 "): it holds no figures");
+        // Prose before the first banner is not a run, even where a line of it starts with a
+        // number (notRead() named it, but the prose holds no iozone figure).
+        const bool onlyUnread = inv->run.caveats.size() == inv->linesNotRead.size();
+        if (inv->run.metrics.empty() && onlyUnread && !inv->banner && s + 2 < starts.size())
+            continue;
         if (inv->run.metrics.empty() && inv->run.caveats.empty()) {
             if (inv->banner)
                 return lineError(inv->line, "iozone",

@@ -27,9 +27,15 @@ struct PastedRun {
 // differing number is an error), alone it is read; its 0 cells (record sizes skipped above the
 // crossover) are not figures.
 // iozone's kB are KiB: values become bytes/s; with -O (operations per second) the metrics are
-// <op>_ops in ops/s. The run's origin records the version ("3.506"), the unit converted from,
-// and the spec: mode, processes, record and file size in bytes, and the command line.
-// Errors: badInput("<line>: <field>: <message>"); text with no iozone result is an error.
+// <op>_ops in ops/s; with -N (microseconds per operation, which iozone truncates to whole µs)
+// <op>_latency in nanoseconds, a 0 (under 1 µs) not stored but counted in a caveat. A line of
+// figures no table takes (a row cut short, numbers under no heading) is named in a caveat and
+// in origin.spec["lines_not_read"]; a row with a value under no heading is refused.
+// The run's origin records the version ("3.465"), the unit converted from, and the spec: mode,
+// processes, record and file size in bytes, and the command line. It names no host: iozone
+// prints none, not even in -+m cluster mode, where only its client file names the hosts.
+// Errors: badInput("<line>: <field>: <message>"); text with no iozone result, or a run iozone
+// refused (-N with -t: "Microsecond mode not supported in throughput mode."), is an error.
 Expected<std::vector<PastedRun>> parse(std::string_view text);
 
 // True if the text holds an iozone banner, a "Children see throughput" line, the automatic

@@ -88,6 +88,7 @@ struct Reader {
 };
 
 void unplaced(Reader& r, const Line& line) {
+    r.inv.linesNotRead.push_back(line.number);
     r.inv.run.caveats.push_back("iozone line " + std::to_string(line.number) + " (" +
                                 text::quoted(text::trim(line.text)) +
                                 ") is not part of the -R report: not read");
@@ -110,7 +111,8 @@ Expected<void> tableTitle(Reader& r, std::string_view title, const Line& line) {
     if (!r.inv.unitStated && !r.inv.excel)
         r.inv.run.caveats.push_back("iozone's -R tables do not say their unit and the text "
                                     "before them does not either: read as kB/s, iozone's "
-                                    "default (with -O they are operations per second)");
+                                    "default (with -O they are operations per second, with -N "
+                                    "microseconds per operation)");
     r.inv.excel = true;
     return {};
 }
@@ -165,15 +167,19 @@ Expected<void> tableRow(Reader& r, const Quoted& q, const Line& line) {
 Expected<void> throughputSetting(Reader& r, std::string_view title, const Line& line) {
     if (title.starts_with("Output is in")) {
         const auto unit = text::trim(title.substr(12));
-        const bool ops = unit == "ops/sec";
-        if (!ops && unit != "kBytes/sec" && unit != "Kbytes/sec")
+        const auto output = unit == "ops/sec"           ? std::optional(Output::OpsPerSecond)
+                            : unit == "microseconds/op" ? std::optional(Output::MicrosecondsPerOp)
+                            : unit == "kBytes/sec" || unit == "Kbytes/sec"
+                                ? std::optional(Output::KiBPerSecond)
+                                : std::nullopt;
+        if (!output)
             return lineError(line.number, "unit",
-                             text::quoted(unit) + " is not kBytes/sec or ops/sec");
-        if (ops != r.inv.opsMode && !r.inv.run.metrics.empty())
+                             text::quoted(unit) + " is not kBytes/sec, ops/sec or microseconds/op");
+        if (*output != r.inv.output && !r.inv.run.metrics.empty())
             return lineError(line.number, "unit",
                              text::quoted(unit) +
                                  " differs from the unit of iozone's output above");
-        r.inv.opsMode = ops;
+        r.inv.output = *output;
         r.inv.unitStated = true;
         return {};
     }
@@ -272,7 +278,11 @@ Expected<void> readExcelReport(Invocation& inv, std::span<const Line> lines, std
     if (r.placeholders > 0)
         inv.run.caveats.push_back(std::to_string(r.placeholders) +
                                   " cells of iozone's -R tables are 0, its placeholder for the "
-                                  "record sizes it skips above its crossover: not imported");
+                                  "record sizes it skips above its crossover" +
+                                  std::string(inv.output == Output::MicrosecondsPerOp
+                                                  ? " (with -N also an operation under 1 µs)"
+                                                  : "") +
+                                  ": not imported");
     return {};
 }
 

@@ -16,19 +16,27 @@
 
 namespace lb::iozone::detail {
 
+// What iozone's figures are: kB/s by default, operations per second with -O, microseconds per
+// operation with -N (iozone.c prints "Microseconds/op Mode." in its settings).
+enum class Output { KiBPerSecond, OpsPerSecond, MicrosecondsPerOp };
+
 // What one invocation printed, as it is read.
 struct Invocation {
     int line = 0;
     std::string raw;
     std::string version;
     bool banner = false;
-    bool opsMode = false;
-    bool unitStated = false; // "Output is in ..." or the OPS mode line was seen
+    Output output = Output::KiBPerSecond;
+    bool unitStated = false; // "Output is in ..." or the -O/-N mode line was seen
     bool table = false;      // the automatic mode's normal table was read
     bool excel = false;      // a -R report was read
     ParsedRun run;
     std::vector<std::string> fileSizes;   // automatic table rows, in bytes
     std::vector<std::string> recordSizes; // automatic table rows, in bytes
+    std::vector<int> linesNotRead;        // data-looking lines no table or report could place
+    int underOneMicrosecond = 0;          // -N cells of 0: iozone truncates to whole µs
+    int refusalLine = 0; // where iozone said it would not run the test (0: it did not)
+    std::string refusal; // what it said
 };
 
 // A name iozone prints and the operation it becomes in a metric's name.
@@ -55,7 +63,12 @@ std::optional<std::uint64_t> wholeNumber(std::string_view s);
 // "iozone.f64M-r4k." for a cell of the automatic table.
 std::string cellPrefix(std::uint64_t fileKiB, std::uint64_t recordKiB);
 
-// Stores iozone's number (kB/s, or ops/s in -O mode) as the metric `name`.
+// iozone's number as the metric `name` is stored: kB/s as bytes/s, -O's ops/s as <name>_ops,
+// -N's microseconds per operation as <name>_latency in nanoseconds.
+Metric metricOf(const Invocation& inv, const std::string& name, double value);
+
+// Stores iozone's number as metricOf() names it. A -N cell of 0 (an operation under 1 µs, which
+// iozone truncates to 0) is counted, not stored: 0 ns is not what was measured.
 void addMetric(Invocation& inv, const std::string& name, double value);
 
 // The -R report repeats the normal output's numbers: a metric already read is checked, not

@@ -35,15 +35,16 @@ declare -A seeds=(
     [fio_json]="tests/data/fio/*/*.json"
     [fio_terse]="tests/data/fio/*/*.terse"
     [fio_normal]="tests/data/fio/*/*.normal"
-    [iozone]="tests/data/iozone/*/*.txt"
+    [iozone]="tests/data/iozone/*/*.txt tests/data/iozone/*/*.xls"
     [dd]="tests/data/dd/*/*.txt tests/data/dd/*/*.stderr"
     [scenario]="scenarios/*.toml tests/data/scenarios/*.toml tests/data/fuzz/scenario-seeds/*.toml"
     [drive_catalog]="data/drives.toml"
-    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/fio/*/*.normal tests/data/iozone/*/*.txt tests/data/dd/*/*.txt"
+    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/fio/*/*.normal tests/data/iozone/*/*.txt tests/data/iozone/*/*.xls tests/data/dd/*/*.txt"
 )
 # Dictionaries of the formats' keywords help the mutations reach past the syntax.
 declare -A dicts=(
     [fio_json]=tests/fuzz/fio_json.dict
+    [iozone]=tests/fuzz/iozone.dict
     [scenario]=tests/fuzz/scenario.dict
     [drive_catalog]=tests/fuzz/scenario.dict
 )

@@ -115,20 +115,27 @@ constexpr std::array<std::string_view, 16> iozoneOperations{
     "freread",       "mixed",          "pwrite",      "pread"};
 
 // iozone.<op> (throughput mode) or iozone.<file>-<record>.<op> (one cell of the automatic
-// mode's table, e.g. iozone.f64M-r4k.write); <op>_ops when iozone -O reported operations/s.
+// mode's table, e.g. iozone.f64M-r4k.write); <op>_ops when iozone -O reported operations/s,
+// <op>_latency (nanoseconds, lower is better) when -N reported microseconds per operation.
 // Throughput mode's figures decide by default; the automatic table's cells are shown only: a
 // table holds a hundred of them, most for files that fit in a cache, and a scenario's [decide]
 // (or compare --decide) names the cells that matter.
 std::optional<MetricInfo> describeIozone(std::string_view rest, std::string_view full) {
     auto op = rest.substr(rest.rfind('.') + 1);
     const bool ops = op.ends_with("_ops");
+    const bool latency = op.ends_with("_latency");
     if (ops)
         op.remove_suffix(4);
+    if (latency)
+        op.remove_suffix(8);
     const bool tableCell = rest.find('.') != std::string_view::npos;
     for (const auto known : iozoneOperations)
         if (op == known)
-            return MetricInfo{std::string(full), ops ? Unit::OpsPerSecond : Unit::BytesPerSecond,
-                              Better::Higher, !tableCell};
+            return MetricInfo{std::string(full),
+                              latency ? Unit::Nanoseconds
+                              : ops   ? Unit::OpsPerSecond
+                                      : Unit::BytesPerSecond,
+                              latency ? Better::Lower : Better::Higher, !tableCell};
     return std::nullopt;
 }
 

@@ -222,7 +222,7 @@ TEST_F(Cli, ImportsEveryFormatIntoOneLayout) {
          data + "/bonnie++/2.00a/table-s512-n16-files.stdout",
          data + "/fio/2.2.10/two_jobs_direct_and_buffered.json",
          data + "/fio/3.33/unified_rw_reporting.json", data + "/fio/3.33/terse_v4_randrw.terse",
-         data + "/iozone/3.308/throughput-t1-i0-i1-i2.txt", data + "/dd/bsd/freebsd-11-write.txt"});
+         data + "/iozone/3.465/throughput-t1-i0-i1-i2.txt", data + "/dd/bsd/freebsd-11-write.txt"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = json::parse(r.out);
     EXPECT_EQ(j["runs"], 6);

@@ -51,6 +51,13 @@ TEST(MetricCatalog, ImportedTools) {
     EXPECT_EQ(describeMetric("iozone.f64M-r4k.random_read")->unit, Unit::BytesPerSecond);
     EXPECT_FALSE(describeMetric("iozone.f64M-r4k.random_read")->decisive);
     EXPECT_EQ(describeMetric("iozone.backward_read_ops")->unit, Unit::OpsPerSecond);
+    // -N: microseconds per operation, stored as nanoseconds; lower is better.
+    const auto latency = describeMetric("iozone.f64k-r4k.write_latency");
+    ASSERT_TRUE(latency);
+    EXPECT_EQ(latency->unit, Unit::Nanoseconds);
+    EXPECT_EQ(latency->better, Better::Lower);
+    EXPECT_FALSE(latency->decisive);
+    EXPECT_FALSE(describeMetric("iozone.write_latency_ops"));
     EXPECT_FALSE(describeMetric("iozone.frobnicate"));
     EXPECT_FALSE(describeMetric("iozone.write_cpu"));
     const auto dd = describeMetric("dd.throughput");

@@ -41,6 +41,11 @@ inline bool hasNote(const ParsedRun& run, MetricNote::Kind kind, const std::stri
     });
 }
 
+inline bool hasCaveat(const ParsedRun& run, const std::string& part) {
+    return std::any_of(run.caveats.begin(), run.caveats.end(),
+                       [&](const std::string& c) { return c.find(part) != std::string::npos; });
+}
+
 inline std::vector<Metric> sortedMetrics(std::vector<Metric> metrics) {
     std::sort(metrics.begin(), metrics.end(),
               [](const Metric& a, const Metric& b) { return a.name < b.name; });

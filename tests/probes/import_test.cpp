@@ -66,8 +66,8 @@ TEST(ParseResultFile, DetectsEveryFormat) {
                   "fio 3.33 normal output, 1 job (2 entries combined by name), 7 metrics"},
              Case{"fio/2.2.10/normal_randrw_70_30.normal", ImportFormat::FioNormal,
                   "fio 2.2.10 normal output, 1 job, 14 metrics"},
-             Case{"iozone/3.308/throughput-t1-i0-i1-i2.txt", ImportFormat::Iozone,
-                  "iozone 3.308 throughput report, 1 run, 6 metrics"},
+             Case{"iozone/3.465/throughput-t1-i0-i1-i2.txt", ImportFormat::Iozone,
+                  "iozone 3.465 throughput report, 1 run, 6 metrics"},
              Case{"dd/coreutils-9.1/write-direct-then-read.txt", ImportFormat::Dd,
                   "dd summary (GNU coreutils), 2 runs, 2 metrics"},
          }) {
@@ -123,6 +123,18 @@ TEST(ParseResultFile, NoMetricIsAnErrorThatSaysWhy) {
     // A paste, without a file name.
     EXPECT_EQ(describeImport(idle).description, "1: no metric: the output holds no measurement");
     EXPECT_FALSE(describeImport(idle).ok);
+}
+
+// A line the parser could not place is named in the import's message, not only in the run.
+TEST(ImportFiles, MessageNamesLinesNotRead) {
+    auto text = lb::test::golden("iozone/3.465/auto-n64k-g1m.txt");
+    const std::string lastRow = "            1024      64  4614246 13998981";
+    text.resize(text.find(lastRow) + lastRow.size());
+    const auto line = std::to_string(std::count(text.begin(), text.end(), '\n') + 1);
+    const auto d = describeImport(text);
+    EXPECT_TRUE(d.ok);
+    EXPECT_EQ(d.description, "iozone 3.465 automatic-mode table, 1 run, 312 metrics, line " + line +
+                                 " not read (the report's caveats say why)");
 }
 
 // bonnie++ CSV refuses negative figures; fio JSON does too now (they imported with exit 0), and
@@ -217,21 +229,21 @@ TEST(ImportFiles, StoresTheOrigin) {
     auto store = Store::open(":memory:");
     ASSERT_TRUE(store);
     const std::string file =
-        std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/iozone/3.506/auto-n64k-g4m.txt";
+        std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/iozone/3.465/auto-n64k-g1m.txt";
     auto summary = importFiles(*store, {"nas", "box", "imported", {file}});
     ASSERT_TRUE(summary) << summary.error().message;
-    EXPECT_EQ(summary->metrics, 117);
+    EXPECT_EQ(summary->metrics, 325);
     ASSERT_EQ(summary->descriptions.size(), 1u);
-    EXPECT_EQ(summary->descriptions[0], "iozone 3.506 automatic-mode table, 1 run, 117 metrics");
+    EXPECT_EQ(summary->descriptions[0], "iozone 3.465 automatic-mode table, 1 run, 325 metrics");
     auto runs = store->storedRuns();
     ASSERT_TRUE(runs);
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ(runs->front().probe, "iozone");
     const RunOrigin& origin = runs->front().origin;
-    EXPECT_EQ(origin.format, "iozone 3.506 automatic-mode table");
+    EXPECT_EQ(origin.format, "iozone 3.465 automatic-mode table");
     ASSERT_FALSE(origin.convertedFrom.empty());
     EXPECT_EQ(origin.convertedFrom[0], "kB/sec (KiB/s)");
-    EXPECT_EQ(origin.spec.at("record_sizes_bytes"), "4096,16384,65536");
+    EXPECT_EQ(origin.spec.at("record_sizes_bytes"), "4096,8192,16384,32768,65536");
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 using namespace lb;
 using lb::test::golden;
+using lb::test::hasCaveat;
 using lb::test::metricValue;
 using lb::test::sortedMetrics;
 
@@ -25,11 +26,6 @@ std::string reportOnly(const std::string& text, const std::string& from) {
     const auto at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     return text.substr(at);
-}
-
-bool hasCaveat(const ParsedRun& run, const std::string& part) {
-    return std::any_of(run.caveats.begin(), run.caveats.end(),
-                       [&](const std::string& c) { return c.find(part) != std::string::npos; });
 }
 
 const std::string autoFile = "iozone/3.465/auto-n4m-g32m-R.txt";
@@ -99,6 +95,17 @@ TEST(IozoneExcel, RbRunsStandardOutputAndSpreadsheet) {
     EXPECT_TRUE(iozone::looksLikeSpreadsheet(xls));
     EXPECT_FALSE(iozone::looksLikeIozone(xls));
     EXPECT_FALSE(iozone::looksLikeSpreadsheet(golden(autoFile)));
+}
+
+// -N with -R: the tables are microseconds per operation too, and only the banner says so.
+TEST(IozoneExcel, MicrosecondTablesAreLatencies) {
+    const auto runs = runsOf(golden("iozone/3.465/auto-N-i0-i1-R.txt"));
+    ASSERT_EQ(runs.size(), 1u);
+    const auto& run = runs[0].run;
+    EXPECT_EQ(run.metrics.size(), 15u * 4u); // the -R tables checked against the table above
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f64k-r64k.write_latency"), 175000.0);
+    EXPECT_DOUBLE_EQ(metricValue(run, "iozone.f256k-r64k.rewrite_latency"), 12000.0);
+    EXPECT_TRUE(run.caveats.empty());
 }
 
 TEST(IozoneExcel, DisagreeingNumberNamesLineAndField) {
