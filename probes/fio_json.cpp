@@ -355,7 +355,8 @@ void noteClientMachine(const std::vector<Entry>& entries, ParsedRun& run) {
         run.origin.spec["machine"] = machine;
 }
 
-std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& run) {
+std::vector<Group> clientGroups(const std::vector<Entry>& entries, bool clientsTold,
+                                ParsedRun& run) {
     std::vector<std::string> jobs;
     std::vector<const Entry*> summaries;
     for (const auto& e : entries) {
@@ -392,6 +393,12 @@ std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& ru
                               ") and is not imported; fio.<job>.* combine each job's clients");
     }
 
+    if (!clientsTold) {
+        run.caveats.push_back("fio's normal output does not say which client each job block came "
+                              "from: only the sums over the clients are imported (fio's JSON "
+                              "output names them)");
+        return aggregates;
+    }
     std::vector<Group> perClient;
     for (const auto& e : entries) {
         if (e.summary)
@@ -512,7 +519,8 @@ Expected<ParsedRun> json_doc::toRun(Document document, std::string_view stdoutTe
     }
 
     noteFailures(entries, stdoutText, stderrText, json, run);
-    const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);
+    const auto groups =
+        clientMode ? clientGroups(entries, document.clientsTold, run) : localGroups(entries);
     if (!clientMode && entries.size() > groups.size()) // same-named entries were combined
         run.origin.spec["job_entries"] = std::to_string(entries.size());
     for (const auto& g : groups)

@@ -59,6 +59,9 @@ struct Entry {
 struct Document {
     std::string toolVersion;
     bool clientMode = false; // fio --client: "client_stats" instead of "jobs"
+    // Whether each client entry says which client it is: fio's normal text output from several
+    // servers does not (its JSON does), and then only the sums over clients are metrics.
+    bool clientsTold = true;
     std::vector<Entry> entries;
 };
 
