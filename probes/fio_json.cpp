@@ -486,6 +486,30 @@ std::vector<Series> histogramCurves(std::vector<Entry>& entries, ParsedRun& run)
     return latencyCurves(histograms);
 }
 
+// How many job entries and groups the file has, for the import's message ("1 job (8 entries
+// combined by name), 2 groups"): the entries when there are more of them than jobs imported
+// (same-named jobs, clients: fio's "All clients" not counted), the groups when more than one.
+void countEntries(const std::vector<Entry>& entries, const std::vector<Group>& groups,
+                  ParsedRun& run) {
+    std::size_t jobEntries = 0;
+    std::vector<std::int64_t> groupIds;
+    std::vector<std::string> jobs;
+    for (const auto& e : entries) {
+        if (e.summary)
+            continue;
+        ++jobEntries;
+        if (std::find(groupIds.begin(), groupIds.end(), e.group) == groupIds.end())
+            groupIds.push_back(e.group);
+    }
+    for (const auto& g : groups)
+        if (g.client.empty() && std::find(jobs.begin(), jobs.end(), g.job) == jobs.end())
+            jobs.push_back(g.job);
+    if (jobEntries > jobs.size())
+        run.origin.spec["job_entries"] = std::to_string(jobEntries);
+    if (groupIds.size() > 1)
+        run.origin.spec["job_groups"] = std::to_string(groupIds.size());
+}
+
 // `simd`: whether simdjson may read the document (parseJsonWithoutSimdjson: never).
 Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrText, bool simd) {
     auto whole = simd ? json_doc::readWhole(stdoutText) : std::nullopt;
@@ -521,8 +545,7 @@ Expected<ParsedRun> json_doc::toRun(Document document, std::string_view stdoutTe
     noteFailures(entries, stdoutText, stderrText, json, run);
     const auto groups =
         clientMode ? clientGroups(entries, document.clientsTold, run) : localGroups(entries);
-    if (!clientMode && entries.size() > groups.size()) // same-named entries were combined
-        run.origin.spec["job_entries"] = std::to_string(entries.size());
+    countEntries(entries, groups, run);
     for (const auto& g : groups)
         if (!g.failed)
             LB_TRY_VOID(emitGroup(g, run));

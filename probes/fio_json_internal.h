@@ -38,7 +38,8 @@ struct Entry {
     std::string path; // "jobs[0]", for messages
     std::string name;
     std::int64_t error = 0;
-    bool summary = false; // fio --client's "All clients"
+    std::int64_t group = 0; // "groupid": jobs reported together, split by new_group or stonewall
+    bool summary = false;   // fio --client's "All clients"
     std::string host;
     std::optional<std::int64_t> port;
     std::string client; // host, or host:port when several servers share a host name

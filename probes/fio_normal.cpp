@@ -260,7 +260,13 @@ Expected<void> readHead(Reader& r, const text::Line& line, std::string_view t) {
         return bad(line, "err", quoted(err.value_or("")) + " is not an error number");
     for (const char c : *err)
         code = code * 10 + (c - '0');
+    const auto group = valueOf(t.substr(mark), "groupid=");
+    if (!group || group->empty() || group->size() > 9 ||
+        group->find_first_not_of("0123456789") != std::string_view::npos)
+        return bad(line, "groupid", quoted(group.value_or("")) + " is not a group number");
     Entry& e = r.entries.emplace_back();
+    for (const char c : *group)
+        e.group = e.group * 10 + (c - '0');
     e.path = "line " + std::to_string(line.number);
     e.name = name.empty() ? std::string(unnamedJob) : escapeInvalidUtf8(name);
     e.error = code;
