@@ -203,10 +203,9 @@ void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind
                 Metric{metricName(base, kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
     if (pct.sources > 1) {
         const std::string count = std::to_string(pct.sources) + " " + *who + "' ";
-        const std::string what = pct.merged
-                                     ? "merged from " + count + "json+ histograms (" + *noun + ")"
-                                     : "largest of " + count + percentileNames(pct) + " (" + *noun +
-                                           "), not a merged percentile";
+        const std::string what = pct.merged ? "merged from " + count + "json+ histograms: " + *noun
+                                            : "largest of " + count + percentileNames(pct) +
+                                                  ", not a merged percentile: " + *noun;
         run.caveats.push_back(base + std::string(kind.family) + ": " + what);
         // On the metrics too, so the comparison and the report show it beside the figure.
         run.notes.push_back({MetricNote::Kind::Qualifies, base + std::string(kind.family), what});
