@@ -5,6 +5,7 @@
 
 #include "engine/measure/run.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,16 @@ struct LatencyBins {
     bool total = false;    // total latency's bins (lat_ns, lat_percentiles=1), else clat_ns's
     std::vector<std::pair<double, double>> bins;
 };
+
+// Bins added up: in latency order, the counts of one bucket summed (entries of one job, clients).
+std::vector<std::pair<double, double>> mergedBins(std::vector<std::pair<double, double>> bins);
+
+// The latency at which the bins, in latency order, reach `percent` of their I/Os, as fio's
+// stat.c computes a percentile (calc_clat_percentiles): the first bucket whose running count is at
+// least percent/100 times the total, and that bucket's value as fio printed it in json+ (the
+// middle of the bucket, plat_idx_to_val). None when the bins hold no I/O.
+std::optional<double> binsPercentile(const std::vector<std::pair<double, double>>& sortedBins,
+                                     double percent);
 
 // For each job and direction with bins: the series fio.<job>.<dir>.lat_curve from total
 // latency's bins, else .clat_curve from completion latency's. A point per bucket, in latency

@@ -5,6 +5,7 @@
 #include "probes/fio_json.h"
 
 #include "engine/base/size.h"
+#include "probes/fio_histogram.h"
 #include "probes/fio_json_internal.h"
 #include "probes/fio_output.h"
 
@@ -53,12 +54,15 @@ struct Group {
     std::vector<const Entry*> percentileFallback;
     std::string membersNoun; // for the caveat when percentiles are a maximum over members
     std::string fallbackNoun;
+    std::string membersWho = "jobs"; // "largest of 4 jobs' p99"
+    std::string fallbackWho = "clients";
     bool failed = false;
 };
 
 struct PercentileMax {
     std::array<std::optional<double>, 3> values;
     std::size_t sources = 0;
+    bool merged = false; // from the sources' json+ histograms added up, not their largest
 };
 
 using PercentilesOf = std::array<std::optional<double>, 3> DirectionStats::*;
@@ -69,11 +73,14 @@ struct PercentileKind {
     PercentilesOf values;
     std::array<std::string_view, 3> stats;
     std::string_view family; // for caveats
+    bool total;              // whose json+ bins: lat_ns's (LatencyBins::total) or clat_ns's
 };
 const PercentileKind completionLatency{
-    &DirectionStats::percentiles, {"clat_p50", "clat_p99", "clat_p99_9"}, "clat_p*"};
+    &DirectionStats::percentiles, {"clat_p50", "clat_p99", "clat_p99_9"}, "clat_p*", false};
 const PercentileKind totalLatency{
-    &DirectionStats::latPercentiles, {"lat_p50", "lat_p99", "lat_p99_9"}, "lat_p*"};
+    &DirectionStats::latPercentiles, {"lat_p50", "lat_p99", "lat_p99_9"}, "lat_p*", true};
+constexpr std::array<double, 3> percentOf{50.0, 99.0, 99.9}; // as percentileKeys
+constexpr std::array<std::string_view, 3> percentileLabels{"p50", "p99", "p99.9"};
 
 PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size_t dir,
                              PercentilesOf which) {
@@ -94,6 +101,47 @@ PercentileMax maxPercentiles(const std::vector<const Entry*>& entries, std::size
             ++result.sources;
     }
     return result;
+}
+
+// The percentiles of entries that each printed them, computed again from their json+ histograms
+// added up, as fio computes them for group_reporting (fio_histogram.h): only where every entry
+// that did I/O has the kind's bins; none otherwise, and the largest of theirs stands.
+std::optional<PercentileMax> mergedPercentiles(const std::vector<const Entry*>& entries,
+                                               std::size_t dir, const PercentileKind& kind,
+                                               const PercentileMax& largest) {
+    std::vector<std::pair<double, double>> bins;
+    for (const Entry* e : entries) {
+        const auto& s = e->stats[dir];
+        if (!s || !s->didIo)
+            continue;
+        const auto h = std::find_if(e->histograms.begin(), e->histograms.end(), [&](const auto& b) {
+            return b.direction == directions[dir] && b.total == kind.total && !b.bins.empty();
+        });
+        if (!e->histogramError.empty() || h == e->histograms.end())
+            return std::nullopt;
+        bins.insert(bins.end(), h->bins.begin(), h->bins.end());
+    }
+    bins = mergedBins(std::move(bins));
+    PercentileMax merged{{}, largest.sources, true};
+    for (std::size_t k = 0; k < merged.values.size(); ++k)
+        if (largest.values[k]) // only those fio printed: no value fio did not write
+            merged.values[k] = binsPercentile(bins, percentOf[k]);
+    return merged;
+}
+
+// "p99", or "p50, p99 and p99.9": the percentiles a note is about.
+std::string percentileNames(const PercentileMax& pct) {
+    std::vector<std::string_view> names;
+    for (std::size_t k = 0; k < pct.values.size(); ++k)
+        if (pct.values[k])
+            names.push_back(percentileLabels[k]);
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += std::string(i == 0                  ? ""
+                            : i + 1 == names.size() ? " and "
+                                                    : ", ") +
+                std::string(names[i]);
+    return text;
 }
 
 // Seconds as a person reads them: "2.1" above a second, "0.006" below.
@@ -136,19 +184,28 @@ std::string metricName(const std::string& base, std::string_view stat) {
 // metrics, with a caveat when they are a maximum over several entries.
 void emitPercentiles(const Group& g, std::size_t dir, const PercentileKind& kind,
                      const std::string& base, ParsedRun& run) {
+    const std::vector<const Entry*>* sources = &g.members;
     auto pct = maxPercentiles(g.members, dir, kind.values);
     const std::string* noun = &g.membersNoun;
+    const std::string* who = &g.membersWho;
     if (pct.sources == 0 && !g.percentileFallback.empty()) {
+        sources = &g.percentileFallback;
         pct = maxPercentiles(g.percentileFallback, dir, kind.values);
         noun = &g.fallbackNoun;
+        who = &g.fallbackWho;
     }
+    if (pct.sources > 1)
+        if (auto merged = mergedPercentiles(*sources, dir, kind, pct))
+            pct = *merged;
     for (std::size_t k = 0; k < pct.values.size(); ++k)
         if (pct.values[k])
             run.metrics.push_back(
                 Metric{metricName(base, kind.stats[k]), *pct.values[k], Unit::Nanoseconds});
     if (pct.sources > 1) {
-        const std::string what = "maximum over " + std::to_string(pct.sources) + " " + *noun +
-                                 ", not a merged percentile";
+        const std::string count = std::to_string(pct.sources) + " " + *who + "' ";
+        const std::string what = pct.merged ? "merged from " + count + "json+ histograms: " + *noun
+                                            : "largest of " + count + percentileNames(pct) +
+                                                  ", not a merged percentile: " + *noun;
         run.caveats.push_back(base + std::string(kind.family) + ": " + what);
         // On the metrics too, so the comparison and the report show it beside the figure.
         run.notes.push_back({MetricNote::Kind::Qualifies, base + std::string(kind.family), what});
@@ -297,7 +354,8 @@ void noteClientMachine(const std::vector<Entry>& entries, ParsedRun& run) {
         run.origin.spec["machine"] = machine;
 }
 
-std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& run) {
+std::vector<Group> clientGroups(const std::vector<Entry>& entries, bool clientsTold,
+                                ParsedRun& run) {
     std::vector<std::string> jobs;
     std::vector<const Entry*> summaries;
     for (const auto& e : entries) {
@@ -317,6 +375,7 @@ std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& ru
             g.failed = g.failed || e.error != 0;
         }
         g.membersNoun = "client entries of job '" + job + "'";
+        g.membersWho = "clients";
     }
     if (jobs.size() == 1 && summaries.size() == 1) {
         // fio's own sum over the clients; it has no percentiles, so those come from the clients.
@@ -333,6 +392,12 @@ std::vector<Group> clientGroups(const std::vector<Entry>& entries, ParsedRun& ru
                               ") and is not imported; fio.<job>.* combine each job's clients");
     }
 
+    if (!clientsTold) {
+        run.caveats.push_back("fio's normal output does not say which client each job block came "
+                              "from: only the sums over the clients are imported (fio's JSON "
+                              "output names them)");
+        return aggregates;
+    }
     std::vector<Group> perClient;
     for (const auto& e : entries) {
         if (e.summary)
@@ -420,6 +485,30 @@ std::vector<Series> histogramCurves(std::vector<Entry>& entries, ParsedRun& run)
     return latencyCurves(histograms);
 }
 
+// How many job entries and groups the file has, for the import's message ("1 job (8 entries
+// combined by name), 2 groups"): the entries when there are more of them than jobs imported
+// (same-named jobs, clients: fio's "All clients" not counted), the groups when more than one.
+void countEntries(const std::vector<Entry>& entries, const std::vector<Group>& groups,
+                  ParsedRun& run) {
+    std::size_t jobEntries = 0;
+    std::vector<std::int64_t> groupIds;
+    std::vector<std::string> jobs;
+    for (const auto& e : entries) {
+        if (e.summary)
+            continue;
+        ++jobEntries;
+        if (std::find(groupIds.begin(), groupIds.end(), e.group) == groupIds.end())
+            groupIds.push_back(e.group);
+    }
+    for (const auto& g : groups)
+        if (g.client.empty() && std::find(jobs.begin(), jobs.end(), g.job) == jobs.end())
+            jobs.push_back(g.job);
+    if (jobEntries > jobs.size())
+        run.origin.spec["job_entries"] = std::to_string(jobEntries);
+    if (groupIds.size() > 1)
+        run.origin.spec["job_groups"] = std::to_string(groupIds.size());
+}
+
 // `simd`: whether simdjson may read the document (parseJsonWithoutSimdjson: never).
 Expected<ParsedRun> parse(std::string_view stdoutText, std::string_view stderrText, bool simd) {
     auto whole = simd ? json_doc::readWhole(stdoutText) : std::nullopt;
@@ -453,9 +542,9 @@ Expected<ParsedRun> json_doc::toRun(Document document, std::string_view stdoutTe
     }
 
     noteFailures(entries, stdoutText, stderrText, json, run);
-    const auto groups = clientMode ? clientGroups(entries, run) : localGroups(entries);
-    if (!clientMode && entries.size() > groups.size()) // same-named entries were combined
-        run.origin.spec["job_entries"] = std::to_string(entries.size());
+    const auto groups =
+        clientMode ? clientGroups(entries, document.clientsTold, run) : localGroups(entries);
+    countEntries(entries, groups, run);
     for (const auto& g : groups)
         if (!g.failed)
             LB_TRY_VOID(emitGroup(g, run));

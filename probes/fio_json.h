@@ -20,8 +20,12 @@ namespace lb::fio {
 // in canonical units (lat_p* = total latency, only when fio ran with lat_percentiles=1; clat_p*
 // when fio printed them). Several entries with the same job name (numjobs>1 without
 // group_reporting) are combined: bw and iops summed, lat_mean weighted by total_ios, runtime the
-// longest, percentiles the maximum (with a caveat and a Qualifies note on fio.<job>.<dir>.clat_p*
-// saying so); origin.spec["job_entries"] then says how many entries there were.
+// longest, percentiles merged from the entries' json+ histograms where every entry has them (as
+// fio's group_reporting computes them; a caveat and a Qualifies note on fio.<job>.<dir>.clat_p*
+// say "merged from 4 jobs' json+ histograms"), else the largest entry's, said the same way
+// ("largest of 4 jobs' p50, p99 and p99.9"). origin.spec["job_entries"] says how many entries
+// the file has when there are more than jobs (same-named entries, fio --client's entries), and
+// origin.spec["job_groups"] how many groups ("groupid") when more than one.
 // Notes on the metrics (ParsedRun::notes): for each job a Method note "direct I/O" or "buffered
 // I/O" on fio.<job>.* from its effective direct/buffered option (job options over global
 // options, the last written winning; fio's default is buffered), none when the JSON prints no

@@ -2,6 +2,7 @@
 // see fio_json_compat.h.
 #include "probes/fio_json_compat.h"
 
+#include "probes/fio_histogram.h"
 #include "probes/json_view.h"
 #include "probes/text_fields.h"
 
@@ -208,19 +209,10 @@ void fillPercentilesFromBins(json& d) {
     if (total <= 0)
         return;
     std::sort(counts.begin(), counts.end());
-    for (std::size_t k = 0; k < percentiles.size(); ++k) {
-        if (pct.contains(percentileKeys[k]))
-            continue;
-        const double wanted = total * percentiles[k] / 100.0;
-        double seen = 0;
-        for (const auto& [value, count] : counts) {
-            seen += count;
-            if (seen >= wanted) {
-                pct[std::string(percentileKeys[k])] = value;
-                break;
-            }
-        }
-    }
+    for (std::size_t k = 0; k < percentiles.size(); ++k)
+        if (!pct.contains(percentileKeys[k]))
+            if (const auto value = binsPercentile(counts, percentiles[k]))
+                pct[std::string(percentileKeys[k])] = *value;
 }
 
 // fio before 3.18 made lat_percentiles=1 the inverse of clat_percentiles: the percentiles it

@@ -38,7 +38,8 @@ struct Entry {
     std::string path; // "jobs[0]", for messages
     std::string name;
     std::int64_t error = 0;
-    bool summary = false; // fio --client's "All clients"
+    std::int64_t group = 0; // "groupid": jobs reported together, split by new_group or stonewall
+    bool summary = false;   // fio --client's "All clients"
     std::string host;
     std::optional<std::int64_t> port;
     std::string client; // host, or host:port when several servers share a host name
@@ -59,6 +60,9 @@ struct Entry {
 struct Document {
     std::string toolVersion;
     bool clientMode = false; // fio --client: "client_stats" instead of "jobs"
+    // Whether each client entry says which client it is: fio's normal text output from several
+    // servers does not (its JSON does), and then only the sums over clients are metrics.
+    bool clientsTold = true;
     std::vector<Entry> entries;
 };
 

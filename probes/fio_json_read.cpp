@@ -337,6 +337,13 @@ Expected<Entry> parseEntry(const V& value, std::string path, bool clientMode,
     if (!error)
         return fail(error.error());
     e.error = *error;
+    // Absent in lb-netload's JSON; fio has written it since its first JSON.
+    if (value.member("groupid")) {
+        const auto group = integerField(value, "groupid", e.path);
+        if (!group)
+            return fail(group.error());
+        e.group = *group;
+    }
 
     if (clientMode) {
         e.summary = e.name == allClientsName;

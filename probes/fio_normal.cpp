@@ -69,6 +69,10 @@ struct Reader {
     std::size_t unplacedCount = 0;
     std::vector<std::string> units; // as printed, for the run's origin: "MiB/s", "usec"
     std::string fioMessages;        // fio's own "fio: ..." lines, where a job's error is told
+    // fio --client: each server's "hostname=<name>, be=0, ..., fio=fio-3.33" line, in the order
+    // the servers answered; its job blocks name no client, but "<host> " may stand before a line.
+    std::vector<std::string> serverHosts;
+    std::string linePrefixHost; // the "<host> " before the current line, if any
 };
 
 void noteUnit(Reader& r, std::string unit) {
@@ -215,7 +219,8 @@ Expected<DirectionStats> readDirection(const text::Line& line, std::string_view 
     auto iops = quantity(*f.iops, f.form, false, {""});
     if (!iops)
         return bad(line, where + ": " + std::string(iopsName), iops.error().message);
-    auto bw = quantity(*f.bw, f.form, true, {"B/s", "bit/s", "/s"});
+    // fio --client's "All clients" prints "BW=222Mi (233M)": num2str without a unit (client.c).
+    auto bw = quantity(*f.bw, f.form, true, {"B/s", "bit/s", "/s", ""});
     if (!bw)
         return bad(line, where + ": " + std::string(bwName), bw.error().message);
     auto runtime = msecOf(*f.runtime);
@@ -246,8 +251,6 @@ std::optional<double> unitFactor(std::string_view t) {
 Expected<void> readHead(Reader& r, const text::Line& line, std::string_view t) {
     const auto mark = t.find(headMark);
     const std::string name(t.substr(0, mark));
-    if (name == json_doc::allClientsName)
-        return bad(line, "job", "fio --client's normal output is not imported (its JSON is)");
     auto err = valueOf(t.substr(mark), "err=");
     if (err && err->ends_with(':')) // "err= 0: pid=..."
         err->remove_suffix(1);
@@ -257,10 +260,18 @@ Expected<void> readHead(Reader& r, const text::Line& line, std::string_view t) {
         return bad(line, "err", quoted(err.value_or("")) + " is not an error number");
     for (const char c : *err)
         code = code * 10 + (c - '0');
+    const auto group = valueOf(t.substr(mark), "groupid=");
+    if (!group || group->empty() || group->size() > 9 ||
+        group->find_first_not_of("0123456789") != std::string_view::npos)
+        return bad(line, "groupid", quoted(group.value_or("")) + " is not a group number");
     Entry& e = r.entries.emplace_back();
+    for (const char c : *group)
+        e.group = e.group * 10 + (c - '0');
     e.path = "line " + std::to_string(line.number);
     e.name = name.empty() ? std::string(unnamedJob) : escapeInvalidUtf8(name);
     e.error = code;
+    e.summary = name == json_doc::allClientsName;
+    e.host = r.linePrefixHost;
     r.blocks.push_back(Block{line.number, {}, {}});
     r.direction.reset();
     r.percentiles = {};
@@ -374,6 +385,13 @@ Expected<bool> place(Reader& r, const text::Line& line, std::string_view t) {
         LB_TRY_VOID(readHead(r, line, t));
         return true;
     }
+    // fio --client: a server's "hostname=vm, be=0, 64-bit, os=Linux, ..., fio=fio-3.33, flags=1".
+    if (t.starts_with("hostname=") && t.find(", fio=") != std::string_view::npos) {
+        r.serverHosts.push_back(escapeInvalidUtf8(t.substr(9, t.find(',') - 9)));
+        if (auto version = valueOf(t, ", fio="); version && r.toolVersion.empty())
+            r.toolVersion = escapeInvalidUtf8(*version);
+        return true;
+    }
     if (t.starts_with("fio-") && t.find(' ') == std::string_view::npos) {
         r.toolVersion = escapeInvalidUtf8(t);
         return true;
@@ -420,6 +438,44 @@ std::string_view lastSegment(std::string_view t) {
     return trim(t);
 }
 
+// fio --client puts "<host> " before the lines a server sent as text ("<vm> Starting 1
+// process"); the host, and the line without it.
+std::pair<std::string_view, std::string_view> splitHostPrefix(std::string_view t) {
+    const auto close = t.find("> ");
+    if (!t.starts_with('<') || (close == std::string_view::npos && !t.ends_with('>')))
+        return {{}, t};
+    const auto end = close == std::string_view::npos ? t.size() - 1 : close;
+    if (end <= 1 || t.substr(1, end - 1).find_first_of(" <>") != std::string_view::npos)
+        return {{}, t};
+    return {t.substr(1, end - 1), trim(t.substr(std::min(end + 1, t.size())))};
+}
+
+// fio --client's text names each server in its "hostname=" line but not in its job blocks,
+// which come in the order the servers finished. A block with a "<host> " prefix is that host's;
+// the others are the one server's, or, when every server named the same machine, that
+// machine's, but then which server a block came from is unknown: the document says so and only
+// fio's sum over the clients (and each job's over them) is imported.
+void assignClients(Reader& r, json_doc::Document& document) {
+    const bool anyClient = std::any_of(r.entries.begin(), r.entries.end(),
+                                       [](const Entry& e) { return e.summary || !e.host.empty(); });
+    if (r.serverHosts.empty() && !anyClient)
+        return;
+    document.clientMode = true;
+    const bool oneMachine =
+        !r.serverHosts.empty() &&
+        std::all_of(r.serverHosts.begin(), r.serverHosts.end(),
+                    [&](const std::string& h) { return h == r.serverHosts.front(); });
+    bool allTold = true;
+    for (auto& e : r.entries) {
+        if (e.summary || !e.host.empty())
+            continue;
+        allTold = allTold && r.serverHosts.size() == 1;
+        if (oneMachine)
+            e.host = r.serverHosts.front();
+    }
+    document.clientsTold = allTold;
+}
+
 // Every direction that printed figures printed its total latency ("lat (usec): ...") too, as
 // fio does unless told not to measure it: the metric lat_mean comes from there.
 Expected<void> checkBlocks(const Reader& r) {
@@ -446,7 +502,8 @@ std::string unplacedCaveat(const Reader& r) {
 Expected<ParsedRun> parseNormal(std::string_view text) {
     Reader r;
     for (const auto& line : text::lines(text)) {
-        const auto t = lastSegment(line.text);
+        const auto [host, t] = splitHostPrefix(lastSegment(line.text));
+        r.linePrefixHost = escapeInvalidUtf8(host);
         if (t.empty())
             continue;
         if (t.starts_with("fio: ")) {
@@ -465,6 +522,7 @@ Expected<ParsedRun> parseNormal(std::string_view text) {
     LB_TRY_VOID(checkBlocks(r));
     json_doc::Document document;
     document.toolVersion = std::move(r.toolVersion);
+    assignClients(r, document);
     document.entries = std::move(r.entries);
     LB_TRY(run, json_doc::toRun(std::move(document), {}, r.fioMessages, Span{0, 0}));
     if (r.unplacedCount > 0)

@@ -21,7 +21,10 @@ namespace lb::fio {
 // parser's own reading (job grouping, same-named jobs combined, failures, caveats), so
 // fio.<job>.<dir>.bw, iops, clat_p50/p99/p99_9 or lat_p*, lat_mean and runtime match the JSON
 // of the same run within the text's rounding. I/O counts for weighting come from the "issued"
-// line. fio --client's text output is not read. A line the parser cannot place is a caveat
+// line. fio --client's text output is read too: the servers' "hostname=" lines name the run's
+// machine, "All clients" is fio's sum as in its JSON (fio_clients.h); the job blocks name no
+// client, so per-client metrics (fio.<job>@<host>.*) come only from one server, or from a
+// "<host> " before a block's head. A line the parser cannot place is a caveat
 // quoting it with its number; a job's figures that cannot be read are badInput("<line>: <field>:
 // <message>"), e.g. "5: read: BW: 'x' is not a number".
 Expected<ParsedRun> parseNormal(std::string_view text);

@@ -163,7 +163,10 @@ Expected<json> jobOf(std::string_view line, int lineNo, std::string& fioVersion)
     const auto error = r.integer(4, "error");
     if (!error)
         return fail(error.error());
-    json job{{"jobname", std::string(fields[2])}, {"error", *error}};
+    const auto group = r.integer(3, "groupid");
+    if (!group)
+        return fail(group.error());
+    json job{{"jobname", std::string(fields[2])}, {"groupid", *group}, {"error", *error}};
     if (*error != 0)
         return job; // a failed job's numbers are not used
     const auto layout = layoutOf(r, static_cast<int>(*version));

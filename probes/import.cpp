@@ -109,7 +109,7 @@ RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
         run.toolVersion.starts_with("fio-") ? run.toolVersion.substr(4) : run.toolVersion;
     const bool plus = text.find("\"bins\"") != std::string_view::npos;
     o.format = "fio " + version + (plus ? " JSON+" : " JSON");
-    o.spec = run.origin.spec; // job_entries, when same-named entries were combined
+    o.spec = run.origin.spec; // job_entries and job_groups, as the file has them
     if (fio::compat::isLegacyVersion(run.toolVersion))
         o.convertedFrom = {"KiB/s", "KiB (io_bytes)", "us", "ms"};
     else
@@ -292,6 +292,8 @@ public:
         // stray line is never dropped without a word.
         if (const auto n = r.origin.spec.find("lines_not_read"); n != r.origin.spec.end())
             notRead_ += (notRead_.empty() ? "" : ",") + n->second;
+        if (const auto g = r.origin.spec.find("job_groups"); g != r.origin.spec.end())
+            jobGroups_ += static_cast<std::size_t>(std::stoull(g->second));
     }
 
     std::size_t runs() const { return runs_; }
@@ -313,7 +315,8 @@ public:
             out += ", " + plural(jobs_.size(), "job") +
                    (jobEntries_ > jobs_.size()
                         ? " (" + std::to_string(jobEntries_) + " entries combined by name)"
-                        : "");
+                        : "") +
+                   (jobGroups_ > 1 ? ", " + plural(jobGroups_, "group") : "");
         else
             out += ", " + plural(runs_, "run");
         out += ", " + plural(metrics_, "metric");
@@ -336,6 +339,7 @@ private:
     std::set<std::string, std::less<>> jobs_; // looked up by view: a file's metrics name few
     std::size_t jobEntries_ = 0;              // fio's entries of same-named jobs, combined
     std::string notRead_;                     // line numbers, comma-separated
+    std::size_t jobGroups_ = 0;               // fio's group ids, when a run has several
 };
 
 // A parsed run as it is stored; one that did not fail and yields no metric is refused, naming why.

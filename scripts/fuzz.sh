@@ -34,12 +34,12 @@ declare -A seeds=(
     [bonnie_text]="tests/data/bonnie++/*/*.txt tests/data/bonnie++/*/*.stdout tests/data/bonnie++/*/*.input"
     [fio_json]="tests/data/fio/*/*.json"
     [fio_terse]="tests/data/fio/*/*.terse"
-    [fio_normal]="tests/data/fio/*/*.normal"
+    [fio_normal]="tests/data/fio/*/*.normal tests/data/fio/*/normal_client_*.txt"
     [iozone]="tests/data/iozone/*/*.txt tests/data/iozone/*/*.xls"
     [dd]="tests/data/dd/*/*.txt tests/data/dd/*/*.stderr"
     [scenario]="scenarios/*.toml tests/data/scenarios/*.toml tests/data/fuzz/scenario-seeds/*.toml"
     [drive_catalog]="data/drives.toml"
-    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/fio/*/*.normal tests/data/iozone/*/*.txt tests/data/iozone/*/*.xls tests/data/dd/*/*.txt"
+    [import]="tests/data/bonnie++/*/*.csv tests/data/bonnie++/*/*.txt tests/data/fio/*/*.json tests/data/fio/*/*.terse tests/data/fio/*/*.normal tests/data/fio/*/normal_client_*.txt tests/data/iozone/*/*.txt tests/data/iozone/*/*.xls tests/data/dd/*/*.txt"
 )
 # Dictionaries of the formats' keywords help the mutations reach past the syntax.
 declare -A dicts=(

@@ -1,16 +1,21 @@
 // Golden-file tests of the fio JSON parser: outputs captured from real fio 3.33 runs
 // (tests/data/fio/3.33, see its README.txt) and hand-broken ones (tests/data/fio/broken).
 #include "engine/measure/metric.h"
+#include "probes/fio_histogram.h"
 #include "probes/fio_json.h"
+#include "tests/probes/golden.h"
 #include "tests/support/metric_note_print.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -183,7 +188,80 @@ TEST(FioJson, SameNamedJobsAreCombined) {
     expectMetric(run, "fio.twojobs.read.clat_p99_9", 146432, Unit::Nanoseconds); // max(146432, ..)
     expectMetric(run, "fio.twojobs.read.runtime", 0.117, Unit::Seconds);         // max(117, 116)
     EXPECT_EQ(run.metrics.size(), 7u);
-    EXPECT_TRUE(hasCaveatContaining(run, "fio.twojobs.read.clat_p", "maximum over 2"));
+    EXPECT_TRUE(hasCaveatContaining(run, "fio.twojobs.read.clat_p",
+                                    "largest of 2 jobs' p50, p99 and p99.9"));
+}
+
+// A json+ direction's clat_ns bins ({"<ns>": count}) and the percentiles fio printed beside them.
+struct JsonPlusLatency {
+    std::vector<std::pair<double, double>> bins;
+    nlohmann::json percentiles;
+};
+
+std::vector<JsonPlusLatency> readJsonPlus(const std::string& name) {
+    const auto doc = nlohmann::json::parse(readData("3.33/" + name + ".json"));
+    std::vector<JsonPlusLatency> out;
+    for (const auto& job : doc.at("jobs")) {
+        const auto& clat = job.at("read").at("clat_ns");
+        JsonPlusLatency l{{}, clat.at("percentile")};
+        for (const auto& [key, count] : clat.at("bins").items())
+            l.bins.emplace_back(std::stod(key), count.get<double>());
+        l.bins = lb::fio::mergedBins(std::move(l.bins));
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+// fio's percentile rule followed: from each job's own bins, every percentile fio printed (1st to
+// 99.99th) is fio's, to the nanosecond, for the four jobs of a numjobs=4 run and for the
+// group_reporting entry of another run of the same job, whose bins fio added up from its four.
+TEST(FioJsonPlus, PercentileFromBinsIsFiosOwn) {
+    for (const auto* file : {"jsonplus_numjobs4", "jsonplus_numjobs4_group"})
+        for (const auto& job : readJsonPlus(file)) {
+            ASSERT_EQ(job.percentiles.size(), 17u) << file;
+            for (const auto& [key, value] : job.percentiles.items())
+                EXPECT_EQ(lb::fio::binsPercentile(job.bins, std::stod(key)), value.get<double>())
+                    << file << " p" << key;
+        }
+}
+
+// numjobs=4 without group_reporting, json+: the four jobs' histograms added up give the
+// percentiles, as fio's group_reporting computes them, and the metric says it was merged.
+TEST(FioJsonPlus, SameNamedJobsPercentilesMergedFromTheirBins) {
+    const auto run = parseGolden("jsonplus_numjobs4");
+    std::vector<std::pair<double, double>> all;
+    double lowest = 1e300, highest = 0;
+    for (const auto& job : readJsonPlus("jsonplus_numjobs4")) {
+        all.insert(all.end(), job.bins.begin(), job.bins.end());
+        lowest = std::min(lowest, job.percentiles.at("99.000000").get<double>());
+        highest = std::max(highest, job.percentiles.at("99.000000").get<double>());
+    }
+    all = lb::fio::mergedBins(std::move(all));
+    const std::array<std::pair<const char*, double>, 3> wanted{
+        {{"clat_p50", 50.0}, {"clat_p99", 99.0}, {"clat_p99_9", 99.9}}};
+    for (const auto& [stat, percent] : wanted)
+        expectMetric(run, std::string("fio.jp4.read.") + stat,
+                     *lb::fio::binsPercentile(all, percent), Unit::Nanoseconds);
+    // 5079040 ns: a percentile of all 4096 I/Os, between the jobs' own (4816896 to 5865472).
+    expectMetric(run, "fio.jp4.read.clat_p99", 5079040, Unit::Nanoseconds);
+    EXPECT_GT(5079040, lowest);
+    EXPECT_LT(5079040, highest);
+    EXPECT_TRUE(lb::test::hasNote(run, lb::MetricNote::Kind::Qualifies, "fio.jp4.read.clat_p*",
+                                  "merged from 4 jobs' json+ histograms"));
+    EXPECT_FALSE(hasCaveatContaining(run, "fio.jp4.read.clat_p", "largest of"));
+}
+
+// Without json+ the percentiles of same-named jobs stay the largest job's, and say so.
+TEST(FioJsonPlus, WithoutBinsTheLargestIsKeptAndSaid) {
+    auto text = readData("3.33/jsonplus_numjobs4.json");
+    auto doc = nlohmann::ordered_json::parse(text);
+    for (auto& job : doc.at("jobs"))
+        job.at("read").at("clat_ns").erase("bins");
+    auto parsed = lb::fio::parseJson(doc.dump(2));
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    expectMetric(*parsed, "fio.jp4.read.clat_p99", 5865472, Unit::Nanoseconds);
+    EXPECT_TRUE(lb::test::hasNote(*parsed, lb::MetricNote::Kind::Qualifies, "fio.jp4.read.clat_p*",
+                                  "largest of 4 jobs' p50, p99 and p99.9"));
 }
 
 TEST(FioJson, FailedJobNotADirectory) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <string>
+#include <vector>
 
 namespace lb {
 namespace {
@@ -33,6 +34,28 @@ double tolerance(const std::string& name, double json) {
     return 1e-9;
 }
 
+// The text's metrics against the JSON's, name by name, within the text's rounding. `keep`
+// chooses the metrics compared.
+void expectSameMetrics(
+    const ParsedRun& text, const ParsedRun& json,
+    bool (*keep)(const Metric&) = [](const Metric&) { return true; }) {
+    std::vector<Metric> fromJson, fromText;
+    for (const auto& m : test::sortedMetrics(json.metrics))
+        if (keep(m))
+            fromJson.push_back(m);
+    for (const auto& m : test::sortedMetrics(text.metrics))
+        if (keep(m))
+            fromText.push_back(m);
+    ASSERT_EQ(fromText.size(), fromJson.size());
+    for (std::size_t i = 0; i < fromJson.size(); ++i) {
+        ASSERT_EQ(fromText[i].name, fromJson[i].name);
+        EXPECT_EQ(fromText[i].unit, fromJson[i].unit) << fromJson[i].name;
+        EXPECT_NEAR(fromText[i].value, fromJson[i].value,
+                    tolerance(fromJson[i].name, fromJson[i].value))
+            << fromJson[i].name;
+    }
+}
+
 class FioNormalMatchesJson : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FioNormalMatchesJson, SameMetricsWithinTheTextsRounding) {
@@ -44,16 +67,7 @@ TEST_P(FioNormalMatchesJson, SameMetricsWithinTheTextsRounding) {
     EXPECT_EQ(normal->failed, json->failed);
     EXPECT_EQ(normal->toolVersion, json->toolVersion);
     EXPECT_EQ(normal->origin.spec, json->origin.spec);
-    const auto fromJson = test::sortedMetrics(json->metrics);
-    const auto fromText = test::sortedMetrics(normal->metrics);
-    ASSERT_EQ(fromText.size(), fromJson.size());
-    for (std::size_t i = 0; i < fromJson.size(); ++i) {
-        ASSERT_EQ(fromText[i].name, fromJson[i].name);
-        EXPECT_EQ(fromText[i].unit, fromJson[i].unit) << fromJson[i].name;
-        EXPECT_NEAR(fromText[i].value, fromJson[i].value,
-                    tolerance(fromJson[i].name, fromJson[i].value))
-            << fromJson[i].name;
-    }
+    expectSameMetrics(*normal, *json);
     EXPECT_TRUE(std::none_of(normal->caveats.begin(), normal->caveats.end(), [](const auto& c) {
         return c.find("not read") != std::string::npos;
     })) << "every line of fio's own output is placed";
@@ -178,10 +192,71 @@ TEST(FioNormal, UnplacedLineIsACaveatNamingIt) {
         << run->caveats[0];
 }
 
-TEST(FioNormal, ClientOutputIsRefusedNotMisread) {
-    auto run = fio::parseNormal("All clients: (groupid=0, jobs=2): err= 0: pid=0: x\n");
-    ASSERT_FALSE(run);
-    EXPECT_NE(run.error().message.find("fio --client"), std::string::npos);
+class FioNormalClientMatchesJson : public ::testing::TestWithParam<std::string> {};
+
+// fio --client's text (fio 3.33, servers on 127.0.0.1) against the JSON of the same invocation
+// (--output-format=json,normal): the sums over the clients, each job's metrics, are equal within
+// the text's rounding. The JSON names each client by the address fio connected to, the text by
+// the name each server gave in its "hostname=" line.
+TEST_P(FioNormalClientMatchesJson, SumsOverClientsWithinTheTextsRounding) {
+    const std::string base = "fio/3.33/normal_client_" + GetParam();
+    auto json = fio::parseJson(golden(base + ".json"));
+    auto normal = fio::parseNormal(golden(base + ".txt"));
+    ASSERT_TRUE(json) << json.error().message;
+    ASSERT_TRUE(normal) << normal.error().message;
+    EXPECT_FALSE(normal->failed);
+    EXPECT_EQ(normal->toolVersion, json->toolVersion);
+    EXPECT_EQ(json->origin.spec.at("machine"), "127.0.0.1");
+    EXPECT_EQ(normal->origin.spec.at("machine"), "vm");
+    ASSERT_FALSE(json->metrics.empty());
+    // Per-client metrics (fio.<job>@<client>.*) are named differently in the two forms.
+    expectSameMetrics(*normal, *json,
+                      [](const Metric& m) { return m.name.find('@') == std::string::npos; });
+    for (const auto& c : normal->caveats)
+        EXPECT_EQ(c.find("not read"), std::string::npos) << c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fio333, FioNormalClientMatchesJson,
+                         ::testing::Values("one_randrw", "two_read", "three_write_group",
+                                           "two_randrw_numjobs2"));
+
+// One server: every block is its, so it gets per-client metrics under the name it gave.
+TEST(FioNormal, OneClientsBlocksAreItsHost) {
+    auto run = fio::parseNormal(golden("fio/3.33/normal_client_one_randrw.txt"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->origin.spec.at("machine"), "vm");
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.cs1@vm.read.iops"),
+                     metricValue(*run, "fio.cs1.read.iops"));
+    EXPECT_TRUE(run->caveats.empty());
+}
+
+// Several servers: the text does not say which block is whose, so no figure is given to one
+// client; "All clients" ("BW=727Mi (763M)", no unit) is the job's sum, as in the JSON.
+TEST(FioNormal, SeveralClientsGiveTheirSumOnly) {
+    auto run = fio::parseNormal(golden("fio/3.33/normal_client_plain_two_read.txt"));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->origin.spec.at("machine"), "vm");
+    for (const auto& m : run->metrics)
+        EXPECT_EQ(m.name.find('@'), std::string::npos) << m.name;
+    EXPECT_GT(metricValue(*run, "fio.cs2.read.bw"), 0);
+    EXPECT_TRUE(std::any_of(run->caveats.begin(), run->caveats.end(), [](const auto& c) {
+        return c.find("does not say which client") != std::string::npos;
+    }));
+    // fio's "All clients" has no percentiles, and the text no histograms: the largest client's.
+    EXPECT_TRUE(std::any_of(run->caveats.begin(), run->caveats.end(), [](const auto& c) {
+        return c.find("largest of 2 clients' p50, p99 and p99.9") != std::string::npos;
+    }));
+}
+
+// A "<host> " before a job's head names its client (and the run's machine).
+TEST(FioNormal, HostPrefixNamesTheClient) {
+    const std::string text = "<db1> j: (groupid=0, jobs=1): err= 0: pid=1: x\n"
+                             "  read: IOPS=10, BW=40.0KiB/s (41.0kB/s)(40.0KiB/1000msec)\n"
+                             "     lat (usec): min=1, max=2, avg= 1.50, stdev= 0.10\n";
+    auto run = fio::parseNormal(text);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->origin.spec.at("machine"), "db1");
+    EXPECT_DOUBLE_EQ(metricValue(*run, "fio.j@db1.read.iops"), 10);
 }
 
 TEST(FioNormal, Detection) {

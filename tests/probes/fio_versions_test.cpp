@@ -56,8 +56,9 @@ TEST(Fio31Json, SameNamedJobsAreSummed) {
     EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.bw"), 44858866.0 + 44150568.0);
     EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.iops"), 10951.871658 + 10778.947368);
     EXPECT_DOUBLE_EQ(metricValue(run, "fio.numjobs2.read.clat_p99"), 477184);
-    EXPECT_TRUE(lb::test::hasNote(run, MetricNote::Kind::Qualifies, "fio.numjobs2.read.clat_p*",
-                                  "maximum over 2 jobs named 'numjobs2'"));
+    EXPECT_TRUE(lb::test::hasNote(
+        run, MetricNote::Kind::Qualifies, "fio.numjobs2.read.clat_p*",
+        "largest of 2 jobs' p50, p99 and p99.9, not a merged percentile: jobs named 'numjobs2'"));
     EXPECT_EQ(run.origin.spec.at("job_entries"), "2");
     auto file = parseResultFile("numjobs2.json", golden("fio/3.1/numjobs2.json"));
     ASSERT_TRUE(file) << file.error().message;

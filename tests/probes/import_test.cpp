@@ -78,6 +78,37 @@ TEST(ParseResultFile, DetectsEveryFormat) {
     }
 }
 
+// The message counts fio's job entries and groups as the file has them: several entries of one
+// job (numjobs without group_reporting, or one per fio --client server) are not "1 job" alone.
+TEST(ParseResultFile, FioMessageCountsEntriesAndGroups) {
+    const auto startsWith = [](const std::string& file, const std::string& head) {
+        const auto f = parsedFile(file);
+        EXPECT_EQ(f.description.rfind(head, 0), 0u) << file << ": " << f.description;
+    };
+    startsWith("fio/3.33/jsonplus_numjobs4.json",
+               "fio 3.33 JSON+, 1 job (4 entries combined by name), ");
+    startsWith("fio/3.33/normal_two_groups.json", "fio 3.33 JSON, 2 jobs, 2 groups, ");
+    startsWith("fio/3.33/normal_two_groups.normal", "fio 3.33 normal output, 2 jobs, 2 groups, ");
+    startsWith("fio/3.33/normal_client_two_randrw_numjobs2.json",
+               "fio 3.33 JSON, 1 job (4 entries combined by name), ");
+    startsWith("fio/3.33/normal_client_two_randrw_numjobs2.txt",
+               "fio 3.33 normal output, 1 job (4 entries combined by name), ");
+    const auto terse = lb::test::golden("fio/3.33/terse_v3_randrw.terse");
+    auto twice = parseResultFile("twice.terse", terse + terse);
+    ASSERT_TRUE(twice) << twice.error().message;
+    EXPECT_EQ(
+        twice->description.rfind("fio 3.33 terse v3, 1 job (2 entries combined by name), ", 0), 0u)
+        << twice->description;
+}
+
+// fio --client's text names the machine its servers said they are ("hostname=vm"): the run's.
+TEST(ParseResultFile, FioClientTextNamesTheMachine) {
+    const auto f = parsedFile("fio/3.33/normal_client_three_write_group.txt");
+    ASSERT_EQ(f.runs.size(), 1u);
+    EXPECT_EQ(f.format, ImportFormat::FioNormal);
+    EXPECT_EQ(f.runs[0].host, "vm");
+}
+
 TEST(ParseResultFile, RunsRecordTheirOrigin) {
     const auto fio2 = parsedFile("fio/2.2.10/two_jobs_direct_and_buffered.json");
     ASSERT_EQ(fio2.runs.size(), 1u);
