@@ -53,7 +53,7 @@ catalog, the shipped scenarios, manual pages and shell completions.")
 set(CPACK_DEBIAN_LAYOUTBENCH_PACKAGE_RECOMMENDS "fio, bonnie++, xz-utils, openssh-client")
 set(CPACK_DEBIAN_LAYOUTBENCH_PACKAGE_SUGGESTS
     "zfsutils-linux | zfs-fuse, mdadm, gdisk, xfsprogs, tgt | targetcli-fb, open-iscsi, \
-nfs-kernel-server | nfs-ganesha, nfs-common, qemu-system-x86 | libvirt-clients")
+nfs-kernel-server | nfs-ganesha, nfs-common, qemu-system-x86 | libvirt-clients, ansible-core")
 
 set(CPACK_DEBIAN_LAYOUTBENCH-GUI_PACKAGE_NAME "layoutbench-gui")
 set(CPACK_DEBIAN_LAYOUTBENCH-GUI_PACKAGE_SECTION "admin")

@@ -16,9 +16,14 @@
 //   projectionInBinaryUnits  whether a projection answers in TiB, as its sizes were typed
 //   projectionCoverage       which stored layouts a projection covers, and how
 //   projectStoredLayout      a stored layout's projection
+// engine/workbench/fleet.h
+//   fleetAnalyses            each layout's hosts side by side, the ones that stand apart named
+//   inventoryHosts           the hosts of an Ansible inventory
+//   runFleet                 a scenario run through Ansible on a fleet, every host's results merged
 // Elsewhere in the engine, called directly by both: scheduleCampaign (campaign/schedule.h),
 // compareStoredLayouts (store/store.h), validThresholds (measure/analysis.h).
 #pragma once
 
+#include "engine/workbench/fleet.h"
 #include "engine/workbench/projections.h"
 #include "engine/workbench/scenario_runs.h"

@@ -88,11 +88,17 @@ Expected<void> writeMarkdown(const ReportDocument& document, const std::string& 
 
 Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path,
                                        const PdfWriter& pdf) {
+    if (!reportFormatOf(path))
+        return writeReportFile(ReportDocument{}, path, pdf); // the refusal, said once
+    return writeReportFile(reportDocument(data), path, pdf);
+}
+
+Expected<ReportFormat> writeReportFile(const ReportDocument& document, const std::string& path,
+                                       const PdfWriter& pdf) {
     const auto format = reportFormatOf(path);
     if (!format)
         return badInput("out: '" + path +
                         "' must end in .html, .pdf or .md (the format follows the extension)");
-    const ReportDocument document = reportDocument(data);
     switch (*format) {
     case ReportFormat::Markdown:
         LB_TRY_VOID(writeMarkdown(document, path));

@@ -31,5 +31,8 @@ using PdfWriter =
 // beside it, REPORT.md's into REPORT-charts/ID.svg. Bad input when the extension names no format.
 Expected<ReportFormat> writeReportFile(const ReportData& data, const std::string& path,
                                        const PdfWriter& pdf);
+// The same for a document built elsewhere (the fleet's report).
+Expected<ReportFormat> writeReportFile(const ReportDocument& document, const std::string& path,
+                                       const PdfWriter& pdf);
 
 } // namespace lb

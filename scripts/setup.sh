@@ -30,6 +30,8 @@ packages=(
     scdoc man-db bash-completion zsh dpkg-dev file lintian
     # the lab guest (tests/lab-guest/build.sh): md RAID and kernel NFS/iSCSI clients under qemu
     qemu-system-x86 cpio kmod binutils
+    # fleets: `fleet run` drives ansible-playbook (packaging/ansible/fleet.yml)
+    ansible-core
 )
 
 # OpenZFS 2.3 for the lab guest (tests/lab-guest/openzfs.sh) comes from bookworm-backports,

@@ -16,16 +16,31 @@ struct CompareOptions {
     std::string baseline;
     std::string candidate;
     std::optional<std::string> host;
+    std::optional<std::string> baselineHost, candidateHost;
     Thresholds thresholds;
     std::vector<std::string> decide;
     bool thresholdsGiven = false;
     std::string failOn;
 };
 
-// The comparison's JSON with the machine its runs were measured on, when one was picked.
-nlohmann::json withHost(nlohmann::json j, const std::optional<std::string>& host) {
-    if (host)
-        j["host"] = *host;
+// The machines each side was measured on, as picked: --host for both, or one a side.
+HostChoice hostsOf(const CompareOptions& o) {
+    if (o.baselineHost || o.candidateHost)
+        return {o.baselineHost, o.candidateHost};
+    return o.host;
+}
+
+// The comparison's JSON with the machines its runs were measured on, when they were picked.
+nlohmann::json withHosts(nlohmann::json j, const HostChoice& hosts) {
+    if (hosts.baseline == hosts.candidate) {
+        if (hosts.baseline)
+            j["host"] = *hosts.baseline;
+        return j;
+    }
+    if (hosts.baseline)
+        j["baseline_host"] = *hosts.baseline;
+    if (hosts.candidate)
+        j["candidate_host"] = *hosts.candidate;
     return j;
 }
 
@@ -42,13 +57,16 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     std::optional<ComparePolicy> policy;
     if (o.thresholdsGiven || !o.decide.empty())
         policy = ComparePolicy{o.thresholds, o.decide};
-    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy, std::nullopt, o.host);
+    const HostChoice hosts = hostsOf(o);
+    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy, std::nullopt, hosts);
     if (!cmp)
-        return report(
-            cmp.error(),
-            {{"baseline", "--baseline"}, {"candidate", "--candidate"}, {"host", "--host"}});
+        return report(cmp.error(), {{"baseline", "--baseline"},
+                                    {"candidate", "--candidate"},
+                                    {"host", "--host"},
+                                    {"baseline_host", "--baseline-host"},
+                                    {"candidate_host", "--candidate-host"}});
     if (g.json)
-        std::cout << dumpJson(withHost(comparisonJson(*cmp), o.host), 2) << '\n';
+        std::cout << dumpJson(withHosts(comparisonJson(*cmp), hosts), 2) << '\n';
     else
         std::cout << comparisonTable(*cmp, outputColumns());
     return verdictExitStatus(o.failOn, cmp->verdict);
@@ -61,9 +79,16 @@ void addCompare(CLI::App& app, Globals& g, Action& action) {
     auto* sub = app.add_subcommand("compare", "Compare a candidate layout against the baseline");
     sub->add_option("--baseline", opts->baseline, "Baseline layout name")->required();
     sub->add_option("--candidate", opts->candidate, "Candidate layout name")->required();
-    sub->add_option("--host", opts->host,
-                    "Compare only the runs measured on this machine (required when a layout "
-                    "holds runs of several hosts)");
+    auto* host = sub->add_option("--host", opts->host,
+                                 "Compare only the runs measured on this machine (required when "
+                                 "a layout holds runs of several hosts)");
+    sub->add_option("--baseline-host", opts->baselineHost,
+                    "The baseline's runs from this machine: host against host, with "
+                    "--candidate-host (the same layout on both sides, or not)")
+        ->excludes(host);
+    sub->add_option("--candidate-host", opts->candidateHost,
+                    "The candidate's runs from this machine")
+        ->excludes(host);
     auto* viable = sub->add_option("--viable", opts->thresholds.viableMax,
                                    "Cost ratio at or below which a metric is viable (default: "
                                    "the candidate's scenario, else 1.10)");

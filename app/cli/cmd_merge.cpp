@@ -15,7 +15,7 @@ int runMerge(const Globals& g, const MergeRequest& request) {
         return report(store.error());
     auto sum = mergeDatabase(*store, request);
     if (!sum)
-        return report(sum.error(), {{"prefix", "--prefix"}});
+        return report(sum.error(), {{"prefix", "--prefix"}, {"host", "--host"}});
     if (g.json) {
         std::cout << nlohmann::json{{"other", request.other},
                                     {"hosts", sum->hosts},

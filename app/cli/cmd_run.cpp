@@ -2,6 +2,7 @@
 // would run (build steps with their undo, and each workload's command line) without running any.
 #include "app/cli/commands.h"
 #include "app/cli/progress.h"
+#include "app/cli/stop_signals.h"
 #include "app/cli/terminal.h"
 #include "engine/base/utf8.h"
 #include "engine/build/plan.h"
@@ -14,7 +15,6 @@
 
 #include <algorithm>
 #include <array>
-#include <csignal>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,14 +23,6 @@
 namespace lb::cli {
 
 namespace {
-
-std::atomic<bool> interrupted{false};
-std::atomic<int> interruptedBy{0};
-
-extern "C" void onSignal(int signal) {
-    interruptedBy.store(signal);
-    interrupted.store(true);
-}
 
 struct RunOptions {
     std::string scenario;
@@ -43,15 +35,6 @@ struct RunOptions {
 // The engine's fields, as this command's flags.
 constexpr std::array<FieldFlag, 3> runFlags{
     {{"resume", "--resume"}, {"layout", "--layout"}, {"yes-destroy", "--yes-destroy"}}};
-
-// Ctrl-C and SIGTERM stop the campaign politely (the cancel flag), not the process.
-void catchStopSignals() {
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
 
 nlohmann::json ioJson(const std::optional<CampaignIo>& io) {
     if (!io)

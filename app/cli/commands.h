@@ -62,6 +62,7 @@ void addPlan(CLI::App& app, Globals& g, Action& action);
 void addCleanup(CLI::App& app, Globals& g, Action& action);
 
 void addMerge(CLI::App& app, Globals& g, Action& action);
+void addFleet(CLI::App& app, Globals& g, Action& action);
 
 // Adds --db and --json to the program (before the command) or to a command (after it).
 void addGlobalOptions(CLI::App& app, Globals& g);

@@ -190,6 +190,7 @@ void addCommands(CLI::App& app, Globals& globals, Action& action) {
     addProject(app, globals, action);
     addReport(app, globals, action);
     addMerge(app, globals, action);
+    addFleet(app, globals, action);
 }
 
 // A command word that is no command: said with the nearest one (or all of them), exit status 2.

@@ -108,6 +108,7 @@ void registerGuiMetaTypes() {
     qRegisterMetaType<CampaignReview>("lb::CampaignReview");
     qRegisterMetaType<ImportOutcome>("lb::gui::ImportOutcome");
     qRegisterMetaType<ReportData>("lb::ReportData");
+    qRegisterMetaType<std::vector<FleetAnalysis>>("std::vector<lb::FleetAnalysis>");
 }
 
 } // namespace lb::gui

@@ -5,6 +5,7 @@
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
 #include "app/gui/destroy_confirm_dialog.h"
+#include "app/gui/fleet_tab.h"
 #include "app/gui/import_dialog.h"
 #include "app/gui/plan_view.h"
 #include "app/gui/projection_tab.h"
@@ -49,6 +50,14 @@ void MainWindow::connectStore() {
     connect(store_, &StoreService::layoutsLoaded, this, &MainWindow::onLayoutsLoaded, queued);
     connect(store_, &StoreService::opened, this, &MainWindow::onOpened, queued);
     connect(store_, &StoreService::openFailed, this, &MainWindow::onOpenFailed, queued);
+    connect(
+        store_, &StoreService::fleetLoaded, this,
+        [this](const std::vector<FleetAnalysis>& fleet) {
+            fleet_->setFleet(fleet);
+            emit fleetShown();
+        },
+        queued);
+    connect(store_, &StoreService::fleetFailed, fleet_, &FleetTab::clear, queued);
     connect(
         store_, &StoreService::compared, this,
         [this](const ComparisonResult& result) {
@@ -155,6 +164,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     results_ = new ResultsTab;
     charts_ = new ChartsTab;
     projection_ = new ProjectionTab;
+    fleet_ = new FleetTab;
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(scenario_, tr("&Scenario"));
@@ -162,6 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(results_, tr("&Results"));
     tabs_->addTab(charts_, tr("C&harts"));
     tabs_->addTab(projection_, tr("&Projection"));
+    tabs_->addTab(fleet_, tr("&Fleet"));
     setCentralWidget(tabs_);
 
     statusDb_ = new QLabel;
@@ -273,6 +284,7 @@ void MainWindow::onOpened(const DatabaseSnapshot& snapshot) {
     snapshot_ = snapshot;
     results_->setRuns(snapshot_.runs);
     projection_->setLayouts(snapshot_.layouts);
+    store_->loadFleet();
     campaign_->setCampaigns(snapshot_.campaigns);
     campaign_->setDatabase(databasePath_);
     std::int64_t failed = 0;

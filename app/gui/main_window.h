@@ -26,6 +26,7 @@ class PlanDialog;
 class ImportDialog;
 class ReportDialog;
 class ProjectionTab;
+class FleetTab;
 class ResultsTab;
 class ScenarioTab;
 class StoreService;
@@ -51,6 +52,7 @@ public:
     ResultsTab* resultsTab() const { return results_; }
     ChartsTab* chartsTab() const { return charts_; }
     ProjectionTab* projectionTab() const { return projection_; }
+    FleetTab* fleetTab() const { return fleet_; }
     CampaignController* campaignController() const { return controller_; }
     QMenu* recentMenu() const { return recentMenu_; }
     // The destroy confirmation while it is open, the plan window once shown; otherwise null.
@@ -69,6 +71,7 @@ signals:
     void databaseFailed(const QString& message);
     void comparisonShown();
     void chartsShown(); // the charts of the comparison shown, drawn after it
+    void fleetShown();  // the Fleet tab filled from the database just opened
     // The destroy confirmation was opened, before anything runs.
     void destroyConfirmationShown();
 
@@ -102,6 +105,7 @@ private:
     ResultsTab* results_ = nullptr;
     ChartsTab* charts_ = nullptr;
     ProjectionTab* projection_ = nullptr;
+    FleetTab* fleet_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* statusDb_ = nullptr;
     QString databasePath_;

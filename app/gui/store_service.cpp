@@ -236,4 +236,19 @@ void StoreService::gatherReport(const ReportRequest& request) {
     });
 }
 
+void StoreService::loadFleet() {
+    post(context_, [this] {
+        if (!store_) {
+            emit fleetFailed(tr("No database is open."));
+            return;
+        }
+        auto fleet = fleetAnalyses(*store_, std::nullopt);
+        if (!fleet) {
+            emit fleetFailed(qs(fleet.error().message));
+            return;
+        }
+        emit fleetLoaded(*fleet);
+    });
+}
+
 } // namespace lb::gui

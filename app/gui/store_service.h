@@ -36,6 +36,8 @@ public:
     void importFiles(const QString& layout, const QString& host, const QStringList& files);
     // Gathers what a report shows (the rendering needs the GUI thread: charts are widgets).
     void gatherReport(const lb::ReportRequest& request);
+    // Each layout measured on several machines, its hosts side by side (fleetLoaded).
+    void loadFleet();
 
     QString path() const { return path_; }
 
@@ -44,6 +46,8 @@ signals:
     void importFinished(int imported, int failed);
     void reportGathered(const lb::ReportData& data);
     void reportFailed(const QString& message);
+    void fleetLoaded(const std::vector<lb::FleetAnalysis>& fleet);
+    void fleetFailed(const QString& message);
     // The snapshot without its runs (null), as soon as the layouts and campaigns are read: a
     // comparison may be asked for while the runs load.
     void layoutsLoaded(const lb::gui::DatabaseSnapshot& snapshot);

@@ -30,4 +30,14 @@ std::string defaultDriveCatalogPath() {
     return (fs::path(dataDirectory()) / "drives.toml").string();
 }
 
+std::string fleetPlaybookPath() {
+    std::error_code ec;
+    const fs::path installed = fs::path(dataDirectory()) / "ansible" / "fleet.yml";
+    const fs::path source =
+        fs::path(LAYOUTBENCH_SOURCE_DATA_DIR).parent_path() / "packaging" / "ansible" / "fleet.yml";
+    if (!fs::is_regular_file(installed, ec) && fs::is_regular_file(source, ec))
+        return source.string();
+    return installed.string();
+}
+
 } // namespace lb

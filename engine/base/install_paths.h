@@ -15,4 +15,8 @@ std::string dataDirectory();
 // dataDirectory() + "/drives.toml": the catalog `project`, `report` and the GUI read by default.
 std::string defaultDriveCatalogPath();
 
+// The playbook `fleet run` drives: <data>/ansible/fleet.yml as installed, or the source tree's
+// packaging/ansible/fleet.yml for a program run from its build tree.
+std::string fleetPlaybookPath();
+
 } // namespace lb

@@ -92,9 +92,16 @@ struct Outlier {
 inline constexpr double outlierScore = 3.5;
 inline constexpr std::size_t minSamplesForOutliers = 5;
 
-// The indexes of `values` that stand apart (see Outlier), each with its signed score.
-std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<double>& values,
-                                                           double minRatio);
+// The indexes of `values` that stand apart (see Outlier), each with its signed score; none
+// with fewer than `minCount` values.
+std::vector<std::pair<std::size_t, double>>
+outlierIndexes(const std::vector<double>& values, double minRatio,
+               std::size_t minCount = minSamplesForOutliers);
+
+// 95 % interval of the geometric mean of `values`: a t-interval on their logs. None below
+// minSamplesForInterval values or when a value is not positive.
+std::optional<Interval> geometricMeanInterval(const std::vector<double>& values,
+                                              double level = 0.95);
 
 // A metric compared again with its outliers left out.
 struct WithoutOutliers {

@@ -91,9 +91,9 @@ double studentQuantile(double df, double p) {
 }
 
 std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<double>& values,
-                                                           double minRatio) {
+                                                           double minRatio, std::size_t minCount) {
     std::vector<std::pair<std::size_t, double>> out;
-    if (values.size() < minSamplesForOutliers ||
+    if (values.size() < minCount ||
         std::any_of(values.begin(), values.end(), [](double v) { return !(v > 0); }))
         return out;
     std::vector<double> logs, deviations;
@@ -148,6 +148,17 @@ std::optional<Interval> ratioInterval(const std::vector<double>& baseline,
         (vb * vb / static_cast<double>(b->n - 1) + vc * vc / static_cast<double>(c->n - 1));
     const double t = studentQuantile(df, 0.5 + level / 2);
     return Interval{std::exp(d - t * se), std::exp(d + t * se)};
+}
+
+std::optional<Interval> geometricMeanInterval(const std::vector<double>& values, double level) {
+    if (values.size() < minSamplesForInterval)
+        return std::nullopt;
+    const auto s = logStats(values);
+    if (!s)
+        return std::nullopt;
+    const double se = std::sqrt(s->variance / static_cast<double>(s->n));
+    const double t = studentQuantile(static_cast<double>(s->n - 1), 0.5 + level / 2);
+    return Interval{std::exp(s->mean - t * se), std::exp(s->mean + t * se)};
 }
 
 bool couldBecomeConfident(const MetricComparison& m, const Thresholds& thresholds,

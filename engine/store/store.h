@@ -414,18 +414,32 @@ private:
     std::unique_ptr<Cache> cache_;
 };
 
+// The machine each side of a comparison takes its runs from: one for both (compare --host), or
+// one each, to put host against host (--baseline-host, --candidate-host), the same layout on
+// both sides or not. Unset: the side's layout must hold one machine's runs.
+struct HostChoice {
+    std::optional<std::string> baseline, candidate;
+    HostChoice() = default;
+    HostChoice(std::nullopt_t) {}
+    // One machine for both sides; implicit, as `host` was before sides could differ.
+    HostChoice(const std::optional<std::string>& both) : baseline(both), candidate(both) {}
+    HostChoice(std::optional<std::string> b, std::optional<std::string> c)
+        : baseline(std::move(b)), candidate(std::move(c)) {}
+};
+
 // Both layouts' successful runs (layoutSamples, of `campaignId` when given), each checked to
 // exist: bad input naming the field (baseline, candidate) when one does not. Runs of different
 // machines are never mixed: a layout whose runs come from several hosts is refused (bad input
-// naming the field host and the hosts) unless `host` picks one, and then both sides are that
-// host's runs (refused the same way when a layout has none there).
+// naming the field host, or baseline_host/candidate_host when the sides were given apart, and
+// the hosts) unless `hosts` picks one, and then that side is that host's runs (refused the same
+// way when a layout has none there).
 struct ComparedSamples {
     LayoutSamples baseline, candidate;
 };
-Expected<ComparedSamples>
-loadComparedSamples(Store& store, const std::string& baseline, const std::string& candidate,
-                    std::optional<std::int64_t> campaignId = std::nullopt,
-                    const std::optional<std::string>& host = std::nullopt);
+Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
+                                              const std::string& candidate,
+                                              std::optional<std::int64_t> campaignId = std::nullopt,
+                                              const HostChoice& hosts = {});
 
 // The rule stored with the candidate's campaign (`campaignId`, else the newest it ran in): its
 // scenario's thresholds and [decide]; the defaults when it has none (imported results).
@@ -441,7 +455,7 @@ Expected<Comparison> compareStoredLayouts(Store& store, const std::string& basel
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId = std::nullopt,
-                                          const std::optional<std::string>& host = std::nullopt);
+                                          const HostChoice& hosts = {});
 
 // The same for samples loaded already (layoutSamples, with the same campaign): a front end that
 // shows every layout loads each once.

@@ -3,6 +3,7 @@
 // and a layout by name, a campaign, run and journal step by its uid.
 #include "engine/store/store_merge.h"
 
+#include "engine/base/joined.h"
 #include "engine/store/store_internal.h"
 
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 namespace lb {
 
@@ -53,7 +55,9 @@ Expected<std::int64_t> countOf(sql::Database& db, std::string_view text,
 // copy when its schema is older than this program's (the copy is removed afterwards).
 class Attached {
 public:
-    static Expected<std::unique_ptr<Attached>> open(sql::Database& db, const std::string& path);
+    // `host`: the name its one machine is to take (MergeRequest::host); empty: its own.
+    static Expected<std::unique_ptr<Attached>> open(sql::Database& db, const std::string& path,
+                                                    const std::string& host);
     ~Attached() {
         (void)db_.exec("DETACH DATABASE other");
         if (!copyDir_.empty()) {
@@ -73,12 +77,14 @@ private:
         return q->bind(1, path).run();
     }
     Expected<void> useMigratedCopy(const std::string& name);
+    Expected<void> renameHost(const std::string& name, const std::string& host);
 
     sql::Database& db_;
     fs::path copyDir_;
 };
 
-Expected<std::unique_ptr<Attached>> Attached::open(sql::Database& db, const std::string& path) {
+Expected<std::unique_ptr<Attached>> Attached::open(sql::Database& db, const std::string& path,
+                                                   const std::string& host) {
     std::unique_ptr<Attached> a(new Attached(db));
     if (auto r = a->attach(path); !r)
         return badInput(path + ": cannot open: " + r.error().message);
@@ -90,10 +96,39 @@ Expected<std::unique_ptr<Attached>> Attached::open(sql::Database& db, const std:
         return badInput(path + ": written by a newer layoutbench (schema " +
                         std::to_string(*version) + ", this version knows up to " +
                         std::to_string(Store::latestSchemaVersion) + ")");
-    if (*version < Store::latestSchemaVersion)
+    // A copy too when its machine is to be renamed: the other database is never written.
+    if (*version < Store::latestSchemaVersion || !host.empty())
         if (auto r = a->useMigratedCopy(path); !r)
             return fail(r.error());
+    if (!host.empty())
+        if (auto r = a->renameHost(path, host); !r)
+            return fail(r.error());
     return a;
+}
+
+// In the copy: its one host named `host`; a database of no host gets it for every run, campaign
+// and layout it holds; one of several machines is refused, naming them.
+Expected<void> Attached::renameHost(const std::string& name, const std::string& host) {
+    std::vector<std::string> hosts;
+    {
+        LB_TRY(q, db_.prepare("SELECT name FROM other.host ORDER BY name"));
+        LB_TRY_VOID(q.forEachRow([&](sql::Statement& row) { hosts.push_back(row.columnText(0)); }));
+    }
+    if (hosts.size() > 1)
+        return badInput("host: " + name + " holds the results of " + std::to_string(hosts.size()) +
+                        " machines (" + joinedText(hosts, ", ") +
+                        "); a merge names the machine of a database of one");
+    if (hosts.empty()) {
+        LB_TRY(add, db_.prepare("INSERT INTO other.host(name) VALUES(?1)"));
+        LB_TRY_VOID(add.bind(1, host).run());
+        for (const char* table : {"run", "campaign", "layout"})
+            LB_TRY_VOID(
+                db_.exec("UPDATE other." + std::string(table) +
+                         " SET host_id = (SELECT id FROM other.host) WHERE host_id IS NULL"));
+        return {};
+    }
+    LB_TRY(rename, db_.prepare("UPDATE other.host SET name = ?1"));
+    return rename.bind(1, host).run();
 }
 
 Expected<void> Attached::useMigratedCopy(const std::string& name) {
@@ -116,18 +151,19 @@ Expected<void> Attached::useMigratedCopy(const std::string& name) {
 }
 
 // Bad input when a layout of the other database has the name (with the prefix) of one here that
-// is of another kind or on another host: they are different layouts.
+// is of another kind, or on another host unless the merge names the machine (a fleet's layout
+// measured on each of its hosts): they are different layouts.
 Expected<void> refuseLayoutClash(sql::Database& db, const MergeRequest& request) {
     auto q = db.prepare("SELECT ?1 || ol.name, ol.kind, COALESCE(oh.name, ''), l.kind, "
                         "COALESCE(h.name, '') FROM other.layout ol "
                         "JOIN main.layout l ON l.name = ?1 || ol.name "
                         "LEFT JOIN other.host oh ON oh.id = ol.host_id "
                         "LEFT JOIN main.host h ON h.id = l.host_id "
-                        "WHERE ol.kind != l.kind OR COALESCE(oh.name, '') != COALESCE(h.name, '') "
-                        "ORDER BY 1 LIMIT 1");
+                        "WHERE ol.kind != l.kind OR (?2 = '' AND COALESCE(oh.name, '') != "
+                        "COALESCE(h.name, '')) ORDER BY 1 LIMIT 1");
     if (!q)
         return fail(q.error());
-    q->bind(1, request.prefix);
+    q->bind(1, request.prefix).bind(2, request.host);
     auto row = q->step();
     if (!row)
         return fail(row.error());
@@ -343,7 +379,7 @@ Expected<MergeSummary> mergeDatabase(Store& store, const MergeRequest& request) 
     if (fs::equivalent(request.other, store.path(), ec))
         return badInput(request.other + ": is the database it would be merged into");
     auto& db = store.database();
-    auto attached = Attached::open(db, request.other);
+    auto attached = Attached::open(db, request.other, request.host);
     if (!attached)
         return fail(attached.error());
     auto tx = store.transaction();

@@ -15,6 +15,11 @@ namespace lb {
 struct MergeRequest {
     std::string other;  // the database to merge in; it is only read
     std::string prefix; // put before each of its layout names ("srv2-"), to keep them apart
+    // The machine the other database's results were measured on, as this one is to know it (a
+    // fleet's inventory name); empty: as the other database names it. Its one host takes the
+    // name (a database of several machines is refused), and its layouts join those of the same
+    // name and kind here measured on other machines: one layout, runs kept apart by host.
+    std::string host;
 };
 
 // What a merge added (nothing, the second time) and left out.

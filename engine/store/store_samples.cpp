@@ -263,17 +263,17 @@ Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
 namespace {
 
 // A side of a comparison holds one machine's runs: several hosts are refused unless `host` picks
-// one, and a host the layout has no runs on is refused naming those it has. Both name the field
-// host, the choice that is missing or wrong.
-Expected<void> checkHosts(Store& store, std::string_view field, const std::string& layout,
-                          std::optional<std::int64_t> campaignId,
+// one, and a host the layout has no runs on is refused naming those it has. Both name `field`,
+// the choice that is missing or wrong.
+Expected<void> checkHosts(Store& store, std::string_view side, std::string_view field,
+                          const std::string& layout, std::optional<std::int64_t> campaignId,
                           const std::optional<std::string>& host) {
     LB_TRY(hosts, store.layoutHosts(layout, campaignId));
     if (host && !hosts.empty() && std::find(hosts.begin(), hosts.end(), *host) == hosts.end())
-        return badInput("host: layout '" + layout + "' has no runs on host '" + *host +
-                        "' (its runs are on " + joinedText(hosts, ", ") + ")");
+        return badInput(std::string(field) + ": layout '" + layout + "' has no runs on host '" +
+                        *host + "' (its runs are on " + joinedText(hosts, ", ") + ")");
     if (!host && hosts.size() > 1)
-        return badInput("host: the " + std::string(field) + " layout '" + layout +
+        return badInput(std::string(field) + ": the " + std::string(side) + " layout '" + layout +
                         "' holds runs of " + std::to_string(hosts.size()) + " hosts (" +
                         joinedText(hosts, ", ") +
                         "): runs of different machines are not compared as one; name one");
@@ -285,19 +285,28 @@ Expected<void> checkHosts(Store& store, std::string_view field, const std::strin
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
                                               std::optional<std::int64_t> campaignId,
-                                              const std::optional<std::string>& host) {
-    for (const auto& [field, name] :
-         {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}}) {
-        LB_TRY(found, store.findLayout(*name));
+                                              const HostChoice& hosts) {
+    // One choice for both sides is the field host; sides chosen apart name their own.
+    const bool apart = hosts.baseline != hosts.candidate;
+    struct Side {
+        const char* name;
+        const std::string* layout;
+        const std::optional<std::string>* host;
+        const char* field;
+    };
+    for (const auto& side : {Side{"baseline", &baseline, &hosts.baseline, "baseline_host"},
+                             Side{"candidate", &candidate, &hosts.candidate, "candidate_host"}}) {
+        LB_TRY(found, store.findLayout(*side.layout));
         if (!found)
-            return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
-                            store.path());
-        LB_TRY_VOID(checkHosts(store, field, *name, campaignId, host));
+            return badInput(std::string(side.name) + ": no layout named '" + *side.layout +
+                            "' in " + store.path());
+        LB_TRY_VOID(checkHosts(store, side.name, apart ? side.field : "host", *side.layout,
+                               campaignId, *side.host));
     }
     ComparedSamples out;
-    LB_TRY(b, store.layoutSamples(baseline, campaignId, host));
+    LB_TRY(b, store.layoutSamples(baseline, campaignId, hosts.baseline));
     out.baseline = std::move(b);
-    LB_TRY(c, store.layoutSamples(candidate, campaignId, host));
+    LB_TRY(c, store.layoutSamples(candidate, campaignId, hosts.candidate));
     out.candidate = std::move(c);
     return out;
 }
@@ -319,8 +328,8 @@ Expected<Comparison> compareStoredLayouts(Store& store, const std::string& basel
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId,
-                                          const std::optional<std::string>& host) {
-    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId, host));
+                                          const HostChoice& hosts) {
+    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId, hosts));
     return compareLoadedLayouts(store, baseline, loaded.baseline, candidate, loaded.candidate,
                                 policy, campaignId);
 }

@@ -101,7 +101,8 @@ _layoutbench() {
         --disks | --disk-size | --recordsize | --ashift | --underprovision | --host | --viable | \
             --not-viable | --decide | --resume | --used | --growth | --years | --ceiling | \
             --host-writes | --underprovision-wa-gain | --campaign | --prefix | --author | --price | \
-            --write-amplification)
+            --write-amplification | --baseline-host | --candidate-host | --forks | --remote-dir | \
+            --fleet-dir)
             return
             ;;
     esac
@@ -110,7 +111,7 @@ _layoutbench() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W "-h --help -V --version --db --json --max-input-size" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "capacity import compare list plan run cleanup project report merge" \
+            COMPREPLY=($(compgen -W "capacity import compare list plan run cleanup project report merge fleet" \
                 -- "$cur"))
         fi
         return
@@ -121,12 +122,36 @@ _layoutbench() {
         capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision
                            --vdevs --raidz-expanded-from --zfs-devices" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
-        compare) options="--baseline --candidate --host --viable --not-viable --decide --fail-on" ;;
+        compare) options="--baseline --candidate --host --baseline-host --candidate-host --viable
+                          --not-viable --decide --fail-on" ;;
         list) options="--catalog" ;;
         plan) options="" ;;
         run) options="--layout --resume --yes-destroy --fail-on" ;;
         cleanup) options="--campaign" ;;
-        merge) options="--prefix" ;;
+        merge) options="--prefix --host" ;;
+        fleet)
+            # fleet run | fleet report: the word after fleet chooses the options.
+            local sub="" j
+            for ((j = i + 1; j < cword; j++)); do
+                [[ ${words[j]} == run || ${words[j]} == report ]] && sub=${words[j]} && break
+            done
+            case $sub in
+                run) options="--inventory -i --forks --resume --yes-destroy --fleet-dir --remote-dir
+                              --layoutbench --package --playbook" ;;
+                report) options="--layout --all-metrics --out" ;;
+                *)
+                    if [[ $cur != -* ]]; then
+                        COMPREPLY=($(compgen -W "run report" -- "$cur"))
+                        return
+                    fi
+                    options=""
+                    ;;
+            esac
+            if [[ $sub == run && $cur != -* ]]; then
+                _filedir toml
+                return
+            fi
+            ;;
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes

@@ -143,7 +143,8 @@ TEST(StoreHosts, CompareRefusesALayoutOfSeveralHostsNamingThem) {
               "host: the baseline layout 'a' holds runs of 2 hosts (m1, m2): runs of different "
               "machines are not compared as one; name one");
 
-    const auto unknown = compareStoredLayouts(*s, "a", "b", std::nullopt, std::nullopt, "m3");
+    const auto unknown =
+        compareStoredLayouts(*s, "a", "b", std::nullopt, std::nullopt, HostChoice{"m3", "m3"});
     ASSERT_FALSE(unknown);
     EXPECT_EQ(unknown.error().message,
               "host: layout 'a' has no runs on host 'm3' (its runs are on m1, m2)");
@@ -158,8 +159,8 @@ TEST(StoreHosts, CompareOfOneHostReadsThatMachinesRunsAlone) {
     storeTwoMachines(*s);
     for (const auto& [host, baseline, candidate] :
          {std::tuple{"m1", 110.0, 210.0}, std::tuple{"m2", 1100.0, 2100.0}}) {
-        const auto cmp =
-            compareStoredLayouts(*s, "a", "b", std::nullopt, std::nullopt, std::string(host));
+        const auto cmp = compareStoredLayouts(*s, "a", "b", std::nullopt, std::nullopt,
+                                              HostChoice{std::string(host), std::string(host)});
         ASSERT_TRUE(cmp) << cmp.error().message;
         ASSERT_EQ(cmp->metrics.size(), 1U);
         const auto& m = cmp->metrics.front();

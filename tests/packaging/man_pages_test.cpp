@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 
 namespace lb::test {
@@ -27,6 +28,18 @@ HelpText cliHelp(const std::vector<std::string>& args) {
     const auto r = runProcess(argv);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return parseCli11Help(r.out);
+}
+
+// Every command as the words that name it ("compare", "fleet run"), with its help: the
+// commands of `layoutbench --help` and the commands of theirs (fleet's run and report).
+std::map<std::string, HelpText> everyCommand() {
+    std::map<std::string, HelpText> out;
+    for (const auto& command : cliHelp({}).subcommands) {
+        out[command] = cliHelp({command});
+        for (const auto& sub : out[command].subcommands)
+            out[command + " " + sub] = cliHelp({command, sub});
+    }
+    return out;
 }
 
 // --- layoutbench(1) ---
@@ -44,14 +57,14 @@ TEST(LayoutbenchManPage, DefinesTheProgramsOwnOptions) {
 
 TEST(LayoutbenchManPage, HasASectionForEveryCommand) {
     const auto page = readScdPage(manSource + "layoutbench.1.scd");
-    const auto help = cliHelp({});
-    ASSERT_GE(help.subcommands.size(), 8U) << "commands: " << join(help.subcommands);
-    for (const auto& command : help.subcommands)
+    const auto commands = everyCommand();
+    ASSERT_GE(commands.size(), 8U);
+    for (const auto& [command, help] : commands)
         EXPECT_TRUE(page.sections.count("COMMANDS/" + command))
             << "layoutbench " << command << " has no section '## " << command << "' under COMMANDS";
     for (const auto& section : page.sections) {
         if (section.rfind("COMMANDS/", 0) == 0) {
-            EXPECT_TRUE(help.subcommands.count(section.substr(9)))
+            EXPECT_TRUE(commands.count(section.substr(9)))
                 << section << ": no such command in layoutbench --help";
         }
     }
@@ -70,8 +83,7 @@ TEST(LayoutbenchManPage, SaysHowTheIntervalIsComputedAsTheReportDoes) {
 
 TEST(LayoutbenchManPage, DefinesEveryOptionOfEveryCommand) {
     const auto page = readScdPage(manSource + "layoutbench.1.scd");
-    for (const auto& command : cliHelp({}).subcommands) {
-        const auto help = cliHelp({command});
+    for (const auto& [command, help] : everyCommand()) {
         ASSERT_FALSE(help.options.empty()) << command;
         for (const auto& option : help.options)
             EXPECT_TRUE(page.defines("COMMANDS/" + command, option) ||
@@ -84,9 +96,7 @@ TEST(LayoutbenchManPage, DefinesEveryOptionOfEveryCommand) {
 TEST(LayoutbenchManPage, DefinesOnlyOptionsTheCommandsHave) {
     const auto page = readScdPage(manSource + "layoutbench.1.scd");
     const auto top = cliHelp({});
-    std::map<std::string, HelpText> commands;
-    for (const auto& command : top.subcommands)
-        commands[command] = cliHelp({command});
+    auto commands = everyCommand();
     for (const auto& [section, names] : page.definitions) {
         if (section.rfind("COMMANDS/", 0) != 0)
             continue;
