@@ -17,7 +17,8 @@
 //   projectionCoverage       which stored layouts a projection covers, and how
 //   projectStoredLayout      a stored layout's projection
 // Elsewhere in the engine, called directly by both: scheduleCampaign (campaign/schedule.h),
-// compareStoredLayouts (store/store.h), validThresholds (measure/analysis.h).
+// compareStoredLayouts and comparedHost, the one machine a comparison's side is measured on
+// (store/store.h), validThresholds (measure/analysis.h).
 #pragma once
 
 #include "engine/workbench/projections.h"

@@ -260,14 +260,10 @@ Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
     return out;
 }
 
-namespace {
-
-// A side of a comparison holds one machine's runs: several hosts are refused unless `host` picks
-// one, and a host the layout has no runs on is refused naming those it has. Both name the field
-// host, the choice that is missing or wrong.
-Expected<void> checkHosts(Store& store, std::string_view field, const std::string& layout,
-                          std::optional<std::int64_t> campaignId,
-                          const std::optional<std::string>& host) {
+Expected<std::optional<std::string>> comparedHost(Store& store, std::string_view field,
+                                                  const std::string& layout,
+                                                  std::optional<std::int64_t> campaignId,
+                                                  const std::optional<std::string>& host) {
     LB_TRY(hosts, store.layoutHosts(layout, campaignId));
     if (host && !hosts.empty() && std::find(hosts.begin(), hosts.end(), *host) == hosts.end())
         return badInput("host: layout '" + layout + "' has no runs on host '" + *host +
@@ -277,10 +273,12 @@ Expected<void> checkHosts(Store& store, std::string_view field, const std::strin
                         "' holds runs of " + std::to_string(hosts.size()) + " hosts (" +
                         joinedText(hosts, ", ") +
                         "): runs of different machines are not compared as one; name one");
-    return {};
+    if (host)
+        return std::optional<std::string>{*host};
+    if (hosts.size() == 1)
+        return std::optional<std::string>{hosts.front()};
+    return std::optional<std::string>{};
 }
-
-} // namespace
 
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
@@ -292,7 +290,7 @@ Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& b
         if (!found)
             return badInput(std::string(field) + ": no layout named '" + *name + "' in " +
                             store.path());
-        LB_TRY_VOID(checkHosts(store, field, *name, campaignId, host));
+        LB_TRY_VOID(comparedHost(store, field, *name, campaignId, host));
     }
     ComparedSamples out;
     LB_TRY(b, store.layoutSamples(baseline, campaignId, host));
