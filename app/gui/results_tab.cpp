@@ -322,15 +322,19 @@ void ResultsTab::showComparison(const Comparison& comparison) {
     const QString drivers =
         dash == std::string::npos ? QString() : qs(comparison.headline.substr(dash + 5));
     const auto next = nextStep(comparison);
+    // The machine whose runs these are, when one was picked.
+    const QString host = host_->currentData().toString();
+    const QString on = host.isEmpty() ? QString() : tr(" on <b>%1</b>").arg(host.toHtmlEscaped());
     summary_->setStyleSheet({});
     summary_->setText(
-        tr("<b>%1</b> against <b>%2</b>: <span style=\"background-color: %3; color: %4;\">"
+        tr("<b>%1</b> against <b>%2</b>%7: <span style=\"background-color: %3; color: %4;\">"
            "&nbsp;<b>%5</b>&nbsp;</span>%6")
             .arg(qs(comparison.candidate).toHtmlEscaped(), qs(comparison.baseline).toHtmlEscaped(),
                  colour.name(),
                  colour.lightnessF() < 0.5f ? QStringLiteral("white") : QStringLiteral("black"),
                  qs(verdictName(comparison.verdict)),
-                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped()) +
+                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped(),
+                 on) +
         // What to do about it when it is not settled, as the report's first page says.
         (next ? tr("<br><b>Next step:</b> %1.").arg(qs(next->text).toHtmlEscaped()) : QString()));
     summary_->setToolTip(comparison_->summary());

@@ -487,6 +487,9 @@ private slots:
         QCOMPARE(putBlock.baselineSamples, std::size_t{2});
         QCOMPARE(putBlock.baselineMedian, (29208 + 27448) / 2.0 * 1024);
         QCOMPARE(putBlock.candidateMedian, (29208 + 27448) / 2.0 * 1024);
+        QVERIFY2(results->summaryLabel()->text().startsWith(
+                     QStringLiteral("<b>kvm-b</b> against <b>kvm-a</b> on <b>virtiotest</b>: ")),
+                 qPrintable(results->summaryLabel()->text()));
         QTest::qWait(200);
         QVERIFY(w->grab().save(shots + QStringLiteral("/results-hosts-picked.png")));
 
