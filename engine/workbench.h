@@ -21,7 +21,8 @@
 //   inventoryHosts           the hosts of an Ansible inventory
 //   runFleet                 a scenario run through Ansible on a fleet, every host's results merged
 // Elsewhere in the engine, called directly by both: scheduleCampaign (campaign/schedule.h),
-// compareStoredLayouts (store/store.h), validThresholds (measure/analysis.h).
+// compareStoredLayouts and comparedHost, the one machine a comparison's side is measured on
+// (store/store.h), validThresholds (measure/analysis.h).
 #pragma once
 
 #include "engine/workbench/fleet.h"

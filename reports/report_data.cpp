@@ -52,10 +52,12 @@ std::string originText(const RunOrigin& origin) {
     return out;
 }
 
-// The runs of `layouts`, each layout's from the campaign `runsOf` gives it (none: all of them).
+// The runs of `layouts`, each layout's from the campaign `runsOf` gives it (none: all of them),
+// only those measured on `host` when one is picked.
 Expected<std::vector<ReportRun>>
 loadRuns(Store& store, const std::set<std::string>& layouts,
-         const std::function<std::optional<std::int64_t>(const std::string&)>& runsOf) {
+         const std::function<std::optional<std::int64_t>(const std::string&)>& runsOf,
+         const std::optional<std::string>& host) {
     std::optional<std::int64_t> only;
     for (const auto& l : layouts) {
         const auto of = runsOf(l);
@@ -71,6 +73,8 @@ loadRuns(Store& store, const std::set<std::string>& layouts,
         if (!layouts.count(s.layout))
             continue;
         if (const auto of = runsOf(s.layout); of && s.campaignId != *of)
+            continue;
+        if (host && s.host != *host)
             continue;
         ReportRun r;
         static_cast<StoredRun&>(r) = std::move(s);
@@ -258,9 +262,28 @@ Expected<void> addCampaign(ReportData& data, Store& store, const StoredCampaign&
     return {};
 }
 
-// Each chosen layout with its capacity, samples and series.
+// The machine the report is about: the one picked, else the one every layout's runs share.
+void setReportHost(ReportData& data, const std::vector<std::optional<std::string>>& onHost,
+                   const std::optional<std::string>& picked) {
+    data.hostPicked = picked.has_value();
+    if (picked) {
+        data.host = *picked;
+        return;
+    }
+    std::set<std::string> distinct;
+    for (const auto& h : onHost) {
+        if (!h)
+            return;
+        distinct.insert(*h);
+    }
+    if (distinct.size() == 1)
+        data.host = *distinct.begin();
+}
+
+// Each chosen layout with its capacity, samples and series, each of one machine (comparedHost).
 Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<LayoutRecord>& chosen,
-                          const ReportScope& s) {
+                          const ReportScope& s, const std::optional<std::string>& host) {
+    std::vector<std::optional<std::string>> onHost;
     for (const auto& l : chosen) {
         ReportLayout rl;
         rl.name = l.name;
@@ -271,17 +294,46 @@ Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<Layo
         rl.capacity = capacityFromSpec(l.spec, l.kind);
         rl.runs = l.runs;
         rl.failedRuns = l.failedRuns;
+        if (data.hostPicked) { // the picked machine's runs alone
+            rl.runs = rl.failedRuns = 0;
+            for (const auto& r : data.runs)
+                if (r.layout == l.name) {
+                    ++rl.runs;
+                    rl.failedRuns += r.status == RunStatus::Ok ? 0 : 1;
+                }
+        }
+        LB_TRY(measuredOn, comparedHost(store, rl.baseline ? "baseline" : "candidate", l.name,
+                                        s.runsOf(l.name), host));
         data.layouts.push_back(std::move(rl));
-        LB_TRY(samples, store.layoutSamples(l.name, s.runsOf(l.name)));
+        LB_TRY(samples, store.layoutSamples(l.name, s.runsOf(l.name), host));
         data.samples[l.name] = std::move(samples);
-        LB_TRY(series, store.layoutSeries(l.name, s.runsOf(l.name)));
+        LB_TRY(series, store.layoutSeries(l.name, s.runsOf(l.name), host));
         if (!series.empty())
             data.series[l.name] = std::move(series);
-        if (!l.host.empty() &&
-            std::find(data.hosts.begin(), data.hosts.end(), l.host) == data.hosts.end())
-            data.hosts.push_back(l.host);
+        const std::string where = measuredOn.value_or(l.host);
+        if (!where.empty() &&
+            std::find(data.hosts.begin(), data.hosts.end(), where) == data.hosts.end())
+            data.hosts.push_back(where);
+        onHost.push_back(std::move(measuredOn));
     }
     std::sort(data.hosts.begin(), data.hosts.end());
+    setReportHost(data, onHost, host);
+    return {};
+}
+
+// With a machine picked and no candidate named, the candidates with no runs on it are not part of
+// the report (as layouts with no runs in its campaign are not).
+Expected<void> keepLayoutsOfHost(Store& store, std::vector<LayoutRecord>& chosen,
+                                 const ReportScope& s, const ReportRequest& request) {
+    if (!request.host || request.candidate)
+        return {};
+    std::vector<LayoutRecord> kept{chosen.front()};
+    for (std::size_t i = 1; i < chosen.size(); ++i) {
+        LB_TRY(hosts, store.layoutHosts(chosen[i].name, s.runsOf(chosen[i].name)));
+        if (hosts.empty() || std::find(hosts.begin(), hosts.end(), *request.host) != hosts.end())
+            kept.push_back(std::move(chosen[i]));
+    }
+    chosen = std::move(kept);
     return {};
 }
 
@@ -337,6 +389,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
 
     LB_TRY(scope, findScope(store, request));
     LB_TRY(chosen, chooseLayouts(scope, request));
+    LB_TRY_VOID(keepLayoutsOfHost(store, chosen, scope, request));
     data.baseline = chosen.front().name;
     // Campaign context: the one named, else the only campaign every chosen run belongs to.
     if (!scope.campaign) {
@@ -353,17 +406,20 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     data.scope = scopeText(scope, request);
     if (scope.campaign)
         LB_TRY_VOID(addCampaign(data, store, *scope.campaign, request));
-    if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
-        LB_TRY(inventory, store.hostInventory(chosen.front().host));
-        data.inventoryJson = inventory.empty() ? "{}" : inventory;
-    }
-    LB_TRY_VOID(addLayouts(data, store, chosen, scope));
-    LB_TRY_VOID(addComparisons(data, request));
     std::set<std::string> names;
     for (const auto& l : chosen)
         names.insert(l.name);
-    LB_TRY(runs, loadRuns(store, names, [&](const std::string& l) { return scope.runsOf(l); }));
+    LB_TRY(runs,
+           loadRuns(
+               store, names, [&](const std::string& l) { return scope.runsOf(l); }, request.host));
     data.runs = std::move(runs);
+    data.hostPicked = request.host.has_value();
+    LB_TRY_VOID(addLayouts(data, store, chosen, scope, request.host));
+    if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
+        LB_TRY(inventory, store.hostInventory(data.host.empty() ? chosen.front().host : data.host));
+        data.inventoryJson = inventory.empty() ? "{}" : inventory;
+    }
+    LB_TRY_VOID(addComparisons(data, request));
     if (request.projection)
         LB_TRY_VOID(addProjections(data, *request.projection));
     return data;

@@ -29,6 +29,9 @@ struct ReportRequest {
     // compared layouts (a layout with imported runs only: all of them); else every run.
     std::optional<std::int64_t> campaignId;
     bool allRuns = false;
+    // Only the runs measured on this machine. Without it a layout whose runs come from several
+    // hosts is refused, as every comparison refuses it (comparedHost, engine/store/store.h).
+    std::optional<std::string> host;
     Thresholds thresholds;
     // When the report is about one campaign (given, or the only one the runs belong to) and its
     // scenario has a [thresholds] table, those thresholds replace `thresholds`. Set to false when
@@ -117,13 +120,18 @@ struct ReportData {
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
     std::string author, writtenAt, generator;   // as requested
     std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
+    // The machine the report is about: the one picked (ReportRequest::host), else the one every
+    // compared run was measured on; "" when they come from several or none is known.
+    std::string host;
+    bool hostPicked = false;
 };
 
-// Bad input (exit 2), naming the field (baseline, candidate, campaign, capacity), when a named
-// baseline, candidate or campaign does not exist, when a capacity is given for a layout that is
-// not an imported one of the report, when the
-// database holds no layout, or when the named candidate shares no measured metric with the
-// baseline. A candidate taken by default that shares none gets a comparison with no metrics.
+// Bad input (exit 2), naming the field (baseline, candidate, campaign, capacity, host), when a
+// named baseline, candidate or campaign does not exist, when a capacity is given for a layout that
+// is not an imported one of the report, when the database holds no layout, or when the named
+// candidate shares no measured metric with the baseline, or when a layout's runs come from several
+// hosts and none is picked (comparedHost). A candidate taken by default that shares none gets a
+// comparison with no metrics, one with no runs on the picked host is left out.
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request);
 
 } // namespace lb

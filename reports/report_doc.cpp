@@ -468,6 +468,11 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
                  (data.scenarioPath.empty() ? "" : ", scenario " + data.scenarioPath) + ".");
     else if (data.scope.empty()) // else the summary says which runs
         doc.para("Every run in the database.");
+    // The machine it is about, where one is: runs of several machines are never compared as one.
+    if (!data.host.empty())
+        doc.para("Machine: " + data.host +
+                 (data.hostPicked ? " (picked; the runs of other machines are left out)."
+                                  : " (every run compared was measured there)."));
     addSummary(doc, data);
     addQuestion(doc, data);
     addVerdicts(doc, data);

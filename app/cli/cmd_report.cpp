@@ -31,6 +31,7 @@ struct ReportOptions {
     std::string baseline;
     std::string candidate;
     std::int64_t campaign = 0;
+    std::optional<std::string> host;
     bool all = false;
     double viable = 0;    // 0: the scenario's, else the default
     double notViable = 0; // 0: the scenario's, else the default
@@ -48,13 +49,14 @@ struct ReportOptions {
 };
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 14> reportFlags{{{"out", "--out"},
+constexpr std::array<FieldFlag, 15> reportFlags{{{"out", "--out"},
                                                  {"price", "--price"},
                                                  {"write-amplification", "--write-amplification"},
                                                  {"capacity", "--capacity"},
                                                  {"baseline", "--baseline"},
                                                  {"candidate", "--candidate"},
                                                  {"campaign", "--campaign"},
+                                                 {"host", "--host"},
                                                  {"used", "--used"},
                                                  {"growth", "--growth"},
                                                  {"years", "--years"},
@@ -115,6 +117,8 @@ void printJson(const ReportData& data, const std::string& out, ReportFormat form
                                     {"campaign", data.campaignId ? nlohmann::json(*data.campaignId)
                                                                  : nlohmann::json(nullptr)},
                                     {"scope", data.scope},
+                                    {"host", data.host.empty() ? nlohmann::json(nullptr)
+                                                               : nlohmann::json(data.host)},
                                     {"layouts", layouts},
                                     {"runs", data.runs.size()},
                                     {"failed_runs", failed},
@@ -135,6 +139,8 @@ void printSummary(const ReportData& data, const std::string& out, ReportFormat f
                                         : std::string(verdictName(c.verdict)));
     std::cout << "; " << data.runs.size() << " runs, " << failed << " failed\n"
               << "scope: " << data.scope << '\n';
+    if (!data.host.empty())
+        std::cout << "machine: " << data.host << '\n';
 }
 
 int runReport(const Globals& g, const ReportOptions& o) {
@@ -150,6 +156,7 @@ int runReport(const Globals& g, const ReportOptions& o) {
     if (o.campaign > 0)
         request.campaignId = o.campaign;
     request.allRuns = o.all;
+    request.host = o.host;
     if (o.viable > 0 || o.notViable > 0) {
         request.scenarioThresholds = false;
         if (o.viable > 0)
@@ -207,6 +214,9 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
         ->check(CLI::PositiveNumber);
     sub->add_flag("--all", opts->all, "Every run in the database, of every campaign")
         ->excludes("--campaign");
+    sub->add_option("--host", opts->host,
+                    "Only the runs measured on this machine (required when a layout holds runs "
+                    "of several hosts)");
     sub->add_option("--viable", opts->viable,
                     "Cost ratio at or below which a metric is viable (default: the scenario's, "
                     "else 1.10)");

@@ -75,6 +75,7 @@ RunTable makeRunTable(std::vector<RunSummary> runs) {
         row.campaignId = r.campaignId;
         row.wallSeconds = r.wallSeconds;
         row.layout = intern(r.layout);
+        row.host = intern(r.host);
         row.workload = intern(r.workload);
         row.reason = intern(r.reason);
         row.iteration = r.iteration;

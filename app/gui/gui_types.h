@@ -16,6 +16,7 @@
 #include <QString>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,7 @@ struct RunTable {
         std::int64_t campaignId = 0;
         double wallSeconds = 0;
         std::uint32_t layout = 0; // index into strings
+        std::uint32_t host = 0;   // the machine it ran on ("" when the store does not know)
         std::uint32_t workload = 0;
         std::uint32_t reason = 0;
         std::int32_t iteration = 0;
@@ -68,6 +70,9 @@ struct DatabaseSnapshot {
     QString path;
     std::vector<LayoutRecord> layouts;     // by name
     std::vector<CampaignRecord> campaigns; // by id
+    // Each layout's machines, those its settled runs were measured on (Store::layoutHosts):
+    // where a layout has several, a comparison asks which one.
+    std::map<std::string, std::vector<std::string>> hosts;
     std::shared_ptr<const RunTable> runs;
 };
 

@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <set>
 
 namespace lb::gui {
 
@@ -50,6 +51,14 @@ ReportDialog::ReportDialog(StoreService* store, const DatabaseSnapshot& snapshot
     for (const auto& c : snapshot.campaigns)
         campaign_->addItem(tr("campaign #%1 %2 (%3)").arg(c.id).arg(qs(c.name), qs(c.startedAt)),
                            QVariant::fromValue(static_cast<qlonglong>(c.id)));
+    // As `layoutbench report --host`: needed where a layout's runs come from several machines.
+    host_ = new QComboBox;
+    host_->addItem(tr("each layout's own machine"), QString());
+    std::set<std::string> machines;
+    for (const auto& [layout, hosts] : snapshot.hosts)
+        machines.insert(hosts.begin(), hosts.end());
+    for (const auto& m : machines)
+        host_->addItem(qs(m), qs(m));
     open_ = new QCheckBox(tr("Open it when written"));
     open_->setChecked(true);
     status_ = new QLabel;
@@ -68,6 +77,7 @@ ReportDialog::ReportDialog(StoreService* store, const DatabaseSnapshot& snapshot
     form->addRow(tr("Baseline"), baseline_);
     form->addRow(tr("Candidates"), candidate_);
     form->addRow(tr("Runs"), campaign_);
+    form->addRow(tr("Host"), host_);
     form->addRow(QString(), open_);
     auto* main = new QVBoxLayout(this);
     main->addLayout(form);
@@ -142,6 +152,8 @@ void ReportDialog::startWriting() {
         else
             request.campaignId = id;
     }
+    if (const QString h = host_->currentData().toString(); !h.isEmpty())
+        request.host = ss(h);
     request.author = defaultAuthor();
     request.writtenAt = utcNow();
     request.generator = "layoutbench " + QCoreApplication::applicationVersion().toStdString();

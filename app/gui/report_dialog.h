@@ -1,7 +1,8 @@
 // File ▸ Write report…: the decision report for whoever signs, as HTML, PDF or Markdown (the
 // format follows the file's extension), about a baseline and its candidates, all runs or one
-// campaign's. The store's thread gathers the data; the report is drawn here, on the GUI thread,
-// because its charts are widgets; then it is opened.
+// campaign's, of one machine where the layouts hold runs of several. The store's thread gathers the
+// data; the report is drawn here, on the GUI thread, because its charts are widgets; then it is
+// opened.
 #pragma once
 
 #include "app/gui/gui_types.h"
@@ -25,6 +26,7 @@ public:
 
     void setOutputPath(const QString& path);
     void setBaseline(const QString& layout); // "" for the scenario's (or the first)
+    QComboBox* hostBox() const { return host_; }
     void setOpenWhenWritten(bool open);
     // Gathers and writes the report; written or failed when done.
     void startWriting();
@@ -42,6 +44,7 @@ private:
     QComboBox* baseline_;
     QComboBox* candidate_;
     QComboBox* campaign_;
+    QComboBox* host_;
     QCheckBox* open_;
     QLabel* status_;
     QPushButton* writeButton_;

@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <set>
 
 namespace lb::gui {
 
@@ -46,7 +47,8 @@ QWidget* ResultsTab::makeRunsPane() {
     runsProxy_ = new RunsFilterModel(this);
     runsProxy_->setSourceModel(runs_);
     filter_ = new QLineEdit;
-    filter_->setPlaceholderText(tr("Filter runs: layout, workload, status or reason (all words)"));
+    filter_->setPlaceholderText(
+        tr("Filter runs: layout, host, workload, status or reason (all words)"));
     filter_->setClearButtonEnabled(true);
     runCount_ = new QLabel;
     auto* filterTimer = new QTimer(this);
@@ -63,6 +65,7 @@ QWidget* ResultsTab::makeRunsPane() {
     runsView_->setColumnWidth(RunsModel::Id, 60);
     runsView_->setColumnWidth(RunsModel::Campaign, 80);
     runsView_->setColumnWidth(RunsModel::Layout, 110);
+    runsView_->setColumnWidth(RunsModel::Host, 100);
     runsView_->setColumnWidth(RunsModel::Workload, 150);
     runsView_->setColumnWidth(RunsModel::Iteration, 70);
     runsView_->setColumnWidth(RunsModel::Status, 70);
@@ -86,7 +89,10 @@ QHBoxLayout* ResultsTab::makeComparisonPicker() {
     baseline_ = new QComboBox;
     candidate_ = new QComboBox;
     campaign_ = new QComboBox;
-    for (QComboBox* box : {baseline_, candidate_, campaign_}) {
+    host_ = new QComboBox;
+    host_->setToolTip(tr("The machine whose runs are compared: runs of different machines are "
+                         "never compared as one"));
+    for (QComboBox* box : {baseline_, candidate_, host_, campaign_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         box->setMinimumContentsLength(10);
     }
@@ -109,6 +115,8 @@ QHBoxLayout* ResultsTab::makeComparisonPicker() {
     pick->addWidget(baseline_);
     pick->addWidget(new QLabel(tr("Candidate")));
     pick->addWidget(candidate_);
+    pick->addWidget(new QLabel(tr("Host")));
+    pick->addWidget(host_);
     pick->addWidget(new QLabel(tr("Runs of")));
     pick->addWidget(campaign_);
     pick->addStretch(1);
@@ -170,7 +178,7 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    for (QComboBox* box : {baseline_, candidate_, campaign_})
+    for (QComboBox* box : {baseline_, candidate_, host_, campaign_})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             if (!filling_)
                 requestComparison();
@@ -186,7 +194,10 @@ void ResultsTab::setRuns(const std::shared_ptr<const RunTable>& runs) {
 }
 
 void ResultsTab::setLayouts(const std::vector<LayoutRecord>& layouts,
-                            const std::vector<CampaignRecord>& campaigns) {
+                            const std::vector<CampaignRecord>& campaigns,
+                            const std::map<std::string, std::vector<std::string>>& hosts) {
+    hosts_ = hosts;
+    hostsOf_.clear(); // the machines are listed again, the picked one kept
     // Keep the picked layouts when they are still there (after a reload).
     const QString oldBaseline = baseline_->currentText();
     const QString oldCandidate = candidate_->currentText();
@@ -251,6 +262,8 @@ void ResultsTab::requestComparison() {
         summary_->setStyleSheet({});
         return;
     }
+    if (hostsOf_ != b + QLatin1Char('\n') + c)
+        fillHosts();
     if (b == c) {
         comparison_->clear();
         summary_->setStyleSheet({});
@@ -269,8 +282,36 @@ void ResultsTab::requestComparison() {
         return;
     }
     summary_->setStyleSheet({});
-    summary_->setText(tr("Comparing %1 against %2 …").arg(c.toHtmlEscaped(), b.toHtmlEscaped()));
-    emit compareRequested(b, c, t, campaign);
+    const QString host = host_->currentData().toString();
+    summary_->setText(
+        host.isEmpty() ? tr("Comparing %1 against %2 …").arg(c.toHtmlEscaped(), b.toHtmlEscaped())
+                       : tr("Comparing %1 against %2 on %3 …")
+                             .arg(c.toHtmlEscaped(), b.toHtmlEscaped(), host.toHtmlEscaped()));
+    emit compareRequested(b, c, t, campaign, host);
+}
+
+void ResultsTab::fillHosts() {
+    const QString b = baseline_->currentText();
+    const QString c = candidate_->currentText();
+    hostsOf_ = b + QLatin1Char('\n') + c;
+    const QString old = host_->currentData().toString();
+    std::set<std::string> machines;
+    bool several = false; // a layout of several machines: the comparison needs one picked
+    for (const QString& layout : {b, c})
+        if (const auto it = hosts_.find(ss(layout)); it != hosts_.end()) {
+            machines.insert(it->second.begin(), it->second.end());
+            several = several || it->second.size() > 1;
+        }
+    const bool wasFilling = filling_;
+    filling_ = true;
+    host_->clear();
+    host_->addItem(several ? tr("pick one …") : tr("each layout's own"), QString());
+    for (const auto& m : machines)
+        host_->addItem(qs(m), qs(m));
+    if (const int i = host_->findData(old); !old.isEmpty() && i >= 0)
+        host_->setCurrentIndex(i);
+    host_->setEnabled(machines.size() > 1 || several);
+    filling_ = wasFilling;
 }
 
 void ResultsTab::showComparison(const Comparison& comparison) {
@@ -281,15 +322,19 @@ void ResultsTab::showComparison(const Comparison& comparison) {
     const QString drivers =
         dash == std::string::npos ? QString() : qs(comparison.headline.substr(dash + 5));
     const auto next = nextStep(comparison);
+    // The machine whose runs these are, when one was picked.
+    const QString host = host_->currentData().toString();
+    const QString on = host.isEmpty() ? QString() : tr(" on <b>%1</b>").arg(host.toHtmlEscaped());
     summary_->setStyleSheet({});
     summary_->setText(
-        tr("<b>%1</b> against <b>%2</b>: <span style=\"background-color: %3; color: %4;\">"
+        tr("<b>%1</b> against <b>%2</b>%7: <span style=\"background-color: %3; color: %4;\">"
            "&nbsp;<b>%5</b>&nbsp;</span>%6")
             .arg(qs(comparison.candidate).toHtmlEscaped(), qs(comparison.baseline).toHtmlEscaped(),
                  colour.name(),
                  colour.lightnessF() < 0.5f ? QStringLiteral("white") : QStringLiteral("black"),
                  qs(verdictName(comparison.verdict)),
-                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped()) +
+                 drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped(),
+                 on) +
         // What to do about it when it is not settled, as the report's first page says.
         (next ? tr("<br><b>Next step:</b> %1.").arg(qs(next->text).toHtmlEscaped()) : QString()));
     summary_->setToolTip(comparison_->summary());
@@ -298,7 +343,11 @@ void ResultsTab::showComparison(const Comparison& comparison) {
 void ResultsTab::showComparisonError(const QString& message) {
     comparison_->clear();
     summary_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
-    summary_->setText(message.toHtmlEscaped());
+    // The engine names the field host; here it is the Host list beside the layouts.
+    const QString field = QStringLiteral("host: ");
+    const QString said =
+        message.startsWith(field) ? tr("Host: ") + message.mid(field.size()) : message;
+    summary_->setText(said.toHtmlEscaped());
 }
 
 void ResultsTab::updateRunCount() {

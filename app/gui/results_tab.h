@@ -1,12 +1,17 @@
-// The Results tab: every run of the database (filterable, sortable), and the comparison of a
-// candidate layout against a baseline picked from two lists — medians, ratio, overhead, interval,
-// the verdict coloured and whether it is confident — with the overall verdict and its reasons.
+// The Results tab: every run of the database with the machine it ran on (filterable, sortable),
+// and the comparison of a candidate layout against a baseline picked from two lists — medians,
+// ratio, overhead, interval, the verdict coloured and whether it is confident — with the overall
+// verdict and its reasons. Where a layout's runs come from several machines, the host list beside
+// the layouts says which machine's runs are compared; none is mixed with another.
 #pragma once
 
 #include "app/gui/gui_types.h"
 
 #include <QWidget>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -27,10 +32,11 @@ class ResultsTab : public QWidget {
 public:
     explicit ResultsTab(QWidget* parent = nullptr);
 
-    // The layouts and campaigns to pick from (the picked ones kept when still there); asks for
-    // the comparison of the picked layouts.
+    // The layouts, campaigns and each layout's machines to pick from (the picked ones kept when
+    // still there); asks for the comparison of the picked layouts.
     void setLayouts(const std::vector<LayoutRecord>& layouts,
-                    const std::vector<CampaignRecord>& campaigns);
+                    const std::vector<CampaignRecord>& campaigns,
+                    const std::map<std::string, std::vector<std::string>>& hosts = {});
     void setRuns(const std::shared_ptr<const RunTable>& runs);
     void showComparison(const Comparison& comparison);
     void showComparisonError(const QString& message);
@@ -50,17 +56,22 @@ public:
     QTableView* comparisonView() const { return comparisonView_; }
     QComboBox* baselineBox() const { return baseline_; }
     QComboBox* candidateBox() const { return candidate_; }
+    QComboBox* hostBox() const { return host_; }
     QLabel* summaryLabel() const { return summary_; }
 
 signals:
+    // `host`: the machine whose runs are compared, "" when none is picked.
     void compareRequested(const QString& baseline, const QString& candidate,
-                          const lb::Thresholds& thresholds, std::optional<std::int64_t> campaignId);
+                          const lb::Thresholds& thresholds, std::optional<std::int64_t> campaignId,
+                          const QString& host);
 
 private:
     QWidget* makeRunsPane();
     QHBoxLayout* makeComparisonPicker();
     QWidget* makeComparisonPane();
     void updateRunCount();
+    // The machines of the picked layouts, the picked one kept when still there.
+    void fillHosts();
 
     RunsModel* runs_ = nullptr;
     RunsFilterModel* runsProxy_ = nullptr;
@@ -73,6 +84,9 @@ private:
     QComboBox* baseline_ = nullptr;
     QComboBox* candidate_ = nullptr;
     QComboBox* campaign_ = nullptr;
+    QComboBox* host_ = nullptr;
+    std::map<std::string, std::vector<std::string>> hosts_; // layout -> its machines
+    QString hostsOf_; // the layouts host_ lists the machines of ("" before it is filled)
     QDoubleSpinBox* viable_ = nullptr;
     QDoubleSpinBox* notViable_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -53,6 +53,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return r.campaignId == 0 ? QStringLiteral("imported") : QString::number(r.campaignId);
         case Layout:
             return runs_->text(r.layout);
+        case Host:
+            return runs_->text(r.host);
         case Workload:
             return runs_->text(r.workload);
         case Iteration:
@@ -104,6 +106,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Campaign");
     case Layout:
         return tr("Layout");
+    case Host:
+        return tr("Host");
     case Workload:
         return tr("Workload");
     case Iteration:
@@ -133,6 +137,8 @@ bool RunsModel::lessThan(int leftRow, int rightRow, int column) const {
         return a.campaignId < b.campaignId;
     case Layout:
         return rank[a.layout] < rank[b.layout];
+    case Host:
+        return rank[a.host] < rank[b.host];
     case Workload:
         return rank[a.workload] < rank[b.workload];
     case Iteration:
@@ -201,7 +207,7 @@ bool RunsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     const auto& row = table.rows[static_cast<std::size_t>(sourceRow)];
     for (std::size_t w = 0; w < matches_.size(); ++w) {
         const auto& m = matches_[w];
-        if (!m[row.layout] && !m[row.workload] && !m[row.reason] &&
+        if (!m[row.layout] && !m[row.host] && !m[row.workload] && !m[row.reason] &&
             !statusMatches_[w][static_cast<std::size_t>(row.status)])
             return false;
     }

@@ -21,6 +21,7 @@ public:
         Id,
         Campaign,
         Layout,
+        Host,
         Workload,
         Iteration,
         Status,
@@ -50,7 +51,7 @@ private:
     std::shared_ptr<const RunTable> runs_;
 };
 
-// Sorts by RunsModel::lessThan and keeps the rows whose layout, workload, status or reason
+// Sorts by RunsModel::lessThan and keeps the rows whose layout, host, workload, status or reason
 // contains every word of the filter text (case-insensitive). Matching is decided once per distinct
 // string, then looked up per row.
 class RunsFilterModel : public QSortFilterProxyModel {

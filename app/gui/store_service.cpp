@@ -68,6 +68,14 @@ void StoreService::open(const QString& path) {
             }
         snapshot.layouts = std::move(*layouts);
         snapshot.campaigns = std::move(*campaigns);
+        for (const auto& l : snapshot.layouts) {
+            auto hosts = store_->layoutHosts(l.name);
+            if (!hosts) {
+                emit openFailed(path, qs(hosts.error().message));
+                return;
+            }
+            snapshot.hosts[l.name] = std::move(*hosts);
+        }
         emit layoutsLoaded(snapshot);
         auto runs = store_->runs();
         if (!runs) {
@@ -85,60 +93,60 @@ void StoreService::reload() {
 }
 
 void StoreService::compare(const QString& baseline, const QString& candidate,
-                           const Thresholds& thresholds, std::optional<std::int64_t> campaignId) {
-    const std::uint64_t request = ++latestCompare_;
-    post(compareContext_,
-         [this, request, b = ss(baseline), c = ss(candidate), thresholds, campaignId] {
-             if (!superseded(request)) // else a newer request is queued behind this one
-                 runComparison(request, b, c, thresholds, campaignId);
-         });
+                           const Thresholds& thresholds, std::optional<std::int64_t> campaignId,
+                           const QString& host) {
+    CompareAsk ask{++latestCompare_, ss(baseline), ss(candidate), thresholds, campaignId, {}};
+    if (!host.isEmpty())
+        ask.host = ss(host);
+    post(compareContext_, [this, ask] {
+        if (!superseded(ask.request)) // else a newer request is queued behind this one
+            runComparison(ask);
+    });
 }
 
-void StoreService::runComparison(std::uint64_t request, const std::string& baseline,
-                                 const std::string& candidate, const Thresholds& thresholds,
-                                 std::optional<std::int64_t> campaignId) {
+void StoreService::runComparison(const CompareAsk& ask) {
     if (!compareStore_) {
         emit compareFailed(compareError_);
         return;
     }
     Store& store = *compareStore_;
-    // The two sides' samples, read once: for the comparison, then for the charts' bars.
-    auto loaded = loadComparedSamples(store, baseline, candidate, campaignId);
+    // The two sides' samples, read once: for the comparison, then for the charts' bars. A layout
+    // of several machines is refused unless a host is picked, as on the command line.
+    auto loaded = loadComparedSamples(store, ask.baseline, ask.candidate, ask.campaignId, ask.host);
     if (!loaded) {
         emit compareFailed(qs(loaded.error().message));
         return;
     }
     // The thresholds are the tab's; the deciding metrics those of the candidate's scenario.
-    auto stored = storedPolicy(store, candidate, campaignId);
-    const ComparePolicy policy{thresholds, stored ? stored->decide : std::vector<std::string>{}};
-    auto cmp = compareLoadedLayouts(store, baseline, loaded->baseline, candidate, loaded->candidate,
-                                    policy, campaignId);
+    auto stored = storedPolicy(store, ask.candidate, ask.campaignId);
+    const ComparePolicy policy{ask.thresholds,
+                               stored ? stored->decide : std::vector<std::string>{}};
+    auto cmp = compareLoadedLayouts(store, ask.baseline, loaded->baseline, ask.candidate,
+                                    loaded->candidate, policy, ask.campaignId);
     std::map<std::string, LayoutSamples> samples;
-    samples[baseline] = std::move(loaded->baseline);
-    samples[candidate] = std::move(loaded->candidate);
+    samples[ask.baseline] = std::move(loaded->baseline);
+    samples[ask.candidate] = std::move(loaded->candidate);
     if (!cmp) {
         emit compareFailed(qs(cmp.error().message));
         return;
     }
-    if (superseded(request))
+    if (superseded(ask.request))
         return;
     ComparisonResult result;
-    result.request = request;
+    result.request = ask.request;
     result.comparison = std::move(*cmp);
     emit compared(result);
     // The charts' data on the store thread: after the run list when one is loading, which the
     // user waits for, and not in its way on a machine of two cores.
-    post(context_, [this, request, comparison = std::move(result.comparison),
-                    samples = std::move(samples), thresholds, campaignId]() mutable {
-        if (!superseded(request))
-            gatherCharts(request, comparison, std::move(samples), thresholds, campaignId);
+    post(context_, [this, ask, comparison = std::move(result.comparison),
+                    samples = std::move(samples)]() mutable {
+        if (!superseded(ask.request))
+            gatherCharts(ask, comparison, std::move(samples));
     });
 }
 
-void StoreService::gatherCharts(std::uint64_t request, const Comparison& comparison,
-                                std::map<std::string, LayoutSamples> loaded,
-                                const Thresholds& thresholds,
-                                std::optional<std::int64_t> campaignId) {
+void StoreService::gatherCharts(const CompareAsk& ask, const Comparison& comparison,
+                                std::map<std::string, LayoutSamples> loaded) {
     if (!store_) {
         emit chartsFailed(tr("No database is open."));
         return;
@@ -149,16 +157,19 @@ void StoreService::gatherCharts(std::uint64_t request, const Comparison& compari
         emit chartsFailed(qs(layouts.error().message));
         return;
     }
-    // The charts show every layout (the baseline first) with this comparison's overhead.
+    // The charts show every layout (the baseline first) with this comparison's overhead; each of
+    // one machine, the one picked, and a layout of several machines none picks is left out.
     ReportData data;
     data.title = comparison.candidate + " against " + comparison.baseline;
     data.baseline = comparison.baseline;
-    data.thresholds = thresholds;
+    data.thresholds = ask.thresholds;
     for (const auto& l : *layouts) {
-        if (superseded(request))
+        if (superseded(ask.request))
             return; // the charts of a newer comparison come next
         if (!loaded.count(l.name)) {
-            auto samples = store.layoutSamples(l.name, campaignId);
+            if (!comparedHost(store, "candidate", l.name, ask.campaignId, ask.host))
+                continue;
+            auto samples = store.layoutSamples(l.name, ask.campaignId, ask.host);
             if (!samples) {
                 emit chartsFailed(qs(samples.error().message));
                 return;
@@ -177,13 +188,14 @@ void StoreService::gatherCharts(std::uint64_t request, const Comparison& compari
         rl.failedRuns = l.failedRuns;
         data.layouts.push_back(std::move(rl));
         data.samples[l.name] = std::move(loaded[l.name]);
-        if (auto series = store.layoutSeries(l.name, campaignId); series && !series->empty())
+        if (auto series = store.layoutSeries(l.name, ask.campaignId, ask.host);
+            series && !series->empty())
             data.series[l.name] = std::move(*series);
     }
     std::stable_partition(data.layouts.begin(), data.layouts.end(),
                           [](const ReportLayout& l) { return l.baseline; });
     data.comparisons.push_back(comparison);
-    if (!superseded(request))
+    if (!superseded(ask.request))
         emit chartsGathered(data);
 }
 

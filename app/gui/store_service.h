@@ -26,10 +26,11 @@ public:
     void open(const QString& path);
     // Loads the open database again (after a campaign wrote to it).
     void reload();
-    // Compares two stored layouts (compared), then gathers the charts' data (chartsGathered).
-    // Answers only the latest request.
+    // Compares two stored layouts (compared), then gathers the charts' data (chartsGathered):
+    // the runs of `host` alone when one is picked, as every comparison keeps one machine's runs
+    // (comparedHost). Answers only the latest request.
     void compare(const QString& baseline, const QString& candidate, const Thresholds& thresholds,
-                 std::optional<std::int64_t> campaignId);
+                 std::optional<std::int64_t> campaignId, const QString& host = {});
 
     // Imports each file into `layout` (made if new), one after the other and each whole or not at
     // all, answering after each; then reloads the database.
@@ -62,12 +63,17 @@ signals:
 private:
     template <typename F> static void post(QObject* context, F&& job);
     // A comparison-thread job; it posts gatherCharts to the store thread.
-    void runComparison(std::uint64_t request, const std::string& baseline,
-                       const std::string& candidate, const Thresholds& thresholds,
-                       std::optional<std::int64_t> campaignId);
-    void gatherCharts(std::uint64_t request, const Comparison& comparison,
-                      std::map<std::string, LayoutSamples> loaded, const Thresholds& thresholds,
-                      std::optional<std::int64_t> campaignId);
+    // What one comparison asks for: the layouts, the runs they are taken from, the bands.
+    struct CompareAsk {
+        std::uint64_t request = 0;
+        std::string baseline, candidate;
+        Thresholds thresholds;
+        std::optional<std::int64_t> campaignId;
+        std::optional<std::string> host;
+    };
+    void runComparison(const CompareAsk& ask);
+    void gatherCharts(const CompareAsk& ask, const Comparison& comparison,
+                      std::map<std::string, LayoutSamples> loaded);
     bool superseded(std::uint64_t request) const { return request != latestCompare_.load(); }
 
     QThread thread_;             // opening, loading, imports, reports, the charts' data

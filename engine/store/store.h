@@ -348,9 +348,10 @@ public:
     // The series of one run, sorted by name.
     Expected<std::vector<Series>> runSeries(std::int64_t runId);
     // The series of every successful run of a layout that has any, in run order; only the
-    // campaign's runs when one is given.
+    // campaign's runs when one is given, only those measured on `host` when one is.
     Expected<std::vector<RunSeries>>
-    layoutSeries(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
+    layoutSeries(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt,
+                 const std::optional<std::string>& host = std::nullopt);
 
     // --- campaigns (store_campaigns.cpp)
     Expected<std::int64_t> createCampaign(const NewCampaign& campaign);
@@ -426,6 +427,18 @@ struct HostChoice {
     HostChoice(std::optional<std::string> b, std::optional<std::string> c)
         : baseline(std::move(b)), candidate(std::move(c)) {}
 };
+
+// The one machine a side of a comparison (`side`: baseline, candidate) is measured on: the rule
+// every comparison keeps, the command line's, the report's and the desktop app's. A layout whose
+// settled runs (of `campaignId` when given) come from several hosts is refused, bad input naming
+// `field` (host; baseline_host or candidate_host when the sides are picked apart) and the hosts,
+// unless `host` picks one; a picked host the layout has no runs on is refused naming those it
+// has. The picked host, else the only one; none when no run names one.
+Expected<std::optional<std::string>> comparedHost(Store& store, std::string_view side,
+                                                  const std::string& layout,
+                                                  std::optional<std::int64_t> campaignId,
+                                                  const std::optional<std::string>& host,
+                                                  std::string_view field = "host");
 
 // Both layouts' successful runs (layoutSamples, of `campaignId` when given), each checked to
 // exist: bad input naming the field (baseline, candidate) when one does not. Runs of different

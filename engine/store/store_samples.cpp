@@ -260,14 +260,11 @@ Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
     return out;
 }
 
-namespace {
-
-// A side of a comparison holds one machine's runs: several hosts are refused unless `host` picks
-// one, and a host the layout has no runs on is refused naming those it has. Both name `field`,
-// the choice that is missing or wrong.
-Expected<void> checkHosts(Store& store, std::string_view side, std::string_view field,
-                          const std::string& layout, std::optional<std::int64_t> campaignId,
-                          const std::optional<std::string>& host) {
+Expected<std::optional<std::string>> comparedHost(Store& store, std::string_view side,
+                                                  const std::string& layout,
+                                                  std::optional<std::int64_t> campaignId,
+                                                  const std::optional<std::string>& host,
+                                                  std::string_view field) {
     LB_TRY(hosts, store.layoutHosts(layout, campaignId));
     if (host && !hosts.empty() && std::find(hosts.begin(), hosts.end(), *host) == hosts.end())
         return badInput(std::string(field) + ": layout '" + layout + "' has no runs on host '" +
@@ -277,10 +274,12 @@ Expected<void> checkHosts(Store& store, std::string_view side, std::string_view 
                         "' holds runs of " + std::to_string(hosts.size()) + " hosts (" +
                         joinedText(hosts, ", ") +
                         "): runs of different machines are not compared as one; name one");
-    return {};
+    if (host)
+        return std::optional<std::string>{*host};
+    if (hosts.size() == 1)
+        return std::optional<std::string>{hosts.front()};
+    return std::optional<std::string>{};
 }
-
-} // namespace
 
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
@@ -300,8 +299,8 @@ Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& b
         if (!found)
             return badInput(std::string(side.name) + ": no layout named '" + *side.layout +
                             "' in " + store.path());
-        LB_TRY_VOID(checkHosts(store, side.name, apart ? side.field : "host", *side.layout,
-                               campaignId, *side.host));
+        LB_TRY_VOID(comparedHost(store, side.name, *side.layout, campaignId, *side.host,
+                                 apart ? side.field : "host"));
     }
     ComparedSamples out;
     LB_TRY(b, store.layoutSamples(baseline, campaignId, hosts.baseline));

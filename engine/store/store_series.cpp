@@ -46,13 +46,15 @@ Expected<std::vector<Series>> Store::runSeries(std::int64_t runId) {
 }
 
 Expected<std::vector<RunSeries>> Store::layoutSeries(const std::string& layout,
-                                                     std::optional<std::int64_t> campaignId) {
+                                                     std::optional<std::int64_t> campaignId,
+                                                     const std::optional<std::string>& host) {
     LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), r.workload, r.iteration, s.name, "
                         "s.x_unit, s.unit, s.data FROM run r JOIN run_series s ON s.run_id = r.id "
                         "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
-                        "r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) "
+                        "r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) AND (?3 IS NULL "
+                        "OR r.host_id = (SELECT id FROM host WHERE name = ?3)) "
                         "ORDER BY r.id, s.name"));
-    q->bind(1, layout).bind(2, campaignId);
+    q->bind(1, layout).bind(2, campaignId).bind(3, host);
     std::vector<RunSeries> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         if (out.empty() || out.back().runId != row.columnInt(0))

@@ -158,7 +158,7 @@ _layoutbench() {
                      --underprovision-wa-gain --catalog --capacity --price --write-amplification"
             ;;
         report)
-            options="--out --baseline --candidate --campaign --all --viable --not-viable --used --growth
+            options="--out --baseline --candidate --campaign --all --host --viable --not-viable --used --growth
                      --years --drive --host-writes --catalog --capacity --price --write-amplification
                      --author"
             ;;

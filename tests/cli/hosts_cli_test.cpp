@@ -1,13 +1,23 @@
 // Machines kept apart on the command line: import stores the machine each result names (or
-// --host's), `list runs` shows it, and `compare` refuses a layout of several hosts, naming them,
-// unless --host picks one. Genuine bonnie++ 1.03c lines of two machines (virtiotest twice, eve).
+// --host's), `list runs` shows it, and `compare` and `report` refuse a layout of several hosts,
+// naming them, unless --host picks one. Genuine bonnie++ 1.03c lines of two machines (virtiotest
+// twice, eve).
 #include "tests/cli/cli_fixture.h"
+
+#include <sstream>
 
 using namespace lb::test;
 
 namespace {
 
 const std::string kvm = data + "/bonnie++/1.03/kvm-three-lines.csv";
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
 
 } // namespace
 
@@ -61,4 +71,53 @@ TEST_F(Cli, CompareRefusesALayoutOfSeveralHostsUnlessHostPicksOne) {
             EXPECT_DOUBLE_EQ(m.at("candidate_median").get<double>(), (29208 + 27448) / 2.0 * 1024);
         }
     EXPECT_TRUE(putBlock) << one.out;
+}
+
+TEST_F(Cli, ReportRefusesALayoutOfSeveralHostsUnlessHostPicksOne) {
+    ASSERT_EQ(lb({"import", "--layout", "kvm-a", kvm}).exitCode, 0);
+    ASSERT_EQ(lb({"import", "--layout", "kvm-b", "--allow-duplicate", kvm}).exitCode, 0);
+    const auto out = (dir_ / "r.md").string();
+
+    const auto mixed = lb({"report", "--out", out});
+    expectOneLineError(mixed, "--host: the baseline layout 'kvm-a' holds runs of 2 hosts (eve, "
+                              "virtiotest)");
+    EXPECT_FALSE(std::filesystem::exists(out));
+
+    const auto unknown = lb({"report", "--out", out, "--host", "srv-9"});
+    expectOneLineError(unknown, "--host: layout 'kvm-a' has no runs on host 'srv-9' (its runs are "
+                                "on eve, virtiotest)");
+
+    const auto one = lb({"report", "--out", out, "--host", "virtiotest", "--json"});
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    const auto j = nlohmann::json::parse(one.out);
+    EXPECT_EQ(j.at("host"), "virtiotest");
+    EXPECT_EQ(j.at("runs"), 4) << one.out; // two lines of virtiotest in each layout, eve's left out
+    bool putBlock = false;
+    for (const auto& m : j.at("comparisons").at(0).at("metrics"))
+        if (m.at("name") == "bonnie.put_block") {
+            putBlock = true;
+            // The medians compare --host virtiotest gives: 29208 and 27448 K/sec, not eve's 86969.
+            EXPECT_DOUBLE_EQ(m.at("baseline_median").get<double>(), (29208 + 27448) / 2.0 * 1024);
+            EXPECT_DOUBLE_EQ(m.at("candidate_median").get<double>(), (29208 + 27448) / 2.0 * 1024);
+        }
+    EXPECT_TRUE(putBlock) << one.out;
+    const std::string text = slurp(out);
+    EXPECT_NE(text.find("Machine: virtiotest (picked; the runs of other machines are left out)."),
+              std::string::npos)
+        << text.substr(0, 2000);
+}
+
+TEST_F(Cli, ReportNamesTheMachineEveryRunWasMeasuredOn) {
+    for (const char* layout : {"lab-a", "lab-b"})
+        ASSERT_EQ(lb({"import", "--layout", layout, "--host", "lab-1", "--allow-duplicate", kvm})
+                      .exitCode,
+                  0);
+    const auto out = (dir_ / "r.html").string();
+    const auto r = lb({"report", "--out", out, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("host"), "lab-1");
+    EXPECT_NE(slurp(out).find("Machine: lab-1 (every run compared was measured there)."),
+              std::string::npos);
+    const auto summary = lb({"report", "--out", out});
+    EXPECT_NE(summary.out.find("machine: lab-1\n"), std::string::npos) << summary.out;
 }

@@ -1,7 +1,8 @@
 // GUI tests of layoutbench-gui (QtTest, run under QT_QPA_PLATFORM=offscreen) against a fixture
 // database imported from the real tools' golden files: the comparison table's verdicts and
 // colours, the charts' series and threshold bands, chart export and hover, the scenario editor's
-// live validation and capacity list, the runs model's sorting and filtering, the window's size on
+// live validation and capacity list, the runs model's sorting and filtering, runs of several
+// machines kept apart (a host column, a host choice for the comparison), the window's size on
 // a 1366×768 screen, recent files, real campaigns (run, stop, resume) on a dir layout, the typed
 // confirmation before a campaign destroys block devices, and the plan shown before anything runs.
 #include "app/gui/campaign_controller.h"
@@ -421,6 +422,93 @@ private slots:
         QVERIFY(sawViable);
         QVERIFY(sawNotViable);
         QCOMPARE(model.comparison().verdict, lb::Verdict::Decision);
+    }
+
+    // A store of two layouts imported from one genuine bonnie++ file of two machines (virtiotest
+    // twice, eve): the runs table shows each run's host, and the comparison asks which machine
+    // instead of mixing them; picked, it compares that machine's runs, as `compare --host` does.
+    // The report dialog picks a machine the same way. Screenshots of both states to look at.
+    void resultsKeepMachinesApart() {
+        const QString db = dir_.filePath(QStringLiteral("hosts.db"));
+        const QString kvm = QStringLiteral(LAYOUTBENCH_SOURCE_DIR) +
+                            QStringLiteral("/tests/data/bonnie++/1.03/kvm-three-lines.csv");
+        for (const QString& layout : {QStringLiteral("kvm-a"), QStringLiteral("kvm-b")}) {
+            const auto imported =
+                cli({QStringLiteral("import"), QStringLiteral("--db"), db,
+                     QStringLiteral("--layout"), layout, QStringLiteral("--allow-duplicate"), kvm});
+            QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        }
+        auto w = std::make_unique<MainWindow>();
+        w->resize(MainWindow::defaultWidth, MainWindow::defaultHeight);
+        w->show();
+        QSignalSpy opened(w.get(), &MainWindow::databaseOpened);
+        w->openDatabase(db);
+        QVERIFY(opened.wait(waitMs));
+        ResultsTab* results = w->resultsTab();
+
+        // Each run's host, in its own column.
+        const RunsModel* runs = results->runsModel();
+        QCOMPARE(runs->headerData(RunsModel::Host, Qt::Horizontal).toString(),
+                 QStringLiteral("Host"));
+        QStringList hosts;
+        for (int r = 0; r < runs->rowCount(); ++r)
+            hosts << runs->index(r, RunsModel::Host).data().toString();
+        QCOMPARE(hosts, (QStringList{"virtiotest", "virtiotest", "eve", "virtiotest", "virtiotest",
+                                     "eve"}));
+        // The filter finds a machine by its name.
+        results->filterEdit()->setText(QStringLiteral("eve"));
+        QTRY_COMPARE_WITH_TIMEOUT(results->runsProxy()->rowCount(), 2, waitMs);
+        results->filterEdit()->clear();
+
+        // No machine picked: the comparison asks for one, naming them, and shows nothing mixed.
+        QComboBox* host = results->hostBox();
+        QVERIFY(host->isEnabled());
+        QCOMPARE(host->count(), 3);
+        QCOMPARE(host->itemText(1), QStringLiteral("eve"));
+        QCOMPARE(host->itemText(2), QStringLiteral("virtiotest"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            results->summaryLabel()->text().startsWith(
+                QStringLiteral("Host: the baseline layout 'kvm-a' holds runs of 2 hosts (eve, "
+                               "virtiotest)")),
+            waitMs);
+        QCOMPARE(results->comparisonModel()->rowCount(), 0);
+        const QString shots = QStringLiteral(LAYOUTBENCH_SCREENSHOT_DIR);
+        QTest::qWait(200);
+        QVERIFY(w->grab().save(shots + QStringLiteral("/results-hosts-asking.png")));
+
+        // One picked: that machine's runs alone, the medians `compare --host virtiotest` gives.
+        QSignalSpy shown(w.get(), &MainWindow::comparisonShown);
+        host->setCurrentIndex(host->findData(QStringLiteral("virtiotest")));
+        QVERIFY(shown.wait(waitMs));
+        const ComparisonModel& model = *results->comparisonModel();
+        const int row = metricRow(model, QStringLiteral("bonnie.put_block"));
+        QVERIFY(row >= 0);
+        const auto& putBlock = model.comparison().metrics[static_cast<std::size_t>(row)];
+        QCOMPARE(putBlock.baselineSamples, std::size_t{2});
+        QCOMPARE(putBlock.baselineMedian, (29208 + 27448) / 2.0 * 1024);
+        QCOMPARE(putBlock.candidateMedian, (29208 + 27448) / 2.0 * 1024);
+        QVERIFY2(results->summaryLabel()->text().startsWith(
+                     QStringLiteral("<b>kvm-b</b> against <b>kvm-a</b> on <b>virtiotest</b>: ")),
+                 qPrintable(results->summaryLabel()->text()));
+        QTest::qWait(200);
+        QVERIFY(w->grab().save(shots + QStringLiteral("/results-hosts-picked.png")));
+
+        // The report dialog: eve's runs alone, the machine named at the top of the report.
+        ReportDialog* dialog = w->openReportDialog();
+        QVERIFY(dialog);
+        const QString out = dir_.filePath(QStringLiteral("hosts.md"));
+        dialog->setOutputPath(out);
+        dialog->setOpenWhenWritten(false);
+        dialog->hostBox()->setCurrentIndex(dialog->hostBox()->findData(QStringLiteral("eve")));
+        QSignalSpy written(dialog, &ReportDialog::written);
+        dialog->startWriting();
+        QVERIFY2(written.wait(waitMs), qPrintable(dialog->status()));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral(
+                     "Machine: eve (picked; the runs of other machines are left out).")),
+                 qPrintable(text.left(2000)));
     }
 
     void comparisonFollowsTheComboBoxes() {
