@@ -53,6 +53,10 @@ void addMerge(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--prefix", req->prefix,
                     "Put before each merged layout name (srv2-), to keep layouts of the same "
                     "name from two servers apart");
+    sub->add_option("--host", req->host,
+                    "The machine the other database's results come from, by the name to keep "
+                    "(a fleet's inventory name): its layouts join the same layouts measured "
+                    "here on other machines");
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, req] { action = [&g, req] { return runMerge(g, *req); }; });
 }
