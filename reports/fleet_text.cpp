@@ -1,5 +1,6 @@
 #include "reports/fleet_text.h"
 
+#include "engine/base/joined.h"
 #include "reports/display.h"
 
 #include <sstream>
@@ -38,17 +39,6 @@ std::string fleetMetricTitle(const FleetMetric& m) {
            " is better): fleet median " + display::value(m.fleetMedian, m.unit) + ", hosts " +
            display::value(m.spread.low, m.unit) + " to " + display::value(m.spread.high, m.unit);
 }
-
-namespace {
-
-std::string hostsLine(const FleetAnalysis& a) {
-    std::string s;
-    for (const auto& h : a.hosts)
-        s += (s.empty() ? "" : ", ") + h;
-    return s;
-}
-
-} // namespace
 
 nlohmann::json fleetJson(const std::vector<FleetAnalysis>& fleet) {
     auto out = nlohmann::json::array();
@@ -97,8 +87,8 @@ std::string fleetText(const std::vector<FleetAnalysis>& fleet, std::size_t maxWi
     if (fleet.empty())
         out << "no layout holds runs of more than one machine\n";
     for (const auto& a : fleet) {
-        out << "layout " << a.layout << ": " << a.hosts.size() << " hosts (" << hostsLine(a)
-            << ")\n";
+        out << "layout " << a.layout << ": " << a.hosts.size() << " hosts ("
+            << joinedText(a.hosts, ", ") << ")\n";
         if (a.standouts.empty())
             out << "  no host stands apart\n";
         for (const auto& s : a.standouts)
@@ -128,7 +118,7 @@ ReportDocument fleetDocument(const std::vector<FleetAnalysis>& fleet, std::strin
         doc.para("No layout holds runs of more than one machine.");
     for (const auto& a : fleet) {
         doc.heading(2, "Layout " + a.layout);
-        doc.para(std::to_string(a.hosts.size()) + " hosts: " + hostsLine(a) + ".");
+        doc.para(std::to_string(a.hosts.size()) + " hosts: " + joinedText(a.hosts, ", ") + ".");
         if (a.standouts.empty())
             doc.para("No host stands apart.");
         std::vector<std::vector<Span>> standouts;

@@ -155,8 +155,8 @@ std::string fetchedOf(const FleetRunRequest& r, const std::string& host) {
     return (fs::path(r.fleetDir) / (host + ".db")).string();
 }
 
-Command playbookCommand(const FleetRunRequest& r, const std::vector<std::string>& hosts,
-                        const std::string& limitFile) {
+// `limitFile`: the hosts to run, one a line (--limit @FILE); empty: every host.
+Command playbookCommand(const FleetRunRequest& r, const std::string& limitFile) {
     json vars{{"lb_scenario", fs::absolute(r.scenario).string()},
               {"lb_fetch_dir", fs::absolute(r.fleetDir).string()},
               {"lb_resume", r.resume},
@@ -171,7 +171,7 @@ Command playbookCommand(const FleetRunRequest& r, const std::vector<std::string>
     c.program = "ansible-playbook";
     c.args = {"-i", r.inventory,   "--forks", std::to_string(std::max(1, r.forks)),
               "-e", dumpJson(vars)};
-    if (!hosts.empty())
+    if (!limitFile.empty())
         c.args.insert(c.args.end(), {"--limit", "@" + limitFile});
     c.args.push_back(r.playbook.empty() ? fleetPlaybookPath() : r.playbook);
     c.env = ansibleEnvironment();
@@ -279,32 +279,40 @@ runFleet(Store& store, const FleetRunRequest& request, Runner& runner,
     fs::create_directories(request.fleetDir, ec);
     if (ec)
         return runtimeError("cannot create " + request.fleetDir + ": " + ec.message());
-    std::vector<FleetHostOutcome> outcomes;
-    std::vector<std::string> toRun;
+    // Hosts merged by an earlier run are left out on --resume; the others start afresh here.
+    std::set<std::string> mergedBefore;
     for (const auto& h : hosts) {
         if (request.resume && fs::exists(markerOf(request, h), ec)) {
-            outcomes.push_back({h, FleetHostStatus::AlreadyMerged, "", std::nullopt});
+            mergedBefore.insert(h);
             continue;
         }
         fs::remove(fetchedOf(request, h), ec); // a database from an earlier run is not this one's
         fs::remove(markerOf(request, h), ec);
-        toRun.push_back(h);
     }
-    if (toRun.empty())
-        return outcomes;
-    const std::string limitFile = (fs::path(request.fleetDir) / "limit").string();
-    if (toRun.size() != hosts.size()) {
+    // Each host's outcome in inventory order: merged before, else what `settle` says.
+    const auto outcomesBy = [&](const auto& settle) {
+        std::vector<FleetHostOutcome> out;
+        for (const auto& h : hosts)
+            out.push_back(mergedBefore.contains(h)
+                              ? FleetHostOutcome{h, FleetHostStatus::AlreadyMerged, "", {}}
+                              : settle(h));
+        return out;
+    };
+    if (mergedBefore.size() == hosts.size())
+        return outcomesBy([](const std::string&) { return FleetHostOutcome{}; });
+    std::string limitFile;
+    if (!mergedBefore.empty()) {
+        limitFile = (fs::path(request.fleetDir) / "limit").string();
         std::ofstream limit(limitFile);
-        for (const auto& h : toRun)
-            limit << h << '\n';
+        for (const auto& h : hosts)
+            if (!mergedBefore.contains(h))
+                limit << h << '\n';
     }
     LineSplitter lines(progress);
     RunOptions options;
     options.cancel = cancel;
     options.onOutput = [&](OutputStream, std::string_view chunk) { lines.add(chunk); };
-    const auto cmd = playbookCommand(
-        request, toRun.size() != hosts.size() ? toRun : std::vector<std::string>{}, limitFile);
-    LB_TRY(result, runner.run(cmd, options));
+    LB_TRY(result, runner.run(playbookCommand(request, limitFile), options));
     std::map<std::string, FatalLine> fatal;
     std::istringstream out(result.stdoutText);
     for (std::string line; std::getline(out, line);)
@@ -317,14 +325,7 @@ runFleet(Store& store, const FleetRunRequest& request, Runner& runner,
         fatal.empty())
         return runtimeError("ansible-playbook " + result.exitSummary() + ": " +
                             lastLines(result.stderrText + result.stdoutText, 5));
-    for (const auto& h : toRun)
-        outcomes.push_back(settleHost(store, request, h, fatal));
-    std::stable_sort(outcomes.begin(), outcomes.end(),
-                     [&](const FleetHostOutcome& a, const FleetHostOutcome& b) {
-                         return std::find(hosts.begin(), hosts.end(), a.host) <
-                                std::find(hosts.begin(), hosts.end(), b.host);
-                     });
-    return outcomes;
+    return outcomesBy([&](const std::string& h) { return settleHost(store, request, h, fatal); });
 }
 
 } // namespace lb
