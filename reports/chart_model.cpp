@@ -95,6 +95,8 @@ std::string verdictColour(Verdict v) {
         return "#ef8f00";
     case Verdict::NotViable:
         return "#c62828";
+    case Verdict::NoVerdict:
+        return "#616161";
     }
     return "#000000";
 }

@@ -1,6 +1,5 @@
 #include "reports/comparison_text.h"
 
-#include "engine/measure/next_step.h"
 #include "reports/display.h"
 
 #include <cmath>
@@ -84,7 +83,6 @@ nlohmann::json comparisonJson(const Comparison& c) {
     nlohmann::json notCompared = nlohmann::json::array();
     for (const auto& n : c.notCompared)
         notCompared.push_back({{"name", n.name}, {"reason", n.reason}});
-    const auto next = nextStep(c);
     nlohmann::json drift = nullptr;
     if (c.drift)
         drift = {{"metric", c.drift->metric},
@@ -96,6 +94,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"candidate", c.candidate},
         {"verdict", verdictName(c.verdict)},
         {"confident", c.confident},
+        {"confidence", c.confidence},
         {"headline", c.headline},
         {"measured_on", {{"baseline", c.baselineMeasuredOn}, {"candidate", c.candidateMeasuredOn}}},
         {"thresholds",
@@ -106,7 +105,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"only_in_baseline", c.onlyInBaseline},
         {"only_in_candidate", c.onlyInCandidate},
         {"drift", drift},
-        {"next_step", next ? nlohmann::json(next->text) : nlohmann::json(nullptr)}};
+        {"next_step", c.next ? nlohmann::json(c.next->text) : nlohmann::json(nullptr)}};
 }
 
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
@@ -121,12 +120,15 @@ std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
                       c.candidate + "' (deciding metrics first, worst first; those 'shown' do " +
                       "not decide)\n" + table.render(maxWidth) +
                       "overall: " + std::string(verdictName(c.verdict)) +
-                      (c.confident ? " (confident)" : " (not confident)") + "\n";
+                      (c.verdict == Verdict::NoVerdict ? std::string()
+                       : c.confident                   ? " (confident)"
+                                                       : " (not confident)") +
+                      ": " + c.confidence + "\n";
     for (const auto& m : c.metrics)
         if (m.decisive && m.verdict != Verdict::Viable)
             out += "  " + verdictReason(m) + (m.confident ? "" : " (" + m.uncertainty + ")") + "\n";
-    if (const auto next = nextStep(c))
-        out += "next: " + next->text + "\n";
+    if (c.next)
+        out += "next: " + c.next->text + "\n";
     // Each note once, with the metrics it is on; the drift is in the headline already.
     std::string notes;
     for (const auto& line : noteLines(c, c.drift ? "drifted" : ""))

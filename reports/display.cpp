@@ -7,6 +7,12 @@
 
 namespace lb::display {
 
+std::string sentence(std::string clause) {
+    if (!clause.empty() && clause[0] >= 'a' && clause[0] <= 'z')
+        clause[0] = static_cast<char>(clause[0] - 'a' + 'A');
+    return clause;
+}
+
 namespace {
 
 // "<value with `decimals` places> <suffix>"

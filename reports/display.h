@@ -16,7 +16,9 @@ std::string value(double canonical, Unit unit);
 std::string percent(double fraction, int decimals = 1); // 0.58 -> "+58.0 %" (an overhead)
 std::string share(double fraction, int decimals = 1);   // 0.58 -> "58.0 %" (a part of a whole)
 std::string ratio(double r);                            // "1.58"
-std::string usd(double v);                              // "$1080"
+// A clause as a sentence's start: its first letter a capital ("settled: ..." -> "Settled: ...").
+std::string sentence(std::string clause);
+std::string usd(double v); // "$1080"
 
 // "Cost over 5 years: $1440: the disks $1080 (price given: 25/TB), worn-out disks bought again
 // $0, expansion by md-grow $360."

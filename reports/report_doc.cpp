@@ -8,7 +8,6 @@
 #include "engine/capacity/projection.h"
 #include "engine/exec/command.h"
 #include "engine/measure/analysis.h"
-#include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
 #include "reports/chart_model.h"
 #include "reports/comparison_text.h"

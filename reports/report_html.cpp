@@ -5,7 +5,6 @@
 #include "engine/capacity/projection.h"
 #include "engine/exec/command.h"
 #include "engine/measure/analysis.h"
-#include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
 #include "reports/comparison_text.h"
 #include "reports/display.h"

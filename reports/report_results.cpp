@@ -6,7 +6,6 @@
 #include "engine/capacity/projection.h"
 #include "engine/exec/command.h"
 #include "engine/measure/analysis.h"
-#include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
 #include "reports/chart_model.h"
 #include "reports/comparison_text.h"
@@ -213,16 +212,21 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
             doc.para("No metric was measured successfully on both layouts; nothing to compare.");
             continue;
         }
-        doc.para(std::vector<Span>{{"Verdict: "},
-                                   {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
-                                   {c.confident
-                                        ? " (confident; the worst deciding metric decides)."
-                                        : " (not confident; the worst deciding metric decides)."}});
-        // The reason a deciding metric is not confident, said once above the table when it is
-        // the same for all ("too few runs: 1 and 1" on 32 rows is noise).
+        doc.para(
+            std::vector<Span>{{"Verdict: "},
+                              {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
+                              {(c.verdict == Verdict::NoVerdict ? std::string(" — ")
+                                : c.confident ? std::string(" (confident; the worst deciding "
+                                                            "metric decides): ")
+                                              : std::string(" (not confident; the worst deciding "
+                                                            "metric decides): ")) +
+                               c.confidence + "."}});
+        // The reason the deciding metrics that are not confident are not, said once above the
+        // table when it is the same for all ("too few runs: 1 and 1" on 32 rows is noise).
         const std::string sameUncertainty = sharedUncertainty(c);
         if (!sameUncertainty.empty())
-            doc.para("No deciding metric here is confident: " + sameUncertainty +
+            doc.para("Every deciding metric marked “no” is not confident for one reason: " +
+                     sameUncertainty +
                      ". Metrics marked “shown” do not decide and have no verdict.");
         else
             doc.para("Metrics marked “shown” do not decide and have no verdict.");

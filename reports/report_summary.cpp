@@ -7,7 +7,6 @@
 #include "engine/capacity/projection.h"
 #include "engine/exec/command.h"
 #include "engine/measure/analysis.h"
-#include "engine/measure/next_step.h"
 #include "engine/measure/series.h"
 #include "reports/chart_model.h"
 #include "reports/comparison_text.h"
@@ -112,11 +111,12 @@ void addVerdicts(Doc& doc, const ReportData& data) {
         return;
     }
     for (const Comparison& c : data.comparisons) {
-        if (c.metrics.empty()) {
-            doc.para(std::vector<Span>{
-                {c.candidate, true},
-                {": no verdict — no metric was measured successfully on both it and the "
-                 "baseline."}});
+        if (c.verdict == Verdict::NoVerdict) {
+            doc.para(
+                std::vector<Span>{{c.candidate, true},
+                                  {": "},
+                                  {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
+                                  {" — " + c.confidence + "."}});
             continue;
         }
         doc.para(headlineSpans(c));
@@ -145,8 +145,8 @@ std::string plainVerdict(const Comparison& c) {
             if (!worst)
                 worst = &m; // the metrics are worst first
         }
-    if (!worst)
-        return "no metric decides: every one measured on both is shown only";
+    if (!worst || c.verdict == Verdict::NoVerdict)
+        return c.confidence;
     // No line break between a number and its % (U+00A0).
     const std::string band = fixed((c.thresholds.viableMax - 1) * 100, 0) + "\u00a0%";
     const std::string on = " on " + plainMetricName(worst->name);
@@ -160,60 +160,47 @@ std::string plainVerdict(const Comparison& c) {
         return "takes " + fixed(worst->overhead * 100, 0) + "\u00a0% more time than " + c.baseline +
                on + ": more than " + band + ", less than twice the time, so someone has to decide";
     case Verdict::NotViable:
+    case Verdict::NoVerdict:
         break;
     }
     return "takes " + display::ratio(worst->ratio) + " times the time of " + c.baseline + on +
            ": twice the time or worse, so it cannot take its place";
 }
 
+// The caveats on the deciding figures, each with the metrics it is on, as compare lists them (the
+// sides' differences are said under "Mind" above; the drift is in the headline).
+void addDecidingCaveats(Doc& doc, const Comparison& c) {
+    std::vector<std::vector<Span>> caveats;
+    for (const auto& line : decidingCaveats(c))
+        caveats.push_back({{line.text}, {" — on " + noteMetricsText(line, c)}});
+    if (caveats.empty())
+        return;
+    doc.para(std::vector<Span>{{"Caveats on these figures:", true}});
+    doc.bullets(std::move(caveats));
+}
+
 // One candidate for the signer: its verdict in plain words with how sure it is and the next
 // step, then its deciding numbers under plain names (the long table comes later).
 void addSignerVerdict(Doc& doc, const Comparison& c) {
-    if (c.metrics.empty()) {
-        doc.para(std::vector<Span>{
-            {c.candidate, true},
-            {": no verdict — nothing was measured on both it and " + c.baseline + "."}});
-        return;
-    }
     std::vector<Span> spans{{c.candidate, true},
                             {": "},
                             {verdictText(c.verdict), true, chart::verdictColour(c.verdict)},
-                            {" — " + plainVerdict(c) + "." + emulationLabel(c) + " "}};
-    if (c.confident) {
-        spans.push_back({"Settled: every deciding interval lies in one band."});
-    } else {
-        std::size_t open = 0, deciding = 0;
-        for (const auto& m : c.metrics)
-            if (m.decisive) {
-                ++deciding;
-                open += m.confident ? 0 : 1;
-            }
-        const std::string why = sharedUncertainty(c);
-        spans.push_back({"Not settled: " + std::to_string(open) + " of " +
-                         std::to_string(deciding) + " deciding metrics are not confident" +
-                         (why.empty() ? std::string() : " (" + why + ")") + "."});
-    }
+                            {" — " + plainVerdict(c) + "." + emulationLabel(c)}};
+    if (c.verdict != Verdict::NoVerdict)
+        spans.push_back({" " + display::sentence(c.confidence) + "."});
     doc.para(std::move(spans));
     // What makes the two sides' figures differ besides the layout, said before the numbers.
     std::vector<std::vector<Span>> differences;
-    for (const auto& line : noteLines(c))
-        if (line.text.starts_with(sidesDifferPrefix))
-            differences.push_back(
-                {{line.text + " (on " + std::to_string(line.metrics.size()) + " of the " +
-                  std::to_string(c.metrics.size()) + " metrics compared)"}});
-    if (const OtherWork other = otherWork(c); other.metrics > 0)
-        differences.push_back(
-            {{std::to_string(other.metrics) + (other.metrics == 1 ? " metric is" : " metrics are") +
-              " left out of the verdict because the sides did other work (" + other.firstMetric +
-              ": " + other.first + ")"}});
+    for (auto& line : figuresDiffer(c))
+        differences.push_back({{std::move(line)}});
     if (!differences.empty()) {
         doc.para(std::vector<Span>{{"Mind:", true},
                                    {" the figures of the two sides differ in more than the "
                                     "layout."}});
         doc.bullets(std::move(differences));
     }
-    if (const auto next = nextStep(c))
-        doc.para(std::vector<Span>{{"Next step:", true}, {" " + next->text + "."}});
+    if (c.next)
+        doc.para(std::vector<Span>{{"Next step:", true}, {" " + c.next->text + "."}});
     // The deciding numbers, worst first, under names a reader knows.
     constexpr std::size_t shown = 12;
     std::vector<std::vector<Cell>> rows;
@@ -238,6 +225,7 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
         doc.para("And " + std::to_string(more) + " more deciding " +
                  (more == 1 ? "metric" : "metrics") + ": see “" + c.candidate + " against " +
                  c.baseline + "”.");
+    addDecidingCaveats(doc, c);
 }
 
 // The block for the person who signs: the question, each candidate's verdict headline, what each

@@ -109,6 +109,9 @@ int verdictExitStatus(const std::string& failOn, Verdict overall) {
     if (failOn.empty())
         return 0;
     const Verdict bar = failOn == "decision" ? Verdict::Decision : Verdict::NotViable;
+    // No verdict settles nothing: as bad as a decision still to make.
+    if (overall == Verdict::NoVerdict)
+        return bar == Verdict::Decision ? kExitVerdict : 0;
     return worse(overall, bar) == overall ? kExitVerdict : 0;
 }
 

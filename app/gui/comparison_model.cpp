@@ -10,6 +10,7 @@
 #include <QColor>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace lb::gui {
 
@@ -21,13 +22,12 @@ QString ratioText(double r) {
     return qs(display::ratio(r));
 }
 
-// The verdict colour; lighter for metrics that are shown but do not decide (CPU use, counts).
-QColor verdictBackground(const MetricComparison& m) {
-    QColor c(charts::verdictColor(m.verdict));
+// The verdict colour of a deciding metric; a metric that is only shown has no verdict, so no
+// colour (as in the report and compare, where it reads "shown").
+std::optional<QColor> verdictBackground(const MetricComparison& m) {
     if (!m.decisive)
-        c = QColor::fromRgbF(0.55f + 0.45f * c.redF(), 0.55f + 0.45f * c.greenF(),
-                             0.55f + 0.45f * c.blueF());
-    return c;
+        return std::nullopt;
+    return QColor(charts::verdictColor(m.verdict));
 }
 
 } // namespace
@@ -94,9 +94,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
                                     ratioText(m.interval->high)
                               : QStringLiteral("—");
         case Verdict:
-            return m.decisive ? qs(verdictName(m.verdict))
-                              : qs(verdictName(m.verdict)) + tr(" (shown)");
+            return m.decisive ? qs(verdictName(m.verdict)) : tr("shown");
         case Confident:
+            if (!m.decisive)
+                return QStringLiteral("—");
             return m.confident ? tr("yes") : tr("no: %1").arg(qs(m.uncertainty));
         case Count:
             break;
@@ -125,13 +126,12 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::BackgroundRole:
-        if (column == Verdict)
-            return QBrush(verdictBackground(m));
+        if (const auto colour = verdictBackground(m); column == Verdict && colour)
+            return QBrush(*colour);
         return {};
     case Qt::ForegroundRole:
-        if (column == Verdict)
-            return QBrush(verdictBackground(m).lightnessF() < 0.5f ? QColor(Qt::white)
-                                                                   : QColor(Qt::black));
+        if (const auto colour = verdictBackground(m); column == Verdict && colour)
+            return QBrush(colour->lightnessF() < 0.5f ? QColor(Qt::white) : QColor(Qt::black));
         if (!m.decisive)
             return QBrush(QColor(0x60, 0x60, 0x60));
         return {};

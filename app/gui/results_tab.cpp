@@ -3,8 +3,9 @@
 
 #include "app/gui/comparison_model.h"
 #include "app/gui/runs_model.h"
-#include "engine/measure/next_step.h"
+#include "engine/measure/analysis.h"
 #include "reports/charts.h"
+#include "reports/display.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -151,7 +152,9 @@ QWidget* ResultsTab::makeComparisonPane() {
     comparisonView_->setColumnWidth(ComparisonModel::Overhead, 90);
     comparisonView_->setColumnWidth(ComparisonModel::Interval, 110);
     comparisonView_->setColumnWidth(ComparisonModel::Verdict, 130);
-    comparisonView_->setColumnWidth(ComparisonModel::Confident, 90);
+    // The reason a metric is not confident is read whole, not cut to "no: the 95 …".
+    comparisonView_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Confident,
+                                                              QHeaderView::ResizeToContents);
     // The metric names take what is left; the numbers keep their width.
     comparisonView_->horizontalHeader()->setStretchLastSection(false);
     comparisonView_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Metric,
@@ -314,14 +317,60 @@ void ResultsTab::fillHosts() {
     filling_ = wasFilling;
 }
 
+namespace {
+
+// An HTML list of lines, each escaped.
+QString htmlList(const std::vector<std::string>& lines) {
+    QString out = QStringLiteral("<ul style=\"margin: 0\">");
+    for (const auto& l : lines)
+        out += QStringLiteral("<li>") + qs(l).toHtmlEscaped() + QStringLiteral("</li>");
+    return out + QStringLiteral("</ul>");
+}
+
+// What the report's first page says below a verdict, in the same words: how sure it is, what
+// makes the sides differ besides the layout, the caveats on the deciding figures, the next step,
+// and what was not compared.
+QString comparisonDetails(const Comparison& c) {
+    // With no verdict its reason stands beside the word already.
+    QString out = c.verdict == Verdict::NoVerdict
+                      ? QString()
+                      : QStringLiteral("<br>") +
+                            qs(display::sentence(c.confidence)).toHtmlEscaped() +
+                            QStringLiteral(".");
+    if (const auto differ = figuresDiffer(c); !differ.empty())
+        out += ResultsTab::tr("<br><b>Mind:</b> the figures of the two sides differ in more than "
+                              "the layout.") +
+               htmlList(differ);
+    std::vector<std::string> caveats;
+    for (const auto& line : decidingCaveats(c))
+        caveats.push_back(line.text + " — on " + noteMetricsText(line, c));
+    if (!caveats.empty())
+        out += ResultsTab::tr("<b>Caveats on these figures:</b>") + htmlList(caveats);
+    if (c.next)
+        out += ResultsTab::tr("<b>Next step:</b> %1.").arg(qs(c.next->text).toHtmlEscaped());
+    std::vector<std::string> notCompared;
+    for (const auto& m : c.metrics)
+        if (!m.excluded.empty())
+            notCompared.push_back(m.name + ": " + m.excluded);
+    for (const auto& n : c.notCompared)
+        notCompared.push_back(n.name + ": " + n.reason);
+    if (!notCompared.empty())
+        out += ResultsTab::tr("<br><b>Not compared</b> (kept out of the verdict):") +
+               htmlList(notCompared);
+    return out;
+}
+
+} // namespace
+
 void ResultsTab::showComparison(const Comparison& comparison) {
     comparison_->setComparison(comparison);
     // The overall verdict as a coloured chip, then the headline: what drove it, worst first.
     const QColor colour(charts::verdictColor(comparison.verdict));
+    // What drove it; with no verdict, why there is none (as the report's first page says).
     const auto dash = comparison.headline.find(" — ");
-    const QString drivers =
-        dash == std::string::npos ? QString() : qs(comparison.headline.substr(dash + 5));
-    const auto next = nextStep(comparison);
+    const QString drivers = comparison.verdict == Verdict::NoVerdict ? qs(comparison.confidence)
+                            : dash == std::string::npos              ? QString()
+                                                        : qs(comparison.headline.substr(dash + 5));
     // The machine whose runs these are, when one was picked.
     const QString host = host_->currentData().toString();
     const QString on = host.isEmpty() ? QString() : tr(" on <b>%1</b>").arg(host.toHtmlEscaped());
@@ -335,8 +384,7 @@ void ResultsTab::showComparison(const Comparison& comparison) {
                  qs(verdictName(comparison.verdict)),
                  drivers.isEmpty() ? QString() : QStringLiteral(" — ") + drivers.toHtmlEscaped(),
                  on) +
-        // What to do about it when it is not settled, as the report's first page says.
-        (next ? tr("<br><b>Next step:</b> %1.").arg(qs(next->text).toHtmlEscaped()) : QString()));
+        comparisonDetails(comparison));
     summary_->setToolTip(comparison_->summary());
 }
 

@@ -62,6 +62,10 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
         const auto maxRuns = static_cast<std::size_t>(schedule_.maxIterations);
         out.outlierWorkloads.merge(workloadsToRunAgainForOutliers(
             *cmp, static_cast<std::size_t>(schedule_.minIterations)));
+        // A confident verdict is settled whatever the open metrics would show (its next step
+        // says "nothing to run"): running on would contradict it.
+        if (cmp->confident)
+            continue;
         for (const auto& m : cmp->metrics) {
             if (!m.decisive || m.confident)
                 continue;

@@ -199,9 +199,20 @@ CampaignRunner::interpret(Run& run, const ProcessResult& result, Runner& where,
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
     const auto conditioned = conditioningNotes_.find({run.layout, w.name});
+    // Reads may come from cache; writes are not served by it. One glob a job's reads
+    // ("fio.job.read.*"), else the metric itself.
+    if (cacheNote)
+        for (const auto& m : run.metrics) {
+            if (!readsData(m.name))
+                continue;
+            const auto read = m.name.find(".read.");
+            MetricNote note{MetricNote::Kind::Qualifies,
+                            read == std::string::npos ? m.name : m.name.substr(0, read) + ".read.*",
+                            *cacheNote};
+            if (std::find(run.notes.begin(), run.notes.end(), note) == run.notes.end())
+                run.notes.push_back(std::move(note));
+        }
     for (const auto& glob : runMetricGlobs(run.metrics)) {
-        if (cacheNote)
-            run.notes.push_back({MetricNote::Kind::Qualifies, glob, *cacheNote});
         if (conditioned != conditioningNotes_.end())
             for (const auto& n : conditioned->second)
                 run.notes.push_back({n.kind, glob, n.text});

@@ -6,6 +6,7 @@
 #include "engine/measure/analysis.h"
 
 #include "engine/measure/measure_internal.h"
+#include "engine/measure/next_step.h"
 
 #include <algorithm>
 #include <map>
@@ -22,11 +23,21 @@ std::string_view verdictName(Verdict v) {
         return "decision";
     case Verdict::NotViable:
         return "not-viable";
+    case Verdict::NoVerdict:
+        return "no-verdict";
     }
-    return "decision";
+    return "no-verdict";
+}
+
+bool worseThan(Verdict a, Verdict b) {
+    return a != b && worse(a, b) == a;
 }
 
 Verdict worse(Verdict a, Verdict b) {
+    if (a == Verdict::NoVerdict)
+        return b;
+    if (b == Verdict::NoVerdict)
+        return a;
     return static_cast<int>(a) >= static_cast<int>(b) ? a : b;
 }
 
@@ -203,7 +214,7 @@ void addOnlyOn(Comparison& out, const std::string& name, const MetricSamples& s,
                const LayoutSamples& other, bool onBaseline) {
     (onBaseline ? out.onlyInBaseline : out.onlyInCandidate).push_back(name);
     const std::string otherName = onBaseline ? "the candidate" : "the baseline";
-    const auto excluded = notesFor(other, name, MetricNote::Kind::Excludes);
+    const auto excluded = notesFor(other, name, s.workload, MetricNote::Kind::Excludes);
     std::string reason;
     if (!excluded.empty())
         reason = joinedText(excluded, "; ") + " on " + otherName;
@@ -252,18 +263,21 @@ void measureRatio(MetricComparison& m, const MetricSamples& b, const MetricSampl
     m.confident = m.uncertainty.empty();
 }
 
-// The notes of both sides that qualify the metric, each text once with the runs that carry it,
-// collapsed where they differ only in their numbers.
+// The notes of both sides that qualify the metric, each text once with the runs of it that carry
+// it, collapsed where they differ only in their numbers.
 std::vector<std::string> qualifyingNotes(const LayoutSamples& b, const LayoutSamples& c,
-                                         const std::string& name, std::size_t totalRuns) {
+                                         const MetricSamples& bm, const MetricSamples& cm,
+                                         std::size_t totalRuns) {
     std::vector<std::string> qualifying;
     std::vector<std::size_t> carriedBy;
-    for (const auto* side : {&b, &c})
+    for (const auto& [side, metric] : {std::pair{&b, &bm}, std::pair{&c, &cm}})
         for (std::size_t i = 0; i < side->notes.size(); ++i) {
             const auto& n = side->notes[i];
-            if (n.kind != MetricNote::Kind::Qualifies || !metricMatches(n.metrics, name))
+            if (n.kind != MetricNote::Kind::Qualifies || !metricMatches(n.metrics, metric->name))
                 continue;
-            const std::size_t runs = i < side->noteRuns.size() ? side->noteRuns[i] : 1;
+            const std::size_t runs = runsCarrying(*side, i, metric->workload);
+            if (runs == 0)
+                continue;
             const auto at = std::find(qualifying.begin(), qualifying.end(), n.text);
             if (at == qualifying.end()) {
                 qualifying.push_back(n.text);
@@ -289,13 +303,13 @@ MetricComparison compareMetric(const std::string& name, const MetricInfo& info,
     assignRole(m, info, policy);
     m.workload = c.workload;
     measureRatio(m, b, c, policy.thresholds);
-    m.notes = qualifyingNotes(baselineSamples, candidateSamples, name,
+    m.notes = qualifyingNotes(baselineSamples, candidateSamples, b, c,
                               m.baselineSamples + m.candidateSamples);
     addFailureNotes(m, baselineSamples, "the baseline", b.workload);
     addFailureNotes(m, candidateSamples, "the candidate", c.workload);
     markOutliers(m, b, c, out.baseline, out.candidate, policy.thresholds);
     std::vector<std::string> differs;
-    m.excluded = exclusion(baselineSamples, candidateSamples, name, differs);
+    m.excluded = exclusion(baselineSamples, candidateSamples, b, c, differs);
     m.notes.insert(m.notes.end(), differs.begin(), differs.end());
     if (!m.excluded.empty()) {
         m.decisive = false;
@@ -347,21 +361,83 @@ void listExcludedOnly(Comparison& out, const LayoutSamples& baselineSamples,
     }
 }
 
-// The layout's verdict: its worst deciding metric, confident when every deciding metric is.
-void decideOverall(Comparison& out) {
-    bool anyDeciding = false;
-    out.confident = true;
-    for (const auto& m : out.metrics)
-        if (m.decisive) {
-            anyDeciding = true;
-            out.verdict = worse(out.verdict, m.verdict);
-            out.confident = out.confident && m.confident;
+// Why no deciding metric was compared: the sides' other work, else what was measured.
+std::string noVerdictReason(const Comparison& out) {
+    if (const OtherWork other = otherWork(out); other.metrics > 0)
+        return "nothing comparable: " + other.first + " (" + std::to_string(other.metrics) +
+               (other.metrics == 1 ? " metric" : " metrics") + " measured doing other work)";
+    if (out.metrics.empty())
+        return "nothing comparable: no metric was measured on both layouts";
+    return "nothing comparable: no deciding metric was measured on both layouts";
+}
+
+// "4 of 11 deciding metrics are not confident (too few runs: 2 and 2)": the reason when every
+// open one shares it, else the first's with how many more reasons there are.
+std::string openMetricsText(const std::vector<const MetricComparison*>& deciding) {
+    std::vector<std::string> reasons;
+    std::size_t open = 0;
+    for (const auto* m : deciding)
+        if (!m->confident) {
+            ++open;
+            if (std::find(reasons.begin(), reasons.end(), m->uncertainty) == reasons.end())
+                reasons.push_back(m->uncertainty);
         }
-    if (!anyDeciding) {
-        // Nothing that decides could be compared: nobody can call that viable.
-        out.verdict = Verdict::Decision;
-        out.confident = false;
+    std::string out = std::to_string(open) + " of " + std::to_string(deciding.size()) +
+                      " deciding metrics " + (open == 1 ? "is" : "are") + " not confident";
+    if (!reasons.empty())
+        out += " (" + reasons.front() +
+               (reasons.size() > 1 ? "; and " + std::to_string(reasons.size() - 1) +
+                                         (reasons.size() == 2 ? " other reason" : " other reasons")
+                                   : std::string()) +
+               ")";
+    return out;
+}
+
+// Whether a deciding metric other than the one that fixes the verdict could still be worse than
+// it: its interval reaches a worse band, or it has no interval (then only not viable is safe).
+bool couldBeWorse(const MetricComparison& m, Verdict verdict, const Thresholds& t) {
+    if (!m.interval)
+        return verdict != Verdict::NotViable;
+    return worseThan(verdictFor(m.interval->high, t), verdict);
+}
+
+// The layout's verdict: its worst deciding metric's; confident when that metric is confidently
+// in its band and no other deciding metric's interval reaches a worse one (a worst-of verdict
+// cannot be made better by the others); no verdict when nothing that decides was compared.
+void decideOverall(Comparison& out) {
+    std::vector<const MetricComparison*> deciding;
+    for (const auto& m : out.metrics)
+        if (m.decisive)
+            deciding.push_back(&m);
+    out.confident = false;
+    if (deciding.empty()) {
+        out.verdict = Verdict::NoVerdict;
+        out.confidence = noVerdictReason(out);
+        return;
     }
+    out.verdict = Verdict::Viable;
+    for (const auto* m : deciding)
+        out.verdict = worse(out.verdict, m->verdict);
+    const auto anchor = std::find_if(deciding.begin(), deciding.end(), [&](const auto* m) {
+        return m->verdict == out.verdict && m->confident;
+    });
+    const bool othersBelow = std::none_of(deciding.begin(), deciding.end(), [&](const auto* m) {
+        return (anchor == deciding.end() || m != *anchor) &&
+               couldBeWorse(*m, out.verdict, out.thresholds);
+    });
+    out.confident = anchor != deciding.end() && othersBelow;
+    const bool allConfident =
+        std::all_of(deciding.begin(), deciding.end(), [](const auto* m) { return m->confident; });
+    if (!out.confident)
+        out.confidence = "not settled: " + openMetricsText(deciding);
+    else if (allConfident)
+        out.confidence = "settled: every deciding metric's 95 % interval lies inside one band";
+    else
+        out.confidence = "settled: " + plainMetricName((*anchor)->name) + " is " +
+                         std::string(verdictName(out.verdict)) +
+                         " with confidence and no other deciding metric's interval reaches a "
+                         "worse band (" +
+                         openMetricsText(deciding) + ", which cannot change the verdict)";
 }
 
 } // namespace
@@ -404,6 +480,7 @@ Comparison compareLayouts(std::string baseline, const LayoutSamples& baselineSam
     out.baselineMeasuredOn = baselineSamples.measuredOn;
     out.candidateMeasuredOn = candidateSamples.measuredOn;
     out.headline = headlineFor(out);
+    out.next = nextStep(out);
     return out;
 }
 

@@ -16,10 +16,16 @@
 
 namespace lb {
 
-enum class Verdict { Viable, Decision, NotViable };
-std::string_view verdictName(Verdict v); // "viable", "decision", "not-viable"
-// Severity order for "the worst metric decides": viable < decision < not-viable.
+// A metric's verdict is one of the three bands. A layout's is its worst deciding metric's, or
+// NoVerdict when no deciding metric could be compared (nothing measured on both sides, or every
+// metric measured doing other work): that is neither viable nor a decision to make.
+enum class Verdict { Viable, Decision, NotViable, NoVerdict };
+std::string_view verdictName(Verdict v); // "viable", "decision", "not-viable", "no-verdict"
+// Severity order for "the worst metric decides": viable < decision < not-viable; NoVerdict
+// stands outside it (the other one is the worse).
 Verdict worse(Verdict a, Verdict b);
+// Strictly worse, in worse()'s order.
+bool worseThan(Verdict a, Verdict b);
 
 struct Thresholds {
     double viableMax = 1.10;   // ratio at or below: viable
@@ -191,13 +197,33 @@ struct Drift {
 // name. compareLayouts lists its metrics so, and every table that shows them sorts by it.
 bool worstFirst(const MetricComparison& a, const MetricComparison& b);
 
+// What to do next about a comparison (engine/measure/next_step.h).
+struct NextStep {
+    std::string text; // a sentence, no final full stop
+    // The workloads to run again and how many runs each side should then have; empty when
+    // more runs would not help.
+    std::vector<std::string> workloads;
+    std::size_t runsEachSide = 0;
+    bool operator==(const NextStep&) const = default;
+};
+
 struct Comparison {
     std::string baseline;
     std::string candidate;
     Thresholds thresholds;
-    std::vector<std::string> decide;   // the policy's globs; empty: the default set
-    Verdict verdict = Verdict::Viable; // worst deciding metric
-    bool confident = false;            // every deciding metric is confident
+    std::vector<std::string> decide; // the policy's globs; empty: the default set
+    // The worst deciding metric's verdict; NoVerdict when no deciding metric was compared.
+    Verdict verdict = Verdict::NoVerdict;
+    // The worst deciding metric's interval lies inside its band and no other deciding metric's
+    // interval reaches a worse band: no more runs of any metric can change the verdict.
+    bool confident = false;
+    // Why it is confident or not, or why there is no verdict, in one clause every output shows
+    // as it is: "settled: every deciding metric's interval lies inside one band", "not settled:
+    // 4 of 11 deciding metrics are not confident (too few runs: 2 and 2)", "nothing comparable:
+    // bs 4 KiB vs 64 KiB".
+    std::string confidence;
+    // What to do next, computed with the verdict (nextStep); none when nothing is left to do.
+    std::optional<NextStep> next;
     std::string headline; // "guest: decision — put_block 58 % more time per byte; ..."
     // What each side was measured on (measuredOn()), where its runs say: a verdict on zfs-fuse
     // or file vdevs is not one on a server's kernel ZFS and disks, and the headline says so.
@@ -244,9 +270,13 @@ std::vector<std::string> measuredOn(const std::vector<std::string>& caveats);
 
 // Everything the comparison needs of one layout.
 struct LayoutSamples {
-    std::vector<MetricSamples> metrics;  // sorted by name
-    std::vector<MetricNote> notes;       // distinct notes of its successful runs
-    std::vector<std::size_t> noteRuns;   // parallel to notes: the runs that carry each; empty: 1
+    std::vector<MetricSamples> metrics; // sorted by name
+    std::vector<MetricNote> notes;      // distinct notes of its successful runs
+    std::vector<std::size_t> noteRuns;  // parallel to notes: the runs that carry each; empty: 1
+    // Parallel to notes (or empty): the workloads of the runs that carry each, with how many runs
+    // of each. A note is about the metrics its own runs measured: a 4 KiB job's caveat is not one
+    // of the 1 MiB job beside it, whatever its glob matches. Empty for a note: every workload.
+    std::vector<std::vector<std::pair<std::string, std::size_t>>> noteWorkloads;
     std::vector<FailedWorkload> failed;  // sorted by workload
     std::vector<std::string> measuredOn; // measuredOn() of its successful runs' caveats
 };
@@ -306,6 +336,15 @@ struct OtherWork {
     std::string first;
 };
 OtherWork otherWork(const Comparison& c);
+
+// What makes the two sides' figures differ besides the layout, each in one line said before the
+// numbers ("Mind: ..."): the sides' differences in the work's amount, the tool's version or the
+// machine, with how many of the compared metrics each is on, and the metrics left out of the
+// verdict because the sides did other work. Empty when they differ in the layout alone.
+std::vector<std::string> figuresDiffer(const Comparison& c);
+// The caveats on the deciding figures: the note lines (noteLines) on at least one deciding metric,
+// without the sides' differences (figuresDiffer says them) and the drift (the headline says it).
+std::vector<NoteLine> decidingCaveats(const Comparison& c);
 
 // "[raidz1 measured on zfs-fuse, file vdevs]" for each side measured on something that is not a
 // server's kernel ZFS on disks (zfs-fuse, file vdevs, TCG), candidate first; "" when neither is.

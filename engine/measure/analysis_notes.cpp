@@ -10,17 +10,30 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 
 namespace lb {
 
-// Notes of `side` that apply to `metric`, of one kind.
+std::size_t runsCarrying(const LayoutSamples& side, std::size_t i, const std::string& workload) {
+    const std::size_t runs = i < side.noteRuns.size() ? side.noteRuns[i] : 1;
+    if (i >= side.noteWorkloads.size() || side.noteWorkloads[i].empty())
+        return runs;
+    for (const auto& [w, count] : side.noteWorkloads[i])
+        if (w == workload)
+            return count;
+    return 0;
+}
+
 std::vector<std::string> notesFor(const LayoutSamples& side, const std::string& metric,
-                                  MetricNote::Kind kind) {
+                                  const std::string& workload, MetricNote::Kind kind) {
     std::vector<std::string> out;
-    for (const auto& n : side.notes)
+    for (std::size_t i = 0; i < side.notes.size(); ++i) {
+        const auto& n = side.notes[i];
         if (n.kind == kind && metricMatches(n.metrics, metric) &&
+            runsCarrying(side, i, workload) > 0 &&
             std::find(out.begin(), out.end(), n.text) == out.end())
             out.push_back(n.text);
+    }
     return out;
 }
 
@@ -49,10 +62,11 @@ constexpr std::array<std::string_view, 3> caveatAspects{"version", "memory", "ke
 // Why a metric both sides measured stays out of the verdict, or "": what either side excludes,
 // or an aspect of the work on which they differ ("not comparable: bs 4 KiB vs 64 KiB"). Aspects
 // of amount that differ go to `differs` ("size 16 MiB vs 64 MiB"), and so do the tool's versions.
-std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name,
-                      std::vector<std::string>& differs) {
-    auto excludes = notesFor(b, name, MetricNote::Kind::Excludes);
-    for (auto& e : notesFor(c, name, MetricNote::Kind::Excludes))
+std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const MetricSamples& bm,
+                      const MetricSamples& cm, std::vector<std::string>& differs) {
+    const std::string& name = bm.name;
+    auto excludes = notesFor(b, name, bm.workload, MetricNote::Kind::Excludes);
+    for (auto& e : notesFor(c, name, cm.workload, MetricNote::Kind::Excludes))
         if (std::find(excludes.begin(), excludes.end(), e) == excludes.end())
             excludes.push_back(std::move(e));
     if (!excludes.empty())
@@ -60,8 +74,9 @@ std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std:
     // Each side's values of each aspect, in the order they first appear.
     std::vector<std::string> aspects;
     std::map<std::string, std::vector<std::string>> ofBaseline, ofCandidate;
-    for (auto [side, values] : {std::pair{&b, &ofBaseline}, std::pair{&c, &ofCandidate}})
-        for (const auto& text : notesFor(*side, name, MetricNote::Kind::Method)) {
+    for (auto [side, values, workload] :
+         {std::tuple{&b, &ofBaseline, &bm.workload}, std::tuple{&c, &ofCandidate, &cm.workload}})
+        for (const auto& text : notesFor(*side, name, *workload, MetricNote::Kind::Method)) {
             auto [aspect, value] = aspectOf(text);
             if (std::find(aspects.begin(), aspects.end(), aspect) == aspects.end())
                 aspects.push_back(aspect);

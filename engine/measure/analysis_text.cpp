@@ -174,6 +174,35 @@ OtherWork otherWork(const Comparison& c) {
     return out;
 }
 
+std::vector<std::string> figuresDiffer(const Comparison& c) {
+    std::vector<std::string> out;
+    for (const auto& line : noteLines(c))
+        if (line.text.starts_with(sidesDifferPrefix))
+            out.push_back(line.text + " (on " + std::to_string(line.metrics.size()) + " of the " +
+                          std::to_string(c.metrics.size()) + " metrics compared)");
+    if (const OtherWork other = otherWork(c); other.metrics > 0)
+        out.push_back(std::to_string(other.metrics) +
+                      (other.metrics == 1 ? " metric is" : " metrics are") +
+                      " left out of the verdict because the sides did other work (" +
+                      other.firstMetric + ": " + other.first + ")");
+    return out;
+}
+
+std::vector<NoteLine> decidingCaveats(const Comparison& c) {
+    std::vector<NoteLine> out;
+    for (auto& line : noteLines(c, c.drift ? "drifted" : "")) {
+        const bool deciding =
+            std::any_of(line.metrics.begin(), line.metrics.end(), [&](const std::string& n) {
+                return std::any_of(
+                    c.metrics.begin(), c.metrics.end(),
+                    [&](const MetricComparison& m) { return m.decisive && m.name == n; });
+            });
+        if (deciding && !line.text.starts_with(sidesDifferPrefix))
+            out.push_back(std::move(line));
+    }
+    return out;
+}
+
 std::string emulationLabel(const Comparison& c) {
     const auto onlyEmulated = [](const std::vector<std::string>& on) {
         return std::any_of(on.begin(), on.end(), [](const std::string& l) {

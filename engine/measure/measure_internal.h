@@ -24,12 +24,16 @@ std::string shareText(double fraction); // a share of a median: "0.2", "31", "18
 std::string headlineFor(const Comparison& c);
 
 // analysis_notes.cpp
-// Notes of `side` that apply to `metric`, of one kind, each text once.
+// The runs of `workload` that carry note `i` of a side: all that carry it where the side does not
+// say their workloads; 0 when none of them ran that workload (the note is about other runs).
+std::size_t runsCarrying(const LayoutSamples& side, std::size_t i, const std::string& workload);
+// Notes of `side` that apply to `metric` as the runs of `workload` measured it, of one kind,
+// each text once.
 std::vector<std::string> notesFor(const LayoutSamples& side, const std::string& metric,
-                                  MetricNote::Kind kind);
-// Why a metric both sides measured stays out of the verdict, or ""; aspects of the work that
-// differ without keeping it out go to `differs`.
-std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const std::string& name,
-                      std::vector<std::string>& differs);
+                                  const std::string& workload, MetricNote::Kind kind);
+// Why a metric both sides measured (bm, cm) stays out of the verdict, or ""; aspects of the work
+// that differ without keeping it out go to `differs`.
+std::string exclusion(const LayoutSamples& b, const LayoutSamples& c, const MetricSamples& bm,
+                      const MetricSamples& cm, std::vector<std::string>& differs);
 
 } // namespace lb

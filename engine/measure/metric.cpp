@@ -214,6 +214,24 @@ std::vector<std::string> bonnieMetricNames() {
     return out;
 }
 
+bool readsData(std::string_view name) {
+    const auto dot = name.find('.');
+    if (dot == std::string_view::npos)
+        return false;
+    const auto family = name.substr(0, dot);
+    const auto rest = name.substr(dot + 1);
+    if (family == "fio" || family == "iscsi" || family == "nfs")
+        return rest.find(".read.") != std::string_view::npos;
+    if (family == "bonnie")
+        for (std::string_view test :
+             {"getc", "get_block", "seeks", "rewrite", "seq_stat", "ran_stat"})
+            if (rest.starts_with(test) && (rest.size() == test.size() || rest[test.size()] == '_'))
+                return true;
+    if (family == "iozone")
+        return rest.find("read") != std::string_view::npos;
+    return family == "xz";
+}
+
 bool knownMetricFamily(std::string_view family) {
     static constexpr std::array<std::string_view, 9> families{
         "bonnie", "fio", "iscsi", "nfs", "xz", "randfile", "drill", "iozone", "dd"};

@@ -31,6 +31,11 @@ struct MetricInfo {
 // per-job families fio.<job>.<dir>.<stat>, iscsi.<job>..., nfs.<job>....
 std::optional<MetricInfo> describeMetric(std::string_view name);
 
+// Whether a metric measures reading data, which a cache can serve (a working set that fits in
+// memory): fio's (iSCSI's, NFS's) read direction, bonnie++'s reads, seeks, rewrites and stats,
+// iozone's reads, xz (it reads its input). A write's figure is never "served from cache".
+bool readsData(std::string_view name);
+
 // A metric's name for a reader who does not know the tools: "sequential block writes" for
 // bonnie.put_block, "seq-read-1m: read throughput" for fio.seq-read-1m.read.bw, "xz compression
 // throughput"; the name itself where the catalog does not know it.

@@ -24,11 +24,6 @@ std::string percentMore(double overhead) {
     return fixed(std::abs(overhead) * 100, 0) + (overhead >= 0 ? " % more time" : " % less time");
 }
 
-// Strictly worse, in worse()'s order.
-bool worseThan(Verdict a, Verdict b) {
-    return a != b && worse(a, b) == a;
-}
-
 // The runs each side should have for `m` to become confident, or none when no number up to
 // `maxRuns` makes that likely; 0 when the metric has no interval for another reason (a value
 // of 0), which more runs do not mend.
@@ -188,16 +183,30 @@ std::optional<NextStep> settledStep(const Comparison& c) {
     return out;
 }
 
+// No deciding metric was compared: what to measure so that one is.
+NextStep measureAlikeStep(const Comparison& c) {
+    NextStep out;
+    if (const OtherWork other = otherWork(c); other.metrics > 0)
+        out.text = "measure both layouts doing the same work: every metric that decides was "
+                   "measured doing other work on each side (" +
+                   other.first + ")";
+    else if (c.metrics.empty())
+        out.text = "measure both layouts with the same workloads: no metric was measured on both";
+    else
+        out.text = "measure both layouts with the same workloads: no metric that decides was "
+                   "measured on both";
+    return out;
+}
+
 } // namespace
 
 std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
+    if (c.verdict == Verdict::NoVerdict)
+        return measureAlikeStep(c);
     NextStep out;
-    if (c.metrics.empty()) {
-        out.text = "measure both layouts with the same workloads: no metric was measured on both";
-        return out;
-    }
     const MetricComparison* floor = confidentFloor(c);
-    const RunsNeeded need = runsNeeded(openMetrics(c, floor), c.thresholds, maxRuns);
+    const RunsNeeded need =
+        c.confident ? RunsNeeded{} : runsNeeded(openMetrics(c, floor), c.thresholds, maxRuns);
     std::vector<std::string> clauses;
     out.runsEachSide = need.eachSide;
     out.workloads = need.workloads;
@@ -207,14 +216,19 @@ std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns) {
         clauses.push_back(unsettledClause(need.unsettled, maxRuns));
     if (auto outliers = outliersClause(c); !outliers.empty())
         clauses.push_back(std::move(outliers));
-    if (clauses.empty() && floor && floor->verdict == Verdict::NotViable && !c.confident) {
+    const bool othersOpen = std::any_of(c.metrics.begin(), c.metrics.end(),
+                                        [](const auto& m) { return m.decisive && !m.confident; });
+    if (clauses.empty() && c.confident && c.verdict == Verdict::NotViable && othersOpen) {
         // Open metrics left, none of which can change it.
         out.text = "nothing to run: " + plainMetricName(floor->name) + " alone makes it not " +
                    "viable, with confidence, whatever more runs of the others would show";
         return out;
     }
-    if (clauses.empty())
+    if (clauses.empty() && c.confident)
         return settledStep(c);
+    if (clauses.empty()) // open, and nothing measurable settles it: said, never called settled
+        clauses.push_back("decide on the figures as measured: " + c.confidence +
+                          ", and more runs cannot settle it");
     std::string text;
     for (std::size_t i = 0; i < clauses.size(); ++i)
         text += (i == 0 ? "" : "; ") + clauses[i];

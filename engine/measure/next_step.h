@@ -15,23 +15,16 @@
 
 namespace lb {
 
-struct NextStep {
-    std::string text; // a sentence, no final full stop
-    // The workloads to run again and how many runs each side should then have; empty when
-    // more runs would not help.
-    std::vector<std::string> workloads;
-    std::size_t runsEachSide = 0;
-    bool operator==(const NextStep&) const = default;
-};
-
 // The runs a side is asked for at most: more than this a side is not a next step but a
 // different campaign.
 inline constexpr std::size_t nextStepMaxRuns = 20;
 
-// None when the comparison is settled: every deciding metric confident and the verdict viable or
-// not viable. Where the layouts' runs were imported (Comparison::imported), more of them are
-// imported, not run. More runs are asked for where they make a confident verdict likely (a chance
-// of one half, chanceOfConfidence), up to `maxRuns` a side.
+// None when the comparison is settled (Comparison::confident) in the viable or the not-viable
+// band with no deciding metric left open; the reader's call when it is settled between them;
+// what to measure when there is no verdict. compareLayouts keeps its result in Comparison::next,
+// which every output shows. Where the layouts' runs were imported (Comparison::imported), more of
+// them are imported, not run. More runs are asked for where they make a confident verdict likely (a
+// chance of one half, chanceOfConfidence), up to `maxRuns` a side.
 std::optional<NextStep> nextStep(const Comparison& c, std::size_t maxRuns = nextStepMaxRuns);
 
 // What an adaptive campaign runs once more before it stops: the workloads of the deciding metrics

@@ -90,10 +90,21 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
 struct DistinctTexts {
     std::vector<std::int64_t> ids;
     std::unordered_map<std::int64_t, std::size_t> runs;
-    void add(sql::Statement& row, int column) {
-        if (!row.columnIsNull(column))
-            if (const std::int64_t id = row.columnInt(column); runs[id]++ == 0)
-                ids.push_back(id);
+    // The workloads (indexes) of the runs that refer to each, with how many runs of each.
+    std::unordered_map<std::int64_t, std::vector<std::pair<std::size_t, std::size_t>>> workloads;
+    void add(sql::Statement& row, int column, std::size_t workload) {
+        if (row.columnIsNull(column))
+            return;
+        const std::int64_t id = row.columnInt(column);
+        if (runs[id]++ == 0)
+            ids.push_back(id);
+        auto& of = workloads[id];
+        const auto w = std::find_if(of.begin(), of.end(),
+                                    [workload](const auto& wc) { return wc.first == workload; });
+        if (w == of.end())
+            of.emplace_back(workload, 1);
+        else
+            ++w->second;
     }
 };
 
@@ -121,8 +132,8 @@ struct OkRunsRead {
             okCount.push_back(0);
         }
         ++okCount[w->second];
-        noteTexts.add(row, 3);
-        caveatTexts.add(row, 5);
+        noteTexts.add(row, 3, w->second);
+        caveatTexts.add(row, 5, w->second);
         if (const std::string_view version = row.columnBlob(8); !version.empty())
             addVersion(row.columnBlob(7), version);
         const std::string_view data = row.columnBlob(4);
@@ -150,15 +161,29 @@ struct OkRunsRead {
     }
 };
 
-// The notes of one text, each once in the layout's notes, with the runs that carry it.
-void addNotes(LayoutSamples& out, std::vector<MetricNote> notes, std::size_t runs) {
+// The notes of one text, each once in the layout's notes, with the runs that carry it and their
+// workloads.
+void addNotes(LayoutSamples& out, std::vector<MetricNote> notes, std::size_t runs,
+              const std::vector<std::pair<std::size_t, std::size_t>>& workloads,
+              const std::vector<std::string>& names) {
     for (auto& n : notes) {
         const auto at = std::find(out.notes.begin(), out.notes.end(), n);
+        const auto i = static_cast<std::size_t>(at - out.notes.begin());
         if (at == out.notes.end()) {
             out.notes.push_back(std::move(n));
             out.noteRuns.push_back(runs);
+            out.noteWorkloads.emplace_back();
         } else {
-            out.noteRuns[static_cast<std::size_t>(at - out.notes.begin())] += runs;
+            out.noteRuns[i] += runs;
+        }
+        auto& of = out.noteWorkloads[i];
+        for (const auto& [w, count] : workloads) {
+            const auto known = std::find_if(of.begin(), of.end(),
+                                            [&](const auto& wc) { return wc.first == names[w]; });
+            if (known == of.end())
+                of.emplace_back(names[w], count);
+            else
+                known->second += count;
         }
     }
 }
@@ -213,12 +238,14 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     LayoutSamples out;
     for (const auto id : read.noteTexts.ids) {
         LB_TRY(text, runText(id));
-        addNotes(out, store::notesFromJson(text), read.noteTexts.runs[id]);
+        addNotes(out, store::notesFromJson(text), read.noteTexts.runs[id],
+                 read.noteTexts.workloads[id], read.workloads);
     }
     for (std::size_t i = 0; i < read.versions.size(); ++i)
         for (auto& n : versionNotes(read.versions[i].first, read.versions[i].second)) {
             out.notes.push_back(std::move(n));
             out.noteRuns.push_back(read.versionRuns[i]);
+            out.noteWorkloads.emplace_back(); // every workload of the probe
         }
     std::vector<std::string> caveats;
     for (const auto id : read.caveatTexts.ids) {

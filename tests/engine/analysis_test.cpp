@@ -244,9 +244,9 @@ TEST(Compare, NothingDecidingComparedIsNeverViable) {
     base.metrics = {{"bonnie.put_block_cpu", {10, 10, 10}}};
     cand.metrics = {{"bonnie.put_block_cpu", {10, 10, 10}}};
     const auto c = compareLayouts("a", base, "b", cand);
-    EXPECT_EQ(c.verdict, Verdict::Decision);
+    EXPECT_EQ(c.verdict, Verdict::NoVerdict);
     EXPECT_FALSE(c.confident);
-    EXPECT_EQ(c.headline, "b: decision — no deciding metric could be compared");
+    EXPECT_EQ(c.headline, "b: no-verdict — no deciding metric could be compared");
 }
 
 TEST(Decide, GlobsAndFamilies) {

@@ -158,6 +158,7 @@ TEST(HonestCharts, ALongTitleWrapsRatherThanLosingItsEnds) {
     c.baseline = "bare-metal-with-a-very-long-name-that-someone-gave-their-baseline-layout";
     c.candidate = "a-guest-with-zfs-on-md-raid10-passed-through-virtio-with-iothreads-and-more";
     c.metrics = {metric("fio.a.read.bw", 0.05, 3, Interval{1.01, 1.09})};
+    c.verdict = Verdict::Viable;
     QCustomPlot plot;
     charts::buildOverheadChart(plot, c);
     const QString text = test::chartTitle(plot);
