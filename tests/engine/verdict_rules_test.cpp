@@ -190,8 +190,9 @@ TEST(VerdictRules, ACaveatIsOnTheMetricsOfTheRunsThatCarryIt) {
     EXPECT_FALSE(has(joinedText(large.notes, "|"), "32 times the bytes"));
     EXPECT_TRUE(has(joinedText(large.notes, "|"), "page cache dropped"));
     for (const auto& line : noteLines(c)) {
-        if (has(line.text, "32 times"))
+        if (has(line.text, "32 times")) {
             EXPECT_EQ(line.metrics, std::vector<std::string>{"fio.rand-4k.read.bw"});
+        }
     }
 }
 
