@@ -156,12 +156,14 @@ nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
                                                   : std::string("host"))
                  << "\n";
         for (const auto& s : part.steps)
-            steps.push_back({{"description", s.description},
-                             {"argv", s.command.argvForDisplay()},
-                             {"optional", s.optional},
-                             {"runs_on", enumName(part.runsOn)},
-                             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
-                                             : nlohmann::json(nullptr)}});
+            steps.push_back(
+                {{"description", s.description},
+                 {"argv", s.command.argvForDisplay()},
+                 {"optional", s.optional},
+                 {"runs_on", enumName(part.runsOn)},
+                 {"undo",
+                  s.undo ? nlohmann::json(s.undo->argvForDisplay()) : nlohmann::json(nullptr)},
+                 {"no_undo", s.undo ? nlohmann::json(nullptr) : nlohmann::json(s.noUndo)}});
         text << describePlan(part);
     }
     return steps;

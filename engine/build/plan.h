@@ -36,8 +36,12 @@ Expected<std::vector<LayoutPlan>>
 planParts(const Scenario& scenario, const ScenarioLayout& layout,
           const std::map<std::string, std::uint64_t>& deviceBytes = {});
 
-// A plan as text, one numbered line per step and its undo under it: what `layoutbench plan`
-// prints. Masked arguments stay masked.
+// What undoes a step, as every output shows it: its undo command (masked arguments masked), or
+// "no undo: <why>" for a step that has none.
+std::string undoText(const PlanStep& step);
+
+// A plan as text, one numbered line per step and its undo (or why it has none) under it: what
+// `layoutbench plan` prints. Masked arguments stay masked.
 std::string describePlan(const LayoutPlan& plan);
 
 // Steps that make the named disks of a layout ready and their paths, in order: block devices

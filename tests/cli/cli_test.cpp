@@ -378,6 +378,21 @@ TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     const auto randfile = workloads["randfile"]["argv"].get<std::vector<std::string>>();
     EXPECT_NE(std::find(randfile.begin(), randfile.end(), "--size=107374182400"), randfile.end());
     EXPECT_EQ(workloads["xz"]["argv"][1], "-T0");
+    // Wiping a member's signatures has no undo, and says so; no step is its own undo.
+    const auto wipe = find(guest, "wipefs", "/dev/sdb1");
+    ASSERT_FALSE(wipe.is_null());
+    EXPECT_TRUE(wipe["undo"].is_null());
+    EXPECT_EQ(wipe["no_undo"], "wiped signatures cannot be restored");
+    for (const auto* layout : {&bare, &guest})
+        for (const auto& s : (*layout)["steps"])
+            EXPECT_NE(s["undo"], s["argv"]) << s.dump();
+    const auto text = lb(
+        {"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-bare-vs-guest.toml"},
+        false);
+    EXPECT_NE(text.out.find(". wipefs -a /dev/sdb1\n     no undo: wiped signatures cannot be "
+                            "restored\n"),
+              std::string::npos)
+        << text.out;
 }
 
 // `plan` says how the runs are ordered and repeated: the shipped quick scenario's two layouts
