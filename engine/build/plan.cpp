@@ -563,6 +563,10 @@ planParts(const Scenario& scenario, const ScenarioLayout& layout,
     return std::vector<LayoutPlan>{std::move(*plan)};
 }
 
+TargetOs workloadOs(const Scenario& scenario, const ScenarioLayout& layout) {
+    return layout.guest ? layout.guest->os : hostOs(scenario);
+}
+
 std::string undoText(const PlanStep& step) {
     if (step.undo)
         return step.undo->toUserOutput();

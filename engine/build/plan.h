@@ -44,6 +44,11 @@ std::string undoText(const PlanStep& step);
 // `layoutbench plan` prints. Masked arguments stay masked.
 std::string describePlan(const LayoutPlan& plan);
 
+// What runs a layout's workloads, whose command lines are written for it: the guest's system in a
+// guest layout, else the host's (Linux where nothing said, as for the plans). The campaign and the
+// dry run both give it to the probes.
+TargetOs workloadOs(const Scenario& scenario, const ScenarioLayout& layout);
+
 // Steps that make the named disks of a layout ready and their paths, in order: block devices
 // (whole, or their underprovisioned partition) or sparse files created for the purpose.
 Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& scenario,

@@ -700,5 +700,26 @@ TEST(Plan, EveryGoldenStepHasAnotherCommandAsItsUndoOrSaysWhyNone) {
     EXPECT_GE(steps, 200);
 }
 
+TEST(Plan, WorkloadsRunOnTheGuestsSystemInAGuestElseOnTheHosts) {
+    auto s = scenarioWith(R"([[layouts]]
+name = "bsd"
+kind = "guest"
+inner = "md-raid1"
+disks = ["ssd-b", "ssd-c"]
+[layouts.guest]
+hypervisor = "xen"
+domain = "freebsd-zfs"
+os = "freebsd"
+layout = "zfs-stripe"
+target = "ssh://root@freebsd-zfs"
+)");
+    EXPECT_EQ(workloadOs(s, s.layouts[0]), TargetOs::Linux) << "no os said: Linux, as the plans";
+    EXPECT_EQ(workloadOs(s, s.layouts[1]), TargetOs::FreeBsd);
+    s.host.os = TargetOs::FreeBsd;
+    EXPECT_EQ(workloadOs(s, s.layouts[0]), TargetOs::FreeBsd);
+    s.layouts[1].guest->os = TargetOs::Linux;
+    EXPECT_EQ(workloadOs(s, s.layouts[1]), TargetOs::Linux);
+}
+
 } // namespace
 } // namespace lb
