@@ -152,8 +152,10 @@ nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
     for (const auto& part : l.parts) {
         if (l.parts.size() > 1)
             text << "  -- on the "
-                 << (part.runsOn == RunsOn::Guest ? "guest (" + l.layout->guest->target + ")"
-                                                  : std::string("host"))
+                 << (part.runsOn == RunsOn::Guest
+                         ? "guest (" + l.layout->guest->target + ", " +
+                               std::string(enumName(l.layout->guest->os)) + ")"
+                         : std::string("host"))
                  << "\n";
         for (const auto& s : part.steps)
             steps.push_back(

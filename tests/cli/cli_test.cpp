@@ -410,6 +410,9 @@ TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     const auto text = lb(
         {"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-bare-vs-guest.toml"},
         false);
+    EXPECT_NE(text.out.find("  -- on the guest (ssh://root@freebsd-zfs, freebsd)\n"),
+              std::string::npos)
+        << text.out;
     EXPECT_NE(text.out.find(". wipefs -a /dev/sdb1\n     no undo: wiped signatures cannot be "
                             "restored\n"),
               std::string::npos)
