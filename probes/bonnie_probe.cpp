@@ -8,6 +8,40 @@ namespace lb {
 
 namespace {
 
+// bonnie++'s -s and -r, in MiB: the file size (twice the RAM unless the workload gives one) and
+// the RAM bonnie++ assumes, never over half the size (bonnie++ refuses that; a caveat says the
+// cache can then serve reads). The RAM is the workload's, else the target's. Where nobody asked
+// the target, a plan shows marked placeholders and a run refuses.
+Expected<std::pair<std::string, std::string>>
+bonnieSizes(const OptionValues& o, const WorkloadContext& ctx, MeasuredCommand& mc) {
+    const std::uint64_t ramMiB = (o.has("ram") ? o.bytes("ram") : ctx.ramBytes) / MiB;
+    if (ramMiB == 0 && !o.has("size")) {
+        if (!ctx.dryRun)
+            return badInput("bonnie: the target's memory is not known, so bonnie++'s file size "
+                            "(twice it) cannot be set; give the workload a size");
+        return std::pair<std::string, std::string>{"<2 × target memory, MiB>",
+                                                   "<target memory, MiB>"};
+    }
+    const std::uint64_t sizeMiB = o.has("size") ? o.bytes("size") / MiB : 2 * ramMiB;
+    std::uint64_t assumedRam = ramMiB;
+    if (ramMiB == 0) {
+        assumedRam = std::max<std::uint64_t>(1, sizeMiB / 2);
+        mc.caveats.push_back("bonnie++ file size " + std::to_string(sizeMiB) +
+                             " MiB against a memory nobody asked the target: reads and rewrites "
+                             "can come from the cache");
+    } else if (sizeMiB < 2 * ramMiB) {
+        // bonnie++ refuses a size under twice the RAM it assumes: assume less, and say so.
+        assumedRam = std::max<std::uint64_t>(1, sizeMiB / 2);
+        mc.caveats.push_back("bonnie++ file size " + std::to_string(sizeMiB) +
+                             " MiB is below twice the RAM (" + std::to_string(ramMiB) +
+                             " MiB): reads and rewrites can come from the cache");
+    }
+    // bonnie++ writes and rereads files of -s MiB in all; the file-creation tests' files are
+    // empty.
+    mc.workingSetBytes = sizeMiB * MiB;
+    return std::pair<std::string, std::string>{std::to_string(sizeMiB), std::to_string(assumedRam)};
+}
+
 class BonnieProbe final : public Probe {
 public:
     BonnieProbe() {
@@ -57,25 +91,12 @@ public:
     Expected<MeasuredCommand> command(const OptionValues& o,
                                       const WorkloadContext& ctx) const override {
         MeasuredCommand mc;
-        const std::uint64_t ramMiB =
-            std::max<std::uint64_t>(1, (o.has("ram") ? o.bytes("ram") : ctx.ramBytes) / MiB);
-        std::uint64_t sizeMiB = o.has("size") ? o.bytes("size") / MiB : 2 * ramMiB;
-        std::uint64_t assumedRam = ramMiB;
-        if (sizeMiB < 2 * ramMiB) {
-            // bonnie++ refuses a size under twice the RAM it assumes: assume less, and say so.
-            assumedRam = std::max<std::uint64_t>(1, sizeMiB / 2);
-            mc.caveats.push_back("bonnie++ file size " + std::to_string(sizeMiB) +
-                                 " MiB is below twice the RAM (" + std::to_string(ramMiB) +
-                                 " MiB): reads and rewrites can come from the cache");
-        }
-        // bonnie++ writes and rereads files of -s MiB in all; the file-creation tests' files
-        // are empty.
-        mc.workingSetBytes = sizeMiB * MiB;
+        LB_TRY(sizes, bonnieSizes(o, ctx, mc));
         Command& c = mc.command;
         c.program = "bonnie++";
         c.args = {"-d", ctx.workdir,
-                  "-s", std::to_string(sizeMiB),
-                  "-r", std::to_string(assumedRam),
+                  "-s", sizes.first,
+                  "-r", sizes.second,
                   "-n", std::to_string(o.integer("files")),
                   "-m", ctx.layoutName.empty() ? "layoutbench" : ctx.layoutName,
                   "-q"};

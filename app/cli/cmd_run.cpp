@@ -152,16 +152,20 @@ nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
     for (const auto& part : l.parts) {
         if (l.parts.size() > 1)
             text << "  -- on the "
-                 << (part.runsOn == RunsOn::Guest ? "guest (" + l.layout->guest->target + ")"
-                                                  : std::string("host"))
+                 << (part.runsOn == RunsOn::Guest
+                         ? "guest (" + l.layout->guest->target + ", " +
+                               std::string(enumName(l.layout->guest->os)) + ")"
+                         : std::string("host"))
                  << "\n";
         for (const auto& s : part.steps)
-            steps.push_back({{"description", s.description},
-                             {"argv", s.command.argvForDisplay()},
-                             {"optional", s.optional},
-                             {"runs_on", enumName(part.runsOn)},
-                             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay())
-                                             : nlohmann::json(nullptr)}});
+            steps.push_back(
+                {{"description", s.description},
+                 {"argv", s.command.argvForDisplay()},
+                 {"optional", s.optional},
+                 {"runs_on", enumName(part.runsOn)},
+                 {"undo",
+                  s.undo ? nlohmann::json(s.undo->argvForDisplay()) : nlohmann::json(nullptr)},
+                 {"no_undo", s.undo ? nlohmann::json(nullptr) : nlohmann::json(s.noUndo)}});
         text << describePlan(part);
     }
     return steps;

@@ -1,6 +1,8 @@
 // The plan table and its dialog (see plan_view.h).
 #include "app/gui/plan_view.h"
 
+#include "engine/build/plan.h"
+
 #include <QBrush>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -74,7 +76,7 @@ QVariant PlanModel::data(const QModelIndex& index, int role) const {
     case Command:
         return qs(step.command.toUserOutput());
     case Undo:
-        return step.undo ? qs(step.undo->toUserOutput()) : QString();
+        return qs(undoText(step)); // the undo command, or "no undo: <why>"
     default:
         return {};
     }

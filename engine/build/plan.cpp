@@ -12,6 +12,9 @@ namespace lb {
 
 namespace {
 
+// Why a check has no undo.
+constexpr std::string_view checkChangesNothing = "a check changes nothing";
+
 // A build or undo step: ten minutes unless the step says otherwise.
 Command cmd(std::string program, std::vector<std::string> args) {
     return Command::timed(std::move(program), std::move(args), std::chrono::minutes(10));
@@ -34,11 +37,11 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
     if (layout.underprovision >= 1.0)
         return d.device;
     // Discard everything first so the drive knows all of it is free: where it is supported.
-    PlanStep discard{"discard all of " + d.device,
-                     os == TargetOs::FreeBsd ? cmd("trim", {"-f", d.device})
-                                             : cmd("blkdiscard", {d.device}),
-                     std::nullopt};
-    discard.optional = true;
+    PlanStep discard{.description = "discard all of " + d.device,
+                     .command = os == TargetOs::FreeBsd ? cmd("trim", {"-f", d.device})
+                                                        : cmd("blkdiscard", {d.device}),
+                     .optional = true,
+                     .noUndo = "discarded blocks cannot be restored"};
     plan.steps.push_back(std::move(discard));
     std::string size;
     if (const auto it = deviceBytes.find(d.device); it != deviceBytes.end()) {
@@ -59,10 +62,11 @@ std::string planDevice(LayoutPlan& plan, const ScenarioDisk& d, const ScenarioLa
         plan.steps.push_back({"write a GPT on " + d.device,
                               cmd("gpart", {"create", "-s", "gpt", d.device}),
                               cmd("gpart", {"destroy", "-F", d.device})});
-        plan.steps.push_back({what,
-                              cmd("gpart", {"add", "-t", "freebsd-zfs", "-a", "1m", "-b", "1m",
-                                            "-s", size, "-l", "layoutbench", d.device}),
-                              std::nullopt});
+        plan.steps.push_back(
+            {.description = what,
+             .command = cmd("gpart", {"add", "-t", "freebsd-zfs", "-a", "1m", "-b", "1m", "-s",
+                                      size, "-l", "layoutbench", d.device}),
+             .noUndo = "the GPT's undo (gpart destroy -F) takes it away"});
         return firstPartition(d.device);
     }
     plan.steps.push_back(
@@ -136,14 +140,31 @@ Expected<void> checkDiskCount(const ScenarioLayout& layout, LayoutKind kind) {
     return {};
 }
 
-// An md array of the members; returns its device. The members' old signatures are wiped first
-// (they were authorized for destruction) and again after the array is stopped, so nothing of
-// the array is left behind.
+// Stops an md array, then clears its superblock from `devices` (its members, and the spares a
+// drill may have added), so nothing assembles it again: at boot, or when the next layout
+// inspects its disks. The devices are left alone while the array will not stop.
+Command stopMdArray(const std::string& array, const std::vector<std::string>& devices) {
+    std::vector<std::string> args{"-c", "mdadm --stop \"$1\" && shift && wipefs -a \"$@\"", "sh",
+                                  array};
+    args.insert(args.end(), devices.begin(), devices.end());
+    return cmd("sh", std::move(args));
+}
+
+// Clearing a device's old signatures (it was authorized for destruction): nothing restores them.
+PlanStep wipeSignatures(const std::string& description, const std::string& device) {
+    return {.description = description,
+            .command = cmd("wipefs", {"-a", device}),
+            .noUndo = "wiped signatures cannot be restored"};
+}
+
+// An md array of the members; returns its device. The members' old signatures are wiped first;
+// the array's undo stops it and wipes them again, and the `spares` too, so nothing of the array
+// is left behind.
 std::string planMdArray(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKind kind,
-                        const std::vector<std::string>& members) {
+                        const std::vector<std::string>& members,
+                        const std::vector<std::string>& spares = {}) {
     for (const auto& m : members)
-        plan.steps.push_back(
-            {"clear old signatures on " + m, cmd("wipefs", {"-a", m}), cmd("wipefs", {"-a", m})});
+        plan.steps.push_back(wipeSignatures("clear old signatures on " + m, m));
     const std::string level =
         std::string(layoutKindName(kind)).substr(std::string("md-raid").size());
     std::vector<std::string> create{
@@ -156,10 +177,12 @@ std::string planMdArray(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKi
     if (layout.assumeClean)
         create.push_back("--assume-clean");
     create.insert(create.end(), members.begin(), members.end());
-    plan.steps.push_back(
-        {"create " + std::string(layoutKindName(kind)) + " array " + layout.mdDevice + " of " +
-             std::to_string(members.size()) + " members",
-         cmd("mdadm", std::move(create)), cmd("mdadm", {"--stop", layout.mdDevice})});
+    std::vector<std::string> cleared = members;
+    cleared.insert(cleared.end(), spares.begin(), spares.end());
+    plan.steps.push_back({"create " + std::string(layoutKindName(kind)) + " array " +
+                              layout.mdDevice + " of " + std::to_string(members.size()) +
+                              " members",
+                          cmd("mdadm", std::move(create)), stopMdArray(layout.mdDevice, cleared)});
     if (kind != LayoutKind::MdRaid0 && !layout.assumeClean) {
         // mdadm --wait fails when there was nothing to wait for; what matters is that the array
         // is idle afterwards, so that is what the step checks.
@@ -169,8 +192,9 @@ std::string planMdArray(LayoutPlan& plan, const ScenarioLayout& layout, LayoutKi
                                   "test \"$(cat /sys/block/$md/md/sync_action)\" = idle",
                                   "sh", layout.mdDevice});
         wait.timeout = std::chrono::hours(48);
-        plan.steps.push_back(
-            {"wait for the initial resync of " + layout.mdDevice, std::move(wait), std::nullopt});
+        plan.steps.push_back({.description = "wait for the initial resync of " + layout.mdDevice,
+                              .command = std::move(wait),
+                              .noUndo = "it only waits"});
     }
     return layout.mdDevice;
 }
@@ -193,8 +217,9 @@ void planFilesystem(LayoutPlan& plan, const std::string& type, const std::string
                        : cmd("mkfs.ext4",
                              {"-F", "-q", "-E", "lazy_itable_init=0,lazy_journal_init=0", device});
     mkfs.timeout = std::chrono::hours(2);
-    plan.steps.push_back(
-        {"make an " + type + " file system on " + device, std::move(mkfs), std::nullopt});
+    plan.steps.push_back({.description = "make an " + type + " file system on " + device,
+                          .command = std::move(mkfs),
+                          .noUndo = "the file system goes when " + device + " does"});
     plan.steps.push_back(mountPoint(plan, mount));
     plan.steps.push_back({"mount " + device + " on " + mount, cmd("mount", {device, mount}),
                           cmd("umount", {mount})});
@@ -318,12 +343,15 @@ Expected<void> planBhyve(LayoutPlan& plan, const Scenario& scenario, const Scena
                                  "[ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
                                  "! test -e \"/dev/vmm/$1\"",
                                  "sh", vm, base + ".pid"});
-    plan.steps.push_back({"load vmm, bhyve's kernel module, where it is not loaded yet",
-                          cmd("kldload", {"-n", "vmm"}), std::nullopt});
-    plan.steps.push_back({"check that " + g.tap +
-                              ", the guest's network, exists (made and bridged by the host's "
-                              "network setup)",
-                          cmd("ifconfig", {g.tap}), std::nullopt});
+    plan.steps.push_back(
+        {.description = "load vmm, bhyve's kernel module, where it is not loaded yet",
+         .command = cmd("kldload", {"-n", "vmm"}),
+         .noUndo = "vmm stays loaded: other virtual machines may use it"});
+    plan.steps.push_back({.description = "check that " + g.tap +
+                                         ", the guest's network, exists (made and bridged by the "
+                                         "host's network setup)",
+                          .command = cmd("ifconfig", {g.tap}),
+                          .noUndo = std::string(checkChangesNothing)});
     if (g.firmware.empty())
         plan.steps.push_back(
             {"load the guest's FreeBSD kernel from " + g.image + " (bhyveload)" + untried,
@@ -440,8 +468,9 @@ Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& s
         }
         members.push_back(d->file);
         // Never reuse an existing file: it may be someone's data or another pool's vdev.
-        plan.steps.push_back({"check that " + d->file + " does not exist yet",
-                              cmd("test", {"!", "-e", d->file}), std::nullopt});
+        plan.steps.push_back({.description = "check that " + d->file + " does not exist yet",
+                              .command = cmd("test", {"!", "-e", d->file}),
+                              .noUndo = std::string(checkChangesNothing)});
         plan.steps.push_back({"create sparse file " + d->name,
                               cmd("truncate", {"-s", std::to_string(d->sizeBytes), "--", d->file}),
                               cmd("rm", {"-f", "--", d->file})});
@@ -482,17 +511,16 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
         return fail(spares.error());
     if (layout.mdKind())
         for (const auto& spare : *spares)
-            plan.steps.push_back({"clear old signatures on spare " + spare,
-                                  cmd("wipefs", {"-a", spare}), cmd("wipefs", {"-a", spare})});
+            plan.steps.push_back(wipeSignatures("clear old signatures on spare " + spare, spare));
     const std::string mount = scenario.workDir + "/mnt-" + layout.name;
     if (isMd(layout.kind)) {
-        const auto array = planMdArray(plan, layout, layout.kind, *members);
+        const auto array = planMdArray(plan, layout, layout.kind, *members, *spares);
         if (!exportsRawDevice(layout)) // else the array itself is the LUN
             planFilesystem(plan, layout.filesystem, array, mount);
         return withExport(std::move(plan), scenario, layout);
     }
     if (layout.inner) // a pool on an md array: the array is its one vdev
-        *members = {planMdArray(plan, layout, *layout.inner, *members)};
+        *members = {planMdArray(plan, layout, *layout.inner, *members, *spares)};
     planPool(plan, scenario, layout, layout.kind, *members, mount);
     return withExport(std::move(plan), scenario, layout);
 }
@@ -535,15 +563,23 @@ planParts(const Scenario& scenario, const ScenarioLayout& layout,
     return std::vector<LayoutPlan>{std::move(*plan)};
 }
 
+TargetOs workloadOs(const Scenario& scenario, const ScenarioLayout& layout) {
+    return layout.guest ? layout.guest->os : hostOs(scenario);
+}
+
+std::string undoText(const PlanStep& step) {
+    if (step.undo)
+        return step.undo->toUserOutput();
+    return "no undo" + (step.noUndo.empty() ? std::string() : ": " + step.noUndo);
+}
+
 std::string describePlan(const LayoutPlan& plan) {
     std::string out;
     int n = 0;
-    for (const auto& s : plan.steps) {
+    for (const auto& s : plan.steps)
         out += "  " + std::to_string(++n) + ". " + s.command.toUserOutput() +
-               (s.optional ? "   (where supported; a failure is skipped)" : "") + "\n";
-        if (s.undo)
-            out += "     undo: " + s.undo->toUserOutput() + "\n";
-    }
+               (s.optional ? "   (where supported; a failure is skipped)" : "") + "\n     " +
+               (s.undo ? "undo: " : "") + undoText(s) + "\n";
     return out;
 }
 

@@ -36,9 +36,18 @@ Expected<std::vector<LayoutPlan>>
 planParts(const Scenario& scenario, const ScenarioLayout& layout,
           const std::map<std::string, std::uint64_t>& deviceBytes = {});
 
-// A plan as text, one numbered line per step and its undo under it: what `layoutbench plan`
-// prints. Masked arguments stay masked.
+// What undoes a step, as every output shows it: its undo command (masked arguments masked), or
+// "no undo: <why>" for a step that has none.
+std::string undoText(const PlanStep& step);
+
+// A plan as text, one numbered line per step and its undo (or why it has none) under it: what
+// `layoutbench plan` prints. Masked arguments stay masked.
 std::string describePlan(const LayoutPlan& plan);
+
+// What runs a layout's workloads, whose command lines are written for it: the guest's system in a
+// guest layout, else the host's (Linux where nothing said, as for the plans). The campaign and the
+// dry run both give it to the probes.
+TargetOs workloadOs(const Scenario& scenario, const ScenarioLayout& layout);
 
 // Steps that make the named disks of a layout ready and their paths, in order: block devices
 // (whole, or their underprovisioned partition) or sparse files created for the purpose.

@@ -11,6 +11,19 @@ namespace lb {
 
 namespace {
 
+// Why a check or a wait has no undo, and the settings an LIO target's undo takes with it.
+constexpr std::string_view checkChangesNothing = "a check changes nothing";
+constexpr std::string_view onlyWaits = "it only waits";
+constexpr std::string_view goesWithLioTarget =
+    "the target's undo (targetcli /iscsi delete) takes it away";
+
+// A step with no undo, and why.
+PlanStep withoutUndo(std::string description, Command command, std::string_view why) {
+    return {.description = std::move(description),
+            .command = std::move(command),
+            .noUndo = std::string(why)};
+}
+
 // Administration of a target or an NFS server: short, and never waited on for long.
 Command admin(std::string program, std::vector<std::string> args) {
     return Command::timed(std::move(program), std::move(args), std::chrono::seconds(60));
@@ -56,19 +69,19 @@ std::string planLunBacking(LayoutPlan& plan, const ScenarioLayout& layout,
              admin("zfs", {"create", "-b", std::to_string(e.volBlockBytes), "-V", size, volume}),
              admin("zfs", {"destroy", volume})});
         // udev makes the device node a moment after zfs returns.
-        plan.steps.push_back({"wait for " + device,
-                              admin("sh", {"-c",
-                                           "i=0; while [ ! -b \"$1\" ] && [ $i -lt 300 ]; do "
-                                           "sleep 0.1; i=$((i+1)); done; [ -b \"$1\" ] || "
-                                           "{ echo \"$1 did not appear within 30 s\" >&2; "
-                                           "exit 1; }",
-                                           "sh", device}),
-                              std::nullopt});
+        plan.steps.push_back(withoutUndo("wait for " + device,
+                                         admin("sh", {"-c",
+                                                      "i=0; while [ ! -b \"$1\" ] && [ $i -lt "
+                                                      "300 ]; do sleep 0.1; i=$((i+1)); done; "
+                                                      "[ -b \"$1\" ] || { echo \"$1 did not "
+                                                      "appear within 30 s\" >&2; exit 1; }",
+                                                      "sh", device}),
+                                         onlyWaits));
         return device;
     }
     const std::string file = plan.workdir + "/lb-lun-" + layout.name + ".img";
-    plan.steps.push_back({"check that " + file + " does not exist yet",
-                          admin("test", {"!", "-e", file}), std::nullopt});
+    plan.steps.push_back(withoutUndo("check that " + file + " does not exist yet",
+                                     admin("test", {"!", "-e", file}), checkChangesNothing));
     plan.steps.push_back({"create the LUN file (sparse, " + size + " bytes)",
                           admin("truncate", {"-s", size, "--", file}),
                           admin("rm", {"-f", "--", file})});
@@ -101,10 +114,11 @@ Command tgtAccountCommand(const ScenarioExport& e) {
 // anything is made.
 PlanStep targetCheck(const ScenarioExport& e) {
     if (e.iscsi == IscsiTarget::Tgt)
-        return {"check that tgtd answers (start it first: tgtd, or systemctl start tgt)",
-                tgtadmCommand(e, {"--op", "show", "--mode", "sys"}), std::nullopt};
-    return {"check that LIO answers (targetcli; the target_core_mod module)",
-            admin("targetcli", {"/iscsi", "ls"}), std::nullopt};
+        return withoutUndo("check that tgtd answers (start it first: tgtd, or systemctl start tgt)",
+                           tgtadmCommand(e, {"--op", "show", "--mode", "sys"}),
+                           checkChangesNothing);
+    return withoutUndo("check that LIO answers (targetcli; the target_core_mod module)",
+                       admin("targetcli", {"/iscsi", "ls"}), checkChangesNothing);
 }
 
 void planTgt(LayoutPlan& plan, const ScenarioExport& e, const std::string& backing) {
@@ -164,26 +178,27 @@ void planLioAccess(LayoutPlan& plan, const ScenarioExport& e, const std::string&
     };
     if (all) {
         plan.steps.push_back(
-            {"allow every initiator (demo mode, writable)",
-             admin("targetcli", {tpg, "set", "attribute", "generate_node_acls=1",
-                                 "cache_dynamic_acls=1", "demo_mode_write_protect=0",
-                                 std::string("authentication=") + (chap ? "1" : "0")}),
-             std::nullopt});
+            withoutUndo("allow every initiator (demo mode, writable)",
+                        admin("targetcli", {tpg, "set", "attribute", "generate_node_acls=1",
+                                            "cache_dynamic_acls=1", "demo_mode_write_protect=0",
+                                            std::string("authentication=") + (chap ? "1" : "0")}),
+                        goesWithLioTarget));
         if (chap)
-            plan.steps.push_back({"require CHAP as " + e.chapUser, auth(tpg), std::nullopt});
+            plan.steps.push_back(
+                withoutUndo("require CHAP as " + e.chapUser, auth(tpg), goesWithLioTarget));
         return;
     }
     if (chap)
-        plan.steps.push_back({"require CHAP",
-                              admin("targetcli", {tpg, "set", "attribute", "authentication=1"}),
-                              std::nullopt});
+        plan.steps.push_back(withoutUndo(
+            "require CHAP", admin("targetcli", {tpg, "set", "attribute", "authentication=1"}),
+            goesWithLioTarget));
     for (const auto& initiator : e.initiators) {
-        plan.steps.push_back({"allow initiator " + initiator,
-                              admin("targetcli", {tpg + "/acls", "create", initiator}),
-                              std::nullopt});
+        plan.steps.push_back(withoutUndo("allow initiator " + initiator,
+                                         admin("targetcli", {tpg + "/acls", "create", initiator}),
+                                         goesWithLioTarget));
         if (chap)
-            plan.steps.push_back({"CHAP as " + e.chapUser + " for " + initiator,
-                                  auth(tpg + "/acls/" + initiator), std::nullopt});
+            plan.steps.push_back(withoutUndo("CHAP as " + e.chapUser + " for " + initiator,
+                                             auth(tpg + "/acls/" + initiator), goesWithLioTarget));
     }
 }
 
@@ -200,27 +215,30 @@ void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExpor
     // The target's undo removes what is made inside it: its LUN, portal, ACLs and CHAP settings.
     plan.steps.push_back({"create target " + e.iqn, admin("targetcli", {"/iscsi", "create", e.iqn}),
                           admin("targetcli", {"/iscsi", "delete", e.iqn})});
-    plan.steps.push_back({"add LUN " + std::to_string(e.lunNumber) + " (" + name + ")",
-                          admin("targetcli", {tpg + "/luns", "create", store + "/" + name,
-                                              "lun=" + std::to_string(e.lunNumber)}),
-                          std::nullopt});
+    plan.steps.push_back(
+        withoutUndo("add LUN " + std::to_string(e.lunNumber) + " (" + name + ")",
+                    admin("targetcli", {tpg + "/luns", "create", store + "/" + name,
+                                        "lun=" + std::to_string(e.lunNumber)}),
+                    goesWithLioTarget));
     if (e.portalPort != 3260) {
-        plan.steps.push_back({"remove the default portal 0.0.0.0:3260",
-                              admin("targetcli", {tpg + "/portals", "delete", "0.0.0.0", "3260"}),
-                              std::nullopt});
-        plan.steps.push_back({"listen on port " + std::to_string(e.portalPort),
-                              admin("targetcli", {tpg + "/portals", "create", "0.0.0.0",
-                                                  std::to_string(e.portalPort)}),
-                              std::nullopt});
+        plan.steps.push_back(
+            withoutUndo("remove the default portal 0.0.0.0:3260",
+                        admin("targetcli", {tpg + "/portals", "delete", "0.0.0.0", "3260"}),
+                        goesWithLioTarget));
+        plan.steps.push_back(withoutUndo("listen on port " + std::to_string(e.portalPort),
+                                         admin("targetcli", {tpg + "/portals", "create", "0.0.0.0",
+                                                             std::to_string(e.portalPort)}),
+                                         goesWithLioTarget));
     }
     planLioAccess(plan, e, tpg);
 }
 
 void planKernelNfs(LayoutPlan& plan, const ScenarioExport& e) {
-    plan.steps.push_back({"check that the kernel NFS server runs (systemctl start nfs-server)",
-                          admin("sh", {"-c", "test \"$(cat /proc/fs/nfsd/threads 2>/dev/null)\" "
-                                             "-gt 0 2>/dev/null"}),
-                          std::nullopt});
+    plan.steps.push_back(
+        withoutUndo("check that the kernel NFS server runs (systemctl start nfs-server)",
+                    admin("sh", {"-c", "test \"$(cat /proc/fs/nfsd/threads 2>/dev/null)\" "
+                                       "-gt 0 2>/dev/null"}),
+                    checkChangesNothing));
     const std::string options = joinedText(e.nfsOptions, ",") + ",no_subtree_check";
     for (const auto& client : e.nfsClients) {
         const std::string spec = client + ":" + plan.workdir;
@@ -269,20 +287,21 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
         "/ganesha-" + layout.name;
     const std::string conf = dir + "/ganesha.conf", pid = dir + "/ganesha.pid",
                       log = dir + "/ganesha.log";
-    plan.steps.push_back({"check that rpcbind answers (nfs-ganesha registers with it)",
-                          admin("rpcinfo", {"-p"}), std::nullopt});
+    plan.steps.push_back(withoutUndo("check that rpcbind answers (nfs-ganesha registers with it)",
+                                     admin("rpcinfo", {"-p"}), checkChangesNothing));
     // Registrations are no proof: rpcbind -w restores those of servers long gone.
-    plan.steps.push_back({"check that no other NFS server listens on port 2049",
-                          admin("sh", {"-c", std::string("! ") + listening2049 +
-                                                 " || { echo 'port 2049 is taken: an NFS server "
-                                                 "already runs here' >&2; exit 1; }"}),
-                          std::nullopt});
+    plan.steps.push_back(withoutUndo("check that no other NFS server listens on port 2049",
+                                     admin("sh", {"-c", std::string("! ") + listening2049 +
+                                                            " || { echo 'port 2049 is taken: an "
+                                                            "NFS server already runs here' >&2; "
+                                                            "exit 1; }"}),
+                                     checkChangesNothing));
     plan.steps.push_back({"make nfs-ganesha's directory", admin("mkdir", {"-p", "--", dir}),
                           admin("rm", {"-rf", "--", dir})});
-    plan.steps.push_back({"write nfs-ganesha's configuration",
-                          admin("sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", conf,
-                                       ganeshaConfig(e, plan.workdir)}),
-                          std::nullopt});
+    plan.steps.push_back(withoutUndo("write nfs-ganesha's configuration",
+                                     admin("sh", {"-c", "printf '%s' \"$2\" > \"$1\"", "sh", conf,
+                                                  ganeshaConfig(e, plan.workdir)}),
+                                     "the directory's undo (rm -rf) takes it away"));
     plan.steps.push_back({"start nfs-ganesha exporting " + plan.workdir,
                           admin("ganesha.nfsd", {"-f", conf, "-L", log, "-p", pid}),
                           stopByPidFile(pid, "ganesha")});
@@ -292,21 +311,21 @@ void planGanesha(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayou
     for (int v : e.nfsVersions)
         ready += std::string(ready.empty() ? "" : " && ") + "rpcinfo -T tcp 127.0.0.1 nfs " +
                  std::to_string(v) + (v == 3 ? " && rpcinfo -T tcp 127.0.0.1 mountd 3" : "");
-    plan.steps.push_back(
-        {"wait until nfs-ganesha serves NFS",
-         admin("sh",
-               {"-c",
-                "i=0; while [ $i -lt 300 ]; do "
-                "{ " +
-                    ready +
-                    "; } >/dev/null 2>&1 && exit 0; "
-                    "p=$(cat \"$1\" 2>/dev/null) && ! kill -0 \"$p\" 2>/dev/null && "
-                    "{ echo \"ganesha.nfsd exited; the end of $2:\" >&2; tail -n 5 \"$2\" >&2; "
-                    "exit 1; }; sleep 0.1; i=$((i+1)); done; "
-                    "echo \"nfs-ganesha does not answer NFS calls after 30 s; see $2\" >&2; "
-                    "exit 1",
-                "sh", pid, log}),
-         std::nullopt});
+    plan.steps.push_back(withoutUndo(
+        "wait until nfs-ganesha serves NFS",
+        admin("sh",
+              {"-c",
+               "i=0; while [ $i -lt 300 ]; do "
+               "{ " +
+                   ready +
+                   "; } >/dev/null 2>&1 && exit 0; "
+                   "p=$(cat \"$1\" 2>/dev/null) && ! kill -0 \"$p\" 2>/dev/null && "
+                   "{ echo \"ganesha.nfsd exited; the end of $2:\" >&2; tail -n 5 \"$2\" >&2; "
+                   "exit 1; }; sleep 0.1; i=$((i+1)); done; "
+                   "echo \"nfs-ganesha does not answer NFS calls after 30 s; see $2\" >&2; "
+                   "exit 1",
+               "sh", pid, log}),
+        onlyWaits));
 }
 
 } // namespace

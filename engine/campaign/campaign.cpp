@@ -349,7 +349,7 @@ Expected<void> CampaignRunner::runStages(std::int64_t id, const Target& target) 
 }
 
 Expected<CampaignResult> CampaignRunner::run() {
-    const Target target = inspectTarget(runner_, scenario_, probes_);
+    const Target target = inspectTarget(runner_, scenario_, probes_, scenario_.host.os);
     // The plans are written for what the target runs.
     if (!scenario_.host.os)
         scenario_.host.os = target.os;

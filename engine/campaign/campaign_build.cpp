@@ -105,13 +105,13 @@ void CampaignRunner::describeMachine(const ScenarioLayout& layout, const Target&
                                      BuiltLayout& built) {
     WorkloadContext& ctx = built.ctx;
     ctx.ramBytes = target.ramBytes;
-    ctx.os = layout.guest ? layout.guest->os : scenario_.host.os.value_or(TargetOs::Linux);
+    ctx.os = workloadOs(scenario_, layout);
     ctx.root = target.root;
     ctx.exported = exportTarget(layout, ctx.workdir);
     std::string kernel = target.inventory.value("kernel", std::string());
     if (built.where != &runner_) {
         // The guest's memory is what bonnie++ must exceed, and its tools are the ones that run.
-        const Target inside = inspectTarget(*built.where, scenario_, probes_);
+        const Target inside = inspectTarget(*built.where, scenario_, probes_, ctx.os);
         ctx.ramBytes = inside.ramBytes;
         ctx.root = inside.root;
         kernel = inside.inventory.value("kernel", std::string());

@@ -40,8 +40,11 @@ struct Target {
     json inventory;
 };
 
-// What the target is: CPU, memory, kernel, disks (lsblk), tool versions.
-Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes);
+// What the target is: CPU, memory, kernel, disks (lsblk), tool versions. `os` is what the
+// scenario says the target runs (the host's, or a guest's), asked (uname -s) where it says nothing:
+// a FreeBSD guest's memory comes from sysctl as a FreeBSD host's does.
+Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes,
+                     std::optional<TargetOs> os);
 
 // What a guest's runs carry: how the VM was set up, and its memory as the guest sees it.
 std::vector<std::string> guestCaveats(const ScenarioLayout& layout, Runner& guest);
@@ -220,7 +223,7 @@ private:
                                 const ScenarioWorkload& w, const WorkloadContext& ctx,
                                 const std::optional<std::string>& cacheNote);
     Expected<void> settle(Run& run, RunStatus status, std::string reason);
-    std::vector<std::string> dropCaches(Runner& where);
+    std::vector<std::string> dropCaches(Runner& where, TargetOs os);
     // SSD preconditioning (campaign_conditioning.cpp).
     Expected<void> condition(const BuiltLayout& built);
     Expected<ConditioningStep> conditioningStep(const BuiltLayout& built, const Probe& probe,

@@ -76,13 +76,13 @@ void noteWholeRecords(Run& run, const ScenarioLayout& layout, const ScenarioWork
 
 } // namespace
 
-std::vector<std::string> CampaignRunner::dropCaches(Runner& where) {
+std::vector<std::string> CampaignRunner::dropCaches(Runner& where, TargetOs os) {
     if (!scenario_.coldCache)
         return {"page cache not dropped: cache = \"warm\" in the scenario"};
     if (!scenario_.dropCaches)
         return {"page cache not dropped: drop_caches = false in the scenario"};
     (void)where.run(simple("sync", {}, 600));
-    if (&where == &runner_ && scenario_.host.os == TargetOs::FreeBsd)
+    if (os == TargetOs::FreeBsd) // the host's, or a FreeBSD guest's
         return {"page cache not dropped: FreeBSD has no drop_caches; ZFS's primarycache=metadata "
                 "(cache = \"cold\") keeps file data out of the ARC"};
     auto r = where.run(simple("sysctl", {"-q", "-w", "vm.drop_caches=3"}));
@@ -287,7 +287,7 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
         addCommand(run, *mc, built, w);
         cacheNote = cacheNoteFor(*mc, ctx, w, built, scenario_.coldCache);
     }
-    const auto cacheNotes = dropCaches(*built.where);
+    const auto cacheNotes = dropCaches(*built.where, ctx.os);
     run.caveats.insert(run.caveats.end(), cacheNotes.begin(), cacheNotes.end());
     run.startedAt = store_.now();
     LB_TRY(id, store_.beginRun(built.id, run));

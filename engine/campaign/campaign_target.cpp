@@ -136,15 +136,16 @@ json toolVersions(Runner& runner, const Scenario& scenario, const ProbeRegistry&
 
 } // namespace
 
-Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes) {
+Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegistry& probes,
+                     std::optional<TargetOs> os) {
     Target t;
     t.inventory["target"] = runner.target();
-    if (auto os = detectOs(runner))
-        t.os = *os;
+    if (auto asked = detectOs(runner))
+        t.os = *asked;
     else
-        t.inventory["os_problem"] = os.error().message;
-    t.inventory["os"] = enumName(scenario.host.os.value_or(t.os));
-    if (scenario.host.os.value_or(t.os) == TargetOs::FreeBsd)
+        t.inventory["os_problem"] = asked.error().message;
+    t.inventory["os"] = enumName(os.value_or(t.os));
+    if (os.value_or(t.os) == TargetOs::FreeBsd)
         inspectFreeBsd(runner, scenario, t);
     else
         readMeminfo(runner, t);

@@ -1,6 +1,6 @@
-// The plan of a layout as data: ordered steps, each a command with the command that undoes it,
-// and where the steps run. Built by engine/build/plan.h (and engine/build/serve.h for its export),
-// applied and journaled by engine/store/journal.h.
+// The plan of a layout as data: ordered steps, each a command with the command that undoes it
+// or the reason it has none, and where the steps run. Built by engine/build/plan.h (and
+// engine/build/serve.h for its export), applied and journaled by engine/store/journal.h.
 #pragma once
 
 #include "engine/base/names.h"
@@ -27,6 +27,9 @@ struct PlanStep {
     Command command;
     std::optional<Command> undo;
     bool optional = false; // a failure is journaled and the build goes on (TRIM where supported)
+    // Why a step without an undo has none ("wiped signatures cannot be restored"), shown where its
+    // undo would be: a step never pretends to be undone by running it again.
+    std::string noUndo;
     bool operator==(const PlanStep&) const = default;
 };
 

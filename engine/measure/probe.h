@@ -120,8 +120,11 @@ struct WorkloadClient {
 // Where and how a workload runs.
 struct WorkloadContext {
     std::string workdir;        // a directory on the layout under test
-    std::uint64_t ramBytes = 0; // the target's memory
+    std::uint64_t ramBytes = 0; // the target's memory; 0 when it is not known
     bool root = false;
+    // A dry run (`plan`), not a run: what only the target can tell and nobody asked it (its
+    // memory) is shown as a marked placeholder, "<2 × target memory, MiB>"; a run refuses it.
+    bool dryRun = false;
     bool directIo = true;          // the file system accepts O_DIRECT
     TargetOs os = TargetOs::Linux; // what runs the tools: their command lines follow it
     int iteration = 0;

@@ -22,6 +22,12 @@ const ScenarioLayout& Scenario::baseline() const {
     return *it;
 }
 
+std::optional<std::uint64_t> knownMemoryBytes(const ScenarioGuest& g) {
+    if (g.hypervisor == Hypervisor::Qemu || g.hypervisor == Hypervisor::Bhyve || g.memoryStated)
+        return g.memoryBytes;
+    return std::nullopt;
+}
+
 std::optional<LayoutKind> ScenarioLayout::mdKind() const {
     if (isMd(kind))
         return kind;

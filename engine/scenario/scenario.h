@@ -103,6 +103,7 @@ struct ScenarioGuest {
     // else TCG, found out from the guest's kernel and said with every result.
     std::string accel = "auto";
     std::uint64_t memoryBytes = 4ULL << 30;
+    bool memoryStated = false; // the scenario gave `memory` (else memoryBytes is the default)
     int cpus = 2;
     std::string cache = "none"; // qemu/libvirt disk cache mode
     std::string aio = "threads";
@@ -115,6 +116,11 @@ struct ScenarioGuest {
     std::string attachAs = "vdb"; // target device name given to attach-disk / block-attach
     bool operator==(const ScenarioGuest&) const = default;
 };
+
+// The guest's memory where the scenario knows it: what a qemu or bhyve guest is started with, or
+// what the scenario states of a libvirt or Xen domain, which runs with its own; nothing where only
+// asking the guest can tell (as a campaign does).
+std::optional<std::uint64_t> knownMemoryBytes(const ScenarioGuest& g);
 
 // A layout served to clients over iSCSI and/or NFS while its workloads run ([layouts.export]).
 // The export is built by plan steps with their undos, after the layout, so the journal tears it

@@ -287,7 +287,10 @@ const std::vector<OptionSpec> guestKeys{
     {.name = "memory",
      .label = "Memory",
      .type = T::Size,
-     .help = "The guest's memory, at least 64M",
+     .help =
+         "The guest's memory, at least 64M: qemu and bhyve start the guest with it; for a "
+         "libvirt or Xen domain, the memory it has, for plan to size bonnie++ by (a run asks the "
+         "guest)",
      .min = 64 << 20,
      .defaultValue = "4G"},
     {.name = "cpus",

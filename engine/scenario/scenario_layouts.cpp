@@ -193,6 +193,7 @@ Expected<void> parseGuestMachine(const toml::table& t, const std::string& where,
     if (memory < 64 * 1024 * 1024)
         return badInput(rep.at(t, "memory", where + "memory", "must be at least 64M"));
     g.memoryBytes = memory;
+    g.memoryStated = t.contains("memory");
     LB_TRY(cpus, getInt(t, guestKey("cpus"), where, rep));
     g.cpus = static_cast<int>(cpus);
     LB_TRY(cache, getChoice(t, guestKey("cache"), where, rep));

@@ -124,11 +124,11 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
     const LayoutPlan& plan = out.parts.back(); // the part the workloads run on
     WorkloadContext ctx;
     ctx.workdir = plan.workdir;
-    // A qemu or bhyve guest started by the plan has the memory it is given.
-    ctx.ramBytes = layout.guest && (layout.guest->hypervisor == Hypervisor::Qemu ||
-                                    layout.guest->hypervisor == Hypervisor::Bhyve)
-                       ? layout.guest->memoryBytes
-                       : host.ramBytes;
+    ctx.dryRun = true;
+    // The tools run where the campaign runs them, written for that system; in a guest with the
+    // guest's memory (as the scenario knows it), never the host's or this machine's.
+    ctx.os = workloadOs(scenario, layout);
+    ctx.ramBytes = layout.guest ? knownMemoryBytes(*layout.guest).value_or(0) : host.ramBytes;
     if (layout.guest) {
         const auto guestTarget = parseSshUrl(layout.guest->target);
         ctx.root = guestTarget && guestTarget->user == "root";
@@ -160,13 +160,28 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
     return out;
 }
 
+// The system this program runs on.
+constexpr TargetOs thisOs =
+#if defined(__FreeBSD__)
+    TargetOs::FreeBsd;
+#else
+    TargetOs::Linux;
+#endif
+
 } // namespace
 
 DryRunHost localDryRunHost(const Scenario& scenario) {
     DryRunHost host;
+    // Root as the ssh user is, or as whoever plans (who builds the layouts runs as root).
+    const std::string& target = scenario.host.target;
+    const auto ssh = parseSshUrl(target);
+    host.root = ssh && !ssh->user.empty() ? ssh->user == "root" : geteuid() == 0;
+    // Another machine, or another system than this one: plan asks it nothing, so its memory and
+    // its disks' sizes are not known here (the plan shows placeholders for them).
+    if ((!target.empty() && target != "local") || scenario.host.os.value_or(thisOs) != thisOs)
+        return host;
     host.ramBytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
                     static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-    host.root = geteuid() == 0;
     for (const auto& d : scenario.disks) {
         if (d.device.empty())
             continue;

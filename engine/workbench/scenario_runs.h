@@ -86,7 +86,7 @@ void inspectReviewedDevices(CampaignReview& review, Runner& runner,
 // What a dry run assumes of the machine the scenario would run on (its runs read the real
 // figures from each target).
 struct DryRunHost {
-    std::uint64_t ramBytes = 0;
+    std::uint64_t ramBytes = 0; // 0: not known (the plan shows a placeholder where it counts)
     bool root = false;
     std::map<std::string, std::uint64_t> deviceBytes; // block device sizes, by path
 };
@@ -119,7 +119,9 @@ struct DryRun {
 
 // What this machine is, for a dry run of a scenario here: its memory, whether this process is
 // root, and the sizes of the scenario's block devices from sysfs (a device that is missing or not
-// a block device has none). Nothing is run.
+// a block device has none). Nothing is run. For a scenario whose host is another machine (an ssh
+// target, or a system other than this one's) its memory and disk sizes are not known: only
+// whether it runs as root (as its ssh user, else as whoever plans).
 DryRunHost localDryRunHost(const Scenario& scenario);
 
 // Every command a scenario would run — each layout's plan with its undo, and each workload's

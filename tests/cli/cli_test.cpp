@@ -310,6 +310,18 @@ TEST_F(Cli, PlanOfTheSeedsFreeBsdBuildUsesFreeBsdTools) {
         EXPECT_NE(steps.find(tool), std::string::npos) << tool << " in " << steps;
     for (const char* tool : {"sgdisk", "partx", "blkdiscard", "mdadm"})
         EXPECT_EQ(steps.find(tool), std::string::npos) << tool << " in " << steps;
+    // The workloads as the FreeBSD run writes them: its dd counts blocks (it has no count_bytes),
+    // and bonnie++'s size, twice a memory plan cannot ask, is a marked placeholder.
+    std::map<std::string, json> workloads;
+    for (const auto& w : plan["layouts"][0]["workloads"])
+        workloads[w["name"]] = w;
+    const std::string xz = workloads["xz"]["prepare"].dump();
+    EXPECT_EQ(xz.find("count_bytes"), std::string::npos) << xz;
+    EXPECT_NE(xz.find("\"iflag=fullblock\""), std::string::npos) << xz;
+    const auto bonnie = workloads["bonnie"]["argv"].get<std::vector<std::string>>();
+    EXPECT_EQ(
+        std::vector<std::string>(bonnie.begin() + 3, bonnie.begin() + 7),
+        (std::vector<std::string>{"-s", "<2 × target memory, MiB>", "-r", "<target memory, MiB>"}));
     // The text says what the plan is written from: no FreeBSD host answers here.
     const auto text =
         lb({"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-freebsd-bare.toml"},
@@ -378,6 +390,33 @@ TEST_F(Cli, PlanOfTheSeedScenarioListsEveryCommand) {
     const auto randfile = workloads["randfile"]["argv"].get<std::vector<std::string>>();
     EXPECT_NE(std::find(randfile.begin(), randfile.end(), "--size=107374182400"), randfile.end());
     EXPECT_EQ(workloads["xz"]["argv"][1], "-T0");
+    // In the FreeBSD guest: FreeBSD's dd (no count_bytes), as the run writes it, and bonnie++ at
+    // twice the guest's 28 G, never the planning machine's memory.
+    const auto dd = workloads["xz"]["prepare"][0].get<std::vector<std::string>>();
+    EXPECT_EQ(dd, (std::vector<std::string>{"dd", "if=/dev/urandom",
+                                            "of=/mnt/lb-md6-guest-zfs/lb-xz-input", "bs=1048576",
+                                            "count=4096", "iflag=fullblock", "conv=fsync"}));
+    const auto bonnie = workloads["bonnie"]["argv"].get<std::vector<std::string>>();
+    EXPECT_EQ(std::vector<std::string>(bonnie.begin() + 3, bonnie.begin() + 7),
+              (std::vector<std::string>{"-s", "57344", "-r", "28672"}));
+    // Wiping a member's signatures has no undo, and says so; no step is its own undo.
+    const auto wipe = find(guest, "wipefs", "/dev/sdb1");
+    ASSERT_FALSE(wipe.is_null());
+    EXPECT_TRUE(wipe["undo"].is_null());
+    EXPECT_EQ(wipe["no_undo"], "wiped signatures cannot be restored");
+    for (const auto* layout : {&bare, &guest})
+        for (const auto& s : (*layout)["steps"])
+            EXPECT_NE(s["undo"], s["argv"]) << s.dump();
+    const auto text = lb(
+        {"plan", std::string(LAYOUTBENCH_SOURCE_DIR) + "/scenarios/seed-2019-bare-vs-guest.toml"},
+        false);
+    EXPECT_NE(text.out.find("  -- on the guest (ssh://root@freebsd-zfs, freebsd)\n"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find(". wipefs -a /dev/sdb1\n     no undo: wiped signatures cannot be "
+                            "restored\n"),
+              std::string::npos)
+        << text.out;
 }
 
 // `plan` says how the runs are ordered and repeated: the shipped quick scenario's two layouts

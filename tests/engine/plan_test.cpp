@@ -618,11 +618,107 @@ TEST(Plan, EveryDestructiveStepOnAnArrayHasItsUndo) {
         if (p == "mdadm" && step.command.args.front() == "--create") {
             ASSERT_TRUE(step.undo) << step.description;
         }
-        if (p == "mount" || p == "wipefs" || p == "mkdir") {
+        if (p == "mount" || p == "mkdir") {
             EXPECT_TRUE(step.undo) << step.description;
         }
     }
     EXPECT_EQ(plan->workdir, "/srv/lb/mnt-arr");
+}
+
+// Running wipefs again does not bring the signatures back: the step says it has no undo, and the
+// array's own undo stops it and clears its superblock from every member (so nothing assembles it
+// again), where the members' wipefs used to be "undone" by itself.
+TEST(Plan, WipingSignaturesHasNoUndoAndTheArraysUndoClearsItsMembers) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "r5"
+kind = "md-raid5"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
+underprovision = 0.8
+[[drills]]
+layout = "r5"
+action = "md-grow"
+disks = ["ssd-f"]
+)");
+    auto plan = planLayout(s, s.layouts[1]);
+    ASSERT_TRUE(plan) << plan.error().message;
+    int wipes = 0;
+    for (const auto& step : plan->steps) {
+        if (step.command.program == "wipefs") {
+            ++wipes;
+            EXPECT_FALSE(step.undo) << step.description;
+            EXPECT_EQ(step.noUndo, "wiped signatures cannot be restored");
+            EXPECT_EQ(undoText(step), "no undo: wiped signatures cannot be restored");
+        }
+        if (step.command.program == "mdadm") {
+            ASSERT_TRUE(step.undo);
+            EXPECT_EQ(step.undo->toUserOutput(),
+                      "sh -c 'mdadm --stop \"$1\" && shift && wipefs -a \"$@\"' sh /dev/md/lb-r5 "
+                      "/dev/sdb1 /dev/sdc1 /dev/sdd1 /dev/sde1 /dev/sdf1");
+        }
+    }
+    EXPECT_EQ(wipes, 5) << "four members and the drill's spare";
+    EXPECT_NE(describePlan(*plan).find(". wipefs -a /dev/sdb1\n"
+                                       "     no undo: wiped signatures cannot be restored\n"),
+              std::string::npos)
+        << describePlan(*plan);
+}
+
+// No step is undone by running it again, and a step without an undo says why, in every plan the
+// golden files hold (md, ZFS, guests of every hypervisor, exports, FreeBSD): each numbered step
+// (its command may span lines) is followed by "undo: <another command>" or "no undo: <why>".
+TEST(Plan, EveryGoldenStepHasAnotherCommandAsItsUndoOrSaysWhyNone) {
+    const std::regex step(R"(^  \d+\. (.*?)(   \(where supported; a failure is skipped\))?$)");
+    int files = 0, steps = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/plans")) {
+        std::ifstream in(entry.path());
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);)
+            lines.push_back(line);
+        ++files;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            std::smatch m;
+            if (!std::regex_match(lines[i], m, step))
+                continue;
+            SCOPED_TRACE(entry.path().filename().string() + ":" + std::to_string(i + 1));
+            ++steps;
+            std::size_t j = i + 1;
+            while (j < lines.size() && !lines[j].starts_with("     undo: ") &&
+                   !lines[j].starts_with("     no undo: ") && !std::regex_match(lines[j], step))
+                ++j;
+            ASSERT_LT(j, lines.size()) << "the last step says nothing of its undo";
+            const std::string& said = lines[j];
+            if (said.starts_with("     undo: ")) {
+                EXPECT_NE(said.substr(11), m[1].str()) << "a step undone by itself";
+            } else {
+                EXPECT_TRUE(said.starts_with("     no undo: ")) << "nothing said: " << said;
+                EXPECT_GT(said.size(), std::string("     no undo: ").size()) << "no reason";
+            }
+        }
+    }
+    EXPECT_GE(files, 20);
+    EXPECT_GE(steps, 200);
+}
+
+TEST(Plan, WorkloadsRunOnTheGuestsSystemInAGuestElseOnTheHosts) {
+    auto s = scenarioWith(R"([[layouts]]
+name = "bsd"
+kind = "guest"
+inner = "md-raid1"
+disks = ["ssd-b", "ssd-c"]
+[layouts.guest]
+hypervisor = "xen"
+domain = "freebsd-zfs"
+os = "freebsd"
+layout = "zfs-stripe"
+target = "ssh://root@freebsd-zfs"
+)");
+    EXPECT_EQ(workloadOs(s, s.layouts[0]), TargetOs::Linux) << "no os said: Linux, as the plans";
+    EXPECT_EQ(workloadOs(s, s.layouts[1]), TargetOs::FreeBsd);
+    s.host.os = TargetOs::FreeBsd;
+    EXPECT_EQ(workloadOs(s, s.layouts[0]), TargetOs::FreeBsd);
+    s.layouts[1].guest->os = TargetOs::Linux;
+    EXPECT_EQ(workloadOs(s, s.layouts[1]), TargetOs::Linux);
 }
 
 } // namespace

@@ -180,7 +180,8 @@ std::string where(const Case& c, const OptionSpec& key) {
            std::to_string(static_cast<int>(c.table)) + ", key " + key.name;
 }
 
-// The parsed scenario without what differs with the text alone (the text, line numbers).
+// The parsed scenario without what differs with the text alone (the text, line numbers, whether
+// it stated a guest's memory: a Xen or libvirt domain's is otherwise not known).
 Scenario normalized(Scenario s) {
     s.text.clear();
     for (auto& d : s.disks)
@@ -189,6 +190,8 @@ Scenario normalized(Scenario s) {
         l.line = 0;
         if (l.exported)
             l.exported->line = 0;
+        if (l.guest)
+            l.guest->memoryStated = false;
     }
     for (auto& w : s.workloads)
         w.line = 0;

@@ -1914,6 +1914,10 @@ private slots:
         // The dir baseline's step, then the mirror's: the sparse files, the mount point, the pool.
         QVERIFY2(lines.contains(QStringLiteral("truncate -s 67108864 -- %1 => rm -f -- %1").arg(a)),
                  qPrintable(lines.join(QLatin1Char('\n'))));
+        // A step without an undo says so, and why, where its undo would be.
+        QVERIFY2(lines.contains(
+                     QStringLiteral("test '!' -e %1 => no undo: a check changes nothing").arg(a)),
+                 qPrintable(lines.join(QLatin1Char('\n'))));
         const QStringList create = lines.filter(QStringLiteral("zpool create"));
         QCOMPARE(create.size(), 1);
         QVERIFY2(create.front().startsWith(QStringLiteral("zpool create -f -o ashift=12")),

@@ -743,6 +743,33 @@ TEST(BonnieProbe, RamOptionReplacesTheTargetsRam) {
     EXPECT_TRUE(mc.caveats.empty());
 }
 
+// Twice a memory nobody asked the target: a plan shows a marked placeholder in the command, a run
+// refuses to guess (it used to run bonnie++ -s 2 -r 1).
+TEST(BonnieProbe, AnUnknownMemoryIsAPlaceholderInAPlanAndRefusedInARun) {
+    auto ctx = context();
+    ctx.ramBytes = 0;
+    const auto refused = probe("bonnie").command(options(probe("bonnie")), ctx);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("the target's memory is not known"), std::string::npos)
+        << refused.error().message;
+    ctx.dryRun = true;
+    const auto planned = command(probe("bonnie"), options(probe("bonnie")), ctx);
+    EXPECT_EQ(after(planned.command.args, "-s"), "<2 × target memory, MiB>");
+    EXPECT_EQ(after(planned.command.args, "-r"), "<target memory, MiB>");
+    EXPECT_FALSE(planned.workingSetBytes);
+}
+
+TEST(BonnieProbe, AGivenSizeNeedsNoMemoryAndSaysTheCacheMayServeReads) {
+    auto ctx = context();
+    ctx.ramBytes = 0;
+    const auto mc = command(probe("bonnie"), options(probe("bonnie"), {{"size", "20G"}}), ctx);
+    EXPECT_EQ(after(mc.command.args, "-s"), "20480");
+    EXPECT_EQ(after(mc.command.args, "-r"), "10240");
+    ASSERT_EQ(mc.caveats.size(), 1u);
+    EXPECT_NE(mc.caveats[0].find("a memory nobody asked the target"), std::string::npos)
+        << mc.caveats[0];
+}
+
 TEST(BonnieProbe, FilesFastAndMachineNameReachTheArgv) {
     const auto mc =
         command(probe("bonnie"),
