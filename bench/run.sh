@@ -20,10 +20,14 @@ trap 'rm -rf "$work"' EXIT
 
 rows=()
 # row LABEL MEASURED GOAL_TEXT MET(0/1) NOTE
+# With LB_BENCH_TSV=FILE each figure is also written there as "LABEL<TAB>NUMBER" (bench/ab.sh).
 row() {
     local verdict=missed
     [[ $4 == 1 ]] && verdict=met
     rows+=("$(printf '%-52s %14s   %-12s %-6s %s' "$1" "$2" "$3" "$verdict" "$5")")
+    if [[ -n ${LB_BENCH_TSV:-} ]]; then
+        printf '%s\t%s\n' "$1" "${2%% *}" >>"$LB_BENCH_TSV"
+    fi
 }
 # ge A B / le A B: the comparison as 1 or 0 (awk: the figures are decimals).
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? 1 : 0 }'; }
