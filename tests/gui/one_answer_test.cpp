@@ -137,17 +137,16 @@ Statement statementOf(const nlohmann::json& j) {
     return s;
 }
 
-// The metrics of a note as every output writes them (noteMetricsText's form), from the set the
-// JSON gives.
-std::string metricsText(const NoteLine& line, const Statement& s, std::size_t shown = 4) {
-    if (line.metrics.size() == s.metrics.size() && s.metrics.size() > 1)
-        return "every compared metric";
-    if (line.metrics.size() <= shown + 1)
-        return joinedText(line.metrics, ", ");
-    const std::vector<std::string> first(line.metrics.begin(),
-                                         line.metrics.begin() + static_cast<long>(shown));
-    return joinedText(first, ", ") + " and " + std::to_string(line.metrics.size() - shown) +
-           " more";
+// The metrics of a note as every output writes them (noteMetricsText), of the set the JSON
+// gives.
+std::string metricsText(const NoteLine& line, const Statement& s) {
+    Comparison c;
+    for (const auto& name : s.metrics) {
+        MetricComparison m;
+        m.name = name;
+        c.metrics.push_back(std::move(m));
+    }
+    return noteMetricsText(line, c);
 }
 
 std::string capitalised(std::string s) {
