@@ -320,7 +320,7 @@ Group& groupFor(std::vector<Group>& groups, const std::string& job, const std::s
     if (!client.empty())
         g.prefix += "@" + client;
     g.membersNoun = "jobs named '" + job + "'" + (client.empty() ? "" : " on " + client) +
-                    " (numjobs>1 without group_reporting)";
+                    " in one fio invocation (numjobs>1 without group_reporting)";
     return g;
 }
 

@@ -499,9 +499,10 @@ std::string unplacedCaveat(const Reader& r) {
 
 } // namespace
 
-Expected<ParsedRun> parseNormal(std::string_view text) {
+Expected<ParsedRun> parseNormal(std::string_view text, int firstLine) {
     Reader r;
-    for (const auto& line : text::lines(text)) {
+    for (auto line : text::lines(text)) {
+        line.number += firstLine - 1;
         const auto [host, t] = splitHostPrefix(lastSegment(line.text));
         r.linePrefixHost = escapeInvalidUtf8(host);
         if (t.empty())
@@ -518,7 +519,8 @@ Expected<ParsedRun> parseNormal(std::string_view text) {
         ++r.unplacedCount;
     }
     if (r.entries.empty())
-        return badInput("1: no job in fio's normal output ('<job>: (groupid=0, jobs=1): err=')");
+        return badInput(std::to_string(firstLine) +
+                        ": no job in fio's normal output ('<job>: (groupid=0, jobs=1): err=')");
     LB_TRY_VOID(checkBlocks(r));
     json_doc::Document document;
     document.toolVersion = std::move(r.toolVersion);

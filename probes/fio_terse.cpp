@@ -195,7 +195,7 @@ bool isFioLogLine(std::string_view line) {
 
 } // namespace
 
-Expected<ParsedRun> parseTerse(std::string_view text) {
+Expected<ParsedRun> parseTerse(std::string_view text, int firstLine) {
     json jobs = json::array();
     std::string fioVersion;
     std::string terseVersion;
@@ -207,13 +207,14 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
         }
         if (terseVersion.empty())
             terseVersion = std::string(1, text::trim(line.text).front());
-        auto job = jobOf(text::trim(line.text), line.number, fioVersion);
+        auto job = jobOf(text::trim(line.text), line.number + firstLine - 1, fioVersion);
         if (!job)
             return fail(job.error());
         jobs.push_back(std::move(*job));
     }
     if (jobs.empty())
-        return badInput("1: terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
+        return badInput(std::to_string(firstLine) +
+                        ": terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
     const json root{{"fio version", fioVersion}, {"jobs", std::move(jobs)}};
     // A job name need not be UTF-8; JSON text must be (dump would throw): escaped, it stays.
     auto run = parseJson(dumpJson(root), logLines);

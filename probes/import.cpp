@@ -12,6 +12,7 @@
 #include "probes/fio_json.h"
 #include "probes/fio_json_compat.h"
 #include "probes/fio_normal.h"
+#include "probes/fio_runs.h"
 #include "probes/fio_terse.h"
 #include "probes/iozone.h"
 #include "probes/json_locate.h"
@@ -157,26 +158,84 @@ std::vector<Found> wholeText(std::string text, ParsedRun run) {
     return runs;
 }
 
+// "LINE: message" of a part that starts at line `first` of the whole text, with the whole's line.
+std::string shifted(const std::string& message, int first) {
+    const auto colon = message.find(": ");
+    if (first <= 1 || colon == 0 || colon == std::string::npos ||
+        message.find_first_not_of("0123456789") != colon)
+        return message;
+    return std::to_string(std::stoll(message.substr(0, colon)) + first - 1) + message.substr(colon);
+}
+
+Expected<ParsedRun> fioJsonPart(std::string_view part, int first) {
+    auto run = fio::parseJson(part);
+    if (!run)
+        return badInput(shifted(withFioLine(part, run.error().message), first));
+    run->origin = fioJsonOrigin(*run, part);
+    return run;
+}
+
+// A part of fio's normal output in which fio printed no job's results (it stopped before any
+// ran: "fio: maximum number of jobs (1) reached"): a failed run quoting fio's own lines.
+Expected<ParsedRun> fioNormalPart(std::string_view part, int first) {
+    if (fio::looksLikeNormal(part))
+        return fio::parseNormal(part, first);
+    ParsedRun run;
+    run.workload = "fio";
+    run.failed = true;
+    std::string said; // fio's complaints, as it printed them
+    for (const auto& line : text::lines(part)) {
+        const auto t = text::trim(line.text);
+        if (t.starts_with("fio-") && t.find(' ') == std::string_view::npos)
+            run.toolVersion = escapeInvalidUtf8(t);
+        if (t.starts_with("fio: ") || t.starts_with("Error: ") || t.starts_with("error: "))
+            said += (said.empty() ? "" : "; ") + escapeInvalidUtf8(t);
+    }
+    run.failureReason = "fio printed no job's results" + (said.empty() ? "" : ": " + said);
+    const std::string_view version = run.toolVersion;
+    run.origin.format =
+        "fio " + (version.empty() ? "" : std::string(version.substr(4)) + " ") + "normal output";
+    return run;
+}
+
+// One run per fio invocation the text holds (fio_runs.h), each read from its own part and
+// keeping that part as its raw output; a text of one invocation is one run of the whole text.
+template <typename Parse>
+Expected<std::vector<Found>> perInvocation(std::string text,
+                                           const std::vector<fio::Invocation>& parts, Parse parse) {
+    if (parts.size() <= 1) {
+        LB_TRY(run, parse(std::string_view(text), 1));
+        return wholeText(std::move(text), std::move(run));
+    }
+    std::vector<Found> runs;
+    const std::string of = " of " + std::to_string(parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const auto& p = parts[i];
+        const auto part = std::string_view(text).substr(p.begin, p.end - p.begin);
+        LB_TRY(run, parse(part, p.line));
+        run.origin.spec["invocation"] = std::to_string(i + 1) + of;
+        run.caveats.push_back("fio invocation " + std::to_string(i + 1) + of +
+                              " in one file: a run of its own, never added to the others");
+        runs.push_back({p.line, std::string(part), std::move(run)});
+    }
+    return runs;
+}
+
 Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
     switch (format) {
     case ImportFormat::FioJson: {
-        auto run = fio::parseJson(text);
-        if (!run)
-            return badInput(withFioLine(text, run.error().message));
-        run->origin = fioJsonOrigin(*run, text);
-        return wholeText(std::move(text), std::move(*run));
+        const auto parts = fio::jsonInvocations(text);
+        return perInvocation(std::move(text), parts, fioJsonPart);
     }
     case ImportFormat::FioTerse: {
-        auto run = fio::parseTerse(text);
-        if (!run)
-            return fail(run.error());
-        return wholeText(std::move(text), std::move(*run));
+        const auto parts = fio::terseInvocations(text);
+        return perInvocation(std::move(text), parts, [](std::string_view part, int first) {
+            return fio::parseTerse(part, first);
+        });
     }
     case ImportFormat::FioNormal: {
-        auto run = fio::parseNormal(text);
-        if (!run)
-            return fail(run.error());
-        return wholeText(std::move(text), std::move(*run));
+        const auto parts = fio::normalInvocations(text);
+        return perInvocation(std::move(text), parts, fioNormalPart);
     }
     case ImportFormat::BonnieCsv:
         return bonnieCsvRuns(text);
@@ -264,6 +323,11 @@ std::string_view fioJob(std::string_view metric) {
     return job.substr(0, job.find('@'));
 }
 
+bool isFio(ImportFormat f) {
+    return f == ImportFormat::FioJson || f == ImportFormat::FioTerse ||
+           f == ImportFormat::FioNormal;
+}
+
 // What one file holds, counted run by run as they go by, for its one-line description.
 class FileTally {
 public:
@@ -272,6 +336,9 @@ public:
     void add(const Run& r) {
         if (runs_++ == 0)
             firstOrigin_ = r.origin.format;
+        else if (r.origin.format != firstOrigin_ && !r.origin.format.empty() &&
+                 seenOrigins_.size() < maxMachines && seenOrigins_.insert(r.origin.format).second)
+            ++otherOrigins_;
         metrics_ += r.metrics.size();
         failed_ += r.status == RunStatus::Ok ? 0 : 1;
         if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end()) {
@@ -303,6 +370,8 @@ public:
     std::string describe() const {
         std::string out =
             firstOrigin_.empty() ? std::string(importFormatName(format_)) : firstOrigin_;
+        if (otherOrigins_)
+            out += " (and " + plural(otherOrigins_, "other version") + ")";
         if (format_ == ImportFormat::BonnieCsv || format_ == ImportFormat::BonnieText)
             out += ", " +
                    (manyMachines_
@@ -310,8 +379,12 @@ public:
                     : machines_.size() == runs_ || machines_.empty()
                         ? plural(runs_, "machine")
                         : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
-        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse ||
-                 format_ == ImportFormat::FioNormal)
+        else if (isFio(format_) && runs_ > 1)
+            // Several invocations: each a run, same-named entries combined within one only.
+            out += ", " + plural(runs_, "run") + " (one per fio invocation), " +
+                   plural(jobs_.size(), "job") +
+                   (jobEntries_ > 0 ? " (same-named entries combined within an invocation)" : "");
+        else if (isFio(format_))
             out += ", " + plural(jobs_.size(), "job") +
                    (jobEntries_ > jobs_.size()
                         ? " (" + std::to_string(jobEntries_) + " entries combined by name)"
@@ -333,6 +406,8 @@ private:
     static constexpr std::size_t maxMachines = 10000;
     ImportFormat format_;
     std::string firstOrigin_;
+    std::set<std::string> seenOrigins_; // other than the first: a log of several fio versions
+    std::size_t otherOrigins_ = 0;
     std::size_t runs_ = 0, metrics_ = 0, failed_ = 0;
     std::set<std::string> machines_;
     bool manyMachines_ = false;

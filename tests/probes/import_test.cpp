@@ -207,7 +207,7 @@ TEST(ParseResultFile, FioJsonRefusesNegativeAndOverflowingNumbersAtTheirLine) {
     EXPECT_EQ(r.error().message,
               "two.json:" + std::to_string(secondRead) +
                   ": jobs[1].read: its values overflow when added to those of the other jobs "
-                  "named 'twojobs' (numjobs>1 without group_reporting)");
+                  "named 'twojobs' in one fio invocation (numjobs>1 without group_reporting)");
 }
 
 TEST(ParseResultFile, FioJsonErrorsNameTheLineOfTheField) {
