@@ -19,12 +19,14 @@ namespace {
 using text::Line;
 using text::Token;
 
-enum class Form { Gnu, Bsd, FreeBsd, BusyBox };
+enum class Form { Gnu, GnuOld, Bsd, FreeBsd, BusyBox };
 
 std::string_view formName(Form f) {
     switch (f) {
     case Form::Gnu:
         return "dd summary (GNU coreutils)";
+    case Form::GnuOld:
+        return "dd summary (GNU coreutils, old form)";
     case Form::Bsd:
         return "dd summary (BSD)";
     case Form::FreeBsd:
@@ -68,8 +70,10 @@ std::optional<Summary> summaryOf(std::string_view line) {
     s.bytes = tokens[0].text;
     if (const auto t = after(tokens, "transferred")) {
         if (tokens[*t].text == "in" && *t + 1 < tokens.size()) {
-            s.seconds = tokens[*t + 1].text; // "transferred in 10.420047 secs"
-            s.form = Form::Bsd;
+            // "transferred in 10.420047 secs" (BSD) or "... seconds" (GNU before "copied")
+            s.seconds = tokens[*t + 1].text;
+            const bool seconds = *t + 2 < tokens.size() && tokens[*t + 2].text == "seconds";
+            s.form = seconds ? Form::GnuOld : Form::Bsd;
         } else {
             s.seconds = withoutSuffix(withoutSuffix(tokens[*t].text, ","), "s"); // "10.420s,"
             s.form = Form::FreeBsd;

@@ -3,22 +3,12 @@
 #include "probes/import.h"
 
 #include "engine/base/content_hash.h"
-#include "engine/base/utf8.h"
 #include "engine/build/layout_spec.h"
 #include "engine/store/import_stage.h"
-#include "probes/bonnie_csv.h"
-#include "probes/bonnie_text.h"
-#include "probes/dd.h"
-#include "probes/fio_json.h"
-#include "probes/fio_json_compat.h"
-#include "probes/fio_normal.h"
-#include "probes/fio_runs.h"
-#include "probes/fio_terse.h"
-#include "probes/iozone.h"
-#include "probes/json_locate.h"
-#include "probes/text_fields.h"
+#include "probes/import_internal.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -29,17 +19,16 @@
 #include <set>
 #include <stop_token>
 #include <thread>
+#include <unordered_map>
 
 namespace lb {
 
 namespace {
 
-// One run as a parser found it: where it starts, the text it was read from, what it measured.
-struct Found {
-    std::int64_t line = 1;
-    std::string raw;
-    ParsedRun run;
-};
+using import_read::detect;
+using import_read::Found;
+using import_read::located;
+using import_read::probeOf;
 
 Run runFrom(Found found, const std::string& path, const std::string& probe) {
     ParsedRun& parsed = found.run;
@@ -60,239 +49,6 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     if (const auto m = run.origin.spec.find("machine"); m != run.origin.spec.end())
         run.host = m->second;
     return run;
-}
-
-// "PATH:" before a parser's "LINE: FIELD: message"; nothing when there is no file (a paste).
-Unexpected located(const std::string& path, const std::string& message) {
-    return badInput(path.empty() ? message : path + ":" + message);
-}
-
-// fio JSON errors name a byte offset or a JSON path; the line is found from either.
-std::string withFioLine(std::string_view text, const std::string& message) {
-    std::size_t offset = 0;
-    for (const std::string_view prefix : {"invalid JSON at byte ", "truncated JSON at byte "})
-        if (message.starts_with(prefix))
-            offset = std::stoull(message.substr(prefix.size()));
-    if (offset == 0)
-        if (const auto at = json::locatePath(text, message.substr(0, message.find(": "))))
-            offset = *at;
-    // A text cut short ends the JSON at its last byte: name the last line that has any.
-    const auto last = text.find_last_not_of("\r\n");
-    if (last != std::string_view::npos && offset > last)
-        offset = last;
-    return std::to_string(text::lineAt(text, offset)) + ": " + message;
-}
-
-std::optional<ImportFormat> detect(std::string_view text) {
-    if (fio::looksLikeJson(text))
-        return ImportFormat::FioJson;
-    if (fio::looksLikeTerse(text))
-        return ImportFormat::FioTerse;
-    if (fio::looksLikeNormal(text))
-        return ImportFormat::FioNormal;
-    if (bonnie::looksLikeCsv(text))
-        return ImportFormat::BonnieCsv;
-    if (bonnie::looksLikeTable(text))
-        return ImportFormat::BonnieText;
-    if (iozone::looksLikeIozone(text))
-        return ImportFormat::Iozone;
-    if (dd::looksLikeDd(text))
-        return ImportFormat::Dd;
-    for (const auto& line : text::lines(text)) // CSV lines among prose
-        if (bonnie::looksLikeCsv(line.text))
-            return ImportFormat::BonnieText;
-    return std::nullopt;
-}
-
-RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
-    RunOrigin o;
-    const std::string version =
-        run.toolVersion.starts_with("fio-") ? run.toolVersion.substr(4) : run.toolVersion;
-    const bool plus = text.find("\"bins\"") != std::string_view::npos;
-    o.format = "fio " + version + (plus ? " JSON+" : " JSON");
-    o.spec = run.origin.spec; // job_entries and job_groups, as the file has them
-    if (fio::compat::isLegacyVersion(run.toolVersion))
-        o.convertedFrom = {"KiB/s", "KiB (io_bytes)", "us", "ms"};
-    else
-        o.convertedFrom = {"ms (runtime)"};
-    return o;
-}
-
-// One bonnie++ CSV line as a run; nothing for a blank line.
-Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line) {
-    if (text::trim(line).empty())
-        return std::optional<Found>();
-    auto parsed = bonnie::parseCsvLine(line);
-    if (!parsed)
-        return badInput(std::to_string(number) + ": " + parsed.error().message);
-    return std::optional<Found>(Found{number, std::string(line), std::move(*parsed)});
-}
-
-constexpr std::string_view noCsvLines = "1: no bonnie++ CSV lines";
-
-Expected<std::vector<Found>> bonnieCsvRuns(std::string_view text) {
-    std::vector<Found> runs;
-    for (const auto& line : text::lines(text)) {
-        auto run = bonnieCsvLine(line.number, line.text);
-        if (!run)
-            return fail(run.error());
-        if (*run)
-            runs.push_back(std::move(**run));
-    }
-    if (runs.empty())
-        return badInput(std::string(noCsvLines));
-    return runs;
-}
-
-template <typename Pasted> std::vector<Found> found(std::vector<Pasted> pasted) {
-    std::vector<Found> out;
-    for (auto& p : pasted)
-        out.push_back({p.line, std::move(p.raw), std::move(p.run)});
-    return out;
-}
-
-// One run of the whole text (fio JSON and terse), which becomes its raw output uncopied.
-std::vector<Found> wholeText(std::string text, ParsedRun run) {
-    std::vector<Found> runs;
-    runs.push_back({1, std::move(text), std::move(run)});
-    return runs;
-}
-
-// "LINE: message" of a part that starts at line `first` of the whole text, with the whole's line.
-std::string shifted(const std::string& message, int first) {
-    const auto colon = message.find(": ");
-    if (first <= 1 || colon == 0 || colon == std::string::npos ||
-        message.find_first_not_of("0123456789") != colon)
-        return message;
-    return std::to_string(std::stoll(message.substr(0, colon)) + first - 1) + message.substr(colon);
-}
-
-Expected<ParsedRun> fioJsonPart(std::string_view part, int first) {
-    auto run = fio::parseJson(part);
-    if (!run)
-        return badInput(shifted(withFioLine(part, run.error().message), first));
-    run->origin = fioJsonOrigin(*run, part);
-    return run;
-}
-
-// A part of fio's normal output in which fio printed no job's results (it stopped before any
-// ran: "fio: maximum number of jobs (1) reached"): a failed run quoting fio's own lines.
-Expected<ParsedRun> fioNormalPart(std::string_view part, int first) {
-    if (fio::looksLikeNormal(part))
-        return fio::parseNormal(part, first);
-    ParsedRun run;
-    run.workload = "fio";
-    run.failed = true;
-    std::string said; // fio's complaints, as it printed them
-    for (const auto& line : text::lines(part)) {
-        const auto t = text::trim(line.text);
-        if (t.starts_with("fio-") && t.find(' ') == std::string_view::npos)
-            run.toolVersion = escapeInvalidUtf8(t);
-        if (t.starts_with("fio: ") || t.starts_with("Error: ") || t.starts_with("error: "))
-            said += (said.empty() ? "" : "; ") + escapeInvalidUtf8(t);
-    }
-    run.failureReason = "fio printed no job's results" + (said.empty() ? "" : ": " + said);
-    const std::string_view version = run.toolVersion;
-    run.origin.format =
-        "fio " + (version.empty() ? "" : std::string(version.substr(4)) + " ") + "normal output";
-    return run;
-}
-
-// One run per fio invocation the text holds (fio_runs.h), each read from its own part and
-// keeping that part as its raw output; a text of one invocation is one run of the whole text.
-template <typename Parse>
-Expected<std::vector<Found>> perInvocation(std::string text,
-                                           const std::vector<fio::Invocation>& parts, Parse parse) {
-    if (parts.size() <= 1) {
-        LB_TRY(run, parse(std::string_view(text), 1));
-        return wholeText(std::move(text), std::move(run));
-    }
-    std::vector<Found> runs;
-    const std::string of = " of " + std::to_string(parts.size());
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        const auto& p = parts[i];
-        const auto part = std::string_view(text).substr(p.begin, p.end - p.begin);
-        LB_TRY(run, parse(part, p.line));
-        run.origin.spec["invocation"] = std::to_string(i + 1) + of;
-        run.caveats.push_back("fio invocation " + std::to_string(i + 1) + of +
-                              " in one file: a run of its own, never added to the others");
-        runs.push_back({p.line, std::string(part), std::move(run)});
-    }
-    return runs;
-}
-
-Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
-    switch (format) {
-    case ImportFormat::FioJson: {
-        const auto parts = fio::jsonInvocations(text);
-        return perInvocation(std::move(text), parts, fioJsonPart);
-    }
-    case ImportFormat::FioTerse: {
-        const auto parts = fio::terseInvocations(text);
-        return perInvocation(std::move(text), parts, [](std::string_view part, int first) {
-            return fio::parseTerse(part, first);
-        });
-    }
-    case ImportFormat::FioNormal: {
-        const auto parts = fio::normalInvocations(text);
-        return perInvocation(std::move(text), parts, fioNormalPart);
-    }
-    case ImportFormat::BonnieCsv:
-        return bonnieCsvRuns(text);
-    case ImportFormat::BonnieText: {
-        auto runs = bonnie::parsePaste(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    case ImportFormat::Iozone: {
-        auto runs = iozone::parse(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    case ImportFormat::Dd: {
-        auto runs = dd::parse(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    }
-    return badInput("1: unknown format");
-}
-
-// A whole text's format and runs, or the error naming `path` (a file parsed whole, or a paste).
-Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::string& path,
-                                                                 std::string text) {
-    const auto format = detect(text);
-    if (!format && iozone::looksLikeSpreadsheet(text))
-        return located(path, "1: an iozone -Rb spreadsheet (binary Excel) is not imported: "
-                             "import iozone's standard output, which holds the same tables "
-                             "after 'Excel output is below:'");
-    if (!format)
-        return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
-                             "fio JSON, terse or normal output, iozone, dd)");
-    auto runs = parseAs(*format, std::move(text));
-    if (!runs)
-        return located(path, runs.error().message);
-    return std::pair{*format, std::move(*runs)};
-}
-
-std::string_view probeOf(ImportFormat f) {
-    switch (f) {
-    case ImportFormat::BonnieCsv:
-    case ImportFormat::BonnieText:
-        return "bonnie";
-    case ImportFormat::FioJson:
-    case ImportFormat::FioTerse:
-    case ImportFormat::FioNormal:
-        return "fio";
-    case ImportFormat::Iozone:
-        return "iozone";
-    case ImportFormat::Dd:
-        return "dd";
-    }
-    return "imported";
 }
 
 // Why a run that did not fail gave no metric: what its parser noted, or that nothing was there.
@@ -333,7 +89,28 @@ class FileTally {
 public:
     explicit FileTally(ImportFormat format) : format_(format) {}
 
+    // Whether the run repeats one met before in this file (the same content hash, which the run
+    // must have): not stored, and named in the description.
+    bool repeated(const Run& r) {
+        const auto [earlier, isNew] = hashes_.try_emplace(keyOf(r.contentHash), r.sourceLine);
+        if (isNew)
+            return false;
+        if (++repeats_ <= shownRepeats)
+            repeatLines_ += (repeatLines_.empty() ? "" : ", ") + std::string("line ") +
+                            std::to_string(r.sourceLine) + " repeats line " +
+                            std::to_string(earlier->second);
+        return true;
+    }
+
     void add(const Run& r) {
+        if (r.probe != probeOf(format_)) { // another tool's runs in the same file
+            others_[r.origin.format.empty() ? r.probe : r.origin.format] += 1;
+            otherMetrics_ += r.metrics.size();
+            failed_ += r.status == RunStatus::Ok ? 0 : 1;
+            ++allRuns_;
+            return;
+        }
+        ++allRuns_;
         if (runs_++ == 0)
             firstOrigin_ = r.origin.format;
         else if (r.origin.format != firstOrigin_ && !r.origin.format.empty() &&
@@ -363,8 +140,8 @@ public:
             jobGroups_ += static_cast<std::size_t>(std::stoull(g->second));
     }
 
-    std::size_t runs() const { return runs_; }
-    std::size_t metrics() const { return metrics_; }
+    std::size_t runs() const { return allRuns_; }
+    std::size_t metrics() const { return metrics_ + otherMetrics_; }
     std::size_t failed() const { return failed_; }
 
     std::string describe() const {
@@ -399,11 +176,41 @@ public:
             out += ", " +
                    std::string(notRead_.find(',') == std::string::npos ? "line " : "lines ") +
                    notRead_ + " not read (the report's caveats say why)";
+        for (const auto& [origin, n] : others_)
+            out += "; and " + origin + ", " + plural(n, "run");
+        if (!others_.empty())
+            out += ", " + plural(otherMetrics_, "metric");
+        if (repeats_)
+            out += "; " + plural(repeats_, "repeated run") + " skipped (" + repeatLines_ +
+                   (repeats_ > shownRepeats ? ", ..." : "") + ")";
         return out;
     }
 
 private:
+    // A content hash (32 hex digits) as the two 64-bit halves it spells.
+    struct HashKey {
+        std::uint64_t high = 0, low = 0;
+        bool operator==(const HashKey&) const = default;
+    };
+    struct HashKeyHash {
+        std::size_t operator()(const HashKey& k) const { return k.high ^ (k.low << 1); }
+    };
+    static HashKey keyOf(std::string_view hash) {
+        HashKey key;
+        const auto half = std::min<std::size_t>(16, hash.size());
+        std::from_chars(hash.data(), hash.data() + half, key.high, 16);
+        std::from_chars(hash.data() + half, hash.data() + hash.size(), key.low, 16);
+        return key;
+    }
+
     static constexpr std::size_t maxMachines = 10000;
+    static constexpr std::size_t shownRepeats = 5;
+    std::unordered_map<HashKey, std::int64_t, HashKeyHash> hashes_; // and each one's line
+    std::size_t repeats_ = 0;
+    std::string repeatLines_;
+    std::map<std::string, std::size_t> others_; // other tools' runs, by format
+    std::size_t otherMetrics_ = 0;
+    std::size_t allRuns_ = 0;
     ImportFormat format_;
     std::string firstOrigin_;
     std::set<std::string> seenOrigins_; // other than the first: a log of several fio versions
@@ -427,7 +234,8 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
         if (!std::isfinite(m.value))
             return located(path, std::to_string(found.line) + ": " + m.name +
                                      ": not a finite number (the values it is made of overflow)");
-    return runFrom(std::move(found), path, std::string(probeOf(format)));
+    const auto probe = probeOf(found.format.value_or(format));
+    return runFrom(std::move(found), path, std::string(probe));
 }
 
 // FILE:LINE, or FILE when the line is not known: an earlier run, named inside a message.
@@ -464,7 +272,8 @@ Expected<void> stageRun(StagedImport& stage, Run& run, const ImportRequest& requ
         run.host = request.host;
     else if (run.host.empty())
         run.host = defaultImportHost;
-    run.contentHash = contentHash(run.stdoutText);
+    if (run.contentHash.empty())
+        run.contentHash = contentHash(run.stdoutText);
     if (!request.allowDuplicate) {
         LB_TRY(earlier, stage.store().importedRunWithContent(run.contentHash));
         if (earlier)
@@ -598,6 +407,9 @@ private:
         if (!run)
             return fail(run.error());
         run->finishedAt = importedAt_;
+        run->contentHash = contentHash(run->stdoutText);
+        if (tally_.repeated(*run))
+            return {};
         tally_.add(*run);
         piece_.bytes += run->stdoutText.size();
         piece_.runs.push_back(std::move(*run));
@@ -624,7 +436,7 @@ private:
             return {};
         }
         LB_TRY(text, reader.rest(wholeLimit_));
-        LB_TRY(parsed, parseWhole(name_, std::move(text)));
+        LB_TRY(parsed, import_read::parseWhole(name_, std::move(text)));
         auto& [format, runs] = parsed;
         tally_ = FileTally(format);
         for (auto& f : runs)
@@ -653,18 +465,22 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
         LB_TRY(line, reader.next());
         if (!line)
             break;
-        auto found = bonnieCsvLine(line->number, line->text);
+        auto found = import_read::bonnieCsvLine(line->number, line->text);
         if (!found)
             return located(name, found.error().message);
         if (!*found)
             continue;
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
+        if (run.contentHash.empty())
+            run.contentHash = contentHash(run.stdoutText);
+        if (tally.repeated(run))
+            continue;
         LB_TRY_VOID(stageRun(stage, run, request));
         tally.add(run);
     }
     if (tally.runs() == 0)
-        return located(name, std::string(noCsvLines));
+        return located(name, std::string(import_read::noCsvLines));
     return FileRead{name, tally.describe(), tally.runs(), tally.failed(), tally.metrics()};
 }
 
@@ -691,7 +507,7 @@ std::string_view importFormatName(ImportFormat f) {
 }
 
 Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view text) {
-    LB_TRY(parsed, parseWhole(path, std::string(text)));
+    LB_TRY(parsed, import_read::parseWhole(path, std::string(text)));
     auto& [format, runs] = parsed;
     ImportedFile file;
     file.path = path;
@@ -701,6 +517,9 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
         auto run = checkedRun(std::move(f), path, format);
         if (!run)
             return fail(run.error());
+        run->contentHash = contentHash(run->stdoutText);
+        if (tally.repeated(*run))
+            continue;
         tally.add(*run);
         file.lines.push_back(static_cast<int>(run->sourceLine));
         file.runs.push_back(std::move(*run));

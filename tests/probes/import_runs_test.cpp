@@ -236,3 +236,78 @@ TEST(ImportRuns, DdWriteErrorIsAFailedRun) {
     EXPECT_DOUBLE_EQ(valueOf(session.runs[1], "dd.throughput"), 4194304 / 0.0478058);
     EXPECT_EQ(session.description, "dd summary (GNU coreutils), 2 runs, 1 metric, 1 failed run");
 }
+
+// ---- Several tools in one file ----
+
+// A device-test log of an iozone table and then dd's summaries imports both tools' runs, each
+// as its own file gives them.
+TEST(ImportRuns, AFileWithTwoToolsImportsBoth) {
+    const auto f = imported("iozone/3.465/device-test-iozone-then-dd.txt");
+    const auto iozoneAlone = imported("iozone/3.465/auto-n64k-g1m.txt");
+    const auto ddAlone = imported("dd/coreutils-9.1/write-direct-then-read.txt");
+    ASSERT_EQ(iozoneAlone.runs.size(), 1u);
+    ASSERT_EQ(ddAlone.runs.size(), 2u);
+    ASSERT_EQ(f.runs.size(), 3u);
+    EXPECT_EQ(f.format, ImportFormat::Iozone);
+    EXPECT_EQ(f.runs[0].probe, "iozone");
+    EXPECT_EQ(lb::test::sortedMetrics(f.runs[0].metrics),
+              lb::test::sortedMetrics(iozoneAlone.runs[0].metrics));
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(f.runs[1 + i].probe, "dd");
+        EXPECT_EQ(f.runs[1 + i].metrics, ddAlone.runs[i].metrics);
+        EXPECT_EQ(f.runs[1 + i].origin.format, "dd summary (GNU coreutils)");
+    }
+    EXPECT_NE(f.description.find("; and dd summary (GNU coreutils), 2 runs, 2 metrics"),
+              std::string::npos)
+        << f.description;
+}
+
+// Two iozone reports in one file are two runs, each with its own report's figures.
+TEST(ImportRuns, TwoIozoneReportsAreTwoRuns) {
+    const auto f = imported("iozone/3.465/two-reports-t1-then-t4.txt");
+    ASSERT_EQ(f.runs.size(), 2u);
+    EXPECT_EQ(lb::test::sortedMetrics(f.runs[0].metrics),
+              lb::test::sortedMetrics(
+                  imported("iozone/3.465/throughput-t1-i0-i1-i2.txt").runs[0].metrics));
+    EXPECT_EQ(
+        lb::test::sortedMetrics(f.runs[1].metrics),
+        lb::test::sortedMetrics(imported("iozone/3.465/throughput-t4-i0-i1.txt").runs[0].metrics));
+}
+
+// ---- Repeats within one file ----
+
+// The same bonnie++ line twice, or the same fio log pasted twice: the distinct runs import, the
+// repeated ones are skipped and named.
+TEST(ImportRuns, RepeatsWithinAFileAreSkippedAndNamed) {
+    const auto csv = golden("bonnie++/1.03/kvm-three-lines.csv");
+    const auto first = csv.substr(0, csv.find('\n') + 1);
+    auto f = parseResultFile("twice.csv", csv + first);
+    ASSERT_TRUE(f) << f.error().message;
+    EXPECT_EQ(f->runs.size(), 3u);
+    EXPECT_NE(f->description.find("; 1 repeated run skipped (line 4 repeats line 1)"),
+              std::string::npos)
+        << f->description;
+    const auto fio = golden("fio/3.33/two_runs_numjobs2.normal");
+    auto twice = parseResultFile("twice.normal", fio + fio);
+    ASSERT_TRUE(twice) << twice.error().message;
+    EXPECT_EQ(twice->runs.size(), 2u);
+    EXPECT_NE(twice->description.find("; 2 repeated runs skipped (line "), std::string::npos)
+        << twice->description;
+}
+
+// GNU dd's old summary ("transferred in ... seconds") is GNU's, not BSD's ("secs"): a session
+// published on linux-kernel in 2004, four runs after their prompts.
+TEST(ImportRuns, OldGnuDdIsLabelledGnu) {
+    const auto f = imported("dd/coreutils-old/lkml-2004-sata.txt");
+    ASSERT_EQ(f.runs.size(), 4u);
+    const double bytes[] = {33554432, 33554432, 33554432, 174063616};
+    const double seconds[] = {3.203750, 3.184339, 0.400394, 2.705558};
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(f.runs[i].origin.format, "dd summary (GNU coreutils, old form)");
+        EXPECT_DOUBLE_EQ(valueOf(f.runs[i], "dd.throughput"), bytes[i] / seconds[i]);
+        EXPECT_EQ(f.runs[i].origin.spec.at("direction"), "read");
+    }
+    const auto bsd = imported("dd/bsd/freebsd-11-write.txt");
+    ASSERT_FALSE(bsd.runs.empty());
+    EXPECT_EQ(bsd.runs[0].origin.format, "dd summary (BSD)");
+}
