@@ -186,13 +186,6 @@ bool isTerseLine(std::string_view line) {
     return t.size() > 2 && t[0] >= '2' && t[0] <= '9' && t[1] == ';';
 }
 
-// fio's own messages, which it prints before a job's terse line when the job fails:
-// "fio: pid=1234, err=11/file:io_u.c:1756, func=io_u error, error=Resource temporarily
-// unavailable".
-bool isFioLogLine(std::string_view line) {
-    return line.starts_with("fio: ");
-}
-
 } // namespace
 
 Expected<ParsedRun> parseTerse(std::string_view text, int firstLine) {
@@ -227,12 +220,12 @@ Expected<ParsedRun> parseTerse(std::string_view text, int firstLine) {
 }
 
 bool looksLikeTerse(std::string_view text) {
+    // fio's error lines may come first, in any number and shape; a terse line anywhere says it.
     for (const auto& line : text::lines(text)) {
         const auto t = text::trim(line.text);
-        if (t.empty() || isFioLogLine(t))
-            continue;
-        return isTerseLine(t) && t.size() > 6 && t[2] != ';' &&
-               (t.substr(2).starts_with("fio-") || t.substr(2).starts_with("fio "));
+        if (isTerseLine(t) && t.size() > 6 && t[2] != ';' &&
+            (t.substr(2).starts_with("fio-") || t.substr(2).starts_with("fio ")))
+            return true;
     }
     return false;
 }

@@ -23,8 +23,8 @@ namespace lb::fio {
 // fio_runs.h), for the line numbers of errors.
 Expected<ParsedRun> parseTerse(std::string_view text, int firstLine = 1);
 
-// True if the first non-blank line that is not one of fio's own "fio: ..." messages starts like a
-// terse line: "<3|4|5>;fio-".
+// True if some line starts like a terse line: "<3|4|5>;fio-" (fio's error lines, of any shape,
+// may come before it).
 bool looksLikeTerse(std::string_view text);
 
 } // namespace lb::fio

@@ -12,6 +12,7 @@
 #include "probes/import_internal.h"
 #include "probes/iozone.h"
 #include "probes/json_locate.h"
+#include "probes/pasted_text.h"
 #include "probes/text_fields.h"
 
 namespace lb::import_read {
@@ -246,6 +247,8 @@ Expected<std::vector<Found>> otherTools(ImportFormat format, std::string_view te
 // A whole text's format and runs, or the error naming `path` (a file parsed whole, or a paste).
 Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::string& path,
                                                                  std::string text) {
+    if (text::isWrapped(text))
+        text = text::plainText(text);
     const auto format = detect(text);
     if (!format && iozone::looksLikeSpreadsheet(text))
         return located(path, "1: an iozone -Rb spreadsheet (binary Excel) is not imported: "
