@@ -136,6 +136,8 @@ public:
         // stray line is never dropped without a word.
         if (const auto n = r.origin.spec.find("lines_not_read"); n != r.origin.spec.end())
             notRead_ += (notRead_.empty() ? "" : ",") + n->second;
+        if (const auto n = r.origin.spec.find("not_imported"); n != r.origin.spec.end())
+            notImported_ = n->second;
         if (const auto g = r.origin.spec.find("job_groups"); g != r.origin.spec.end())
             jobGroups_ += static_cast<std::size_t>(std::stoull(g->second));
     }
@@ -180,6 +182,9 @@ public:
             out += "; and " + origin + ", " + plural(n, "run");
         if (!others_.empty())
             out += ", " + plural(otherMetrics_, "metric");
+        if (!notImported_.empty())
+            out += "; the " + notImported_ +
+                   " it also holds is not imported (import it from a file of its own)";
         if (repeats_)
             out += "; " + plural(repeats_, "repeated run") + " skipped (" + repeatLines_ +
                    (repeats_ > shownRepeats ? ", ..." : "") + ")";
@@ -211,6 +216,7 @@ private:
     std::map<std::string, std::size_t> others_; // other tools' runs, by format
     std::size_t otherMetrics_ = 0;
     std::size_t allRuns_ = 0;
+    std::string notImported_; // another tool's output the file holds, not read
     ImportFormat format_;
     std::string firstOrigin_;
     std::set<std::string> seenOrigins_; // other than the first: a log of several fio versions

@@ -229,17 +229,35 @@ Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
 // order of their lines after the file's own. Their parsers read around what is not theirs.
 Expected<std::vector<Found>> otherTools(ImportFormat format, std::string_view text) {
     std::vector<Found> others;
+    const auto add = [&](std::vector<Found> runs, ImportFormat tool) {
+        for (auto& f : runs) {
+            f.format = tool;
+            others.push_back(std::move(f));
+        }
+    };
     if (format != ImportFormat::Iozone && iozone::looksLikeIozone(text)) {
         LB_TRY(runs, iozone::parse(text));
-        for (auto& f : found(std::move(runs)))
-            others.push_back(std::move(f)), others.back().format = ImportFormat::Iozone;
+        add(found(std::move(runs)), ImportFormat::Iozone);
     }
     if (format != ImportFormat::Dd && dd::looksLikeDd(text)) {
         LB_TRY(runs, dd::parse(text));
-        for (auto& f : found(std::move(runs)))
-            others.push_back(std::move(f)), others.back().format = ImportFormat::Dd;
+        add(found(std::move(runs)), ImportFormat::Dd);
     }
     return others;
+}
+
+// The other tools' output a text also holds that is not imported with the file's own (fio's
+// beside bonnie++'s, or bonnie++'s beside fio's): named, so that nothing is dropped unsaid.
+std::string notImported(ImportFormat format, std::string_view text) {
+    const bool fio = format == ImportFormat::FioJson || format == ImportFormat::FioTerse ||
+                     format == ImportFormat::FioNormal;
+    const bool bonnie = format == ImportFormat::BonnieCsv || format == ImportFormat::BonnieText;
+    if (!fio &&
+        (fio::looksLikeJson(text) || fio::looksLikeTerse(text) || fio::looksLikeNormal(text)))
+        return "fio output";
+    if (!bonnie && (bonnie::looksLikeTable(text) || bonnie::looksLikeCsv(text)))
+        return "bonnie++ output";
+    return {};
 }
 
 } // namespace
@@ -257,11 +275,16 @@ Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::stri
     if (!format)
         return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
                              "fio JSON, terse or normal output, iozone, dd)");
-    LB_TRY(others, otherTools(*format, text));
+    auto others = otherTools(*format, text);
+    if (!others)
+        return located(path, others.error().message);
+    const auto unread = notImported(*format, text);
     auto runs = parseAs(*format, std::move(text));
     if (!runs)
         return located(path, runs.error().message);
-    for (auto& other : others)
+    if (!unread.empty() && !runs->empty())
+        runs->front().run.origin.spec["not_imported"] = unread;
+    for (auto& other : *others)
         runs->push_back(std::move(other));
     return std::pair{*format, std::move(*runs)};
 }

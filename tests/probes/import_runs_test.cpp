@@ -262,6 +262,20 @@ TEST(ImportRuns, AFileWithTwoToolsImportsBoth) {
         << f.description;
 }
 
+// A tool whose runs are not read beside the file's own is named in the message, never dropped
+// unsaid: bonnie++'s table after fio's normal output.
+TEST(ImportRuns, AToolNotImportedIsNamed) {
+    const auto fio = golden("fio/3.33/normal_seq_read.normal");
+    auto f = parseResultFile("log.txt", fio + golden("bonnie++/1.97/table-seed-bare-metal.txt"));
+    ASSERT_TRUE(f) << f.error().message;
+    EXPECT_EQ(f->format, ImportFormat::FioNormal);
+    EXPECT_NE(f->description.find(
+                  "; the bonnie++ output it also holds is not imported (import it from a file "
+                  "of its own)"),
+              std::string::npos)
+        << f->description;
+}
+
 // Two iozone reports in one file are two runs, each with its own report's figures.
 TEST(ImportRuns, TwoIozoneReportsAreTwoRuns) {
     const auto f = imported("iozone/3.465/two-reports-t1-then-t4.txt");
