@@ -28,6 +28,7 @@ std::vector<Invocation> normalInvocations(std::string_view text);
 // --status-interval, which carry the same jobs, each further on ("elapsed" grows) since the same
 // start ("timestamp" less "elapsed", within a second): those are one invocation, the last report
 // its result. A part ends where its last document does; the text after the last is the last's.
+// Documents are told by their "fio version" key: one without it (trimmed by hand) is not cut.
 std::vector<Invocation> jsonInvocations(std::string_view text);
 
 // fio's terse lines: fio ends each line of one invocation with the same disk statistics
