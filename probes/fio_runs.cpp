@@ -64,11 +64,11 @@ bool isComplaint(std::string_view t) {
 
 // The state of the part being read.
 struct NormalPart {
-    bool results = false;      // it holds a job's results
-    bool summary = false;      // and a "Run status group" summary after them
-    bool version = false;      // its "fio-3.33" line
-    bool descriptions = false; // its job descriptions, and whether they are over
-    bool descriptionsOver = false;
+    bool results = false; // it holds a job's results
+    bool summary = false; // and a "Run status group" summary after them
+    // Its "fio-3.33" line, which fio prints after every job's description: a description after
+    // it is the next invocation's (this one gave up after its banner), whatever came between.
+    bool version = false;
     std::optional<std::size_t> complaints; // where the complaints just before this line start
     // fio describes each job once ("..." for its clones): the same description again is the
     // next invocation's, after one that gave up without results.
@@ -82,7 +82,7 @@ bool startsAnother(const NormalPart& p, std::string_view t) {
     const bool again =
         description && std::find(p.described.begin(), p.described.end(), t) != p.described.end();
     return (banner && p.results) || (isResultHead(t) && p.summary) ||
-           (isVersionLine(t) && p.version) || (description && p.descriptionsOver) || again;
+           (isVersionLine(t) && p.version) || (description && p.version) || again;
 }
 
 } // namespace
@@ -100,9 +100,6 @@ std::vector<Invocation> normalInvocations(std::string_view text) {
             cuts.push_back(p.complaints.value_or(offsetOf(text, line.text)));
             p = {};
         }
-        const bool description = isJobDescription(t) || t == "...";
-        p.descriptionsOver = p.descriptionsOver || (p.descriptions && !description);
-        p.descriptions = p.descriptions || description;
         if (isJobDescription(t))
             p.described.push_back(t);
         p.version = p.version || isVersionLine(t);

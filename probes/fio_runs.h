@@ -20,8 +20,11 @@ struct Invocation {
 // fio's normal output: an invocation starts at its first job description ("<job>: (g=0): rw="),
 // its version line ("fio-3.33") or "Starting N processes" when the part before already holds a
 // job's results, and at a job's results ("<job>: (groupid=0, ...") that follow a "Run status
-// group" summary (results pasted without fio's banner). fio --client output ("hostname=" lines),
-// whose servers each print their own summary, is one invocation.
+// group" summary (results pasted without fio's banner). After an invocation that gave up before
+// any results, at a second version line, a description after the version line or a description
+// given again; fio's complaints just before ("error: maximum number of jobs reached.", "fio: ...")
+// go with the invocation they precede. fio --client output ("hostname=" lines), whose servers
+// each print their own summary, is one invocation.
 std::vector<Invocation> normalInvocations(std::string_view text);
 
 // fio's JSON documents: each is an invocation, but for the reports fio prints every interval with
