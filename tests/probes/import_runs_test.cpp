@@ -288,6 +288,28 @@ TEST(ImportRuns, TwoIozoneReportsAreTwoRuns) {
         lb::test::sortedMetrics(imported("iozone/3.465/throughput-t4-i0-i1.txt").runs[0].metrics));
 }
 
+// Two automatic tables pasted without iozone's banner: two runs, each what its own lines give
+// alone, not one run holding each cell twice.
+TEST(ImportRuns, TwoIozoneTablesWithoutBannerAreTwoRuns) {
+    const std::string file = "iozone/3.465/two-tables-without-banner.txt";
+    const auto text = golden(file);
+    const auto f = imported(file);
+    ASSERT_EQ(f.runs.size(), 2u);
+    const auto second = f.runs[1].sourceLine;
+    std::size_t at = 0;
+    for (int line = 1; line < second; ++line)
+        at = text.find('\n', at) + 1;
+    auto first = parseResultFile("first", text.substr(0, at));
+    auto rest = parseResultFile("second", text.substr(at));
+    ASSERT_TRUE(first && rest);
+    ASSERT_EQ(first->runs.size(), 1u);
+    ASSERT_EQ(rest->runs.size(), 1u);
+    EXPECT_EQ(f.runs[0].metrics, first->runs[0].metrics);
+    EXPECT_EQ(f.runs[1].metrics, rest->runs[0].metrics);
+    EXPECT_EQ(f.runs[0].metrics.size(), 325u);     // 5 file sizes x 5 record sizes x 13 columns
+    EXPECT_EQ(f.lines, (std::vector<int>{1, 30})); // each heading's line above it
+}
+
 // ---- Repeats within one file ----
 
 // The same bonnie++ line twice, or the same fio log pasted twice: the distinct runs import, the
