@@ -52,6 +52,14 @@ bool isResultHead(std::string_view t) {
     return mark != std::string_view::npos && !t.starts_with("fio") &&
            t.find("err=", mark) != std::string_view::npos;
 }
+// "<job>: (groupid=0, jobs=1): err= 0: pid=27710: ...": the pid, empty when not there.
+std::string_view pidOf(std::string_view head) {
+    const auto at = head.find(" pid=");
+    if (at == std::string_view::npos)
+        return {};
+    const auto pid = head.substr(at + 5);
+    return pid.substr(0, std::min(pid.find_first_not_of("0123456789"), pid.size()));
+}
 bool isClientServerLine(std::string_view t) {
     return t.starts_with("hostname=") && t.find(", fio=") != std::string_view::npos;
 }
@@ -73,6 +81,9 @@ struct NormalPart {
     // fio describes each job once ("..." for its clones): the same description again is the
     // next invocation's, after one that gave up without results.
     std::vector<std::string_view> described;
+    // Its jobs' pids: results of the same pid after a summary are a later report of the same
+    // invocation (--status-interval), not the next invocation's.
+    std::vector<std::string_view> pids;
 };
 
 // Whether the line starts another invocation than the part's.
@@ -81,7 +92,10 @@ bool startsAnother(const NormalPart& p, std::string_view t) {
     const bool banner = description || isVersionLine(t) || isStarting(t);
     const bool again =
         description && std::find(p.described.begin(), p.described.end(), t) != p.described.end();
-    return (banner && p.results) || (isResultHead(t) && p.summary) ||
+    const auto pid = isResultHead(t) ? pidOf(t) : std::string_view();
+    const bool laterReport =
+        !pid.empty() && std::find(p.pids.begin(), p.pids.end(), pid) != p.pids.end();
+    return (banner && p.results) || (isResultHead(t) && p.summary && !laterReport) ||
            (isVersionLine(t) && p.version) || (description && p.version) || again;
 }
 
@@ -103,6 +117,8 @@ std::vector<Invocation> normalInvocations(std::string_view text) {
         if (isJobDescription(t))
             p.described.push_back(t);
         p.version = p.version || isVersionLine(t);
+        if (isResultHead(t))
+            p.pids.push_back(pidOf(t));
         p.results = p.results || isResultHead(t);
         p.summary = p.summary || (p.results && t.starts_with("Run status group "));
         if (!isComplaint(t))
@@ -111,6 +127,29 @@ std::vector<Invocation> normalInvocations(std::string_view text) {
             p.complaints = offsetOf(text, line.text);
     }
     return partsAt(text, cuts);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> intervalReports(std::string_view part) {
+    std::optional<std::size_t> first, last;
+    bool summary = false;
+    std::vector<std::string_view> pids;
+    for (const auto& line : text::lines(part)) {
+        const auto t = trim(line.text);
+        if (isResultHead(t)) {
+            const auto pid = pidOf(t);
+            if (!first)
+                first = offsetOf(part, line.text);
+            // fio --client's servers each print results and a summary, with pids of their own.
+            if (summary && !pid.empty() && std::find(pids.begin(), pids.end(), pid) != pids.end())
+                last = offsetOf(part, line.text);
+            pids.push_back(pid);
+            summary = false;
+        }
+        summary = summary || (first && t.starts_with("Run status group "));
+    }
+    if (!last)
+        return std::nullopt;
+    return std::pair{*first, *last};
 }
 
 // ---- JSON ----

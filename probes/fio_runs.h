@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lb::fio {
@@ -25,7 +27,13 @@ struct Invocation {
 // given again; fio's complaints just before ("error: maximum number of jobs reached.", "fio: ...")
 // go with the invocation they precede. fio --client output ("hostname=" lines), whose servers
 // each print their own summary, is one invocation.
+// Results of a job pid already reported after a summary are a later report of the same
+// invocation (--status-interval prints the whole report every interval), not another one.
 std::vector<Invocation> normalInvocations(std::string_view text);
+
+// One invocation's normal output that holds several reports (--status-interval): where its
+// first report's results start and where its last, final one's do; nullopt for one report.
+std::optional<std::pair<std::size_t, std::size_t>> intervalReports(std::string_view part);
 
 // fio's JSON documents: each is an invocation, but for the reports fio prints every interval with
 // --status-interval, which carry the same jobs, each further on ("elapsed" grows) since the same

@@ -15,6 +15,8 @@
 #include "probes/pasted_text.h"
 #include "probes/text_fields.h"
 
+#include <algorithm>
+
 namespace lb::import_read {
 
 // "PATH:" before a parser's "LINE: FIELD: message"; nothing when there is no file (a paste).
@@ -141,6 +143,21 @@ Expected<ParsedRun> fioJsonPart(std::string_view part, int first) {
 // A part of fio's normal output in which fio printed no job's results (it stopped before any
 // ran: "fio: maximum number of jobs (1) reached"): a failed run quoting fio's own lines.
 Expected<ParsedRun> fioNormalPart(std::string_view part, int first) {
+    if (const auto reports = fio::intervalReports(part)) {
+        // --status-interval: every report but the last, final one left out, line for line.
+        const auto [begin, last] = *reports;
+        std::string finalOnly(part.substr(0, begin));
+        finalOnly.append(
+            static_cast<std::size_t>(std::count(part.begin() + begin, part.begin() + last, '\n')),
+            '\n');
+        finalOnly += part.substr(last);
+        LB_TRY(run, fio::parseNormal(finalOnly, first));
+        run.caveats.push_back("fio --status-interval: the last of its reports (line " +
+                              std::to_string(text::lineAt(part, last) + first - 1) +
+                              "), fio's final one, is imported; the earlier ones are its "
+                              "figures so far");
+        return run;
+    }
     if (fio::looksLikeNormal(part))
         return fio::parseNormal(part, first);
     ParsedRun run;

@@ -120,6 +120,24 @@ TEST(ImportRuns, SameNamedJobsCombineWithinAnInvocationOnly) {
         << f.description;
 }
 
+// fio --status-interval in normal output prints its whole report every interval, for the same
+// pid: one run, the last (final) report's figures ("IOPS=20.8k ... (243MiB/3001msec)"), not
+// four runs nor their sum; appended to other runs, still one run of its own.
+TEST(ImportRuns, StatusIntervalReportsAreOneRun) {
+    const std::string file = "fio/3.33/status_interval.normal";
+    const auto f = imported(file);
+    ASSERT_EQ(f.runs.size(), 1u);
+    EXPECT_NEAR(valueOf(f.runs[0], "fio.si.read.iops"), 20.8e3, 50.0);
+    EXPECT_DOUBLE_EQ(valueOf(f.runs[0], "fio.si.read.runtime"), 3.001);
+    EXPECT_TRUE(lb::test::hasCaveat(ParsedRun{.caveats = f.runs[0].caveats},
+                                    "fio --status-interval: the last of its reports (line 90)"));
+    auto after =
+        parseResultFile("log", golden("fio/3.33/five_runs_randread.normal") + golden(file));
+    ASSERT_TRUE(after) << after.error().message;
+    ASSERT_EQ(after->runs.size(), 6u);
+    EXPECT_EQ(after->runs[5].metrics, f.runs[0].metrics);
+}
+
 // An invocation that gave up before any job ran is a failed run quoting fio, between two runs
 // with their own figures.
 TEST(ImportRuns, AnInvocationWithoutResultsIsAFailedRun) {
