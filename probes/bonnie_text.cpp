@@ -382,6 +382,20 @@ std::string versionOf(std::string_view line) {
 // block alone is 14 fields.
 constexpr std::size_t minCsvFields = 14;
 
+// Whether a long comma-separated line that is no bonnie++ CSV line is a record (mostly figures,
+// blanks and +++++: a result cut or mangled, refused) rather than words (a header row such as
+// bonnie++ 1.03's "name,file_size,putc,...", a spreadsheet's title, prose with commas: skipped
+// and named).
+bool looksLikeRecord(const std::vector<std::string_view>& fields) {
+    std::size_t figures = 0;
+    for (const auto f : fields)
+        if (f.empty() || f.find_first_not_of("0123456789.+%") == std::string_view::npos ||
+            (f.find_first_of("0123456789") == 0 &&
+             f.find_first_not_of("0123456789.:kKmMgGtTuns") == std::string_view::npos))
+            ++figures;
+    return figures * 2 >= fields.size();
+}
+
 bool namesMatch(std::string_view a, std::string_view b) {
     if (a.empty() || b.empty())
         return true; // 1.03 prints no name above its file rows
@@ -411,6 +425,20 @@ private:
     std::vector<TableRun> runs_;
     std::optional<std::size_t> lastRun_; // the run that holds the current block's last row
     bool lastIsFile_ = false;
+    std::vector<int> notRead_; // comma-separated lines of words: a header row, prose
+
+    // The lines of words skipped, on the run: a caveat and origin.spec["lines_not_read"].
+    void noteNotRead(ParsedRun& run) const {
+        if (notRead_.empty())
+            return;
+        std::string lines;
+        for (const int n : notRead_)
+            lines += (lines.empty() ? "" : ",") + std::to_string(n);
+        run.origin.spec["lines_not_read"] = lines;
+        run.caveats.push_back("line" + std::string(notRead_.size() > 1 ? "s " : " ") + lines +
+                              ": comma-separated words (a header row or prose), no bonnie++ "
+                              "CSV line: not read");
+    }
 };
 
 Row* PasteParser::lastRow() {
@@ -579,9 +607,15 @@ Expected<std::vector<PastedRun>> PasteParser::parse(std::string_view text) {
         if (looksLikeCsv(line.text)) {
             if (auto r = csvLine(line); !r)
                 return fail(r.error());
-        } else if (const auto n = text::split(line.text, ',').size(); n >= minCsvFields) {
-            // Never dropped without a word: a record this long is a result of some kind.
-            return badInput(std::to_string(line.number) + ": a line of " + std::to_string(n) +
+        } else if (const auto fields = text::split(line.text, ','); fields.size() >= minCsvFields) {
+            // Never dropped without a word: a record this long is a result of some kind; words
+            // are named in the first run's caveats.
+            if (!looksLikeRecord(fields)) {
+                notRead_.push_back(line.number);
+                continue;
+            }
+            return badInput(std::to_string(line.number) + ": a line of " +
+                            std::to_string(fields.size()) +
                             " comma-separated fields that is no bonnie++ CSV line (1.96 and "
                             "later: the format version first; 1.0x: 27 fields, the machine "
                             "name first)");
@@ -600,6 +634,7 @@ Expected<std::vector<PastedRun>> PasteParser::parse(std::string_view text) {
     }
     if (out.empty())
         return badInput("1: no bonnie++ table row or CSV line");
+    noteNotRead(out.front().run);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "probes/dd.h"
 
 #include "engine/base/size.h"
+#include "engine/base/utf8.h"
 #include "probes/text_fields.h"
 
 #include <charconv>
@@ -18,12 +19,14 @@ namespace {
 using text::Line;
 using text::Token;
 
-enum class Form { Gnu, Bsd, FreeBsd, BusyBox };
+enum class Form { Gnu, GnuOld, Bsd, FreeBsd, BusyBox };
 
 std::string_view formName(Form f) {
     switch (f) {
     case Form::Gnu:
         return "dd summary (GNU coreutils)";
+    case Form::GnuOld:
+        return "dd summary (GNU coreutils, old form)";
     case Form::Bsd:
         return "dd summary (BSD)";
     case Form::FreeBsd:
@@ -67,8 +70,10 @@ std::optional<Summary> summaryOf(std::string_view line) {
     s.bytes = tokens[0].text;
     if (const auto t = after(tokens, "transferred")) {
         if (tokens[*t].text == "in" && *t + 1 < tokens.size()) {
-            s.seconds = tokens[*t + 1].text; // "transferred in 10.420047 secs"
-            s.form = Form::Bsd;
+            // "transferred in 10.420047 secs" (BSD) or "... seconds" (GNU before "copied")
+            s.seconds = tokens[*t + 1].text;
+            const bool seconds = *t + 2 < tokens.size() && tokens[*t + 2].text == "seconds";
+            s.form = seconds ? Form::GnuOld : Form::Bsd;
         } else {
             s.seconds = withoutSuffix(withoutSuffix(tokens[*t].text, ","), "s"); // "10.420s,"
             s.form = Form::FreeBsd;
@@ -200,14 +205,40 @@ Expected<PastedRun> runFrom(const Summary& s, const Line& line, const std::optio
 }
 
 // GNU dd's status=progress lines look like summaries; each is overwritten with '\r' and the
-// real summary follows the "records in/out" lines.
+// real summary follows the "records in/out" lines. A summary right after "records out" is a
+// real one, whatever follows it (the next run's "records in", when runs are back to back).
 bool isProgress(const std::vector<Line>& lines, std::size_t i) {
     if (lines[i].text.find('\r') != std::string_view::npos)
         return true;
+    for (std::size_t j = i; j-- > 0;)
+        if (!text::trim(lines[j].text).empty()) {
+            if (isRecordsLine(lines[j].text) && text::tokens(lines[j].text)[2].text == "out")
+                return false;
+            break;
+        }
     for (std::size_t j = i + 1; j < lines.size(); ++j)
         if (!text::trim(lines[j].text).empty())
             return isRecordsLine(lines[j].text) && text::tokens(lines[j].text)[2].text == "in";
     return false;
+}
+
+// dd's complaint about its input or output ("dd: error writing '/x': No space left on
+// device", BusyBox's "dd: write error: ...", BSD's "dd: /x: ..."); its warnings ("dd: warning:
+// partial read") are not failures.
+bool isError(std::string_view line) {
+    const auto t = text::trim(line);
+    return t.starts_with("dd: ") && !t.starts_with("dd: warning");
+}
+
+// A run dd reported an error in: failed, quoting dd; its summary counts what was copied before
+// the error, which is not a measure of the device.
+void failWith(const std::vector<std::string>& errors, ParsedRun& run) {
+    run.failed = true;
+    run.failureReason = "dd reported an error: ";
+    for (std::size_t i = 0; i < errors.size(); ++i)
+        run.failureReason += (i ? "; " : "") + escapeInvalidUtf8(errors[i]);
+    run.metrics.clear();
+    run.notes.clear();
 }
 
 } // namespace
@@ -216,7 +247,8 @@ Expected<std::vector<PastedRun>> parse(std::string_view text) {
     const auto lines = text::lines(text);
     std::vector<PastedRun> runs;
     std::optional<Command> command;
-    std::string pending; // lines since the last summary: the run's raw text
+    std::string pending;             // lines since the last summary: the run's raw text
+    std::vector<std::string> errors; // dd's own complaints among them
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto& line = lines[i];
         if (auto cmd = commandOf(line.text)) {
@@ -225,12 +257,17 @@ Expected<std::vector<PastedRun>> parse(std::string_view text) {
         }
         pending.append(line.text);
         pending += '\n';
+        if (isError(line.text))
+            errors.emplace_back(text::trim(line.text));
         const auto summary = summaryOf(line.text);
         if (!summary || isProgress(lines, i))
             continue;
         auto run = runFrom(*summary, line, command, std::move(pending));
         if (!run)
             return fail(run.error());
+        if (!errors.empty())
+            failWith(errors, run->run);
+        errors.clear();
         runs.push_back(std::move(*run));
         pending.clear();
     }

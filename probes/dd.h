@@ -23,6 +23,7 @@ struct PastedRun {
 //            (coreutils before 8.24: "1048576000 bytes (1.0 GB) copied, ..."; the seconds may
 //            be printed as 8.5683e-05, or with a decimal comma)
 //   BSD      "1048576000 bytes transferred in 10.420047 secs (100630640 bytes/sec)"
+//   GNU, old "33554432 bytes transferred in 3.203750 seconds (10473487 bytes/sec)"
 //   FreeBSD 12+ "1048576000 bytes (1049 MB, 1000 MiB) transferred 10.420s, 101 MB/s"
 //   BusyBox  "1048576000 bytes (1000.0MB) copied, 10.420047 seconds, 96.0MB/s"
 // GNU's status=progress lines are not summaries and are skipped. A "dd if=... of=... bs=..."

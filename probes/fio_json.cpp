@@ -281,6 +281,37 @@ void emitDirection(const Group& g, std::size_t d, const DirectionSums& t, Parsed
                                  std::to_string(shortRunSeconds) + " s, too short to trust"});
 }
 
+// The group's fsync/fdatasync latency: the mean weighted by each member's syncs, the largest
+// member's percentiles (said so when there are several), as fio.<job>.sync.lat_*.
+void emitSync(const Group& g, ParsedRun& run) {
+    double count = 0, weighted = 0;
+    std::array<std::optional<double>, 3> largest;
+    std::size_t sources = 0;
+    for (const Entry* e : g.members) {
+        if (!e->sync)
+            continue;
+        ++sources;
+        count += e->sync->count;
+        weighted += e->sync->meanNs * e->sync->count;
+        for (std::size_t k = 0; k < largest.size(); ++k)
+            if (const auto& v = e->sync->percentiles[k])
+                largest[k] = std::max(largest[k].value_or(0.0), *v);
+    }
+    if (sources == 0 || count <= 0)
+        return;
+    const std::string base = g.prefix + ".sync.";
+    run.metrics.push_back({metricName(base, "lat_mean"), weighted / count, Unit::Nanoseconds});
+    for (std::size_t k = 0; k < largest.size(); ++k)
+        if (largest[k])
+            run.metrics.push_back(
+                {metricName(base, totalLatency.stats[k]), *largest[k], Unit::Nanoseconds});
+    if (sources > 1)
+        run.notes.push_back(
+            {MetricNote::Kind::Qualifies, base + "lat_p*",
+             "largest of " + std::to_string(sources) +
+                 " jobs' sync percentiles, not a merged percentile: " + g.membersNoun});
+}
+
 // The sums over a group's members (jobs of one name) are refused where one member's values make
 // them overflow, naming that member's statistics (so the error carries their line), not left as
 // an infinity for the store to reject with no place to point at.
@@ -292,6 +323,7 @@ Expected<void> emitGroup(const Group& g, ParsedRun& run) {
         if (sums.withIo > 0)
             emitDirection(g, d, sums, run);
     }
+    emitSync(g, run);
     if (run.metrics.size() == metricsBefore)
         return {};
     if (const auto method = ioMethod(g))
@@ -320,7 +352,7 @@ Group& groupFor(std::vector<Group>& groups, const std::string& job, const std::s
     if (!client.empty())
         g.prefix += "@" + client;
     g.membersNoun = "jobs named '" + job + "'" + (client.empty() ? "" : " on " + client) +
-                    " (numjobs>1 without group_reporting)";
+                    " in one fio invocation (numjobs>1 without group_reporting)";
     return g;
 }
 

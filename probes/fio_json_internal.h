@@ -33,6 +33,14 @@ struct DirectionStats {
     std::array<std::optional<double>, 3> latPercentiles; // total latency (lat_percentiles=1)
 };
 
+// A job's fsync/fdatasync latency ("sync" in fio 3.x's JSON; "sync (usec):" in its normal
+// output), when it synced: how many, their mean and p50/p99/p99.9 (as percentileKeys), in ns.
+struct SyncStats {
+    double count = 0;
+    double meanNs = 0;
+    std::array<std::optional<double>, 3> percentiles;
+};
+
 // One entry of "jobs" or "client_stats".
 struct Entry {
     std::string path; // "jobs[0]", for messages
@@ -45,6 +53,7 @@ struct Entry {
     std::string client; // host, or host:port when several servers share a host name
     std::array<std::optional<DirectionStats>, compat::directions.size()> stats; // absent if not
                                                                                 // printed
+    std::optional<SyncStats> sync; // none when the job did not sync
     // O_DIRECT as the job ran it; unknown when the JSON prints no options ("All clients").
     std::optional<bool> direct;
     // The options that say what work the job did ("bs=4.00 KiB", "iodepth=32"), as it ran them:

@@ -272,6 +272,27 @@ Expected<std::optional<DirectionStats>> parseDirection(const V& entry, std::stri
     return std::optional<DirectionStats>{s};
 }
 
+// fio 3.x's "sync": {"total_ios", "lat_ns": {"mean", "N", "percentile"}}: the job's syncs, when
+// "N" says it made some (fio prints zeros otherwise, and fio 2.x no "sync" at all).
+template <typename V>
+Expected<std::optional<SyncStats>> parseSync(const V& entry, std::string_view entryPath) {
+    const auto sync = entry.member("sync");
+    if (!sync || !sync->isObject())
+        return std::optional<SyncStats>{};
+    const std::string path = fieldPath(entryPath, "sync");
+    const auto lat = sync->member("lat_ns");
+    if (!lat || !lat->isObject() || !lat->member("N"))
+        return std::optional<SyncStats>{};
+    const std::string latPath = fieldPath(path, "lat_ns");
+    LB_TRY(count, numberField(*lat, "N", latPath));
+    if (count <= 0)
+        return std::optional<SyncStats>{};
+    LB_TRY(mean, numberField(*lat, "mean", latPath));
+    SyncStats s{count, mean, {}};
+    LB_TRY_VOID(readPercentiles(*sync, "lat_ns", path, s.percentiles));
+    return std::optional<SyncStats>{s};
+}
+
 // A direction's json+ bins: total latency's (lat_ns) when printed, else completion latency's
 // (clat_ns); none when neither has any. Read from the document the metrics come from, so json+
 // output is parsed once.
@@ -400,6 +421,10 @@ template <typename V> Expected<Document> readDocument(const V& root) {
     for (std::size_t i = 0; i < items.size(); ++i) {
         LB_TRY(entry, parseEntry(items[i], std::string(arrayKey) + "[" + std::to_string(i) + "]",
                                  doc.clientMode, globalOptions));
+        if (entry.error == 0) { // a failed job's numbers are not used
+            LB_TRY(sync, parseSync(items[i], entry.path));
+            entry.sync = sync;
+        }
         doc.entries.push_back(std::move(entry));
     }
     return doc;

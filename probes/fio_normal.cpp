@@ -37,11 +37,28 @@ constexpr std::size_t quotedUnplaced = 5;
 
 // Lines that carry nothing the metrics take: per-job distributions and bandwidth samples, the
 // group summary, disk statistics, progress and fio's own messages.
-constexpr std::array<std::string_view, 21> ignoredPrefixes{
-    "bw (",      "iops ",   "iops:",    "cpu ",        "IO depths",        "submit ",
-    "complete ", "issued ", "latency ", "Description", "Run status group", "READ:",
-    "WRITE:",    "TRIM:",   "MIXED:",   "Disk stats",  "Starting ",        "Jobs:",
-    "fio:",      "note:",   "clat prio"};
+constexpr std::array<std::string_view, 22> ignoredPrefixes{"bw (",
+                                                           "iops ",
+                                                           "iops:",
+                                                           "cpu ",
+                                                           "IO depths",
+                                                           "submit ",
+                                                           "complete ",
+                                                           "issued ",
+                                                           "latency ",
+                                                           "Description",
+                                                           "Run status group",
+                                                           "READ:",
+                                                           "WRITE:",
+                                                           "TRIM:",
+                                                           "MIXED:",
+                                                           "Disk stats",
+                                                           "Starting ",
+                                                           "Jobs:",
+                                                           "fio:",
+                                                           "note:",
+                                                           "clat prio",
+                                                           "fsync/fdatasync/sync_file_range:"};
 
 // How fio wrote a direction's line: up to 2.16 "read : io=, bw=, iops=, runt=" with num2str's
 // K/M/G; from 2.17 "read: IOPS=, BW= (SI)(io/runtime)" with IEC and SI prefixes.
@@ -278,6 +295,28 @@ Expected<void> readHead(Reader& r, const text::Line& line, std::string_view t) {
     return {};
 }
 
+// "sync (usec): min=130, max=2991, avg=197.27, stdev=125.57" (fio 3.x, under
+// "fsync/fdatasync/sync_file_range:"): the mean of the job's syncs; their count comes from the
+// "issued" line's fourth number.
+Expected<bool> readSync(Reader& r, const text::Line& line, std::string_view t) {
+    if (!t.starts_with("sync (") || t.find("min=") == std::string_view::npos || r.entries.empty())
+        return false;
+    const auto factor = unitFactor(t.substr(0, t.find(':')));
+    if (!factor)
+        return bad(line, "sync", "no unit (nsec, usec or msec)");
+    const auto avg = valueOf(t, "avg=");
+    if (!avg)
+        return bad(line, "sync avg", "missing");
+    auto mean = text::parseNonNegative(*avg);
+    if (!mean)
+        return bad(line, "sync avg", mean.error().message);
+    auto& sync = r.entries.back().sync;
+    sync.emplace();
+    sync->count = 1; // until the "issued" line says
+    sync->meanNs = *mean * *factor;
+    return true;
+}
+
 // "clat (usec): min=6, max=5231, avg=44.67, stdev=354.18": the mean of slat or total latency.
 Expected<bool> readLatency(Reader& r, const text::Line& line, std::string_view t) {
     const auto name = t.substr(0, t.find(" ("));
@@ -315,6 +354,10 @@ bool readPercentileHeader(Reader& r, std::string_view t) {
     r.percentiles = {};
     const auto name = t.substr(0, at);
     const auto factor = unitFactor(t);
+    if (name == "sync" && factor && !r.entries.empty() && r.entries.back().sync) {
+        r.percentiles = {&r.entries.back().sync->percentiles, *factor};
+        return true;
+    }
     if (!r.direction || !factor)
         return true;
     auto& s = *r.entries.back().stats[*r.direction];
@@ -372,6 +415,8 @@ Expected<void> readIssued(Reader& r, const text::Line& line, std::string_view t)
             e.stats[d]->totalIos = *count;
         if (d < 3) // the fourth is fio 3.x's syncs, not a direction
             all += *count;
+        else if (d == 3 && e.sync && *count > 0)
+            e.sync->count = *count;
         ++d;
     }
     if (e.stats[3])
@@ -409,8 +454,9 @@ Expected<bool> place(Reader& r, const text::Line& line, std::string_view t) {
         r.percentiles = {};
         return true;
     }
+    LB_TRY(sync, readSync(r, line, t));
     LB_TRY(latency, readLatency(r, line, t));
-    if (latency || readPercentileHeader(r, t))
+    if (sync || latency || readPercentileHeader(r, t))
         return true;
     if (t.starts_with('|')) {
         LB_TRY_VOID(readPercentileRow(r, line, t));
@@ -499,9 +545,10 @@ std::string unplacedCaveat(const Reader& r) {
 
 } // namespace
 
-Expected<ParsedRun> parseNormal(std::string_view text) {
+Expected<ParsedRun> parseNormal(std::string_view text, int firstLine) {
     Reader r;
-    for (const auto& line : text::lines(text)) {
+    for (auto line : text::lines(text)) {
+        line.number += firstLine - 1;
         const auto [host, t] = splitHostPrefix(lastSegment(line.text));
         r.linePrefixHost = escapeInvalidUtf8(host);
         if (t.empty())
@@ -518,7 +565,8 @@ Expected<ParsedRun> parseNormal(std::string_view text) {
         ++r.unplacedCount;
     }
     if (r.entries.empty())
-        return badInput("1: no job in fio's normal output ('<job>: (groupid=0, jobs=1): err=')");
+        return badInput(std::to_string(firstLine) +
+                        ": no job in fio's normal output ('<job>: (groupid=0, jobs=1): err=')");
     LB_TRY_VOID(checkBlocks(r));
     json_doc::Document document;
     document.toolVersion = std::move(r.toolVersion);

@@ -27,7 +27,9 @@ namespace lb::fio {
 // "<host> " before a block's head. A line the parser cannot place is a caveat
 // quoting it with its number; a job's figures that cannot be read are badInput("<line>: <field>:
 // <message>"), e.g. "5: read: BW: 'x' is not a number".
-Expected<ParsedRun> parseNormal(std::string_view text);
+// `firstLine`: the line of a larger text the text starts at (one invocation of several,
+// fio_runs.h), for the line numbers of errors and caveats.
+Expected<ParsedRun> parseNormal(std::string_view text, int firstLine = 1);
 
 // True if a line looks like the head of a job's block in fio's normal output:
 // "<job>: (groupid=<n>, jobs=<n>): err=".

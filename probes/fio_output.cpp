@@ -114,6 +114,10 @@ std::string noJsonMessage(std::string_view stderrText) {
 
 } // namespace
 
+std::optional<std::size_t> jsonObjectEnd(std::string_view text, std::size_t begin) {
+    return findJsonEnd(text, begin);
+}
+
 std::optional<std::size_t> findFioObject(std::string_view text, std::size_t from) {
     for (auto pos = text.find('{', from); pos != std::string_view::npos;
          pos = text.find('{', pos + 1))

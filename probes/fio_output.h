@@ -21,6 +21,10 @@ struct Span {
     std::size_t end = 0; // one past the closing brace
 };
 
+// One past the brace that closes the JSON object opening at `begin` (strings and escapes
+// skipped); nullopt when the text ends inside it.
+std::optional<std::size_t> jsonObjectEnd(std::string_view text, std::size_t begin);
+
 // The JSON object to read: with --status-interval fio prints a complete report every interval,
 // the final one last. Bad input when there is none (naming fio's stderr) or it is cut short.
 Expected<Span> locateJson(std::string_view text, std::string_view stderrText);

@@ -186,16 +186,9 @@ bool isTerseLine(std::string_view line) {
     return t.size() > 2 && t[0] >= '2' && t[0] <= '9' && t[1] == ';';
 }
 
-// fio's own messages, which it prints before a job's terse line when the job fails:
-// "fio: pid=1234, err=11/file:io_u.c:1756, func=io_u error, error=Resource temporarily
-// unavailable".
-bool isFioLogLine(std::string_view line) {
-    return line.starts_with("fio: ");
-}
-
 } // namespace
 
-Expected<ParsedRun> parseTerse(std::string_view text) {
+Expected<ParsedRun> parseTerse(std::string_view text, int firstLine) {
     json jobs = json::array();
     std::string fioVersion;
     std::string terseVersion;
@@ -207,13 +200,14 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
         }
         if (terseVersion.empty())
             terseVersion = std::string(1, text::trim(line.text).front());
-        auto job = jobOf(text::trim(line.text), line.number, fioVersion);
+        auto job = jobOf(text::trim(line.text), line.number + firstLine - 1, fioVersion);
         if (!job)
             return fail(job.error());
         jobs.push_back(std::move(*job));
     }
     if (jobs.empty())
-        return badInput("1: terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
+        return badInput(std::to_string(firstLine) +
+                        ": terse: no fio terse line (\"3;fio-3.33;<job>;...\")");
     const json root{{"fio version", fioVersion}, {"jobs", std::move(jobs)}};
     // A job name need not be UTF-8; JSON text must be (dump would throw): escaped, it stays.
     auto run = parseJson(dumpJson(root), logLines);
@@ -226,12 +220,12 @@ Expected<ParsedRun> parseTerse(std::string_view text) {
 }
 
 bool looksLikeTerse(std::string_view text) {
+    // fio's error lines may come first, in any number and shape; a terse line anywhere says it.
     for (const auto& line : text::lines(text)) {
         const auto t = text::trim(line.text);
-        if (t.empty() || isFioLogLine(t))
-            continue;
-        return isTerseLine(t) && t.size() > 6 && t[2] != ';' &&
-               (t.substr(2).starts_with("fio-") || t.substr(2).starts_with("fio "));
+        if (isTerseLine(t) && t.size() > 6 && t[2] != ';' &&
+            (t.substr(2).starts_with("fio-") || t.substr(2).starts_with("fio ")))
+            return true;
     }
     return false;
 }

@@ -19,10 +19,12 @@ namespace lb::fio {
 // makes the run failed, its reason quoting fio's "err=<code>" line among the other lines. Errors:
 // badInput("<line>: field <n> (<name>): <message>"), e.g. "3: field 7 (read_bandwidth_kb): 'x' is
 // not a number".
-Expected<ParsedRun> parseTerse(std::string_view text);
+// `firstLine`: the line of a larger text the text starts at (one invocation of several,
+// fio_runs.h), for the line numbers of errors.
+Expected<ParsedRun> parseTerse(std::string_view text, int firstLine = 1);
 
-// True if the first non-blank line that is not one of fio's own "fio: ..." messages starts like a
-// terse line: "<3|4|5>;fio-".
+// True if some line starts like a terse line: "<3|4|5>;fio-" (fio's error lines, of any shape,
+// may come before it).
 bool looksLikeTerse(std::string_view text);
 
 } // namespace lb::fio

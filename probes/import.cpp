@@ -3,21 +3,12 @@
 #include "probes/import.h"
 
 #include "engine/base/content_hash.h"
-#include "engine/base/utf8.h"
 #include "engine/build/layout_spec.h"
 #include "engine/store/import_stage.h"
-#include "probes/bonnie_csv.h"
-#include "probes/bonnie_text.h"
-#include "probes/dd.h"
-#include "probes/fio_json.h"
-#include "probes/fio_json_compat.h"
-#include "probes/fio_normal.h"
-#include "probes/fio_terse.h"
-#include "probes/iozone.h"
-#include "probes/json_locate.h"
-#include "probes/text_fields.h"
+#include "probes/import_internal.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -28,17 +19,16 @@
 #include <set>
 #include <stop_token>
 #include <thread>
+#include <unordered_map>
 
 namespace lb {
 
 namespace {
 
-// One run as a parser found it: where it starts, the text it was read from, what it measured.
-struct Found {
-    std::int64_t line = 1;
-    std::string raw;
-    ParsedRun run;
-};
+using import_read::detect;
+using import_read::Found;
+using import_read::located;
+using import_read::probeOf;
 
 Run runFrom(Found found, const std::string& path, const std::string& probe) {
     ParsedRun& parsed = found.run;
@@ -59,181 +49,6 @@ Run runFrom(Found found, const std::string& path, const std::string& probe) {
     if (const auto m = run.origin.spec.find("machine"); m != run.origin.spec.end())
         run.host = m->second;
     return run;
-}
-
-// "PATH:" before a parser's "LINE: FIELD: message"; nothing when there is no file (a paste).
-Unexpected located(const std::string& path, const std::string& message) {
-    return badInput(path.empty() ? message : path + ":" + message);
-}
-
-// fio JSON errors name a byte offset or a JSON path; the line is found from either.
-std::string withFioLine(std::string_view text, const std::string& message) {
-    std::size_t offset = 0;
-    for (const std::string_view prefix : {"invalid JSON at byte ", "truncated JSON at byte "})
-        if (message.starts_with(prefix))
-            offset = std::stoull(message.substr(prefix.size()));
-    if (offset == 0)
-        if (const auto at = json::locatePath(text, message.substr(0, message.find(": "))))
-            offset = *at;
-    // A text cut short ends the JSON at its last byte: name the last line that has any.
-    const auto last = text.find_last_not_of("\r\n");
-    if (last != std::string_view::npos && offset > last)
-        offset = last;
-    return std::to_string(text::lineAt(text, offset)) + ": " + message;
-}
-
-std::optional<ImportFormat> detect(std::string_view text) {
-    if (fio::looksLikeJson(text))
-        return ImportFormat::FioJson;
-    if (fio::looksLikeTerse(text))
-        return ImportFormat::FioTerse;
-    if (fio::looksLikeNormal(text))
-        return ImportFormat::FioNormal;
-    if (bonnie::looksLikeCsv(text))
-        return ImportFormat::BonnieCsv;
-    if (bonnie::looksLikeTable(text))
-        return ImportFormat::BonnieText;
-    if (iozone::looksLikeIozone(text))
-        return ImportFormat::Iozone;
-    if (dd::looksLikeDd(text))
-        return ImportFormat::Dd;
-    for (const auto& line : text::lines(text)) // CSV lines among prose
-        if (bonnie::looksLikeCsv(line.text))
-            return ImportFormat::BonnieText;
-    return std::nullopt;
-}
-
-RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
-    RunOrigin o;
-    const std::string version =
-        run.toolVersion.starts_with("fio-") ? run.toolVersion.substr(4) : run.toolVersion;
-    const bool plus = text.find("\"bins\"") != std::string_view::npos;
-    o.format = "fio " + version + (plus ? " JSON+" : " JSON");
-    o.spec = run.origin.spec; // job_entries and job_groups, as the file has them
-    if (fio::compat::isLegacyVersion(run.toolVersion))
-        o.convertedFrom = {"KiB/s", "KiB (io_bytes)", "us", "ms"};
-    else
-        o.convertedFrom = {"ms (runtime)"};
-    return o;
-}
-
-// One bonnie++ CSV line as a run; nothing for a blank line.
-Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line) {
-    if (text::trim(line).empty())
-        return std::optional<Found>();
-    auto parsed = bonnie::parseCsvLine(line);
-    if (!parsed)
-        return badInput(std::to_string(number) + ": " + parsed.error().message);
-    return std::optional<Found>(Found{number, std::string(line), std::move(*parsed)});
-}
-
-constexpr std::string_view noCsvLines = "1: no bonnie++ CSV lines";
-
-Expected<std::vector<Found>> bonnieCsvRuns(std::string_view text) {
-    std::vector<Found> runs;
-    for (const auto& line : text::lines(text)) {
-        auto run = bonnieCsvLine(line.number, line.text);
-        if (!run)
-            return fail(run.error());
-        if (*run)
-            runs.push_back(std::move(**run));
-    }
-    if (runs.empty())
-        return badInput(std::string(noCsvLines));
-    return runs;
-}
-
-template <typename Pasted> std::vector<Found> found(std::vector<Pasted> pasted) {
-    std::vector<Found> out;
-    for (auto& p : pasted)
-        out.push_back({p.line, std::move(p.raw), std::move(p.run)});
-    return out;
-}
-
-// One run of the whole text (fio JSON and terse), which becomes its raw output uncopied.
-std::vector<Found> wholeText(std::string text, ParsedRun run) {
-    std::vector<Found> runs;
-    runs.push_back({1, std::move(text), std::move(run)});
-    return runs;
-}
-
-Expected<std::vector<Found>> parseAs(ImportFormat format, std::string text) {
-    switch (format) {
-    case ImportFormat::FioJson: {
-        auto run = fio::parseJson(text);
-        if (!run)
-            return badInput(withFioLine(text, run.error().message));
-        run->origin = fioJsonOrigin(*run, text);
-        return wholeText(std::move(text), std::move(*run));
-    }
-    case ImportFormat::FioTerse: {
-        auto run = fio::parseTerse(text);
-        if (!run)
-            return fail(run.error());
-        return wholeText(std::move(text), std::move(*run));
-    }
-    case ImportFormat::FioNormal: {
-        auto run = fio::parseNormal(text);
-        if (!run)
-            return fail(run.error());
-        return wholeText(std::move(text), std::move(*run));
-    }
-    case ImportFormat::BonnieCsv:
-        return bonnieCsvRuns(text);
-    case ImportFormat::BonnieText: {
-        auto runs = bonnie::parsePaste(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    case ImportFormat::Iozone: {
-        auto runs = iozone::parse(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    case ImportFormat::Dd: {
-        auto runs = dd::parse(text);
-        if (!runs)
-            return fail(runs.error());
-        return found(std::move(*runs));
-    }
-    }
-    return badInput("1: unknown format");
-}
-
-// A whole text's format and runs, or the error naming `path` (a file parsed whole, or a paste).
-Expected<std::pair<ImportFormat, std::vector<Found>>> parseWhole(const std::string& path,
-                                                                 std::string text) {
-    const auto format = detect(text);
-    if (!format && iozone::looksLikeSpreadsheet(text))
-        return located(path, "1: an iozone -Rb spreadsheet (binary Excel) is not imported: "
-                             "import iozone's standard output, which holds the same tables "
-                             "after 'Excel output is below:'");
-    if (!format)
-        return located(path, "1: not a format layoutbench imports (bonnie++ CSV or text table, "
-                             "fio JSON, terse or normal output, iozone, dd)");
-    auto runs = parseAs(*format, std::move(text));
-    if (!runs)
-        return located(path, runs.error().message);
-    return std::pair{*format, std::move(*runs)};
-}
-
-std::string_view probeOf(ImportFormat f) {
-    switch (f) {
-    case ImportFormat::BonnieCsv:
-    case ImportFormat::BonnieText:
-        return "bonnie";
-    case ImportFormat::FioJson:
-    case ImportFormat::FioTerse:
-    case ImportFormat::FioNormal:
-        return "fio";
-    case ImportFormat::Iozone:
-        return "iozone";
-    case ImportFormat::Dd:
-        return "dd";
-    }
-    return "imported";
 }
 
 // Why a run that did not fail gave no metric: what its parser noted, or that nothing was there.
@@ -264,14 +79,43 @@ std::string_view fioJob(std::string_view metric) {
     return job.substr(0, job.find('@'));
 }
 
+bool isFio(ImportFormat f) {
+    return f == ImportFormat::FioJson || f == ImportFormat::FioTerse ||
+           f == ImportFormat::FioNormal;
+}
+
 // What one file holds, counted run by run as they go by, for its one-line description.
 class FileTally {
 public:
     explicit FileTally(ImportFormat format) : format_(format) {}
 
+    // Whether the run repeats one met before in this file (the same content hash, which the run
+    // must have): not stored, and named in the description.
+    bool repeated(const Run& r) {
+        const auto [earlier, isNew] = hashes_.try_emplace(keyOf(r.contentHash), r.sourceLine);
+        if (isNew)
+            return false;
+        if (++repeats_ <= shownRepeats)
+            repeatLines_ += (repeatLines_.empty() ? "" : ", ") + std::string("line ") +
+                            std::to_string(r.sourceLine) + " repeats line " +
+                            std::to_string(earlier->second);
+        return true;
+    }
+
     void add(const Run& r) {
+        if (r.probe != probeOf(format_)) { // another tool's runs in the same file
+            others_[r.origin.format.empty() ? r.probe : r.origin.format] += 1;
+            otherMetrics_ += r.metrics.size();
+            failed_ += r.status == RunStatus::Ok ? 0 : 1;
+            ++allRuns_;
+            return;
+        }
+        ++allRuns_;
         if (runs_++ == 0)
             firstOrigin_ = r.origin.format;
+        else if (r.origin.format != firstOrigin_ && !r.origin.format.empty() &&
+                 seenOrigins_.size() < maxMachines && seenOrigins_.insert(r.origin.format).second)
+            ++otherOrigins_;
         metrics_ += r.metrics.size();
         failed_ += r.status == RunStatus::Ok ? 0 : 1;
         if (const auto m = r.origin.spec.find("machine"); m != r.origin.spec.end()) {
@@ -292,17 +136,21 @@ public:
         // stray line is never dropped without a word.
         if (const auto n = r.origin.spec.find("lines_not_read"); n != r.origin.spec.end())
             notRead_ += (notRead_.empty() ? "" : ",") + n->second;
+        if (const auto n = r.origin.spec.find("not_imported"); n != r.origin.spec.end())
+            notImported_ = n->second;
         if (const auto g = r.origin.spec.find("job_groups"); g != r.origin.spec.end())
             jobGroups_ += static_cast<std::size_t>(std::stoull(g->second));
     }
 
-    std::size_t runs() const { return runs_; }
-    std::size_t metrics() const { return metrics_; }
+    std::size_t runs() const { return allRuns_; }
+    std::size_t metrics() const { return metrics_ + otherMetrics_; }
     std::size_t failed() const { return failed_; }
 
     std::string describe() const {
         std::string out =
             firstOrigin_.empty() ? std::string(importFormatName(format_)) : firstOrigin_;
+        if (otherOrigins_)
+            out += " (and " + plural(otherOrigins_, "other version") + ")";
         if (format_ == ImportFormat::BonnieCsv || format_ == ImportFormat::BonnieText)
             out += ", " +
                    (manyMachines_
@@ -310,8 +158,12 @@ public:
                     : machines_.size() == runs_ || machines_.empty()
                         ? plural(runs_, "machine")
                         : plural(runs_, "run") + " of " + plural(machines_.size(), "machine"));
-        else if (format_ == ImportFormat::FioJson || format_ == ImportFormat::FioTerse ||
-                 format_ == ImportFormat::FioNormal)
+        else if (isFio(format_) && runs_ > 1)
+            // Several invocations: each a run, same-named entries combined within one only.
+            out += ", " + plural(runs_, "run") + " (one per fio invocation), " +
+                   plural(jobs_.size(), "job") +
+                   (jobEntries_ > 0 ? " (same-named entries combined within an invocation)" : "");
+        else if (isFio(format_))
             out += ", " + plural(jobs_.size(), "job") +
                    (jobEntries_ > jobs_.size()
                         ? " (" + std::to_string(jobEntries_) + " entries combined by name)"
@@ -326,13 +178,49 @@ public:
             out += ", " +
                    std::string(notRead_.find(',') == std::string::npos ? "line " : "lines ") +
                    notRead_ + " not read (the report's caveats say why)";
+        for (const auto& [origin, n] : others_)
+            out += "; and " + origin + ", " + plural(n, "run");
+        if (!others_.empty())
+            out += ", " + plural(otherMetrics_, "metric");
+        if (!notImported_.empty())
+            out += "; the " + notImported_ +
+                   " it also holds is not imported (import it from a file of its own)";
+        if (repeats_)
+            out += "; " + plural(repeats_, "repeated run") + " skipped (" + repeatLines_ +
+                   (repeats_ > shownRepeats ? ", ..." : "") + ")";
         return out;
     }
 
 private:
+    // A content hash (32 hex digits) as the two 64-bit halves it spells.
+    struct HashKey {
+        std::uint64_t high = 0, low = 0;
+        bool operator==(const HashKey&) const = default;
+    };
+    struct HashKeyHash {
+        std::size_t operator()(const HashKey& k) const { return k.high ^ (k.low << 1); }
+    };
+    static HashKey keyOf(std::string_view hash) {
+        HashKey key;
+        const auto half = std::min<std::size_t>(16, hash.size());
+        std::from_chars(hash.data(), hash.data() + half, key.high, 16);
+        std::from_chars(hash.data() + half, hash.data() + hash.size(), key.low, 16);
+        return key;
+    }
+
     static constexpr std::size_t maxMachines = 10000;
+    static constexpr std::size_t shownRepeats = 5;
+    std::unordered_map<HashKey, std::int64_t, HashKeyHash> hashes_; // and each one's line
+    std::size_t repeats_ = 0;
+    std::string repeatLines_;
+    std::map<std::string, std::size_t> others_; // other tools' runs, by format
+    std::size_t otherMetrics_ = 0;
+    std::size_t allRuns_ = 0;
+    std::string notImported_; // another tool's output the file holds, not read
     ImportFormat format_;
     std::string firstOrigin_;
+    std::set<std::string> seenOrigins_; // other than the first: a log of several fio versions
+    std::size_t otherOrigins_ = 0;
     std::size_t runs_ = 0, metrics_ = 0, failed_ = 0;
     std::set<std::string> machines_;
     bool manyMachines_ = false;
@@ -352,7 +240,8 @@ Expected<Run> checkedRun(Found found, const std::string& path, ImportFormat form
         if (!std::isfinite(m.value))
             return located(path, std::to_string(found.line) + ": " + m.name +
                                      ": not a finite number (the values it is made of overflow)");
-    return runFrom(std::move(found), path, std::string(probeOf(format)));
+    const auto probe = probeOf(found.format.value_or(format));
+    return runFrom(std::move(found), path, std::string(probe));
 }
 
 // FILE:LINE, or FILE when the line is not known: an earlier run, named inside a message.
@@ -389,7 +278,8 @@ Expected<void> stageRun(StagedImport& stage, Run& run, const ImportRequest& requ
         run.host = request.host;
     else if (run.host.empty())
         run.host = defaultImportHost;
-    run.contentHash = contentHash(run.stdoutText);
+    if (run.contentHash.empty())
+        run.contentHash = contentHash(run.stdoutText);
     if (!request.allowDuplicate) {
         LB_TRY(earlier, stage.store().importedRunWithContent(run.contentHash));
         if (earlier)
@@ -523,6 +413,9 @@ private:
         if (!run)
             return fail(run.error());
         run->finishedAt = importedAt_;
+        run->contentHash = contentHash(run->stdoutText);
+        if (tally_.repeated(*run))
+            return {};
         tally_.add(*run);
         piece_.bytes += run->stdoutText.size();
         piece_.runs.push_back(std::move(*run));
@@ -549,7 +442,7 @@ private:
             return {};
         }
         LB_TRY(text, reader.rest(wholeLimit_));
-        LB_TRY(parsed, parseWhole(name_, std::move(text)));
+        LB_TRY(parsed, import_read::parseWhole(name_, std::move(text)));
         auto& [format, runs] = parsed;
         tally_ = FileTally(format);
         for (auto& f : runs)
@@ -578,18 +471,22 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
         LB_TRY(line, reader.next());
         if (!line)
             break;
-        auto found = bonnieCsvLine(line->number, line->text);
+        auto found = import_read::bonnieCsvLine(line->number, line->text);
         if (!found)
             return located(name, found.error().message);
         if (!*found)
             continue;
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
+        if (run.contentHash.empty())
+            run.contentHash = contentHash(run.stdoutText);
+        if (tally.repeated(run))
+            continue;
         LB_TRY_VOID(stageRun(stage, run, request));
         tally.add(run);
     }
     if (tally.runs() == 0)
-        return located(name, std::string(noCsvLines));
+        return located(name, std::string(import_read::noCsvLines));
     return FileRead{name, tally.describe(), tally.runs(), tally.failed(), tally.metrics()};
 }
 
@@ -616,7 +513,7 @@ std::string_view importFormatName(ImportFormat f) {
 }
 
 Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view text) {
-    LB_TRY(parsed, parseWhole(path, std::string(text)));
+    LB_TRY(parsed, import_read::parseWhole(path, std::string(text)));
     auto& [format, runs] = parsed;
     ImportedFile file;
     file.path = path;
@@ -626,6 +523,9 @@ Expected<ImportedFile> parseResultFile(const std::string& path, std::string_view
         auto run = checkedRun(std::move(f), path, format);
         if (!run)
             return fail(run.error());
+        run->contentHash = contentHash(run->stdoutText);
+        if (tally.repeated(*run))
+            continue;
         tally.add(*run);
         file.lines.push_back(static_cast<int>(run->sourceLine));
         file.runs.push_back(std::move(*run));

@@ -445,13 +445,48 @@ PastedRun finish(Invocation inv) {
 
 } // namespace
 
+namespace {
+
+// Where each invocation's lines start, and the end: at iozone's banner, or, in reports pasted
+// without it, where a report begins again: a second automatic-table heading (its line above
+// with it), or a -R report after one ("Excel output is below:" again, or a table title again).
+std::vector<std::size_t> invocationStarts(const std::vector<Line>& lines) {
+    std::vector<std::size_t> starts{0};
+    bool table = false;
+    std::vector<std::string_view> titles; // the -R report's, "Excel output is below:" as ""
+    const auto cut = [&](std::size_t at) {
+        if (at > starts.back())
+            starts.push_back(at);
+        table = false;
+        titles.clear();
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto t = text::trim(lines[i].text);
+        if (contains(t, banner)) {
+            cut(i);
+        } else if (isTableHeading(t)) {
+            const bool above =
+                i > 0 && !text::trim(lines[i - 1].text).empty() && !isTableRow(lines[i - 1].text);
+            if (table || !titles.empty())
+                cut(above ? i - 1 : i);
+            table = true;
+        } else if (detail::startsExcelReport(t)) {
+            const auto title = t.starts_with('"') ? t : std::string_view();
+            if (!titles.empty() &&
+                (title.empty() || std::find(titles.begin(), titles.end(), title) != titles.end()))
+                cut(i);
+            titles.push_back(title);
+        }
+    }
+    starts.push_back(lines.size());
+    return starts;
+}
+
+} // namespace
+
 Expected<std::vector<PastedRun>> parse(std::string_view text) {
     const auto lines = text::lines(text);
-    std::vector<std::size_t> starts{0};
-    for (std::size_t i = 1; i < lines.size(); ++i)
-        if (contains(lines[i].text, banner))
-            starts.push_back(i);
-    starts.push_back(lines.size());
+    const auto starts = invocationStarts(lines);
 
     std::vector<PastedRun> runs;
     for (std::size_t s = 0; s + 1 < starts.size(); ++s) {

@@ -4,6 +4,7 @@
 #include "engine/base/utf8.h"
 #include "probes/import.h"
 
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -11,13 +12,27 @@ namespace lb::cli {
 
 namespace {
 
+// A database the import made and then refused: removed, with SQLite's and the import's files
+// beside it, so that a refused import leaves nothing behind.
+void removeNewDatabase(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal", "-imports.lock"}) {
+        std::error_code ec;
+        std::filesystem::remove(path + suffix, ec);
+    }
+}
+
 int runImport(const Globals& g, const ImportRequest& request) {
-    auto store = openStore(g, DbAccess::Create);
-    if (!store)
-        return report(store.error());
-    auto summary = importFiles(*store, request);
-    if (!summary)
+    std::error_code ec;
+    const bool fresh = g.db != ":memory:" && !std::filesystem::exists(g.db, ec) && !ec;
+    auto summary = [&]() -> Expected<ImportSummary> {
+        LB_TRY(store, openStore(g, DbAccess::Create));
+        return importFiles(store, request); // the store is closed on return
+    }();
+    if (!summary) {
+        if (fresh)
+            removeNewDatabase(g.db);
         return report(summary.error());
+    }
     if (g.json) {
         std::cout << dumpJson(nlohmann::json{{"layout", summary->layout},
                                              {"runs", summary->runs},

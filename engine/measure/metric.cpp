@@ -87,6 +87,13 @@ std::optional<MetricInfo> describeJobMetric(std::string_view rest, std::string_v
     if (dirDot == std::string_view::npos || dirDot == 0)
         return std::nullopt;
     const auto dir = head.substr(dirDot + 1);
+    // fio's fsync/fdatasync latency (fsync=, fdatasync=): how long the syncs took, shown, never
+    // deciding (the writes' own latency and throughput decide).
+    if (dir == "sync")
+        return stat == "lat_mean" || stat == "lat_p50" || stat == "lat_p99" || stat == "lat_p99_9"
+                   ? std::optional(
+                         MetricInfo{std::string(full), Unit::Nanoseconds, Better::Lower, false})
+                   : std::nullopt;
     if (dir != "read" && dir != "write" && dir != "trim" && dir != "mixed")
         return std::nullopt;
     if (stat == "bw")

@@ -11,10 +11,14 @@ std::string lockFile(const Store& store) {
     return store.path() + "-imports.lock";
 }
 
-// Deletes a staging layout and its runs.
-Expected<void> deleteStaged(Store& store, std::int64_t layoutId) {
+// Deletes a staging layout and its runs, and, given the marks taken before it was made, the
+// hosts, run texts and metric names its runs added that nothing else names.
+Expected<void> deleteStaged(Store& store, std::int64_t layoutId,
+                            const std::optional<ImportMarks>& marks = std::nullopt) {
     LB_TRY(tx, store.transaction());
     LB_TRY_VOID(store.deleteStagedLayout(layoutId));
+    if (marks)
+        LB_TRY_VOID(store.deleteImportLeftovers(*marks));
     return tx.commit();
 }
 
@@ -48,6 +52,7 @@ std::string stagingName() {
 Expected<StagedImport> StagedImport::begin(Store& store, BatchLimit limit) {
     if (auto r = deleteAbandoned(store); !r)
         return fail(r.error());
+    LB_TRY(marks, store.importMarks());
     // The lock is taken before the staging layout is committed, so that no other import sees it
     // unlocked; a lock still held on a reused id (its import deleting it) means: try another.
     for (int attempt = 0; attempt < 3; ++attempt) {
@@ -77,7 +82,9 @@ Expected<StagedImport> StagedImport::begin(Store& store, BatchLimit limit) {
             LB_TRY(started, store.checkpointInBackground(limit.walPages));
             checkpoints = std::move(started);
         }
-        return StagedImport(store, *id, std::move(*lock), limit, std::move(checkpoints));
+        StagedImport staged(store, *id, std::move(*lock), limit, std::move(checkpoints));
+        staged.marks_ = marks;
+        return staged;
     }
     return runtimeError(store.path() + ": no staging layout for the import could be locked");
 }
@@ -87,7 +94,7 @@ StagedImport::StagedImport(StagedImport&& other) noexcept
       limit_(other.limit_), checkpoints_(std::move(other.checkpoints_)),
       batch_(std::move(other.batch_)), inBatch_(other.inBatch_), batchStarted_(other.batchStarted_),
       iterations_(std::move(other.iterations_)), staged_(other.staged_), hashed_(other.hashed_),
-      open_(std::exchange(other.open_, false)) {
+      marks_(other.marks_), open_(std::exchange(other.open_, false)) {
     other.batch_.reset();
 }
 
@@ -163,7 +170,7 @@ void StagedImport::discard() {
         return;
     open_ = false;
     batch_.reset(); // rolls the open batch back
-    (void)deleteStaged(*store_, layoutId_);
+    (void)deleteStaged(*store_, layoutId_, marks_);
     // Free for the next import, which deletes what is left should the deletion have failed.
     checkpoints_.reset();
     lock_ = ProcessLock::none();

@@ -68,7 +68,8 @@ public:
     enum class Repeats { Keep, Refuse };
     Expected<std::optional<RepeatedContent>> publish(const ImportTarget& target,
                                                      Repeats repeats = Repeats::Keep);
-    // Deletes what was staged. Errors are not reported: what is left is deleted by a later import.
+    // Deletes what was staged, and the hosts, run texts and metric names it added that nothing
+    // else names. Errors are not reported: what is left is deleted by a later import.
     void discard();
     // Commits the runs staged so far (still hidden); add() does every BatchLimit.
     Expected<void> commitBatch();
@@ -101,6 +102,7 @@ private:
     std::map<std::string, int> iterations_; // the next iteration of each workload, from 0
     std::int64_t staged_ = 0;
     std::int64_t hashed_ = 0; // staged runs with a content hash
+    ImportMarks marks_;       // the store's ids before it: what a refused import leaves is deleted
     bool open_ = true;        // neither published nor discarded
 };
 

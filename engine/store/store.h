@@ -141,6 +141,15 @@ struct ImportedRunRef {
     std::string importedAt;      // ISO 8601 UTC
 };
 
+// How far the ids of the rows an import may add had gone before it (Store::importMarks): what it
+// added after them, and no run names, is deleted when it is refused.
+struct ImportMarks {
+    std::int64_t host = 0;
+    std::int64_t text = 0;
+    std::int64_t metricName = 0;
+    std::int64_t run = 0;
+};
+
 // Two runs of one import with the same data.
 struct RepeatedContent {
     ImportedRunRef first;
@@ -301,6 +310,12 @@ public:
     // existing `layoutId`, their iterations numbered on from what it holds, and deleting it.
     Expected<std::vector<std::int64_t>> stagedLayouts();
     Expected<void> deleteStagedLayout(std::int64_t layoutId);
+    // Before an import: how far the ids of hosts, run texts, metric names and runs had gone.
+    // After a refused one (its staged runs deleted): the hosts and run texts added since that
+    // nothing names, and the metric names added since when no run was added since (those are
+    // named inside runs' packed samples).
+    Expected<ImportMarks> importMarks();
+    Expected<void> deleteImportLeftovers(const ImportMarks& marks);
     Expected<void> adoptStagedLayout(std::int64_t stagingId, const std::string& name,
                                      const std::string& kind, const std::string& specJson,
                                      std::int64_t hostId);

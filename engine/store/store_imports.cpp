@@ -21,6 +21,39 @@ Expected<void> Store::deleteStagedLayout(std::int64_t layoutId) {
     return layout->bind(1, layoutId).bind(2, stagedImportKind).run();
 }
 
+Expected<ImportMarks> Store::importMarks() {
+    LB_TRY(q, statement("SELECT (SELECT COALESCE(MAX(id), 0) FROM host), (SELECT COALESCE(MAX(id), "
+                        "0) FROM run_text), (SELECT COALESCE(MAX(id), 0) FROM metric_name), "
+                        "(SELECT COALESCE(MAX(id), 0) FROM run)"));
+    LB_TRY(row, q->step());
+    if (!row)
+        return runtimeError(path() + ": no row for the import's marks");
+    ImportMarks marks{q->columnInt(0), q->columnInt(1), q->columnInt(2), q->columnInt(3)};
+    q->reset();
+    return marks;
+}
+
+Expected<void> Store::deleteImportLeftovers(const ImportMarks& marks) {
+    LB_TRY(hosts, statement("DELETE FROM host WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM run "
+                            "WHERE run.host_id = host.id) AND NOT EXISTS (SELECT 1 FROM layout "
+                            "WHERE layout.host_id = host.id) AND NOT EXISTS (SELECT 1 FROM "
+                            "campaign WHERE campaign.host_id = host.id) AND NOT EXISTS (SELECT 1 "
+                            "FROM disk WHERE disk.host_id = host.id)"));
+    LB_TRY_VOID(hosts->bind(1, marks.host).run());
+    LB_TRY(texts, statement("DELETE FROM run_text WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM run "
+                            "WHERE run.caveats_id = run_text.id OR run.notes_id = run_text.id)"));
+    LB_TRY_VOID(texts->bind(1, marks.text).run());
+    LB_TRY(names, statement("DELETE FROM metric_name WHERE id > ?1 AND NOT EXISTS (SELECT 1 FROM "
+                            "run WHERE id > ?2)"));
+    LB_TRY_VOID(names->bind(1, marks.metricName).bind(2, marks.run).run());
+    // The ids known for what was deleted are gone with it.
+    cache_->metricIds.clear();
+    cache_->metricKinds.clear();
+    cache_->textIds.clear();
+    cache_->previousMetricIds.clear();
+    return {};
+}
+
 Expected<void> Store::adoptStagedLayout(std::int64_t stagingId, const std::string& name,
                                         const std::string& kind, const std::string& specJson,
                                         std::int64_t hostId) {

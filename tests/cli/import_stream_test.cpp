@@ -90,16 +90,21 @@ TEST_F(ImportStream, ALargeCsvIsReadInConstantMemory) {
     EXPECT_LT(r.maxRssKiB, 100 * 1024);
 }
 
+// Into a database that holds an earlier import: the refused one's staged batches are gone and
+// the earlier runs are all there is.
 TEST_F(ImportStream, ABadLastLineImportsNothing) {
+    ASSERT_EQ(lb({"import", "--layout", "first", csv("first.csv", 10)}).exitCode, 0);
+    const auto hosts = rows("SELECT COUNT(*) FROM host");
     const auto good = csv("good.csv", 10);
     const auto file = csv("bad-end.csv", 20000, "1.97,1.97,x,1,1,15G,,903,96,abc\n");
     const auto r = lb({"import", "--layout", "nas", good, file});
     expectOneLineError(r, file + ":20001: ");
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(rows("SELECT COUNT(*) FROM run"), 0);
-    EXPECT_EQ(rows("SELECT COUNT(*) FROM run_sample"), 0);
-    EXPECT_EQ(rows("SELECT COUNT(*) FROM layout"), 0);
-    EXPECT_EQ(storedRuns(), 0U);
+    EXPECT_EQ(rows("SELECT COUNT(*) FROM run"), 10);
+    EXPECT_EQ(rows("SELECT COUNT(*) FROM run_sample"), 10);
+    EXPECT_EQ(rows("SELECT COUNT(*) FROM layout"), 1);
+    EXPECT_EQ(rows("SELECT COUNT(*) FROM host"), hosts); // none of the refused files' machines
+    EXPECT_EQ(storedRuns(), 10U);
 }
 
 TEST_F(ImportStream, AShortImportNextToALongOneWaitsItsTurn) {

@@ -1,6 +1,7 @@
 // fio's normal output (probes/fio_normal.h): genuine fio 3.33 runs written as JSON and normal
 // text at once (--output-format=json,normal) read to the same metrics within the text's rounding,
 // fio 3.1's form, the forms fio's stat.c printed before 2.17, and the errors and caveats.
+#include "engine/measure/metric.h"
 #include "probes/fio_json.h"
 #include "probes/fio_normal.h"
 #include "tests/probes/golden.h"
@@ -263,6 +264,37 @@ TEST(FioNormal, Detection) {
     EXPECT_TRUE(fio::looksLikeNormal(golden("fio/3.1/seq_read.normal")));
     EXPECT_TRUE(fio::looksLikeNormal(golden("fio/2.2.10/normal_seq_read.normal")));
     EXPECT_FALSE(fio::looksLikeNormal(golden("fio/3.33/terse_v3_randrw.terse")));
+}
+
+} // namespace
+} // namespace lb
+
+namespace lb {
+namespace {
+
+// fdatasync=1: fio's "sync" latency is stored as fio.<job>.sync.lat_mean and lat_p50/p99/p99_9,
+// from the JSON's "sync" (ns) and the normal output's "sync (usec)" lines, the same within the
+// text's rounding to whole microseconds.
+TEST(FioNormal, SyncLatencyIsStoredFromBothForms) {
+    auto json = fio::parseJson(golden("fio/3.33/normal_fdatasync.json"));
+    ASSERT_TRUE(json) << json.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*json, "fio.syncwrite.sync.lat_mean"), 197271.844575);
+    EXPECT_DOUBLE_EQ(metricValue(*json, "fio.syncwrite.sync.lat_p50"), 179200);
+    EXPECT_DOUBLE_EQ(metricValue(*json, "fio.syncwrite.sync.lat_p99"), 536576);
+    EXPECT_DOUBLE_EQ(metricValue(*json, "fio.syncwrite.sync.lat_p99_9"), 1990656);
+    auto normal = fio::parseNormal(golden("fio/3.33/normal_fdatasync.normal"));
+    ASSERT_TRUE(normal) << normal.error().message;
+    EXPECT_DOUBLE_EQ(metricValue(*normal, "fio.syncwrite.sync.lat_mean"), 197270); // avg=197.27
+    EXPECT_DOUBLE_EQ(metricValue(*normal, "fio.syncwrite.sync.lat_p50"), 180000);  // [  180]
+    EXPECT_DOUBLE_EQ(metricValue(*normal, "fio.syncwrite.sync.lat_p99"), 537000);  // [  537]
+    EXPECT_DOUBLE_EQ(metricValue(*normal, "fio.syncwrite.sync.lat_p99_9"), 1991000);
+    EXPECT_FALSE(test::hasCaveat(*normal, "not read")); // the sync lines are all placed
+    // A job that did not sync (fio prints zeros) has no sync metric.
+    auto plain = fio::parseJson(golden("fio/3.33/seq_read.json"));
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(test::findMetric(plain->metrics, "fio.seqread.sync.lat_mean"), nullptr);
+    EXPECT_TRUE(describeMetric("fio.syncwrite.sync.lat_p99"));
+    EXPECT_FALSE(describeMetric("fio.syncwrite.sync.lat_p99")->decisive);
 }
 
 } // namespace

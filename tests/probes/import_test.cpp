@@ -207,7 +207,7 @@ TEST(ParseResultFile, FioJsonRefusesNegativeAndOverflowingNumbersAtTheirLine) {
     EXPECT_EQ(r.error().message,
               "two.json:" + std::to_string(secondRead) +
                   ": jobs[1].read: its values overflow when added to those of the other jobs "
-                  "named 'twojobs' (numjobs>1 without group_reporting)");
+                  "named 'twojobs' in one fio invocation (numjobs>1 without group_reporting)");
 }
 
 TEST(ParseResultFile, FioJsonErrorsNameTheLineOfTheField) {
@@ -378,19 +378,32 @@ TEST(ImportFiles, TheFirstErrorInFileOrderIsReportedAndNothingStored) {
     EXPECT_EQ(runs->size(), 1U) << "nothing of a refused import is stored";
 }
 
-// The same line twice in one import, hundreds of runs apart: refused, naming both places.
-TEST(ImportFiles, ARepeatFarApartInOneImportIsFound) {
+// The same line twice in one file, hundreds of runs apart (read line by line where it is
+// stored): the repeat is skipped and named; the file imported again is refused as before, and
+// with --allow-duplicate imports its distinct runs again.
+TEST(ImportFiles, ARepeatFarApartInOneFileIsSkippedAndNamed) {
     test::ScratchDir dir("import-far-repeat");
     auto store = Store::open(dir.path("r.db"));
     ASSERT_TRUE(store);
     std::string lines = bonnieLines(900);
     lines += lines.substr(0, lines.find('\n') + 1);
     std::ofstream(dir.path("twice.csv")) << lines;
-    const auto refused = importFiles(*store, {"nas", "box", "imported", {dir.path("twice.csv")}});
-    ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.error().message, dir.path("twice.csv") + ":901: the same data as " +
-                                           dir.path("twice.csv") +
-                                           ":1; --allow-duplicate imports it again");
+    ImportRequest request{"nas", "box", "imported", {dir.path("twice.csv")}};
+    const auto summary = importFiles(*store, request);
+    ASSERT_TRUE(summary) << summary.error().message;
+    EXPECT_EQ(summary->runs, 900);
+    ASSERT_EQ(summary->descriptions.size(), 1u);
+    EXPECT_NE(summary->descriptions[0].find("; 1 repeated run skipped (line 901 repeats line 1)"),
+              std::string::npos)
+        << summary->descriptions[0];
+    const auto again = importFiles(*store, request);
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.error().message.find(":1: already imported as run "), std::string::npos)
+        << again.error().message;
+    request.allowDuplicate = true;
+    const auto allowed = importFiles(*store, request);
+    ASSERT_TRUE(allowed) << allowed.error().message;
+    EXPECT_EQ(allowed->runs, 900);
 }
 
 // ---- Machines kept apart ----
