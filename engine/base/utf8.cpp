@@ -63,6 +63,13 @@ bool isValidUtf8(std::string_view text) {
 std::size_t escapeInvalidUtf8(std::string_view text, std::string& out, bool final) {
     std::size_t i = 0;
     while (i < text.size()) {
+        // ASCII, nearly all of any output, appended in one piece.
+        std::size_t end = i;
+        while (end < text.size() && static_cast<unsigned char>(text[end]) < 0x80)
+            ++end;
+        out.append(text.substr(i, end - i));
+        if ((i = end) == text.size())
+            break;
         const int n = sequenceLength(text.substr(i));
         if (n < 0 && !final)
             break; // the rest of the sequence may come with the next piece

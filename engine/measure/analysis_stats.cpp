@@ -84,6 +84,31 @@ std::optional<LogStats> logStats(const std::vector<double>& values) {
 using StudentT = boost::math::students_t_distribution<
     double, boost::math::policies::policy<boost::math::policies::promote_double<false>>>;
 
+// Whether no value can stand apart: every one lies within `minRatio` of the median of the logs
+// (an outlier must be that far from it, whatever its score). Told from the middle values alone,
+// with two logs instead of one a value: a steady metric, the usual case, needs no more. The
+// bounds are widened by a rounding's worth so that a value this lets through is judged by the
+// full rule, never one it should have judged skipped.
+bool noneApart(const std::vector<double>& values, double minRatio) {
+    if (!(minRatio > 1.0))
+        return false;
+    thread_local std::vector<double> sorted;
+    sorted.assign(values.begin(), values.end());
+    const auto mid = sorted.size() / 2;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(mid),
+                     sorted.end());
+    double centre = std::log(sorted[mid]);
+    if (sorted.size() % 2 == 0)
+        centre =
+            (centre + std::log(*std::max_element(
+                          sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(mid)))) /
+            2;
+    const double apart = std::log(minRatio);
+    const double low = std::exp(centre - apart) * (1 + 1e-9);
+    const double high = std::exp(centre + apart) * (1 - 1e-9);
+    return std::all_of(values.begin(), values.end(), [&](double v) { return v > low && v < high; });
+}
+
 } // namespace
 
 double studentQuantile(double df, double p) {
@@ -95,6 +120,8 @@ std::vector<std::pair<std::size_t, double>> outlierIndexes(const std::vector<dou
     std::vector<std::pair<std::size_t, double>> out;
     if (values.size() < minCount ||
         std::any_of(values.begin(), values.end(), [](double v) { return !(v > 0); }))
+        return out;
+    if (noneApart(values, minRatio))
         return out;
     std::vector<double> logs, deviations;
     for (const double v : values)

@@ -277,9 +277,10 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
 
 Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
                                                       std::optional<std::int64_t> campaignId) {
-    LB_TRY(q, statement("SELECT DISTINCT h.name FROM run r JOIN host h ON h.id = r.host_id "
+    // The hosts' ids from run_layout_host alone (no run's row is read), then their names.
+    LB_TRY(q, statement("SELECT h.name FROM host h WHERE h.id IN (SELECT r.host_id FROM run r "
                         "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
-                        "r.status IN ('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2) "
+                        "r.status IN ('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2)) "
                         "ORDER BY h.name"));
     q->bind(1, layout).bind(2, campaignId);
     std::vector<std::string> out;

@@ -112,6 +112,41 @@ TEST(StoreHosts, MigratesSchemaFifteenGivingRunsTheirCampaignsOrLayoutsHost) {
     EXPECT_EQ(hostsOfRuns(*s), (std::vector<std::string>{"srv-campaign", "srv-layout", ""}));
 }
 
+// Schema 16 had no index of runs by layout and host: migrating adds it, and a layout's hosts are
+// read from it alone (the query plan names it as covering), the same hosts as before.
+TEST(StoreHosts, MigratesSchemaSixteenAndReadsALayoutsHostsFromItsIndex) {
+    TempDir tmp;
+    {
+        auto s = Store::open(tmp.path());
+        ASSERT_TRUE(s);
+        storeTwoMachines(*s);
+        test::downgradeToSchema16(*s);
+        EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_schema WHERE name = "
+                                     "'run_layout_host'"),
+                  0);
+        const auto before = s->layoutHosts("b");
+        ASSERT_TRUE(before);
+        EXPECT_EQ(*before, (std::vector<std::string>{"m1", "m2"}));
+    }
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM sqlite_schema WHERE name = "
+                                 "'run_layout_host'"),
+              1);
+    const auto hosts = s->layoutHosts("b");
+    ASSERT_TRUE(hosts);
+    EXPECT_EQ(*hosts, (std::vector<std::string>{"m1", "m2"}));
+    const auto plan = test::queryReadOnly(
+        tmp.path(), "EXPLAIN QUERY PLAN SELECT r.host_id FROM run r WHERE r.layout_id = 1 AND "
+                    "r.status IN ('ok', 'failed') AND (NULL IS NULL OR r.campaign_id = NULL)");
+    ASSERT_TRUE(plan);
+    std::string details;
+    for (const auto& row : *plan)
+        details += row.back() + "\n";
+    EXPECT_NE(details.find("COVERING INDEX run_layout_host"), std::string::npos) << details;
+}
+
 // Merged runs keep their machine, found by its name in the database they are merged into.
 TEST(StoreHosts, MergeKeepsEachRunsHost) {
     TempDir tmp;

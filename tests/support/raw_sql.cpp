@@ -59,7 +59,13 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema16(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec("DROP INDEX run_layout_host"));
+    setSchemaVersion(store, 16);
+}
+
 void downgradeToSchema15(Store& store) {
+    downgradeToSchema16(store);
     ASSERT_TRUE(StoreBackdoor::database(store).exec("ALTER TABLE run DROP COLUMN host_id"));
     setSchemaVersion(store, 15);
 }
