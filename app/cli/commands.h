@@ -72,6 +72,9 @@ void addGlobalOptions(CLI::App& app, Globals& g);
 enum class DbAccess { Existing, Create };
 Expected<Store> openStore(const Globals& g, DbAccess access);
 
+// For a fraction option: takes 0.8 or a percentage, 80% (engine/base/size.h, parseFraction).
+CLI::Validator fractionOrPercent();
+
 // --price and --write-amplification, the projection's figures a buyer sets (project, report).
 void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa);
 
