@@ -177,8 +177,7 @@ Expected<ReportScope> findScope(Store& store, const ReportRequest& request) {
     for (const auto& [field, name] :
          {std::pair{"baseline", &request.baseline}, std::pair{"candidate", &request.candidate}})
         if (*name && !s.byName(**name))
-            return badInput(std::string(field) + ": no layout named '" + **name + "' in " +
-                            store.path());
+            return fail(store.noLayoutNamed(field, **name));
     if (s.layouts.empty())
         return badInput(s.campaign ? "campaign: campaign " + std::to_string(s.campaign->id) +
                                          " has no runs in " + store.path()
@@ -292,6 +291,8 @@ Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<Layo
         rl.specJson = l.spec;
         rl.baseline = l.name == data.baseline;
         rl.capacity = capacityFromSpec(l.spec, l.kind);
+        if (const auto in = capacityInputFromSpec(l.spec, l.kind); in && rl.capacity)
+            rl.redundancyNote = redundancyNote(*in);
         rl.runs = l.runs;
         rl.failedRuns = l.failedRuns;
         if (data.hostPicked) { // the picked machine's runs alone
@@ -362,7 +363,15 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
         records.push_back({0, l.name, l.kind, l.specJson, l.host});
         projected.push_back(l.name);
     }
-    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
+    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity, request.importedDisks));
+    // An imported layout whose disks are given has the capacity of a built one.
+    for (auto& l : data.layouts)
+        if (const auto disks = request.importedDisks.find(l.name);
+            !l.capacity && disks != request.importedDisks.end())
+            if (auto c = computeCapacity(disks->second)) {
+                l.capacity = *c;
+                l.redundancyNote = redundancyNote(disks->second);
+            }
     data.projectionMisfit = projectionMisfit(request, coverage, false);
     data.notProjected = std::move(coverage.missing);
     LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));

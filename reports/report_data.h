@@ -56,6 +56,8 @@ struct ReportLayout {
     std::string specJson;
     bool baseline = false;
     std::optional<Capacity> capacity; // when the spec says kind and disk sizes
+    // What its fault tolerance leaves unsaid (a ZFS pool on one md device cannot repair).
+    std::optional<std::string> redundancyNote;
     std::int64_t runs = 0;
     std::int64_t failedRuns = 0;
 };

@@ -96,6 +96,15 @@ Expected<Store> openStore(const Globals& g, DbAccess access) {
     return Store::open(g.db);
 }
 
+void addGuestOptions(CLI::App& sub, std::string& inner, std::string& guestPool) {
+    sub.add_option("--inner", inner,
+                   "--kind guest: the md layout of the disks passed to the guest as one disk, "
+                   "e.g. md-raid6");
+    sub.add_option("--guest-pool", guestPool,
+                   "--kind guest: the ZFS pool the guest makes of that one disk")
+        ->capture_default_str();
+}
+
 CLI::Validator fractionOrPercent() {
     return CLI::Validator(
         [](std::string& text) -> std::string {
