@@ -383,8 +383,12 @@ Expected<void> parsePrecondition(const toml::table& t, const std::string& where,
     if (l.kind != LayoutKind::Dir && l.disks.empty())
         return badInput(rep.at(t, where + "disks",
                                "a " + std::string(layoutKindName(l.kind)) + " layout needs disks"));
-    LB_TRY(precondition, getChoice(t, layoutKey("precondition"), where, rep));
-    l.precondition = precondition == "snia";
+    // Read in place, not moved out by LB_TRY: GCC 12 at -O3 took the moved string's SSO buffer
+    // for uninitialised (-Wmaybe-uninitialized, a false alarm) and only the comparison is needed.
+    const auto precondition = getChoice(t, layoutKey("precondition"), where, rep);
+    if (!precondition)
+        return fail(precondition.error());
+    l.precondition = *precondition == "snia";
     LB_TRY(bytes, getPreconditionSize(t, where, rep));
     l.preconditionBytes = bytes;
     if (l.precondition && l.kind == LayoutKind::Dir && !bytes)
