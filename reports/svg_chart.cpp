@@ -16,13 +16,6 @@ using namespace detail;
 
 namespace {
 
-// Appends each part in turn: `out += "M" + num(x) + ...` makes GCC 12 at -O3 warn -Wrestrict
-// on libstdc++'s insert-at-front inside operator+(const char*, string&&) (a false alarm, GCC bug
-// 105329); appending builds the same text without the temporaries.
-template <typename... Parts> void appendAll(std::string& out, const Parts&... parts) {
-    (out.append(parts), ...);
-}
-
 constexpr double margin = 8;
 constexpr double tickGap = 5;      // between an axis and its tick labels
 constexpr double categoryMark = 4; // a category's tick, outside the axis: its label below it

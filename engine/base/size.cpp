@@ -181,8 +181,10 @@ Expected<double> parseFraction(std::string_view text) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
         !std::isfinite(value))
-        return badInput("'" + std::string(text) + (percent ? "%" : "") +
-                        "' is not a fraction or a percentage (0.8 or 80%)");
+        return badInput(std::string("'")
+                            .append(text)
+                            .append(percent ? "%" : "")
+                            .append("' is not a fraction or a percentage (0.8 or 80%)"));
     return percent ? value / 100.0 : value;
 }
 
