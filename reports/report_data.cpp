@@ -219,22 +219,31 @@ Expected<std::vector<LayoutRecord>> chooseLayouts(const ReportScope& s,
     return chosen;
 }
 
-// Which runs the report holds, as its top says.
+// Which runs the report holds, in words, as its top says.
 std::string scopeText(const ReportScope& s, const ReportRequest& request) {
     const std::string name =
         s.campaign && !s.campaign->name.empty() ? " '" + s.campaign->name + "'" : "";
     if (request.campaignId)
         return "campaign " + std::to_string(*request.campaignId) + name +
-               " (--campaign; --all for every run)";
+               " (the campaign asked for; the other campaigns' runs are left out)";
     if (s.campaignId)
         return "campaign " + std::to_string(*s.campaignId) + name + ", " +
                (s.campaignsSeen > 1 ? "the newest of " + std::to_string(s.campaignsSeen) +
                                           " campaigns with these layouts"
                                     : std::string("the only campaign with these layouts")) +
                (s.importedOnly.empty() ? "" : ", and every imported run") +
-               " (--campaign N for another, --all for every run)";
-    return request.allRuns ? "every run in the database (--all)"
+               (s.campaignsSeen > 1 ? " (the other campaigns' runs are left out)" : "");
+    return request.allRuns ? "every run in the database"
                            : "every run in the database (all imported)";
+}
+
+// How to ask for other runs than scopeText's, in the command's flags.
+std::string scopeHint(const ReportScope& s, const ReportRequest& request) {
+    if (request.campaignId)
+        return "--campaign; --all for every run";
+    if (s.campaignId)
+        return "--campaign N for another, --all for every run";
+    return request.allRuns ? "--all" : "";
 }
 
 // What the campaign the report is about says: its scenario, the rule it judged by, how its runs
@@ -413,6 +422,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         }
     }
     data.scope = scopeText(scope, request);
+    data.scopeHint = scopeHint(scope, request);
     if (scope.campaign)
         LB_TRY_VOID(addCampaign(data, store, *scope.campaign, request));
     std::set<std::string> names;

@@ -143,7 +143,8 @@ void printSummary(const ReportData& data, const std::string& out, ReportFormat f
                   << (c.metrics.empty() ? std::string("nothing to compare")
                                         : std::string(verdictName(c.verdict)));
     std::cout << "; " << data.runs.size() << " runs, " << failed << " failed\n"
-              << "scope: " << data.scope << '\n';
+              << "scope: " << data.scope
+              << (data.scopeHint.empty() ? std::string() : " (" + data.scopeHint + ")") << '\n';
     if (!data.host.empty())
         std::cout << "machine: " << data.host << '\n';
 }
