@@ -51,10 +51,11 @@ std::pair<double, double> barPixels(const chart::Series& s, const Frame& f, doub
 // A whisker from the bar's top to `to`, leaving the symbol gap around the top, with its cap.
 std::string whisker(double x, double top, double to) {
     const double gapEnd = to < top ? top - symbolGap / 2 : top + symbolGap / 2;
-    if ((to < top && to >= gapEnd) || (to > top && to <= gapEnd))
-        return "M" + num(x - whiskerWidth / 2) + " " + num(to) + "h" + num(whiskerWidth);
-    return "M" + num(x) + " " + num(gapEnd) + "V" + num(to) + "M" + num(x - whiskerWidth / 2) +
-           " " + num(to) + "h" + num(whiskerWidth);
+    std::string d;
+    if (!((to < top && to >= gapEnd) || (to > top && to <= gapEnd)))
+        appendAll(d, "M", num(x), " ", num(gapEnd), "V", num(to));
+    appendAll(d, "M", num(x - whiskerWidth / 2), " ", num(to), "h", num(whiskerWidth));
+    return d;
 }
 
 void drawBars(std::string& out, const chart::Series& s, const Frame& f, const chart::Axis& keys) {
