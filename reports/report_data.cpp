@@ -379,6 +379,7 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
             !l.capacity && disks != request.importedDisks.end())
             if (auto c = computeCapacity(disks->second)) {
                 l.capacity = *c;
+                l.kind = layoutLabel(disks->second) + " (imported)";
                 l.redundancyNote = redundancyNote(disks->second);
             }
     data.projectionMisfit = projectionMisfit(request, coverage, false);

@@ -118,18 +118,8 @@ CapacityInput capacityInput(LayoutKind kind, const std::vector<std::uint64_t>& s
     return in;
 }
 
-// A kind's name in the table and the JSON: dRAID's as OpenZFS names its vdev.
-std::string kindLabel(const CapacityInput& in) {
-    if (in.poolOnArray)
-        return "guest: " + std::string(layoutKindName(in.kind)) + " + zfs-stripe";
-    return isDraid(in.kind)
-               ? draidVdevName(in.kind, static_cast<unsigned>(in.diskBytes.size() / in.vdevs),
-                               in.draid)
-               : std::string(layoutKindName(in.kind));
-}
-
 std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
-    return {kindLabel(in),
+    return {layoutLabel(in),
             std::to_string(in.diskBytes.size()),
             formatBytes(c.rawBytes),
             formatBytes(c.usableBytes),
@@ -241,7 +231,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         }
         auto j = toJson(layoutKindName(kind), sizes->size(), *in, *c);
         if (isDraid(kind))
-            j["draid"] = kindLabel(*in);
+            j["draid"] = layoutLabel(*in);
         if (in->raidzExpandedFrom != 0)
             j["raidz_expanded_from"] = in->raidzExpandedFrom;
         if (kind == LayoutKind::Guest) {
@@ -250,7 +240,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
         }
         if (auto note = redundancyNote(*in)) {
             j["redundancy_note"] = *note;
-            notes.push_back(kindLabel(*in) + ": " + *note + ".");
+            notes.push_back(layoutLabel(*in) + ": " + *note + ".");
         }
         all.push_back(std::move(j));
         rows.push_back(tableRow(*in, *c));

@@ -96,6 +96,10 @@ Expected<CapacityInput> guestCapacityInput(CapacityInput inner, LayoutKind guest
 Expected<CapacityInput> guestCapacityInput(CapacityInput disks, std::string_view inner,
                                            std::string_view guestPool);
 
+// A layout's name in a table: its kind, dRAID's as OpenZFS names the vdev (draid2:8d:10c:0s), a
+// guest's as its inner layout and pool ("guest: md-raid6 + zfs-stripe").
+std::string layoutLabel(const CapacityInput& in);
+
 // What the fault tolerance leaves unsaid: a ZFS pool on one md device detects corruption but
 // cannot repair it, having no redundancy of its own. Nothing for other layouts.
 std::optional<std::string> redundancyNote(const CapacityInput& in);

@@ -68,6 +68,15 @@ Expected<CapacityInput> guestCapacityInput(CapacityInput disks, std::string_view
     return guestCapacityInput(std::move(disks), *pool);
 }
 
+std::string layoutLabel(const CapacityInput& in) {
+    if (in.poolOnArray)
+        return "guest: " + std::string(layoutKindName(in.kind)) + " + zfs-stripe";
+    return isDraid(in.kind)
+               ? draidVdevName(in.kind, static_cast<unsigned>(in.diskBytes.size() / in.vdevs),
+                               in.draid)
+               : std::string(layoutKindName(in.kind));
+}
+
 std::optional<std::string> redundancyNote(const CapacityInput& in) {
     if (!in.poolOnArray || !isMd(in.kind))
         return std::nullopt;
