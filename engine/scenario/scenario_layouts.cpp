@@ -288,10 +288,23 @@ Expected<void> parseZfsProperties(const toml::table& t, const std::string& where
     return {};
 }
 
+// A fraction as a number (0.8) or, as on the command line, a percentage in a string ("80%").
+Expected<double> getFraction(const toml::table& t, const OptionSpec& key, const std::string& where,
+                             const Reporter& rep) {
+    const toml::node* node = t.get(key.name);
+    const auto* text = node ? node->as_string() : nullptr;
+    if (!text)
+        return getDouble(t, key, where, rep);
+    auto fraction = parseFraction(text->get());
+    if (!fraction)
+        return badInput(rep.at(*node, where + key.name, fraction.error().message));
+    return *fraction;
+}
+
 // The disks the layout is built on, the share of each it uses, and an md array under it.
 Expected<void> parseLayoutDisks(const toml::table& t, const std::string& where, const Reporter& rep,
                                 ScenarioLayout& l) {
-    LB_TRY(under, getDouble(t, layoutKey("underprovision"), where, rep));
+    LB_TRY(under, getFraction(t, layoutKey("underprovision"), where, rep));
     if (!(under > 0 && under <= 1.0))
         return badInput(
             rep.at(t, "underprovision", where + "underprovision", "must be a fraction in (0, 1]"));
