@@ -177,8 +177,7 @@ Expected<ReportScope> findScope(Store& store, const ReportRequest& request) {
     for (const auto& [field, name] :
          {std::pair{"baseline", &request.baseline}, std::pair{"candidate", &request.candidate}})
         if (*name && !s.byName(**name))
-            return badInput(std::string(field) + ": no layout named '" + **name + "' in " +
-                            store.path());
+            return fail(store.noLayoutNamed(field, **name));
     if (s.layouts.empty())
         return badInput(s.campaign ? "campaign: campaign " + std::to_string(s.campaign->id) +
                                          " has no runs in " + store.path()
@@ -220,22 +219,31 @@ Expected<std::vector<LayoutRecord>> chooseLayouts(const ReportScope& s,
     return chosen;
 }
 
-// Which runs the report holds, as its top says.
+// Which runs the report holds, in words, as its top says.
 std::string scopeText(const ReportScope& s, const ReportRequest& request) {
     const std::string name =
         s.campaign && !s.campaign->name.empty() ? " '" + s.campaign->name + "'" : "";
     if (request.campaignId)
         return "campaign " + std::to_string(*request.campaignId) + name +
-               " (--campaign; --all for every run)";
+               " (the campaign asked for; the other campaigns' runs are left out)";
     if (s.campaignId)
         return "campaign " + std::to_string(*s.campaignId) + name + ", " +
                (s.campaignsSeen > 1 ? "the newest of " + std::to_string(s.campaignsSeen) +
                                           " campaigns with these layouts"
                                     : std::string("the only campaign with these layouts")) +
                (s.importedOnly.empty() ? "" : ", and every imported run") +
-               " (--campaign N for another, --all for every run)";
-    return request.allRuns ? "every run in the database (--all)"
+               (s.campaignsSeen > 1 ? " (the other campaigns' runs are left out)" : "");
+    return request.allRuns ? "every run in the database"
                            : "every run in the database (all imported)";
+}
+
+// How to ask for other runs than scopeText's, in the command's flags.
+std::string scopeHint(const ReportScope& s, const ReportRequest& request) {
+    if (request.campaignId)
+        return "--campaign; --all for every run";
+    if (s.campaignId)
+        return "--campaign N for another, --all for every run";
+    return request.allRuns ? "--all" : "";
 }
 
 // What the campaign the report is about says: its scenario, the rule it judged by, how its runs
@@ -292,6 +300,8 @@ Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<Layo
         rl.specJson = l.spec;
         rl.baseline = l.name == data.baseline;
         rl.capacity = capacityFromSpec(l.spec, l.kind);
+        if (const auto in = capacityInputFromSpec(l.spec, l.kind); in && rl.capacity)
+            rl.redundancyNote = redundancyNote(*in);
         rl.runs = l.runs;
         rl.failedRuns = l.failedRuns;
         if (data.hostPicked) { // the picked machine's runs alone
@@ -362,7 +372,16 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
         records.push_back({0, l.name, l.kind, l.specJson, l.host});
         projected.push_back(l.name);
     }
-    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity));
+    LB_TRY(coverage, projectionCoverage(records, request.givenCapacity, request.importedDisks));
+    // An imported layout whose disks are given has the capacity of a built one.
+    for (auto& l : data.layouts)
+        if (const auto disks = request.importedDisks.find(l.name);
+            !l.capacity && disks != request.importedDisks.end())
+            if (auto c = computeCapacity(disks->second)) {
+                l.capacity = *c;
+                l.kind = layoutLabel(disks->second) + " (imported)";
+                l.redundancyNote = redundancyNote(disks->second);
+            }
     data.projectionMisfit = projectionMisfit(request, coverage, false);
     data.notProjected = std::move(coverage.missing);
     LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));
@@ -404,6 +423,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         }
     }
     data.scope = scopeText(scope, request);
+    data.scopeHint = scopeHint(scope, request);
     if (scope.campaign)
         LB_TRY_VOID(addCampaign(data, store, *scope.campaign, request));
     std::set<std::string> names;

@@ -56,6 +56,8 @@ struct ReportLayout {
     std::string specJson;
     bool baseline = false;
     std::optional<Capacity> capacity; // when the spec says kind and disk sizes
+    // What its fault tolerance leaves unsaid (a ZFS pool on one md device cannot repair).
+    std::optional<std::string> redundancyNote;
     std::int64_t runs = 0;
     std::int64_t failedRuns = 0;
 };
@@ -94,9 +96,12 @@ struct ReportData {
     std::string campaign;                   // its name ("" without one)
     std::string scenarioPath;               // the scenario file it ran ("" without one)
     std::string scenarioDescription;        // the scenario's description, if it has one
-    // Which runs the report holds, as its top says: "campaign 3 'quick' (the newest of 2 with
-    // these layouts; --campaign N for another, --all for every run)", "every run".
+    // Which runs the report holds, in words, as its top says: "campaign 3 'quick', the newest of 2
+    // campaigns with these layouts (the other campaigns' runs are left out)", "every run ...".
     std::string scope;
+    // How to ask `report` for other runs, in its flags, for the command line alone (a page for a
+    // reader carries no flags): "--campaign N for another, --all for every run"; "" for none.
+    std::string scopeHint;
     std::string inventoryJson;           // the campaign's (or host's) inventory, "{}" when unknown
     std::vector<ReportLayout> layouts;   // sorted by name, baseline first
     std::vector<Comparison> comparisons; // one per candidate, in layout order

@@ -454,8 +454,12 @@ void addLayouts(Doc& doc, const ReportData& data) {
               std::move(rows));
     doc.para("Usable space is what data can fill after parity, padding, reserves and "
              "underprovisioning; data efficiency is the share of allocated space that holds data "
-             "at the record size. A dash: the layout has no capacity model (a directory, a "
-             "guest, or imported results).");
+             "at the record size. A guest's capacity is its pool's on the one device the inner "
+             "layout makes; its fault tolerance is the inner layout's. A dash: the layout has no "
+             "capacity model (a directory, or imported results whose disks are not given).");
+    for (const auto& l : data.layouts)
+        if (l.redundancyNote)
+            doc.para(l.name + ": " + *l.redundancyNote + ".");
 }
 
 Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {

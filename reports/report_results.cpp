@@ -13,6 +13,7 @@
 #include "reports/report_doc.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -320,32 +321,94 @@ void addFailedRuns(Doc& doc, const ReportData& data) {
         }
 }
 
+namespace {
+
+// A caveat's text with each number taken out ("data from fio's random generator, # MB/s here"),
+// and its numbers as written: notes that differ only in their figures are one row.
+std::pair<std::string, std::vector<std::string>> caveatShape(const std::string& text) {
+    std::string shape;
+    std::vector<std::string> numbers;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto digit = [&](std::size_t at) {
+            return at < text.size() && text[at] >= '0' && text[at] <= '9';
+        };
+        if (!digit(i)) {
+            shape += text[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (digit(end) || (text[end] == '.' && digit(end + 1)))
+            ++end;
+        numbers.push_back(text.substr(i, end - i));
+        shape += '#';
+        i = end;
+    }
+    return {shape, numbers};
+}
+
+// Near-identical caveats as one: the shape with each number that differs given as its range,
+// and how many notes it stands for.
+std::string collapsedCaveat(const std::string& shape,
+                            const std::vector<std::vector<std::string>>& numbers) {
+    std::string out;
+    std::size_t n = 0;
+    for (const char ch : shape) {
+        if (ch != '#') {
+            out += ch;
+            continue;
+        }
+        double low = std::numeric_limits<double>::max(), high = -low;
+        std::string lowText, highText;
+        for (const auto& figures : numbers) {
+            double v = 0; // from_chars: whatever the process's locale (the GUI sets one)
+            std::from_chars(figures[n].data(), figures[n].data() + figures[n].size(), v);
+            if (v < low)
+                low = v, lowText = figures[n];
+            if (v > high)
+                high = v, highText = figures[n];
+        }
+        out += lowText == highText ? lowText : lowText + "–" + highText;
+        ++n;
+    }
+    return out + " (" + std::to_string(numbers.size()) + " similar notes)";
+}
+
+} // namespace
+
 void addCaveats(Doc& doc, const ReportData& data) {
     doc.heading(2, "Caveats");
     struct Where {
         std::set<std::string> places;
         std::vector<std::int64_t> runs;
+        std::map<std::string, std::vector<std::string>> texts; // each text, with its numbers
     };
-    std::map<std::string, Where> caveats;
+    std::map<std::string, Where> caveats; // by shape
     for (const auto& r : data.runs)
         for (const auto& c : r.caveats) {
-            Where& w = caveats[c];
+            auto [shape, numbers] = caveatShape(c);
+            Where& w = caveats[shape];
             w.places.insert(r.layout + ": " + r.workload);
             w.runs.push_back(r.id);
+            w.texts.emplace(c, std::move(numbers));
         }
     if (caveats.empty()) {
         doc.para("No caveats were recorded with the runs.");
         return;
     }
     doc.para("Recorded with the runs: conditions that can make a number less trustworthy than it "
-             "looks (caching, O_DIRECT refused, a data set smaller than memory).");
+             "looks (caching, O_DIRECT refused, a data set smaller than memory). Notes that "
+             "differ only in their figures are one row, with the figures' range.");
     std::vector<std::vector<Cell>> rows;
-    for (const auto& [text, where] : caveats) {
+    for (const auto& [shape, where] : caveats) {
         std::vector<std::string> ids;
         for (auto id : where.runs)
             ids.push_back(std::string(1, '#').append(std::to_string(id)));
+        std::vector<std::vector<std::string>> numbers;
+        for (const auto& entry : where.texts)
+            numbers.push_back(entry.second);
         rows.push_back(
-            {{text},
+            {{where.texts.size() == 1 ? where.texts.begin()->first
+                                      : collapsedCaveat(shape, numbers)},
              {joinedText(std::vector<std::string>(where.places.begin(), where.places.end()), ", ")},
              {joinedText(ids, ", ")}});
     }

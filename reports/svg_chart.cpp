@@ -277,10 +277,10 @@ void drawGrid(std::string& out, const Frame& f) {
     std::string lines;
     if (f.x.grid)
         for (const auto& t : ticksOf(f.x, f.right - f.left))
-            lines += "M" + num(f.px(t.at)) + " " + num(f.top) + "V" + num(f.bottom);
+            appendAll(lines, "M", num(f.px(t.at)), " ", num(f.top), "V", num(f.bottom));
     if (f.y.grid)
         for (const auto& t : ticksOf(f.y, f.bottom - f.top))
-            lines += "M" + num(f.left) + " " + num(f.py(t.at)) + "H" + num(f.right);
+            appendAll(lines, "M", num(f.left), " ", num(f.py(t.at)), "H", num(f.right));
     if (!lines.empty())
         out += "<path class=\"grid\" d=\"" + lines +
                "\" fill=\"none\" stroke=\"#c8c8c8\" stroke-dasharray=\"1 2\"/>\n";
@@ -293,11 +293,12 @@ void drawGrid(std::string& out, const Frame& f) {
 void drawXAxis(std::string& out, const Frame& f) {
     const chart::Axis& a = f.x;
     const double mark = a.categories ? categoryMark : -5; // categories: outside; numbers: inside
-    std::string marks = "M" + num(f.left) + " " + num(f.bottom) + "H" + num(f.right);
+    std::string marks;
+    appendAll(marks, "M", num(f.left), " ", num(f.bottom), "H", num(f.right));
     std::string labels;
     for (const auto& t : ticksOf(a, f.right - f.left)) {
         const double x = f.px(t.at);
-        marks += "M" + num(x) + " " + num(f.bottom) + "v" + num(mark);
+        appendAll(marks, "M", num(x), " ", num(f.bottom), "v", num(mark));
         const double y = f.bottom + tickGap + (a.categories ? categoryMark : 0);
         if (a.uprightLabels)
             labels += "<text transform=\"translate(" + num(x) + " " + num(y) +
@@ -321,11 +322,12 @@ void drawYAxis(std::string& out, const Frame& f, bool right) {
     const chart::Axis& a = right ? f.y2 : f.y;
     const double at = right ? f.right : f.left;
     const double side = right ? 1 : -1;
-    std::string marks = "M" + num(at) + " " + num(f.top) + "V" + num(f.bottom);
+    std::string marks;
+    appendAll(marks, "M", num(at), " ", num(f.top), "V", num(f.bottom));
     std::string labels;
     for (const auto& t : ticksOf(a, f.bottom - f.top)) {
         const double y = f.py(t.at, right);
-        marks += "M" + num(at) + " " + num(y) + "h" + num(-5 * side);
+        appendAll(marks, "M", num(at), " ", num(y), "h", num(-5 * side));
         labels += "<text x=\"" + num(at + side * tickGap) + "\" y=\"" +
                   num(baselineCentredOn(y, bodyPixels)) + "\">" + htmlEscape(t.label) + "</text>\n";
     }

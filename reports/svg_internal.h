@@ -18,6 +18,13 @@ inline constexpr double linePitch = 1.17; // a line's height in ems
 
 // A number as SVG writes it: at most two decimals, no trailing zeros, never "-0".
 std::string num(double v);
+// Appends each part in turn: `out += "M" + num(x) + ...` makes GCC 12 at -O3 warn -Wrestrict
+// on libstdc++'s insert-at-front inside operator+(const char*, string&&) (a false alarm, GCC bug
+// 105329); appending builds the same text without the temporaries.
+template <typename... Parts> void appendAll(std::string& out, const Parts&... parts) {
+    (out.append(parts), ...);
+}
+
 // stroke-dasharray for a dash style at a width, as Qt draws its pens ("" for solid).
 std::string dashArray(chart::Dash dash, double width);
 // ' stroke="#..." stroke-width=".." [stroke-opacity=".."] [stroke-dasharray=".."]'

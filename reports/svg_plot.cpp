@@ -51,10 +51,11 @@ std::pair<double, double> barPixels(const chart::Series& s, const Frame& f, doub
 // A whisker from the bar's top to `to`, leaving the symbol gap around the top, with its cap.
 std::string whisker(double x, double top, double to) {
     const double gapEnd = to < top ? top - symbolGap / 2 : top + symbolGap / 2;
-    if ((to < top && to >= gapEnd) || (to > top && to <= gapEnd))
-        return "M" + num(x - whiskerWidth / 2) + " " + num(to) + "h" + num(whiskerWidth);
-    return "M" + num(x) + " " + num(gapEnd) + "V" + num(to) + "M" + num(x - whiskerWidth / 2) +
-           " " + num(to) + "h" + num(whiskerWidth);
+    std::string d;
+    if (!((to < top && to >= gapEnd) || (to > top && to <= gapEnd)))
+        appendAll(d, "M", num(x), " ", num(gapEnd), "V", num(to));
+    appendAll(d, "M", num(x - whiskerWidth / 2), " ", num(to), "h", num(whiskerWidth));
+    return d;
 }
 
 void drawBars(std::string& out, const chart::Series& s, const Frame& f, const chart::Axis& keys) {
@@ -92,11 +93,11 @@ std::string linePath(const chart::Series& s, const Frame& f) {
             continue;
         }
         if (!pen)
-            d += "M" + num(x) + " " + num(y);
+            appendAll(d, "M", num(x), " ", num(y));
         else if (s.kind == chart::Series::Kind::StepLine)
-            d += "H" + num(x) + "V" + num(y);
+            appendAll(d, "H", num(x), "V", num(y));
         else
-            d += "L" + num(x) + " " + num(y);
+            appendAll(d, "L", num(x), " ", num(y));
         pen = true;
     }
     return d;
@@ -104,20 +105,23 @@ std::string linePath(const chart::Series& s, const Frame& f) {
 
 std::string marker(const chart::Series& s, double x, double y) {
     const double r = s.markerSize / 2;
+    std::string out;
     if (s.marker == chart::Marker::Circle)
-        return "<circle cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"" + num(r) + "\"/>";
-    return "<rect x=\"" + num(x - r) + "\" y=\"" + num(y - r) + "\" width=\"" + num(s.markerSize) +
-           "\" height=\"" + num(s.markerSize) + "\"/>";
+        appendAll(out, "<circle cx=\"", num(x), "\" cy=\"", num(y), "\" r=\"", num(r), "\"/>");
+    else
+        appendAll(out, "<rect x=\"", num(x - r), "\" y=\"", num(y - r), "\" width=\"",
+                  num(s.markerSize), "\" height=\"", num(s.markerSize), "\"/>");
+    return out;
 }
 
 void drawLine(std::string& out, const chart::Series& s, const Frame& f) {
-    out += "<path d=\"" + linePath(s, f) + "\" fill=\"none\"" + strokeAttributes(s.stroke) +
-           " stroke-linejoin=\"round\"/>\n";
+    appendAll(out, "<path d=\"", linePath(s, f), "\" fill=\"none\"", strokeAttributes(s.stroke),
+              " stroke-linejoin=\"round\"/>\n");
     if (s.marker == chart::Marker::None)
         return;
     chart::Stroke plain = s.stroke;
     plain.dash = chart::Dash::Solid;
-    out += "<g fill=\"none\"" + strokeAttributes(plain) + ">";
+    appendAll(out, "<g fill=\"none\"", strokeAttributes(plain), ">");
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
         const double x = f.px(s.x[i]), y = f.py(s.y[i], s.rightAxis);
         if (drawable(x) && drawable(y))

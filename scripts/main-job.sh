@@ -14,9 +14,16 @@ if ! zpool list -H >/dev/null 2>&1; then
     for _ in $(seq 50); do zpool list -H >/dev/null 2>&1 && break; sleep 0.2; done
 fi
 
-echo "== Capacity of 10 x 500 GB SSDs (128 KiB records, ashift 12), whole and partitioned to 80 %"
+echo "== Capacity of 10 x 500 GB SSDs (128 KiB records, ashift 12), whole disks"
 "$lb" capacity --kind all --disks 10 --disk-size 500G
-"$lb" capacity --kind all --disks 10 --disk-size 500G --underprovision 0.8
+echo
+echo "== The same 10 x 500 GB SSDs, each partitioned to 80 % (20 % left to the SSD's controller)"
+"$lb" capacity --kind all --disks 10 --disk-size 500G --underprovision 80%
+echo
+echo "== The seed's second candidate: md RAID6 of those 80 % partitions, passed to a guest whose"
+echo "   ZFS pool sits on that one device"
+"$lb" capacity --kind guest --inner md-raid6 --disks 10 --disk-size 500G --underprovision 80% \
+    --explain
 echo
 echo "== scenarios/quick.toml: dir baseline against zfs-raidz1 on four file vdevs"
 "$lb" run scenarios/quick.toml --db "$db"

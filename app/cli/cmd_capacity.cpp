@@ -17,8 +17,10 @@ namespace lb::cli {
 namespace {
 
 // The capacity model's fields, as this command's flags.
-constexpr std::array<FieldFlag, 10> capacityFlags{
+constexpr std::array<FieldFlag, 12> capacityFlags{
     {{"kind", "--kind"},
+     {"inner", "--inner"},
+     {"guest-pool", "--guest-pool"},
      {"disks", "--disks"},
      {"disk-size", "--disk-size"},
      {"recordsize", "--recordsize"},
@@ -39,6 +41,9 @@ struct CapacityOptions {
     unsigned vdevs = 1;
     unsigned raidzExpandedFrom = 0;
     std::string zfsDevices = "whole-disk";
+    std::string inner;                    // --kind guest: the layout passed to the guest
+    std::string guestPool = "zfs-stripe"; // --kind guest: the pool the guest makes of it
+    bool explain = false;                 // --explain: what each column counts
 };
 
 nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityInput& in,
@@ -66,6 +71,9 @@ nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityIn
 
 // --disk-size takes one size for every disk, or a comma-separated list of one size per disk.
 Expected<std::vector<std::uint64_t>> diskSizes(const CapacityOptions& o) {
+    if (o.disks == 0 && o.diskSize.find(',') == std::string::npos)
+        return badInput("--disks: required (how many disks), or give --disk-size one size per "
+                        "disk: 500G,500G,1T");
     auto sizes = parseDiskSizes(o.diskSize, o.disks);
     if (!sizes)
         return badInput("--disk-size: " + sizes.error().message);
@@ -78,6 +86,8 @@ Expected<std::pair<std::vector<LayoutKind>, DraidShape>> kindsOf(const CapacityO
                                                                  std::size_t disks) {
     if (o.kind == "all")
         return std::pair{diskLayoutKinds(), DraidShape{}};
+    if (o.kind != layoutKindName(LayoutKind::Guest) && !o.inner.empty())
+        return badInput("--inner: applies to --kind guest, the layout passed to a guest");
     if (auto k = parseLayoutKind(o.kind))
         return std::pair{std::vector<LayoutKind>{*k}, DraidShape{}};
     if (auto spec = parseDraidSpec(o.kind)) {
@@ -108,16 +118,8 @@ CapacityInput capacityInput(LayoutKind kind, const std::vector<std::uint64_t>& s
     return in;
 }
 
-// A kind's name in the table and the JSON: dRAID's as OpenZFS names its vdev.
-std::string kindLabel(const CapacityInput& in) {
-    return isDraid(in.kind)
-               ? draidVdevName(in.kind, static_cast<unsigned>(in.diskBytes.size() / in.vdevs),
-                               in.draid)
-               : std::string(layoutKindName(in.kind));
-}
-
 std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
-    return {kindLabel(in),
+    return {layoutLabel(in),
             std::to_string(in.diskBytes.size()),
             formatBytes(c.rawBytes),
             formatBytes(c.usableBytes),
@@ -137,7 +139,7 @@ std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
 // reserved space. A column that holds nothing in any row is left out first.
 display::Table capacityTable(const std::vector<std::vector<std::string>>& rows) {
     const std::vector<std::string> header{
-        "kind",   "disks",  "raw",     "usable", "efficiency",    "tolerates", "mixed sizes",
+        "kind",   "disks",  "raw",     "usable", "data eff.",     "tolerates", "mixed sizes",
         "spares", "parity", "padding", "slop",   "unpartitioned", "reserved"};
     constexpr std::size_t firstSpace = 6; // "mixed sizes"
     std::vector<bool> empty(header.size(), true);
@@ -165,6 +167,38 @@ display::Table capacityTable(const std::vector<std::vector<std::string>>& rows) 
     return table;
 }
 
+// `text` on lines of at most `width` columns (0: one line), broken at spaces, later lines
+// indented by two.
+std::string wrapped(const std::string& text, std::size_t width) {
+    if (width == 0 || text.size() <= width)
+        return text + '\n';
+    std::string out, line;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + '\n';
+            line = "  ";
+        }
+        line += (line.empty() || line == "  " ? "" : " ") + word;
+    }
+    return out + line + '\n';
+}
+
+// Under the table: what each column counts (--explain), or the one most misread and how to ask.
+void printLegend(bool explain) {
+    const std::size_t width = outputColumns();
+    std::cout << '\n';
+    if (!explain) {
+        std::cout << wrapped("data eff.: data efficiency, the share of allocated space holding "
+                             "data (not usable / raw); --explain says what each column counts.",
+                             width);
+        return;
+    }
+    for (const auto& column : capacityColumns())
+        std::cout << wrapped(std::string(column.name) + ": " + std::string(column.meaning) + ".",
+                             width);
+}
+
 int runCapacity(const Globals& g, const CapacityOptions& o) {
     auto sizes = diskSizes(o);
     if (!sizes)
@@ -180,25 +214,43 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
             Error::badInput("--zfs-devices: whole-disk or as-is, not '" + o.zfsDevices + "'"));
     nlohmann::json all = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> notes;
     for (const auto kind : kinds->first) {
-        const CapacityInput in = capacityInput(kind, *sizes, *record, kinds->second, o);
-        auto c = computeCapacity(in);
+        auto in =
+            kind == LayoutKind::Guest
+                ? guestCapacityInput(capacityInput(kind, *sizes, *record, {}, o), o.inner,
+                                     o.guestPool)
+                : Expected<CapacityInput>(capacityInput(kind, *sizes, *record, kinds->second, o));
+        if (!in)
+            return report(in.error(), capacityFlags);
+        auto c = computeCapacity(*in);
         if (!c) {
             if (kinds->first.size() == 1)
                 return report(c.error(), capacityFlags);
             continue; // "all": skip kinds that cannot be built from these disks
         }
-        auto j = toJson(layoutKindName(kind), sizes->size(), in, *c);
+        auto j = toJson(layoutKindName(kind), sizes->size(), *in, *c);
         if (isDraid(kind))
-            j["draid"] = kindLabel(in);
-        if (in.raidzExpandedFrom != 0)
-            j["raidz_expanded_from"] = in.raidzExpandedFrom;
+            j["draid"] = layoutLabel(*in);
+        if (in->raidzExpandedFrom != 0)
+            j["raidz_expanded_from"] = in->raidzExpandedFrom;
+        if (kind == LayoutKind::Guest) {
+            j["inner"] = layoutKindName(in->kind);
+            j["guest_pool"] = layoutKindName(LayoutKind::ZfsStripe);
+        }
+        if (auto note = redundancyNote(*in)) {
+            j["redundancy_note"] = *note;
+            notes.push_back(layoutLabel(*in) + ": " + *note + ".");
+        }
         all.push_back(std::move(j));
-        rows.push_back(tableRow(in, *c));
+        rows.push_back(tableRow(*in, *c));
     }
-    if (!g.json)
+    if (!g.json) {
         std::cout << capacityTable(rows).render(outputColumns());
-    else if (kinds->first.size() == 1)
+        for (const auto& note : notes)
+            std::cout << '\n' << wrapped(note, outputColumns());
+        printLegend(o.explain);
+    } else if (kinds->first.size() == 1)
         std::cout << dumpJson(all.front(), 2) << '\n';
     else
         std::cout << dumpJson(nlohmann::json{{"layouts", all}}, 2) << '\n';
@@ -210,8 +262,10 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
 void addCapacity(CLI::App& app, Globals& g, Action& action) {
     auto opts = std::make_shared<CapacityOptions>();
     auto* sub = app.add_subcommand("capacity", "Usable capacity and fault tolerance of a layout");
-    sub->add_option("--kind", opts->kind, "Layout kind (md-raid10, zfs-raidz2, ...) or 'all'")
+    sub->add_option("--kind", opts->kind,
+                    "Layout kind (md-raid10, zfs-raidz2, ..., guest with --inner) or 'all'")
         ->required();
+    addGuestOptions(*sub, opts->inner, opts->guestPool);
     sub->add_option("--disks", opts->disks, "Number of disks")->check(CLI::Range(1U, 1024U));
     sub->add_option("--disk-size", opts->diskSize,
                     "Size of each disk (500G = 500*10^9 bytes, 465GiB), or one per disk: 500G,1T")
@@ -220,7 +274,8 @@ void addCapacity(CLI::App& app, Globals& g, Action& action) {
         ->capture_default_str();
     sub->add_option("--ashift", opts->ashift, "ZFS sector shift")->capture_default_str();
     sub->add_option("--underprovision", opts->underprovision,
-                    "Fraction of each disk partitioned, e.g. 0.8")
+                    "Fraction of each disk partitioned, e.g. 0.8 or 80%")
+        ->transform(fractionOrPercent())
         ->capture_default_str();
     sub->add_option("--vdevs", opts->vdevs,
                     "ZFS mirror/raidz/draid: split the disks into this many top-level vdevs")
@@ -228,6 +283,7 @@ void addCapacity(CLI::App& app, Globals& g, Action& action) {
         ->capture_default_str();
     sub->add_option("--raidz-expanded-from", opts->raidzExpandedFrom,
                     "RAIDZ created with this many disks, then expanded (OpenZFS 2.3) to --disks");
+    sub->add_flag("--explain", opts->explain, "Say under the table what each column counts");
     sub->add_option("--zfs-devices", opts->zfsDevices,
                     "whole-disk: Linux OpenZFS partitions each disk (GPT, 8 MiB partition 9); "
                     "as-is: FreeBSD disks, files, partitions made beforehand")

@@ -58,8 +58,11 @@ std::string years1(double y) {
 }
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 21> projectFlags{
+constexpr std::array<FieldFlag, 24> projectFlags{
     {{"kind/layout", "--kind/--layout"},
+     {"imported-disks", "--imported-disks"},
+     {"inner", "--inner"},
+     {"guest-pool", "--guest-pool"},
      {"growth/samples", "--growth/--samples"},
      {"layout", "--layout"},
      {"used", "--used"},
@@ -460,6 +463,7 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--kind", opts->hypothetical.kinds,
                     "Layout kind to project (repeatable or comma-separated: zfs-raidz2,md-raid6)")
         ->delimiter(',');
+    addGuestOptions(*sub, opts->hypothetical.inner, opts->hypothetical.guestPool);
     sub->add_option("--disks", opts->hypothetical.disks, "Number of disks")
         ->check(CLI::Range(1U, 1024U));
     sub->add_option("--disk-size", opts->hypothetical.diskSize,
@@ -470,7 +474,8 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--ashift", opts->hypothetical.ashift, "ZFS sector shift")
         ->capture_default_str();
     sub->add_option("--underprovision", opts->hypothetical.underprovision,
-                    "Fraction of each disk partitioned, e.g. 0.8")
+                    "Fraction of each disk partitioned, e.g. 0.8 or 80%")
+        ->transform(fractionOrPercent())
         ->capture_default_str();
     sub->add_option("--used", opts->settings.used,
                     "Bytes in use now (default with --samples: the last)");
@@ -480,17 +485,24 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
                     "CSV of date,bytes usage samples to fit the growth to");
     sub->add_option("--years", opts->settings.years, "Horizon in years")->capture_default_str();
     sub->add_option("--ceiling", opts->ceiling,
-                    "Fill ceiling as a fraction (default 0.80 for ZFS, 0.90 otherwise)");
+                    "Fill ceiling as a fraction or a percentage (default 80% for ZFS, a ZFS "
+                    "pool on md included, 90% otherwise)")
+        ->transform(fractionOrPercent());
     sub->add_option("--drive", opts->drive, "Drive id from the catalog, for price and endurance");
     sub->add_option("--host-writes", opts->settings.hostWrites,
                     "What the hosts write per day, e.g. 100G/d");
     sub->add_option("--underprovision-wa-gain", opts->settings.underprovisionGain,
-                    "Your expected write-amplification factor from underprovisioning, e.g. 0.8")
+                    "Your expected write-amplification factor from underprovisioning, e.g. 0.8 or "
+                    "80%")
+        ->transform(fractionOrPercent())
         ->capture_default_str();
     sub->add_option("--catalog", opts->catalog, "Drive catalog (TOML)")->capture_default_str();
     sub->add_option("--capacity", opts->settings.capacities,
                     "Usable capacity of an imported layout, whose disks are unknown: "
                     "LAYOUT=SIZE, e.g. nas=12T (repeatable)");
+    sub->add_option("--imported-disks", opts->settings.importedDisks,
+                    "The disks an imported layout was built on: LAYOUT=KIND,DISKS[,SIZE]"
+                    "[,PARTITIONED], e.g. bare-metal=zfs-raidz2,10,500G,80% (repeatable)");
     addPurchaseOptions(*sub, opts->settings.price, opts->settings.writeAmplification);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, sub] {

@@ -43,13 +43,15 @@ struct ReportOptions {
     std::string hostWrites;
     std::string catalog = defaultDriveCatalogPath();
     std::vector<std::string> capacities;         // --capacity LAYOUT=SIZE, for imported layouts
+    std::vector<std::string> importedDisks;      // --imported-disks LAYOUT=KIND,DISKS,...
     std::string price;                           // --price 180 or 25/TB
     std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
     std::string author;                          // "": user@host
 };
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 15> reportFlags{{{"out", "--out"},
+constexpr std::array<FieldFlag, 16> reportFlags{{{"out", "--out"},
+                                                 {"imported-disks", "--imported-disks"},
                                                  {"price", "--price"},
                                                  {"write-amplification", "--write-amplification"},
                                                  {"capacity", "--capacity"},
@@ -78,6 +80,7 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
     if (o.used.empty() && o.growth.empty()) {
         for (const auto& [named, flag] :
              {std::pair{!o.capacities.empty(), "--capacity"},
+              std::pair{!o.importedDisks.empty(), "--imported-disks"},
               std::pair{drive.has_value(), "--drive"},
               std::pair{!o.hostWrites.empty(), "--host-writes"},
               std::pair{!o.price.empty(), "--price"},
@@ -88,8 +91,10 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
                                 "--growth with it");
         return std::optional<ProjectionRequest>{};
     }
-    LB_TRY(request, lb::projectionRequest({o.used, o.growth, o.years, drive, o.hostWrites,
-                                           o.capacities, o.price, o.writeAmplification}));
+    ProjectionSettings settings{o.used,       o.growth,     o.years, drive,
+                                o.hostWrites, o.capacities, o.price, o.writeAmplification};
+    settings.importedDisks = o.importedDisks;
+    LB_TRY(request, lb::projectionRequest(settings));
     return std::optional<ProjectionRequest>{request};
 }
 
@@ -138,7 +143,8 @@ void printSummary(const ReportData& data, const std::string& out, ReportFormat f
                   << (c.metrics.empty() ? std::string("nothing to compare")
                                         : std::string(verdictName(c.verdict)));
     std::cout << "; " << data.runs.size() << " runs, " << failed << " failed\n"
-              << "scope: " << data.scope << '\n';
+              << "scope: " << data.scope
+              << (data.scopeHint.empty() ? std::string() : " (" + data.scopeHint + ")") << '\n';
     if (!data.host.empty())
         std::cout << "machine: " << data.host << '\n';
 }
@@ -234,6 +240,11 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
     sub->add_option("--capacity", opts->capacities,
                     "Usable capacity of an imported layout for the projection, whose disks are "
                     "unknown: LAYOUT=SIZE, e.g. nas=12T (repeatable)");
+    sub->add_option("--imported-disks", opts->importedDisks,
+                    "The disks an imported layout was built on, for its capacity, cost and wear: "
+                    "LAYOUT=KIND,DISKS[,SIZE][,PARTITIONED], e.g. "
+                    "bare-metal=zfs-raidz2,10,500G,80% or guest=guest:md-raid6,10,,80% (the "
+                    "size left out: the --drive's) (repeatable)");
     addPurchaseOptions(*sub, opts->price, opts->writeAmplification);
     sub->add_option("--author", opts->author,
                     "Who the report says wrote it (default: user@host of this process)");

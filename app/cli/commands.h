@@ -72,6 +72,13 @@ void addGlobalOptions(CLI::App& app, Globals& g);
 enum class DbAccess { Existing, Create };
 Expected<Store> openStore(const Globals& g, DbAccess access);
 
+// --inner and --guest-pool: the layout of the disks a guest is given as one disk, and the pool
+// the guest makes of it (capacity, project).
+void addGuestOptions(CLI::App& sub, std::string& inner, std::string& guestPool);
+
+// For a fraction option: takes 0.8 or a percentage, 80% (engine/base/size.h, parseFraction).
+CLI::Validator fractionOrPercent();
+
 // --price and --write-amplification, the projection's figures a buyer sets (project, report).
 void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa);
 

@@ -9,6 +9,8 @@
 #include "layoutbench_version.h"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -57,13 +59,17 @@ std::string quotedList(const std::vector<std::string>& names) {
 Error noCapacityModel(std::string_view flag, const std::vector<std::string>& layouts) {
     return Error::badInput(std::string(flag) +
                            " applies to no capacity model for imported layout(s) " +
-                           quotedList(layouts) + "; give --capacity LAYOUT=SIZE");
+                           quotedList(layouts) +
+                           "; give --capacity LAYOUT=SIZE, or their disks with --imported-disks "
+                           "LAYOUT=KIND,DISKS[,SIZE][,PARTITIONED]");
 }
 
 Error noDisksKnown(std::string_view flag, const std::vector<std::string>& layouts) {
     return Error::badInput(std::string(flag) +
                            " applies to no layout whose disks are known: imported layout(s) " +
-                           quotedList(layouts) + " have only the capacity given");
+                           quotedList(layouts) +
+                           " have only the capacity given; give their disks instead with "
+                           "--imported-disks LAYOUT=KIND,DISKS[,SIZE][,PARTITIONED]");
 }
 
 Error misfitError(const ProjectionMisfit& m) {
@@ -88,6 +94,29 @@ Expected<Store> openStore(const Globals& g, DbAccess access) {
                         ": no such database (this command only reads one; import, run and "
                         "merge create it)");
     return Store::open(g.db);
+}
+
+void addGuestOptions(CLI::App& sub, std::string& inner, std::string& guestPool) {
+    sub.add_option("--inner", inner,
+                   "--kind guest: the md layout of the disks passed to the guest as one disk, "
+                   "e.g. md-raid6");
+    sub.add_option("--guest-pool", guestPool,
+                   "--kind guest: the ZFS pool the guest makes of that one disk")
+        ->capture_default_str();
+}
+
+CLI::Validator fractionOrPercent() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            auto fraction = parseFraction(text);
+            if (!fraction)
+                return fraction.error().message;
+            std::array<char, 32> buf{};
+            const auto end = std::to_chars(buf.data(), buf.data() + buf.size(), *fraction).ptr;
+            text.assign(buf.data(), end); // shortest text that reads back as the same double
+            return {};
+        },
+        "FRACTION|PERCENT", "fraction or percentage");
 }
 
 void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa) {

@@ -86,7 +86,31 @@ QVariant CapacityModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+namespace {
+
+// What a column counts, as the command line's --explain says it (engine/capacity).
+QVariant columnMeaning(std::string_view name) {
+    for (const auto& column : capacityColumns())
+        if (column.name == name)
+            return qs(std::string(column.meaning));
+    return {};
+}
+
+} // namespace
+
 QVariant CapacityModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (static_cast<Column>(section)) {
+        case Usable:
+            return columnMeaning("usable");
+        case Efficiency:
+            return columnMeaning("data efficiency");
+        case FaultTolerance:
+            return columnMeaning("tolerates");
+        default:
+            return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (static_cast<Column>(section)) {
@@ -99,7 +123,7 @@ QVariant CapacityModel::headerData(int section, Qt::Orientation orientation, int
     case Usable:
         return tr("Usable");
     case Efficiency:
-        return tr("Efficiency");
+        return tr("Data efficiency");
     case FaultTolerance:
         return tr("Survives");
     case Count:

@@ -50,7 +50,8 @@ std::vector<LayoutCapacity> layoutCapacities(const Scenario& scenario) {
         row.kind = qs(layoutKindName(l.kind));
         row.baseline = l.baseline;
         row.disks = static_cast<int>(l.disks.size());
-        if (l.kind == LayoutKind::Dir || l.kind == LayoutKind::Guest) {
+        // A guest is modelled as its pool on the inner layout's one device (layout_spec).
+        if (l.kind == LayoutKind::Dir) {
             row.note = QObject::tr("no capacity model for %1 layouts").arg(row.kind);
             out.push_back(std::move(row));
             continue;

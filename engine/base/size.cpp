@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -162,6 +163,29 @@ Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsig
         return badInput(std::to_string(sizes.size()) + " sizes for " + std::to_string(disks) +
                         " disks");
     return sizes;
+}
+
+Expected<double> parseFraction(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    const bool percent = !text.empty() && text.back() == '%';
+    if (percent) {
+        text.remove_suffix(1);
+        while (!text.empty() && text.back() == ' ')
+            text.remove_suffix(1);
+    }
+    // from_chars: the C locale's decimal point whatever the process's locale (the GUI sets one).
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+        !std::isfinite(value))
+        return badInput(std::string("'")
+                            .append(text)
+                            .append(percent ? "%" : "")
+                            .append("' is not a fraction or a percentage (0.8 or 80%)"));
+    return percent ? value / 100.0 : value;
 }
 
 std::string formatBytes(std::uint64_t bytes, bool binary) {

@@ -36,6 +36,10 @@ Expected<std::uint64_t> parseApproximateSize(std::string_view text,
 // Errors name the offending item; the caller names the option.
 Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsigned disks);
 
+// A fraction as typed: "0.8", or a percentage "80%" / "80 %" (= 0.8). Range checks are the
+// caller's; an error says what was expected.
+Expected<double> parseFraction(std::string_view text);
+
 // 500000000000 -> "500 GB"; binary=true -> "465.66 GiB". For humans only.
 std::string formatBytes(std::uint64_t bytes, bool binary = false);
 std::string formatRate(double bytesPerSecond); // "343.7 MB/s"

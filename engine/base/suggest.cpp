@@ -71,7 +71,10 @@ std::vector<std::string> nearestNames(std::string_view typed,
 }
 
 std::string didYouMean(std::string_view typed, const std::vector<std::string>& known) {
-    const auto near = nearestNames(typed, known);
+    return didYouMeanOf(nearestNames(typed, known));
+}
+
+std::string didYouMeanOf(const std::vector<std::string>& near) {
     if (near.empty())
         return {};
     std::string out = " (did you mean ";

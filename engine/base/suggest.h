@@ -21,5 +21,7 @@ std::vector<std::string> nearestNames(std::string_view typed,
 // " (did you mean 'zfs-raidz1'?)", " (did you mean 'zfs-raidz1', 'zfs-raidz2' or
 // 'zfs-raidz3'?)", or "" when nothing is near.
 std::string didYouMean(std::string_view typed, const std::vector<std::string>& known);
+// The same sentence for names already chosen ("" for none).
+std::string didYouMeanOf(const std::vector<std::string>& near);
 
 } // namespace lb

@@ -23,7 +23,12 @@ namespace lb {
 
 std::string campaignToolTag(const std::string& storePath, std::int64_t campaignId) {
     const std::string absolute = std::filesystem::absolute(storePath).lexically_normal().string();
-    return "c" + std::to_string(campaignId) + "-" + contentHash(absolute).substr(0, 12);
+    // Appended part by part: "c" + string&& makes GCC 12 at -O3 warn -Wrestrict (a false alarm in
+    // libstdc++'s operator+, GCC bug 105329).
+    return std::string("c")
+        .append(std::to_string(campaignId))
+        .append("-")
+        .append(contentHash(absolute).substr(0, 12));
 }
 
 namespace campaign {

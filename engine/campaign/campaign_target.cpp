@@ -153,8 +153,13 @@ Target inspectTarget(Runner& runner, const Scenario& scenario, const ProbeRegist
     readMachine(runner, t);
     t.inventory["tools"] = toolVersions(runner, scenario, probes);
     t.zfs = detectZfs(runner);
-    if (t.zfs.kind != ZfsImplementation::Kind::None)
+    if (t.zfs.kind != ZfsImplementation::Kind::None) {
         t.inventory["zfs"] = t.zfs.describe();
+        // The version as a version ("2.2.2", "pool version 23"), not the sentence `zpool
+        // upgrade -v` opens with (issue 41, item 6).
+        if (!t.zfs.version.empty())
+            t.inventory["tools"]["zpool"] = t.zfs.version;
+    }
     return t;
 }
 

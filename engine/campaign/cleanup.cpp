@@ -22,8 +22,12 @@ public:
         : inner_(std::move(inner)), ran_(ran), onCommand_(onCommand) {}
 
     Expected<ProcessResult> run(const Command& cmd, const RunOptions& opts) override {
-        const std::string shown =
-            (inner_->target() == "local" ? "" : "[" + inner_->target() + "] ") + cmd.toUserOutput();
+        // Appended part by part: "[" + string&& makes GCC 12 at -O3 warn -Wrestrict (a false
+        // alarm in libstdc++'s operator+, GCC bug 105329).
+        std::string shown;
+        if (inner_->target() != "local")
+            shown.append("[").append(inner_->target()).append("] ");
+        shown.append(cmd.toUserOutput());
         if (ran_.empty() || ran_.back() != shown) {
             ran_.push_back(shown);
             if (onCommand_)
@@ -63,7 +67,8 @@ void stopLeftCampaignTools(NotingRunner& runner, const std::string& tag, bool gu
         return;
     }
     for (const auto& tool : *stopped)
-        result.stoppedTools.push_back("[" + runner.target() + "] " + tool);
+        result.stoppedTools.push_back(
+            std::string("[").append(runner.target()).append("] ").append(tool)); // as above
 }
 
 // The scenario stored with the campaign, which says where it ran (secrets masked; no undo

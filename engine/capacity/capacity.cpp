@@ -140,8 +140,8 @@ Expected<void> checkDisksAndVdevs(const CapacityInput& in) {
         return badInput("kind: dir has no capacity model (it uses space on an existing "
                         "filesystem); choose a disk layout");
     if (in.kind == LayoutKind::Guest)
-        return badInput("kind: guest has no capacity model of its own; compute the capacity "
-                        "of its inner layout");
+        return badInput("kind: a guest is modelled as its inner layout with the guest's pool on "
+                        "it (guestCapacityInput): give the inner layout and the guest's pool");
     const auto count = in.diskBytes.size();
     const unsigned needed = minimumDisks(in.kind);
     if (count < needed)
@@ -459,17 +459,21 @@ Expected<Breakdown> zfsBreakdown(const CapacityInput& in, const std::vector<std:
     b.mixed = pool.mixed;
     b.poolSize = pool.poolSize;
     // The allocatable space filled with records of recordsize: data, parity, padding in the
-    // proportions of one record. Padding takes the rounding so the three add up exactly.
+    // proportions of one record. Padding takes the rounding so the three add up exactly -- but
+    // a record with no padding sector has none: the byte or two the floors leave is rounding,
+    // counted with the reserve (a "1 B" of padding was an artefact, issue 41).
     b.data = mulDiv(allocatable, block.data, block.alloc);
     b.parity = mulDiv(allocatable, block.parity, block.alloc);
-    b.padding = allocatable - b.data - b.parity;
+    const std::uint64_t rounding = allocatable - b.data - b.parity;
+    const bool padded = block.data + block.parity < block.alloc;
+    b.padding = padded ? rounding : 0;
     b.efficiency = static_cast<double>(block.data) / static_cast<double>(block.alloc);
     b.spare = pool.spare;
     // Labels, boot area, GPT, expansion reserve, row and metaslab rounding: the rest.
     std::uint64_t partitioned = 0;
     for (auto p : part)
         partitioned += p;
-    b.reserved = partitioned - b.mixed - pool.spare - allocatable;
+    b.reserved = partitioned - b.mixed - pool.spare - allocatable + (padded ? 0 : rounding);
 
     // What the pool offers, as OpenZFS computes it: the normal class's deflated space
     // (spa_dspace, which counts every vdev as if it held 128 KiB blocks, at a deflate ratio
@@ -735,38 +739,6 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
     assert(c.usableBytes + c.slopBytes + c.parityBytes + c.paddingBytes + c.reservedBytes +
                c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes ==
            c.rawBytes);
-    return c;
-}
-
-Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs) {
-    if (!isMd(md.kind))
-        return badInput("kind: " + std::string(layoutKindName(md.kind)) +
-                        " is not an md kind to put a pool on");
-    CapacityInput bare = md;
-    bare.poolOnArray = false;
-    auto array = computeCapacity(bare);
-    if (!array)
-        return array;
-    CapacityInput pool = zfs;
-    pool.poolOnArray = false;
-    pool.kind = LayoutKind::ZfsStripe;
-    pool.diskBytes = {array->usableBytes};
-    pool.underprovision = 1.0;
-    // The array as the pool's one vdev, used as it is (whether libzfs labels an md device as a
-    // whole disk has not been checked against a real pool).
-    pool.zfsWholeDiskLabel = false;
-    pool.vdevs = 1;
-    pool.raidzExpandedFrom = 0;
-    auto top = computeCapacity(pool);
-    if (!top)
-        return top;
-    Capacity c = *array;
-    c.usableBytes = top->usableBytes;
-    c.slopBytes = top->slopBytes;
-    c.poolSizeBytes = top->poolSizeBytes;
-    c.paddingBytes = top->paddingBytes;
-    c.reservedBytes = array->reservedBytes + top->reservedBytes;
-    c.dataEfficiency = array->dataEfficiency * top->dataEfficiency;
     return c;
 }
 

@@ -9,6 +9,10 @@
 #include "engine/capacity/layout.h"
 
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace lb {
@@ -80,6 +84,33 @@ Expected<Capacity> computeCapacity(const CapacityInput& in);
 // `zfs`'s record size and ashift. Raw, parity, underprovisioning and fault tolerance are the
 // array's; the categories still add up to rawBytes.
 Expected<Capacity> computeZfsOnMdCapacity(const CapacityInput& md, const CapacityInput& zfs);
+
+// A guest layout as the model takes it: `inner` (an md kind, its disks, partitions and chunk)
+// passed to a VM as one device, and the guest's pool on that device (`guestPool`: zfs-stripe, the
+// one pool one device makes) at inner's record size and ashift: inner with poolOnArray set. Bad
+// input naming the field: inner (not an md kind), guest-pool (not zfs-stripe).
+Expected<CapacityInput> guestCapacityInput(CapacityInput inner, LayoutKind guestPool);
+// The same from the names typed: `disks` (their sizes and settings) made into the `inner` kind,
+// and the `guestPool` kind. Bad input naming the field: inner (none given, unknown, not md),
+// guest-pool (unknown, not zfs-stripe).
+Expected<CapacityInput> guestCapacityInput(CapacityInput disks, std::string_view inner,
+                                           std::string_view guestPool);
+
+// A layout's name in a table: its kind, dRAID's as OpenZFS names the vdev (draid2:8d:10c:0s), a
+// guest's as its inner layout and pool ("guest: md-raid6 + zfs-stripe").
+std::string layoutLabel(const CapacityInput& in);
+
+// What the fault tolerance leaves unsaid: a ZFS pool on one md device detects corruption but
+// cannot repair it, having no redundancy of its own. Nothing for other layouts.
+std::optional<std::string> redundancyNote(const CapacityInput& in);
+
+// A column of a capacity table and what it counts, for a legend (capacity_legend.cpp).
+struct CapacityColumn {
+    std::string_view name;    // "data efficiency"
+    std::string_view meaning; // "the fraction of allocated raw space that holds data ..."
+};
+// Every figure of a Capacity a table shows, in the order tables show them.
+std::span<const CapacityColumn> capacityColumns();
 
 // Ahrens' RAIDZ allocation rule for one block: returns sectors {data, parity, padding}.
 struct RaidzAllocation {

@@ -1,5 +1,6 @@
 #include "engine/capacity/layout.h"
 
+#include "engine/base/joined.h"
 #include "engine/base/suggest.h"
 
 #include <algorithm>
@@ -55,7 +56,23 @@ std::string unknownLayoutKind(std::string_view typed) {
     std::vector<std::string> names;
     for (const auto& entry : kindNames)
         names.emplace_back(entry.second);
-    return "unknown layout kind '" + std::string(typed) + "'" + didYouMean(typed, names);
+    const std::string head = "unknown layout kind '" + std::string(typed) + "'";
+    if (auto near = didYouMean(typed, names); !near.empty())
+        return head + near;
+    // The name without its family: "raidz2" for zfs-raidz2, "raid6" for md-raid6, "raid10" for
+    // both raid10s.
+    std::vector<std::string> rests, family;
+    for (const auto& name : names)
+        rests.push_back(name.substr(name.find('-') + 1)); // npos + 1: the whole name
+    auto near = nearestNames(typed, rests);
+    if (std::find(rests.begin(), rests.end(), typed) != rests.end())
+        near = {std::string(typed)}; // exact, as raid10 for both raid10s
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (rests[i] != names[i] && std::find(near.begin(), near.end(), rests[i]) != near.end())
+            family.push_back(names[i]);
+    if (!family.empty() && family.size() <= 3)
+        return head + didYouMeanOf(family);
+    return head + " (kinds: " + joinedText(names, ", ") + ")";
 }
 
 std::vector<LayoutKind> diskLayoutKinds() {

@@ -123,6 +123,10 @@ double defaultCeiling(LayoutKind kind) {
     return isZfs(kind) ? 0.80 : 0.90;
 }
 
+double defaultCeiling(const CapacityInput& layout) {
+    return layout.poolOnArray ? defaultCeiling(LayoutKind::ZfsStripe) : defaultCeiling(layout.kind);
+}
+
 std::optional<double> unitPriceUsd(const ProjectionInput& in, std::uint64_t diskBytes) {
     if (in.price)
         return diskPriceUsd(*in.price, diskBytes);
@@ -242,7 +246,7 @@ Expected<LayoutProjection> projectGivenCapacity(const ProjectionInput& in) {
     p.kind = in.layout.kind;
     p.capacityGiven = true;
     p.capacity.usableBytes = *in.givenUsableBytes;
-    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout.kind));
+    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout));
     p.ceilingBytes =
         toBytes(std::floor(static_cast<double>(p.capacity.usableBytes) * p.ceilingFraction));
     addMonths(p, in);
@@ -269,11 +273,13 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
         if (auto c = computeCapacity(whole))
             p.wholeDiskCapacity = *c;
     }
-    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout.kind));
+    p.ceilingFraction = in.ceiling.value_or(defaultCeiling(in.layout));
     p.ceilingBytes =
         toBytes(std::floor(static_cast<double>(capacity.usableBytes) * p.ceilingFraction));
     addMonths(p, in);
     LB_TRY_VOID(addExpansions(p, in));
+    if (auto note = redundancyNote(in.layout))
+        p.notes.push_back(*note + ".");
     if (in.hostBytesPerDay) {
         LB_TRY(wear, estimateWear(in, *in.hostBytesPerDay));
         p.wear = wear;

@@ -192,6 +192,9 @@ struct ExpansionPath {
 // Fill ceiling used when none is given: 80 % for ZFS (allocation slows and fragments as a pool
 // fills), 90 % for md.
 double defaultCeiling(LayoutKind kind);
+// The same for a modelled layout: a ZFS pool on an md array (ZFS on md, a guest's pool) fills
+// as ZFS does, so 80 %.
+double defaultCeiling(const CapacityInput& layout);
 
 // What a projection needs beyond the layout: how much is used, how it grows, over how long,
 // and the drives (see engine/workbench.h: projectionRequest).
@@ -206,6 +209,9 @@ struct ProjectionRequest {
     // Usable bytes given for imported layouts, by layout name: their results came from elsewhere
     // and their disks are unknown, so this is all a projection can know of their capacity.
     std::map<std::string, std::uint64_t> givenCapacity;
+    // The disks of imported layouts, by layout name, as the user says they were: modelled as a
+    // built layout's are, so their capacity, expansions, cost and wear are known.
+    std::map<std::string, CapacityInput> importedDisks;
     // The use was typed in a binary unit (1TiB): the answer gives its sizes so too.
     bool binaryUnits = false;
     // The growth fitted to usage samples (the file they came from), or none: typed as a rate.
@@ -221,7 +227,7 @@ struct ProjectionInput {
     std::uint64_t usedBytes = 0; // in use at month 0
     GrowthModel growth;
     unsigned years = 5;              // horizon
-    std::optional<double> ceiling;   // fraction of usable; defaultCeiling(kind) when unset
+    std::optional<double> ceiling;   // fraction of usable; defaultCeiling(layout) when unset
     std::optional<Drive> drive;      // price and endurance of the member disks
     std::optional<DrivePrice> price; // the buyer's price: over the drive's catalog price
     std::optional<std::uint64_t> hostBytesPerDay; // what the hosts write; no wear figures without

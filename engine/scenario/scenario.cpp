@@ -99,10 +99,12 @@ Expected<std::string> workloadName(const toml::table& t, const std::string& wher
                                    const Reporter& rep, const std::string& probeName,
                                    const OptionValues& options) {
     std::string defaultName = probeName;
+    // Appended part by part: ":" + string&& makes GCC 12 at -O3 warn -Wrestrict (a false alarm
+    // in libstdc++'s operator+, GCC bug 105329).
     if (options.has("preset"))
-        defaultName += ":" + options.text("preset");
+        defaultName.append(":").append(options.text("preset"));
     else if (options.has("job_file"))
-        defaultName += ":" + fs::path(options.text("job_file")).stem().string();
+        defaultName.append(":").append(fs::path(options.text("job_file")).stem().string());
     LB_TRY(name, getString(t, scenarioKey(ScenarioTable::Workload, "name").name.c_str(), where, rep,
                            false, defaultName));
     if (name.empty() || name.size() > 128)

@@ -280,6 +280,9 @@ public:
                                         std::optional<std::int64_t> hostId);
     Expected<std::optional<LayoutRecord>> findLayout(const std::string& name);
     Expected<std::vector<LayoutRecord>> layouts();
+    // "no layout named 'raidz' in PATH (did you mean 'zfs-raidz2'?)", or with the layouts it
+    // holds listed when none is near: what `field` says when a layout is not found.
+    Error noLayoutNamed(std::string_view field, const std::string& typed);
 
     // --- runs (store_runs.cpp)
     // Stores the run with its argv, raw output and metrics; returns its id.

@@ -1,4 +1,6 @@
 // The store's hosts, their disks and the layouts measured on them.
+#include "engine/base/joined.h"
+#include "engine/base/suggest.h"
 #include "engine/store/store.h"
 #include "engine/store/store_internal.h"
 
@@ -84,6 +86,26 @@ Expected<std::vector<LayoutRecord>> Store::layouts() {
                        row.columnText(4), row.columnInt(5), row.columnInt(6)});
     }));
     return out;
+}
+
+Error Store::noLayoutNamed(std::string_view field, const std::string& typed) {
+    std::string message = std::string(field) + ": no layout named '" + typed + "' in " + path();
+    auto all = layouts();
+    if (!all || all->empty())
+        return Error::badInput(message);
+    std::vector<std::string> names;
+    for (const auto& l : *all)
+        names.push_back(l.name);
+    const std::string near = didYouMean(typed, names);
+    if (!near.empty())
+        return Error::badInput(message + near);
+    constexpr std::size_t listed = 12; // a list a person reads; the rest counted
+    std::vector<std::string> quoted;
+    for (std::size_t i = 0; i < names.size() && i < listed; ++i)
+        quoted.push_back("'" + names[i] + "'");
+    if (names.size() > listed)
+        quoted.push_back("and " + std::to_string(names.size() - listed) + " more");
+    return Error::badInput(message + " (layouts: " + joinedText(quoted, ", ") + ")");
 }
 
 } // namespace lb

@@ -169,8 +169,14 @@ Expected<void> refuseLayoutClash(sql::Database& db, const MergeRequest& request)
         return fail(row.error());
     if (!*row)
         return {};
+    // Appended part by part: "(" + string&& makes GCC 12 at -O3 warn -Wrestrict (a false alarm in
+    // libstdc++'s operator+, GCC bug 105329).
     auto what = [&](int kind, int host) {
-        return "(" + q->columnText(kind) + ", on host '" + q->columnText(host) + "')";
+        return std::string("(")
+            .append(q->columnText(kind))
+            .append(", on host '")
+            .append(q->columnText(host))
+            .append("')");
     };
     return badInput("prefix: " + request.other + "'s layout '" + q->columnText(0) + "' " +
                     what(1, 2) + " is not the '" + q->columnText(0) + "' here " + what(3, 4) +

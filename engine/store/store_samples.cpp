@@ -325,8 +325,7 @@ Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& b
                              Side{"candidate", &candidate, &hosts.candidate, "candidate_host"}}) {
         LB_TRY(found, store.findLayout(*side.layout));
         if (!found)
-            return badInput(std::string(side.name) + ": no layout named '" + *side.layout +
-                            "' in " + store.path());
+            return fail(store.noLayoutNamed(side.name, *side.layout));
         LB_TRY_VOID(comparedHost(store, side.name, *side.layout, campaignId, *side.host,
                                  apart ? side.field : "host"));
     }

@@ -45,7 +45,7 @@ fleetAnalyses(Store& store, const std::optional<std::string>& layout, bool allMe
         out.push_back(analyseFleet(l.name, samples, policy, allMetrics));
     }
     if (layout && !found)
-        return badInput("layout: no layout named '" + *layout + "' in " + store.path());
+        return fail(store.noLayoutNamed("layout", *layout));
     return out;
 }
 

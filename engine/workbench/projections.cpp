@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 
 namespace lb {
 
@@ -58,6 +59,8 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     }
     LB_TRY(given, parseGivenCapacities(s.capacities));
     r.givenCapacity = std::move(given);
+    LB_TRY(imported, parseImportedDisks(s.importedDisks, s.drive));
+    r.importedDisks = std::move(imported);
     if (!s.price.empty()) {
         LB_TRY(price, parseDrivePrice(s.price));
         r.price = std::move(price);
@@ -75,8 +78,9 @@ Expected<std::vector<HypotheticalLayout>> hypotheticalLayouts(const Hypothetical
         return badInput("disk-size: required (each disk's size, e.g. 500G or 4TiB, or one size "
                         "per disk), or a drive whose capacity it is");
     if (s.disks == 0 && s.diskSize.find(',') == std::string::npos)
-        return badInput("disks: must be 1 or more with one size for every disk (or give one size "
-                        "per disk: 500G,500G,1T)");
+        return badInput(
+            "disks: required (how many disks) with one size for every disk (or give one size "
+            "per disk: 500G,500G,1T)");
     auto sizes = s.diskSize.empty() ? Expected<std::vector<std::uint64_t>>(
                                           std::vector<std::uint64_t>(s.disks, drive->capacityBytes))
                                     : parseDiskSizes(s.diskSize, s.disks);
@@ -97,8 +101,16 @@ Expected<std::vector<HypotheticalLayout>> hypotheticalLayouts(const Hypothetical
         h.layout.recordsizeBytes = *record;
         h.layout.ashift = s.ashift;
         h.layout.underprovision = s.underprovision;
+        if (*kind == LayoutKind::Guest) {
+            LB_TRY(guest, guestCapacityInput(h.layout, s.inner, s.guestPool));
+            h.layout = std::move(guest);
+        }
         out.push_back(std::move(h));
     }
+    if (!s.inner.empty() && std::none_of(out.begin(), out.end(), [](const HypotheticalLayout& h) {
+            return h.layout.poolOnArray;
+        }))
+        return badInput("inner: applies to the kind guest, the layout passed to a guest");
     return out;
 }
 
@@ -130,6 +142,81 @@ parseGivenCapacities(const std::vector<std::string>& texts) {
     return out;
 }
 
+namespace {
+
+// "zfs-raidz2", "guest:md-raid6" with the disks -> the capacity model's input.
+Expected<CapacityInput> importedLayout(std::string_view kindText, std::vector<std::uint64_t> disks,
+                                       double partitioned) {
+    CapacityInput in;
+    in.diskBytes = std::move(disks);
+    in.underprovision = partitioned;
+    constexpr std::string_view guestPrefix = "guest:";
+    if (kindText.starts_with(guestPrefix))
+        return guestCapacityInput(std::move(in), kindText.substr(guestPrefix.size()),
+                                  layoutKindName(LayoutKind::ZfsStripe));
+    const auto kind = parseLayoutKind(kindText);
+    if (!kind)
+        return badInput("kind: " + unknownLayoutKind(kindText));
+    if (*kind == LayoutKind::Guest)
+        return badInput("kind: a guest is given as guest:INNER, e.g. guest:md-raid6");
+    in.kind = *kind;
+    return in;
+}
+
+// "zfs-raidz2,10,500G,80%" -> the layout of those disks.
+Expected<CapacityInput> importedDisksOf(std::string_view text, const std::optional<Drive>& drive) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+        const auto comma = text.find(',', start);
+        parts.emplace_back(
+            text.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        if (comma == std::string_view::npos)
+            break;
+        start = comma + 1;
+    }
+    if (parts.size() < 2 || parts.size() > 4)
+        return badInput("not KIND,DISKS[,SIZE][,PARTITIONED] (e.g. zfs-raidz2,10,500G,80%)");
+    unsigned count = 0;
+    const auto [end, ec] =
+        std::from_chars(parts[1].data(), parts[1].data() + parts[1].size(), count);
+    if (ec != std::errc() || end != parts[1].data() + parts[1].size() || count == 0)
+        return badInput("'" + parts[1] + "' is not a number of disks");
+    std::uint64_t size = drive ? drive->capacityBytes : 0;
+    if (parts.size() > 2 && !parts[2].empty()) {
+        LB_TRY(typed, parseSize(parts[2]));
+        size = typed;
+    }
+    if (size == 0)
+        return badInput("no disk size: give one (zfs-raidz2,10,500G) or --drive");
+    double partitioned = 1.0;
+    if (parts.size() > 3) {
+        LB_TRY(fraction, parseFraction(parts[3]));
+        partitioned = fraction;
+    }
+    return importedLayout(parts[0], std::vector<std::uint64_t>(count, size), partitioned);
+}
+
+} // namespace
+
+Expected<std::map<std::string, CapacityInput>>
+parseImportedDisks(const std::vector<std::string>& texts, const std::optional<Drive>& drive) {
+    std::map<std::string, CapacityInput> out;
+    for (const auto& text : texts) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return badInput("imported-disks: '" + text +
+                            "' is not LAYOUT=KIND,DISKS[,SIZE][,PARTITIONED] (e.g. "
+                            "nas=zfs-raidz2,10,500G,80%)");
+        const std::string name = text.substr(0, eq);
+        auto in = importedDisksOf(std::string_view(text).substr(eq + 1), drive);
+        if (!in)
+            return badInput("imported-disks: " + name + ": " + in.error().message);
+        if (!out.emplace(name, std::move(*in)).second)
+            return badInput("imported-disks: '" + name + "' is given twice");
+    }
+    return out;
+}
+
 Error notAmongProjected(std::string_view field, const std::string& name,
                         const std::vector<std::string>& projected) {
     std::string names;
@@ -148,19 +235,48 @@ Expected<void> checkWriteAmplificationLayouts(const GivenWriteAmplification& giv
     return {};
 }
 
+namespace {
+
+// The layout of that name among those projected, or notAmongProjected naming `field`.
+Expected<const LayoutRecord*> projectedLayout(const std::vector<LayoutRecord>& layouts,
+                                              std::string_view field, const std::string& name) {
+    const auto l = std::find_if(layouts.begin(), layouts.end(),
+                                [&](const LayoutRecord& r) { return r.name == name; });
+    if (l != layouts.end())
+        return &*l;
+    std::vector<std::string> names;
+    for (const auto& r : layouts)
+        names.push_back(r.name);
+    return fail(notAmongProjected(field, name, names));
+}
+
+// Each layout whose disks are given is an imported one among `layouts`, with no capacity given.
+Expected<void> checkImportedDisks(const std::vector<LayoutRecord>& layouts,
+                                  const std::map<std::string, std::uint64_t>& givenCapacity,
+                                  const std::map<std::string, CapacityInput>& importedDisks) {
+    for (const auto& entry : importedDisks) {
+        const std::string& name = entry.first;
+        LB_TRY(l, projectedLayout(layouts, "imported-disks", name));
+        if (!layoutSpecIsImported(l->spec))
+            return badInput("imported-disks: '" + name +
+                            "' is not an imported layout: its disks are recorded");
+        if (givenCapacity.count(name))
+            return badInput("imported-disks: '" + name +
+                            "' has its capacity given too: give its disks or its capacity");
+    }
+    return {};
+}
+
+} // namespace
+
 Expected<ProjectionCoverage>
 projectionCoverage(const std::vector<LayoutRecord>& layouts,
-                   const std::map<std::string, std::uint64_t>& givenCapacity) {
+                   const std::map<std::string, std::uint64_t>& givenCapacity,
+                   const std::map<std::string, CapacityInput>& importedDisks) {
+    LB_TRY_VOID(checkImportedDisks(layouts, givenCapacity, importedDisks));
     for (const auto& entry : givenCapacity) {
         const std::string& name = entry.first;
-        const auto l = std::find_if(layouts.begin(), layouts.end(),
-                                    [&](const LayoutRecord& r) { return r.name == name; });
-        if (l == layouts.end()) {
-            std::vector<std::string> names;
-            for (const auto& r : layouts)
-                names.push_back(r.name);
-            return fail(notAmongProjected("capacity", name, names));
-        }
+        LB_TRY(l, projectedLayout(layouts, "capacity", name));
         if (!layoutSpecIsImported(l->spec))
             return badInput("capacity: '" + name + "' is not an imported layout: " +
                             (capacityInputFromSpec(l->spec, l->kind)
@@ -169,7 +285,7 @@ projectionCoverage(const std::vector<LayoutRecord>& layouts,
     }
     ProjectionCoverage out;
     for (const auto& l : layouts) {
-        if (capacityInputFromSpec(l.spec, l.kind))
+        if (capacityInputFromSpec(l.spec, l.kind) || importedDisks.count(l.name))
             out.modelled.push_back(l.name);
         else if (!layoutSpecIsImported(l.spec))
             continue;
@@ -201,12 +317,15 @@ ProjectionInput projectionInput(std::string name, CapacityInput layout,
 Expected<LayoutRecord> storedLayout(Store& store, const std::string& layout) {
     LB_TRY(record, store.findLayout(layout));
     if (!record)
-        return badInput("layout: no layout named '" + layout + "' in " + store.path());
+        return fail(store.noLayoutNamed("layout", layout));
     return std::move(*record);
 }
 
 Expected<ProjectionInput> storedProjectionInput(const LayoutRecord& layout,
                                                 const ProjectionRequest& request) {
+    const auto told = request.importedDisks.find(layout.name);
+    if (told != request.importedDisks.end() && layoutSpecIsImported(layout.spec))
+        return projectionInput(layout.name, told->second, request);
     const auto given = request.givenCapacity.find(layout.name);
     if (given != request.givenCapacity.end() && layoutSpecIsImported(layout.spec)) {
         CapacityInput kindOnly; // what was recorded of the kind chooses the default ceiling
@@ -239,7 +358,8 @@ Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan
         LB_TRY(record, storedLayout(*store, name));
         records.push_back(std::move(record));
     }
-    LB_TRY(coverage, projectionCoverage(records, plan.request.givenCapacity));
+    LB_TRY(coverage,
+           projectionCoverage(records, plan.request.givenCapacity, plan.request.importedDisks));
     plan.coverage = std::move(coverage);
     plan.misfit = projectionMisfit(plan.request, plan.coverage, !ask.hypothetical.kinds.empty(),
                                    ask.settings.used.empty() ? "samples" : "used");

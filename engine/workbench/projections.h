@@ -34,6 +34,8 @@ struct ProjectionSettings {
     std::string samples; // instead of growth: a CSV of date,bytes usage samples to fit it to
     std::optional<double> ceiling;   // the fill ceiling as a fraction; each kind's default
     double underprovisionGain = 1.0; // the user's WA factor for underprovisioning
+    // "nas=zfs-raidz2,10,500G,80%": the disks an imported layout was built on (parseImportedDisks).
+    std::vector<std::string> importedDisks;
 };
 
 // The settings checked and read; bad input naming the field (used, growth, samples, years,
@@ -50,6 +52,10 @@ struct HypotheticalLayoutSettings {
     std::string recordsize = "128K"; // ZFS record size, read as a binary size
     unsigned ashift = 12;
     double underprovision = 1.0;
+    // The kind guest: the md kind of the disks passed to the guest as one disk, and the pool the
+    // guest makes of it (guestCapacityInput).
+    std::string inner;
+    std::string guestPool = "zfs-stripe";
 };
 
 struct HypotheticalLayout {
@@ -61,7 +67,7 @@ struct HypotheticalLayout {
 // none is typed. Bad input naming the field: disk-size (none and no drive, not a size, sizes
 // that are not one per disk), disks (0 with one size for every disk), recordsize, kind (not a
 // kind). Whether the disks make such a layout (too few, too small) is the capacity model's to
-// say, when the layout is projected.
+// say, when the layout is projected. The kind guest needs inner (an md kind) and guest-pool.
 Expected<std::vector<HypotheticalLayout>>
 hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optional<Drive>& drive);
 
@@ -74,6 +80,14 @@ bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
 // not one or is 0, a layout given twice.
 Expected<std::map<std::string, std::uint64_t>>
 parseGivenCapacities(const std::vector<std::string>& texts);
+
+// "nas=zfs-raidz2,10,500G,80%" (LAYOUT=KIND,DISKS[,SIZE][,PARTITIONED]) -> the disks an imported
+// layout was built on, by layout name: the kind ("guest:md-raid6" for a guest whose ZFS pool
+// sits on that md array), how many disks, each one's size (`drive`'s capacity when left out) and
+// the fraction of each partitioned (whole disks when left out; 0.8 or 80%). Bad input naming the
+// field `imported-disks`.
+Expected<std::map<std::string, CapacityInput>>
+parseImportedDisks(const std::vector<std::string>& texts, const std::optional<Drive>& drive);
 
 // "FIELD: 'x' is not among the layouts projected ('a', 'b')" ("(none)" when none is).
 Error notAmongProjected(std::string_view field, const std::string& name,
@@ -94,9 +108,13 @@ struct ProjectionCoverage {
 
 // Bad input naming the field `capacity` when a capacity is given for a layout that is not among
 // `layouts`, or for one that is not imported (its capacity comes from its disks).
+// `importedDisks`: imported layouts whose disks are given, modelled as the built ones are (bad
+// input naming imported-disks for one that is not among `layouts` or not imported, or that also
+// has a capacity given).
 Expected<ProjectionCoverage>
 projectionCoverage(const std::vector<LayoutRecord>& layouts,
-                   const std::map<std::string, std::uint64_t>& givenCapacity);
+                   const std::map<std::string, std::uint64_t>& givenCapacity,
+                   const std::map<std::string, CapacityInput>& importedDisks = {});
 
 // The projection input of a layout under a request.
 ProjectionInput projectionInput(std::string name, CapacityInput layout,

@@ -1,6 +1,8 @@
 // The front door's scenario workflows (see scenario_runs.h).
 #include "engine/workbench/scenario_runs.h"
 
+#include "engine/base/joined.h"
+#include "engine/base/suggest.h"
 #include "engine/build/clients.h"
 #include "engine/build/layout_spec.h"
 #include "engine/build/plan.h"
@@ -45,9 +47,15 @@ Expected<Scenario> resolveScenario(const ScenarioSource& source, std::optional<s
         return scenario;
     const auto& layouts = scenario->layouts;
     if (std::none_of(layouts.begin(), layouts.end(),
-                     [&](const ScenarioLayout& l) { return l.name == *onlyLayout; }))
+                     [&](const ScenarioLayout& l) { return l.name == *onlyLayout; })) {
+        std::vector<std::string> names;
+        for (const auto& l : layouts)
+            names.push_back(l.name);
+        const std::string near = didYouMean(*onlyLayout, names);
         return badInput("layout: no layout named '" + *onlyLayout + "' in " +
-                        (source.path.empty() ? std::string("the scenario") : source.path));
+                        (source.path.empty() ? std::string("the scenario") : source.path) +
+                        (near.empty() ? " (layouts: " + joinedText(names, ", ") + ")" : near));
+    }
     return scenario;
 }
 

@@ -68,7 +68,15 @@ _layoutbench() {
             COMPREPLY=($(compgen -W "$(_layoutbench_layouts)" -- "$cur"))
             return
             ;;
-        --capacity)
+        --inner)
+            COMPREPLY=($(compgen -W "md-raid0 md-raid1 md-raid10 md-raid5 md-raid6" -- "$cur"))
+            return
+            ;;
+        --guest-pool)
+            COMPREPLY=($(compgen -W "zfs-stripe" -- "$cur"))
+            return
+            ;;
+        --capacity | --imported-disks)
             # LAYOUT=SIZE: the layout's name and '=', the size is the user's.
             [[ $cur == *=* ]] && return
             COMPREPLY=($(compgen -W "$(_layoutbench_layouts)" -S = -- "$cur"))
@@ -119,8 +127,9 @@ _layoutbench() {
 
     local options
     case $command in
-        capacity) options="--kind --disks --disk-size --recordsize --ashift --underprovision
-                           --vdevs --raidz-expanded-from --zfs-devices" ;;
+        capacity) options="--kind --inner --guest-pool --disks --disk-size --recordsize --ashift
+                           --underprovision --vdevs --raidz-expanded-from --zfs-devices
+                           --explain" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --host --baseline-host --candidate-host --viable
                           --not-viable --decide --fail-on" ;;
@@ -155,12 +164,13 @@ _layoutbench() {
         project)
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
-                     --underprovision-wa-gain --catalog --capacity --price --write-amplification"
+                     --underprovision-wa-gain --catalog --capacity --price --write-amplification
+                     --inner --guest-pool --imported-disks"
             ;;
         report)
             options="--out --baseline --candidate --campaign --all --host --viable --not-viable --used --growth
                      --years --drive --host-writes --catalog --capacity --price --write-amplification
-                     --author"
+                     --imported-disks --author"
             ;;
         *) return ;;
     esac

@@ -4,6 +4,7 @@
 // projection's options where they cannot.
 #include "tests/cli/cli_fixture.h"
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -282,3 +283,65 @@ TEST_F(ImportedProjection, ProjectSpeaksInTheUnitOfTheSizesGiven) {
 }
 
 } // namespace
+
+// Imported results with their disks told (issue 41, item 2): the field report's two candidates
+// get capacity, cost, expansions and wear in one report, each kind with its own ceiling — ZFS's
+// 80 % for the RAIDZ2 and for the guest's pool on md RAID6 — and the same figures as `project`
+// of layouts of those disks.
+TEST_F(ImportedProjection, ImportedLayoutsWithTheirDisksGetCostWearAndTheirKindsCeiling) {
+    const auto r =
+        report({"--used", "1T", "--growth", "30%", "--imported-disks",
+                "bare-metal=zfs-raidz2,10,,80%", "--imported-disks", "guest=guest:md-raid6,10,,0.8",
+                "--drive", "ssd", "--catalog", catalog_, "--host-writes", "100G/d", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_EQ(j.at("projections").size(), 2U) << r.out;
+    for (const auto& p : j["projections"]) {
+        EXPECT_EQ(p["capacity_given"], false) << p;
+        EXPECT_DOUBLE_EQ(p["ceiling_bytes"].get<double>(),
+                         std::floor(p["usable_bytes"].get<double>() * 0.8))
+            << p;
+    }
+    const auto expected =
+        lb({"project", "--kind", "zfs-raidz2,guest", "--inner", "md-raid6", "--disks", "10",
+            "--drive", "ssd", "--catalog", catalog_, "--underprovision", "80%", "--used", "1T",
+            "--growth", "30%", "--json"});
+    ASSERT_EQ(expected.exitCode, 0) << expected.err;
+    const auto e = json::parse(expected.out);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(j["projections"][i]["usable_bytes"], e["layouts"][i]["usable_bytes"]) << i;
+        EXPECT_EQ(j["projections"][i]["ceiling_month"], e["layouts"][i]["ceiling_month"]) << i;
+    }
+    const auto text = reportText();
+    EXPECT_NE(text.find("Cost over 5 years"), std::string::npos) << text;
+    EXPECT_NE(text.find("Wear: write amplification"), std::string::npos) << text;
+    EXPECT_NE(text.find("cannot repair"), std::string::npos) << text;
+}
+
+TEST_F(ImportedProjection, ImportedDisksAreCheckedNamingTheFlag) {
+    expectOneLineError(report({"--used", "1T", "--growth", "30%", "--imported-disks",
+                               "bare-metal=raidz2,10,500G"}),
+                       "--imported-disks: bare-metal: kind: unknown layout kind 'raidz2' (did "
+                       "you mean 'zfs-raidz2'?)");
+    expectOneLineError(
+        report({"--used", "1T", "--growth", "30%", "--imported-disks", "nas=zfs-raidz2,10,500G"}),
+        "--imported-disks: 'nas' is not among the layouts projected");
+    expectOneLineError(
+        report({"--used", "1T", "--growth", "30%", "--imported-disks", "bare-metal=zfs-raidz2,10"}),
+        "--imported-disks: bare-metal: no disk size");
+    expectOneLineError(
+        report({"--used", "1T", "--growth", "30%", "--capacity", "guest=3T", "--imported-disks",
+                "bare-metal=zfs-raidz2,10,500G", "--capacity", "bare-metal=3T"}),
+        "--imported-disks: 'bare-metal' has its capacity given too");
+}
+
+// A layout not in the database is answered with the one meant, or the list of those there are.
+TEST_F(ImportedProjection, AnUnknownLayoutIsAnsweredWithTheLayoutsThereAre) {
+    expectOneLineError(lb({"compare", "--baseline", "bare-metal", "--candidate", "raidz"}),
+                       "--candidate: no layout named 'raidz' in");
+    expectOneLineError(lb({"compare", "--baseline", "bare-metal", "--candidate", "raidz"}),
+                       "(layouts: 'bare-metal', 'guest')");
+    expectOneLineError(lb({"compare", "--baseline", "bare-metal", "--candidate", "gueest"}),
+                       "(did you mean 'guest'?)");
+    expectOneLineError(report({"--baseline", "bare-mtal"}), "(did you mean 'bare-metal'?)");
+}

@@ -682,9 +682,6 @@ TEST(Capacity, EveryRawByteIsAccountedFor) {
     EXPECT_EQ(checked, 14 * 3 * 4 * 5 * 3 * 3);
 }
 
-} // namespace
-} // namespace lb
-
 namespace lb {
 namespace {
 
@@ -756,6 +753,58 @@ TEST(ZfsOnMd, OnlyAnMdKindCarriesAPool) {
     const auto c = computeZfsOnMdCapacity(notMd, notMd);
     ASSERT_FALSE(c);
     EXPECT_EQ(c.error().kind, ErrorKind::BadInput);
+}
+
+} // namespace
+} // namespace lb
+
+// A guest (issue 41): md RAID6 of ten 500 GB SSDs at 80 % passed to a guest as one disk, and the
+// guest's ZFS pool on it, is the pool on the array as the campaign stores it; the tolerance is
+// the array's, and the model says the pool on one device cannot repair what it detects.
+TEST(GuestCapacity, IsThePoolOnTheInnerArray) {
+    CapacityInput disks;
+    disks.kind = LayoutKind::Guest;
+    disks.diskBytes = std::vector<std::uint64_t>(10, 500'000'000'000ULL);
+    disks.underprovision = 0.8;
+    const auto guest = guestCapacityInput(disks, "md-raid6", "zfs-stripe");
+    ASSERT_TRUE(guest) << guest.error().message;
+    EXPECT_EQ(guest->kind, LayoutKind::MdRaid6);
+    EXPECT_TRUE(guest->poolOnArray);
+    const auto c = computeCapacity(*guest);
+    ASSERT_TRUE(c) << c.error().message;
+    CapacityInput md = disks;
+    md.kind = LayoutKind::MdRaid6;
+    const auto direct = computeZfsOnMdCapacity(md, md);
+    ASSERT_TRUE(direct);
+    EXPECT_EQ(*c, *direct);
+    EXPECT_EQ(c->faultTolerance, 2u);
+    EXPECT_LT(c->usableBytes, computeCapacity(md)->usableBytes);
+    const auto note = redundancyNote(*guest);
+    ASSERT_TRUE(note);
+    EXPECT_NE(note->find("cannot repair"), std::string::npos) << *note;
+    EXPECT_NE(note->find("md-raid6"), std::string::npos) << *note;
+    EXPECT_FALSE(redundancyNote(md)); // the array alone: its own redundancy, nothing to add
+}
+
+TEST(GuestCapacity, NamesTheFieldItCannotTake) {
+    CapacityInput disks;
+    disks.diskBytes = std::vector<std::uint64_t>(4, 1'000'000'000'000ULL);
+    const auto expectField = [&](std::string_view inner, std::string_view pool,
+                                 std::string_view field) {
+        const auto g = guestCapacityInput(disks, inner, pool);
+        ASSERT_FALSE(g) << inner << " " << pool;
+        EXPECT_EQ(g.error().kind, ErrorKind::BadInput);
+        EXPECT_TRUE(g.error().message.starts_with(field)) << g.error().message;
+    };
+    expectField("", "zfs-stripe", "inner: required");
+    expectField("zfs-raidz2", "zfs-stripe", "inner: ");
+    expectField("raid9", "zfs-stripe", "inner: unknown");
+    expectField("md-raid5", "zfs-raidz1", "guest-pool: ");
+    // The kind guest alone has no model: its inner layout and pool are needed.
+    disks.kind = LayoutKind::Guest;
+    const auto bare = computeCapacity(disks);
+    ASSERT_FALSE(bare);
+    EXPECT_TRUE(bare.error().message.starts_with("kind: ")) << bare.error().message;
 }
 
 } // namespace

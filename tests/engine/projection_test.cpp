@@ -4,6 +4,7 @@
 #include "engine/capacity/projection.h"
 #include "engine/workbench.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <numeric>
 
@@ -278,6 +279,32 @@ TEST(Projection, DefaultCeilings) {
     EXPECT_DOUBLE_EQ(defaultCeiling(LayoutKind::ZfsRaidz2), 0.80);
     EXPECT_DOUBLE_EQ(defaultCeiling(LayoutKind::ZfsRaid10), 0.80);
     EXPECT_DOUBLE_EQ(defaultCeiling(LayoutKind::MdRaid6), 0.90);
+}
+
+// A ZFS pool on md (a guest's pool on the array it sees) fills as ZFS does: 80 %, not md's 90 %,
+// and the projection says that pool cannot repair what it detects (issue 41).
+TEST(Projection, AGuestsPoolOnMdHasZfsCeiling) {
+    ProjectionInput in;
+    in.layout.kind = LayoutKind::MdRaid6;
+    in.layout.diskBytes = std::vector<std::uint64_t>(10, 500'000'000'000ULL);
+    in.layout.underprovision = 0.8;
+    in.usedBytes = 1'000'000'000'000ULL;
+    in.growth.kind = GrowthKind::Compound;
+    in.growth.annualRate = 0.30;
+    const auto bare = projectLayout(in);
+    ASSERT_TRUE(bare) << bare.error().message;
+    EXPECT_DOUBLE_EQ(bare->ceilingFraction, 0.90);
+    in.layout.poolOnArray = true;
+    EXPECT_DOUBLE_EQ(defaultCeiling(in.layout), 0.80);
+    const auto guest = projectLayout(in);
+    ASSERT_TRUE(guest) << guest.error().message;
+    EXPECT_DOUBLE_EQ(guest->ceilingFraction, 0.80);
+    EXPECT_LT(guest->capacity.usableBytes, bare->capacity.usableBytes);
+    ASSERT_TRUE(guest->ceilingMonth && bare->ceilingMonth);
+    EXPECT_LT(*guest->ceilingMonth, *bare->ceilingMonth);
+    EXPECT_TRUE(std::any_of(guest->notes.begin(), guest->notes.end(), [](const std::string& n) {
+        return n.find("cannot repair") != std::string::npos;
+    }));
 }
 
 // ---------------------------------------------------------------------------------------------

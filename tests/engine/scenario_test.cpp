@@ -926,6 +926,18 @@ TEST(Scenario, BlockDevicesCanBePartitionedToAFraction) {
     EXPECT_DOUBLE_EQ(s->layouts[1].underprovision, 0.8);
 }
 
+// As on the command line, the fraction may be a percentage (issue 41); what is neither is refused
+// at its value.
+TEST(Scenario, UnderprovisionMayBeAPercentage) {
+    std::string text = replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"/dev/sdb\"");
+    text = replaced(text, "file = \"d2.img\"\nsize = \"1G\"", "device = \"/dev/sdc\"\nwipe = true");
+    const auto s = parse(replaced(text, "underprovision = 1.0", "underprovision = \"80%\""));
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_DOUBLE_EQ(s->layouts[1].underprovision, 0.8);
+    const std::string bad = replaced(text, "underprovision = 1.0", "underprovision = \"most\"");
+    expectBadInputAt(bad, valueAt(bad, "underprovision = \"most\""), "layouts[1].underprovision");
+}
+
 TEST(ScenarioErrors, DeviceMustBeUnderDev) {
     const std::string text =
         replaced(valid, "file = \"d1.img\"\nsize = \"1G\"", "device = \"sdb\"");

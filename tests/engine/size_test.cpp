@@ -65,3 +65,17 @@ TEST(ParseSize, BinaryConventionForRecordAndToolSizes) {
     EXPECT_EQ(*parseSize("1MB", SizeConvention::Binary), 1'000'000ULL);
     EXPECT_EQ(*parseSize("128K"), 128'000ULL);
 }
+
+// A fraction may be typed as a percentage wherever one is taken (issue 41): 80% is 0.8.
+TEST(Fraction, TakesAFractionOrAPercentage) {
+    EXPECT_DOUBLE_EQ(*parseFraction("0.8"), 0.8);
+    EXPECT_DOUBLE_EQ(*parseFraction("80%"), 0.8);
+    EXPECT_DOUBLE_EQ(*parseFraction(" 80 % "), 0.8);
+    EXPECT_DOUBLE_EQ(*parseFraction("1"), 1.0);
+    EXPECT_DOUBLE_EQ(*parseFraction("12.5%"), 0.125);
+    for (const char* bad : {"", "%", "80 percent", "0,8", "eighty", "inf"}) {
+        const auto f = parseFraction(bad);
+        ASSERT_FALSE(f) << bad;
+        EXPECT_NE(f.error().message.find("0.8 or 80%"), std::string::npos) << f.error().message;
+    }
+}

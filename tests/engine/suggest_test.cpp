@@ -1,5 +1,6 @@
 // Did-you-mean: the edit distance worked by hand, and which names are near enough to suggest.
 #include "engine/base/suggest.h"
+#include "engine/capacity/layout.h"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,23 @@ TEST(Suggest, NamesNearEnoughAndOnlyThose) {
               (std::vector<std::string>{"--underprovision", "--used"}));
     // More than three as near: no guess.
     EXPECT_TRUE(nearestNames("ab", {"aa", "bb", "ac", "cb"}).empty());
+}
+
+// A kind typed without its family is answered with the kind meant; nothing near lists them all
+// (issue 41).
+TEST(Suggest, LayoutKindsWithoutTheirFamily) {
+    EXPECT_EQ(unknownLayoutKind("raidz2"),
+              "unknown layout kind 'raidz2' (did you mean 'zfs-raidz2'?)");
+    EXPECT_EQ(unknownLayoutKind("raid6"), "unknown layout kind 'raid6' (did you mean 'md-raid6'?)");
+    EXPECT_EQ(unknownLayoutKind("raid10"),
+              "unknown layout kind 'raid10' (did you mean 'md-raid10' or 'zfs-raid10'?)");
+    EXPECT_EQ(unknownLayoutKind("raidz"), "unknown layout kind 'raidz' (did you mean "
+                                          "'zfs-raidz1', 'zfs-raidz2' or 'zfs-raidz3'?)");
+    EXPECT_EQ(unknownLayoutKind("zfs-raidz"), "unknown layout kind 'zfs-raidz' (did you mean "
+                                              "'zfs-raidz1', 'zfs-raidz2' or 'zfs-raidz3'?)");
+    const auto none = unknownLayoutKind("tape");
+    EXPECT_NE(none.find("(kinds: dir, md-raid0"), std::string::npos) << none;
+    EXPECT_NE(none.find("zfs-draid3, guest)"), std::string::npos) << none;
 }
 
 } // namespace

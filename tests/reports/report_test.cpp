@@ -403,8 +403,10 @@ TEST(GatherReport, TheNewestCampaignByDefaultAndEveryRunOnRequest) {
     EXPECT_EQ(data->runs.size(), 3U);
     EXPECT_EQ(data->scope, "campaign " + std::to_string(campaigns[1]) +
                                " 'second', the newest of 2 campaigns with these layouts, and "
-                               "every imported run (--campaign N for another, --all for every "
-                               "run)");
+                               "every imported run (the other campaigns' runs are left out)");
+    // The flags are the command line's: a page for a reader carries none (issue 41, item 6).
+    EXPECT_EQ(data->scopeHint, "--campaign N for another, --all for every run");
+    EXPECT_EQ(renderMarkdown(*data).find("--campaign"), std::string::npos);
     EXPECT_NE(renderMarkdown(*data).find("**Runs:** campaign"), std::string::npos);
 
     ReportRequest all;
@@ -412,7 +414,8 @@ TEST(GatherReport, TheNewestCampaignByDefaultAndEveryRunOnRequest) {
     data = gatherReport(*store, all);
     ASSERT_TRUE(data) << data.error().message;
     EXPECT_EQ(data->runs.size(), 6U);
-    EXPECT_EQ(data->scope, "every run in the database (--all)");
+    EXPECT_EQ(data->scope, "every run in the database");
+    EXPECT_EQ(data->scopeHint, "--all");
 
     ReportRequest first;
     first.campaignId = campaigns[0];
@@ -1025,4 +1028,28 @@ int main(int argc, char** argv) {
         fs::remove_all(outputDir(), ignored);
     }
     return status;
+}
+
+// Near-identical caveats — the same note with another figure per run — are one row with their
+// range and count; a caveat alone keeps its text (issue 41, item 6).
+TEST(ReportCaveats, NearIdenticalNotesAreOneRowWithTheirRange) {
+    ReportData data;
+    data.title = "caveats";
+    const std::vector<std::string> rates{"1180", "1410.5", "1302"};
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        ReportRun r;
+        r.id = static_cast<std::int64_t>(i + 1);
+        r.layout = "bare-metal";
+        r.workload = "randfile";
+        r.caveats = {"data from fio's random generator, " + rates[i] + " MB/s here"};
+        if (i == 0)
+            r.caveats.push_back("direct I/O refused, buffered instead");
+        data.runs.push_back(r);
+    }
+    const auto md = renderMarkdown(data);
+    EXPECT_NE(md.find("data from fio's random generator, 1180–1410.5 MB/s here (3 similar notes)"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(md.find("1302 MB/s here"), std::string::npos) << md;
+    EXPECT_NE(md.find("| direct I/O refused, buffered instead |"), std::string::npos) << md;
 }
