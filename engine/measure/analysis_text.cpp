@@ -72,9 +72,14 @@ std::string driversText(const std::vector<const MetricComparison*>& deciding,
     for (const auto* m : deciding) { // worst first already
         if (m->verdict == Verdict::Viable)
             break;
-        // The first names what the percentage measures; the rest are read the same way.
-        drivers.push_back(shortMetricName(m->name) + " " + percentText(m->overhead) + " %" +
-                          (drivers.empty() ? " " + costNoun(m->unit, true) : std::string()));
+        // The first names what the percentage measures; the rest are read the same way. Appended
+        // part by part: "literal" + string&& draws GCC 12's -Wrestrict at -O3, a false alarm in
+        // libstdc++'s operator+ (GCC bug 105329).
+        std::string driver = shortMetricName(m->name);
+        driver.append(" ").append(percentText(m->overhead)).append(" %");
+        if (drivers.empty())
+            driver.append(" ").append(costNoun(m->unit, true));
+        drivers.push_back(std::move(driver));
     }
     if (drivers.empty()) {
         const auto* worst = deciding.front();
@@ -119,8 +124,9 @@ std::string outlierRunsText(const Comparison& c,
     bool confidentWithout = true;
     for (const auto* m : deciding) {
         for (const auto& o : m->outliers) {
-            const std::string name = o.run ? "#" + std::to_string(o.run)
-                                           : "one of " + (o.baseline ? c.baseline : c.candidate);
+            // Appended, not "literal" + string&& (GCC 12's -Wrestrict false alarm, bug 105329).
+            std::string name = o.run ? std::string("#") : std::string("one of ");
+            name.append(o.run ? std::to_string(o.run) : (o.baseline ? c.baseline : c.candidate));
             if (std::find(outlierRuns.begin(), outlierRuns.end(), name) == outlierRuns.end())
                 outlierRuns.push_back(name);
         }
