@@ -178,10 +178,11 @@ void addNotes(LayoutSamples& out, std::vector<MetricNote> notes, std::size_t run
         }
         auto& of = out.noteWorkloads[i];
         for (const auto& [w, count] : workloads) {
+            const auto& name = names[w]; // a structured binding is not captured (clang 14)
             const auto known = std::find_if(of.begin(), of.end(),
-                                            [&](const auto& wc) { return wc.first == names[w]; });
+                                            [&](const auto& wc) { return wc.first == name; });
             if (known == of.end())
-                of.emplace_back(names[w], count);
+                of.emplace_back(name, count);
             else
                 known->second += count;
         }
