@@ -54,32 +54,36 @@ nlohmann::json withoutOutliersJson(const MetricComparison& m) {
 }
 
 nlohmann::json comparisonJson(const Comparison& c) {
+    // Each metric's object is filled key by key: an initializer list of {key, value} pairs makes
+    // every pair a two-element array first, which was a third of compare --json's time on a
+    // comparison of 1,000 metrics.
     nlohmann::json metrics = nlohmann::json::array();
-    for (const auto& m : c.metrics)
-        metrics.push_back(
-            {{"name", m.name},
-             {"unit", unitName(m.unit)},
-             {"better", m.better == Better::Higher ? "higher" : "lower"},
-             {"decisive", m.decisive},
-             {"role", m.role},
-             {"baseline_samples", m.baselineSamples},
-             {"candidate_samples", m.candidateSamples},
-             {"baseline_median", m.baselineMedian},
-             {"candidate_median", m.candidateMedian},
-             {"ratio", number(m.ratio)},
-             {"overhead", number(m.overhead)},
-             {"ci_low", m.interval ? number(m.interval->low) : nlohmann::json(nullptr)},
-             {"ci_high", m.interval ? number(m.interval->high) : nlohmann::json(nullptr)},
-             {"verdict", verdictName(m.verdict)},
-             {"confident", m.confident},
-             {"uncertainty",
-              m.uncertainty.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.uncertainty)},
-             {"notes", m.notes},
-             {"excluded",
-              m.excluded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.excluded)},
-             {"reason", verdictReason(m)},
-             {"outliers", outliersJson(c, m)},
-             {"without_outliers", withoutOutliersJson(m)}});
+    metrics.get_ref<nlohmann::json::array_t&>().reserve(c.metrics.size());
+    for (const auto& m : c.metrics) {
+        auto& o = metrics.emplace_back(nlohmann::json::object());
+        o["name"] = m.name;
+        o["unit"] = unitName(m.unit);
+        o["better"] = m.better == Better::Higher ? "higher" : "lower";
+        o["decisive"] = m.decisive;
+        o["role"] = m.role;
+        o["baseline_samples"] = m.baselineSamples;
+        o["candidate_samples"] = m.candidateSamples;
+        o["baseline_median"] = m.baselineMedian;
+        o["candidate_median"] = m.candidateMedian;
+        o["ratio"] = number(m.ratio);
+        o["overhead"] = number(m.overhead);
+        o["ci_low"] = m.interval ? number(m.interval->low) : nlohmann::json(nullptr);
+        o["ci_high"] = m.interval ? number(m.interval->high) : nlohmann::json(nullptr);
+        o["verdict"] = verdictName(m.verdict);
+        o["confident"] = m.confident;
+        o["uncertainty"] =
+            m.uncertainty.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.uncertainty);
+        o["notes"] = m.notes;
+        o["excluded"] = m.excluded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.excluded);
+        o["reason"] = verdictReason(m);
+        o["outliers"] = outliersJson(c, m);
+        o["without_outliers"] = withoutOutliersJson(m);
+    }
     nlohmann::json notCompared = nlohmann::json::array();
     for (const auto& n : c.notCompared)
         notCompared.push_back({{"name", n.name}, {"reason", n.reason}});
