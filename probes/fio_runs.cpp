@@ -77,7 +77,9 @@ struct NormalPart {
     // Its "fio-3.33" line, which fio prints after every job's description: a description after
     // it is the next invocation's (this one gave up after its banner), whatever came between.
     bool version = false;
-    std::optional<std::size_t> complaints; // where the complaints just before this line start
+    // Where the complaints just before this line start, or npos (not an optional: GCC 12 at -O3
+    // takes a reset optional of a part assigned anew for uninitialized, -Wmaybe-uninitialized).
+    std::size_t complaints = std::string_view::npos;
     // fio describes each job once ("..." for its clones): the same description again is the
     // next invocation's, after one that gave up without results.
     std::vector<std::string_view> described;
@@ -111,7 +113,8 @@ std::vector<Invocation> normalInvocations(std::string_view text) {
         if (isClientServerLine(t))
             return partsAt(text, {}); // fio --client: every server prints its own summary
         if (startsAnother(p, t)) {
-            cuts.push_back(p.complaints.value_or(offsetOf(text, line.text)));
+            cuts.push_back(p.complaints != std::string_view::npos ? p.complaints
+                                                                  : offsetOf(text, line.text));
             p = {};
         }
         if (isJobDescription(t))
@@ -122,8 +125,8 @@ std::vector<Invocation> normalInvocations(std::string_view text) {
         p.results = p.results || isResultHead(t);
         p.summary = p.summary || (p.results && t.starts_with("Run status group "));
         if (!isComplaint(t))
-            p.complaints.reset();
-        else if (!p.complaints)
+            p.complaints = std::string_view::npos;
+        else if (p.complaints == std::string_view::npos)
             p.complaints = offsetOf(text, line.text);
     }
     return partsAt(text, cuts);
@@ -158,7 +161,10 @@ namespace {
 
 // The number after `"key"` and its colon, from `from` on; nullopt when the key is not there.
 std::optional<double> numberAfter(std::string_view doc, std::string_view key, std::size_t& from) {
-    const std::string quotedKey = "\"" + std::string(key) + "\"";
+    // Appended part by part: "literal" + string&& is GCC 12's -Wrestrict false alarm at -O3
+    // (GCC bug 105329).
+    std::string quotedKey(1, '"');
+    quotedKey.append(key).push_back('"');
     const auto at = doc.find(quotedKey, from);
     if (at == std::string_view::npos)
         return std::nullopt;
