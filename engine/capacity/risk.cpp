@@ -189,6 +189,14 @@ std::string twoDigits(double v) {
     return fixed(v, decimals);
 }
 
+// Two significant digits, a whole number without its ".0": "1", "1.5", "20".
+std::string wholeOrTwoDigits(double v) {
+    std::string out = twoDigits(v);
+    if (out.size() > 2 && out.ends_with(".0"))
+        out.resize(out.size() - 2);
+    return out;
+}
+
 std::string percentText(double fraction) {
     return twoDigits(fraction * 100.0) + " %";
 }
@@ -202,6 +210,12 @@ std::string durationText(double hours) {
     if (hours < 100.0)
         return fixed(hours, 0) + " h";
     return fixed(hours / 24.0, 1) + " days";
+}
+
+// "100.0 MB/s"; in binary units "95.4 MiB/s", as the sizes beside it.
+std::string rateText(double bytesPerSecond, bool binary) {
+    return binary ? fixed(bytesPerSecond / static_cast<double>(MiB), 1) + " MiB/s"
+                  : formatRate(bytesPerSecond);
 }
 
 // "10 disks, any 2 may fail"; "5 groups of 2 disks, any 1 of each may fail".
@@ -218,22 +232,24 @@ std::string groupsText(const RiskEstimate& r) {
 }
 
 // "A 500.00 GB disk at 60 % full rebuilds its allocated 300.00 GB in 50 min at ..."
-std::string rebuildText(const RiskEstimate& r) {
+std::string rebuildText(const RiskEstimate& r, bool binary) {
     const RiskGroup& g = r.worst();
     std::string out;
     if (r.rebuild == RebuildKind::WholeMember)
-        out = "the md array rebuilds the whole " + formatBytes(g.memberBytes) + " member";
+        out = "the md array rebuilds the whole " + formatBytes(g.memberBytes, binary) + " member";
     else
-        out = "a " + formatBytes(g.memberBytes) + " disk at " + percentText(r.fillFraction) +
-              " full rebuilds its allocated " + formatBytes(g.rebuildBytes) +
+        out = "a " + formatBytes(g.memberBytes, binary) + " disk at " +
+              percentText(r.fillFraction) + " full rebuilds its allocated " +
+              formatBytes(g.rebuildBytes, binary) +
               (r.rebuild == RebuildKind::DraidSequential
                    ? " onto the distributed spare, sequentially from all " +
                          std::to_string(r.draidChildren) + " children,"
                    : std::string());
     out += " in " + durationText(g.rebuildHours) + " at " +
-           (r.rebuildMeasured
-                ? formatRate(r.rebuildBytesPerSecond) + " (measured: " + r.rebuildBasis + ")"
-                : "an assumed " + formatRate(r.rebuildBytesPerSecond) + " (no rebuild measured)");
+           (r.rebuildMeasured ? "a measured " + rateText(r.rebuildBytesPerSecond, binary) + " (" +
+                                    r.rebuildBasis + ")"
+                              : "an assumed " + rateText(r.rebuildBytesPerSecond, binary) +
+                                    " (no rebuild measured)");
     if (!r.spare.empty())
         out += ", starting at once (a " + r.spare + " spare)";
     else
@@ -251,24 +267,6 @@ std::string ureRateText(double perBit) {
            (std::fabs(exponent - std::round(exponent)) < 1e-9 ? fixed(exponent, 0)
                                                               : fixed(exponent, 1)) +
            " bits";
-}
-
-std::string statementOf(const RiskEstimate& r) {
-    std::string out = chanceText(r.lossProbability) + " of losing " + r.lost + " in " +
-                      std::to_string(r.horizonYears) +
-                      (r.horizonYears == 1 ? " year (" : " years (") + groupsText(r) +
-                      ", each failing at " + percentText(r.afr) + " a year, " + afrSourceText(r) +
-                      ").";
-    const RiskGroup& g = r.worst();
-    if (g.tolerates == 0)
-        return out + " No redundancy: nothing to rebuild from, and an unrecoverable read loses "
-                     "data.";
-    out += " " + rebuildText(r);
-    out += " A rebuild with no redundancy left reads " + formatBytes(g.exposedReadBytes) + ": " +
-           chanceText(g.ureProbability.value_or(0.0)) + " of an unrecoverable read error at " +
-           ureRateText(r.urePerBit) + " (" +
-           (r.ureFrom == FigureSource::Catalog ? "the catalog's" : "assumed") + ").";
-    return out;
 }
 
 } // namespace
@@ -340,8 +338,25 @@ Expected<RiskEstimate> estimateRisk(const CapacityInput& layout, const std::opti
         losses.push_back(r.groups.back().lossProbability);
     }
     r.lossProbability = anyOf(losses);
-    r.statement = statementOf(r);
     return r;
+}
+
+std::string riskStatement(const RiskEstimate& r, bool binary) {
+    std::string out = chanceText(r.lossProbability) + " of losing " + r.lost + " in " +
+                      std::to_string(r.horizonYears) +
+                      (r.horizonYears == 1 ? " year (" : " years (") + groupsText(r) +
+                      ", each failing at " + percentText(r.afr) + " a year, " + afrSourceText(r) +
+                      ").";
+    const RiskGroup& g = r.worst();
+    if (g.tolerates == 0)
+        return out + " No redundancy: nothing to rebuild from, and an unrecoverable read loses "
+                     "data.";
+    out += " " + rebuildText(r, binary);
+    out += " A rebuild with no redundancy left reads " + formatBytes(g.exposedReadBytes, binary) +
+           ": " + chanceText(g.ureProbability.value_or(0.0)) +
+           " of an unrecoverable read error at " + ureRateText(r.urePerBit) + " (" +
+           (r.ureFrom == FigureSource::Catalog ? "the catalog's" : "assumed") + ").";
+    return out;
 }
 
 std::string chanceText(double p) {
@@ -361,8 +376,8 @@ std::string chanceText(double p) {
         {{1e12, " trillion"}, {1e9, " billion"}, {1e6, " million"}, {1e3, " thousand"}}};
     for (const auto& scale : scales)
         if (odds >= scale.first)
-            return "a 1 in " + twoDigits(odds / scale.first) + scale.second + " chance";
-    return "a 1 in " + twoDigits(odds) + " chance";
+            return "a 1 in " + wholeOrTwoDigits(odds / scale.first) + scale.second + " chance";
+    return "a 1 in " + wholeOrTwoDigits(odds) + " chance";
 }
 
 } // namespace lb

@@ -114,10 +114,6 @@ struct RiskEstimate {
     std::string ureSource;
     // The group with the largest loss probability: the figures a sentence quotes.
     const RiskGroup& worst() const;
-    // The sentence a signer reads, made once here and rendered by every output after the
-    // layout's name: "a 0.021 % chance of losing the pool in 5 years (...). A 500 GB disk at
-    // 60 % full rebuilds ... A rebuild with no redundancy left reads ...".
-    std::string statement;
 };
 
 // The layout's risk over `years` with its drives (`drive`: the catalog's AFR and error rate,
@@ -126,6 +122,12 @@ struct RiskEstimate {
 Expected<RiskEstimate> estimateRisk(const CapacityInput& layout, const std::optional<Drive>& drive,
                                     const RiskSettings& settings, double fillFraction,
                                     unsigned years);
+
+// The sentence a signer reads, made here alone and rendered by every output after the layout's
+// name: "a 0.021 % chance of losing the pool in 5 years (10 disks, any 2 may fail, ...). A
+// 500.00 GB disk at 60 % full rebuilds ... A rebuild with no redundancy left reads ...". Sizes
+// in TiB with `binaryUnits`, as the projection answers when its sizes were typed so.
+std::string riskStatement(const RiskEstimate& risk, bool binaryUnits = false);
 
 // A probability for people: "a 0.021 % chance", "a 62 % chance", "a 1 in 4.8 million chance".
 std::string chanceText(double probability);

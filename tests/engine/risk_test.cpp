@@ -263,7 +263,8 @@ TEST(Risk, ChanceTextReadsAsPeopleSayIt) {
     EXPECT_EQ(chanceText(0.058), "a 5.8 % chance");
     EXPECT_EQ(chanceText(2.1e-4), "a 0.021 % chance");
     EXPECT_EQ(chanceText(5e-8), "a 1 in 20 million chance");
-    EXPECT_EQ(chanceText(1.0 / 999999.0), "a 1 in 1.0 million chance");
+    EXPECT_EQ(chanceText(1.0 / 999999.0), "a 1 in 1 million chance");
+    EXPECT_EQ(chanceText(1.0 / 1.5e6), "a 1 in 1.5 million chance");
     EXPECT_EQ(chanceText(1.4e-5), "a 1 in 71 thousand chance");
     EXPECT_EQ(chanceText(0.99999), "a more than 99 % chance");
     EXPECT_EQ(chanceText(1e-20), "a less than 1 in a thousand trillion chance");
@@ -275,7 +276,7 @@ TEST(Risk, ChanceTextReadsAsPeopleSayIt) {
 TEST(Risk, StatementSaysWhatIsAssumedAndWhatIsMeasured) {
     const CapacityInput in = layout(LayoutKind::ZfsRaidz2, 10, 500 * GB);
     const RiskEstimate assumed = risk(in);
-    const std::string& a = assumed.statement;
+    const std::string a = riskStatement(assumed);
     EXPECT_EQ(a.rfind(chanceText(assumed.lossProbability) + " of losing the pool in 5 years", 0),
               0U)
         << a;
@@ -289,12 +290,18 @@ TEST(Risk, StatementSaysWhatIsAssumedAndWhatIsMeasured) {
     RiskSettings measured;
     measured.rebuildBytesPerSecond = 350e6;
     measured.rebuildBasis = "drill on the lab's disks";
-    const std::string m = risk(in, measured, 0.6, catalogDrive()).statement;
-    EXPECT_NE(m.find("at 350.0 MB/s (measured: drill on the lab's disks)"), std::string::npos) << m;
+    const std::string m = riskStatement(risk(in, measured, 0.6, catalogDrive()));
+    EXPECT_NE(m.find("at a measured 350.0 MB/s (drill on the lab's disks)"), std::string::npos)
+        << m;
     EXPECT_EQ(m.find("no rebuild measured"), std::string::npos) << m;
     EXPECT_NE(m.find("the catalog's figure for the Test SSD 500GB"), std::string::npos) << m;
 
-    const std::string stripe = risk(layout(LayoutKind::MdRaid0, 2, TB)).statement;
+    const std::string stripe = riskStatement(risk(layout(LayoutKind::MdRaid0, 2, TB)));
+    // TiB in, TiB out.
+    EXPECT_NE(riskStatement(assumed, true).find("A 465.66 GiB disk"), std::string::npos)
+        << riskStatement(assumed, true);
+    EXPECT_NE(riskStatement(assumed, true).find("an assumed 95.4 MiB/s"), std::string::npos)
+        << riskStatement(assumed, true);
     EXPECT_NE(stripe.find("of losing the array"), std::string::npos) << stripe;
     EXPECT_NE(stripe.find("none may fail"), std::string::npos) << stripe;
     EXPECT_NE(stripe.find("No redundancy"), std::string::npos) << stripe;
