@@ -228,8 +228,30 @@ void addSignerVerdict(Doc& doc, const Comparison& c) {
     addDecidingCaveats(doc, c);
 }
 
+// Beside what each layout holds and costs, its chance of losing the data over the horizon, as the
+// projection states it (engine/capacity/risk.h); nothing without a projection.
+void addRiskLines(Doc& doc, const ReportData& data) {
+    std::vector<std::vector<Span>> lines;
+    unsigned years = 0;
+    for (const auto& p : data.projections)
+        if (p.risk) {
+            lines.push_back(
+                {{p.name, true},
+                 {": " + riskStatement(*p.risk, data.projectionRequest &&
+                                                    data.projectionRequest->binaryUnits)}});
+            years = p.risk->horizonYears;
+        }
+    if (lines.empty())
+        return;
+    doc.para(std::vector<Span>{{"Risk of losing the data", true},
+                               {" over the projection's " + std::to_string(years) +
+                                " years (the model: layoutbench(1), project):"}});
+    doc.bullets(std::move(lines));
+}
+
 // The block for the person who signs: the question, each candidate's verdict headline, what each
-// layout holds and costs, and who wrote the report when, with what, about which hosts.
+// layout holds and costs and its risk of loss, and who wrote the report when, with what, about
+// which hosts.
 void addSummary(Doc& doc, const ReportData& data) {
     doc.heading(2, "Summary");
     const std::vector<std::string> candidates = candidateNames(data);
@@ -280,6 +302,7 @@ void addSummary(Doc& doc, const ReportData& data) {
                                  " years (disks, worn-out disks, expansion)"
                            : std::string("cost over the years (no projection asked for)")},
                   std::move(rows));
+    addRiskLines(doc, data);
     std::string written = "Written";
     if (!data.writtenAt.empty())
         written += " " + data.writtenAt;

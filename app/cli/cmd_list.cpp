@@ -94,8 +94,8 @@ int listDrives(const Globals& g, const std::string& path) {
     if (!catalog)
         return report(catalog.error(), {{"catalog", "--catalog"}});
     nlohmann::json out = nlohmann::json::array();
-    display::Table table(
-        {"drive", "model", "medium", "capacity", "endurance", "warranty", "price (illustrative)"});
+    display::Table table({"drive", "model", "medium", "capacity", "endurance", "warranty", "AFR",
+                          "price (illustrative)"});
     const auto optional = [](const std::optional<double>& v) {
         return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
     };
@@ -109,7 +109,10 @@ int listDrives(const Globals& g, const std::string& path) {
                        {"warranty_years", optional(d.warrantyYears)},
                        {"endurance_bytes", optional(d.enduranceBytes())},
                        {"price_usd", d.priceUsd},
-                       {"price_is_illustrative", true}});
+                       {"price_is_illustrative", true},
+                       {"afr", optional(d.afr)},
+                       {"ure_per_bit", optional(d.urePerBit)},
+                       {"reliability_source", d.reliabilitySource}});
         std::string endurance = "-";
         if (d.tbw)
             endurance = fixed(*d.tbw, 0) + " TBW";
@@ -118,7 +121,7 @@ int listDrives(const Globals& g, const std::string& path) {
         table.addRow({d.id, d.model, std::string(driveMediumName(d.medium)),
                       formatBytes(d.capacityBytes), endurance,
                       d.warrantyYears ? fixed(*d.warrantyYears, 0) + " years" : "-",
-                      display::usd(d.priceUsd)});
+                      d.afr ? display::share(*d.afr, 2) : "-", display::usd(d.priceUsd)});
     }
     if (g.json) {
         std::cout << dumpJson(out, 2) << "\n";

@@ -34,6 +34,7 @@ struct ProjectOptions {
     // drive and the ceiling are set from the two below.
     ProjectionSettings settings;
     double ceiling = 0; // --ceiling, when given
+    RiskOptions risk;   // --afr, --replace-after, --rebuild-rate, --hot-spare
     std::string drive;
     std::string catalog = defaultDriveCatalogPath();
 };
@@ -58,8 +59,11 @@ std::string years1(double y) {
 }
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 24> projectFlags{
+constexpr std::array<FieldFlag, 27> projectFlags{
     {{"kind/layout", "--kind/--layout"},
+     {"afr", "--afr"},
+     {"replace-after", "--replace-after"},
+     {"rebuild-rate", "--rebuild-rate"},
      {"imported-disks", "--imported-disks"},
      {"inner", "--inner"},
      {"guest-pool", "--guest-pool"},
@@ -151,7 +155,51 @@ nlohmann::json costJson(const std::optional<HorizonCost>& cost) {
             {"total_usd", c.totalUsd}};
 }
 
-nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recordedKind) {
+// The chance of losing the data over the horizon, with what it was computed from; null when the
+// capacity was given (no disks known). window_hours and window_source are null when nothing is
+// rebuilt (no redundancy).
+nlohmann::json riskJson(const std::optional<RiskEstimate>& risk, bool binary) {
+    if (!risk)
+        return nullptr;
+    const auto& r = *risk;
+    const RiskGroup& worst = r.worst();
+    const bool rebuilt = r.rebuild != RebuildKind::None;
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& g : r.groups)
+        groups.push_back({{"disks", g.disks},
+                          {"tolerates", g.tolerates},
+                          {"member_bytes", g.memberBytes},
+                          {"rebuild_bytes", g.rebuildBytes},
+                          {"window_hours", rebuilt ? nlohmann::json(g.windowHours) : nullptr},
+                          {"loss_probability", g.lossProbability},
+                          {"exposed_read_bytes", g.exposedReadBytes},
+                          {"ure_probability", optionalJson(g.ureProbability)}});
+    return {{"loss_probability", r.lossProbability},
+            {"horizon_years", r.horizonYears},
+            {"window_hours", rebuilt ? nlohmann::json(worst.windowHours) : nullptr},
+            {"window_source",
+             rebuilt ? nlohmann::json(r.rebuildMeasured ? "measured" : "assumed") : nullptr},
+            {"ure_probability", optionalJson(worst.ureProbability)},
+            {"afr", r.afr},
+            {"afr_source", r.afrSource},
+            {"afr_from", figureSourceName(r.afrFrom)},
+            {"failures_per_year", r.failuresPerYear},
+            {"replace_after_hours", r.replaceAfterHours},
+            {"spare", r.spare.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.spare)},
+            {"rebuild", rebuildKindName(r.rebuild)},
+            {"rebuild_bytes", worst.rebuildBytes},
+            {"rebuild_hours", worst.rebuildHours},
+            {"rebuild_rate_bytes_per_s", r.rebuildBytesPerSecond},
+            {"rebuild_rate_basis", r.rebuildBasis},
+            {"fill_fraction", r.fillFraction},
+            {"ure_per_bit", r.urePerBit},
+            {"ure_source", r.ureSource},
+            {"ure_from", figureSourceName(r.ureFrom)},
+            {"groups", groups},
+            {"statement", riskStatement(r, binary)}};
+}
+
+nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recordedKind, bool binary) {
     nlohmann::json months = nlohmann::json::array();
     for (const auto& m : p.months)
         months.push_back(
@@ -177,6 +225,7 @@ nlohmann::json layoutJson(const LayoutProjection& p, const std::string& recorded
         {"endurance_years", optionalJson(finiteYears(p.wear))},
         {"wear", wearJson(p.wear)},
         {"cost", costJson(p.cost)},
+        {"risk", riskJson(p.risk, binary)},
         {"notes", p.notes}};
     if (p.wholeDiskCapacity)
         out["underprovision"] = {
@@ -338,6 +387,8 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
         out << wearLine(*p.wear, years, drive, binary);
     if (p.cost)
         out << display::horizonCost(*p.cost, years) << "\n";
+    if (p.risk)
+        out << "Risk: " << riskStatement(*p.risk, binary) << "\n";
     return out.str();
 }
 
@@ -346,7 +397,7 @@ void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& 
     const ProjectionRequest& r = plan.request;
     nlohmann::json layouts = nlohmann::json::array();
     for (std::size_t i = 0; i < projections.size(); ++i)
-        layouts.push_back(layoutJson(projections[i], plan.kinds[i]));
+        layouts.push_back(layoutJson(projections[i], plan.kinds[i], plan.binaryUnits));
     nlohmann::json out = {{"growth", growthJson(r)},
                           {"used_bytes", r.usedBytes},
                           {"horizon_years", r.years},
@@ -457,8 +508,8 @@ int runProject(const Globals& g, const ProjectOptions& o) {
 
 void addProject(CLI::App& app, Globals& g, Action& action) {
     auto opts = std::make_shared<ProjectOptions>();
-    auto* sub = app.add_subcommand(
-        "project", "Five-year capacity, expansion cost and SSD endurance of one or more layouts");
+    auto* sub = app.add_subcommand("project", "Five-year capacity, expansion cost, SSD endurance "
+                                              "and risk of loss of one or more layouts");
     sub->add_option("--layout", opts->layouts, "Layout from the results database (repeatable)");
     sub->add_option("--kind", opts->hypothetical.kinds,
                     "Layout kind to project (repeatable or comma-separated: zfs-raidz2,md-raid6)")
@@ -504,10 +555,12 @@ void addProject(CLI::App& app, Globals& g, Action& action) {
                     "The disks an imported layout was built on: LAYOUT=KIND,DISKS[,SIZE]"
                     "[,PARTITIONED], e.g. bare-metal=zfs-raidz2,10,500G,80% (repeatable)");
     addPurchaseOptions(*sub, opts->settings.price, opts->settings.writeAmplification);
+    addRiskOptions(*sub, opts->risk);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, sub] {
         if (sub->count("--ceiling") > 0)
             opts->settings.ceiling = opts->ceiling;
+        applyRiskOptions(*sub, opts->risk, opts->settings);
         action = [&g, opts] { return runProject(g, *opts); };
     });
 }

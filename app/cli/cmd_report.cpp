@@ -46,11 +46,17 @@ struct ReportOptions {
     std::vector<std::string> importedDisks;      // --imported-disks LAYOUT=KIND,DISKS,...
     std::string price;                           // --price 180 or 25/TB
     std::vector<std::string> writeAmplification; // --write-amplification [LAYOUT=]3.0
-    std::string author;                          // "": user@host
+    RiskOptions risk;                   // --afr, --replace-after, --rebuild-rate, --hot-spare
+    std::vector<std::string> riskGiven; // those of them given, for the refusal without --used
+    ProjectionSettings riskSettings;    // those given, as the engine takes them
+    std::string author;                 // "": user@host
 };
 
 // The engine's fields, as this command's flags.
-constexpr std::array<FieldFlag, 16> reportFlags{{{"out", "--out"},
+constexpr std::array<FieldFlag, 19> reportFlags{{{"out", "--out"},
+                                                 {"afr", "--afr"},
+                                                 {"replace-after", "--replace-after"},
+                                                 {"rebuild-rate", "--rebuild-rate"},
                                                  {"imported-disks", "--imported-disks"},
                                                  {"price", "--price"},
                                                  {"write-amplification", "--write-amplification"},
@@ -89,10 +95,21 @@ Expected<std::optional<ProjectionRequest>> projectionRequest(const ReportOptions
                 return badInput(std::string(flag) +
                                 " applies only to the capacity projection: give --used and "
                                 "--growth with it");
+        if (!o.riskGiven.empty())
+            return badInput(o.riskGiven.front() +
+                            " applies only to the capacity projection and its risk: give --used "
+                            "and --growth with it");
         return std::optional<ProjectionRequest>{};
     }
-    ProjectionSettings settings{o.used,       o.growth,     o.years, drive,
-                                o.hostWrites, o.capacities, o.price, o.writeAmplification};
+    ProjectionSettings settings = o.riskSettings;
+    settings.used = o.used;
+    settings.growth = o.growth;
+    settings.years = o.years;
+    settings.drive = drive;
+    settings.hostWrites = o.hostWrites;
+    settings.capacities = o.capacities;
+    settings.price = o.price;
+    settings.writeAmplification = o.writeAmplification;
     settings.importedDisks = o.importedDisks;
     LB_TRY(request, lb::projectionRequest(settings));
     return std::optional<ProjectionRequest>{request};
@@ -246,10 +263,15 @@ void addReport(CLI::App& app, Globals& g, Action& action) {
                     "bare-metal=zfs-raidz2,10,500G,80% or guest=guest:md-raid6,10,,80% (the "
                     "size left out: the --drive's) (repeatable)");
     addPurchaseOptions(*sub, opts->price, opts->writeAmplification);
+    addRiskOptions(*sub, opts->risk);
     sub->add_option("--author", opts->author,
                     "Who the report says wrote it (default: user@host of this process)");
     addGlobalOptions(*sub, g);
-    sub->callback([&g, &action, opts] { action = [&g, opts] { return runReport(g, *opts); }; });
+    sub->callback([&g, &action, opts, sub] {
+        applyRiskOptions(*sub, opts->risk, opts->riskSettings);
+        opts->riskGiven = givenRiskOptions(*sub);
+        action = [&g, opts] { return runReport(g, *opts); };
+    });
 }
 
 } // namespace lb::cli

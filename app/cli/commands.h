@@ -82,6 +82,19 @@ CLI::Validator fractionOrPercent();
 // --price and --write-amplification, the projection's figures a buyer sets (project, report).
 void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::string>& wa);
 
+// --afr, --replace-after, --rebuild-rate and --hot-spare: the risk model's figures (project,
+// report), bound here and put into the settings, those given only, by applyRiskOptions.
+struct RiskOptions {
+    double afr = 0;          // fraction
+    double replaceAfter = 0; // hours
+    double rebuildRate = 0;  // MB/s
+    bool hotSpare = false;
+};
+void addRiskOptions(CLI::App& sub, RiskOptions& risk);
+void applyRiskOptions(const CLI::App& sub, const RiskOptions& risk, ProjectionSettings& settings);
+// The risk flags given on `sub`, by name ("--afr"), for a refusal.
+std::vector<std::string> givenRiskOptions(const CLI::App& sub);
+
 // --fail-on not-viable|decision, for CI pipelines: the command exits kExitVerdict when the
 // overall verdict is that bad or worse.
 void addFailOn(CLI::App& sub, std::string& failOn);

@@ -128,6 +128,38 @@ void addPurchaseOptions(CLI::App& sub, std::string& price, std::vector<std::stri
                    "layout, or LAYOUT=3.0 (repeatable)");
 }
 
+void addRiskOptions(CLI::App& sub, RiskOptions& risk) {
+    sub.add_option("--afr", risk.afr,
+                   "The drives' annual failure rate, over the catalog's: 0.015 or 1.5%")
+        ->transform(fractionOrPercent());
+    sub.add_option("--replace-after", risk.replaceAfter,
+                   "Hours from a drive failing to its replacement going in (default 72)")
+        ->check(CLI::NonNegativeNumber);
+    sub.add_option("--rebuild-rate", risk.rebuildRate,
+                   "A measured rebuild rate in MB/s (without it, an assumed 100 MB/s)")
+        ->check(CLI::PositiveNumber);
+    sub.add_flag("--hot-spare", risk.hotSpare,
+                 "A spare waits in the server: a rebuild starts as soon as a drive fails");
+}
+
+void applyRiskOptions(const CLI::App& sub, const RiskOptions& risk, ProjectionSettings& settings) {
+    if (sub.count("--afr") > 0)
+        settings.afr = risk.afr;
+    if (sub.count("--replace-after") > 0)
+        settings.replaceAfterHours = risk.replaceAfter;
+    if (sub.count("--rebuild-rate") > 0)
+        settings.rebuildMegabytesPerSecond = risk.rebuildRate;
+    settings.hotSpare = risk.hotSpare;
+}
+
+std::vector<std::string> givenRiskOptions(const CLI::App& sub) {
+    std::vector<std::string> given;
+    for (const char* flag : {"--afr", "--replace-after", "--rebuild-rate", "--hot-spare"})
+        if (sub.count(flag) > 0)
+            given.emplace_back(flag);
+    return given;
+}
+
 void addFailOn(CLI::App& sub, std::string& failOn) {
     sub.add_option("--fail-on", failOn,
                    "Exit 3 when the overall verdict is this bad or worse: not-viable or decision")

@@ -115,6 +115,10 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     summary_->setObjectName("projection-summary");
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    risk_ = new QLabel;
+    risk_->setObjectName("projection-risk");
+    risk_->setWordWrap(true);
+    risk_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* top = new QHBoxLayout;
     top->addLayout(makeLayoutFields());
@@ -127,6 +131,7 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     box->addLayout(top);
     box->addWidget(plot_, 1);
     box->addWidget(summary_);
+    box->addWidget(risk_);
 
     auto changed = [this] { recompute(); };
     connect(layout_, &QComboBox::currentIndexChanged, this, [this] {
@@ -253,6 +258,7 @@ void ProjectionTab::showMessage(const QString& text) {
     plot_->legend->setVisible(false);
     plot_->replot();
     summary_->setText(text);
+    risk_->clear();
 }
 
 std::optional<ProjectionSettings>
@@ -365,6 +371,7 @@ bool ProjectionTab::recompute() {
     if (p.cost)
         lines << qs(display::horizonCost(*p.cost, request->years));
     summary_->setText(lines.join("\n"));
+    risk_->setText(p.risk ? tr("Risk: %1").arg(qs(riskStatement(*p.risk, binary))) : QString());
     return true;
 }
 

@@ -63,6 +63,8 @@ public:
     QLineEdit* writeAmplificationEdit() const { return writeAmplification_; }
     QSpinBox* yearsBox() const { return years_; }
     QLabel* summary() const { return summary_; }
+    // The chance of losing the data over the horizon, as the engine states it; empty without one.
+    QLabel* riskLabel() const { return risk_; }
 
 private:
     QFormLayout* makeLayoutFields();
@@ -99,6 +101,7 @@ private:
     QLineEdit* writeAmplification_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* risk_ = nullptr;
 };
 
 } // namespace lb::gui

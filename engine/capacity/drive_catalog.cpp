@@ -3,6 +3,8 @@
 // ignored value.
 #include "engine/capacity/drive_catalog.h"
 
+#include "engine/base/size.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -21,8 +23,9 @@ std::string at(const std::string& source, const toml::source_region& where,
            std::to_string(where.begin.column) + ": " + field + ": " + message;
 }
 
-constexpr std::array<std::string_view, 8> driveKeys{
-    "id", "model", "medium", "capacity_bytes", "tbw", "dwpd", "warranty_years", "price_usd"};
+constexpr std::array<std::string_view, 11> driveKeys{
+    "id",        "model", "medium", "capacity_bytes",    "tbw", "dwpd", "warranty_years",
+    "price_usd", "afr",   "ure",    "reliability_source"};
 
 // A positive number (integer or float) or nothing; anything else names the key.
 Expected<std::optional<double>> optionalNumber(const toml::table& t, const char* key,
@@ -114,6 +117,48 @@ Expected<void> checkEndurance(const toml::table& t, const std::string& source, c
     return {};
 }
 
+// A fraction strictly between 0 and 1: a number (0.0058), or a percentage as text ("0.58%").
+Expected<std::optional<double>> optionalFraction(const toml::table& t, const char* key,
+                                                 const std::string& source) {
+    const toml::node* node = t.get(key);
+    if (!node)
+        return std::optional<double>{};
+    std::optional<double> v;
+    if (const auto* text = node->as_string()) {
+        auto fraction = parseFraction(text->get());
+        if (!fraction)
+            return badInput(at(source, node->source(), key, fraction.error().message));
+        v = *fraction;
+    } else {
+        LB_TRY(number, optionalNumber(t, key, source));
+        v = number;
+    }
+    if (!(*v > 0.0 && *v < 1.0))
+        return badInput(at(source, node->source(), key,
+                           "must be a fraction between 0 and 1 (0.0058, or \"0.58%\")"));
+    return v;
+}
+
+// The annual failure rate and the unrecoverable-read rate, with where they come from.
+Expected<void> parseReliability(const toml::table& t, const std::string& source, Drive& d) {
+    LB_TRY(afr, optionalFraction(t, "afr", source));
+    LB_TRY(ure, optionalFraction(t, "ure", source));
+    d.afr = afr;
+    d.urePerBit = ure;
+    const toml::node* from = t.get("reliability_source");
+    if (from) {
+        LB_TRY(text, requiredString(t, "reliability_source", t.source(), source));
+        d.reliabilitySource = text;
+    }
+    if ((afr || ure) && !from)
+        return badInput(at(source, t.get(afr ? "afr" : "ure")->source(), "reliability_source",
+                           "missing: say where the afr and ure figures come from"));
+    if (from && !afr && !ure)
+        return badInput(at(source, from->source(), "reliability_source",
+                           "names the source of afr and ure, and neither is given"));
+    return {};
+}
+
 Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
     LB_TRY_VOID(rejectUnknownKeys(t, source));
     Drive d;
@@ -131,6 +176,7 @@ Expected<Drive> parseDrive(const toml::table& t, const std::string& source) {
     d.warrantyYears = warranty;
     d.priceUsd = *price;
     LB_TRY_VOID(checkEndurance(t, source, d));
+    LB_TRY_VOID(parseReliability(t, source, d));
     return d;
 }
 

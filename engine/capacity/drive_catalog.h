@@ -1,5 +1,6 @@
-// The drive catalog (data/drives.toml): published capacity, rated endurance and an illustrative
-// price of common drives, so a projection can say when SSDs wear out and what growing costs.
+// The drive catalog (data/drives.toml): published capacity, rated endurance, reliability and an
+// illustrative price of common drives, so a projection can say when SSDs wear out, what growing
+// costs, and how likely the layout is to lose its data (engine/capacity/risk.h).
 #pragma once
 
 #include "engine/base/expected.h"
@@ -26,8 +27,15 @@ struct Drive {
     std::optional<double> dwpd;
     std::optional<double> warrantyYears;
     double priceUsd = 0; // illustrative; the catalog file says so
-    unsigned line = 0;   // where the entry starts in the catalog, for messages
-    std::string source;  // the catalog file it came from, for messages
+    // Reliability, with where the figures come from: the annual failure rate (a fraction) and the
+    // rated unrecoverable read errors per bit read (1e-15 for "1 in 10^15 bits"). Either needs
+    // reliabilitySource; a catalog of one's own may leave all three out (the risk model then
+    // says it assumed them).
+    std::optional<double> afr;
+    std::optional<double> urePerBit;
+    std::string reliabilitySource;
+    unsigned line = 0;  // where the entry starts in the catalog, for messages
+    std::string source; // the catalog file it came from, for messages
 
     // Rated bytes written per drive: TBW * 10^12, else DWPD * capacity * 365 * warranty years.
     // nullopt when endurance does not apply (HDDs).
@@ -47,7 +55,8 @@ struct DriveCatalog {
 };
 
 // Parses catalog text. Errors are badInput "SOURCE:LINE:COL: field: message": TOML syntax, unknown
-// keys, missing or mistyped fields, duplicate ids, an SSD without endurance, an HDD with one.
+// keys, missing or mistyped fields, duplicate ids, an SSD without endurance, an HDD with one, an
+// afr or ure outside (0, 1), either without reliability_source or that source without them.
 Expected<DriveCatalog> parseDriveCatalog(std::string_view text, const std::string& sourceName);
 // Reads (through readInput, within `limit`) and parses a catalog file; an unreadable file is
 // badInput naming the field catalog.

@@ -158,7 +158,7 @@ Expected<void> checkProjectionInput(const ProjectionInput& in) {
         return badInput("write-amplification: must be 1 or more (the disks write at least what "
                         "the hosts write), got " +
                         fixed(*in.writeAmplification, 3));
-    return {};
+    return checkRiskSettings(in.risk);
 }
 
 // How the hosts' writes wear the disks: the layout's write amplification (modelled, or given),
@@ -251,7 +251,8 @@ Expected<LayoutProjection> projectGivenCapacity(const ProjectionInput& in) {
         toBytes(std::floor(static_cast<double>(p.capacity.usableBytes) * p.ceilingFraction));
     addMonths(p, in);
     p.notes.push_back("Usable capacity as given: the layout's results were imported and its "
-                      "disks are unknown, so it has no expansion paths, costs or wear figures.");
+                      "disks are unknown, so it has no expansion paths, costs, wear or risk "
+                      "figures.");
     return p;
 }
 
@@ -285,6 +286,14 @@ Expected<LayoutProjection> projectLayout(const ProjectionInput& in) {
         p.wear = wear;
     }
     p.cost = horizonCost(p, in);
+    // The fill a rebuild meets: the use at the horizon's end, at most the ceiling.
+    const double fill =
+        capacity.usableBytes == 0
+            ? 0.0
+            : std::min(p.ceilingFraction, static_cast<double>(p.months.back().usedBytes) /
+                                              static_cast<double>(capacity.usableBytes));
+    LB_TRY(risk, estimateRisk(in.layout, in.drive, in.risk, fill, in.years));
+    p.risk = std::move(risk);
     return p;
 }
 

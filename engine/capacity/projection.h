@@ -7,6 +7,7 @@
 #include "engine/capacity/capacity.h"
 #include "engine/capacity/drive_catalog.h"
 #include "engine/capacity/layout.h"
+#include "engine/capacity/risk.h"
 
 #include <cstdint>
 #include <map>
@@ -219,6 +220,7 @@ struct ProjectionRequest {
     std::string samplesPath;
     std::optional<double> ceiling;   // fraction of usable; each kind's default when unset
     double underprovisionGain = 1.0; // the user's WA factor for underprovisioning, (0, 1]
+    RiskSettings risk;               // AFR, replacement, rebuild rate and spares, when given
 };
 
 struct ProjectionInput {
@@ -234,9 +236,10 @@ struct ProjectionInput {
     double underprovisionGain = 1.0;              // user-supplied WA factor, (0, 1]
     std::optional<double> writeAmplification;     // given, >= 1: over the layout's model
     // A usable capacity given instead of the capacity model, for a layout whose disks are unknown
-    // (imported results): use is projected against it alone, with no expansion paths, costs or
-    // wear; `layout.kind` only chooses the default ceiling.
+    // (imported results): use is projected against it alone, with no expansion paths, costs,
+    // wear or risk; `layout.kind` only chooses the default ceiling.
     std::optional<std::uint64_t> givenUsableBytes;
+    RiskSettings risk; // what the risk model is told beyond the drive
 };
 
 struct MonthPoint {
@@ -276,7 +279,11 @@ struct LayoutProjection {
     std::vector<ExpansionPath> expansions;
     std::optional<WearEstimate> wear; // when host writes are given
     std::optional<HorizonCost> cost;  // when a price is known
-    std::vector<std::string> notes;   // e.g. why a kind has no expansion path
+    // The chance of losing the data within the horizon, the rebuild's window taken at the fill
+    // the use reaches by the horizon's end (at most the ceiling, which expansions keep it under);
+    // none when the capacity was given (no disks known).
+    std::optional<RiskEstimate> risk;
+    std::vector<std::string> notes; // e.g. why a kind has no expansion path
     // The usable capacity was given, not modelled: `capacity` holds usableBytes alone and there
     // are no disks.
     bool capacityGiven = false;
@@ -284,7 +291,7 @@ struct LayoutProjection {
 
 // Bad input (no capacity model for the layout, ceiling outside (0, 1], horizon outside 1..50
 // years, negative growth, gain outside (0, 1], write amplification below 1, a given capacity of
-// 0) -> badInput naming the option.
+// 0, risk settings checkRiskSettings refuses) -> badInput naming the option.
 Expected<LayoutProjection> projectLayout(const ProjectionInput& in);
 
 } // namespace lb

@@ -69,6 +69,12 @@ Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     r.writeAmplification = std::move(wa);
     r.ceiling = s.ceiling;
     r.underprovisionGain = s.underprovisionGain;
+    r.risk.afr = s.afr;
+    r.risk.replaceAfterHours = s.replaceAfterHours;
+    if (s.rebuildMegabytesPerSecond)
+        r.risk.rebuildBytesPerSecond = *s.rebuildMegabytesPerSecond * 1e6;
+    r.risk.hotSpare = s.hotSpare;
+    LB_TRY_VOID(checkRiskSettings(r.risk));
     return r;
 }
 
@@ -311,6 +317,7 @@ ProjectionInput projectionInput(std::string name, CapacityInput layout,
     in.writeAmplification = request.writeAmplification.forLayout(in.name);
     in.ceiling = request.ceiling;
     in.underprovisionGain = request.underprovisionGain;
+    in.risk = request.risk;
     return in;
 }
 
@@ -397,10 +404,15 @@ std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& r,
         return std::nullopt;
     const bool writeAmplification =
         r.writeAmplification.all.has_value() || !r.writeAmplification.byLayout.empty();
-    for (const auto& [named, field] : {std::pair{r.drive.has_value(), "drive"},
-                                       std::pair{r.hostBytesPerDay.has_value(), "host-writes"},
-                                       std::pair{r.price.has_value(), "price"},
-                                       std::pair{writeAmplification, "write-amplification"}})
+    for (const auto& [named, field] :
+         {std::pair{r.drive.has_value(), "drive"},
+          std::pair{r.hostBytesPerDay.has_value(), "host-writes"},
+          std::pair{r.price.has_value(), "price"},
+          std::pair{writeAmplification, "write-amplification"},
+          std::pair{r.risk.afr.has_value(), "afr"},
+          std::pair{r.risk.replaceAfterHours.has_value(), "replace-after"},
+          std::pair{r.risk.rebuildBytesPerSecond.has_value(), "rebuild-rate"},
+          std::pair{r.risk.hotSpare, "hot-spare"}})
         if (named)
             return ProjectionMisfit{Why::NoDisksKnown, field, coverage.given};
     return std::nullopt;

@@ -36,10 +36,18 @@ struct ProjectionSettings {
     double underprovisionGain = 1.0; // the user's WA factor for underprovisioning
     // "nas=zfs-raidz2,10,500G,80%": the disks an imported layout was built on (parseImportedDisks).
     std::vector<std::string> importedDisks;
+    // The risk model's figures, when given: the drives' annual failure rate (a fraction, over the
+    // catalog's), detection to replacement in hours (default RiskAssumptions), a measured rebuild
+    // rate in MB/s (10^6 bytes a second; without it the rate is assumed), a hot spare.
+    std::optional<double> afr;
+    std::optional<double> replaceAfterHours;
+    std::optional<double> rebuildMegabytesPerSecond;
+    bool hotSpare = false;
 };
 
 // The settings checked and read; bad input naming the field (used, growth, samples, years,
-// host-writes, capacity, price, write-amplification, ceiling, underprovision-wa-gain).
+// host-writes, capacity, price, write-amplification, ceiling, underprovision-wa-gain, afr,
+// replace-after, rebuild-rate).
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& settings);
 
 // Layouts that do not exist yet, as typed (`project --kind K --disks N --disk-size S`, the
@@ -147,8 +155,9 @@ struct ProjectionAsk {
 
 // A setting that applies to none of the layouts asked for, which the front end refuses in its
 // own words: use (or samples) when an imported layout has no capacity given (NoCapacityModel);
-// drive, host-writes, price or write-amplification when every layout is an imported one with
-// only its capacity given, and so no disks to price or wear (NoDisksKnown).
+// drive, host-writes, price, write-amplification or a risk figure (afr, replace-after,
+// rebuild-rate, hot-spare) when every layout is an imported one with only its capacity given,
+// and so no disks to price, wear or lose (NoDisksKnown).
 struct ProjectionMisfit {
     enum class Why { NoCapacityModel, NoDisksKnown };
     Why why = Why::NoCapacityModel;
@@ -160,7 +169,8 @@ struct ProjectionMisfit {
 // are covered: the use (`useField`: used, or samples when the use came from them) when an
 // imported layout has no capacity given; else, when every layout is an imported one with only
 // its capacity given and no new layout is projected (`newLayouts`), the first of drive,
-// host-writes, price and write-amplification it sets. None when everything applies somewhere.
+// host-writes, price, write-amplification, afr, replace-after, rebuild-rate and hot-spare it
+// sets. None when everything applies somewhere.
 std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& request,
                                                  const ProjectionCoverage& coverage,
                                                  bool newLayouts, std::string useField = "used");

@@ -110,7 +110,7 @@ _layoutbench() {
             --not-viable | --decide | --resume | --used | --growth | --years | --ceiling | \
             --host-writes | --underprovision-wa-gain | --campaign | --prefix | --author | --price | \
             --write-amplification | --baseline-host | --candidate-host | --forks | --remote-dir | \
-            --fleet-dir)
+            --fleet-dir | --afr | --replace-after | --rebuild-rate)
             return
             ;;
     esac
@@ -165,12 +165,13 @@ _layoutbench() {
             options="--layout --kind --disks --disk-size --recordsize --ashift --underprovision
                      --used --growth --samples --years --ceiling --drive --host-writes
                      --underprovision-wa-gain --catalog --capacity --price --write-amplification
-                     --inner --guest-pool --imported-disks"
+                     --inner --guest-pool --imported-disks --afr --replace-after --rebuild-rate
+                     --hot-spare"
             ;;
         report)
             options="--out --baseline --candidate --campaign --all --host --viable --not-viable --used --growth
                      --years --drive --host-writes --catalog --capacity --price --write-amplification
-                     --imported-disks --author"
+                     --imported-disks --author --afr --replace-after --rebuild-rate --hot-spare"
             ;;
         *) return ;;
     esac

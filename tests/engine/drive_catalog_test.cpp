@@ -2,6 +2,7 @@
 // say, and a malformed catalog is refused with the line at fault.
 #include "engine/capacity/drive_catalog.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -147,6 +148,70 @@ TEST(DriveCatalog, RefusesIncompleteOrContradictoryEntries) {
     for (const auto& c : cases) {
         auto catalog = parseDriveCatalog(c.text, "drives.toml");
         ASSERT_FALSE(catalog) << c.text;
+        expectBadInput(catalog.error(), c.part);
+    }
+}
+
+// Every shipped drive states its annual failure rate and unrecoverable-read rate, with their
+// source: a data sheet's MTBF converted (AFR = 1 − e^(−8766 h / MTBF)), the error rate the data
+// sheet states or the JEDEC class it belongs to (an MTTF is the same figure for a drive nobody
+// repairs).
+TEST(DriveCatalog, ShippedDrivesStateTheirReliabilityAndItsSource) {
+    auto catalog = loadDriveCatalog(shippedCatalog());
+    ASSERT_TRUE(catalog) << catalog.error().message;
+    for (const auto& d : catalog->drives) {
+        ASSERT_TRUE(d.afr) << d.id;
+        ASSERT_TRUE(d.urePerBit) << d.id;
+        EXPECT_TRUE(d.reliabilitySource.find("MTBF") != std::string::npos ||
+                    d.reliabilitySource.find("MTTF") != std::string::npos)
+            << d.id << ": " << d.reliabilitySource;
+        // A data sheet's MTBF of 0.5 to 3 million hours.
+        EXPECT_GT(*d.afr, 0.0029) << d.id;
+        EXPECT_LT(*d.afr, 0.0174) << d.id;
+        EXPECT_LE(*d.urePerBit, 1e-14) << d.id;
+    }
+    // The consumer hard disk's rating, 1 in 10^14 bits; its MTBF of a million hours.
+    const Drive* hdd = catalog->find("wd-red-plus-4tb");
+    ASSERT_NE(hdd, nullptr);
+    EXPECT_DOUBLE_EQ(*hdd->urePerBit, 1e-14);
+    EXPECT_NEAR(*hdd->afr, -std::expm1(-8766.0 / 1e6), 5e-5);
+}
+
+// afr as a fraction or a percentage; ure per bit; each needs its source, and a source needs them.
+TEST(DriveCatalog, ReliabilityFiguresAndTheirSource) {
+    const std::string source = "reliability_source = \"data sheet\"\n";
+    auto percent = parseDriveCatalog(
+        std::string(goodEntry) + "afr = \"0.58%\"\nure = 1e-15\n" + source, "drives.toml");
+    ASSERT_TRUE(percent) << percent.error().message;
+    EXPECT_DOUBLE_EQ(*percent->drives[0].afr, 0.0058);
+    EXPECT_DOUBLE_EQ(*percent->drives[0].urePerBit, 1e-15);
+    EXPECT_EQ(percent->drives[0].reliabilitySource, "data sheet");
+    auto fraction =
+        parseDriveCatalog(std::string(goodEntry) + "afr = 0.0058\n" + source, "drives.toml");
+    ASSERT_TRUE(fraction) << fraction.error().message;
+    EXPECT_DOUBLE_EQ(*fraction->drives[0].afr, 0.0058);
+    EXPECT_FALSE(fraction->drives[0].urePerBit);
+    // Without any of the three, the drive is still a drive: the risk model assumes its figures.
+    auto none = parseDriveCatalog(goodEntry, "drives.toml");
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_FALSE(none->drives[0].afr);
+
+    struct Case {
+        std::string extra, part;
+    };
+    const Case cases[] = {
+        {"afr = 0.0058\n", "drives.toml:9:"},    // no source: named at the figure
+        {"ure = 1e-15\n", "reliability_source"}, // no source
+        {source, "neither is given"},            // a source of nothing
+        {"afr = 1.5\n" + source, "afr"},         // not a fraction
+        {"afr = \"150%\"\n" + source, "afr"},    // not a fraction
+        {"afr = \"often\"\n" + source, "afr"},   // not a number
+        {"ure = 0\n" + source, "ure"},           // not positive
+        {"afr = 0.01\nreliability_source = \"\"\n", "reliability_source"},
+    };
+    for (const auto& c : cases) {
+        auto catalog = parseDriveCatalog(std::string(goodEntry) + c.extra, "drives.toml");
+        ASSERT_FALSE(catalog) << c.extra;
         expectBadInput(catalog.error(), c.part);
     }
 }
