@@ -177,6 +177,29 @@ Series line(std::string name, Stroke stroke, std::vector<double> x, std::vector<
     return s;
 }
 
+double costCap(const Thresholds& t) {
+    return 1.0 + 3.0 * std::max(t.notViableMin - 1.0, t.viableMax - 1.0);
+}
+
+void cutBar(Chart& chart, const Axis& axis, double x, double cap, std::string text, double points) {
+    const double tail = cap - cutArrowShare * (axis.max - axis.min);
+    chart.arrows.push_back({"bar-cut", x, tail, x, cap, "#202020"});
+    Label label;
+    label.name = "bar-cut-value";
+    label.x = x;
+    label.y = tail;
+    label.text = std::move(text);
+    label.points = points;
+    label.upright = true; // turned: Start is the arrow's tail, the text runs down the bar
+    label.horizontal = Align::Start;
+    label.vertical = Align::Centre;
+    label.background = "#ffffff";
+    label.backgroundAlpha = 230;
+    label.padLeft = 3;
+    label.padRight = 2;
+    chart.labels.push_back(std::move(label));
+}
+
 } // namespace detail
 
 // ---- grouped bars ------------------------------------------------------------------------------

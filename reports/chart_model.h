@@ -64,7 +64,9 @@ enum class Align { Start, Centre, End }; // left/top, middle, right/bottom
 // box (padding included): Start/Start is its top left. Upright text is turned a quarter clockwise
 // about the point (it reads downwards), its box aligned as before turning.
 struct Label {
-    std::string name; // "run-count", "interval-cut-value", or "" for a bar's value
+    // "run-count", "interval-cut-value", "bar-cut-value" (a cut bar's one label), or "" for a
+    // bar's value
+    std::string name;
     double x = 0, y = 0;
     std::string text; // lines separated by '\n'
     double points = 9;
@@ -78,7 +80,7 @@ struct Label {
 
 // A line from one point to another in plot coordinates, ending in an arrow head.
 struct Arrow {
-    std::string name; // "interval-cut"
+    std::string name; // "interval-cut", "bar-cut"
     double x1 = 0, y1 = 0, x2 = 0, y2 = 0;
     std::string colour = "#202020";
     bool operator==(const Arrow&) const = default;
@@ -191,11 +193,17 @@ Chart groupedBars(const ReportData& data, const std::vector<std::string>& metric
 // by verdict — one series per verdict present, "viable", "decision required", "not viable" — with
 // the 95 % interval as whiskers and the bands behind: "band-viable" (-100 % to viableMax-1, since
 // a faster candidate is viable too) and "band-not-viable" (notViableMin-1 upwards). The value
-// axis stops at three times the not-viable threshold; longer bars are cut there and labelled
-// upright with their true value. Each bar's label says its runs a side ("n=5/5", and "no
-// interval" below three a side, where the bar has no whisker); with more than 16 bars the runs
-// go in the tick labels instead. An interval that runs past the top ends there in an Arrow
-// "interval-cut" with its value (Label "interval-cut-value": "to +412 %").
+// axis stops at three times the not-viable threshold. Every bar has one label, never two: its
+// value and its runs a side ("+58 %", "n=5/5", and "no interval" below three a side, where the bar
+// has no whisker), above the bar, or inside it at its top where the bar reaches the upper 30 % of
+// the axis, or above the zero line for a bar below it, so no label leaves the plot. With more
+// than 16 bars the runs go in the tick labels instead and only cut bars and intervals are
+// labelled. A longer bar is cut at the top and ends there in an Arrow "bar-cut", its one label
+// written down the bar from the arrow's tail (Label "bar-cut-value": "+2310 %  n=3/3" and
+// "to +4828 %" where its interval reaches). An interval that runs past the top of a bar that is
+// not cut ends there in an Arrow "interval-cut", its reach a line of the bar's label ("to
+// +412 %"), or with more than 16 bars a label of its own written down the arrow (Label
+// "interval-cut-value").
 Chart overhead(const Comparison& comparison);
 
 // Capacity projection of one layout over its months: "usable" (without expansion, a step line),
