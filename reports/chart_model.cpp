@@ -202,6 +202,12 @@ void cutBar(Chart& chart, const Axis& axis, double x, double cap, std::string te
 
 } // namespace detail
 
+int pictureHeight(int height, double around) {
+    const double plot = static_cast<double>(height) - around;
+    const double wanted = std::max(smallestPlot, around * leastPlotShare / (1.0 - leastPlotShare));
+    return height + static_cast<int>(std::ceil(std::max(0.0, wanted - plot)));
+}
+
 // ---- grouped bars ------------------------------------------------------------------------------
 
 namespace {

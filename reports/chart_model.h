@@ -150,6 +150,18 @@ struct ReportChart {
     bool operator==(const ReportChart&) const = default;
 };
 
+// ---- the picture -----------------------------------------------------------------------------
+
+// The least share of a chart's picture its plot area is given, and its least height in pixels:
+// a renderer draws the picture taller rather than give the plot less, so that many long metric
+// names standing upright under the bars never take most of a printed chart.
+inline constexpr double leastPlotShare = 0.6;
+inline constexpr double smallestPlot = 220;
+// The height a renderer draws a chart at when asked for `height` pixels and everything but the
+// plot (title, legend, axes, their ticks and labels) takes `around` pixels of it: `height`, or
+// taller where the plot would be less than leastPlotShare of the picture or smallestPlot high.
+int pictureHeight(int height, double around);
+
 // ---- colours ---------------------------------------------------------------------------------
 
 // Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.

@@ -1,13 +1,19 @@
 // Charts that read at print size (issue 41, item 3): the SVG a report shows read back as a reader
 // sees it — every label's box from its text, DejaVu Sans's widths and its turn — and held to what
 // a reader needs: no label on another, none cut off at the plot's edge, one label a bar, and a bar
-// cut at the top ending in an arrow with its one label. Part of report_tests.
+// cut at the top ending in an arrow with its one label; and the plot most of the picture, in the
+// SVG and in the PDF's images, however long the metric names under it. Part of report_tests (its
+// main makes the QApplication, offscreen).
 #include "reports/chart_model.h"
+#include "reports/charts.h"
 #include "reports/font_metrics.h"
+#include "reports/report_pdf.h"
 #include "reports/svg_chart.h"
 
+#include <QImage>
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 #include <regex>
 #include <sstream>
 
@@ -282,4 +288,39 @@ TEST(ChartLabels, TheChecksSeeOverlapsAndLabelsCutOff) {
             l.vertical = chart::Align::End; // above its bar, as before: past the top
     d = drawn(chart);
     EXPECT_NE(labelsLegible(d.svg, d.frame).find("leaves the plot"), std::string::npos);
+}
+
+// Twelve fio jobs of long names stand upright under the bars: the plot keeps most of the picture
+// in the SVG and in the PNG the PDF shows, which grows rather than squeeze the plot.
+TEST(ChartLabels, ThePlotIsMostOfThePictureWithLongNamesUnderIt) {
+    std::vector<MetricComparison> metrics;
+    for (int i = 0; i < 12; ++i)
+        metrics.push_back(metric("fio.rand-read-4k-qd32-numjobs4-direct-job" + std::to_string(i) +
+                                     ".read.lat_p99",
+                                 1.0 + 0.2 * i, 3, Interval{1.0 + 0.15 * i, 1.0 + 0.25 * i}));
+    const chart::Chart chart = chart::overhead(comparisonOf(metrics));
+
+    const int height = svg::chartHeight(chart, 900, 420);
+    const svg::Frame f = svg::frameOf(chart, 900, height);
+    EXPECT_GE((f.bottom - f.top) / height, chart::leastPlotShare - 0.005)
+        << "plot " << f.bottom - f.top << " of " << height;
+
+    const std::string png = chartPng(chart, 900, 420);
+    QImage image;
+    ASSERT_TRUE(image.loadFromData(reinterpret_cast<const uchar*>(png.data()),
+                                   static_cast<int>(png.size()), "PNG"));
+    EXPECT_EQ(image.width(), 1800); // twice the pixels
+    const int picture = image.height() / 2;
+    EXPECT_GT(picture, 420) << "the names take more than 40 % of 420 pixels";
+    // The same chart laid out at the picture's size, as it was drawn.
+    QCustomPlot plot;
+    plot.setFont(QFont("DejaVu Sans", 9));
+    charts::draw(plot, chart);
+    plot.setViewport(QRect(0, 0, 900, picture));
+    for (const auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot.plotLayout()->update(phase);
+    EXPECT_GE(static_cast<double>(plot.axisRect()->rect().height()) / picture,
+              chart::leastPlotShare - 0.01)
+        << "plot " << plot.axisRect()->rect().height() << " of " << picture;
 }
