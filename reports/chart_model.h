@@ -197,9 +197,16 @@ const ExpansionPath* drawnExpansion(const LayoutProjection& projection);
 // one group per metric in `metrics` (x = i+1 for metrics[i]; a layout without the metric has no
 // bar there), each bar the median in display units (MB/s, ops/s, ms), whiskers from the minimum
 // to the maximum over iterations (none for a single run), and above each bar its run count
-// (Label "run-count": "n=3"). With `normalise` every bar is a percentage of the baseline's median
-// (=100 %), so metrics of mixed units stand side by side; metrics the baseline lacks are left out.
-Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics, bool normalise);
+// (Label "run-count": "n=3"). With `costRatios` every bar is the layout's cost ratio against the
+// baseline as the verdicts take it (engine/measure/analysis.h's costRatio of the medians: time
+// per unit of work, so higher is worse for a throughput and a latency alike, the baseline's bars
+// 1), its whiskers the cost of its cheapest and dearest run, the bands of data.thresholds behind
+// ("band-viable" up to viableMax, "band-not-viable" from notViableMin), and the value axis
+// stopping where the overhead chart's does; a longer bar ends there in an Arrow "bar-cut" and has
+// one label, its ratio and runs (Label "bar-cut-value": "24.10  n=3"), and a range that runs
+// past it ends there in an Arrow "range-cut", with no whisker cap. Metrics the baseline lacks,
+// or whose better direction the catalog does not know, are left out.
+Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics, bool costRatios);
 
 // Overhead of one comparison: one bar per decisive metric (x = i+1), the overhead in %, coloured
 // by verdict — one series per verdict present, "viable", "decision required", "not viable" — with

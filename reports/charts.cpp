@@ -284,11 +284,11 @@ int pictureHeight(QCustomPlot& plot, int width, int height) {
 }
 
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
-                      bool normalise) {
+                      bool costRatios) {
     std::vector<std::string> names;
     for (const QString& m : metrics)
         names.push_back(m.toStdString());
-    draw(plot, chart::groupedBars(data, names, normalise));
+    draw(plot, chart::groupedBars(data, names, costRatios));
 }
 
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {

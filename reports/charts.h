@@ -35,7 +35,7 @@ int pictureHeight(QCustomPlot& plot, int width, int height);
 
 // The charts of chart_model.h, built from the data and drawn.
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
-                      bool normalise);
+                      bool costRatios);
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection,
                           bool binary = false);

@@ -290,6 +290,32 @@ TEST(ChartLabels, TheChecksSeeOverlapsAndLabelsCutOff) {
     EXPECT_NE(labelsLegible(d.svg, d.frame).find("leaves the plot"), std::string::npos);
 }
 
+// The GUI's bars as cost ratios in the report's SVG: a bad layout's cut bars end in their arrows.
+TEST(ChartLabels, CostRatioBarsCutAtTheTopEndInAnArrowWithOneLabel) {
+    ReportData data;
+    data.baseline = "bare-metal";
+    for (const char* name : {"bare-metal", "bad-guest"}) {
+        ReportLayout l;
+        l.name = name;
+        l.baseline = std::string(name) == "bare-metal";
+        data.layouts.push_back(l);
+    }
+    const auto runs = [](double v) { return std::vector<double>{v, v * 0.97, v * 1.03}; };
+    data.samples["bare-metal"].metrics = {{"fio.w.write.bw", runs(800e6), {}, {}, "fio:w", {}},
+                                          {"fio.w.write.lat_p99", runs(2e6), {}, {}, "fio:w", {}},
+                                          {"fio.r.read.iops", runs(90e3), {}, {}, "fio:r", {}}};
+    data.samples["bad-guest"].metrics = {{"fio.w.write.bw", runs(33e6), {}, {}, "fio:w", {}},
+                                         {"fio.w.write.lat_p99", runs(9e6), {}, {}, "fio:w", {}},
+                                         {"fio.r.read.iops", runs(70e3), {}, {}, "fio:r", {}}};
+    const chart::Chart chart = chart::groupedBars(
+        data, {"fio.r.read.iops", "fio.w.write.bw", "fio.w.write.lat_p99"}, true);
+    const Drawn d = drawn(chart);
+    EXPECT_EQ(labelsLegible(d.svg, d.frame), "");
+    std::size_t cut = 0;
+    EXPECT_EQ(oneLabelABar(d.svg, cut), "");
+    EXPECT_EQ(cut, 2U) << "write bandwidth (24 times the cost) and p99 latency (4.5 times)";
+}
+
 // Twelve fio jobs of long names stand upright under the bars: the plot keeps most of the picture
 // in the SVG and in the PNG the PDF shows, which grows rather than squeeze the plot.
 TEST(ChartLabels, ThePlotIsMostOfThePictureWithLongNamesUnderIt) {
