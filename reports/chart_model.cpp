@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace lb::chart {
@@ -177,15 +178,105 @@ Series line(std::string name, Stroke stroke, std::vector<double> x, std::vector<
     return s;
 }
 
+double costCap(const Thresholds& t) {
+    return 1.0 + 3.0 * std::max(t.notViableMin - 1.0, t.viableMax - 1.0);
+}
+
+void cutBar(Chart& chart, const Axis& axis, double x, double cap, std::string text, double points) {
+    const double tail = cap - cutArrowShare * (axis.max - axis.min);
+    chart.arrows.push_back({"bar-cut", x, tail, x, cap, "#202020"});
+    Label label;
+    label.name = "bar-cut-value";
+    label.x = x;
+    label.y = tail;
+    label.text = std::move(text);
+    label.points = points;
+    label.upright = true; // turned: Start is the arrow's tail, the text runs down the bar
+    label.horizontal = Align::Start;
+    label.vertical = Align::Centre;
+    label.background = "#ffffff";
+    label.backgroundAlpha = 230;
+    label.padLeft = 3;
+    label.padRight = 2;
+    chart.labels.push_back(std::move(label));
+}
+
 } // namespace detail
+
+int pictureHeight(int height, double around) {
+    const double plot = static_cast<double>(height) - around;
+    const double wanted = std::max(smallestPlot, around * leastPlotShare / (1.0 - leastPlotShare));
+    return height + static_cast<int>(std::ceil(std::max(0.0, wanted - plot)));
+}
 
 // ---- grouped bars ------------------------------------------------------------------------------
 
 namespace {
 
-// One layout's bars over `metrics`, with their run counts as labels.
-Series layoutBars(const ReportData& data, const std::vector<std::string>& metrics, bool normalise,
-                  std::size_t li, double& top, std::vector<Label>& labels) {
+// What one bar of the grouped chart stands for, in the chart's units: the median of a layout's
+// runs and its least and greatest run, with how many runs.
+struct BarFigures {
+    double mid = 0, lo = 0, hi = 0;
+    std::size_t runs = 0;
+};
+
+// A layout's figures of a metric in display units, or as cost ratios against the baseline's
+// median: the engine's costRatio of the medians (the comparison's ratio), and of each run for
+// its range. None where the baseline has no median above zero or the catalog does not know
+// which way the metric is better.
+std::optional<BarFigures> barFigures(const ReportData& data, const MetricSamples& s,
+                                     bool costRatios) {
+    const auto [least, greatest] = std::minmax_element(s.values.begin(), s.values.end());
+    BarFigures f;
+    f.runs = s.values.size();
+    if (!costRatios) {
+        const double scale = displayUnit(unitOf(s.name)).first;
+        f.mid = median(s.values) * scale;
+        f.lo = *least * scale;
+        f.hi = *greatest * scale;
+        return f;
+    }
+    const MetricSamples* b = findSamples(data, data.baseline, s.name);
+    const auto info = describeMetric(s.name);
+    const double bm = b ? median(b->values) : 0.0;
+    if (!(bm > 0) || !info)
+        return std::nullopt;
+    f.mid = costRatio(bm, median(s.values), info->better);
+    const double a = costRatio(bm, *least, info->better);
+    const double z = costRatio(bm, *greatest, info->better);
+    f.lo = std::min(a, z);
+    f.hi = std::max(a, z);
+    return f;
+}
+
+// Where a grouped chart's value axis stops and its bars are cut (infinity: never), and its top.
+struct ValueRange {
+    double cap = std::numeric_limits<double>::infinity();
+    double top = 0;
+};
+
+ValueRange valueRange(const ReportData& data, const std::vector<std::string>& metrics,
+                      bool costRatios) {
+    ValueRange r;
+    if (costRatios) {
+        r.cap = detail::costCap(data.thresholds);
+        // The not-viable band in sight, as on the overhead chart.
+        r.top = (1.0 + (data.thresholds.notViableMin - 1.0) * 1.25) / 1.15;
+    }
+    for (const auto& layout : data.layouts)
+        for (const auto& metric : metrics)
+            if (const MetricSamples* s = findSamples(data, layout.name, metric))
+                if (const auto f = barFigures(data, *s, costRatios))
+                    for (const double v : {f->mid, f->hi})
+                        if (!std::isnan(v))
+                            r.top = std::max(r.top, std::min(v, r.cap));
+    return r;
+}
+
+// One layout's bars over `metrics`, each with one label: its run count above its whisker, or,
+// cut at the range's cap, its value down the bar from the cut's arrow.
+Series layoutBars(const ReportData& data, const std::vector<std::string>& metrics, bool costRatios,
+                  std::size_t li, const ValueRange& range, Chart& chart) {
     const ReportLayout& layout = data.layouts[li];
     const std::size_t groupSize = std::max<std::size_t>(1, data.layouts.size());
     Series bars;
@@ -202,43 +293,51 @@ Series layoutBars(const ReportData& data, const std::vector<std::string>& metric
     const double countPoints = metrics.size() * data.layouts.size() > 24 ? 6 : 7;
     for (std::size_t k = 0; k < metrics.size(); ++k) {
         const MetricSamples* s = findSamples(data, layout.name, metrics[k]);
-        if (!s)
+        const auto f = s ? barFigures(data, *s, costRatios) : std::nullopt;
+        if (!f)
             continue;
-        double scale = displayUnit(unitOf(metrics[k])).first;
-        if (normalise) {
-            const MetricSamples* b = findSamples(data, data.baseline, metrics[k]);
-            const double bm = b ? median(b->values) : 0.0;
-            if (!(bm > 0))
-                continue;
-            scale = 100.0 / bm;
+        const double key = static_cast<double>(k + 1);
+        const double at = key + groupOffset + bars.barWidth * static_cast<double>(li);
+        const std::string runs = "n=" + std::to_string(f->runs);
+        const bool cut = !(f->mid < range.cap);
+        bars.x.push_back(key);
+        bars.y.push_back(cut ? range.cap : f->mid);
+        if (cut) {
+            // No whisker: the arrow says the bar runs on, its label how far.
+            bars.errorMinus.push_back(none);
+            bars.errorPlus.push_back(none);
+            detail::cutBar(chart, chart.y, at, range.cap,
+                           (std::isfinite(f->mid) ? display::ratio(f->mid) : std::string("inf")) +
+                               "  " + runs,
+                           countPoints);
+            continue;
         }
-        const double mid = median(s->values);
-        const auto [lo, hi] = std::minmax_element(s->values.begin(), s->values.end());
-        bars.x.push_back(static_cast<double>(k + 1));
-        bars.y.push_back(mid * scale);
-        // One run has no spread: no whisker rather than a flat one.
-        const bool spread = s->values.size() > 1;
-        bars.errorMinus.push_back(spread ? (mid - *lo) * scale : none);
-        bars.errorPlus.push_back(spread ? (*hi - mid) * scale : none);
-        top = std::max(top, *hi * scale);
+        // One run has no spread: no whisker rather than a flat one. A range that runs past the
+        // cut ends there without its cap.
+        const bool spread = f->runs > 1;
+        const double hi = std::min(f->hi, range.cap);
+        bars.errorMinus.push_back(spread ? f->mid - f->lo : none);
+        bars.errorPlus.push_back(spread && f->hi < range.cap ? f->hi - f->mid : none);
+        if (spread && !(f->hi < range.cap))
+            chart.arrows.push_back({"range-cut", at, f->mid, at, range.cap, "#202020"});
         Label count;
         count.name = "run-count";
-        count.x =
-            static_cast<double>(k + 1) + groupOffset + bars.barWidth * static_cast<double>(li);
-        count.y = *hi * scale;
+        count.x = at;
+        count.y = hi;
         count.points = countPoints;
         count.horizontal = Align::Centre;
         count.vertical = Align::End;
         count.padBottom = 2;
-        count.text = "n=" + std::to_string(s->values.size());
-        labels.push_back(std::move(count));
+        count.text = runs;
+        chart.labels.push_back(std::move(count));
     }
     return bars;
 }
 
 } // namespace
 
-Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics, bool normalise) {
+Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics,
+                  bool costRatios) {
     Chart chart;
     std::vector<std::string> labels, units;
     for (const auto& m : metrics) {
@@ -247,19 +346,28 @@ Chart groupedBars(const ReportData& data, const std::vector<std::string>& metric
         if (std::find(units.begin(), units.end(), unit) == units.end())
             units.push_back(unit);
     }
-    double top = 0;
+    const ValueRange range = valueRange(data, metrics, costRatios);
+    chart.y.min = 0;
+    chart.y.max = range.top > 0 ? range.top * 1.15 : 1.0;
+    chart.y.grid = true;
+    if (costRatios) {
+        const Thresholds& t = data.thresholds;
+        chart.bands.push_back({"band-viable", 0, t.viableMax, verdictColour(Verdict::Viable), 45});
+        chart.bands.push_back({"band-not-viable", t.notViableMin, std::max(chart.y.max, 1.0) * 10,
+                               verdictColour(Verdict::NotViable), 45});
+    }
     for (std::size_t li = 0; li < data.layouts.size(); ++li)
-        chart.series.push_back(layoutBars(data, metrics, normalise, li, top, chart.labels));
+        chart.series.push_back(layoutBars(data, metrics, costRatios, li, range, chart));
     detail::categoryAxis(chart.x, labels);
     std::string unitLabel;
     for (const auto& u : units)
         unitLabel += (unitLabel.empty() ? "" : " · ") + u;
-    chart.y.label = normalise ? "% of the baseline's median" : unitLabel;
-    chart.y.min = 0;
-    chart.y.max = top > 0 ? top * 1.15 : 1.0;
-    chart.y.grid = true;
-    chart.title = normalise ? "Median per layout, relative to the baseline (bars: min–max, n runs)"
-                            : "Median per layout in " + unitLabel + " (bars: min–max, n runs)";
+    chart.y.label =
+        costRatios ? "cost ratio: time per unit of work over the baseline's" : unitLabel;
+    chart.title = costRatios ? "Cost of each layout against " + data.baseline +
+                                   " as the verdicts weigh it, higher is worse for every metric "
+                                   "(bars: medians, whiskers: min–max, n runs)"
+                             : "Median per layout in " + unitLabel + " (bars: min–max, n runs)";
     chart.legend = true;
     return chart;
 }

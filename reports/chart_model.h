@@ -64,7 +64,9 @@ enum class Align { Start, Centre, End }; // left/top, middle, right/bottom
 // box (padding included): Start/Start is its top left. Upright text is turned a quarter clockwise
 // about the point (it reads downwards), its box aligned as before turning.
 struct Label {
-    std::string name; // "run-count", "interval-cut-value", or "" for a bar's value
+    // "run-count", "interval-cut-value", "bar-cut-value" (a cut bar's one label), or "" for a
+    // bar's value
+    std::string name;
     double x = 0, y = 0;
     std::string text; // lines separated by '\n'
     double points = 9;
@@ -78,7 +80,7 @@ struct Label {
 
 // A line from one point to another in plot coordinates, ending in an arrow head.
 struct Arrow {
-    std::string name; // "interval-cut"
+    std::string name; // "interval-cut", "bar-cut"
     double x1 = 0, y1 = 0, x2 = 0, y2 = 0;
     std::string colour = "#202020";
     bool operator==(const Arrow&) const = default;
@@ -148,6 +150,18 @@ struct ReportChart {
     bool operator==(const ReportChart&) const = default;
 };
 
+// ---- the picture -----------------------------------------------------------------------------
+
+// The least share of a chart's picture its plot area is given, and its least height in pixels:
+// a renderer draws the picture taller rather than give the plot less, so that many long metric
+// names standing upright under the bars never take most of a printed chart.
+inline constexpr double leastPlotShare = 0.6;
+inline constexpr double smallestPlot = 220;
+// The height a renderer draws a chart at when asked for `height` pixels and everything but the
+// plot (title, legend, axes, their ticks and labels) takes `around` pixels of it: `height`, or
+// taller where the plot would be less than leastPlotShare of the picture or smallestPlot high.
+int pictureHeight(int height, double around);
+
 // ---- colours ---------------------------------------------------------------------------------
 
 // Verdict colours shared by tables and charts: viable green, decision amber, not-viable red.
@@ -183,19 +197,32 @@ const ExpansionPath* drawnExpansion(const LayoutProjection& projection);
 // one group per metric in `metrics` (x = i+1 for metrics[i]; a layout without the metric has no
 // bar there), each bar the median in display units (MB/s, ops/s, ms), whiskers from the minimum
 // to the maximum over iterations (none for a single run), and above each bar its run count
-// (Label "run-count": "n=3"). With `normalise` every bar is a percentage of the baseline's median
-// (=100 %), so metrics of mixed units stand side by side; metrics the baseline lacks are left out.
-Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics, bool normalise);
+// (Label "run-count": "n=3"). With `costRatios` every bar is the layout's cost ratio against the
+// baseline as the verdicts take it (engine/measure/analysis.h's costRatio of the medians: time
+// per unit of work, so higher is worse for a throughput and a latency alike, the baseline's bars
+// 1), its whiskers the cost of its cheapest and dearest run, the bands of data.thresholds behind
+// ("band-viable" up to viableMax, "band-not-viable" from notViableMin), and the value axis
+// stopping where the overhead chart's does; a longer bar ends there in an Arrow "bar-cut" and has
+// one label, its ratio and runs (Label "bar-cut-value": "24.10  n=3"), and a range that runs
+// past it ends there in an Arrow "range-cut", with no whisker cap. Metrics the baseline lacks,
+// or whose better direction the catalog does not know, are left out.
+Chart groupedBars(const ReportData& data, const std::vector<std::string>& metrics, bool costRatios);
 
 // Overhead of one comparison: one bar per decisive metric (x = i+1), the overhead in %, coloured
 // by verdict — one series per verdict present, "viable", "decision required", "not viable" — with
 // the 95 % interval as whiskers and the bands behind: "band-viable" (-100 % to viableMax-1, since
 // a faster candidate is viable too) and "band-not-viable" (notViableMin-1 upwards). The value
-// axis stops at three times the not-viable threshold; longer bars are cut there and labelled
-// upright with their true value. Each bar's label says its runs a side ("n=5/5", and "no
-// interval" below three a side, where the bar has no whisker); with more than 16 bars the runs
-// go in the tick labels instead. An interval that runs past the top ends there in an Arrow
-// "interval-cut" with its value (Label "interval-cut-value": "to +412 %").
+// axis stops at three times the not-viable threshold. Every bar has one label, never two: its
+// value and its runs a side ("+58 %", "n=5/5", and "no interval" below three a side, where the bar
+// has no whisker), above the bar, or inside it at its top where the bar reaches the upper 30 % of
+// the axis, or above the zero line for a bar below it, so no label leaves the plot. With more
+// than 16 bars the runs go in the tick labels instead and only cut bars and intervals are
+// labelled. A longer bar is cut at the top and ends there in an Arrow "bar-cut", its one label
+// written down the bar from the arrow's tail (Label "bar-cut-value": "+2310 %  n=3/3" and
+// "to +4828 %" where its interval reaches). An interval that runs past the top of a bar that is
+// not cut ends there in an Arrow "interval-cut", its reach a line of the bar's label ("to
+// +412 %"), or with more than 16 bars a label of its own written down the arrow (Label
+// "interval-cut-value").
 Chart overhead(const Comparison& comparison);
 
 // Capacity projection of one layout over its months: "usable" (without expansion, a step line),

@@ -17,4 +17,17 @@ void categoryAxis(Axis& axis, const std::vector<std::string>& labels);
 // A line series through (x, y).
 Series line(std::string name, Stroke stroke, std::vector<double> x, std::vector<double> y);
 
+// The cost ratio at which a chart's value axis stops: three times the not-viable band's start
+// above 1 (4 at the default 2.0). Beyond it the exact size no longer matters, and a 30 times
+// longer bar would flatten every other one.
+double costCap(const Thresholds& thresholds);
+
+// The share of the value axis a cut bar's arrow takes, its head at the cut.
+inline constexpr double cutArrowShare = 0.08;
+
+// A bar at `x` cut at `cap` on `axis`: an Arrow "bar-cut" up to the cut over the bar's last
+// cutArrowShare of the axis, and the bar's one label (Label "bar-cut-value", `text` at
+// `points`), written down the bar from the arrow's tail so that it stays inside the bar.
+void cutBar(Chart& chart, const Axis& axis, double x, double cap, std::string text, double points);
+
 } // namespace lb::chart::detail

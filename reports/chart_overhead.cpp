@@ -1,6 +1,7 @@
 // The overhead chart of one comparison as a value (see chart_model.h): a bar per decisive metric
-// coloured by its verdict, its 95 % interval, the viable and not-viable bands, and the labels that
-// keep it honest (runs a side, "no interval", bars and intervals cut at the top).
+// coloured by its verdict, its 95 % interval, the viable and not-viable bands, and one label a bar
+// that keeps it honest (runs a side, "no interval", how far a bar or interval cut at the top
+// reaches) and stays inside the plot.
 #include "reports/chart_model.h"
 #include "reports/chart_model_internal.h"
 
@@ -21,12 +22,11 @@ std::string signedPercent(double percent) {
     return buf;
 }
 
-// The value axis: it shows the not-viable band and stops at three times its start, beyond which
-// the exact size no longer matters, and a 3000 % bar would flatten every other one. Longer bars
-// (and infinite ones, from a zero median) stop at the top; their labels keep the true value.
+// The value axis: it shows the not-viable band and stops at the cost cap, beyond which the exact
+// size no longer matters, and a 3000 % bar would flatten every other one. Longer bars (and
+// infinite ones, from a zero median) stop at the top; their labels keep the true value.
 std::pair<double, double> overheadRange(const std::vector<const MetricComparison*>& metrics,
                                         const Thresholds& t) {
-    const double viableTop = (t.viableMax - 1.0) * 100.0;
     const double notViableBottom = (t.notViableMin - 1.0) * 100.0;
     double top = notViableBottom * 1.25;
     double bottom = 0;
@@ -37,67 +37,66 @@ std::pair<double, double> overheadRange(const std::vector<const MetricComparison
                 top = std::max(top, v * 100.0 * 1.1);
                 bottom = std::min(bottom, v * 100.0 * 1.1);
             }
-    top = std::min(top, std::max(notViableBottom * 3.0, viableTop * 3.0));
+    top = std::min(top, (detail::costCap(t) - 1.0) * 100.0);
     return {bottom, top};
 }
 
-// An interval that runs past the top ends there in an arrow, with its value beside it: written
-// down the arrow where more than eight bars stand side by side, so that neighbours stay apart.
-void cutInterval(Chart& chart, double key, double from, double cap, double high, std::size_t bars) {
-    chart.arrows.push_back({"interval-cut", key, from, key, cap, "#202020"});
+// A bar's figures in words: its value, its runs a side, and how far its interval reaches when
+// it runs past the top, or that it has none.
+struct BarWords {
+    std::string value, runs, reach;
+};
+
+BarWords barWords(const MetricComparison& m, double cap) {
+    BarWords w;
+    w.value = std::isfinite(m.overhead) ? signedPercent(m.overhead * 100.0) : std::string("inf");
+    w.runs = "n=" + std::to_string(m.baselineSamples) + "/" + std::to_string(m.candidateSamples);
+    if (!m.interval)
+        w.reach = "no interval";
+    else if (const double high = (m.interval->high - 1.0) * 100.0; !(high < cap))
+        w.reach = std::isfinite(high) ? "to " + signedPercent(high) : std::string("to inf");
+    return w;
+}
+
+// The value label of a bar that is not cut: its figures a line each, so that sixteen labels side
+// by side stay apart. Above the bar; inside it at its top where the bar reaches the upper 30 % of
+// the axis (above, the label would leave the plot); above the zero line for a bar below it.
+Label valueLabel(const BarWords& w, double key, double v, const Axis& axis, std::size_t bars) {
+    Label text;
+    text.x = key;
+    text.points = bars > 8 ? 7 : 9;
+    text.background = "#ffffff";
+    // Readable over the whisker or arrow that runs through it.
+    text.backgroundAlpha = 200;
+    text.horizontal = Align::Centre;
+    text.padLeft = text.padTop = text.padRight = text.padBottom = 1;
+    text.text = w.value + "\n" + w.runs + (w.reach.empty() ? "" : "\n" + w.reach);
+    const bool high = (v - axis.min) > 0.7 * (axis.max - axis.min);
+    text.y = v >= 0 ? v : 0.0;
+    text.vertical = v >= 0 && high ? Align::Start : Align::End;
+    return text;
+}
+
+// The one label of a bar whose interval runs past the top where bars are too many to carry
+// values: the interval's reach, written down beside its arrow.
+Label reachLabel(const BarWords& w, double key, double cap) {
     Label reach;
     reach.name = "interval-cut-value";
     reach.x = key;
     reach.y = cap;
     reach.points = 7;
     reach.horizontal = Align::Start;
-    if (bars > 8) {
-        reach.upright = true;
-        reach.vertical = Align::End; // turned: the text runs down, right of the arrow
-        reach.padLeft = reach.padBottom = 3;
-    } else {
-        reach.vertical = Align::Start;
-        reach.padLeft = 4;
-        reach.padTop = 1;
-    }
-    reach.text = std::isfinite(high) ? "to " + signedPercent(high) : std::string("to inf");
-    chart.labels.push_back(std::move(reach));
+    reach.upright = true;
+    reach.vertical = Align::End; // turned: the text runs down, right of the arrow
+    reach.padLeft = reach.padBottom = 3;
+    reach.text = w.reach;
+    return reach;
 }
 
-// A bar's value and the runs behind it, and whether there is an interval at all: a line each,
-// so that sixteen labels side by side stay apart. A bar cut at the top says how long it really
-// is, written down the bar.
-Label valueLabel(const MetricComparison& m, double key, double v, bool clamped, std::size_t bars) {
-    Label text;
-    text.x = key;
-    text.y = v;
-    text.points = bars > 8 ? 7 : 9;
-    text.background = "#ffffff";
-    const std::string runs =
-        "n=" + std::to_string(m.baselineSamples) + "/" + std::to_string(m.candidateSamples);
-    const std::string value =
-        std::isfinite(m.overhead) ? signedPercent(m.overhead * 100.0) : std::string("inf");
-    if (clamped) {
-        text.upright = true;
-        text.horizontal = Align::Start;
-        text.vertical = Align::Centre;
-        text.backgroundAlpha = 230;
-        text.padLeft = text.padRight = 2;
-        text.text = value + "  " + runs + (m.interval ? "" : ", no interval");
-    } else {
-        text.horizontal = Align::Centre;
-        text.vertical = v >= 0 ? Align::End : Align::Start;
-        text.padLeft = text.padTop = text.padRight = text.padBottom = 1;
-        // Readable over the whisker that runs through it.
-        text.backgroundAlpha = 200;
-        text.text = value + "\n" + runs + (m.interval ? "" : "\nno interval");
-    }
-    return text;
-}
-
-// The bars of one verdict, their whiskers and labels.
+// The bars of one verdict, their whiskers, arrows and labels: one label a bar at most.
 Series verdictBars(Chart& chart, const std::vector<const MetricComparison*>& metrics,
-                   Verdict verdict, const std::string& name, double cap) {
+                   Verdict verdict, const std::string& name) {
+    const double cap = chart.y.max;
     const auto clamp = [cap](double v) { return std::isfinite(v) ? std::min(v, cap) : cap; };
     const bool labelled = metrics.size() <= 16;
     Series bars;
@@ -113,20 +112,30 @@ Series verdictBars(Chart& chart, const std::vector<const MetricComparison*>& met
             continue;
         const double key = static_cast<double>(i + 1);
         const double v = clamp(m.overhead * 100.0);
+        const BarWords words = barWords(m, cap);
         bars.x.push_back(key);
         bars.y.push_back(v);
         // No interval below three runs a side: no whisker rather than a false one, and the
         // label says so.
         bars.errorMinus.push_back(
             m.interval ? std::max(0.0, v - clamp((m.interval->low - 1.0) * 100.0)) : none);
-        const double high = m.interval ? (m.interval->high - 1.0) * 100.0 : 0.0;
-        const bool highCut = m.interval && !(high < cap);
-        bars.errorPlus.push_back(m.interval && !highCut ? std::max(0.0, high - v) : none);
+        const bool highCut = m.interval && !((m.interval->high - 1.0) * 100.0 < cap);
+        bars.errorPlus.push_back(
+            m.interval && !highCut ? std::max(0.0, (m.interval->high - 1.0) * 100.0 - v) : none);
+        if (!(m.overhead * 100.0 < cap)) {
+            // Cut at the top: the arrow ends the bar, and its one label gives all its figures.
+            detail::cutBar(chart, chart.y, key, cap,
+                           words.value + "  " + words.runs +
+                               (words.reach.empty() ? "" : "\n" + words.reach),
+                           metrics.size() > 8 ? 7 : 9);
+            continue;
+        }
         if (highCut)
-            cutInterval(chart, key, v, cap, high, metrics.size());
-        const bool clamped = !(m.overhead * 100.0 < cap);
-        if (labelled || clamped)
-            chart.labels.push_back(valueLabel(m, key, v, clamped, metrics.size()));
+            chart.arrows.push_back({"interval-cut", key, v, key, cap, "#202020"});
+        if (labelled)
+            chart.labels.push_back(valueLabel(words, key, v, chart.y, metrics.size()));
+        else if (highCut)
+            chart.labels.push_back(reachLabel(words, key, cap));
     }
     return bars;
 }
@@ -142,6 +151,11 @@ Chart overhead(const Comparison& comparison) {
         if (m.decisive)
             metrics.push_back(&m);
     const auto [bottom, top] = overheadRange(metrics, comparison.thresholds);
+    chart.y.label = "overhead: % more time than the baseline";
+    chart.y.min = bottom < 0 ? bottom - 5.0 : 0.0;
+    chart.y.max = top;
+    chart.y.grid = true;
+    chart.y.zeroLine = "#404040";
 
     // Bands behind everything: overhead can never go below -100 % (ratio 0).
     chart.bands.push_back({"band-viable", -100.0, viableTop, verdictColour(Verdict::Viable), 45});
@@ -151,7 +165,7 @@ Chart overhead(const Comparison& comparison) {
                                                      {Verdict::Decision, "decision required"},
                                                      {Verdict::NotViable, "not viable"}};
     for (const auto& [verdict, name] : kinds)
-        if (Series bars = verdictBars(chart, metrics, verdict, name, top); !bars.x.empty())
+        if (Series bars = verdictBars(chart, metrics, verdict, name); !bars.x.empty())
             chart.series.push_back(std::move(bars));
 
     const bool labelled = metrics.size() <= 16;
@@ -162,11 +176,6 @@ Chart overhead(const Comparison& comparison) {
                                    : " (n=" + std::to_string(m->baselineSamples) + "/" +
                                          std::to_string(m->candidateSamples) + ")"));
     detail::categoryAxis(chart.x, labels);
-    chart.y.label = "overhead: % more time than the baseline";
-    chart.y.min = bottom < 0 ? bottom - 5.0 : 0.0;
-    chart.y.max = top;
-    chart.y.grid = true;
-    chart.y.zeroLine = "#404040";
     chart.title = comparison.candidate + " against " + comparison.baseline + ": " +
                   std::string(verdictName(comparison.verdict));
     chart.legend = true;

@@ -271,12 +271,24 @@ void draw(QCustomPlot& plot, const chart::Chart& c) {
         showLegend(plot);
 }
 
+int pictureHeight(QCustomPlot& plot, int width, int height) {
+    // The layout at that size, as toPixmap lays it out, without painting.
+    const QRect shown = plot.viewport();
+    plot.setViewport(QRect(0, 0, width, height));
+    for (const auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot.plotLayout()->update(phase);
+    const int area = plot.axisRect()->rect().height();
+    plot.setViewport(shown);
+    return chart::pictureHeight(height, static_cast<double>(height - area));
+}
+
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
-                      bool normalise) {
+                      bool costRatios) {
     std::vector<std::string> names;
     for (const QString& m : metrics)
         names.push_back(m.toStdString());
-    draw(plot, chart::groupedBars(data, names, normalise));
+    draw(plot, chart::groupedBars(data, names, costRatios));
 }
 
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison) {

@@ -28,9 +28,14 @@ namespace lb::charts {
 
 void draw(QCustomPlot& plot, const chart::Chart& chart);
 
+// The height a drawn plot is rendered at as a picture when asked for width x height: taller where
+// its title, legend and axes would leave the plot area less of it than chart::pictureHeight
+// allows (60 %, and 220 pixels), as the SVG grows.
+int pictureHeight(QCustomPlot& plot, int width, int height);
+
 // The charts of chart_model.h, built from the data and drawn.
 void buildGroupedBars(QCustomPlot& plot, const ReportData& data, const QStringList& metrics,
-                      bool normalise);
+                      bool costRatios);
 void buildOverheadChart(QCustomPlot& plot, const Comparison& comparison);
 void buildProjectionChart(QCustomPlot& plot, const LayoutProjection& projection,
                           bool binary = false);

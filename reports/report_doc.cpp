@@ -116,8 +116,9 @@ void planOverheadCharts(const ReportData& data, std::vector<ChartRef>& out) {
             out.push_back({"overhead-" + std::to_string(i),
                            "Overhead of " + c.candidate + " against " + c.baseline +
                                " per decisive metric (% more time per unit of work), with the "
-                               "95 % interval where there are three runs a side or more (an "
-                               "arrow where it runs past the top); n: the runs a side; green "
+                               "95 % interval where there are three runs a side or more; a bar "
+                               "or interval that runs past the top ends there in an arrow, its "
+                               "label saying how far it reaches; n: the runs a side; green "
                                "band: viable, red band: not viable."});
     }
 }

@@ -40,8 +40,9 @@ std::string chartPng(const chart::Chart& chart, int width, int height) {
     QCustomPlot plot;
     plot.setFont(QFont("DejaVu Sans", 9));
     charts::draw(plot, chart);
-    // Twice the pixels of the layout size: sharp in print and on high-density screens.
-    const QPixmap pixmap = plot.toPixmap(width, height, 2.0);
+    // Twice the pixels of the layout size: sharp in print and on high-density screens. Taller
+    // than asked where long upright metric names would leave the plot less than most of it.
+    const QPixmap pixmap = plot.toPixmap(width, charts::pictureHeight(plot, width, height), 2.0);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

@@ -21,7 +21,8 @@ struct ChartImage {
     std::string png;
 };
 
-// A chart drawn by QCustomPlot at width x height (twice the pixels, for print).
+// A chart drawn by QCustomPlot at width x height, or taller where its plot would be less than
+// most of the picture (charts::pictureHeight); twice the pixels, for print.
 std::string chartPng(const chart::Chart& chart, int width = 900, int height = 420);
 // The report's charts (chart::reportCharts) as PNG. Deterministic: same data, same bytes.
 std::vector<ChartImage> renderCharts(const ReportData& data, int width = 900, int height = 420);

@@ -22,7 +22,6 @@ constexpr double categoryMark = 4; // a category's tick, outside the axis: its l
 constexpr double legendRow = 18;
 constexpr double legendIcon = 26;
 constexpr std::size_t legendColumns = 4;
-constexpr double smallestPlot = 220; // a plot's least height: the picture grows to keep it
 
 double lineHeight(double pixels) {
     return pixels * linePitch;
@@ -235,7 +234,7 @@ Frame frameOf(const chart::Chart& chart, int width, int height) {
 
 int chartHeight(const chart::Chart& chart, int width, int height) {
     const Frame f = frameOf(chart, width, height);
-    return height + static_cast<int>(std::ceil(std::max(0.0, smallestPlot - (f.bottom - f.top))));
+    return chart::pictureHeight(height, static_cast<double>(height) - (f.bottom - f.top));
 }
 
 namespace {

@@ -38,7 +38,8 @@ std::vector<std::string> wrappedLines(const std::string& text, double width, dou
 std::vector<std::string> titleLines(const std::string& title, double width);
 
 // The height chartSvg draws a chart at when asked for `height`: taller where the axes' labels
-// (many long metric names, upright) would leave the plot less than 220 pixels.
+// (many long metric names, upright) would leave the plot less than chart::pictureHeight allows
+// (60 % of the picture, and 220 pixels).
 int chartHeight(const chart::Chart& chart, int width, int height);
 
 // An SVG document of the chart, `width` x chartHeight() pixels: a file of its own, or (`inline`)

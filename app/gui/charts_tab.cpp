@@ -116,10 +116,11 @@ ChartsTab::ChartsTab(QWidget* parent) : QWidget(parent) {
     note_->setWordWrap(true); // never widens the window
     note_->setTextFormat(Qt::RichText);
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    normalise_ = new QCheckBox(tr("Normalise to the baseline"));
+    normalise_ = new QCheckBox(tr("Cost against the baseline"));
     normalise_->setChecked(true);
-    normalise_->setToolTip(tr("Bars of mixed units (MB/s, ops/s) side by side as a percentage "
-                              "of the baseline's median (= 100 %)"));
+    normalise_->setToolTip(tr("Every metric as the verdicts weigh it: the layout's time per unit "
+                              "of work over the baseline's (1 = the same), so higher is worse "
+                              "for a throughput and a latency alike"));
     connect(normalise_, &QCheckBox::toggled, this, [this] { rebuildBars(); });
     auto* reset = new QPushButton(tr("Reset view"));
     reset->setToolTip(tr("Undo zoom and pan"));
@@ -333,12 +334,14 @@ QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
         return QStringLiteral("<b>%1</b><br>%2: %3")
             .arg(label, bars->name().toHtmlEscaped())
             .arg(value, 0, 'g', 4);
-    const std::string metric = ss(barMetrics_[k]);
-    const std::string layout = ss(bars->name());
+    return barText(ss(barMetrics_[k]), ss(bars->name()));
+}
+
+QString ChartsTab::barText(const std::string& metric, const std::string& layout) const {
     const auto info = describeMetric(metric);
     const Unit unit = info ? info->unit : Unit::Count;
     QString text = QStringLiteral("<b>%1</b> on <b>%2</b>")
-                       .arg(qs(metric).toHtmlEscaped(), bars->name().toHtmlEscaped());
+                       .arg(qs(metric).toHtmlEscaped(), qs(layout).toHtmlEscaped());
     if (const auto it = data_.samples.find(layout); it != data_.samples.end())
         for (const auto& s : it->second.metrics)
             if (s.name == metric && !s.values.empty()) {
@@ -349,8 +352,16 @@ QString ChartsTab::hoverText(QCustomPlot* plot, const QPointF& pos) const {
                                 .arg(s.values.size())
                                 .arg(qs(display::value(*lo, unit)), qs(display::value(*hi, unit)));
             }
-    if (normalise_->isChecked())
-        text += tr("<br>%1 % of the baseline's median").arg(value, 0, 'f', 1);
+    if (!normalise_->isChecked())
+        return text;
+    // The comparison's own ratio: a bar cut at the top is shorter than it.
+    if (layout == data_.baseline)
+        return text + tr("<br>the baseline: cost ratio 1");
+    for (const auto& c : data_.comparisons)
+        for (const auto& m : c.metrics)
+            if (c.candidate == layout && m.name == metric)
+                text += tr("<br>cost ratio %1 against %2")
+                            .arg(qs(display::ratio(m.ratio)), qs(c.baseline).toHtmlEscaped());
     return text;
 }
 

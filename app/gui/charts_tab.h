@@ -9,6 +9,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -55,6 +56,8 @@ public:
 
 private:
     void rebuildBars();
+    // The hover text of a layout's bar of a metric on the grouped bars.
+    QString barText(const std::string& metric, const std::string& layout) const;
     void onMouseMove(QCustomPlot* plot, QMouseEvent* event);
     void rebuildOverhead();
     bool showChartIf(QStackedWidget* stack, bool drawable, const QString& why);

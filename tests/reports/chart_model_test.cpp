@@ -172,8 +172,8 @@ TEST(ChartModel, TheSvgIsTheSameBytesForTheSameDataAndEscapesItsText) {
     EXPECT_NE(bars.find("cand &lt;b&gt;&amp;&quot;&#39;"), std::string::npos) << bars;
 }
 
-// Thirty long metric names stand upright under the bars: the picture grows so the plot keeps
-// its height, and a y label longer than the plot is high breaks onto lines.
+// Thirty long metric names stand upright under the bars: the picture grows so the plot keeps most
+// of it, and a y label longer than the plot is high breaks onto lines.
 TEST(ChartModel, LongNamesMakeTheSvgTallerRatherThanThePlotFlat) {
     Comparison c;
     c.baseline = "base";
@@ -187,17 +187,20 @@ TEST(ChartModel, LongNamesMakeTheSvgTallerRatherThanThePlotFlat) {
         m.interval = Interval{1.0 + m.overhead / 2, 1.0 + m.overhead * 20};
         c.metrics.push_back(m);
     }
-    const chart::Chart chart = chart::overhead(c);
+    chart::Chart chart = chart::overhead(c);
     const int height = svg::chartHeight(chart, 900, 420);
     EXPECT_GT(height, 420);
     const svg::Frame f = svg::frameOf(chart, 900, height);
     EXPECT_GE(f.bottom - f.top, 219.0);
+    EXPECT_GE((f.bottom - f.top) / height, chart::leastPlotShare - 0.005) << height;
     EXPECT_GT(std::count_if(chart.labels.begin(), chart.labels.end(),
                             [](const chart::Label& l) {
                                 return l.name == "interval-cut-value" && l.upright;
                             }),
               0)
         << "crowded: the values of cut intervals run down their arrows";
+    chart.y.label = "a label of the value axis that is a good deal longer than the plot is high, "
+                    "so that it has to break onto a second line somewhere along it";
     const std::string svg = svg::chartSvg(chart, "long");
     EXPECT_NE(svg.find("<tspan x=\"0\" y=\"14.04\">"), std::string::npos)
         << "the y label's second line";
