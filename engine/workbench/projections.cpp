@@ -350,14 +350,10 @@ std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord
 
 namespace {
 
-// The stored layouts of an ask, each with what it is projected from.
-Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan& plan) {
-    std::vector<LayoutRecord> records;
-    for (const auto& name : ask.stored) {
-        assert(store && "a projection of stored layouts needs the store");
-        LB_TRY(record, storedLayout(*store, name));
-        records.push_back(std::move(record));
-    }
+// The stored layouts of an ask (`records`, in the order asked), each with what it is projected
+// from.
+Expected<void> planStored(const ProjectionAsk& ask, const std::vector<LayoutRecord>& records,
+                          ProjectionPlan& plan) {
     LB_TRY(coverage,
            projectionCoverage(records, plan.request.givenCapacity, plan.request.importedDisks));
     plan.coverage = std::move(coverage);
@@ -406,12 +402,16 @@ std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& r,
     return std::nullopt;
 }
 
-Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
+namespace {
+
+// The plan of an ask whose stored layouts are `records`, in the order asked.
+Expected<ProjectionPlan> planOf(const ProjectionAsk& ask,
+                                const std::vector<LayoutRecord>& records) {
     ProjectionPlan plan;
     LB_TRY(request, projectionRequest(ask.settings));
     plan.request = std::move(request);
     plan.binaryUnits = projectionInBinaryUnits(ask.hypothetical.diskSize, ask.settings.used);
-    LB_TRY_VOID(planStored(ask, store, plan));
+    LB_TRY_VOID(planStored(ask, records, plan));
     if (plan.misfit)
         return plan;
     if (!ask.hypothetical.kinds.empty()) {
@@ -429,6 +429,28 @@ Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) 
         projected.push_back(in.name);
     LB_TRY_VOID(checkWriteAmplificationLayouts(plan.request.writeAmplification, projected));
     return plan;
+}
+
+} // namespace
+
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
+    std::vector<LayoutRecord> records;
+    for (const auto& name : ask.stored) {
+        assert(store && "a projection of stored layouts needs the store");
+        LB_TRY(record, storedLayout(*store, name));
+        records.push_back(std::move(record));
+    }
+    return planOf(ask, records);
+}
+
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
+                                        const std::vector<LayoutRecord>& records) {
+    std::vector<LayoutRecord> asked;
+    for (const auto& name : ask.stored) {
+        LB_TRY(record, projectedLayout(records, "layout", name));
+        asked.push_back(*record);
+    }
+    return planOf(ask, asked);
 }
 
 Expected<std::vector<LayoutProjection>> projectPlan(const ProjectionPlan& plan) {

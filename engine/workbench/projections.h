@@ -184,6 +184,11 @@ struct ProjectionPlan {
 // project), write-amplification (for a layout not projected). `store` is read only for
 // `ask.stored`, and must be given when that is not empty.
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store);
+// The same with the stored layouts read from `records` instead of a store (the Projection tab
+// holds its layouts, the scenario's among them): a name of `ask.stored` not among them is bad
+// input naming the field `layout`.
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
+                                        const std::vector<LayoutRecord>& records);
 
 // Each layout of the plan projected, in order; bad input when the plan has a misfit, or naming
 // the field the projection rejects (a disk size the layout cannot take is the catalog drive's,
