@@ -44,11 +44,32 @@ Expected<void> readGrowthAndUse(const ProjectionSettings& s, ProjectionRequest& 
 
 } // namespace
 
+namespace {
+
+// A size of the settings was typed in a binary unit: the use, a capacity given ("nas=3.6TiB"),
+// an imported layout's disks ("nas=zfs-raidz2,10,4TiB").
+bool typedInBinary(const ProjectionSettings& s) {
+    const auto afterName = [](const std::string& text, std::size_t eq) {
+        return eq == std::string::npos ? std::string_view() : std::string_view(text).substr(eq + 1);
+    };
+    if (projectionInBinaryUnits("", s.used))
+        return true;
+    for (const auto& c : s.capacities) // a name may hold '=': the size follows the last
+        if (projectionInBinaryUnits(afterName(c, c.rfind('=')), ""))
+            return true;
+    for (const auto& d : s.importedDisks)
+        if (projectionInBinaryUnits(afterName(d, d.find('=')), ""))
+            return true;
+    return false;
+}
+
+} // namespace
+
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     ProjectionRequest r;
     LB_TRY_VOID(readGrowthAndUse(s, r));
-    // The use is the one size every projection has: its unit is the answer's (as `project`'s).
-    r.binaryUnits = projectionInBinaryUnits("", s.used);
+    // The answer is in the unit the sizes were typed in (as `project`'s): TiB in, TiB out.
+    r.binaryUnits = typedInBinary(s);
     if (s.years < 1 || s.years > 50)
         return badInput("years: must be 1 to 50");
     r.years = s.years;
@@ -410,7 +431,8 @@ Expected<ProjectionPlan> planOf(const ProjectionAsk& ask,
     ProjectionPlan plan;
     LB_TRY(request, projectionRequest(ask.settings));
     plan.request = std::move(request);
-    plan.binaryUnits = projectionInBinaryUnits(ask.hypothetical.diskSize, ask.settings.used);
+    plan.binaryUnits =
+        plan.request.binaryUnits || projectionInBinaryUnits(ask.hypothetical.diskSize, "");
     LB_TRY_VOID(planStored(ask, records, plan));
     if (plan.misfit)
         return plan;

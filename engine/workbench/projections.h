@@ -73,6 +73,8 @@ hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optio
 
 // The unit a projection answers in: binary (TiB) when the disk size or the use was typed in a
 // binary unit ("4TiB", "900gib"), decimal (TB, as drives are sold) otherwise. TiB in, TiB out.
+// projectionRequest also reads the capacities and imported layouts' disks given
+// (ProjectionRequest::binaryUnits), and planProjection the new layouts' disk size.
 bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
 
 // "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/base/size.h reads a drive's) -> usable
