@@ -12,10 +12,17 @@
 // engine/workbench/projections.h
 //   projectionRequest        a projection's settings as typed, checked (growth or samples)
 //   hypotheticalLayouts      the layouts of a projection that do not exist yet: kind, disks, size
-//   projectLayouts           stored and hypothetical layouts projected, every check in one call
+//   planProjection           stored (from the store or given records) and hypothetical layouts,
+//                            every check in one call; projectPlan projects them
 //   projectionInBinaryUnits  whether a projection answers in TiB, as its sizes were typed
 //   projectionCoverage       which stored layouts a projection covers, and how
 //   projectStoredLayout      a stored layout's projection
+// engine/workbench/projection_choices.h
+//   scenarioLayoutRecords    a scenario's layouts as a campaign records them
+//   projectableLayouts       the store's and the scenario's layouts a projection can be asked of
+//   firstProjectable         the one to open on: the first whose disks are known
+//   suggestedUse             a use to open on: half the layout's ceiling
+//   layoutFields             a layout as a form shows it (kind, disks, sizes, partitioned)
 // engine/workbench/fleet.h
 //   fleetAnalyses            each layout's hosts side by side, the ones that stand apart named
 //   inventoryHosts           the hosts of an Ansible inventory
@@ -26,5 +33,6 @@
 #pragma once
 
 #include "engine/workbench/fleet.h"
+#include "engine/workbench/projection_choices.h"
 #include "engine/workbench/projections.h"
 #include "engine/workbench/scenario_runs.h"

@@ -143,6 +143,19 @@ std::string horizonCost(const HorizonCost& c, unsigned years) {
     return out + ".";
 }
 
+std::string underprovisioned(const LayoutProjection& p, bool binary) {
+    if (!p.wholeDiskCapacity)
+        return {};
+    std::string out = "Underprovisioned: usable ";
+    out += formatBytes(p.capacity.usableBytes, binary);
+    out += " instead of ";
+    out += formatBytes(p.wholeDiskCapacity->usableBytes, binary);
+    out += " on whole disks (";
+    out += formatBytes(p.capacity.underprovisionedBytes, binary);
+    out += " left unpartitioned).";
+    return out;
+}
+
 std::string ratio(double r) {
     if (std::isinf(r))
         return "inf";

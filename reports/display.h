@@ -24,6 +24,10 @@ std::string usd(double v); // "$1080"
 // $0, expansion by md-grow $360."
 std::string horizonCost(const HorizonCost& cost, unsigned years);
 
+// "Underprovisioned: usable 2.34 TB instead of 2.93 TB on whole disks (1.00 TB left
+// unpartitioned)."; empty when the layout's disks are whole. Sizes in TiB when `binary`.
+std::string underprovisioned(const LayoutProjection& p, bool binary);
+
 // The unit an axis shows values of `unit` in, chosen so the largest value (canonical) reads 1 to
 // 999: bytes/s in B/s, kB/s, MB/s, GB/s or TB/s (decimal, as value() shows MB/s); nanoseconds in
 // ns, µs, ms or s; ops/s in ops/s, k ops/s or M ops/s; seconds, percent and counts as they are.

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <pwd.h>
 #include <set>
 #include <unistd.h>
@@ -255,6 +256,7 @@ Expected<void> addCampaign(ReportData& data, Store& store, const StoredCampaign&
     data.scenarioPath = campaign.scenarioPath;
     const StoredScenarioSummary scenario = summarizeStoredScenario(campaign.scenario);
     data.scenarioDescription = scenario.description;
+    data.scenarioDevices = scenario.devices;
     LB_TRY(policy, store.campaignPolicy(campaign.id));
     if (request.scenarioThresholds && policy)
         data.thresholds = policy->thresholds;
@@ -396,6 +398,48 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
     return {};
 }
 
+// A block device of lsblk's list is one the scenario names: by its path or name, or by a
+// /dev/disk/by-id/ name, which carries the disk's serial.
+std::string textOf(const nlohmann::json& disk, const char* key) {
+    const auto it = disk.is_object() ? disk.find(key) : disk.end();
+    return it != disk.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool namedByScenario(const nlohmann::json& disk, const std::vector<std::string>& devices) {
+    const std::string path = textOf(disk, "path"), name = textOf(disk, "name"),
+                      serial = textOf(disk, "serial");
+    for (const auto& d : devices)
+        if ((!path.empty() && d == path) || (!name.empty() && d == "/dev/" + name) ||
+            (serial.size() >= 6 && d.starts_with("/dev/disk/by-id/") &&
+             d.find(serial) != std::string::npos))
+            return true;
+    const auto children = disk.is_object() ? disk.find("children") : disk.end();
+    if (children != disk.end() && children->is_array())
+        for (const auto& c : *children)
+            if (namedByScenario(c, devices))
+                return true;
+    return false;
+}
+
+// Only the disks the scenario named, each with its partitions: the machine's other block
+// devices (its root disk, zram) were not tested, and are named as left out.
+void keepScenarioDisks(ReportData& data) {
+    if (!data.scenarioDevices)
+        return;
+    nlohmann::json inventory = nlohmann::json::parse(data.inventoryJson, nullptr, false);
+    if (!inventory.is_object() || !inventory.contains("disks") || !inventory["disks"].is_array())
+        return;
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& d : inventory["disks"]) {
+        if (namedByScenario(d, *data.scenarioDevices))
+            kept.push_back(d);
+        else if (const std::string name = textOf(d, "name"); !name.empty())
+            data.disksLeftOut.push_back(name);
+    }
+    inventory["disks"] = std::move(kept);
+    data.inventoryJson = dumpJson(inventory);
+}
+
 } // namespace
 
 Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
@@ -439,6 +483,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
         LB_TRY(inventory, store.hostInventory(data.host.empty() ? chosen.front().host : data.host));
         data.inventoryJson = inventory.empty() ? "{}" : inventory;
     }
+    keepScenarioDisks(data);
     LB_TRY_VOID(addComparisons(data, request));
     if (request.projection)
         LB_TRY_VOID(addProjections(data, *request.projection));

@@ -102,11 +102,18 @@ struct ReportData {
     // How to ask `report` for other runs, in its flags, for the command line alone (a page for a
     // reader carries no flags): "--campaign N for another, --all for every run"; "" for none.
     std::string scopeHint;
-    std::string inventoryJson;           // the campaign's (or host's) inventory, "{}" when unknown
-    std::vector<ReportLayout> layouts;   // sorted by name, baseline first
-    std::vector<Comparison> comparisons; // one per candidate, in layout order
-    std::vector<std::string> decide;     // the deciding metrics' globs, if named
-    std::optional<CampaignIo> io;        // how the campaign's runs did their I/O, if one
+    // The campaign's (or host's) inventory, "{}" when unknown. Its "disks" are those its
+    // scenario named (with their partitions) when the scenario is known: the rest of the
+    // machine's block devices were not tested, and are named in disksLeftOut.
+    std::string inventoryJson;
+    // The block devices the campaign's scenario named; unset when its scenario is unknown.
+    std::optional<std::vector<std::string>> scenarioDevices;
+    // The machine's block devices the scenario did not name, left out of its disks: "zram0".
+    std::vector<std::string> disksLeftOut;
+    std::vector<ReportLayout> layouts;            // sorted by name, baseline first
+    std::vector<Comparison> comparisons;          // one per candidate, in layout order
+    std::vector<std::string> decide;              // the deciding metrics' globs, if named
+    std::optional<CampaignIo> io;                 // how the campaign's runs did their I/O, if one
     std::map<std::string, LayoutSamples> samples; // layout -> samples (sorted), notes
     // layout -> its successful runs' series (fio's per-interval logs), in run order; a layout
     // without any (imported runs, job files, exports) is not in it.

@@ -209,6 +209,48 @@ std::vector<std::string> barMetricsOfUnit(const ReportData& data, Unit unit) {
     return out;
 }
 
+namespace {
+
+// The disks of the inventory: those the scenario named, with their partitions, when it is known
+// (gatherReport kept those); the machine's others are named as left out, untested.
+void addInventoryDisks(Doc& doc, const ReportData& data, const json& disks) {
+    doc.heading(3, data.scenarioDevices ? "Disks the scenario named" : "Disks");
+    std::vector<std::vector<Cell>> drows;
+    std::function<void(const json&, int)> addDisk = [&](const json& d, int depth) {
+        if (!d.is_object())
+            return;
+        std::string size;
+        if (auto s = d.find("size"); s != d.end() && s->is_number_unsigned())
+            size = formatBytes(s->get<std::uint64_t>());
+        std::string rota;
+        if (auto r = d.find("rota"); r != d.end() && r->is_boolean())
+            rota = r->get<bool>() ? "yes" : "no";
+        const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+        drows.push_back({{(depth ? indent + "└ " : "") + jsonScalar(d.value("name", json()))},
+                         {jsonScalar(d.value("path", json()))},
+                         {jsonScalar(d.value("type", json()))},
+                         {jsonScalar(d.value("model", json()))},
+                         {jsonScalar(d.value("serial", json()))},
+                         {size, "", true},
+                         {rota}});
+        if (auto ch = d.find("children"); ch != d.end() && ch->is_array())
+            for (const auto& c : *ch)
+                addDisk(c, depth + 1);
+    };
+    for (const auto& d : disks)
+        addDisk(d, 0);
+    if (drows.empty())
+        doc.para("The scenario named no block device: its disks are files, or it has none.");
+    else
+        doc.table({"device", "path", "type", "model", "serial", "size", "rotational"},
+                  std::move(drows));
+    if (!data.disksLeftOut.empty())
+        doc.para("Left out, not named by the scenario and not tested: " +
+                 joinedText(data.disksLeftOut, ", ") + ".");
+}
+
+} // namespace
+
 void addInventory(Doc& doc, const ReportData& data) {
     doc.heading(2, "Host and disks");
     const json inv = json::parse(data.inventoryJson, nullptr, false);
@@ -240,35 +282,8 @@ void addInventory(Doc& doc, const ReportData& data) {
             rows.push_back({{key}, {jsonScalar(value)}});
     doc.table({"", "value"}, std::move(rows));
 
-    if (const auto disks = inv.find("disks"); disks != inv.end() && disks->is_array()) {
-        doc.heading(3, "Disks");
-        std::vector<std::vector<Cell>> drows;
-        std::function<void(const json&, int)> addDisk = [&](const json& d, int depth) {
-            if (!d.is_object())
-                return;
-            std::string size;
-            if (auto s = d.find("size"); s != d.end() && s->is_number_unsigned())
-                size = formatBytes(s->get<std::uint64_t>());
-            std::string rota;
-            if (auto r = d.find("rota"); r != d.end() && r->is_boolean())
-                rota = r->get<bool>() ? "yes" : "no";
-            const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-            drows.push_back({{(depth ? indent + "└ " : "") + jsonScalar(d.value("name", json()))},
-                             {jsonScalar(d.value("path", json()))},
-                             {jsonScalar(d.value("type", json()))},
-                             {jsonScalar(d.value("model", json()))},
-                             {jsonScalar(d.value("serial", json()))},
-                             {size, "", true},
-                             {rota}});
-            if (auto ch = d.find("children"); ch != d.end() && ch->is_array())
-                for (const auto& c : *ch)
-                    addDisk(c, depth + 1);
-        };
-        for (const auto& d : *disks)
-            addDisk(d, 0);
-        doc.table({"device", "path", "type", "model", "serial", "size", "rotational"},
-                  std::move(drows));
-    }
+    if (const auto disks = inv.find("disks"); disks != inv.end() && disks->is_array())
+        addInventoryDisks(doc, data, *disks);
     if (const auto tools = inv.find("tools"); tools != inv.end() && tools->is_object()) {
         doc.heading(3, "Tools");
         std::vector<std::vector<Cell>> trows;

@@ -37,7 +37,7 @@ std::string projectionIntro(const ReportData& data, const ProjectionRequest& r) 
                      : " at " + display::usd(r.drive->priceUsd) + " each (illustrative price)");
     if (r.price)
         intro += "; priced at " + display::usd(r.price->usd) +
-                 (r.price->perTb ? " per TB" : " per drive") + " (--price)";
+                 (r.price->perTb ? " per TB" : " per drive") + " (the price given)";
     if (r.hostBytesPerDay)
         intro += "; hosts write " + formatBytes(*r.hostBytesPerDay) + " a day";
     return intro + ".";

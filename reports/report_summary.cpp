@@ -268,9 +268,10 @@ void addSummary(Doc& doc, const ReportData& data) {
     for (const Comparison& c : data.comparisons)
         addSignerVerdict(doc, c);
     const ProjectionRequest* request = data.projectionRequest ? &*data.projectionRequest : nullptr;
+    // In words: a page for a reader carries no command-line flags (issue 41, item 6).
     const std::string priced = !request         ? std::string()
-                               : request->price ? "--price " + request->price->text
-                               : request->drive ? request->drive->id
+                               : request->price ? "price given: " + request->price->text
+                               : request->drive ? request->drive->model
                                                 : std::string();
     std::vector<std::vector<Cell>> rows;
     for (const auto& l : data.layouts) {
@@ -296,7 +297,7 @@ void addSummary(Doc& doc, const ReportData& data) {
     }
     if (!rows.empty())
         doc.table({"layout", "usable capacity", "disks that may fail",
-                   priced.empty() ? std::string("cost per usable TB (no --drive or --price given)")
+                   priced.empty() ? std::string("cost per usable TB (no drive or price given)")
                                   : "cost per usable TB (" + priced + ")",
                    request ? "cost over " + std::to_string(request->years) +
                                  " years (disks, worn-out disks, expansion)"

@@ -380,9 +380,7 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
     for (const auto& n : p.notes)
         out << "  " << n << "\n";
     if (p.wholeDiskCapacity)
-        out << "Underprovisioned: usable " << formatBytes(p.capacity.usableBytes) << " instead of "
-            << formatBytes(p.wholeDiskCapacity->usableBytes) << " on whole disks ("
-            << formatBytes(p.capacity.underprovisionedBytes) << " left unpartitioned).\n";
+        out << display::underprovisioned(p, binary) << "\n";
     if (p.wear)
         out << wearLine(*p.wear, years, drive, binary);
     if (p.cost)

@@ -146,6 +146,10 @@ void MainWindow::connectCampaign() {
 void MainWindow::connectScenario() {
     connect(scenario_, &ScenarioTab::planRequested, this, &MainWindow::showPlan);
     connect(scenario_, &ScenarioTab::validityChanged, campaign_, &CampaignTab::setScenarioValid);
+    connect(scenario_, &ScenarioTab::scenarioValid, this, [this] {
+        if (const auto& s = scenario_->lastCheck().scenario)
+            projection_->setScenario(*s);
+    });
     connect(scenario_, &ScenarioTab::newRequested, this, &MainWindow::newScenario);
     connect(scenario_, &ScenarioTab::openRequested, this, &MainWindow::openScenarioDialog);
     connect(scenario_, &ScenarioTab::saveRequested, this,

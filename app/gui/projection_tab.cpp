@@ -25,19 +25,44 @@
 
 namespace lb::gui {
 
-// The stored layout (or "New layout…"), an imported one's capacity, the use, growth and horizon.
+namespace {
+
+const QString guestKind = QString::fromUtf8(layoutKindName(LayoutKind::Guest));
+
+// "New layout…" before anything is typed: six 4 TB disks in RAIDZ2, whole.
+LayoutFields defaultNewLayout() {
+    LayoutFields f;
+    f.kind = layoutKindName(LayoutKind::ZfsRaidz2);
+    f.inner = layoutKindName(LayoutKind::MdRaid6);
+    f.guestPool = layoutKindName(LayoutKind::ZfsStripe);
+    f.disks = 6;
+    f.diskSize = "4T";
+    f.underprovision = fractionText(1.0);
+    return f;
+}
+
+} // namespace
+
+// The layout (or "New layout…"), an imported one's capacity or disks, the use, growth and horizon.
 QFormLayout* ProjectionTab::makeLayoutFields() {
     layout_ = new QComboBox;
     layout_->setObjectName("projection-layout");
     capacity_ = new QLineEdit;
     capacity_->setObjectName("projection-capacity");
-    capacity_->setPlaceholderText(tr("imported layouts: usable size, e.g. 12T"));
-    capacity_->setToolTip(tr("The usable capacity of an imported layout: its results came from "
-                             "elsewhere and its disks are unknown"));
-    capacity_->setEnabled(false);
-    used_ = new QLineEdit("1T");
+    capacity_->setPlaceholderText(tr("usable size, e.g. 12T"));
+    capacity_->setToolTip(tr("The usable capacity of an imported layout (zfs list or df): its "
+                             "results came from elsewhere and its disks are unknown"));
+    importedDisks_ = new QLineEdit;
+    importedDisks_->setObjectName("projection-imported-disks");
+    importedDisks_->setPlaceholderText(tr("or its disks: zfs-raidz2,10,500G,80%"));
+    importedDisks_->setToolTip(
+        tr("The disks an imported layout was built on: KIND,DISKS[,SIZE][,PARTITIONED] "
+           "(guest:md-raid6 for a guest's pool on md RAID6); its capacity, expansions, cost and "
+           "wear are then modelled"));
+    used_ = new QLineEdit;
     used_->setObjectName("projection-used");
-    used_->setToolTip(tr("Bytes in use now, e.g. 1.2T"));
+    used_->setPlaceholderText(tr("e.g. 1.2T"));
+    used_->setToolTip(tr("Bytes in use now, e.g. 1.2T; empty: half the layout's fill ceiling"));
     growth_ = new QLineEdit("30%");
     growth_->setObjectName("projection-growth");
     growth_->setToolTip(tr("Yearly growth: 30% (compound) or 2TB/y (linear)"));
@@ -45,38 +70,56 @@ QFormLayout* ProjectionTab::makeLayoutFields() {
     years_->setObjectName("projection-years");
     years_->setRange(1, 50);
     years_->setValue(5);
-    auto* form = new QFormLayout;
-    form->addRow(tr("&Layout:"), layout_);
-    form->addRow(tr("&Capacity:"), capacity_);
-    form->addRow(tr("&Used now:"), used_);
-    form->addRow(tr("&Growth per year:"), growth_);
-    form->addRow(tr("&Years:"), years_);
-    return form;
+    layoutForm_ = new QFormLayout;
+    layoutForm_->addRow(tr("&Layout:"), layout_);
+    layoutForm_->addRow(tr("&Capacity:"), capacity_);
+    layoutForm_->addRow(tr("Its di&sks:"), importedDisks_);
+    layoutForm_->addRow(tr("&Used now:"), used_);
+    layoutForm_->addRow(tr("&Growth per year:"), growth_);
+    layoutForm_->addRow(tr("&Years:"), years_);
+    return layoutForm_;
 }
 
-// A layout that does not exist yet, as `project --kind --disks --disk-size`.
+// The layout's kind, disks and partitions: typed for a new layout, as `project --kind --disks
+// --disk-size --underprovision` (a guest with --inner and --guest-pool) takes them.
 QFormLayout* ProjectionTab::makeNewLayoutFields() {
     kind_ = new QComboBox;
     kind_->setObjectName("projection-kind");
     for (const LayoutKind k : diskLayoutKinds())
         kind_->addItem(qs(layoutKindName(k)));
-    kind_->setCurrentText(qs(layoutKindName(LayoutKind::ZfsRaidz2)));
-    kind_->setToolTip(tr("The kind of the new layout"));
+    kind_->addItem(guestKind);
+    kind_->setToolTip(tr("The kind of the layout"));
+    inner_ = new QComboBox;
+    inner_->setObjectName("projection-inner");
+    for (const LayoutKind k : diskLayoutKinds())
+        if (isMd(k))
+            inner_->addItem(qs(layoutKindName(k)));
+    inner_->setToolTip(tr("The md array passed to the guest as one disk"));
+    guestPool_ = new QComboBox;
+    guestPool_->setObjectName("projection-guest-pool");
+    guestPool_->addItem(qs(layoutKindName(LayoutKind::ZfsStripe)));
+    guestPool_->setToolTip(tr("The guest's pool on that one disk"));
     disks_ = new QSpinBox;
     disks_->setObjectName("projection-disks");
     disks_->setRange(0, 1024);
-    disks_->setValue(6);
-    disks_->setToolTip(tr("Disks of the new layout; 0 with one size per disk: one disk a size"));
-    diskSize_ = new QLineEdit("4T");
+    disks_->setToolTip(tr("Disks of the layout; 0 with one size per disk: one disk a size"));
+    diskSize_ = new QLineEdit;
     diskSize_->setObjectName("projection-disk-size");
     diskSize_->setPlaceholderText(tr("empty: the drive's capacity"));
     diskSize_->setToolTip(tr("Each disk's size: 500G (10^9 bytes), 4TiB (2^40 bytes), or one per "
                              "disk (500G,500G,1T); empty: the chosen drive's capacity"));
-    auto* fresh = new QFormLayout;
-    fresh->addRow(tr("&Kind:"), kind_);
-    fresh->addRow(tr("D&isks:"), disks_);
-    fresh->addRow(tr("Disk si&ze:"), diskSize_);
-    return fresh;
+    underprovision_ = new QLineEdit;
+    underprovision_->setObjectName("projection-underprovision");
+    underprovision_->setToolTip(tr("The part of each disk partitioned, 0.8 or 80%, so an SSD "
+                                   "keeps the rest spare; 100%: whole disks"));
+    freshForm_ = new QFormLayout;
+    freshForm_->addRow(tr("&Kind:"), kind_);
+    freshForm_->addRow(tr("I&nner layout:"), inner_);
+    freshForm_->addRow(tr("Guest p&ool:"), guestPool_);
+    freshForm_->addRow(tr("D&isks:"), disks_);
+    freshForm_->addRow(tr("Disk si&ze:"), diskSize_);
+    freshForm_->addRow(tr("Underpro&vision:"), underprovision_);
+    return freshForm_;
 }
 
 // What the drives cost and wear, beside what the layout holds: the window fits 768 lines.
@@ -133,19 +176,9 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     box->addWidget(summary_);
     box->addWidget(risk_);
 
-    auto changed = [this] { recompute(); };
-    connect(layout_, &QComboBox::currentIndexChanged, this, [this] {
-        layoutChosen();
-        recompute();
-    });
-    connect(capacity_, &QLineEdit::editingFinished, this, changed);
-    connect(kind_, &QComboBox::currentIndexChanged, this, changed);
-    connect(disks_, &QSpinBox::valueChanged, this, changed);
-    connect(diskSize_, &QLineEdit::editingFinished, this, changed);
-    connect(drive_, &QComboBox::currentIndexChanged, this, changed);
-    connect(years_, &QSpinBox::valueChanged, this, changed);
-    for (QLineEdit* edit : {used_, growth_, hostWrites_, price_, writeAmplification_})
-        connect(edit, &QLineEdit::editingFinished, this, changed);
+    fresh_ = defaultNewLayout();
+    showLayoutFields(fresh_, true);
+    connectFields();
     if (auto catalog = loadDriveCatalog(defaultDriveCatalogPath()))
         setCatalog(*catalog);
     {
@@ -153,61 +186,175 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
         layout_->addItem(tr("New layout…"));
     }
     layoutChosen();
-    showMessage(tr("Open a database with a layout whose disks are known, or describe a new "
-                   "layout by its kind, disks and disk size."));
+    showMessage(tr("Open a database or a scenario with a layout whose disks are known, or "
+                   "describe a new layout by its kind, disks and disk size."));
+}
+
+void ProjectionTab::connectFields() {
+    auto changed = [this] { recompute(); };
+    connect(layout_, &QComboBox::activated, this, [this] {
+        const ProjectableLayout* l = chosen();
+        userChoice_ = l ? l->record.name : std::string();
+    });
+    connect(layout_, &QComboBox::currentIndexChanged, this, [this] {
+        layoutChosen();
+        recompute();
+    });
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+        showRows();
+        recompute();
+    });
+    for (QLineEdit* edit : {capacity_, importedDisks_})
+        connect(edit, &QLineEdit::editingFinished, this, [this] {
+            enableDriveFields();
+            recompute();
+        });
+    for (QComboBox* box : {inner_, guestPool_, drive_})
+        connect(box, &QComboBox::currentIndexChanged, this, changed);
+    connect(disks_, &QSpinBox::valueChanged, this, changed);
+    connect(years_, &QSpinBox::valueChanged, this, changed);
+    for (QLineEdit* edit :
+         {used_, growth_, diskSize_, underprovision_, hostWrites_, price_, writeAmplification_})
+        connect(edit, &QLineEdit::editingFinished, this, changed);
 }
 
 void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
-    const QString current = layout_->currentText();
-    // "New layout…" alone was no choice: a database's first layout is shown when it has one.
-    const bool newLayoutAlone = layouts_.empty();
-    layouts_.clear();
-    for (const auto& l : layouts)
-        if (capacityFromSpec(l.spec, l.kind) || layoutSpecIsImported(l.spec))
-            layouts_.push_back(l);
+    stored_ = layouts;
+    offerLayouts();
+}
+
+void ProjectionTab::setScenario(const Scenario& scenario) {
+    scenario_ = scenarioLayoutRecords(scenario);
+    offerLayouts();
+}
+
+void ProjectionTab::offerLayouts() {
+    offered_ = projectableLayouts(stored_, scenario_);
+    // The user's choice while it is offered; else the first layout whose disks are known.
+    std::optional<std::size_t> index;
+    for (std::size_t i = 0; i < offered_.size() && userChoice_; ++i)
+        if (offered_[i].record.name == *userChoice_)
+            index = i;
+    const bool keepNew = userChoice_ && userChoice_->empty();
+    if (!index && !keepNew)
+        index = firstProjectable(offered_);
     {
         const QSignalBlocker block(layout_);
         layout_->clear();
-        for (const auto& l : layouts_)
-            layout_->addItem(qs(l.name));
+        for (const auto& l : offered_) {
+            layout_->addItem(qs(l.record.name));
+            layout_->setItemData(layout_->count() - 1,
+                                 l.fromScenario ? tr("The scenario's, not built yet")
+                                 : l.disksKnown
+                                     ? tr("The database's, as its campaign recorded it")
+                                     : tr("Imported results: give its capacity or its disks"),
+                                 Qt::ToolTipRole);
+        }
         layout_->addItem(tr("New layout…"));
-        const int again = newLayoutAlone ? 0 : layout_->findText(current);
-        if (again >= 0)
-            layout_->setCurrentIndex(again);
+        layout_->setCurrentIndex(static_cast<int>(index.value_or(offered_.size())));
     }
     layoutChosen();
     recompute();
 }
 
 void ProjectionTab::chooseNewLayout() {
-    layout_->setCurrentIndex(static_cast<int>(layouts_.size()));
+    userChoice_ = std::string();
+    layout_->setCurrentIndex(static_cast<int>(offered_.size()));
 }
 
 bool ProjectionTab::newLayoutChosen() const {
-    return layout_->currentIndex() == static_cast<int>(layouts_.size());
+    return layout_->currentIndex() == static_cast<int>(offered_.size());
 }
 
-const LayoutRecord* ProjectionTab::chosen() const {
+const ProjectableLayout* ProjectionTab::chosen() const {
     const int index = layout_->currentIndex();
-    if (index < 0 || static_cast<std::size_t>(index) >= layouts_.size())
+    if (index < 0 || static_cast<std::size_t>(index) >= offered_.size())
         return nullptr;
-    return &layouts_[static_cast<std::size_t>(index)];
+    return &offered_[static_cast<std::size_t>(index)];
+}
+
+bool ProjectionTab::chosenImported() const {
+    const ProjectableLayout* l = chosen();
+    return l && !l->disksKnown;
+}
+
+std::vector<LayoutRecord> ProjectionTab::records() const {
+    if (const ProjectableLayout* l = chosen())
+        return {l->record};
+    return {};
+}
+
+LayoutFields ProjectionTab::typedLayoutFields() const {
+    LayoutFields f;
+    f.kind = ss(kind_->currentText());
+    f.inner = ss(inner_->currentText());
+    f.guestPool = ss(guestPool_->currentText());
+    f.disks = static_cast<unsigned>(disks_->value());
+    f.diskSize = ss(diskSize_->text().trimmed());
+    f.underprovision = ss(underprovision_->text().trimmed());
+    return f;
+}
+
+void ProjectionTab::showLayoutFields(const LayoutFields& f, bool editable) {
+    const QSignalBlocker blockKind(kind_), blockInner(inner_), blockPool(guestPool_),
+        blockDisks(disks_);
+    kind_->setCurrentText(qs(f.kind));
+    if (!f.inner.empty())
+        inner_->setCurrentText(qs(f.inner));
+    if (!f.guestPool.empty())
+        guestPool_->setCurrentText(qs(f.guestPool));
+    disks_->setValue(static_cast<int>(f.disks));
+    diskSize_->setText(qs(f.diskSize));
+    underprovision_->setText(qs(f.underprovision));
+    for (QWidget* w : std::initializer_list<QWidget*>{kind_, inner_, guestPool_, disks_, diskSize_,
+                                                      underprovision_})
+        w->setEnabled(editable);
 }
 
 void ProjectionTab::layoutChosen() {
-    const LayoutRecord* l = chosen();
-    const bool imported = l && layoutSpecIsImported(l->spec);
-    capacity_->setEnabled(imported);
-    capacity_->setText(imported ? capacities_[l->name] : QString());
-    const bool fresh = newLayoutChosen();
-    kind_->setEnabled(fresh);
-    disks_->setEnabled(fresh);
-    diskSize_->setEnabled(fresh);
-    // Price, endurance and wear need disks.
-    drive_->setEnabled(!imported);
-    hostWrites_->setEnabled(!imported);
-    price_->setEnabled(!imported);
-    writeAmplification_->setEnabled(!imported);
+    const ProjectableLayout* l = chosen();
+    if (l && freshShown_)
+        fresh_ = typedLayoutFields(); // kept while another layout's fields are shown
+    freshShown_ = !l;
+    if (!l)
+        showLayoutFields(fresh_, true);
+    else if (const auto own = layoutFields(l->record))
+        showLayoutFields(*own, false);
+    const bool imported = chosenImported();
+    capacity_->setText(imported ? typedCapacities_[l->record.name] : QString());
+    importedDisks_->setText(imported ? typedDisks_[l->record.name] : QString());
+    enableDriveFields();
+    showRows();
+}
+
+void ProjectionTab::enableDriveFields() {
+    const bool on = !chosenImported() || !importedDisks_->text().trimmed().isEmpty();
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{drive_, hostWrites_, price_, writeAmplification_})
+        w->setEnabled(on);
+}
+
+void ProjectionTab::showRows() {
+    // An imported layout has no recorded kind, disks or sizes to show: its capacity or disks
+    // are typed instead. A guest's inner array and pool are shown for a guest alone.
+    const bool imported = chosenImported();
+    layoutForm_->setRowVisible(capacity_, imported);
+    layoutForm_->setRowVisible(importedDisks_, imported);
+    for (QWidget* w : std::initializer_list<QWidget*>{kind_, disks_, diskSize_, underprovision_})
+        freshForm_->setRowVisible(w, !imported);
+    const bool guest = !imported && kind_->currentText() == guestKind;
+    // A stored ZFS pool on the host's md array shows its array too.
+    const ProjectableLayout* l = chosen();
+    const auto own = l && !imported ? layoutFields(l->record) : std::nullopt;
+    freshForm_->setRowVisible(inner_, guest || (own && !own->inner.empty()));
+    freshForm_->setRowVisible(guestPool_, guest);
+}
+
+bool ProjectionTab::rowShown(QWidget* field) const {
+    for (const QFormLayout* form : {layoutForm_, freshForm_})
+        if (form->indexOf(field) >= 0)
+            return form->isRowVisible(field);
+    return field->isVisibleTo(const_cast<ProjectionTab*>(this));
 }
 
 void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
@@ -217,21 +364,6 @@ void ProjectionTab::setCatalog(const DriveCatalog& catalog) {
     drive_->addItem(tr("(none)"), QString());
     for (const auto& d : catalog_.drives)
         drive_->addItem(qs(d.model), qs(d.id));
-}
-
-std::optional<Expected<LayoutProjection>>
-ProjectionTab::project(const ProjectionRequest& request) const {
-    if (const LayoutRecord* l = chosen())
-        return projectStoredLayout(*l, request);
-    HypotheticalLayoutSettings settings;
-    settings.kinds = {ss(kind_->currentText())};
-    settings.disks = static_cast<unsigned>(disks_->value());
-    settings.diskSize = ss(diskSize_->text().trimmed());
-    auto layouts = hypotheticalLayouts(settings, request.drive);
-    if (!layouts)
-        return Expected<LayoutProjection>(fail(layouts.error()));
-    HypotheticalLayout& h = layouts->front();
-    return projectLayout(projectionInput(h.name, std::move(h.layout), request));
 }
 
 QString ProjectionTab::fieldError(const Error& error) const {
@@ -245,11 +377,16 @@ QString ProjectionTab::fieldError(const Error& error) const {
                                 {"years", tr("Years")},
                                 {"host-writes", tr("Host writes")},
                                 {"capacity", tr("Capacity")},
+                                {"imported-disks", tr("Its disks")},
                                 {"price", tr("Price")},
                                 {"write-amplification", tr("Write amplification")},
                                 {"kind", tr("Kind")},
+                                {"inner", tr("Inner layout")},
+                                {"guest-pool", tr("Guest pool")},
                                 {"disks", tr("Disks")},
-                                {"disk-size", diskSize}});
+                                {"disk-size", diskSize},
+                                {"underprovision", tr("Underprovision")},
+                                {"layout", tr("Layout")}});
 }
 
 void ProjectionTab::showMessage(const QString& text) {
@@ -261,65 +398,115 @@ void ProjectionTab::showMessage(const QString& text) {
     risk_->clear();
 }
 
-std::optional<ProjectionSettings>
-ProjectionTab::settingsOfFields(const LayoutRecord* chosenLayout) {
-    ProjectionSettings settings;
-    settings.used = ss(used_->text().trimmed());
-    settings.growth = ss(growth_->text().trimmed());
-    settings.years = static_cast<unsigned>(years_->value());
-    if (chosenLayout && layoutSpecIsImported(chosenLayout->spec)) {
-        const LayoutRecord& l = *chosenLayout;
-        // Its disks are unknown: the capacity typed for it is all there is to project against.
+std::optional<ProjectionAsk> ProjectionTab::askOfFields(QString& why) {
+    ProjectionAsk ask;
+    ProjectionSettings& s = ask.settings;
+    s.used = ss(used_->text().trimmed());
+    s.growth = ss(growth_->text().trimmed());
+    s.years = static_cast<unsigned>(years_->value());
+    const ProjectableLayout* l = chosen();
+    if (l)
+        ask.stored = {l->record.name};
+    if (l && !l->disksKnown) {
+        // Its disks are unknown: the capacity or the disks typed for it are all there is.
         const QString capacity = capacity_->text().trimmed();
-        capacities_[l.name] = capacity;
-        if (capacity.isEmpty()) {
-            showMessage(tr("%1 holds imported results: its disks are unknown, so it has no "
-                           "capacity model. Type its usable capacity (e.g. 12T) under Capacity "
-                           "to project it.")
-                            .arg(qs(l.name)));
+        const QString disks = importedDisks_->text().trimmed();
+        typedCapacities_[l->record.name] = capacity;
+        typedDisks_[l->record.name] = disks;
+        if (capacity.isEmpty() && disks.isEmpty()) {
+            why = tr("%1 holds imported results: its disks are unknown, so it has no "
+                     "capacity model. Type its usable capacity (e.g. 12T) under Capacity, "
+                     "or its disks (e.g. zfs-raidz2,10,500G,80%), to project it.")
+                      .arg(qs(l->record.name));
             return std::nullopt;
         }
-        settings.capacities.push_back(l.name + "=" + ss(capacity));
-    } else {
-        settings.hostWrites = ss(hostWrites_->text().trimmed());
-        settings.price = ss(price_->text().trimmed());
-        if (const QString wa = writeAmplification_->text().trimmed(); !wa.isEmpty())
-            settings.writeAmplification.push_back(ss(wa));
+        if (!capacity.isEmpty())
+            s.capacities = {l->record.name + "=" + ss(capacity)};
+        if (!disks.isEmpty())
+            s.importedDisks = {l->record.name + "=" + ss(disks)};
+    }
+    if (!l) {
+        const LayoutFields typed = typedLayoutFields();
+        HypotheticalLayoutSettings& h = ask.hypothetical;
+        h.kinds = {typed.kind};
+        h.disks = typed.disks;
+        h.diskSize = typed.diskSize;
+        // As the command line's --underprovision reads it: 0.8 or 80%.
+        auto fraction = parseFraction(typed.underprovision);
+        if (!fraction) {
+            why = fieldError(Error::badInput("underprovision: " + fraction.error().message));
+            return std::nullopt;
+        }
+        h.underprovision = *fraction;
+        if (typed.kind == ss(guestKind)) {
+            h.inner = typed.inner;
+            h.guestPool = typed.guestPool;
+        }
+    }
+    if (drive_->isEnabled()) {
         if (const QString id = drive_->currentData().toString(); !id.isEmpty())
             if (const Drive* d = catalog_.find(ss(id)))
-                settings.drive = *d;
+                s.drive = *d;
+        s.hostWrites = ss(hostWrites_->text().trimmed());
+        s.price = ss(price_->text().trimmed());
+        if (const QString wa = writeAmplification_->text().trimmed(); !wa.isEmpty())
+            s.writeAmplification.push_back(ss(wa));
     }
-    return settings;
+    return ask;
+}
+
+bool ProjectionTab::usedIsSuggested() const {
+    const QString typed = used_->text().trimmed();
+    return typed.isEmpty() || typed == usedSuggested_;
+}
+
+void ProjectionTab::forgetSuggestedUse() {
+    // It was another layout's, or one this layout cannot have: not shown as this one's.
+    if (usedIsSuggested())
+        used_->clear();
+    usedSuggested_.clear();
 }
 
 bool ProjectionTab::recompute() {
-    const LayoutRecord* chosenLayout = chosen();
-    const bool fresh = newLayoutChosen();
-    if (!chosenLayout && !fresh) {
-        showMessage(tr("Choose a layout."));
+    projection_.reset();
+    QString why;
+    auto ask = askOfFields(why);
+    if (!ask) {
+        forgetSuggestedUse();
+        showMessage(why);
         return false;
     }
-    const auto settings = settingsOfFields(chosenLayout);
-    if (!settings)
-        return false;
-    auto request = projectionRequest(*settings);
-    if (!request) {
-        showMessage(fieldError(request.error()));
+    if (usedIsSuggested()) {
+        // A use this layout can hold until one is typed (engine: half its fill ceiling).
+        auto used = suggestedUse(*ask, records());
+        if (!used) {
+            forgetSuggestedUse();
+            showMessage(fieldError(used.error()));
+            return false;
+        }
+        usedSuggested_ = qs(*used);
+        used_->setText(usedSuggested_);
+        ask->settings.used = *used;
+    }
+    // The engine's own path, as `project` takes it: checked, planned, projected.
+    auto plan = planProjection(*ask, records());
+    if (!plan) {
+        showMessage(fieldError(plan.error()));
         return false;
     }
-    auto projection = project(*request);
-    if (!projection) {
-        showMessage(tr("%1 has no capacity model.").arg(qs(chosenLayout->name)));
+    auto projected = projectPlan(*plan);
+    if (!projected) {
+        showMessage(fieldError(projected.error()));
         return false;
     }
-    if (!*projection) {
-        showMessage(fieldError(projection->error()));
-        return false;
-    }
-    const LayoutProjection& p = **projection;
-    // In the unit the sizes were typed in, by the command line's rule: the summary and the axis.
-    const bool binary =
-        projectionInBinaryUnits(fresh ? ss(diskSize_->text()) : std::string(), ss(used_->text()));
+    projection_ = std::move(projected->front());
+    showProjection(*projection_, *plan);
+    return true;
+}
+
+void ProjectionTab::showProjection(const LayoutProjection& p, const ProjectionPlan& plan) {
+    const bool binary = plan.binaryUnits;
+    const unsigned years = plan.request.years;
     charts::buildProjectionChart(*plot_, p, binary);
     plot_->replot();
 
@@ -331,10 +518,9 @@ bool ProjectionTab::recompute() {
                       (p.capacityGiven ? tr(" (given)") : QString()))
                  .arg(p.ceilingFraction * 100.0, 0, 'f', 0)
                  .arg(bytes(p.ceilingBytes))
-                 .arg(p.ceilingMonth
-                          ? tr("the ceiling is passed in month %1 without expansion")
-                                .arg(*p.ceilingMonth)
-                          : tr("the ceiling is not passed within %1 years").arg(request->years));
+                 .arg(p.ceilingMonth ? tr("the ceiling is passed in month %1 without expansion")
+                                           .arg(*p.ceilingMonth)
+                                     : tr("the ceiling is not passed within %1 years").arg(years));
     for (const auto& e : p.expansions) {
         QString line = tr("%1: %2 disk(s) a step, %3 disk(s) bought")
                            .arg(qs(expansionKindName(e.kind)))
@@ -351,6 +537,8 @@ bool ProjectionTab::recompute() {
     if (p.capacityGiven)
         for (const auto& note : p.notes)
             lines << qs(note);
+    if (p.wholeDiskCapacity)
+        lines << qs(display::underprovisioned(p, binary));
     if (p.wear) {
         const auto& w = *p.wear;
         QString line =
@@ -369,10 +557,9 @@ bool ProjectionTab::recompute() {
         lines << line + ".";
     }
     if (p.cost)
-        lines << qs(display::horizonCost(*p.cost, request->years));
+        lines << qs(display::horizonCost(*p.cost, years));
     summary_->setText(lines.join("\n"));
     risk_->setText(p.risk ? tr("Risk: %1").arg(qs(riskStatement(*p.risk, binary))) : QString());
-    return true;
 }
 
 } // namespace lb::gui

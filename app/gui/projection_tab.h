@@ -1,16 +1,23 @@
-// The Projection tab: a five-year projection (engine/capacity/projection.h) of one layout of the
-// open database — usable capacity, projected use, the fill ceiling and the expansion steps of the
-// first path that keeps up, drawn by the shared chart code (reports/charts.h) — with a summary of
-// the month the ceiling is passed, the expansion paths and SSD wear. An imported layout, whose
-// disks are unknown, is projected against the usable capacity typed for it (the command line's
-// --capacity LAYOUT=SIZE). "New layout…" projects one that does not exist yet from its kind,
-// disks and disk size (`project --kind K --disks N --disk-size S`). Sizes are said in TiB when
-// they were typed in TiB, as the command line says them. Computed on the GUI thread: a
-// projection is a few hundred small calculations.
+// The Projection tab: a five-year projection (engine/capacity/projection.h) of one layout —
+// usable capacity, projected use, the fill ceiling and the expansion steps of the first path
+// that keeps up, drawn by the shared chart code (reports/charts.h) — with a summary of the month
+// the ceiling is passed, the expansion paths, underprovisioning and SSD wear.
+//
+// The layouts offered are the engine's (projectableLayouts): the open database's with their disks
+// recorded or imported, then the open scenario's whose disks are known; "New layout…" projects one
+// that does not exist yet (`project --kind K --disks N --disk-size S --underprovision F`, a guest
+// with its inner md kind and pool). The tab opens on the first layout whose disks are known, its
+// own kind, disks, sizes and partitions shown (greyed: they are its record's), with a use it can
+// hold (suggestedUse) until one is typed. An imported layout takes its usable capacity (the
+// command line's --capacity LAYOUT=SIZE) or its disks (--imported-disks LAYOUT=KIND,DISKS,...).
+// Every figure comes from planProjection and projectPlan, as `project` gets them; sizes are said
+// in TiB when they were typed in TiB. Computed on the GUI thread: a projection is a few hundred
+// small calculations.
 #pragma once
 
 #include "engine/capacity/drive_catalog.h"
 #include "engine/capacity/projection.h"
+#include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
 #include "engine/workbench.h"
 
@@ -34,29 +41,40 @@ class ProjectionTab : public QWidget {
 public:
     explicit ProjectionTab(QWidget* parent = nullptr);
 
-    // The layouts of the open database; those whose spec gives kind and disk sizes and the
-    // imported ones are offered, then "New layout…". Recomputes.
+    // The layouts of the open database. Recomputes.
     void setLayouts(const std::vector<LayoutRecord>& layouts);
+    // The open scenario, whose layouts with known disks are offered after the database's.
+    // Recomputes.
+    void setScenario(const Scenario& scenario);
     // Replaces the drive catalog (the app loads data/drives.toml when it was built with one).
     void setCatalog(const DriveCatalog& catalog);
 
     // Recomputes from the inputs; false (and the reason in the summary) when they are not valid.
     bool recompute();
+    // The projection shown, as the engine made it; none when the inputs are not valid.
+    const std::optional<LayoutProjection>& projection() const { return projection_; }
 
     QCustomPlot* plot() const { return plot_; }
     QComboBox* layoutBox() const { return layout_; }
     // Chooses "New layout…" in the layout box: the kind, disks and disk size below describe it.
     void chooseNewLayout();
     bool newLayoutChosen() const;
-    // The new layout's kind (every kind with a capacity model), disks and disk size ("500G",
-    // "4TiB", or one per disk; empty: the drive's capacity); disabled for a stored layout.
+    // The layout's kind (every kind with a capacity model, and guest), the guest's inner md kind
+    // and pool, its disks, disk size ("500G", "4TiB", or one per disk; empty: the drive's
+    // capacity) and the fraction of each disk partitioned ("80%" or 0.8): typed for a new layout,
+    // the chosen layout's own (disabled) for a stored or scenario one, hidden for an imported one.
     QComboBox* kindBox() const { return kind_; }
+    QComboBox* innerBox() const { return inner_; }
+    QComboBox* guestPoolBox() const { return guestPool_; }
     QSpinBox* disksBox() const { return disks_; }
     QLineEdit* diskSizeEdit() const { return diskSize_; }
+    QLineEdit* underprovisionEdit() const { return underprovision_; }
     QComboBox* driveBox() const { return drive_; }
     QLineEdit* usedEdit() const { return used_; }
-    // The usable capacity of the chosen layout when it is imported; disabled otherwise.
+    // The usable capacity, or the disks (KIND,DISKS[,SIZE][,PARTITIONED]), of the chosen layout
+    // when it is imported; hidden otherwise.
     QLineEdit* capacityEdit() const { return capacity_; }
+    QLineEdit* importedDisksEdit() const { return importedDisks_; }
     QLineEdit* growthEdit() const { return growth_; }
     QLineEdit* hostWritesEdit() const { return hostWrites_; }
     QLineEdit* priceEdit() const { return price_; }
@@ -65,34 +83,66 @@ public:
     QLabel* summary() const { return summary_; }
     // The chance of losing the data over the horizon, as the engine states it; empty without one.
     QLabel* riskLabel() const { return risk_; }
+    // True when the field's row is shown.
+    bool rowShown(QWidget* field) const;
 
 private:
     QFormLayout* makeLayoutFields();
     QFormLayout* makeNewLayoutFields();
     QFormLayout* makeDriveFields();
-    // The projection's settings as the fields say them; none, with the reason shown, when an
-    // imported layout has no capacity typed.
-    std::optional<ProjectionSettings> settingsOfFields(const LayoutRecord* chosenLayout);
-    void showMessage(const QString& text);
-    // The chosen layout, or none.
-    const LayoutRecord* chosen() const;
-    // Shows the capacity typed for the chosen layout; what only disks give is off for an
-    // imported one.
+    void connectFields();
+    // Offers the engine's projectable layouts of the database and the scenario, keeping the
+    // choice when it is still offered, else opening on the first whose disks are known.
+    void offerLayouts();
+    // The chosen layout, or none ("New layout…").
+    const ProjectableLayout* chosen() const;
+    bool chosenImported() const;
+    // Shows the chosen layout's fields: a new layout's as typed, a stored one's own, an imported
+    // one's capacity and disks as typed for it.
     void layoutChosen();
-    // The chosen layout's projection under `request`; none when it has no capacity model.
-    std::optional<Expected<LayoutProjection>> project(const ProjectionRequest& request) const;
+    void showLayoutFields(const LayoutFields& fields, bool editable);
+    LayoutFields typedLayoutFields() const;
+    void showRows();
+    // What the fields ask, as `project` would be asked it; none, with the reason in `why`, when
+    // an imported layout has neither capacity nor disks typed or the underprovision is not a
+    // fraction.
+    std::optional<ProjectionAsk> askOfFields(QString& why);
+    // The chosen layout's record, as planProjection reads it; none for "New layout…".
+    std::vector<LayoutRecord> records() const;
+    // Price, endurance and wear need disks: off for an imported layout given only its capacity.
+    void enableDriveFields();
+    // "Used now" holds the engine's suggestion (or nothing), not a use the user typed.
+    bool usedIsSuggested() const;
+    void forgetSuggestedUse();
+    void showMessage(const QString& text);
+    void showProjection(const LayoutProjection& p, const ProjectionPlan& plan);
     // An engine error with the field it names said by its widget's label.
     QString fieldError(const Error& error) const;
 
-    std::vector<LayoutRecord> layouts_;         // those offered, in combo order
-    std::map<std::string, QString> capacities_; // typed for imported layouts, by name
+    std::vector<LayoutRecord> stored_;   // the database's layouts
+    std::vector<LayoutRecord> scenario_; // the scenario's, as a campaign records them
+    std::vector<ProjectableLayout> offered_;
+    std::map<std::string, QString> typedCapacities_; // typed for imported layouts, by name
+    std::map<std::string, QString> typedDisks_;      // typed for imported layouts, by name
+    LayoutFields fresh_;     // "New layout…" as typed, while another layout is shown
+    bool freshShown_ = true; // the fields show "New layout…"
+    // The layout the user chose (empty: "New layout…"), kept while it is offered.
+    std::optional<std::string> userChoice_;
+    QString usedSuggested_; // what suggestUse last put in "Used now"
+    std::optional<LayoutProjection> projection_;
     DriveCatalog catalog_;
+    QFormLayout* layoutForm_ = nullptr;
+    QFormLayout* freshForm_ = nullptr;
     QComboBox* layout_ = nullptr;
     QLineEdit* used_ = nullptr;
     QLineEdit* capacity_ = nullptr;
+    QLineEdit* importedDisks_ = nullptr;
     QComboBox* kind_ = nullptr;
+    QComboBox* inner_ = nullptr;
+    QComboBox* guestPool_ = nullptr;
     QSpinBox* disks_ = nullptr;
     QLineEdit* diskSize_ = nullptr;
+    QLineEdit* underprovision_ = nullptr;
     QLineEdit* growth_ = nullptr;
     QSpinBox* years_ = nullptr;
     QComboBox* drive_ = nullptr;

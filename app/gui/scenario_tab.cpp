@@ -275,6 +275,8 @@ void ScenarioTab::validate() {
         lastValid_ = check_.ok();
         emit validityChanged(lastValid_);
     }
+    if (check_.ok())
+        emit scenarioValid();
 }
 
 void ScenarioTab::showProblem(const ScenarioProblem& problem) {

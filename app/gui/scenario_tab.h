@@ -67,6 +67,9 @@ public:
 
 signals:
     void validityChanged(bool valid);
+    // The text was checked and is valid: lastCheck() holds the scenario (the Projection tab
+    // offers its layouts).
+    void scenarioValid();
     void pathChanged(const QString& path);
     // The file buttons; the main window owns the dialogs (File menu too).
     void newRequested();

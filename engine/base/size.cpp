@@ -206,6 +206,55 @@ std::string formatBytes(std::uint64_t bytes, bool binary) {
     return buf;
 }
 
+std::string fractionText(double fraction) {
+    const double percent = fraction * 100.0;
+    if (std::abs(percent - std::round(percent)) < 1e-9)
+        return fixed(std::round(percent), 0) + "%";
+    std::string text = fixed(percent, 6);
+    while (text.back() == '0')
+        text.pop_back();
+    if (text.back() == '.')
+        text.pop_back();
+    return text + "%";
+}
+
+std::string sizeText(std::uint64_t bytes) {
+    struct Unit {
+        std::uint64_t bytes;
+        const char* name;
+        bool decimal;
+    };
+    static constexpr std::array<Unit, 8> units{{{1'000'000'000'000, "T", true},
+                                                {1'000'000'000, "G", true},
+                                                {1'000'000, "M", true},
+                                                {1'000, "K", true},
+                                                {TiB, "TiB", false},
+                                                {GiB, "GiB", false},
+                                                {MiB, "MiB", false},
+                                                {KiB, "KiB", false}}};
+    // The shortest text that is exact: a whole number of a unit, or one decimal of a decimal
+    // unit ("1.1T"), which parseSize reads back exactly; the bytes when nothing is shorter.
+    std::string best = std::to_string(bytes);
+    const auto consider = [&best](std::string text) {
+        if (text.size() < best.size())
+            best = std::move(text);
+    };
+    for (const Unit& u : units) {
+        if (bytes < u.bytes)
+            continue;
+        if (bytes % u.bytes == 0) {
+            consider(std::to_string(bytes / u.bytes) + u.name);
+        } else if (u.decimal && bytes % (u.bytes / 10) == 0) {
+            std::string text = std::to_string(bytes / u.bytes);
+            text += '.';
+            text += std::to_string(bytes % u.bytes / (u.bytes / 10));
+            text += u.name;
+            consider(std::move(text));
+        }
+    }
+    return best;
+}
+
 std::string fixed(double v, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);

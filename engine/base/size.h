@@ -39,9 +39,15 @@ Expected<std::vector<std::uint64_t>> parseDiskSizes(std::string_view list, unsig
 // A fraction as typed: "0.8", or a percentage "80%" / "80 %" (= 0.8). Range checks are the
 // caller's; an error says what was expected.
 Expected<double> parseFraction(std::string_view text);
+// 0.8 -> "80%", 0.875 -> "87.5%": a fraction as the percentage parseFraction reads back.
+std::string fractionText(double fraction);
 
 // 500000000000 -> "500 GB"; binary=true -> "465.66 GiB". For humans only.
 std::string formatBytes(std::uint64_t bytes, bool binary = false);
+// A size as a person types it, exactly, so parseSize reads the same bytes back: 500000000000 ->
+// "500G", 536870912 -> "512MiB", 1100000000000 -> "1.1T"; a size no unit writes in a few digits
+// (500107862016, as lsblk reports a drive) as its bytes.
+std::string sizeText(std::uint64_t bytes);
 std::string formatRate(double bytesPerSecond); // "343.7 MB/s"
 // 2.5, 1 -> "2.5": a number with a fixed count of decimals, as printf's %.*f writes it.
 std::string fixed(double v, int decimals);

@@ -213,7 +213,8 @@ struct ProjectionRequest {
     // The disks of imported layouts, by layout name, as the user says they were: modelled as a
     // built layout's are, so their capacity, expansions, cost and wear are known.
     std::map<std::string, CapacityInput> importedDisks;
-    // The use was typed in a binary unit (1TiB): the answer gives its sizes so too.
+    // A size was typed in a binary unit (the use, 1TiB; a capacity given, nas=3.6TiB; an
+    // imported layout's disks): the answer gives its sizes so too.
     bool binaryUnits = false;
     // The growth fitted to usage samples (the file they came from), or none: typed as a rate.
     std::optional<GrowthFit> fit;

@@ -344,6 +344,12 @@ StoredScenarioSummary summarizeStoredScenario(std::string_view text) {
         if (validThresholds(th))
             out.thresholds = th;
     }
+    out.devices.emplace();
+    if (const toml::array* disks = root["disks"].as_array())
+        for (const auto& d : *disks)
+            if (const toml::table* t = d.as_table())
+                if (auto device = (*t)["device"].value<std::string>())
+                    out.devices->push_back(*device);
     return out;
 }
 

@@ -296,6 +296,9 @@ Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
 struct StoredScenarioSummary {
     std::string description;
     std::optional<Thresholds> thresholds;
+    // The block devices its [[disks]] name ("/dev/sdb", "/dev/disk/by-id/ata-..."), in order;
+    // none when its disks are files or it has none. Unset when the text does not parse.
+    std::optional<std::vector<std::string>> devices;
 };
 StoredScenarioSummary summarizeStoredScenario(std::string_view text);
 

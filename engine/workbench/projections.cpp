@@ -44,11 +44,32 @@ Expected<void> readGrowthAndUse(const ProjectionSettings& s, ProjectionRequest& 
 
 } // namespace
 
+namespace {
+
+// A size of the settings was typed in a binary unit: the use, a capacity given ("nas=3.6TiB"),
+// an imported layout's disks ("nas=zfs-raidz2,10,4TiB").
+bool typedInBinary(const ProjectionSettings& s) {
+    const auto afterName = [](const std::string& text, std::size_t eq) {
+        return eq == std::string::npos ? std::string_view() : std::string_view(text).substr(eq + 1);
+    };
+    if (projectionInBinaryUnits("", s.used))
+        return true;
+    for (const auto& c : s.capacities) // a name may hold '=': the size follows the last
+        if (projectionInBinaryUnits(afterName(c, c.rfind('=')), ""))
+            return true;
+    for (const auto& d : s.importedDisks)
+        if (projectionInBinaryUnits(afterName(d, d.find('=')), ""))
+            return true;
+    return false;
+}
+
+} // namespace
+
 Expected<ProjectionRequest> projectionRequest(const ProjectionSettings& s) {
     ProjectionRequest r;
     LB_TRY_VOID(readGrowthAndUse(s, r));
-    // The use is the one size every projection has: its unit is the answer's (as `project`'s).
-    r.binaryUnits = projectionInBinaryUnits("", s.used);
+    // The answer is in the unit the sizes were typed in (as `project`'s): TiB in, TiB out.
+    r.binaryUnits = typedInBinary(s);
     if (s.years < 1 || s.years > 50)
         return badInput("years: must be 1 to 50");
     r.years = s.years;
@@ -357,14 +378,10 @@ std::optional<Expected<LayoutProjection>> projectStoredLayout(const LayoutRecord
 
 namespace {
 
-// The stored layouts of an ask, each with what it is projected from.
-Expected<void> planStored(const ProjectionAsk& ask, Store* store, ProjectionPlan& plan) {
-    std::vector<LayoutRecord> records;
-    for (const auto& name : ask.stored) {
-        assert(store && "a projection of stored layouts needs the store");
-        LB_TRY(record, storedLayout(*store, name));
-        records.push_back(std::move(record));
-    }
+// The stored layouts of an ask (`records`, in the order asked), each with what it is projected
+// from.
+Expected<void> planStored(const ProjectionAsk& ask, const std::vector<LayoutRecord>& records,
+                          ProjectionPlan& plan) {
     LB_TRY(coverage,
            projectionCoverage(records, plan.request.givenCapacity, plan.request.importedDisks));
     plan.coverage = std::move(coverage);
@@ -418,12 +435,17 @@ std::optional<ProjectionMisfit> projectionMisfit(const ProjectionRequest& r,
     return std::nullopt;
 }
 
-Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
+namespace {
+
+// The plan of an ask whose stored layouts are `records`, in the order asked.
+Expected<ProjectionPlan> planOf(const ProjectionAsk& ask,
+                                const std::vector<LayoutRecord>& records) {
     ProjectionPlan plan;
     LB_TRY(request, projectionRequest(ask.settings));
     plan.request = std::move(request);
-    plan.binaryUnits = projectionInBinaryUnits(ask.hypothetical.diskSize, ask.settings.used);
-    LB_TRY_VOID(planStored(ask, store, plan));
+    plan.binaryUnits =
+        plan.request.binaryUnits || projectionInBinaryUnits(ask.hypothetical.diskSize, "");
+    LB_TRY_VOID(planStored(ask, records, plan));
     if (plan.misfit)
         return plan;
     if (!ask.hypothetical.kinds.empty()) {
@@ -441,6 +463,28 @@ Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) 
         projected.push_back(in.name);
     LB_TRY_VOID(checkWriteAmplificationLayouts(plan.request.writeAmplification, projected));
     return plan;
+}
+
+} // namespace
+
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
+    std::vector<LayoutRecord> records;
+    for (const auto& name : ask.stored) {
+        assert(store && "a projection of stored layouts needs the store");
+        LB_TRY(record, storedLayout(*store, name));
+        records.push_back(std::move(record));
+    }
+    return planOf(ask, records);
+}
+
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
+                                        const std::vector<LayoutRecord>& records) {
+    std::vector<LayoutRecord> asked;
+    for (const auto& name : ask.stored) {
+        LB_TRY(record, projectedLayout(records, "layout", name));
+        asked.push_back(*record);
+    }
+    return planOf(ask, asked);
 }
 
 Expected<std::vector<LayoutProjection>> projectPlan(const ProjectionPlan& plan) {

@@ -81,6 +81,8 @@ hypotheticalLayouts(const HypotheticalLayoutSettings& settings, const std::optio
 
 // The unit a projection answers in: binary (TiB) when the disk size or the use was typed in a
 // binary unit ("4TiB", "900gib"), decimal (TB, as drives are sold) otherwise. TiB in, TiB out.
+// projectionRequest also reads the capacities and imported layouts' disks given
+// (ProjectionRequest::binaryUnits), and planProjection the new layouts' disk size.
 bool projectionInBinaryUnits(std::string_view diskSize, std::string_view used);
 
 // "nas=12T", "old=3.6TiB" (LAYOUT=SIZE, the size as engine/base/size.h reads a drive's) -> usable
@@ -194,6 +196,11 @@ struct ProjectionPlan {
 // project), write-amplification (for a layout not projected). `store` is read only for
 // `ask.stored`, and must be given when that is not empty.
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store);
+// The same with the stored layouts read from `records` instead of a store (the Projection tab
+// holds its layouts, the scenario's among them): a name of `ask.stored` not among them is bad
+// input naming the field `layout`.
+Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
+                                        const std::vector<LayoutRecord>& records);
 
 // Each layout of the plan projected, in order; bad input when the plan has a misfit, or naming
 // the field the projection rejects (a disk size the layout cannot take is the catalog drive's,

@@ -66,13 +66,49 @@ TEST_F(ImportedProjection, ReportProjectsImportedLayoutsAgainstTheCapacityGiven)
     EXPECT_EQ(j["projections"][1]["usable_bytes"], 3958241859993ULL); // 3.6 * 2^40, rounded down
     EXPECT_EQ(j["projections"][1]["ceiling_month"], 0); // 5 TB is past 90 % of 3.96 TB already
 
+    // A capacity typed in TiB: the report's sizes in TiB (ReportSaysTheSizesInTheUnitGiven).
     const std::string text = reportText();
     const auto section = text.find("## Capacity projection");
     ASSERT_NE(section, std::string::npos) << text;
-    EXPECT_NE(text.find("| bare-metal | 12.00 TB (given) |", section), std::string::npos)
+    EXPECT_NE(text.find("| bare-metal | 10.91 TiB (given) |", section), std::string::npos)
         << text.substr(section, 1500);
     EXPECT_NE(text.find("disks are unknown", section), std::string::npos)
         << text.substr(section, 1500);
+}
+
+// The unit the user gave, as the README promises (issue 41, item 6): a capacity or an imported
+// layout's disks typed in TiB give TiB, though the use was typed in TB; in TB, TB.
+TEST_F(ImportedProjection, ReportAndProjectSayTheSizesInTheUnitGiven) {
+    auto r = report({"--used", "1T", "--growth", "30%", "--capacity", "guest=3.6TiB", "--capacity",
+                     "bare-metal=4T"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::string text = reportText();
+    auto section = text.find("## Capacity projection");
+    ASSERT_NE(section, std::string::npos) << text;
+    EXPECT_NE(text.find("| guest | 3.60 TiB (given) |", section), std::string::npos)
+        << text.substr(section, 800);
+    EXPECT_NE(text.find("from 931.32 GiB in use", section), std::string::npos)
+        << text.substr(section, 800);
+    EXPECT_EQ(text.find(" TB (given)"), std::string::npos) << text.substr(section, 800);
+
+    r = report({"--used", "1T", "--growth", "30%", "--capacity", "guest=4T", "--capacity",
+                "bare-metal=4T"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    text = reportText();
+    section = text.find("## Capacity projection");
+    EXPECT_NE(text.find("| guest | 4.00 TB (given) |", section), std::string::npos)
+        << text.substr(section, 800);
+
+    const auto project = lb({"project", "--layout", "guest", "--used", "1T", "--growth", "30%",
+                             "--capacity", "guest=3.6TiB"});
+    ASSERT_EQ(project.exitCode, 0) << project.err;
+    EXPECT_NE(project.out.find("guest: imported, usable 3.60 TiB (given)"), std::string::npos)
+        << project.out;
+    EXPECT_NE(project.out.find("from 931.32 GiB in use"), std::string::npos) << project.out;
+    const auto disks = lb({"project", "--layout", "guest", "--used", "1T", "--growth", "30%",
+                           "--imported-disks", "guest=guest:md-raid6,10,466GiB,80%"});
+    ASSERT_EQ(disks.exitCode, 0) << disks.err;
+    EXPECT_NE(disks.out.find("x 466.00 GiB md-raid6"), std::string::npos) << disks.out;
 }
 
 // TiB in, TiB out: the use typed in TiB gives the report's sizes in TiB (the cost stays per TB).

@@ -2,7 +2,8 @@
 // platform, so fonts and styles render as on a desktop): the fixture database open, the guest
 // compared against the bare metal on the Results tab, the window grabbed to
 // screenshot-main-window.png in the build directory (and the two charts to screenshot-charts.png
-// and screenshot-overhead.png; a new layout projected to screenshot-projection.png; a finished
+// and screenshot-overhead.png; the Projection tab as it opens to screenshot-projection-opened.png
+// and a new layout projected to screenshot-projection.png; a finished
 // campaign to screenshot-campaign.png).
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_tab.h"
@@ -96,9 +97,14 @@ private slots:
         const QPixmap overhead = w.grab();
         QVERIFY(overhead.save(dirOut + QStringLiteral("/screenshot-overhead.png")));
         QVERIFY2(distinctColours(overhead.toImage()) > 20, "the overhead chart looks blank");
-        // A layout that does not exist yet, projected: ten 4 TiB disks in RAIDZ2, 10 TiB used.
+        // The Projection tab as it opens: the first layout whose disks are known (the embedded
+        // scenario's raidz1; the fixture's are imported), its own fields and a use it can hold.
         ProjectionTab* projection = w.projectionTab();
         w.tabs()->setCurrentWidget(projection);
+        QTest::qWait(300);
+        QVERIFY2(projection->projection(), qPrintable(projection->summary()->text()));
+        QVERIFY(w.grab().save(dirOut + QStringLiteral("/screenshot-projection-opened.png")));
+        // A layout that does not exist yet, projected: ten 4 TiB disks in RAIDZ2, 10 TiB used.
         projection->chooseNewLayout();
         projection->kindBox()->setCurrentText(QStringLiteral("zfs-raidz2"));
         projection->disksBox()->setValue(10);

@@ -949,7 +949,7 @@ TEST(Report, SummaryBlockOpensTheReport) {
               std::string::npos)
         << md.substr(summary, 2000);
     // Without a drive there is no price: the column says so.
-    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no --drive or --price given)"),
+    EXPECT_NE(renderMarkdown(gather()).find("cost per usable TB (no drive or price given)"),
               std::string::npos);
 }
 
