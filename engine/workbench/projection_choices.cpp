@@ -78,8 +78,10 @@ Expected<std::string> suggestedUse(const ProjectionAsk& ask,
     ProjectionAsk bare;
     bare.stored = ask.stored;
     bare.hypothetical = ask.hypothetical;
-    bare.settings.used = "0";
-    bare.settings.growth = "0%";
+    // Moved in, not assigned from a literal: GCC 12 at -O3 takes operator=(const char*) on a
+    // default string for an overlapping copy, -Wrestrict's false alarm (GCC bug 105329).
+    bare.settings.used = std::string("0");
+    bare.settings.growth = std::string("0%");
     bare.settings.years = 1;
     bare.settings.drive = ask.settings.drive;
     bare.settings.capacities = ask.settings.capacities;
