@@ -3,6 +3,7 @@
 #include "engine/build/layout_spec.h"
 #include "engine/capacity/projection.h"
 #include "engine/workbench.h"
+#include "tests/support/capacity_input.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -11,15 +12,9 @@
 namespace lb {
 namespace {
 
-constexpr std::uint64_t GB = 1000ULL * 1000 * 1000;
-constexpr std::uint64_t TB = 1000 * GB;
-
-CapacityInput layout(LayoutKind kind, unsigned disks, std::uint64_t size) {
-    CapacityInput in;
-    in.kind = kind;
-    in.diskBytes.assign(disks, size);
-    return in;
-}
+using test::GB;
+using test::layout;
+using test::TB;
 
 // Samsung 860 EVO 500GB as the catalog lists it: 300 TBW, illustrative $60.
 Drive evo860() {

@@ -6,6 +6,7 @@
 #include "engine/capacity/risk.h"
 #include "engine/capacity/risk_chain.h"
 #include "engine/workbench.h"
+#include "tests/support/capacity_input.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -13,15 +14,9 @@
 namespace lb {
 namespace {
 
-constexpr std::uint64_t GB = 1000ULL * 1000 * 1000;
-constexpr std::uint64_t TB = 1000 * GB;
-
-CapacityInput layout(LayoutKind kind, unsigned disks, std::uint64_t size) {
-    CapacityInput in;
-    in.kind = kind;
-    in.diskBytes.assign(disks, size);
-    return in;
-}
+using test::GB;
+using test::layout;
+using test::TB;
 
 Drive catalogDrive() {
     Drive d;
