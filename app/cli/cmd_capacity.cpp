@@ -17,19 +17,19 @@ namespace lb::cli {
 namespace {
 
 // The capacity model's fields, as this command's flags.
-constexpr std::array<FieldFlag, 12> capacityFlags{
-    {{"kind", "--kind"},
-     {"inner", "--inner"},
-     {"guest-pool", "--guest-pool"},
-     {"disks", "--disks"},
-     {"disk-size", "--disk-size"},
-     {"recordsize", "--recordsize"},
-     {"ashift", "--ashift"},
-     {"underprovision", "--underprovision"},
-     {"chunk", "--chunk"},
-     {"vdevs", "--vdevs"},
-     {"draid", "--kind"},
-     {"raidz-expanded-from", "--raidz-expanded-from"}}};
+constexpr std::array<FieldFlag, 13> capacityFlags{{{"kind", "--kind"},
+                                                   {"inner", "--inner"},
+                                                   {"guest-pool", "--guest-pool"},
+                                                   {"disks", "--disks"},
+                                                   {"disk-size", "--disk-size"},
+                                                   {"recordsize", "--recordsize"},
+                                                   {"ashift", "--ashift"},
+                                                   {"underprovision", "--underprovision"},
+                                                   {"chunk", "--chunk"},
+                                                   {"vdevs", "--vdevs"},
+                                                   {"draid", "--kind"},
+                                                   {"raidz-expanded-from", "--raidz-expanded-from"},
+                                                   {"special", "--special"}}};
 
 struct CapacityOptions {
     std::string kind;
@@ -41,7 +41,8 @@ struct CapacityOptions {
     unsigned vdevs = 1;
     unsigned raidzExpandedFrom = 0;
     std::string zfsDevices = "whole-disk";
-    std::string inner;                    // --kind guest: the layout passed to the guest
+    std::string special; // ZFS: the special vdev's disk sizes, one per disk (two or more: a mirror)
+    std::string inner;   // --kind guest: the layout passed to the guest
     std::string guestPool = "zfs-stripe"; // --kind guest: the pool the guest makes of it
     bool explain = false;                 // --explain: what each column counts
 };
@@ -63,6 +64,10 @@ nlohmann::json toJson(std::string_view kind, std::size_t disks, const CapacityIn
             {"reserved_bytes", c.reservedBytes},
             {"spare_bytes", c.spareBytes},
             {"pool_size_bytes", c.poolSizeBytes},
+            {"special_pool_size_bytes", c.specialPoolSizeBytes},
+            {"special_bytes", c.specialBytes},
+            {"special_fault_tolerance",
+             c.specialFaultTolerance ? nlohmann::json(*c.specialFaultTolerance) : nullptr},
             {"vdevs", in.vdevs},
             {"recordsize_bytes", in.recordsizeBytes},
             {"ashift", in.ashift},
@@ -101,6 +106,16 @@ Expected<std::pair<std::vector<LayoutKind>, DraidShape>> kindsOf(const CapacityO
                     "draid1:2d:5c:0s");
 }
 
+// --special: the sizes of the special vdev's disks, comma-separated; none without it.
+Expected<std::vector<std::uint64_t>> specialSizes(const CapacityOptions& o) {
+    if (o.special.empty())
+        return std::vector<std::uint64_t>{};
+    auto sizes = parseDiskSizes(o.special, 0);
+    if (!sizes)
+        return badInput("--special: " + sizes.error().message);
+    return sizes;
+}
+
 CapacityInput capacityInput(LayoutKind kind, const std::vector<std::uint64_t>& sizes,
                             std::uint64_t record, const DraidShape& draid,
                             const CapacityOptions& o) {
@@ -127,6 +142,7 @@ std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
             std::to_string(c.faultTolerance) + " disk" + (c.faultTolerance == 1 ? "" : "s"),
             formatBytes(c.mixedSizeWasteBytes),
             formatBytes(c.spareBytes),
+            formatBytes(c.specialBytes),
             formatBytes(c.parityBytes),
             formatBytes(c.paddingBytes),
             formatBytes(c.slopBytes),
@@ -134,22 +150,23 @@ std::vector<std::string> tableRow(const CapacityInput& in, const Capacity& c) {
             formatBytes(c.reservedBytes)};
 }
 
-// What raw holds beyond usable, so that a row adds up: mixed-size waste and dRAID spares next to
-// usable (kept when the terminal is narrow), then parity, padding, slop, unpartitioned and
-// reserved space. A column that holds nothing in any row is left out first.
+// What raw holds beyond usable, so that a row adds up: mixed-size waste, dRAID spares and a
+// special vdev next to usable (kept when the terminal is narrow), then parity, padding, slop,
+// unpartitioned and reserved space. A column that holds nothing in any row is left out first.
 display::Table capacityTable(const std::vector<std::vector<std::string>>& rows) {
     const std::vector<std::string> header{
-        "kind",   "disks",  "raw",     "usable", "data eff.",     "tolerates", "mixed sizes",
-        "spares", "parity", "padding", "slop",   "unpartitioned", "reserved"};
+        "kind",   "disks",   "raw",    "usable",  "data eff.", "tolerates",     "mixed sizes",
+        "spares", "special", "parity", "padding", "slop",      "unpartitioned", "reserved"};
     constexpr std::size_t firstSpace = 6; // "mixed sizes"
+    constexpr std::size_t whereAny = 3;   // mixed sizes, spares, special: only where any
     std::vector<bool> empty(header.size(), true);
     for (const auto& cells : rows)
         for (std::size_t i = firstSpace; i < header.size(); ++i)
             empty[i] = empty[i] && cells[i] == formatBytes(0);
     std::vector<std::size_t> shown;
     for (std::size_t i = 0; i < header.size(); ++i)
-        if (i < firstSpace || !empty[i] || i >= firstSpace + 2)
-            shown.push_back(i); // the usual parts stay, at 0 B too; waste and spares where any
+        if (i < firstSpace || !empty[i] || i >= firstSpace + whereAny)
+            shown.push_back(i); // the usual parts stay, at 0 B too; the rest where any
     std::vector<std::string> headers, nothing;
     for (const auto i : shown) {
         headers.push_back(header[i]);
@@ -209,6 +226,9 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
     auto kinds = kindsOf(o, sizes->size());
     if (!kinds)
         return report(kinds.error());
+    auto special = specialSizes(o);
+    if (!special)
+        return report(special.error());
     if (o.zfsDevices != "whole-disk" && o.zfsDevices != "as-is")
         return report(
             Error::badInput("--zfs-devices: whole-disk or as-is, not '" + o.zfsDevices + "'"));
@@ -223,6 +243,7 @@ int runCapacity(const Globals& g, const CapacityOptions& o) {
                 : Expected<CapacityInput>(capacityInput(kind, *sizes, *record, kinds->second, o));
         if (!in)
             return report(in.error(), capacityFlags);
+        in->specialDiskBytes = *special;
         auto c = computeCapacity(*in);
         if (!c) {
             if (kinds->first.size() == 1)
@@ -283,6 +304,9 @@ void addCapacity(CLI::App& app, Globals& g, Action& action) {
         ->capture_default_str();
     sub->add_option("--raidz-expanded-from", opts->raidzExpandedFrom,
                     "RAIDZ created with this many disks, then expanded (OpenZFS 2.3) to --disks");
+    sub->add_option("--special", opts->special,
+                    "ZFS: the special vdev's disk sizes, one per disk (256G,256G: a mirror; one "
+                    "size: a single device, which the pool cannot lose)");
     sub->add_flag("--explain", opts->explain, "Say under the table what each column counts");
     sub->add_option("--zfs-devices", opts->zfsDevices,
                     "whole-disk: Linux OpenZFS partitions each disk (GPT, 8 MiB partition 9); "

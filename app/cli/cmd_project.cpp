@@ -167,6 +167,7 @@ nlohmann::json riskJson(const std::optional<RiskEstimate>& risk, bool binary) {
     nlohmann::json groups = nlohmann::json::array();
     for (const auto& g : r.groups)
         groups.push_back({{"disks", g.disks},
+                          {"special", g.special},
                           {"tolerates", g.tolerates},
                           {"member_bytes", g.memberBytes},
                           {"rebuild_bytes", g.rebuildBytes},

@@ -145,6 +145,15 @@ int runRun(const Globals& g, const RunOptions& o) {
 }
 
 // One layout of the dry run: its plan's parts, text and JSON.
+// What the layout's plan warns of, every part's.
+nlohmann::json planWarnings(const DryRunLayout& l) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& part : l.parts)
+        for (const auto& w : part.warnings)
+            out.push_back(w);
+    return out;
+}
+
 nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
     nlohmann::json steps = nlohmann::json::array();
     text << "== layout " << l.layout->name << " (" << layoutKindName(l.layout->kind)
@@ -259,6 +268,7 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"baseline", l.layout->baseline},
                        {"workdir", l.parts.back().workdir},
                        {"steps", steps},
+                       {"warnings", planWarnings(l)},
                        {"precondition",
                         l.precondition ? nlohmann::json(*l.precondition) : nlohmann::json(nullptr)},
                        {"workloads", workloads}});

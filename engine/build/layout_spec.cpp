@@ -32,12 +32,45 @@ json exportSpec(const ScenarioExport& e) {
         ex["iscsi"] = {{"target", enumName(*e.iscsi)}, {"lun", e.lun},
                        {"lun_bytes", e.lunSizeBytes},  {"iqn", e.iqn},
                        {"portal_port", e.portalPort},  {"chap", !e.chapUser.empty()}};
+    if (e.iscsi && e.writeCache)
+        ex["iscsi"]["write_cache"] = *e.writeCache;
     if (e.nfs)
         ex["nfs"] = {{"server", enumName(*e.nfs)},
                      {"options", e.nfsOptions},
                      {"versions", e.nfsVersions},
                      {"clients", e.nfsClients}};
     return ex;
+}
+
+// The size of a named disk: a file's from the scenario, a device's as lsblk gave it.
+std::uint64_t diskBytesOf(const Scenario& s, const std::string& name,
+                          const std::map<std::string, std::uint64_t>& deviceBytes) {
+    const ScenarioDisk* disk = s.disk(name);
+    const auto it = deviceBytes.find(disk->device);
+    return disk->device.empty() || it == deviceBytes.end() ? disk->sizeBytes : it->second;
+}
+
+// A ZFS layout's log, cache and special vdevs (the special's sizes, which the capacity model
+// takes), and the dataset's write path.
+void addZfsAux(json& spec, const Scenario& s, const ScenarioZfsAux& aux,
+               const std::map<std::string, std::uint64_t>& deviceBytes) {
+    // The defaults are left unsaid, as the specs stored before these keys were.
+    if (aux.sync != ZfsSync::Standard)
+        spec["sync"] = enumName(aux.sync);
+    if (aux.logbias != ZfsLogbias::Latency)
+        spec["logbias"] = enumName(aux.logbias);
+    if (!aux.log.empty())
+        spec["log"] = aux.log;
+    if (!aux.cache.empty())
+        spec["cache"] = aux.cache;
+    if (aux.special.empty())
+        return;
+    json bytes = json::array();
+    for (const auto& d : aux.special)
+        bytes.push_back(diskBytesOf(s, d, deviceBytes));
+    spec["special"] = aux.special;
+    spec["special_disk_bytes"] = bytes;
+    spec["special_small_blocks"] = aux.specialSmallBlocksBytes;
 }
 
 } // namespace
@@ -47,10 +80,7 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
     json disks = json::array(), bytes = json::array();
     for (const auto& d : l.disks) {
         disks.push_back(d);
-        const ScenarioDisk* disk = s.disk(d);
-        const auto it = deviceBytes.find(disk->device);
-        bytes.push_back(disk->device.empty() || it == deviceBytes.end() ? disk->sizeBytes
-                                                                        : it->second);
+        bytes.push_back(diskBytesOf(s, d, deviceBytes));
     }
     json spec{{"kind", layoutKindName(l.kind)},
               {"baseline", l.baseline},
@@ -89,6 +119,7 @@ std::string layoutSpecJson(const Scenario& s, const ScenarioLayout& l,
             const bool devices = first && !first->device.empty();
             const bool linux = s.host.os.value_or(TargetOs::Linux) == TargetOs::Linux;
             spec["zfs_devices"] = devices && linux ? "whole-disk" : "as-is";
+            addZfsAux(spec, s, l.zfsAux, deviceBytes);
         }
     }
     return dumpJson(spec);
@@ -145,6 +176,12 @@ std::optional<CapacityInput> capacityInputFromSpec(const std::string& specJson,
         in.draid.data = it->value("data", 0U);
         in.draid.spares = it->value("spares", 0U);
     }
+    if (auto it = spec.find("special_disk_bytes"); it != spec.end() && it->is_array())
+        for (const auto& d : *it) {
+            if (!d.is_number_unsigned())
+                return std::nullopt;
+            in.specialDiskBytes.push_back(d.get<std::uint64_t>());
+        }
     // Layouts stored before the key was written were modelled with the devices as they are.
     in.zfsWholeDiskLabel = spec.value("zfs_devices", std::string("as-is")) == "whole-disk";
     if (md != spec.end() && md->is_object()) {

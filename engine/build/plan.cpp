@@ -3,6 +3,7 @@
 #include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/build/serve.h"
+#include "engine/capacity/capacity.h"
 
 #include <algorithm>
 #include <cctype>
@@ -122,6 +123,24 @@ std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string
     }
 }
 
+std::vector<std::string> auxVdevSpec(const AuxVdevPaths& aux) {
+    std::vector<std::string> out;
+    // A class of several devices is a mirror; the cache never is (its loss loses nothing).
+    const auto add = [&out](const char* keyword, const std::vector<std::string>& paths,
+                            bool mirrored) {
+        if (paths.empty())
+            return;
+        out.emplace_back(keyword);
+        if (mirrored && paths.size() > 1)
+            out.emplace_back("mirror");
+        out.insert(out.end(), paths.begin(), paths.end());
+    };
+    add("log", aux.log, true);
+    add("cache", aux.cache, false);
+    add("special", aux.special, true);
+    return out;
+}
+
 std::string firstPartition(const std::string& device) {
     return device + (!device.empty() && std::isdigit(static_cast<unsigned char>(device.back()))
                          ? "p1"
@@ -226,11 +245,31 @@ void planFilesystem(LayoutPlan& plan, const std::string& type, const std::string
     plan.workdir = mount;
 }
 
+// The dataset's sync, logbias and special_small_blocks where the layout sets them (zfs set takes
+// several at once); they go with the pool.
+void planDatasetProperties(LayoutPlan& plan, const ScenarioLayout& layout) {
+    const ScenarioZfsAux& aux = layout.zfsAux;
+    std::vector<std::string> set{"set"};
+    if (aux.sync != ZfsSync::Standard)
+        set.push_back("sync=" + std::string(enumName(aux.sync)));
+    if (aux.logbias != ZfsLogbias::Latency)
+        set.push_back("logbias=" + std::string(enumName(aux.logbias)));
+    if (aux.specialSmallBlocksBytes != 0)
+        set.push_back("special_small_blocks=" + std::to_string(aux.specialSmallBlocksBytes));
+    if (set.size() == 1)
+        return;
+    set.push_back(layout.pool);
+    plan.steps.push_back({.description = "set the dataset's write path on " + layout.pool,
+                          .command = cmd("zfs", std::move(set)),
+                          .noUndo = "the properties go with the pool"});
+}
+
 // A ZFS pool of the vdevs, mounted at `mount`. With a cold cache the ARC keeps metadata only, so
 // reads come from the vdevs however small the working set (dropping the page cache does not
 // empty the ARC).
 void planPool(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& layout,
-              LayoutKind kind, const std::vector<std::string>& vdevs, const std::string& mount) {
+              LayoutKind kind, const std::vector<std::string>& vdevs, const std::string& mount,
+              const AuxVdevPaths& aux = {}) {
     plan.steps.push_back(mountPoint(plan, mount));
     std::vector<std::string> create{
         "create",   "-f",
@@ -247,8 +286,14 @@ void planPool(LayoutPlan& plan, const Scenario& scenario, const ScenarioLayout& 
     const bool own = kind == layout.kind; // not the guest's stripe on its one disk
     for (auto& v : vdevSpec(kind, vdevs, own ? layout.vdevs : 1, own ? layout.draid : DraidShape{}))
         create.push_back(std::move(v));
+    for (auto& v : auxVdevSpec(aux))
+        create.push_back(std::move(v));
     plan.steps.push_back({"create pool " + layout.pool, cmd("zpool", std::move(create)),
                           cmd("zpool", {"destroy", "-f", layout.pool})});
+    // A special class of one device is the pool's weakest part.
+    if (layout.zfsAux.special.size() == 1)
+        plan.warnings.push_back(singleSpecialWarning());
+    planDatasetProperties(plan, layout);
     plan.workdir = mount;
 }
 
@@ -521,7 +566,16 @@ Expected<LayoutPlan> planLayout(const Scenario& scenario, const ScenarioLayout& 
     }
     if (layout.inner) // a pool on an md array: the array is its one vdev
         *members = {planMdArray(plan, layout, *layout.inner, *members, *spares)};
-    planPool(plan, scenario, layout, layout.kind, *members, mount);
+    AuxVdevPaths aux;
+    for (auto [names, paths] :
+         {std::pair{&layout.zfsAux.log, &aux.log}, std::pair{&layout.zfsAux.cache, &aux.cache},
+          std::pair{&layout.zfsAux.special, &aux.special}}) {
+        auto planned = planDisks(plan, scenario, layout, *names, deviceBytes);
+        if (!planned)
+            return fail(planned.error());
+        *paths = std::move(*planned);
+    }
+    planPool(plan, scenario, layout, layout.kind, *members, mount, aux);
     return withExport(std::move(plan), scenario, layout);
 }
 
@@ -575,6 +629,8 @@ std::string undoText(const PlanStep& step) {
 
 std::string describePlan(const LayoutPlan& plan) {
     std::string out;
+    for (const auto& w : plan.warnings)
+        out += "  warning: " + w + "\n";
     int n = 0;
     for (const auto& s : plan.steps)
         out += "  " + std::to_string(++n) + ". " + s.command.toUserOutput() +

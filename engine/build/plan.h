@@ -40,8 +40,8 @@ planParts(const Scenario& scenario, const ScenarioLayout& layout,
 // "no undo: <why>" for a step that has none.
 std::string undoText(const PlanStep& step);
 
-// A plan as text, one numbered line per step and its undo (or why it has none) under it: what
-// `layoutbench plan` prints. Masked arguments stay masked.
+// A plan as text, its warnings first, then one numbered line per step and its undo (or why it
+// has none) under it: what `layoutbench plan` prints. Masked arguments stay masked.
 std::string describePlan(const LayoutPlan& plan);
 
 // What runs a layout's workloads, whose command lines are written for it: the guest's system in a
@@ -61,6 +61,14 @@ Expected<std::vector<std::string>> planDisks(LayoutPlan& plan, const Scenario& s
 // (mirror, raidz, draid kinds), dRAID vdevs spelled with their shape (draid2:4d:8c:1s).
 std::vector<std::string> vdevSpec(LayoutKind kind, const std::vector<std::string>& disks,
                                   unsigned vdevs = 1, DraidShape draid = {});
+
+// The paths of a pool's auxiliary vdevs as planned (devices, their partitions, or files).
+struct AuxVdevPaths {
+    std::vector<std::string> log, cache, special;
+};
+// Their words of `zpool create`, after the data vdevs: "log mirror A B cache C special mirror D
+// E" (a log or special class of one device is that device alone).
+std::vector<std::string> auxVdevSpec(const AuxVdevPaths& aux);
 
 // The first partition of a device as the kernel names it: /dev/sdb1, /dev/nvme0n1p1, /dev/loop3p1.
 std::string firstPartition(const std::string& device);

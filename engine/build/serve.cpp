@@ -121,6 +121,13 @@ PlanStep targetCheck(const ScenarioExport& e) {
                        admin("targetcli", {"/iscsi", "ls"}), checkChangesNothing);
 }
 
+// tgt's caching mode page (SCSI page 8) with the write cache enabled (WCE, 0x04 of its third
+// byte) or not, the rest as tgt's default page: what tgt-admin's write-cache on/off sets.
+std::string tgtCachingModePage(bool writeCache) {
+    return std::string("mode_page=8:0:18:") + (writeCache ? "0x14" : "0x10") +
+           ":0:0xff:0xff:0:0:0xff:0xff:0xff:0xff:0x80:0x14:0:0:0:0:0:0";
+}
+
 void planTgt(LayoutPlan& plan, const ScenarioExport& e, const std::string& backing) {
     auto tgtadm = [&](const std::vector<std::string>& args) { return tgtadmCommand(e, args); };
     const std::string tid = std::to_string(e.tid);
@@ -133,6 +140,12 @@ void planTgt(LayoutPlan& plan, const ScenarioExport& e, const std::string& backi
          tgtadm(
              {"--op", "new", "--mode", "logicalunit", "--tid", tid, "--lun", lun, "-b", backing}),
          tgtadm({"--op", "delete", "--mode", "logicalunit", "--tid", tid, "--lun", lun})});
+    if (e.writeCache)
+        plan.steps.push_back(withoutUndo(
+            std::string("turn the write cache of LUN ") + lun + (*e.writeCache ? " on" : " off"),
+            tgtadm({"--op", "update", "--mode", "logicalunit", "--tid", tid, "--lun", lun,
+                    "--params", tgtCachingModePage(*e.writeCache)}),
+            "it goes with the LUN"));
     if (!e.chapUser.empty()) {
         plan.steps.push_back(
             {"create the CHAP account " + e.chapUser, tgtAccountCommand(e),
@@ -212,6 +225,12 @@ void planLio(LayoutPlan& plan, const ScenarioLayout& layout, const ScenarioExpor
                           admin("targetcli", {store, "create", "name=" + name,
                                               (file ? "file_or_dev=" : "dev=") + backing}),
                           admin("targetcli", {store, "delete", name})});
+    if (e.writeCache)
+        plan.steps.push_back(withoutUndo(
+            std::string("turn the write cache of ") + name + (*e.writeCache ? " on" : " off"),
+            admin("targetcli", {store + "/" + name, "set", "attribute",
+                                std::string("emulate_write_cache=") + (*e.writeCache ? "1" : "0")}),
+            "it goes with the backstore"));
     // The target's undo removes what is made inside it: its LUN, portal, ACLs and CHAP settings.
     plan.steps.push_back({"create target " + e.iqn, admin("targetcli", {"/iscsi", "create", e.iqn}),
                           admin("targetcli", {"/iscsi", "delete", e.iqn})});

@@ -141,7 +141,8 @@ void probeDirectIo(BuiltLayout& built) {
 } // namespace
 
 // What the layout's runs carry about how it was built: its ZFS and what the cache setting means
-// for it, an md array that skipped its initial resync.
+// for it, writes acknowledged before they were safe (dataLossCaveats), an md array that skipped
+// its initial resync.
 void CampaignRunner::noteBuildCaveats(const ScenarioLayout& layout, const Target& target,
                                       BuiltLayout& built) {
     built.zfs = isZfs(layout.kind) || (layout.guest && layout.guest->layout.starts_with("zfs"));
@@ -157,6 +158,10 @@ void CampaignRunner::noteBuildCaveats(const ScenarioLayout& layout, const Target
     if (built.zfs && !scenario_.coldCache)
         built.notes.push_back({MetricNote::Kind::Qualifies, "*",
                                "cache = \"warm\": ZFS reads can come from the ARC"});
+    for (const auto& loss : dataLossCaveats(layout)) {
+        built.caveats.push_back(loss.text);
+        built.notes.push_back({MetricNote::Kind::Qualifies, loss.metrics, loss.text});
+    }
     if (layout.mdKind() && layout.assumeClean) {
         const std::string text = "md array created with --assume-clean: no initial resync, "
                                  "parity not verified before the runs";

@@ -618,6 +618,42 @@ Expected<Breakdown> breakdown(const CapacityInput& in, const std::vector<std::ui
     return isZfs(in.kind) ? zfsBreakdown(in, part) : mdBreakdown(in, part);
 }
 
+// The special class (metadata and small blocks): a top-level vdev of its own, a mirror of its
+// disks or one device, with its own labels, metaslab size and rounding. `zpool list` counts its
+// metaslabs in SIZE; OpenZFS's available space (spa_dspace, hence `zfs list` used + avail and
+// the slop taken from it) is the normal class's alone, so its space is said apart, not added to
+// usable. The layout tolerates the least of its data vdevs' failures and the special mirror's.
+Expected<void> addSpecialClass(Capacity& c, const CapacityInput& in) {
+    if (in.specialDiskBytes.empty())
+        return {};
+    if (!isZfs(in.kind))
+        return badInput("special: only a ZFS pool has a special vdev, not " +
+                        std::string(layoutKindName(in.kind)));
+    CapacityInput special;
+    special.kind = in.specialDiskBytes.size() == 1 ? LayoutKind::ZfsStripe : LayoutKind::ZfsMirror;
+    special.diskBytes = in.specialDiskBytes;
+    special.recordsizeBytes = in.recordsizeBytes;
+    special.ashift = in.ashift;
+    special.underprovision = in.underprovision;
+    special.zfsWholeDiskLabel = in.zfsWholeDiskLabel;
+    auto vdev = computeCapacity(special);
+    if (!vdev)
+        return badInput("special: " + vdev.error().message);
+    c.rawBytes += vdev->rawBytes;
+    c.underprovisionedBytes += vdev->underprovisionedBytes;
+    c.mixedSizeWasteBytes += vdev->mixedSizeWasteBytes;
+    c.parityBytes += vdev->parityBytes;
+    c.paddingBytes += vdev->paddingBytes;
+    c.reservedBytes += vdev->reservedBytes;
+    c.specialBytes = vdev->usableBytes + vdev->slopBytes;
+    c.specialPoolSizeBytes = vdev->poolSizeBytes;
+    c.poolSizeBytes += vdev->poolSizeBytes;
+    c.specialFaultTolerance = vdev->faultTolerance;
+    c.faultTolerance = std::min(c.faultTolerance, vdev->faultTolerance);
+    c.faultToleranceBest += vdev->faultToleranceBest;
+    return {};
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -735,9 +771,10 @@ Expected<Capacity> computeCapacity(const CapacityInput& in) {
     c.spareBytes = b->spare;
     c.poolSizeBytes = b->poolSize;
     setFaultTolerance(c, in);
+    LB_TRY_VOID(addSpecialClass(c, in));
 
     assert(c.usableBytes + c.slopBytes + c.parityBytes + c.paddingBytes + c.reservedBytes +
-               c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes ==
+               c.underprovisionedBytes + c.mixedSizeWasteBytes + c.spareBytes + c.specialBytes ==
            c.rawBytes);
     return c;
 }

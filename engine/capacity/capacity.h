@@ -38,17 +38,23 @@ struct CapacityInput {
     // RAIDZ, one vdev: created with this many disks and expanded (OpenZFS 2.3, zpool attach) to
     // the disks given; 0 if not. The metaslab size and the deflate ratio stay the original's.
     unsigned raidzExpandedFrom = 0;
+    // ZFS: the special allocation class (metadata and small blocks), one device or a mirror of
+    // these. Its space is the pool's SIZE too; its fault tolerance bounds the layout's. Log and
+    // cache devices add nothing to SIZE or to what data can fill, so the model takes none.
+    std::vector<std::uint64_t> specialDiskBytes;
 };
 
 // Every byte of rawBytes lands in exactly one of: usable, slop, parity, padding, reserved,
-// underprovisioned, mixedSizeWaste, spare. They always add up to rawBytes.
+// underprovisioned, mixedSizeWaste, spare, special. They always add up to rawBytes.
 struct Capacity {
     std::uint64_t rawBytes = 0;    // sum of the disks as sold
     std::uint64_t usableBytes = 0; // what data can fill, at the given record size, after the rest
     // Fraction of allocated raw space holding data at that record size (parity, padding, mirror
     // copies taken out; nothing else). ZFS: recordsize over the bytes one record allocates.
     double dataEfficiency = 0;
-    unsigned faultTolerance = 0; // disks that may fail, guaranteed (worst case)
+    // Disks that may fail, guaranteed (worst case): the least of the data vdevs' and, with a
+    // special class, of its mirror's (a single special device: 0).
+    unsigned faultTolerance = 0;
     // Best case (RAID10: one per mirror; dRAID: one more per distributed spare, each failure
     // after the rebuild onto a spare has finished).
     unsigned faultToleranceBest = 0;
@@ -70,6 +76,14 @@ struct Capacity {
     // ZFS: what `zpool list` shows as SIZE (the metaslabs' space, parity included, one copy of a
     // mirror); not one of the categories above. 0 for md.
     std::uint64_t poolSizeBytes = 0;
+    // ZFS with a special class: the space its vdev offers, which holds metadata and small
+    // blocks and is not in what `zfs list` shows as used + avail (OpenZFS counts only the normal
+    // class there); the raw disks it comes from are in rawBytes, their parity, labels and
+    // rounding in the categories above. Its share of poolSizeBytes (`zpool list` SIZE counts
+    // it), and the failures of its devices it tolerates, beside the data vdevs'.
+    std::uint64_t specialBytes = 0;
+    std::uint64_t specialPoolSizeBytes = 0;
+    std::optional<unsigned> specialFaultTolerance;
     bool operator==(const Capacity&) const = default;
 };
 
@@ -101,8 +115,12 @@ Expected<CapacityInput> guestCapacityInput(CapacityInput disks, std::string_view
 std::string layoutLabel(const CapacityInput& in);
 
 // What the fault tolerance leaves unsaid: a ZFS pool on one md device detects corruption but
-// cannot repair it, having no redundancy of its own. Nothing for other layouts.
+// cannot repair it, having no redundancy of its own; a pool whose special class is one device is
+// lost with that device. Nothing for other layouts.
 std::optional<std::string> redundancyNote(const CapacityInput& in);
+
+// What is said of a special class of one device, wherever it is said (plans, capacity).
+std::string singleSpecialWarning();
 
 // A column of a capacity table and what it counts, for a legend (capacity_legend.cpp).
 struct CapacityColumn {

@@ -8,7 +8,7 @@ namespace lb {
 
 namespace {
 
-constexpr std::array<CapacityColumn, 11> columns{{
+constexpr std::array<CapacityColumn, 12> columns{{
     {"raw", "the disks as sold, added up; every other byte column is a part of it"},
     {"usable",
      "what data can fill at the record size: for ZFS what zfs list shows as used + avail of the "
@@ -20,6 +20,9 @@ constexpr std::array<CapacityColumn, 11> columns{{
     {"tolerates", "disks that may fail without losing data, guaranteed (the worst case)"},
     {"mixed sizes", "lost because a larger disk is paired with smaller ones"},
     {"spares", "dRAID's distributed spares"},
+    {"special",
+     "a ZFS special vdev's space, for metadata and small blocks: in zpool list's SIZE, not in "
+     "what zfs list shows as used + avail"},
     {"parity", "raw space holding parity, or the extra copies of a mirror"},
     {"padding",
      "RAIDZ skip sectors (each record rounded up to a multiple of parity + 1 sectors) and the "

@@ -77,7 +77,18 @@ std::string layoutLabel(const CapacityInput& in) {
                : std::string(layoutKindName(in.kind));
 }
 
+std::string singleSpecialWarning() {
+    return "the special vdev is one device, not a mirror: the pool keeps its metadata there and "
+           "tolerates 0 failures of it (it is lost with that device, whatever the data vdevs "
+           "tolerate)";
+}
+
 std::optional<std::string> redundancyNote(const CapacityInput& in) {
+    if (in.specialDiskBytes.size() == 1 && isZfs(in.kind)) {
+        std::string note = singleSpecialWarning();
+        note[0] = 'T';
+        return note;
+    }
     if (!in.poolOnArray || !isMd(in.kind))
         return std::nullopt;
     const std::string array(layoutKindName(in.kind));

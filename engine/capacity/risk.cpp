@@ -23,6 +23,7 @@ struct GroupShape {
     std::vector<std::uint64_t> members;
     unsigned tolerates = 0;
     unsigned dataWidth = 0;
+    bool special = false; // the pool's special class
 };
 
 // The partitions in groups of `width`, each tolerating `tolerates`.
@@ -37,13 +38,20 @@ std::vector<GroupShape> split(const std::vector<std::uint64_t>& parts, std::size
     return out;
 }
 
-// The layout's redundancy groups: a RAIDZ or dRAID vdev, a mirror (a raid10's pair), an md
-// array; a stripe is one group that tolerates nothing. A ZFS pool on md (a guest's) is its array.
-Expected<std::vector<GroupShape>> groupsOf(const CapacityInput& in) {
+// Each disk's partition as the layout uses it.
+std::vector<std::uint64_t> partitions(const std::vector<std::uint64_t>& disks,
+                                      double underprovision) {
     std::vector<std::uint64_t> parts;
-    for (const auto bytes : in.diskBytes)
+    for (const auto bytes : disks)
         parts.push_back(
-            static_cast<std::uint64_t>(std::floor(static_cast<double>(bytes) * in.underprovision)));
+            static_cast<std::uint64_t>(std::floor(static_cast<double>(bytes) * underprovision)));
+    return parts;
+}
+
+// The data vdevs' redundancy groups: a RAIDZ or dRAID vdev, a mirror (a raid10's pair), an md
+// array; a stripe is one group that tolerates nothing. A ZFS pool on md (a guest's) is its array.
+Expected<std::vector<GroupShape>> dataGroupsOf(const CapacityInput& in) {
+    const auto parts = partitions(in.diskBytes, in.underprovision);
     const auto n = static_cast<unsigned>(parts.size());
     const unsigned width = in.vdevs > 0 ? n / in.vdevs : n;
     const unsigned p = parityOf(in.kind);
@@ -75,6 +83,18 @@ Expected<std::vector<GroupShape>> groupsOf(const CapacityInput& in) {
         return badInput("kind: " + std::string(layoutKindName(in.kind)) +
                         " has no redundancy groups to estimate a risk of loss from");
     }
+}
+
+// The layout's redundancy groups: the data vdevs', and a ZFS pool's special class (a mirror,
+// or one device that tolerates nothing), whose loss loses the pool as a data vdev's does.
+Expected<std::vector<GroupShape>> groupsOf(const CapacityInput& in) {
+    LB_TRY(groups, dataGroupsOf(in));
+    if (isZfs(in.kind) && !in.specialDiskBytes.empty()) {
+        auto parts = partitions(in.specialDiskBytes, in.underprovision);
+        const auto n = static_cast<unsigned>(parts.size());
+        groups.push_back({std::move(parts), n - 1, 1, true});
+    }
+    return groups;
 }
 
 RebuildKind rebuildOf(const CapacityInput& in, unsigned tolerates) {
@@ -154,6 +174,7 @@ void setRepair(RiskEstimate& r, const CapacityInput& in, const RiskSettings& s, 
 // One group's window, chain and exposed read, under the estimate's repair and drive figures.
 RiskGroup groupRisk(const GroupShape& shape, const RiskEstimate& r) {
     RiskGroup g;
+    g.special = shape.special;
     g.disks = static_cast<unsigned>(shape.members.size());
     g.tolerates = shape.tolerates;
     g.memberBytes = *std::min_element(shape.members.begin(), shape.members.end());
@@ -218,17 +239,25 @@ std::string rateText(double bytesPerSecond, bool binary) {
                   : formatRate(bytesPerSecond);
 }
 
-// "10 disks, any 2 may fail"; "5 groups of 2 disks, any 1 of each may fail".
+// "10 disks, any 2 may fail"; "5 groups of 2 disks, any 1 of each may fail"; with a special
+// class, "...; and the special vdev's 2 disks, any 1 may fail".
 std::string groupsText(const RiskEstimate& r) {
     const RiskGroup& g = r.groups.front();
+    const auto data = static_cast<std::size_t>(std::count_if(
+        r.groups.begin(), r.groups.end(), [](const RiskGroup& x) { return !x.special; }));
     const std::string disks = std::to_string(g.disks) + " disks";
-    const std::string may = g.tolerates == 0
-                                ? "none may fail"
-                                : "any " + std::to_string(g.tolerates) +
-                                      (r.groups.size() > 1 ? " of each" : "") + " may fail";
-    if (r.groups.size() == 1)
-        return disks + ", " + may;
-    return std::to_string(r.groups.size()) + " groups of " + disks + ", " + may;
+    const std::string may = g.tolerates == 0 ? "none may fail"
+                                             : "any " + std::to_string(g.tolerates) +
+                                                   (data > 1 ? " of each" : "") + " may fail";
+    std::string out =
+        data == 1 ? disks + ", " + may : std::to_string(data) + " groups of " + disks + ", " + may;
+    for (const auto& s : r.groups)
+        if (s.special)
+            out += s.tolerates == 0
+                       ? "; and the special vdev's one disk, which may not fail"
+                       : "; and the special vdev's " + std::to_string(s.disks) + " disks, any " +
+                             std::to_string(s.tolerates) + " may fail";
+    return out;
 }
 
 // "A 500.00 GB disk at 60 % full rebuilds its allocated 300.00 GB in 50 min at ..."

@@ -73,6 +73,7 @@ std::string_view rebuildKindName(RebuildKind k); // "none", "whole-member", "all
 
 // One redundancy group and its chance of losing data within the horizon.
 struct RiskGroup {
+    bool special = false; // a ZFS pool's special class (metadata, small blocks)
     unsigned disks = 0;
     unsigned tolerates = 0;
     std::uint64_t memberBytes = 0;  // the member rebuilt (its partition when underprovisioned)

@@ -38,6 +38,9 @@ struct LayoutPlan {
     std::string workdir; // where workloads run once the layout is built
     RunsOn runsOn = RunsOn::Host;
     std::vector<PlanStep> steps;
+    // What the layout risks as planned (a special vdev of one device), said before its steps by
+    // every output of the plan.
+    std::vector<std::string> warnings;
 };
 
 // A guest layout is built in two parts: on the host (the inner array or disk, the virtual

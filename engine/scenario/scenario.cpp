@@ -48,8 +48,17 @@ const ScenarioDisk* Scenario::disk(std::string_view diskName) const {
     return nullptr;
 }
 
+std::vector<std::string> ScenarioZfsAux::disks() const {
+    std::vector<std::string> out = log;
+    out.insert(out.end(), cache.begin(), cache.end());
+    out.insert(out.end(), special.begin(), special.end());
+    return out;
+}
+
 std::vector<std::string> Scenario::disksTouchedBy(const ScenarioLayout& layout) const {
     std::vector<std::string> out = layout.disks;
+    const auto aux = layout.zfsAux.disks();
+    out.insert(out.end(), aux.begin(), aux.end());
     for (const auto& d : drills)
         if (d.layout == layout.name)
             out.insert(out.end(), d.disks.begin(), d.disks.end());

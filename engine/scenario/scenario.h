@@ -82,6 +82,43 @@ template <> struct EnumNames<DrillAction> {
     }};
 };
 
+// A ZFS dataset's sync property: standard (what the application asks for), always (every write
+// synchronous), disabled (synchronous requests answered before the data is on disk: a crash or
+// power loss loses the last seconds of writes the applications were told were safe).
+enum class ZfsSync { Standard, Always, Disabled };
+template <> struct EnumNames<ZfsSync> {
+    static constexpr std::array<std::pair<ZfsSync, std::string_view>, 3> table{{
+        {ZfsSync::Standard, "standard"},
+        {ZfsSync::Always, "always"},
+        {ZfsSync::Disabled, "disabled"},
+    }};
+};
+
+// A ZFS dataset's logbias: latency (synchronous writes through the log device, if any) or
+// throughput (large synchronous writes straight to the pool's data vdevs).
+enum class ZfsLogbias { Latency, Throughput };
+template <> struct EnumNames<ZfsLogbias> {
+    static constexpr std::array<std::pair<ZfsLogbias, std::string_view>, 2> table{{
+        {ZfsLogbias::Latency, "latency"},
+        {ZfsLogbias::Throughput, "throughput"},
+    }};
+};
+
+// A ZFS layout's auxiliary vdevs (names of [[disks]], none of them a data disk) and the dataset's
+// write-path properties: the separate intent log (SLOG), the L2ARC cache, the special allocation
+// class for metadata and small blocks.
+struct ScenarioZfsAux {
+    std::vector<std::string> log;     // one device, or several as a mirror
+    std::vector<std::string> cache;   // L2ARC devices (never mirrored: its loss loses nothing)
+    std::vector<std::string> special; // several as a mirror; one is allowed, and warned about
+    std::uint64_t specialSmallBlocksBytes = 0; // blocks up to this size go to the special vdev
+    ZfsSync sync = ZfsSync::Standard;
+    ZfsLogbias logbias = ZfsLogbias::Latency;
+    // Every auxiliary disk, in the order zpool create names them: log, cache, special.
+    std::vector<std::string> disks() const;
+    bool operator==(const ScenarioZfsAux&) const = default;
+};
+
 // How a guest layout's virtual machine is started and reached (kind = "guest").
 struct ScenarioGuest {
     Hypervisor hypervisor = Hypervisor::Qemu;
@@ -143,7 +180,10 @@ struct ScenarioExport {
     std::string chapPassword; // a secret: masked in plans, logs, the store and the stored text
     bool chapPasswordMasked = false;            // read from a stored copy, where it is "****"
     std::vector<std::string> initiators{"ALL"}; // tgt: addresses or ALL; lio: initiator IQNs
-    std::optional<NfsServer> nfs;               // none: not exported over NFS
+    // The LUN's write cache as the initiator sees it (SCSI WCE): on, off, or unset for the
+    // target's own default (tgt: on; LIO fileio: write-through).
+    std::optional<bool> writeCache;
+    std::optional<NfsServer> nfs;        // none: not exported over NFS
     std::vector<std::string> nfsOptions; // exportfs words: rw, ro, sync, async, root_squash, ...
     std::vector<int> nfsVersions{3, 4};
     std::vector<std::string> nfsClients{"*"};
@@ -165,6 +205,7 @@ struct ScenarioLayout {
     std::string compression = "off";
     bool atime = false;
     bool autotrim = false; // ZFS: the pool's autotrim property (TRIM freed blocks as they go)
+    ScenarioZfsAux zfsAux; // ZFS: log, cache and special vdevs; sync and logbias
     double underprovision = 1.0;
     // precondition = "snia" and precondition_size on the layout: for each workload that can.
     bool precondition = false;
@@ -276,9 +317,19 @@ struct Scenario {
     ComparePolicy policy() const;
     const ScenarioDisk* disk(std::string_view diskName) const;
     const ScenarioClient* client(std::string_view clientName) const;
-    // The disks a layout builds on and the spares its drills add: all that it may destroy.
+    // The disks a layout builds on (data and auxiliary vdevs) and the spares its drills add: all
+    // that it may destroy.
     std::vector<std::string> disksTouchedBy(const ScenarioLayout& layout) const;
 };
+
+// What a layout's settings risk of the writes its workloads were told were safe, one sentence
+// each, said beside every figure measured on it: the dataset's sync = disabled, the NFS export's
+// async, the iSCSI LUN's write cache. Empty when nothing acknowledges a write early.
+struct DataLossCaveat {
+    std::string metrics; // the metrics it concerns: "*", "nfs.*", "iscsi.*"
+    std::string text;
+};
+std::vector<DataLossCaveat> dataLossCaveats(const ScenarioLayout& layout);
 
 // Whether a scenario holds secrets masked ("****"): the copy stored with a campaign does.
 bool hasMaskedSecrets(const Scenario& scenario);

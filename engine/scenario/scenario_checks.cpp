@@ -25,6 +25,33 @@ Expected<void> checkDisks(const Scenario& s, const Reporter& rep) {
     return {};
 }
 
+// A ZFS layout's log, cache and special disks: each in [[disks]], none a data disk or named
+// twice, devices or files as the data disks are.
+Expected<void> checkAuxDisks(const Scenario& s, const ScenarioLayout& l, const std::string& at,
+                             bool dataOnFiles) {
+    std::set<std::string> used(l.disks.begin(), l.disks.end());
+    for (auto [key, list] : {std::pair{"log", &l.zfsAux.log}, std::pair{"cache", &l.zfsAux.cache},
+                             std::pair{"special", &l.zfsAux.special}})
+        for (const auto& d : *list) {
+            const ScenarioDisk* disk = s.disk(d);
+            if (!disk)
+                return badInput(at + key + ": '" + d + "' is not in [[disks]]");
+            if (std::find(l.disks.begin(), l.disks.end(), d) != l.disks.end())
+                return badInput(at + key + ": '" + d +
+                                "' is one of the layout's data disks; a disk is either a data "
+                                "disk or an auxiliary one");
+            if (!used.insert(d).second)
+                return badInput(at + key + ": '" + d +
+                                "' is named twice among log, cache and "
+                                "special");
+            if (disk->device.empty() != dataOnFiles)
+                return badInput(at + key + ": '" + d + "' must be a " +
+                                (dataOnFiles ? "file" : "block device") +
+                                " like the layout's data disks");
+        }
+    return {};
+}
+
 // A layout's disks: each in [[disks]] and listed once, all devices or all files (md and
 // underprovisioning need devices), as many as what is built of them takes.
 Expected<void> checkLayoutDisks(const Scenario& s, const ScenarioLayout& l, const std::string& at) {
@@ -54,7 +81,7 @@ Expected<void> checkLayoutDisks(const Scenario& s, const ScenarioLayout& l, cons
                              "kind, built of several)");
     if (files && l.underprovision < 1.0)
         return badInput(at + "underprovision: only block devices are partitioned");
-    return {};
+    return checkAuxDisks(s, l, at, files);
 }
 
 // Layouts: at least one, each name and pool once, their disks, exactly one baseline.

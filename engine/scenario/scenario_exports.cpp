@@ -35,6 +35,26 @@ Expected<void> restoreMaskedSecrets(Scenario& stored, const Scenario& source,
     return {};
 }
 
+std::vector<DataLossCaveat> dataLossCaveats(const ScenarioLayout& layout) {
+    std::vector<DataLossCaveat> out;
+    if (isZfs(layout.kind) && layout.zfsAux.sync == ZfsSync::Disabled)
+        out.push_back({"*", "ZFS sync=disabled: synchronous writes were acknowledged before they "
+                            "were on disk; a crash or power loss loses the last seconds of writes "
+                            "the applications were told were safe"});
+    const auto& e = layout.exported;
+    if (e && e->nfs &&
+        std::find(e->nfsOptions.begin(), e->nfsOptions.end(), "async") != e->nfsOptions.end())
+        out.push_back({"nfs.*", "NFS export async: the server acknowledged writes and commits "
+                                "before they were on disk; a server crash loses them while the "
+                                "clients believe them safe"});
+    // Said where the scenario turns the cache on; tgt's default (on) is left to its help.
+    if (e && e->iscsi && e->writeCache.value_or(false))
+        out.push_back({"iscsi.*", "iSCSI LUN write cache on: the target acknowledged writes from "
+                                  "its memory; only those the initiator flushed (SYNCHRONIZE "
+                                  "CACHE) survive a crash of the target"});
+    return out;
+}
+
 namespace scenario_parse {
 
 // An IQN as RFC 3720 writes one: iqn.YYYY-MM.reversed.domain[:name], lower case.
@@ -183,6 +203,9 @@ Expected<void> parseTarget(const toml::table& t, const std::string& where, const
         return badInput(rep.at(t, "tgt_control_port", where + "tgt_control_port",
                                "only tgt has a control port"));
     e.tgtControlPort = static_cast<int>(control);
+    LB_TRY(cache, getChoice(t, exportKey("write_cache"), where, rep));
+    if (cache != "default")
+        e.writeCache = cache == "on";
     return {};
 }
 

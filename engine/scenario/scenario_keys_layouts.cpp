@@ -36,6 +36,9 @@ bool poolKind(LayoutKind k) {
 bool multiVdevKind(LayoutKind k) {
     return k == LayoutKind::ZfsMirror || isRaidz(k) || isDraid(k);
 }
+bool zfsKind(LayoutKind k) {
+    return isZfs(k); // a pool built on the host of the layout's disks
+}
 bool draidKind(LayoutKind k) {
     return isDraid(k);
 }
@@ -150,6 +153,47 @@ const std::vector<LayoutKey> layoutTable{
       .help = "ZFS: TRIM freed space as it goes (the pool's autotrim property)",
       .defaultValue = "false"},
      poolKind},
+    {{
+         .name = "log",
+         .label = "Log (SLOG)",
+         .type = T::List,
+         .help = "ZFS: disks for a separate intent log: one, or two or more as a mirror",
+     },
+     zfsKind},
+    {{.name = "cache",
+      .label = "Cache (L2ARC)",
+      .type = T::List,
+      .help = "ZFS: disks for the L2ARC read cache"},
+     zfsKind},
+    {{.name = "special",
+      .label = "Special vdev",
+      .type = T::List,
+      .help = "ZFS: disks for the special class (metadata, small blocks), two or more as a "
+              "mirror; a single one makes the pool as fragile as that disk"},
+     zfsKind},
+    {{.name = "special_small_blocks",
+      .label = "Special small blocks",
+      .type = T::Size,
+      .help = "ZFS: blocks up to this size go to the special vdev: 0 or a power of two up to 1M",
+      .min = 0,
+      .max = 1 << 20,
+      .defaultValue = "0"},
+     zfsKind},
+    {{.name = "sync",
+      .label = "sync",
+      .type = T::Choice,
+      .help = "ZFS dataset's sync: standard, always, or disabled (acknowledged synchronous "
+              "writes are lost in a crash)",
+      .defaultValue = "standard",
+      .choices = choicesOf<ZfsSync>()},
+     zfsKind},
+    {{.name = "logbias",
+      .label = "logbias",
+      .type = T::Choice,
+      .help = "ZFS dataset's logbias: latency (through the log device) or throughput",
+      .defaultValue = "latency",
+      .choices = choicesOf<ZfsLogbias>()},
+     zfsKind},
     {{.name = "md_device",
       .label = "md device",
       .type = T::Path,
@@ -411,6 +455,14 @@ const std::vector<OptionSpec> exportIscsiKeys{
      .label = "CHAP password file",
      .type = T::Path,
      .help = "A file whose first line is the CHAP secret (instead of chap_password)"},
+    {.name = "write_cache",
+     .label = "Write cache",
+     .type = T::Choice,
+     .help = "The LUN's write cache (SCSI WCE): on acknowledges writes from the target's memory "
+             "until the initiator flushes them; off writes each through; default: the target's "
+             "own (tgt: on)",
+     .defaultValue = "default",
+     .choices = {"default", "on", "off"}},
     {.name = "initiators",
      .label = "Initiators",
      .type = T::List,

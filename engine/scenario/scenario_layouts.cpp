@@ -325,6 +325,45 @@ Expected<void> parseLayoutDisks(const toml::table& t, const std::string& where, 
     return {};
 }
 
+// A ZFS layout's auxiliary vdevs (log, cache, special), special_small_blocks, and the dataset's
+// sync and logbias: refused, naming the key, on any layout that is not a pool of its own disks.
+Expected<void> parseZfsAux(const toml::table& t, const std::string& where, const Reporter& rep,
+                           ScenarioLayout& l) {
+    static constexpr const char* keys[] = {"log",  "cache",  "special", "special_small_blocks",
+                                           "sync", "logbias"};
+    if (!isZfs(l.kind)) {
+        for (const char* key : keys)
+            if (t.get(key))
+                return badInput(rep.at(t, key, where + key,
+                                       "only ZFS layouts (zfs-*) take it: a " +
+                                           std::string(layoutKindName(l.kind)) +
+                                           " layout has no pool of its own"));
+        return {};
+    }
+    ScenarioZfsAux& aux = l.zfsAux;
+    for (auto [key, list] : {std::pair{"log", &aux.log}, std::pair{"cache", &aux.cache},
+                             std::pair{"special", &aux.special}}) {
+        LB_TRY(disks, stringArray(t, layoutKey(key), where, rep, "disk names", "a disk name"));
+        if (t.get(key) && disks.empty())
+            return badInput(rep.at(t, key, where + key, "expected at least one disk name"));
+        *list = std::move(disks);
+    }
+    LB_TRY(small,
+           getSize(t, layoutKey("special_small_blocks"), where, rep, SizeConvention::Binary));
+    if (small != 0 && (small < 512 || small > 1024 * 1024 || (small & (small - 1)) != 0))
+        return badInput(rep.at(t, "special_small_blocks", where + "special_small_blocks",
+                               "must be 0 or a power of two from 512 to 1M"));
+    if (small != 0 && aux.special.empty())
+        return badInput(rep.at(t, "special_small_blocks", where + "special_small_blocks",
+                               "small blocks go to a special vdev: give special = [...] too"));
+    aux.specialSmallBlocksBytes = small;
+    LB_TRY(sync, getChoice(t, layoutKey("sync"), where, rep));
+    aux.sync = *enumFromName<ZfsSync>(sync);
+    LB_TRY(logbias, getChoice(t, layoutKey("logbias"), where, rep));
+    aux.logbias = *enumFromName<ZfsLogbias>(logbias);
+    return {};
+}
+
 // The md array's keys, taken only by md layouts and layouts on an inner md array.
 Expected<void> parseMdProperties(const toml::table& t, const std::string& where,
                                  const Reporter& rep, ScenarioLayout& l) {
@@ -422,6 +461,7 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     LB_TRY_VOID(parseLayoutIdentity(t, where, baseDir, rep, l));
     LB_TRY_VOID(parseZfsProperties(t, where, rep, l));
     LB_TRY_VOID(parseLayoutDisks(t, where, rep, l));
+    LB_TRY_VOID(parseZfsAux(t, where, rep, l));
     LB_TRY_VOID(parseMdProperties(t, where, rep, l));
     LB_TRY_VOID(parseGuestAndExport(t, where, baseDir, rep, l));
     LB_TRY_VOID(parsePrecondition(t, where, rep, l));

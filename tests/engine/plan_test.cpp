@@ -7,6 +7,7 @@
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
 #include "probes/registry.h"
+#include "tests/support/plan_golden.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -70,18 +71,7 @@ std::string described(const Scenario& s, const std::string& layout,
     return "no layout " + layout + "\n";
 }
 
-void expectGolden(const std::string& name, const std::string& actual) {
-    const std::string path = std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/plans/" + name + ".txt";
-    if (const char* update = std::getenv("LAYOUTBENCH_UPDATE_GOLDEN"); update && *update == '1') {
-        std::ofstream(path) << actual;
-        return;
-    }
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << path << " is missing; run with LAYOUTBENCH_UPDATE_GOLDEN=1";
-    std::stringstream expected;
-    expected << in.rdbuf();
-    EXPECT_EQ(actual, expected.str()) << "golden file " << path;
-}
+using test::expectGolden;
 
 const std::string ssds4 = R"(disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"])";
 

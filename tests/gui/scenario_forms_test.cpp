@@ -246,6 +246,18 @@ private slots:
                 editText(tab, QStringLiteral("ashift = 13"), QStringLiteral("ashift = 9"));
                 QCOMPARE(field<QSpinBox>(editor, 0, "ashift")->value(), 9);
             }
+            if (isZfs(kind)) {
+                // The dataset's write path: offered on ZFS layouts only (below: not on md).
+                QVERIFY(choose(field<QComboBox>(editor, 0, "sync"), QStringLiteral("always")));
+                QVERIFY(tab.text().contains(QStringLiteral("\nsync = \"always\"\n")));
+                QVERIFY2(tab.lastCheck().ok(), qPrintable(k + ": " + tab.problemLabel()->text()));
+                QCOMPARE(candidate(tab).zfsAux.sync, ZfsSync::Always);
+                QVERIFY(field<QLineEdit>(editor, 0, "log"));
+                QVERIFY(field<QLineEdit>(editor, 0, "special"));
+            } else {
+                QVERIFY2(!field<QComboBox>(editor, 0, "sync"), qPrintable(k));
+                QVERIFY2(!field<QLineEdit>(editor, 0, "log"), qPrintable(k));
+            }
             if (isMd(kind)) {
                 QVERIFY(choose(field<QComboBox>(editor, 0, "filesystem"), QStringLiteral("xfs")));
                 QVERIFY(tab.text().contains(QStringLiteral("\nfilesystem = \"xfs\"\n")));

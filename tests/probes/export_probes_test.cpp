@@ -8,6 +8,7 @@
 // everywhere it appears, and metric names follow the target and the clients.
 #include "engine/measure/probe.h"
 #include "probes/registry.h"
+#include "tests/support/plan_golden.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -19,6 +20,8 @@
 
 namespace lb {
 namespace {
+
+using test::expectGolden;
 
 const std::string secret = "s3cret-chap-pw";
 
@@ -70,19 +73,6 @@ std::string described(const MeasuredCommand& mc) {
     for (const auto& c : mc.caveats)
         out << "caveat: " << c << "\n";
     return out.str();
-}
-
-void expectGolden(const std::string& name, const std::string& actual) {
-    const std::string path = std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/plans/" + name + ".txt";
-    if (const char* update = std::getenv("LAYOUTBENCH_UPDATE_GOLDEN"); update && *update == '1') {
-        std::ofstream(path) << actual;
-        return;
-    }
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << path << " is missing; run with LAYOUTBENCH_UPDATE_GOLDEN=1";
-    std::stringstream expected;
-    expected << in.rdbuf();
-    EXPECT_EQ(actual, expected.str()) << "golden file " << path;
 }
 
 // The secret is passed, on stdin only: never in an argument or the environment of any command,
