@@ -25,10 +25,16 @@ struct Preset {
     const char* rw;
     const char* bs;
     int iodepth;       // 0: a queue-depth sweep (sweepDepths), one job per depth
-    const char* extra; // one more fio option, or nullptr
+    const char* extra; // more fio options ("--name=value", separated by spaces), or nullptr
 };
 
-constexpr std::array<Preset, 8> presets{{
+// The synchronous-write presets measure what a database or a virtual machine's disk asks of the
+// storage: every write acknowledged only once it is on stable storage (on ZFS: through the
+// intent log, on its log device where it has one). fsync- and fdatasync- call fsync(2) or
+// fdatasync(2) after each write (fio's sync latency is stored as fio.<job>.sync.lat_*);
+// osync- opens the file O_SYNC (fio's sync=1), so each write returns when it is stable. vm-mix
+// is a virtual machine's disk: random 4-64 KiB blocks, 70 % writes, queue depth 4, O_SYNC.
+constexpr std::array<Preset, 12> presets{{
     {"seq-read-1m", "read", "1M", 8, nullptr},
     {"seq-write-1m", "write", "1M", 8, nullptr},
     {"rand-read-4k-qd1", "randread", "4k", 1, nullptr},
@@ -36,6 +42,11 @@ constexpr std::array<Preset, 8> presets{{
     {"rand-write-4k-qd32", "randwrite", "4k", 32, nullptr},
     {"randrw-70-30-4k", "randrw", "4k", 16, "--rwmixread=70"},
     {"fsync-write-4k", "write", "4k", 1, "--fsync=1"},
+    {"fsync-randwrite-4k", "randwrite", "4k", 1, "--fsync=1"},
+    {"fdatasync-randwrite-4k", "randwrite", "4k", 1, "--fdatasync=1"},
+    {"osync-randwrite-4k", "randwrite", "4k", 1, "--sync=1"},
+    {"vm-mix", "randrw", "4k", 4,
+     "--rwmixread=30 --bssplit=4k/40:8k/20:16k/20:32k/10:64k/10 --sync=1"},
     {"qd-sweep", "randread", "4k", 0, nullptr},
 }};
 
@@ -65,6 +76,25 @@ const Preset* findPreset(const std::string& name) {
         if (name == p.name)
             return &p;
     return nullptr;
+}
+
+// A preset's extra options without their dashes: "fsync=1", "rwmixread=30", ...
+std::vector<std::string> extraOptions(const Preset& p) {
+    std::vector<std::string> out;
+    if (!p.extra)
+        return out;
+    const std::string_view text(p.extra);
+    for (std::size_t at = 0; at < text.size();) {
+        const auto end = std::min(text.find(' ', at), text.size());
+        out.emplace_back(text.substr(at + 2, end - at - 2)); // "--name=value"
+        at = end + 1;
+    }
+    return out;
+}
+
+// Whether a preset's blocks are of several sizes (bssplit): it has no one block size.
+bool mixesBlockSizes(const Preset& p) {
+    return p.extra && std::string_view(p.extra).find("--bssplit=") != std::string_view::npos;
 }
 
 // A preset as fio job options (name, value; an empty value is a flag), for the command line
@@ -128,8 +158,7 @@ PresetRun presetRun(const Preset& p, const OptionValues& o, std::uint64_t bytes,
         j.emplace_back("ramp_time", std::to_string(o.integer("ramp_time")));
     if (o.has("rate_iops"))
         j.emplace_back("rate_iops", std::to_string(o.integer("rate_iops")));
-    if (p.extra) {
-        const std::string extra = std::string(p.extra).substr(2); // "--name=value"
+    for (const auto& extra : extraOptions(p)) {
         const auto eq = extra.find('=');
         j.emplace_back(extra.substr(0, eq), eq == std::string::npos ? "" : extra.substr(eq + 1));
     }
@@ -208,6 +237,8 @@ std::optional<std::string> readJobFile(const std::string& path) {
 std::vector<IoBlockSize> blockSizesOf(const Preset* p, const std::optional<std::string>& jobText,
                                       const OptionValues& o, bool clients) {
     if (p) {
+        if (mixesBlockSizes(*p))
+            return {};
         const auto bs = parseSize(p->bs, SizeConvention::Binary);
         return bs ? std::vector<IoBlockSize>{{"*", "", *bs}} : std::vector<IoBlockSize>{};
     }

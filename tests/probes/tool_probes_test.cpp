@@ -274,19 +274,27 @@ namespace {
 struct ExpectedPreset {
     std::string rw;
     std::string bs;
-    int iodepth;       // 0: the queue-depth sweep, one job per depth (fio_log_test.cpp)
-    std::string extra; // one more option, or ""
+    int iodepth; // 0: the queue-depth sweep, one job per depth (fio_log_test.cpp)
+    std::vector<std::string> extra; // more options
 };
 
 const std::map<std::string, ExpectedPreset> fioPresets = {
-    {"seq-read-1m", {"read", "1M", 8, ""}},
-    {"seq-write-1m", {"write", "1M", 8, ""}},
-    {"rand-read-4k-qd1", {"randread", "4k", 1, ""}},
-    {"rand-read-4k-qd32", {"randread", "4k", 32, ""}},
-    {"rand-write-4k-qd32", {"randwrite", "4k", 32, ""}},
-    {"randrw-70-30-4k", {"randrw", "4k", 16, "--rwmixread=70"}},
-    {"fsync-write-4k", {"write", "4k", 1, "--fsync=1"}},
-    {"qd-sweep", {"randread", "4k", 0, ""}},
+    {"seq-read-1m", {"read", "1M", 8, {}}},
+    {"seq-write-1m", {"write", "1M", 8, {}}},
+    {"rand-read-4k-qd1", {"randread", "4k", 1, {}}},
+    {"rand-read-4k-qd32", {"randread", "4k", 32, {}}},
+    {"rand-write-4k-qd32", {"randwrite", "4k", 32, {}}},
+    {"randrw-70-30-4k", {"randrw", "4k", 16, {"--rwmixread=70"}}},
+    {"fsync-write-4k", {"write", "4k", 1, {"--fsync=1"}}},
+    {"fsync-randwrite-4k", {"randwrite", "4k", 1, {"--fsync=1"}}},
+    {"fdatasync-randwrite-4k", {"randwrite", "4k", 1, {"--fdatasync=1"}}},
+    {"osync-randwrite-4k", {"randwrite", "4k", 1, {"--sync=1"}}},
+    {"vm-mix",
+     {"randrw",
+      "4k",
+      4,
+      {"--rwmixread=30", "--bssplit=4k/40:8k/20:16k/20:32k/10:64k/10", "--sync=1"}}},
+    {"qd-sweep", {"randread", "4k", 0, {}}},
 };
 
 std::vector<std::string> presetChoices() {
@@ -299,7 +307,7 @@ std::vector<std::string> presetChoices() {
 
 } // namespace
 
-TEST(FioProbe, OffersTheEightPresets) {
+TEST(FioProbe, OffersTheTwelvePresets) {
     std::set<std::string> offered;
     for (const auto& c : presetChoices())
         offered.insert(c);
@@ -330,9 +338,8 @@ TEST(FioProbe, EveryPresetBuildsItsJobInTheWorkdirAndRemovesItsFile) {
         EXPECT_EQ(longOption(args, "direct"), "1");
         EXPECT_EQ(longOption(args, "rw"), it->second.rw);
         EXPECT_EQ(longOption(args, "bs"), it->second.bs);
-        if (!it->second.extra.empty()) {
-            EXPECT_TRUE(contains(args, it->second.extra));
-        }
+        for (const auto& extra : it->second.extra)
+            EXPECT_TRUE(contains(args, extra)) << extra;
         EXPECT_EQ(longOption(args, "size"), "268435456");
         EXPECT_EQ(longOption(args, "runtime"), "10");
         EXPECT_EQ(longOption(args, "ioengine"), "libaio");
