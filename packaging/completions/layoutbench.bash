@@ -128,7 +128,7 @@ _layoutbench() {
     local options
     case $command in
         capacity) options="--kind --inner --guest-pool --disks --disk-size --recordsize --ashift
-                           --underprovision --vdevs --raidz-expanded-from --zfs-devices
+                           --underprovision --vdevs --raidz-expanded-from --special --zfs-devices
                            --explain" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --host --baseline-host --candidate-host --viable

@@ -174,6 +174,38 @@ TEST(ZfsAuxVdevs, WritesAcknowledgedEarlyAreCaveats) {
     EXPECT_TRUE(dataLossCaveats(s->layouts.front()).empty()) << "standard sync loses nothing";
 }
 
+TEST(ZfsAuxVdevs, AnAsyncNfsExportAndAnIscsiWriteCacheAreCaveatsOnTheirMetrics) {
+    const auto s = parsed(R"(kind = "zfs-mirror"
+disks = ["d0", "d1"]
+[layouts.export]
+iscsi = "tgt"
+lun = "zvol"
+write_cache = "on"
+nfs = "kernel"
+nfs_options = ["rw", "async", "no_root_squash"])");
+    ASSERT_TRUE(s) << s.error().message;
+    const auto caveats = dataLossCaveats(s->layouts.front());
+    ASSERT_EQ(caveats.size(), 2U);
+    EXPECT_EQ(caveats[0].metrics, "nfs.*");
+    EXPECT_NE(caveats[0].text.find("NFS export async"), std::string::npos);
+    EXPECT_EQ(caveats[1].metrics, "iscsi.*");
+    EXPECT_NE(caveats[1].text.find("write cache on"), std::string::npos);
+    // tgt's caching mode page with WCE set, as tgt-admin's write-cache on.
+    EXPECT_NE(described(*s).find("tgtadm --lld iscsi --op update --mode logicalunit --tid 1 "
+                                 "--lun 1 --params mode_page=8:0:18:0x14:0:0xff:0xff:0:0:0xff:"
+                                 "0xff:0xff:0xff:0x80:0x14:0:0:0:0:0:0"),
+              std::string::npos)
+        << described(*s);
+
+    const auto off = parsed("kind = \"zfs-mirror\"\ndisks = [\"d0\", \"d1\"]\n"
+                            "[layouts.export]\niscsi = \"lio\"\nlun = \"zvol\"\n"
+                            "write_cache = \"off\"");
+    ASSERT_TRUE(off) << off.error().message;
+    EXPECT_TRUE(dataLossCaveats(off->layouts.front()).empty()) << "writes go through";
+    EXPECT_NE(described(*off).find("set attribute emulate_write_cache=0"), std::string::npos)
+        << described(*off);
+}
+
 constexpr std::uint64_t GB = 1000ULL * 1000 * 1000;
 
 CapacityInput raidz1(std::vector<std::uint64_t> special = {}) {
