@@ -3,7 +3,9 @@
 // the offscreen platform, the time from MainWindow::openDatabase to the first paint of the runs
 // table with its rows, the time until the comparison is shown, and the process's peak RSS. The
 // database is built in a child process so its memory is not counted.
-//   gui_open_bench [--runs N] [--db PATH] [--keep]
+//   gui_open_bench [--runs N] [--db PATH] [--keep] [--reuse]
+// --reuse opens PATH as an earlier --db PATH --keep left it, without writing it again: for
+// profiling the opening alone (valgrind --tool=callgrind runs the writing fifty times slower).
 #include "app/gui/main_window.h"
 #include "app/gui/results_tab.h"
 #include "app/gui/runs_model.h"
@@ -161,6 +163,7 @@ struct Options {
     long runs = 100000;
     std::string dbPath;
     bool keep = false;
+    bool reuse = false;
 };
 
 std::optional<Options> parseOptions(int argc, char** argv) {
@@ -172,6 +175,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             o.dbPath = argv[++i];
         else if (std::strcmp(argv[i], "--keep") == 0)
             o.keep = true;
+        else if (std::strcmp(argv[i], "--reuse") == 0)
+            o.reuse = true;
         else
             return std::nullopt;
     }
@@ -280,17 +285,21 @@ bool measureOpen(lb::gui::MainWindow& window, const std::string& dbPath) {
 int main(int argc, char** argv) {
     const auto options = parseOptions(argc, argv);
     if (!options) {
-        std::fprintf(stderr, "usage: gui_open_bench [--runs N] [--db PATH] [--keep]\n");
+        std::fprintf(stderr, "usage: gui_open_bench [--runs N] [--db PATH] [--keep] [--reuse]\n");
         return 2;
     }
     QTemporaryDir dir;
     dir.setAutoRemove(!options->keep);
     std::string dbPath = options->dbPath;
+    if (options->reuse && dbPath.empty()) {
+        std::fprintf(stderr, "gui_open_bench: --reuse needs --db PATH\n");
+        return 2;
+    }
     if (dbPath.empty())
         dbPath = dir.filePath(QStringLiteral("results.db")).toStdString();
-    else
+    else if (!options->reuse)
         std::remove(dbPath.c_str());
-    if (!writeDatabaseInChild(dbPath, options->runs))
+    if (!options->reuse && !writeDatabaseInChild(dbPath, options->runs))
         return 1;
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

@@ -1,6 +1,7 @@
 // Shared line, token and number helpers for the text parsers; see text_fields.h.
 #include "probes/text_fields.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <system_error>
@@ -95,6 +96,8 @@ std::vector<Token> tokens(std::string_view line) {
 
 std::vector<std::string_view> split(std::string_view line, char separator) {
     std::vector<std::string_view> out;
+    // Sized once: a bonnie++ CSV line has 84 fields, and growing to them took eight allocations.
+    out.reserve(static_cast<std::size_t>(std::count(line.begin(), line.end(), separator)) + 1);
     std::size_t start = 0;
     while (true) {
         const auto at = line.find(separator, start);

@@ -52,12 +52,7 @@ std::string defaultDatabasePath() {
 Store::Store(sql::Database db, Clock clock)
     : db_(std::move(db)), clock_(std::move(clock)), cache_(std::make_unique<Cache>()) {
     // Metric ids made in a transaction that rolled back do not exist: forget every id known.
-    db_.onRollback([cache = cache_.get()] {
-        cache->metricIds.clear();
-        cache->metricKinds.clear();
-        cache->textIds.clear();
-        cache->previousMetricIds.clear();
-    });
+    db_.onRollback([cache = cache_.get()] { cache->forget(); });
 }
 
 Store::Store(Store&&) noexcept = default;

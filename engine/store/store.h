@@ -425,6 +425,8 @@ private:
     // The id in run_text of a run's notes or caveats (their JSON), made when new; none for the
     // empty list. runText reads one back ("[]" for none).
     Expected<std::optional<std::int64_t>> textId(const std::string& text);
+    // The id of the host a run names, made when new; none for no name.
+    Expected<std::optional<std::int64_t>> runHostId(const std::string& name);
     Expected<std::string> runText(std::optional<std::int64_t> id);
 
     sql::Database db_;

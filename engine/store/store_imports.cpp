@@ -47,10 +47,7 @@ Expected<void> Store::deleteImportLeftovers(const ImportMarks& marks) {
                             "run WHERE id > ?2)"));
     LB_TRY_VOID(names->bind(1, marks.metricName).bind(2, marks.run).run());
     // The ids known for what was deleted are gone with it.
-    cache_->metricIds.clear();
-    cache_->metricKinds.clear();
-    cache_->textIds.clear();
-    cache_->previousMetricIds.clear();
+    cache_->forget();
     return {};
 }
 

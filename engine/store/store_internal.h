@@ -4,6 +4,7 @@
 
 #include "engine/store/store.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -30,6 +31,16 @@ private:
     sql::Statement* s_;
 };
 
+namespace store {
+
+// What the last run stored named, with its id (Store::Cache).
+template <typename Items> struct Last {
+    Items items;
+    std::optional<std::int64_t> id;
+};
+
+} // namespace store
+
 struct Store::Cache {
     std::unordered_map<const char*, sql::Statement> statements; // by the literal's address
     // Ids of metrics by name, one per unit the name was stored with (in practice one).
@@ -38,6 +49,23 @@ struct Store::Cache {
     std::unordered_map<std::string, std::int64_t> textIds; // run_text ids by text, the first met
     // The last run's metrics, in its order, with their ids (0: none yet).
     std::vector<std::tuple<std::string, Unit, std::int64_t>> previousMetricIds;
+    // The last run's caveats, notes and host with their ids. The runs of an import carry the same
+    // ones as a rule: comparing them with the last costs less than writing them as JSON (30
+    // strings for a bonnie++ line) to look the text up, or asking host for the name's id.
+    std::optional<store::Last<std::vector<std::string>>> lastCaveats;
+    std::optional<store::Last<std::vector<MetricNote>>> lastNotes;
+    std::optional<store::Last<std::string>> lastHost;
+
+    // Every id known, forgotten: what they name was rolled back or deleted.
+    void forget() {
+        metricIds.clear();
+        metricKinds.clear();
+        textIds.clear();
+        previousMetricIds.clear();
+        lastCaveats.reset();
+        lastNotes.reset();
+        lastHost.reset();
+    }
 };
 
 namespace store {

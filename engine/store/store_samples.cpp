@@ -278,14 +278,46 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
 
 Expected<std::vector<std::string>> Store::layoutHosts(const std::string& layout,
                                                       std::optional<std::int64_t> campaignId) {
-    // The hosts' ids from run_layout_host alone (no run's row is read), then their names.
-    LB_TRY(q, statement("SELECT h.name FROM host h WHERE h.id IN (SELECT r.host_id FROM run r "
-                        "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
-                        "r.status IN ('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2)) "
-                        "ORDER BY h.name"));
-    q->bind(1, layout).bind(2, campaignId);
+    // A layout's runs come from a machine or a few: each host's id is found by one seek in
+    // run_layout_host, the next past the last, where reading every run's entry of the index cost
+    // 35 million instructions a layout of 25,000 runs. Past `seeks` hosts (a CSV of a machine a
+    // line) one pass over the entries costs less, and takes over.
+    constexpr int seeks = 64;
+    std::vector<std::int64_t> ids;
+    {
+        LB_TRY(next, statement("SELECT r.host_id FROM run r WHERE r.layout_id = (SELECT id FROM "
+                               "layout WHERE name = ?1) AND r.host_id > ?3 AND r.status IN "
+                               "('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2) ORDER BY "
+                               "r.host_id LIMIT 1"));
+        for (std::int64_t after = 0; ids.size() <= seeks; after = ids.back()) {
+            next->bind(1, layout).bind(2, campaignId).bind(3, after);
+            LB_TRY(row, next->step());
+            if (!row)
+                break;
+            ids.push_back(next->columnInt(0));
+            next->reset();
+        }
+    }
     std::vector<std::string> out;
-    LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { out.push_back(row.columnText(0)); }));
+    if (ids.size() > seeks) {
+        // Each host once, as the index gives them in order, then their names.
+        LB_TRY(q, statement("SELECT h.name FROM (SELECT DISTINCT r.host_id AS id FROM run r "
+                            "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
+                            "r.status IN ('ok', 'failed') AND (?2 IS NULL OR r.campaign_id = ?2)) "
+                            "d JOIN host h ON h.id = d.id ORDER BY h.name"));
+        q->bind(1, layout).bind(2, campaignId);
+        LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { out.push_back(row.columnText(0)); }));
+        return out;
+    }
+    LB_TRY(name, statement("SELECT name FROM host WHERE id = ?1"));
+    for (const auto id : ids) {
+        name->bind(1, id);
+        LB_TRY(row, name->step());
+        if (row)
+            out.push_back(name->columnText(0));
+        name->reset();
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 

@@ -147,6 +147,29 @@ TEST(StoreHosts, MigratesSchemaSixteenAndReadsALayoutsHostsFromItsIndex) {
     EXPECT_NE(details.find("COVERING INDEX run_layout_host"), std::string::npos) << details;
 }
 
+// A host first made in a transaction that rolled back is made again by the next run that names
+// it, and runs whose host changes and comes back each name their own.
+TEST(StoreHosts, HostOfARolledBackTransactionIsMadeAgain) {
+    TempDir tmp;
+    auto s = Store::open(tmp.path());
+    ASSERT_TRUE(s) << s.error().message;
+    auto layout = s->ensureLayout("a", "imported", "{}", std::nullopt);
+    ASSERT_TRUE(layout) << layout.error().message;
+    {
+        auto tx = s->transaction();
+        ASSERT_TRUE(tx);
+        ASSERT_TRUE(s->insertRun(*layout, bonnieRun(100, "rolled-back")));
+    }
+    for (const char* host : {"rolled-back", "m1", "m1", "rolled-back", ""})
+        ASSERT_TRUE(s->insertRun(*layout, bonnieRun(100, host)));
+    EXPECT_EQ(hostsOfRuns(*s),
+              (std::vector<std::string>{"rolled-back", "m1", "m1", "rolled-back", ""}));
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM host WHERE name = 'rolled-back'"), 1);
+    EXPECT_EQ(test::queryInt(*s, "SELECT COUNT(*) FROM run r WHERE r.host_id IS NOT NULL AND NOT "
+                                 "EXISTS (SELECT 1 FROM host h WHERE h.id = r.host_id)"),
+              0);
+}
+
 // Merged runs keep their machine, found by its name in the database they are merged into.
 TEST(StoreHosts, MergeKeepsEachRunsHost) {
     TempDir tmp;

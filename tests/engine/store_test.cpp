@@ -451,6 +451,34 @@ TEST(Store, TextIdsOfARolledBackTransactionAreForgotten) {
     EXPECT_EQ(runs->front().caveats, r.caveats);
 }
 
+// Runs whose caveats and notes change from one to the next, and back, each read their own back:
+// the store reuses the last run's ids only while they are the same.
+TEST(Store, EachRunKeepsItsOwnTextsWhenTheyChangeAndComeBack) {
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
+    const MetricNote slow{MetricNote::Kind::Excludes, "bonnie.putc", "too fast to time"};
+    const MetricNote method{MetricNote::Kind::Method, "bonnie.put*", "file_size=16G"};
+    std::vector<lb::Run> written;
+    for (int i = 0; i < 6; ++i) {
+        lb::Run r = sampleRun(i);
+        if (i % 3 != 2)
+            r.caveats = {i % 2 ? "odd" : "even"};
+        r.notes = {slow};
+        if (i >= 2 && i <= 3)
+            r.notes.push_back(method);
+        ASSERT_TRUE(s->insertRun(*layout, r));
+        written.push_back(r);
+    }
+    const auto runs = s->storedRuns();
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_EQ(runs->size(), written.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        EXPECT_EQ((*runs)[i].caveats, written[i].caveats) << "run " << i;
+        EXPECT_EQ((*runs)[i].notes, written[i].notes) << "run " << i;
+    }
+}
+
 // A database of schema 12 (notes and caveats as text in each run) is migrated: each distinct
 // text is kept once in run_text, every run reads its own back, and the columns go.
 TEST(Store, MigratesSchemaTwelveByKeepingEachTextOnce) {
