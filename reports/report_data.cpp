@@ -388,7 +388,10 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
     data.notProjected = std::move(coverage.missing);
     LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));
     for (const auto& r : records) {
-        auto p = projectStoredLayout(r, request);
+        // The rebuild a fail-rebuild drill of the layout measured, where one did.
+        ProjectionRequest own = request;
+        own.risk = withMeasuredRebuild(request.risk, data.samples[r.name]);
+        auto p = projectStoredLayout(r, own);
         if (!p)
             continue;
         if (!*p)
