@@ -39,10 +39,12 @@ Expected<LayoutPlan> planDrill(const Scenario& scenario, const ScenarioLayout& l
                                const ScenarioDrill& drill, const std::string& workdir);
 
 // The fio JSON of each phase of a fail-rebuild drill's load ("healthy", "degraded",
-// "rebuilding"), in the order printed; none for the other drills.
+// "rebuilding"), in the order printed, with the TCG caveat where the drill ran under it; none for
+// the other drills.
 struct DrillLoadPhase {
     std::string phase;
     std::string fioJson;
+    std::vector<std::string> caveats; // what the drill said of where it ran (TCG)
 };
 std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText);
 

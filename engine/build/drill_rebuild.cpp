@@ -38,15 +38,21 @@ fail() {
     echo "$*" >&2
     exit 1
 }
-# The random read/write load of one phase: $1 the phase, $2 seconds (0: until stopped).
+# The random read/write load of one phase: $1 the phase, $2 seconds (0: in the background until
+# stop_load, which stops fio itself: a background subshell would ignore SIGINT).
 direct=1
 load() {
     set -- "$1" "$2" --name=drill-randrw --directory="$mnt" --filename=.lb-drill-randrw \
         --rw=randrw --bs=4k --size=32M --ioengine=psync --time_based --output-format=json \
         --output="$w-$1.json"
-    if [ "$2" = 0 ]; then set -- "$@" --runtime=86400; else set -- "$@" --runtime="$2"; fi
-    p=$1; shift 2
-    fio --direct=$direct "$@" >/dev/null 2>"$w-$p.err"
+    p=$1 s=$2
+    shift 2
+    if [ "$s" = 0 ]; then
+        fio --direct=$direct --runtime=86400 "$@" >/dev/null 2>"$w-$p.err" </dev/null &
+        load_pid=$!
+    else
+        fio --direct=$direct --runtime="$s" "$@" >/dev/null 2>"$w-$p.err" </dev/null
+    fi
 }
 # The array's sysfs folder: /dev/md/NAME is a link to /dev/mdN.
 md=/sys/block/$(basename "$(readlink -f "$target")")/md
@@ -58,6 +64,23 @@ md_idle() {
     done
 }
 pool_health() { zpool list -H -o health "$target"; }
+# ZFS: what the last scan says it restored ($1: resilvered or rebuilt), exact where -p exists.
+scanned() {
+    { zpool status -p "$target" 2>/dev/null || zpool status "$target"; } |
+        sed -n "s/.*scan: $1 \(([^)]*) \)\{0,1\}\([^ ]*\) in.*/\2/p" | head -n 1
+}
+# ZFS: waits until the pool replaced the member: zpool wait can return before the resilver is
+# even registered, so this also waits for the scan line and for no "replacing" vdev.
+zfs_replaced() {
+    zpool wait -t resilver,replace "$target" || fail "zpool wait -t resilver $target failed"
+    i=0
+    while zpool status "$target" | grep -q 'replacing\|spare-[0-9]\|in progress' ||
+          [ -z "$(scanned "$1")" ]; do
+        i=$((i + 1))
+        [ $i -lt 3000 ] || fail "$target did not finish replacing: $(zpool status "$target" | tr '\n' ' ')"
+        sleep 0.2
+    done
+}
 # The filled share and what a full layout holds, in bytes.
 usable() {
     case $kind in
@@ -108,8 +131,7 @@ md)
 esac
 load degraded "$phase" || fail "fio failed degraded: $(cat "$w-degraded.err")"
 # The rebuild, under the load.
-load rebuilding 0 &
-load_pid=$!
+load rebuilding 0
 sleep 1
 t0=$(up)
 case $kind in
@@ -121,8 +143,8 @@ md)
     ;;
 zfs)
     zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zpool wait -t resilver,replace "$target" || fail "zpool wait -t resilver $target failed"
-    say "rebuild_bytes=$(zpool status "$target" | sed -n 's/.*resilvered \([^ ]*\) in.*/\1/p' | head -n 1)"
+    zfs_replaced resilvered
+    say "rebuild_bytes=$(scanned resilvered)"
     ;;
 draid)
     # Onto the distributed spare (a sequential rebuild), then onto the spare disk (healing).
@@ -130,13 +152,13 @@ draid)
     [ -n "$dspare" ] || fail "the pool $target has no distributed spare"
     zpool replace "$target" "$failed" "$dspare" || fail "zpool replace $target $failed $dspare failed"
     zpool wait -t resilver "$target" || fail "zpool wait -t resilver $target failed"
-    say "rebuild_bytes=$(zpool status "$target" | sed -n 's/.*rebuilt \([^ ]*\) in.*/\1/p' | head -n 1)"
+    say "rebuild_bytes=$(scanned rebuilt)"
     say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
     zpool wait -t scrub "$target"
     t0=$(up)
     zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zpool wait -t resilver,replace "$target" || fail "zpool wait -t resilver $target failed"
-    say "heal_bytes=$(zpool status "$target" | sed -n 's/.*resilvered \([^ ]*\) in.*/\1/p' | head -n 1)"
+    zfs_replaced resilvered
+    say "heal_bytes=$(scanned resilvered)"
     say "heal_seconds=$(since "$t0")"
     ;;
 esac
@@ -170,6 +192,13 @@ for p in healthy degraded rebuilding; do
 done
 rm -rf "$w-fill" "$w-sums" "$w"-*.json "$w"-*.err "$mnt/.lb-drill-randrw"
 )sh";
+
+// Said of the drill's run and of its load's phases where the drill found itself under TCG.
+std::string tcgCaveat() {
+    return std::string(tcgCaveatPrefix) +
+           "the drill ran under qemu's software emulation (no KVM): its rebuild rate and load "
+           "are the lab's emulated disks', not a server's";
+}
 
 // The drill's figures as drill.fail-rebuild.* metrics; a failed run where the data or the
 // redundancy did not come back.
@@ -210,9 +239,14 @@ public:
         const std::string prefix = "drill.fail-rebuild.";
         const auto seconds = number(kv, "seconds");
         const auto bytes = size(kv, "rebuild_bytes");
-        if (!seconds || !bytes)
+        if (!seconds || !bytes) {
+            std::string said;
+            for (const auto& [key, value] : kv)
+                said += " " + key + "=" + value;
             return badInput("the drill reported no rebuild (no 'lb-drill seconds=' and "
-                            "'rebuild_bytes=' lines)");
+                            "'rebuild_bytes=' lines with a figure); it reported:" +
+                            (said.empty() ? std::string(" nothing") : said));
+        }
         const auto add = [&](const char* key, Unit unit, double scale = 1.0) {
             if (const auto v = key == std::string_view("rebuild_bytes") ||
                                        key == std::string_view("heal_bytes")
@@ -246,9 +280,7 @@ private:
     // What the figures were measured on: the emulation, the I/O path, the states.
     void describe(const std::map<std::string, std::string>& kv, ParsedRun& out) const {
         if (valueOr(kv, "hypervisor") == "tcg")
-            out.caveats.push_back(std::string(tcgCaveatPrefix) +
-                                  "the rebuild ran under qemu's software emulation (no KVM): "
-                                  "its rate is the lab's emulated disks', not a server's");
+            out.caveats.push_back(tcgCaveat());
         out.caveats.push_back("fail-rebuild: " + kind_ + " degraded (" +
                               valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
                               valueOr(kv, "state_after") + "; the load's I/O " +
@@ -414,9 +446,13 @@ std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText) {
         if (eol == std::string_view::npos || stop == std::string_view::npos)
             break;
         out.push_back({std::string(stdoutText.substr(at + begin.size(), eol - at - begin.size())),
-                       std::string(stdoutText.substr(eol + 1, stop - eol - 1))});
+                       std::string(stdoutText.substr(eol + 1, stop - eol - 1)),
+                       {}});
         at = stop + end.size();
     }
+    if (valueOr(drill_report::parse(std::string(stdoutText)), "hypervisor") == "tcg")
+        for (auto& phase : out)
+            phase.caveats.push_back(tcgCaveat());
     return out;
 }
 

@@ -389,6 +389,7 @@ Expected<void> CampaignRunner::storeLoadPhases(const BuiltLayout& built, const S
         run.caveats.push_back("fail-rebuild drill: the load " + phase.phase +
                               (phase.phase == "rebuilding" ? ", while the layout rebuilt" : "") +
                               ", one run of fio's drill-randrw job");
+        run.caveats.insert(run.caveats.end(), phase.caveats.begin(), phase.caveats.end());
         ProcessResult result;
         result.stdoutText = phase.fioJson;
         auto parsed = fio->parse(result, {}, OptionValues{});

@@ -144,13 +144,16 @@ TEST(FailRebuildDrill, ItsProbeReadsTheRebuildAndTheChecks) {
 }
 
 TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
-    const auto phases = drillLoadPhases("lb-drill seconds=1\nlb-drill-fio healthy\n{\"a\": 1}\n"
-                                        "lb-drill-fio-end\nlb-drill-fio degraded\n{}\n"
-                                        "lb-drill-fio-end\n");
+    const auto phases =
+        drillLoadPhases("lb-drill hypervisor=tcg\nlb-drill-fio healthy\n{\"a\": 1}\n"
+                        "lb-drill-fio-end\nlb-drill-fio degraded\n{}\n"
+                        "lb-drill-fio-end\n");
     ASSERT_EQ(phases.size(), 2U);
     EXPECT_EQ(phases[0].phase, "healthy");
     EXPECT_EQ(phases[0].fioJson, "{\"a\": 1}\n");
     EXPECT_EQ(phases[1].phase, "degraded");
+    ASSERT_EQ(phases[1].caveats.size(), 1U);
+    EXPECT_TRUE(phases[1].caveats.front().starts_with("TCG: ")) << phases[1].caveats.front();
     EXPECT_TRUE(drillLoadPhases("lb-drill seconds=1\n").empty());
 }
 
