@@ -64,7 +64,8 @@ md_idle() {
     done
 }
 pool_health() { zpool list -H -o health "$target"; }
-# ZFS: what the last scan says it restored ($1: resilvered or rebuilt), exact where -p exists.
+# ZFS: what the last scan says it restored ($1: resilvered or rebuilt), as zpool rounds it
+# ("32.3M"; -p leaves the scan line rounded on OpenZFS 2.3).
 scanned() {
     { zpool status -p "$target" 2>/dev/null || zpool status "$target"; } |
         sed -n "s/.*scan: $1 \(([^)]*) \)\{0,1\}\([^ ]*\) in.*/\2/p" | head -n 1

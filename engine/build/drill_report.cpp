@@ -43,8 +43,23 @@ std::optional<double> size(const std::map<std::string, std::string>& kv, const c
     const auto it = kv.find(key);
     if (it == kv.end())
         return std::nullopt;
-    auto bytes = parseSize(it->second, SizeConvention::Binary);
-    return bytes ? std::optional(static_cast<double>(*bytes)) : std::nullopt;
+    if (auto bytes = parseSize(it->second, SizeConvention::Binary))
+        return static_cast<double>(*bytes);
+    // zpool's own rounding, "32.3M": a figure and one binary unit letter, whatever bytes it
+    // makes (parseSize takes only whole bytes).
+    const std::string& text = it->second;
+    static constexpr std::string_view units = "BKMGTPE";
+    const auto unit = text.empty() ? std::string_view::npos : units.find(text.back());
+    if (unit == std::string_view::npos)
+        return std::nullopt;
+    std::map<std::string, std::string> figure{{key, text.substr(0, text.size() - 1)}};
+    const auto n = number(figure, key);
+    if (!n)
+        return std::nullopt;
+    double scale = 1;
+    for (std::size_t i = 0; i < unit; ++i)
+        scale *= 1024;
+    return *n * scale;
 }
 
 std::string valueOr(const std::map<std::string, std::string>& kv, const char* key) {

@@ -139,6 +139,12 @@ TEST(FailRebuildDrill, ItsProbeReadsTheRebuildAndTheChecks) {
     EXPECT_TRUE(lost->failed);
     EXPECT_EQ(lost->failureReason,
               "the fail-rebuild drill lost data or redundancy: 2 filled files changed");
+    // zpool's rounded sizes, whatever bytes they make.
+    const auto zfs = (*probe)->parse(
+        drillOutput(mdReport + "lb-drill checksum_mismatches=0\nlb-drill rebuild_bytes=32.3M\n"),
+        {}, OptionValues{});
+    ASSERT_TRUE(zfs) << zfs.error().message;
+    EXPECT_DOUBLE_EQ(*metricOf(*zfs, "drill.fail-rebuild.rebuild_bytes"), 32.3 * 1048576);
     // No rebuild reported: bad output, not a measurement.
     EXPECT_FALSE((*probe)->parse(drillOutput("lb-drill hypervisor=tcg\n"), {}, OptionValues{}));
 }
