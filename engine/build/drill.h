@@ -48,4 +48,9 @@ struct DrillLoadPhase {
 };
 std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText);
 
+// The stored layout a phase's run goes under, "r5@degraded", and whether a stored layout is one:
+// a report leaves them out of its candidates unless named.
+std::string drillPhaseLayout(const std::string& layout, const std::string& phase);
+bool isDrillPhaseLayout(std::string_view name);
+
 } // namespace lb

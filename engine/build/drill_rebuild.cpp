@@ -64,11 +64,15 @@ md_idle() {
     done
 }
 pool_health() { zpool list -H -o health "$target"; }
-# ZFS: what the last scan says it restored ($1: resilvered or rebuilt), as zpool rounds it
-# ("32.3M"; -p leaves the scan line rounded on OpenZFS 2.3).
+# ZFS: what the scan says it restored, as zpool rounds it ("32.3M"; -p leaves the scan line
+# rounded on OpenZFS 2.3): $1 heal, a healing resilver ("resilvered 32.3M in"), or seq, dRAID's
+# sequential rebuild onto a distributed spare ("resilvered (draid1:2d:4c:1s-0) 27.9M in").
 scanned() {
-    { zpool status -p "$target" 2>/dev/null || zpool status "$target"; } |
-        sed -n "s/.*scan: $1 \(([^)]*) \)\{0,1\}\([^ ]*\) in.*/\2/p" | head -n 1
+    case $1 in
+    seq) pattern='s/.*scan: resilvered ([^)]*) \([^ ]*\) in.*/\1/p' ;;
+    *) pattern='s/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' ;;
+    esac
+    zpool status "$target" | sed -n "$pattern" | head -n 1
 }
 # ZFS: waits until the pool replaced the member: zpool wait can return before the resilver is
 # even registered, so this also waits for the scan line and for no "replacing" vdev.
@@ -144,8 +148,8 @@ md)
     ;;
 zfs)
     zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zfs_replaced resilvered
-    say "rebuild_bytes=$(scanned resilvered)"
+    zfs_replaced heal
+    say "rebuild_bytes=$(scanned heal)"
     ;;
 draid)
     # Onto the distributed spare (a sequential rebuild), then onto the spare disk (healing).
@@ -153,13 +157,20 @@ draid)
     [ -n "$dspare" ] || fail "the pool $target has no distributed spare"
     zpool replace "$target" "$failed" "$dspare" || fail "zpool replace $target $failed $dspare failed"
     zpool wait -t resilver "$target" || fail "zpool wait -t resilver $target failed"
-    say "rebuild_bytes=$(scanned rebuilt)"
+    # The scrub OpenZFS starts after a sequential rebuild soon takes over its status line.
+    seq_bytes=$(scanned seq)
     say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
     zpool wait -t scrub "$target"
     t0=$(up)
     zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zfs_replaced resilvered
-    say "heal_bytes=$(scanned resilvered)"
+    zfs_replaced heal
+    heal_bytes=$(scanned heal)
+    say "heal_bytes=$heal_bytes"
+    # Where the scrub took the sequential rebuild's line: what the healing resilver restored of
+    # the same child, the same data.
+    from=heal
+    [ -n "$seq_bytes" ] && from=rebuild
+    say "rebuild_bytes=${seq_bytes:-$heal_bytes}" "rebuild_bytes_from=$from"
     say "heal_seconds=$(since "$t0")"
     ;;
 esac
@@ -286,6 +297,10 @@ private:
                               valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
                               valueOr(kv, "state_after") + "; the load's I/O " +
                               (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
+        if (valueOr(kv, "rebuild_bytes_from") == "heal")
+            out.caveats.push_back("dRAID: the sequential rebuild's bytes are the healing "
+                                  "resilver's of the same child (the scrub after the rebuild "
+                                  "took its line in zpool status)");
         if (kind_ == "md" && drill_.syncSpeedMinKiB > 0)
             out.caveats.push_back("md: the array's sync_speed_min was set to " +
                                   std::to_string(drill_.syncSpeedMinKiB) + " KiB/s for the drill");
@@ -431,6 +446,17 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
     plan.steps.push_back({"compare the filled files' sums", shown("cksum", {fill + "/*"}),
                           std::nullopt, false, "it only reads"});
     return plan;
+}
+
+std::string drillPhaseLayout(const std::string& layout, const std::string& phase) {
+    return layout + "@" + phase;
+}
+
+bool isDrillPhaseLayout(std::string_view name) {
+    for (const std::string_view phase : {"@healthy", "@degraded", "@rebuilding"})
+        if (name.size() > phase.size() && name.ends_with(phase))
+            return true;
+    return false;
 }
 
 std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText) {

@@ -376,10 +376,14 @@ Expected<void> CampaignRunner::storeLoadPhases(const BuiltLayout& built, const S
         return {};
     const ScenarioLayout& layout = *built.layout;
     for (const auto& phase : drillLoadPhases(drillOutput_)) {
-        const std::string name = layout.name + "@" + phase.phase;
+        // The layout as it was built, under the phase's name, never the baseline.
+        ScenarioLayout phased = layout;
+        phased.name = drillPhaseLayout(layout.name, phase.phase);
+        phased.baseline = false;
+        const std::string& name = phased.name;
         LB_TRY(layoutId,
                store_.ensureLayout(name, std::string(layoutKindName(layout.kind)),
-                                   layoutSpecJson(scenario_, layout, deviceBytes_), hostId_));
+                                   layoutSpecJson(scenario_, phased, deviceBytes_), hostId_));
         Run run = startingRun(result_.campaignId, built, ScenarioWorkload{}, 0);
         run.layout = name;
         run.workload = d.name();

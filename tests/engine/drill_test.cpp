@@ -161,6 +161,11 @@ TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
     ASSERT_EQ(phases[1].caveats.size(), 1U);
     EXPECT_TRUE(phases[1].caveats.front().starts_with("TCG: ")) << phases[1].caveats.front();
     EXPECT_TRUE(drillLoadPhases("lb-drill seconds=1\n").empty());
+    // Stored under "<layout>@<phase>", which a report leaves out of its candidates.
+    EXPECT_EQ(drillPhaseLayout("r5", "degraded"), "r5@degraded");
+    EXPECT_TRUE(isDrillPhaseLayout("r5@rebuilding"));
+    EXPECT_FALSE(isDrillPhaseLayout("r5"));
+    EXPECT_FALSE(isDrillPhaseLayout("@healthy"));
 }
 
 TEST(FailRebuildDrill, TheNewestMeasuredRateIsTheRiskModels) {
