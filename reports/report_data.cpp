@@ -3,6 +3,7 @@
 // so the same database always gives the same ReportData (and the same report).
 #include "reports/report_data.h"
 
+#include "engine/build/drill.h"
 #include "engine/build/layout_spec.h"
 #include "engine/scenario/scenario.h"
 #include "engine/workbench.h"
@@ -214,8 +215,10 @@ Expected<std::vector<LayoutRecord>> chooseLayouts(const ReportScope& s,
         chosen.push_back(inScope(*request.candidate));
         return chosen;
     }
+    // A fail-rebuild drill's load phases are compared with each other, named (compare), not
+    // as candidates of the campaign.
     for (const auto& l : s.layouts)
-        if (l.name != baseline)
+        if (l.name != baseline && !isDrillPhaseLayout(l.name))
             chosen.push_back(l);
     return chosen;
 }
@@ -388,7 +391,10 @@ Expected<void> addProjections(ReportData& data, const ProjectionRequest& request
     data.notProjected = std::move(coverage.missing);
     LB_TRY_VOID(checkWriteAmplificationLayouts(request.writeAmplification, projected));
     for (const auto& r : records) {
-        auto p = projectStoredLayout(r, request);
+        // The rebuild a fail-rebuild drill of the layout measured, where one did.
+        ProjectionRequest own = request;
+        own.risk = withMeasuredRebuild(request.risk, data.samples[r.name]);
+        auto p = projectStoredLayout(r, own);
         if (!p)
             continue;
         if (!*p)

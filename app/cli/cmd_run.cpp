@@ -144,6 +144,20 @@ int runRun(const Globals& g, const RunOptions& o) {
     return runExitStatus(o, *result);
 }
 
+// A plan's steps as JSON, each with its undo or why it has none.
+nlohmann::json stepsJson(const LayoutPlan& part) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& s : part.steps)
+        steps.push_back(
+            {{"description", s.description},
+             {"argv", s.command.argvForDisplay()},
+             {"optional", s.optional},
+             {"runs_on", enumName(part.runsOn)},
+             {"undo", s.undo ? nlohmann::json(s.undo->argvForDisplay()) : nlohmann::json(nullptr)},
+             {"no_undo", s.undo ? nlohmann::json(nullptr) : nlohmann::json(s.noUndo)}});
+    return steps;
+}
+
 // One layout of the dry run: its plan's parts, text and JSON.
 // What the layout's plan warns of, every part's.
 nlohmann::json planWarnings(const DryRunLayout& l) {
@@ -166,15 +180,8 @@ nlohmann::json planSteps(const DryRunLayout& l, std::ostringstream& text) {
                                std::string(enumName(l.layout->guest->os)) + ")"
                          : std::string("host"))
                  << "\n";
-        for (const auto& s : part.steps)
-            steps.push_back(
-                {{"description", s.description},
-                 {"argv", s.command.argvForDisplay()},
-                 {"optional", s.optional},
-                 {"runs_on", enumName(part.runsOn)},
-                 {"undo",
-                  s.undo ? nlohmann::json(s.undo->argvForDisplay()) : nlohmann::json(nullptr)},
-                 {"no_undo", s.undo ? nlohmann::json(nullptr) : nlohmann::json(s.noUndo)}});
+        for (auto& s : stepsJson(part))
+            steps.push_back(std::move(s));
         text << describePlan(part);
     }
     return steps;
@@ -262,6 +269,13 @@ int runPlan(const Globals& g, const std::string& path) {
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& dw : l.workloads)
             workloads.push_back(planWorkload(*scenario, dw, text));
+        nlohmann::json drills = nlohmann::json::array();
+        for (const auto& [drill, drillPlan] : l.drills) {
+            text << "  drill " << drill->name() << ", after the workloads (shown; its own "
+                 << "script runs them):\n"
+                 << describePlan(drillPlan);
+            drills.push_back({{"name", drill->name()}, {"steps", stepsJson(drillPlan)}});
+        }
         text << "  teardown: the undo commands above, newest first\n";
         out.push_back({{"layout", l.layout->name},
                        {"kind", layoutKindName(l.layout->kind)},
@@ -271,7 +285,8 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"warnings", planWarnings(l)},
                        {"precondition",
                         l.precondition ? nlohmann::json(*l.precondition) : nlohmann::json(nullptr)},
-                       {"workloads", workloads}});
+                       {"workloads", workloads},
+                       {"drills", drills}});
     }
     if (g.json)
         std::cout << dumpJson(nlohmann::json{{"scenario", scenario->name},

@@ -1,6 +1,7 @@
 #include "engine/build/drill.h"
 
 #include "engine/base/size.h"
+#include "engine/build/drill_internal.h"
 #include "engine/build/plan.h"
 
 #include <chrono>
@@ -8,6 +9,10 @@
 #include <sstream>
 
 namespace lb {
+
+using drill_report::number;
+using drill_report::size;
+using drill_report::valueOr;
 
 namespace {
 
@@ -155,47 +160,6 @@ md-*) say "members_after=$(md_field 'Raid Devices')" "level_after=$(md_field 'Ra
 esac
 )sh";
 
-// "lb-drill a=1 b=2" lines into a map; later keys win.
-std::map<std::string, std::string> drillReport(const std::string& out) {
-    std::map<std::string, std::string> kv;
-    std::istringstream lines(out);
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (!line.starts_with("lb-drill "))
-            continue;
-        std::istringstream words(line.substr(9));
-        std::string word;
-        while (words >> word)
-            if (const auto eq = word.find('='); eq != std::string::npos)
-                kv[word.substr(0, eq)] = word.substr(eq + 1);
-    }
-    return kv;
-}
-
-std::optional<double> number(const std::map<std::string, std::string>& kv, const char* key) {
-    const auto it = kv.find(key);
-    if (it == kv.end() || it->second.empty())
-        return std::nullopt;
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(it->second, &used);
-        return used == it->second.size() ? std::optional(v) : std::nullopt;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-// A size as the drill printed it: bytes, or zpool's rounded "1.88G" where it lacks -p.
-std::optional<double> size(const std::map<std::string, std::string>& kv, const char* key) {
-    if (auto n = number(kv, key))
-        return n;
-    const auto it = kv.find(key);
-    if (it == kv.end())
-        return std::nullopt;
-    auto bytes = parseSize(it->second, SizeConvention::Binary);
-    return bytes ? std::optional(static_cast<double>(*bytes)) : std::nullopt;
-}
-
 class DrillProbe : public Probe {
 public:
     DrillProbe(ScenarioDrill drill, std::string target, std::vector<std::string> words,
@@ -236,7 +200,7 @@ public:
 
     Expected<ParsedRun> parse(const ProcessResult& result, const std::vector<ProcessResult>&,
                               const OptionValues&) const override {
-        const auto kv = drillReport(result.stdoutText);
+        const auto kv = drill_report::parse(result.stdoutText);
         ParsedRun out;
         out.workload = drill_.name();
         const std::string prefix = "drill." + std::string(enumName(drill_.action)) + ".";
@@ -277,6 +241,27 @@ public:
         return out;
     }
 
+    // What the drill runs to grow the layout, as plan shows it.
+    std::string growProgram() const { return md_ ? "mdadm" : "zpool"; }
+    std::vector<std::string> growArgs() const {
+        std::vector<std::string> args;
+        switch (drill_.action) {
+        case DrillAction::MdGrow:
+        case DrillAction::MdRaid6:
+            args = {"--grow", target_,
+                    drill_.action == DrillAction::MdRaid6 ? "--level=6" : "--raid-devices=+N"};
+            break;
+        case DrillAction::ZfsAddVdev:
+            args = {"add", "-f", target_};
+            break;
+        default:
+            args = {"attach", target_};
+            break;
+        }
+        args.insert(args.end(), words_.begin(), words_.end());
+        return args;
+    }
+
 private:
     // What the read load running during the drill met: its errors and throughput; a failed run
     // where a read failed or the file changed.
@@ -305,11 +290,6 @@ private:
         return {};
     }
 
-    static std::string valueOr(const std::map<std::string, std::string>& kv, const char* key) {
-        const auto it = kv.find(key);
-        return it == kv.end() ? "?" : it->second;
-    }
-
     ScenarioDrill drill_;
     std::string target_;
     std::vector<std::string> words_;
@@ -320,6 +300,8 @@ private:
 
 Expected<std::unique_ptr<Probe>> drillProbe(const Scenario& scenario, const ScenarioLayout& layout,
                                             const ScenarioDrill& drill) {
+    if (drill.action == DrillAction::FailRebuild)
+        return rebuildDrillProbe(scenario, layout, drill);
     // The spares' paths, as the layout's plan made them ready.
     LayoutPlan scratch;
     auto spares = planDisks(scratch, scenario, layout, drill.disks, {});
@@ -341,6 +323,26 @@ Expected<std::unique_ptr<Probe>> drillProbe(const Scenario& scenario, const Scen
     }
     return std::unique_ptr<Probe>(std::make_unique<DrillProbe>(
         drill, md ? layout.mdDevice : layout.pool, std::move(words), md));
+}
+
+Expected<LayoutPlan> planDrill(const Scenario& scenario, const ScenarioLayout& layout,
+                               const ScenarioDrill& drill, const std::string& workdir) {
+    if (drill.action == DrillAction::FailRebuild)
+        return planRebuildDrill(scenario, layout, drill, workdir);
+    LB_TRY(probe, drillProbe(scenario, layout, drill));
+    const auto* own = static_cast<const DrillProbe*>(probe.get());
+    LayoutPlan plan;
+    plan.layout = layout.name;
+    plan.workdir = workdir;
+    Command grow;
+    grow.program = own->growProgram();
+    grow.args = own->growArgs();
+    plan.steps.push_back({"grow the layout: " + std::string(enumName(drill.action)) +
+                              (drill.readLoad ? ", a file read over and over meanwhile" : ""),
+                          std::move(grow), std::nullopt, false,
+                          "a grown layout is not shrunk back; the layout's teardown removes it "
+                          "and clears the spares"});
+    return plan;
 }
 
 } // namespace lb

@@ -4,9 +4,23 @@
 // long that takes while a read load runs, and whether the file system stayed mounted and its data
 // intact. A drill is stored as a run (workload "drill:<action>") with drill.<action>.* metrics.
 // The spares are made ready by the layout's own plan (planLayout), so its teardown clears them.
+//
+// The fail-rebuild drill (action "fail-rebuild") fills the layout to the drill's `fill` with
+// random data, runs a random read/write fio job ("drill-randrw", 4 KiB, 32 MiB file) healthy for
+// phase_seconds, fails the member `disk` (mdadm --fail and --remove; zpool offline), runs the job
+// degraded, then adds the spare (mdadm --add; zpool replace; dRAID: onto the distributed spare,
+// then onto the spare disk) with the job running until the layout is whole again, and checks the
+// data: md's check and mismatch_cnt, or a scrub, and the filled files' sums read from disk. Its
+// run (workload "drill:fail-rebuild") holds drill.fail-rebuild.* metrics: seconds (the spare
+// added to full redundancy), window_seconds (the failure to full redundancy), rebuild_bytes,
+// rebuild_rate (bytes/s), heal_seconds and heal_bytes (dRAID's second phase), check_seconds or
+// scrub_seconds, mismatch_cnt, scrub_errors, checksum_mismatches and fill (percent). A drill
+// that finds a changed file, a mismatch, a scrub error or a layout not whole afterwards is a
+// failed run saying so. The job's three phases are what drillLoadPhases reads from its output.
 #pragma once
 
 #include "engine/base/expected.h"
+#include "engine/exec/layout_plan.h"
 #include "engine/measure/probe.h"
 #include "engine/scenario/scenario.h"
 
@@ -18,5 +32,25 @@ namespace lb {
 // reads the drill's report lines ("lb-drill key=value ...").
 Expected<std::unique_ptr<Probe>> drillProbe(const Scenario& scenario, const ScenarioLayout& layout,
                                             const ScenarioDrill& drill);
+
+// Every step of a drill as `plan` shows it, each with its undo or why it has none; `workdir`
+// is the layout's mounted directory. Shown, never run: the drill's own shell runs them.
+Expected<LayoutPlan> planDrill(const Scenario& scenario, const ScenarioLayout& layout,
+                               const ScenarioDrill& drill, const std::string& workdir);
+
+// The fio JSON of each phase of a fail-rebuild drill's load ("healthy", "degraded",
+// "rebuilding"), in the order printed, with the TCG caveat where the drill ran under it; none for
+// the other drills.
+struct DrillLoadPhase {
+    std::string phase;
+    std::string fioJson;
+    std::vector<std::string> caveats; // what the drill said of where it ran (TCG)
+};
+std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText);
+
+// The stored layout a phase's run goes under, "r5@degraded", and whether a stored layout is one:
+// a report leaves them out of its candidates unless named.
+std::string drillPhaseLayout(const std::string& layout, const std::string& phase);
+bool isDrillPhaseLayout(std::string_view name);
 
 } // namespace lb

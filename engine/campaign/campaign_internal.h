@@ -177,6 +177,7 @@ private:
     };
     Expected<void> runIteration(BuiltLayout& built, const Round& round);
     Expected<void> runDrills(BuiltLayout& built);
+    Expected<void> storeLoadPhases(const BuiltLayout& built, const ScenarioDrill& drill);
     bool missingRuns(const std::vector<const ScenarioLayout*>& stage, const Round& round) const;
     bool stageAdaptive(const std::vector<const ScenarioLayout*>& stage, bool bracketPass) const;
     // Deciding metrics of a stage not settled yet ("layout: metric"): those more runs could still
@@ -244,7 +245,8 @@ private:
     std::int64_t hostId_ = 0;
     std::map<std::string, std::string> toolVersions_;      // on the host
     std::map<std::string, std::string> guestToolVersions_; // in the guest of the current layout
-    std::map<std::string, std::uint64_t> deviceBytes_;     // block device path -> size (lsblk)
+    std::string drillOutput_; // the stdout of the last drill run: its load phases
+    std::map<std::string, std::uint64_t> deviceBytes_; // block device path -> size (lsblk)
     std::map<std::string, std::unique_ptr<Runner>> guestRunners_; // by layout name
     ClientPlacement clients_{scenario_, runner_};
     CampaignSchedule schedule_;

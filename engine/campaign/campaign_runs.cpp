@@ -3,6 +3,7 @@
 // that could not be built is charged with.
 #include "engine/base/size.h"
 #include "engine/build/drill.h"
+#include "engine/build/layout_spec.h"
 #include "engine/campaign/campaign_internal.h"
 
 #include <algorithm>
@@ -259,6 +260,8 @@ CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, cons
     }
     // Record before interpreting: the raw output is safe before any parser looks at it.
     keepOutput(run, *result);
+    if (w.probe == "drill")
+        drillOutput_ = result->stdoutText;
     const auto& versions = &where == &runner_ ? toolVersions_ : guestToolVersions_;
     run.toolVersion = versions.count(w.probe) ? versions.at(w.probe) : "";
     LB_TRY_VOID(store_.recordRunOutput(run));
@@ -354,9 +357,60 @@ Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
         auto probe = drillProbe(scenario_, layout, d);
         if (!probe)
             return fail(probe.error());
+        drillOutput_.clear();
         if (auto r = runOne(built, probe->get(), w, 0); !r)
             return r;
         settled_.insert({layout.name, d.name(), 0});
+        LB_TRY_VOID(storeLoadPhases(built, d));
+    }
+    return {};
+}
+
+// A fail-rebuild drill's load, healthy, degraded and rebuilding: each phase a run of the fio
+// probe under the layout "<layout>@<phase>", workload "drill:fail-rebuild", so `compare
+// --baseline L@healthy --candidate L@degraded` puts them side by side with fio's statistics.
+// Kept out of the layout's own name so the campaign's verdicts between layouts stay as they were.
+Expected<void> CampaignRunner::storeLoadPhases(const BuiltLayout& built, const ScenarioDrill& d) {
+    const Probe* fio = probes_.find("fio");
+    if (d.action != DrillAction::FailRebuild || fio == nullptr)
+        return {};
+    const ScenarioLayout& layout = *built.layout;
+    for (const auto& phase : drillLoadPhases(drillOutput_)) {
+        // The layout as it was built, under the phase's name, never the baseline.
+        ScenarioLayout phased = layout;
+        phased.name = drillPhaseLayout(layout.name, phase.phase);
+        phased.baseline = false;
+        const std::string& name = phased.name;
+        LB_TRY(layoutId,
+               store_.ensureLayout(name, std::string(layoutKindName(layout.kind)),
+                                   layoutSpecJson(scenario_, phased, deviceBytes_), hostId_));
+        Run run = startingRun(result_.campaignId, built, ScenarioWorkload{}, 0);
+        run.layout = name;
+        run.workload = d.name();
+        run.probe = "fio";
+        run.stdoutText = phase.fioJson;
+        run.startedAt = run.finishedAt = store_.now();
+        run.caveats.push_back("fail-rebuild drill: the load " + phase.phase +
+                              (phase.phase == "rebuilding" ? ", while the layout rebuilt" : "") +
+                              ", one run of fio's drill-randrw job");
+        run.caveats.insert(run.caveats.end(), phase.caveats.begin(), phase.caveats.end());
+        ProcessResult result;
+        result.stdoutText = phase.fioJson;
+        auto parsed = fio->parse(result, {}, OptionValues{});
+        run.status = parsed && !parsed->failed ? RunStatus::Ok : RunStatus::Failed;
+        if (!parsed) {
+            run.reason = "the drill's fio output does not parse: " + parsed.error().message;
+        } else {
+            run.reason = parsed->failureReason;
+            run.metrics = std::move(parsed->metrics);
+            run.series = std::move(parsed->series);
+            run.toolVersion = parsed->toolVersion;
+            run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
+            run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
+        }
+        if (run.status != RunStatus::Ok)
+            run.metrics.clear();
+        LB_TRY_VOID(store_.insertRun(layoutId, run));
     }
     return {};
 }

@@ -178,12 +178,20 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         const auto stat = rest.substr(rest.rfind('.') + 1);
         if (rest.find('.') == std::string_view::npos)
             return std::nullopt;
-        if (stat == "seconds" || stat == "scrub_seconds")
+        if (stat == "seconds" || stat == "scrub_seconds" || stat == "window_seconds" ||
+            stat == "heal_seconds" || stat == "check_seconds")
             return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
-        if (stat == "read_throughput")
+        if (stat == "read_throughput" || stat == "rebuild_rate")
             return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, false};
-        if (stat == "read_errors")
+        if (stat == "read_errors" || stat == "mismatch_cnt" || stat == "scrub_errors" ||
+            stat == "checksum_mismatches")
             return MetricInfo{std::string(name), Unit::Count, Better::Lower, false};
+        // Bytes a rebuild restored (a count of bytes: the store has no unit of bytes) and the
+        // share filled before the failure: what the rebuild's time is of, neither better.
+        if (stat == "rebuild_bytes" || stat == "heal_bytes")
+            return MetricInfo{std::string(name), Unit::Count, Better::Higher, false};
+        if (stat == "fill")
+            return MetricInfo{std::string(name), Unit::Percent, Better::Higher, false};
         if (stat == "growth" || stat == "usable_growth")
             return MetricInfo{std::string(name), Unit::Percent, Better::Higher, false};
         if (stat == "members")

@@ -71,14 +71,25 @@ template <> struct EnumNames<NfsServer> {
     }};
 };
 
-// How an expansion drill grows its layout.
-enum class DrillAction { MdGrow, MdRaid6, ZfsAddVdev, RaidzExpand };
+// What a drill does to its layout: grow it (the expansion drills), or fail a member and rebuild
+// onto a spare (fail-rebuild).
+enum class DrillAction { MdGrow, MdRaid6, ZfsAddVdev, RaidzExpand, FailRebuild };
 template <> struct EnumNames<DrillAction> {
-    static constexpr std::array<std::pair<DrillAction, std::string_view>, 4> table{{
+    static constexpr std::array<std::pair<DrillAction, std::string_view>, 5> table{{
         {DrillAction::MdGrow, "md-grow"},
         {DrillAction::MdRaid6, "md-raid6"},
         {DrillAction::ZfsAddVdev, "zfs-add-vdev"},
         {DrillAction::RaidzExpand, "raidz-expand"},
+        {DrillAction::FailRebuild, "fail-rebuild"},
+    }};
+};
+
+// How a fail-rebuild drill makes its member fail: administratively (mdadm --fail, zpool
+// offline). The kernel-seen failure (device-mapper's error target) is not built yet.
+enum class DrillFailure { Admin };
+template <> struct EnumNames<DrillFailure> {
+    static constexpr std::array<std::pair<DrillFailure, std::string_view>, 1> table{{
+        {DrillFailure::Admin, "admin"},
     }};
 };
 
@@ -265,12 +276,20 @@ struct ScenarioWorkload {
     bool operator==(const ScenarioWorkload&) const = default;
 };
 
-// An expansion drill: after a layout's workloads, grow it with spare disks and measure how long
-// that takes while a read load runs and the file system stays mounted.
+// A drill after a layout's workloads. An expansion drill grows it with spare disks and measures
+// how long that takes while a read load runs and the file system stays mounted. A fail-rebuild
+// drill fills the layout to `fill`, fails the member `disk`, rebuilds onto the spare in `disks`
+// and measures a random read/write load healthy, degraded and while it rebuilds, the time and
+// bytes of the rebuild and the data's integrity afterwards (engine/build/drill.h).
 struct ScenarioDrill {
     std::string layout;
     DrillAction action = DrillAction::MdGrow;
     std::vector<std::string> disks; // spares ([[disks]] names not in the layout)
+    std::string failDisk;           // fail-rebuild: the member it fails (key `disk`)
+    DrillFailure failure = DrillFailure::Admin;
+    double fill = 0.25;      // fail-rebuild: share of the usable space filled first
+    int phaseSeconds = 10;   // fail-rebuild: the load's seconds healthy and degraded
+    int syncSpeedMinKiB = 0; // fail-rebuild on md: the array's sync_speed_min; 0: the system's
     bool readLoad = true;
     int timeoutSeconds = 24 * 3600;
     int line = 0;

@@ -138,6 +138,14 @@ bool drillFits(DrillAction action, const ScenarioLayout& layout) {
         return isZfs(k);
     case DrillAction::RaidzExpand:
         return isRaidz(k) && layout.vdevs == 1; // dRAID has no expansion in OpenZFS 2.3
+    case DrillAction::FailRebuild:
+        // A layout with redundancy that layoutbench builds itself on the disks (not ZFS on md:
+        // its member is the array's; not a guest: the host's md is not yet drilled under it).
+        if (layout.inner)
+            return false;
+        if (isMd(k))
+            return k != LayoutKind::MdRaid0;
+        return isZfs(k) && k != LayoutKind::ZfsStripe;
     }
     return false;
 }
@@ -149,7 +157,7 @@ Expected<void> checkDrillSpares(const Scenario& s, const ScenarioDrill& d,
                                 std::set<std::string>& added) {
     const LayoutKind k = layout.kind;
     const std::string action(enumName(d.action));
-    std::size_t width = 1;
+    std::size_t width = 1; // fail-rebuild: the one spare it rebuilds onto
     if (d.action == DrillAction::ZfsAddVdev)
         width = k == LayoutKind::ZfsRaid10   ? 2
                 : k == LayoutKind::ZfsStripe ? 1
@@ -191,6 +199,11 @@ Expected<void> checkDrills(const Scenario& s, const Reporter& rep) {
                             " does not apply to a " + std::string(layoutKindName(layout->kind)) +
                             " layout");
         LB_TRY_VOID(checkDrillSpares(s, d, *layout, at, drillDisks[d.layout]));
+        if (d.action == DrillAction::FailRebuild &&
+            std::find(layout->disks.begin(), layout->disks.end(), d.failDisk) ==
+                layout->disks.end())
+            return badInput(at + "disk: '" + d.failDisk + "' is not a member of layout '" +
+                            d.layout + "'; a fail-rebuild drill fails one of its disks");
     }
     return {};
 }

@@ -468,6 +468,41 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     return l;
 }
 
+// A fail-rebuild drill's keys: the member it fails, how, the fill and the load's phases. The
+// other drills take none of them.
+Expected<void> parseFailRebuild(const toml::table& t, const std::string& where, const Reporter& rep,
+                                ScenarioDrill& d) {
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Drill, n);
+    };
+    if (d.action != DrillAction::FailRebuild) {
+        for (const char* key : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min"})
+            if (const toml::node* node = t.get(key))
+                return badInput(rep.at(*node, where + key,
+                                       "only a fail-rebuild drill takes it (this one is " +
+                                           std::string(enumName(d.action)) + ")"));
+        return {};
+    }
+    LB_TRY(disk, getString(t, keyOf("disk"), where, rep));
+    if (disk.empty())
+        return badInput(
+            rep.at(t, where + "disk", "a fail-rebuild drill names the member it fails"));
+    d.failDisk = disk;
+    LB_TRY(failure, getEnum<DrillFailure>(t, keyOf("fail").name.c_str(), where, rep));
+    d.failure = failure.value_or(DrillFailure::Admin);
+    LB_TRY(fill, getFraction(t, keyOf("fill"), where, rep));
+    if (!(fill >= 0 && fill <= 0.95)) {
+        const toml::node* node = t.get("fill");
+        return badInput(rep.at(*node, where + "fill", "must be in [0, 0.95]"));
+    }
+    d.fill = fill;
+    LB_TRY(phase, getInt(t, keyOf("phase_seconds"), where, rep));
+    d.phaseSeconds = static_cast<int>(phase);
+    LB_TRY(speed, getInt(t, keyOf("sync_speed_min"), where, rep));
+    d.syncSpeedMinKiB = static_cast<int>(speed);
+    return {};
+}
+
 Expected<ScenarioDrill> parseDrill(const toml::table& t, const std::string& where,
                                    const Reporter& rep) {
     if (auto r = rejectUnknown(t, ScenarioTable::Drill, where, rep); !r)
@@ -496,6 +531,7 @@ Expected<ScenarioDrill> parseDrill(const toml::table& t, const std::string& wher
     } else {
         return badInput(rep.at(t, where + "disks", "a drill needs the spare disks it adds"));
     }
+    LB_TRY_VOID(parseFailRebuild(t, where, rep, d));
     LB_TRY(readLoad, getBool(t, keyOf("read_load"), where, rep));
     d.readLoad = readLoad;
     LB_TRY(timeout, getInt(t, keyOf("timeout"), where, rep));

@@ -467,6 +467,32 @@ Expected<ProjectionPlan> planOf(const ProjectionAsk& ask,
 
 } // namespace
 
+RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& samples) {
+    if (given.rebuildBytesPerSecond)
+        return given;
+    const auto m =
+        std::find_if(samples.metrics.begin(), samples.metrics.end(), [](const MetricSamples& x) {
+            return x.name == "drill.fail-rebuild.rebuild_rate";
+        });
+    if (m == samples.metrics.end() || m->values.empty())
+        return given;
+    // The newest run: the largest id where the samples carry them, else the last value.
+    std::size_t newest = m->values.size() - 1;
+    for (std::size_t i = 0; i < m->runs.size() && i < m->values.size(); ++i)
+        if (m->runs[i] > m->runs[newest])
+            newest = i;
+    given.rebuildBytesPerSecond = m->values[newest];
+    std::string basis = "measured: fail-rebuild drill";
+    if (newest < m->runs.size())
+        basis += ", run " + std::to_string(m->runs[newest]);
+    basis += ", on the layout's disks";
+    if (std::find(samples.measuredOn.begin(), samples.measuredOn.end(), "TCG emulation") !=
+        samples.measuredOn.end())
+        basis += " under TCG";
+    given.rebuildBasis = std::move(basis);
+    return given;
+}
+
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
     std::vector<LayoutRecord> records;
     for (const auto& name : ask.stored) {
@@ -474,7 +500,13 @@ Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) 
         LB_TRY(record, storedLayout(*store, name));
         records.push_back(std::move(record));
     }
-    return planOf(ask, records);
+    LB_TRY(plan, planOf(ask, records));
+    // The stored layouts come first among the inputs: each with the rebuild its drill measured.
+    for (std::size_t i = 0; i < records.size() && i < plan.inputs.size() && !plan.misfit; ++i) {
+        LB_TRY(samples, store->layoutSamples(records[i].name));
+        plan.inputs[i].risk = withMeasuredRebuild(plan.inputs[i].risk, samples);
+    }
+    return plan;
 }
 
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,

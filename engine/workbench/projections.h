@@ -202,6 +202,12 @@ Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store);
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
                                         const std::vector<LayoutRecord>& records);
 
+// The rebuild rate a fail-rebuild drill measured on a layout (drill.fail-rebuild.rebuild_rate of
+// its newest run among `samples`) as the risk model's: "measured: fail-rebuild drill, run 12, on
+// the layout's disks under TCG" (under TCG when its runs were measured so). A rate given
+// (--rebuild-rate) stays; without a drill `given` is returned as it is.
+RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& samples);
+
 // Each layout of the plan projected, in order; bad input when the plan has a misfit, or naming
 // the field the projection rejects (a disk size the layout cannot take is the catalog drive's,
 // at its entry, when the disks are the drive's).

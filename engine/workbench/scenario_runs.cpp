@@ -4,6 +4,7 @@
 #include "engine/base/joined.h"
 #include "engine/base/suggest.h"
 #include "engine/build/clients.h"
+#include "engine/build/drill.h"
 #include "engine/build/layout_spec.h"
 #include "engine/build/plan.h"
 #include "engine/build/serve.h"
@@ -165,6 +166,12 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
             conditioned.push_back(*dw.rounds);
     if (!conditioned.empty())
         out.precondition = describePreconditioning(layout, conditioned);
+    for (const auto& d : scenario.drills) {
+        if (d.layout != layout.name)
+            continue;
+        LB_TRY(drill, planDrill(scenario, layout, d, plan.workdir));
+        out.drills.emplace_back(&d, std::move(drill));
+    }
     return out;
 }
 

@@ -110,6 +110,8 @@ struct DryRunLayout {
     std::vector<DryRunWorkload> workloads;
     // What its SSD preconditioning does before the first measured run, one line; none without.
     std::optional<std::string> precondition;
+    // Its drills, in order, after the workloads: each one's steps with their undos (planDrill).
+    std::vector<std::pair<const ScenarioDrill*, LayoutPlan>> drills;
 };
 
 struct DryRun {

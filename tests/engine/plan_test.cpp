@@ -3,6 +3,7 @@
 // machines' kernels; the plans are checked here and run for real inside the lab guest
 // (tests/guest). Regenerate after a deliberate change with LAYOUTBENCH_UPDATE_GOLDEN=1 and
 // read the diff.
+#include "engine/build/drill.h"
 #include "engine/build/plan.h"
 #include "engine/exec/runner.h"
 #include "engine/scenario/scenario.h"
@@ -651,6 +652,56 @@ disks = ["ssd-f"]
                                        "     no undo: wiped signatures cannot be restored\n"),
               std::string::npos)
         << describePlan(*plan);
+}
+
+// A drill's steps as `plan` shows them after the layout's: the fail-rebuild drill's fill, load,
+// failure, rebuild and checks on md and on a raidz1, dRAID's two rebuilds, and an expansion
+// drill, each step with its undo or why it has none.
+TEST(PlanGolden, DrillStepsWithTheirUndos) {
+    const auto s = scenarioWith(R"([[layouts]]
+name = "r5"
+kind = "md-raid5"
+disks = ["ssd-b", "ssd-c", "ssd-d"]
+[[layouts]]
+name = "z1"
+kind = "zfs-raidz1"
+disks = ["ssd-b", "ssd-c", "ssd-d"]
+[[layouts]]
+name = "dr"
+kind = "zfs-draid1"
+disks = ["ssd-b", "ssd-c", "ssd-d", "ssd-e"]
+draid_spares = 1
+[[drills]]
+layout = "r5"
+action = "fail-rebuild"
+disk = "ssd-c"
+disks = ["ssd-e"]
+fill = 0.5
+sync_speed_min = 50000
+[[drills]]
+layout = "r5"
+action = "md-grow"
+disks = ["ssd-f"]
+[[drills]]
+layout = "z1"
+action = "fail-rebuild"
+disk = "ssd-b"
+disks = ["ssd-e"]
+[[drills]]
+layout = "dr"
+action = "fail-rebuild"
+disk = "ssd-b"
+disks = ["ssd-f"]
+)");
+    std::string out;
+    for (const auto& l : s.layouts)
+        for (const auto& d : s.drills)
+            if (d.layout == l.name) {
+                const auto plan = planDrill(s, l, d, "/srv/lb/mnt-" + l.name);
+                ASSERT_TRUE(plan) << plan.error().message;
+                out += "-- " + l.name + ": " + d.name() + "\n" + describePlan(*plan);
+            }
+    expectGolden("drills", out);
 }
 
 // No step is undone by running it again, and a step without an undo says why, in every plan the

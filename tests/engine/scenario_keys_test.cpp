@@ -70,7 +70,8 @@ std::string layoutBuiltOn(LayoutKind kind) {
 
 // Every table once: a dir baseline and a candidate of `kind` on block devices (md arrays need
 // them; zfs-stripe and guest are built on an inner md-raid1), exported over iSCSI (tgt) and NFS
-// (the kernel's), a client, [decide], and for md-raid1 a drill that grows it with a spare.
+// (the kernel's), a client, [decide], and for md-raid1 a drill that fails a member and rebuilds
+// onto a spare (the drill that takes every key of [[drills]]).
 Doc scenarioFor(LayoutKind kind) {
     Doc d;
     d.sections.push_back({"", ScenarioTable::Top, {{"name", "\"keys\""}}});
@@ -120,10 +121,12 @@ Doc scenarioFor(LayoutKind kind) {
                           {{"probe", "\"randfile\""}, {"size", "\"1MiB\""}}});
     d.sections.push_back({"[[clients]]", ScenarioTable::Client, {{"name", "\"c1\""}}});
     if (kind == LayoutKind::MdRaid1)
-        d.sections.push_back(
-            {"[[drills]]",
-             ScenarioTable::Drill,
-             {{"layout", "\"cand\""}, {"action", "\"md-grow\""}, {"disks", "[\"spare\"]"}}});
+        d.sections.push_back({"[[drills]]",
+                              ScenarioTable::Drill,
+                              {{"layout", "\"cand\""},
+                               {"action", "\"fail-rebuild\""},
+                               {"disk", "\"d1\""},
+                               {"disks", "[\"spare\"]"}}});
     return d;
 }
 

@@ -21,6 +21,15 @@ inline std::string guestDisk(int i) {
     return "/dev/vd" + std::string(1, static_cast<char>('a' + i));
 }
 
+// A workload of a second: what a scenario whose point is its drill needs to have one.
+constexpr const char* briefWrite = R"(
+[[workloads]]
+probe = "fio"
+preset = "seq-write-1m"
+size = "16M"
+runtime = 1
+)";
+
 class OpenZfsCampaign : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -46,6 +55,15 @@ protected:
         for (int i = 0; i < disks; ++i)
             toml += "[[disks]]\nname = \"d" + std::to_string(i) + "\"\ndevice = \"" + guestDisk(i) +
                     "\"\n" + (wipe ? "wipe = true\n" : "");
+        return toml;
+    }
+    // The header's two iterations made one: for a scenario whose point is its drill, run once
+    // after the workloads.
+    static std::string oneIteration(std::string toml) {
+        const auto at = toml.find("iterations = 2");
+        EXPECT_NE(at, std::string::npos);
+        if (at != std::string::npos)
+            toml.replace(at, 14, "iterations = 1");
         return toml;
     }
     static std::string diskList(int from, int count) {

@@ -1,0 +1,486 @@
+// The fail-rebuild drill (drill.h): a layout filled, a member failed, the load measured degraded
+// and while the layout rebuilds onto the spare, the rebuild timed, and the data checked after.
+#include "engine/base/size.h"
+#include "engine/build/drill.h"
+#include "engine/build/drill_internal.h"
+#include "engine/build/plan.h"
+#include "engine/measure/analysis.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace lb {
+
+using drill_report::number;
+using drill_report::size;
+using drill_report::valueOr;
+
+namespace {
+
+// The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs or draid), target
+// (md device or pool), the mounted directory, the member to fail, the spare, the fill, the
+// seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's).
+// Every result is a line "lb-drill key=value ..." on stdout, the load's fio JSON of each phase
+// between "lb-drill-fio PHASE" and "lb-drill-fio-end"; a failure is one line on stderr and a
+// non-zero exit.
+constexpr const char* rebuildScript = R"sh(
+kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8
+w="$mnt/.lb-drill"
+load_pid=
+say() { echo "lb-drill $*"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
+stop_load() {
+    if [ -n "$load_pid" ]; then kill -INT "$load_pid" 2>/dev/null; wait "$load_pid"; load_pid=; fi
+}
+fail() {
+    stop_load
+    echo "$*" >&2
+    exit 1
+}
+# The random read/write load of one phase: $1 the phase, $2 seconds (0: in the background until
+# stop_load, which stops fio itself: a background subshell would ignore SIGINT).
+direct=1
+load() {
+    set -- "$1" "$2" --name=drill-randrw --directory="$mnt" --filename=.lb-drill-randrw \
+        --rw=randrw --bs=4k --size=32M --ioengine=psync --time_based --output-format=json \
+        --output="$w-$1.json"
+    p=$1 s=$2
+    shift 2
+    if [ "$s" = 0 ]; then
+        fio --direct=$direct --runtime=86400 "$@" >/dev/null 2>"$w-$p.err" </dev/null &
+        load_pid=$!
+    else
+        fio --direct=$direct --runtime="$s" "$@" >/dev/null 2>"$w-$p.err" </dev/null
+    fi
+}
+# The array's sysfs folder: /dev/md/NAME is a link to /dev/mdN.
+md=/sys/block/$(basename "$(readlink -f "$target")")/md
+md_field() { mdadm --detail "$target" | sed -n "s/^ *$1 : //p" | head -n 1; }
+# md: waits until nothing resyncs or recovers and no member is missing.
+md_idle() {
+    while [ "$(cat "$md/sync_action")" != idle ] || [ "$(cat "$md/degraded")" != 0 ]; do
+        sleep 0.2
+    done
+}
+pool_health() { zpool list -H -o health "$target"; }
+# ZFS: what the scan says it restored, as zpool rounds it ("32.3M"; -p leaves the scan line
+# rounded on OpenZFS 2.3): $1 heal, a healing resilver ("resilvered 32.3M in"), or seq, dRAID's
+# sequential rebuild onto a distributed spare ("resilvered (draid1:2d:4c:1s-0) 27.9M in").
+scanned() {
+    case $1 in
+    seq) pattern='s/.*scan: resilvered ([^)]*) \([^ ]*\) in.*/\1/p' ;;
+    *) pattern='s/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' ;;
+    esac
+    zpool status "$target" | sed -n "$pattern" | head -n 1
+}
+# ZFS: waits until the pool replaced the member: zpool wait can return before the resilver is
+# even registered, so this also waits for the scan line and for no "replacing" vdev.
+zfs_replaced() {
+    zpool wait -t resilver,replace "$target" || fail "zpool wait -t resilver $target failed"
+    i=0
+    while zpool status "$target" | grep -q 'replacing\|spare-[0-9]\|in progress' ||
+          [ -z "$(scanned "$1")" ]; do
+        i=$((i + 1))
+        [ $i -lt 3000 ] || fail "$target did not finish replacing: $(zpool status "$target" | tr '\n' ' ')"
+        sleep 0.2
+    done
+}
+# The filled share and what a full layout holds, in bytes.
+usable() {
+    case $kind in
+    md) df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $2 * 1024 }' ;;
+    *) zfs list -Hp -o used,avail "$target" | awk 'NR == 1 { printf "%.0f", $1 + $2 }' ;;
+    esac
+}
+used() { df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $3 * 1024 }'; }
+case $(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -n 1) in
+"") if grep -qw hypervisor /proc/cpuinfo; then say hypervisor=tcg; else say hypervisor=none; fi ;;
+*KVM*) say hypervisor=kvm ;;
+*) say hypervisor=other ;;
+esac
+# Fill: files of random data (incompressible), up to `fill` of the usable space; their sums kept.
+total=$(usable)
+want=$(awk -v t="$total" -v f="$fill" 'BEGIN { printf "%.0f", t * f / 1048576 }')
+mkdir -p "$w-fill" || fail "cannot make $w-fill"
+i=0
+while [ "$want" -gt 0 ]; do
+    n=64
+    [ "$want" -lt 64 ] && n=$want
+    dd if=/dev/urandom of="$w-fill/$i" bs=1048576 count=$n 2>/dev/null || fail "cannot fill $mnt"
+    want=$((want - n)) i=$((i + 1))
+done
+sync
+(cd "$w-fill" && cksum * > "$w-sums" 2>/dev/null)
+say "usable_bytes=$total" "used_bytes=$(used)" "fill_files=$i"
+# Healthy, then the member failed, then degraded.
+load healthy "$phase" || { direct=0; load healthy "$phase"; } || fail "fio failed: $(cat "$w-healthy.err")"
+say "direct=$direct"
+t_fail=$(up)
+case $kind in
+md)
+    [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
+    mdadm "$target" --fail "$failed" >/dev/null 2>&1 || fail "mdadm $target --fail $failed failed"
+    i=0
+    until mdadm "$target" --remove "$failed" >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -lt 20 ] || fail "mdadm $target --remove $failed failed"
+        sleep 0.5
+    done
+    say "state_degraded=$(md_field State | tr -d ' ')"
+    ;;
+*)
+    zpool offline "$target" "$failed" || fail "zpool offline $target $failed failed"
+    say "state_degraded=$(pool_health)"
+    ;;
+esac
+load degraded "$phase" || fail "fio failed degraded: $(cat "$w-degraded.err")"
+# The rebuild, under the load.
+load rebuilding 0
+sleep 1
+t0=$(up)
+case $kind in
+md)
+    mdadm "$target" --add "$spare" >/dev/null || fail "mdadm $target --add $spare failed"
+    sleep 0.5
+    md_idle
+    say "rebuild_bytes=$(($(cat "$md/component_size") * 1024))"
+    ;;
+zfs)
+    zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
+    zfs_replaced heal
+    say "rebuild_bytes=$(scanned heal)"
+    ;;
+draid)
+    # Onto the distributed spare (a sequential rebuild), then onto the spare disk (healing).
+    dspare=$(zpool status "$target" | awk '/^[[:space:]]*spares/ { s = 1; next } s && $1 ~ /^draid/ { print $1; exit }')
+    [ -n "$dspare" ] || fail "the pool $target has no distributed spare"
+    zpool replace "$target" "$failed" "$dspare" || fail "zpool replace $target $failed $dspare failed"
+    zpool wait -t resilver "$target" || fail "zpool wait -t resilver $target failed"
+    # The scrub OpenZFS starts after a sequential rebuild soon takes over its status line.
+    seq_bytes=$(scanned seq)
+    say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
+    zpool wait -t scrub "$target"
+    t0=$(up)
+    zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
+    zfs_replaced heal
+    heal_bytes=$(scanned heal)
+    say "heal_bytes=$heal_bytes"
+    # Where the scrub took the sequential rebuild's line: what the healing resilver restored of
+    # the same child, the same data.
+    from=heal
+    [ -n "$seq_bytes" ] && from=rebuild
+    say "rebuild_bytes=${seq_bytes:-$heal_bytes}" "rebuild_bytes_from=$from"
+    say "heal_seconds=$(since "$t0")"
+    ;;
+esac
+[ "$kind" = draid ] || say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
+stop_load
+# The data afterwards: md's check (mismatch_cnt) or a scrub, and the files' sums read from disk.
+t1=$(up)
+case $kind in
+md)
+    echo check > "$md/sync_action"
+    sleep 0.5
+    md_idle
+    say "check_seconds=$(since "$t1")" "mismatch_cnt=$(cat "$md/mismatch_cnt")"
+    say "state_after=$(md_field State | tr -d ' ')" "level=$(cat "$md/level")"
+    ;;
+*)
+    zpool scrub -w "$target" || fail "zpool scrub $target failed"
+    say "scrub_seconds=$(since "$t1")"
+    say "scrub_errors=$(zpool status "$target" | sed -n 's/.*scan: scrub repaired .* with \([0-9]*\) errors.*/\1/p' | head -n 1)"
+    say "state_after=$(pool_health)"
+    say "data_errors=$(zpool status "$target" | grep -c '^errors: No known data errors' | awk '{ print ($1 == 1) ? 0 : 1 }')"
+    ;;
+esac
+echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+bad=$( (cd "$w-fill" && cksum * 2>/dev/null) | diff - "$w-sums" | grep -c '^>')
+say "checksum_mismatches=$bad"
+for p in healthy degraded rebuilding; do
+    echo "lb-drill-fio $p"
+    cat "$w-$p.json"
+    echo "lb-drill-fio-end"
+done
+rm -rf "$w-fill" "$w-sums" "$w"-*.json "$w"-*.err "$mnt/.lb-drill-randrw"
+)sh";
+
+// Said of the drill's run and of its load's phases where the drill found itself under TCG.
+std::string tcgCaveat() {
+    return std::string(tcgCaveatPrefix) +
+           "the drill ran under qemu's software emulation (no KVM): its rebuild rate and load "
+           "are the lab's emulated disks', not a server's";
+}
+
+// The drill's figures as drill.fail-rebuild.* metrics; a failed run where the data or the
+// redundancy did not come back.
+class RebuildDrillProbe : public Probe {
+public:
+    RebuildDrillProbe(ScenarioDrill drill, std::string kind, std::vector<std::string> args)
+        : drill_(std::move(drill)), kind_(std::move(kind)), args_(std::move(args)) {}
+
+    std::string_view name() const override { return "drill"; }
+    const std::vector<OptionSpec>& options() const override {
+        static const std::vector<OptionSpec> none;
+        return none;
+    }
+    Command versionCommand() const override {
+        return kind_ == "md" ? Command{"mdadm", {"--version"}} : Command{"zpool", {"version"}};
+    }
+    std::string parseVersion(const ProcessResult& r) const override {
+        std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;
+        return text.substr(0, text.find('\n'));
+    }
+
+    Expected<MeasuredCommand> command(const OptionValues&,
+                                      const WorkloadContext& ctx) const override {
+        MeasuredCommand mc;
+        mc.command.program = "sh";
+        mc.command.args = {"-c", rebuildScript, "lb-drill", kind_, args_[0], ctx.workdir};
+        mc.command.args.insert(mc.command.args.end(), args_.begin() + 1, args_.end());
+        mc.command.env = {{"LC_ALL", "C"}};
+        mc.command.timeout = std::chrono::seconds(drill_.timeoutSeconds);
+        return mc;
+    }
+
+    Expected<ParsedRun> parse(const ProcessResult& result, const std::vector<ProcessResult>&,
+                              const OptionValues&) const override {
+        const auto kv = drill_report::parse(result.stdoutText);
+        ParsedRun out;
+        out.workload = drill_.name();
+        const std::string prefix = "drill.fail-rebuild.";
+        const auto seconds = number(kv, "seconds");
+        const auto bytes = size(kv, "rebuild_bytes");
+        if (!seconds || !bytes) {
+            std::string said;
+            for (const auto& [key, value] : kv)
+                said += " " + key + "=" + value;
+            return badInput("the drill reported no rebuild (no 'lb-drill seconds=' and "
+                            "'rebuild_bytes=' lines with a figure); it reported:" +
+                            (said.empty() ? std::string(" nothing") : said));
+        }
+        const auto add = [&](const char* key, Unit unit, double scale = 1.0) {
+            if (const auto v = key == std::string_view("rebuild_bytes") ||
+                                       key == std::string_view("heal_bytes")
+                                   ? size(kv, key)
+                                   : number(kv, key))
+                out.metrics.push_back({prefix + key, *v * scale, unit});
+        };
+        add("seconds", Unit::Seconds);
+        add("window_seconds", Unit::Seconds);
+        add("rebuild_bytes", Unit::Count);
+        if (*seconds > 0)
+            out.metrics.push_back(
+                {prefix + "rebuild_rate", *bytes / *seconds, Unit::BytesPerSecond});
+        add("heal_seconds", Unit::Seconds);
+        add("heal_bytes", Unit::Count);
+        add("check_seconds", Unit::Seconds);
+        add("scrub_seconds", Unit::Seconds);
+        add("mismatch_cnt", Unit::Count);
+        add("scrub_errors", Unit::Count);
+        add("checksum_mismatches", Unit::Count);
+        const auto usable = number(kv, "usable_bytes");
+        const auto used = number(kv, "used_bytes");
+        if (usable && used && *usable > 0)
+            out.metrics.push_back({prefix + "fill", *used / *usable * 100.0, Unit::Percent});
+        describe(kv, out);
+        judge(kv, out);
+        return out;
+    }
+
+private:
+    // What the figures were measured on: the emulation, the I/O path, the states.
+    void describe(const std::map<std::string, std::string>& kv, ParsedRun& out) const {
+        if (valueOr(kv, "hypervisor") == "tcg")
+            out.caveats.push_back(tcgCaveat());
+        out.caveats.push_back("fail-rebuild: " + kind_ + " degraded (" +
+                              valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
+                              valueOr(kv, "state_after") + "; the load's I/O " +
+                              (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
+        if (valueOr(kv, "rebuild_bytes_from") == "heal")
+            out.caveats.push_back("dRAID: the sequential rebuild's bytes are the healing "
+                                  "resilver's of the same child (the scrub after the rebuild "
+                                  "took its line in zpool status)");
+        if (kind_ == "md" && drill_.syncSpeedMinKiB > 0)
+            out.caveats.push_back("md: the array's sync_speed_min was set to " +
+                                  std::to_string(drill_.syncSpeedMinKiB) + " KiB/s for the drill");
+    }
+
+    // A drill that lost data or redundancy fails loudly, saying what it found.
+    void judge(const std::map<std::string, std::string>& kv, ParsedRun& out) const {
+        std::vector<std::string> why;
+        const auto nonzero = [&](const char* key, const std::string& what) {
+            const auto v = number(kv, key);
+            if (!v)
+                why.push_back("no " + std::string(key) + " reported");
+            else if (*v > 0)
+                why.push_back(std::to_string(static_cast<long long>(*v)) + " " + what);
+        };
+        nonzero("checksum_mismatches", "filled files changed");
+        if (kind_ == "md") {
+            nonzero("mismatch_cnt", "sectors mismatched in md's check (mismatch_cnt)");
+            const std::string state = valueOr(kv, "state_after");
+            if (state != "clean" && state != "active")
+                why.push_back("the array is " + state + " after the rebuild");
+        } else {
+            nonzero("scrub_errors", "errors found by the scrub");
+            nonzero("data_errors", "data errors in zpool status");
+            if (valueOr(kv, "state_after") != "ONLINE")
+                why.push_back("the pool is " + valueOr(kv, "state_after") + " after the rebuild");
+        }
+        if (why.empty())
+            return;
+        out.failed = true;
+        out.failureReason = "the fail-rebuild drill lost data or redundancy: ";
+        for (std::size_t i = 0; i < why.size(); ++i)
+            out.failureReason += (i ? "; " : "") + why[i];
+    }
+
+    ScenarioDrill drill_;
+    std::string kind_;
+    std::vector<std::string> args_; // target, failed, spare, fill, phase seconds, sync speed
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
+                                                   const ScenarioLayout& layout,
+                                                   const ScenarioDrill& drill) {
+    LayoutPlan scratch;
+    auto paths = planDisks(scratch, scenario, layout, {drill.failDisk, drill.disks.front()}, {});
+    if (!paths)
+        return fail(paths.error());
+    const bool md = isMd(layout.kind);
+    const std::string kind = md ? "md" : isDraid(layout.kind) ? "draid" : "zfs";
+    std::ostringstream fill;
+    fill << drill.fill;
+    std::vector<std::string> args{md ? layout.mdDevice : layout.pool,
+                                  (*paths)[0],
+                                  (*paths)[1],
+                                  fill.str(),
+                                  std::to_string(drill.phaseSeconds),
+                                  std::to_string(drill.syncSpeedMinKiB)};
+    return std::unique_ptr<Probe>(
+        std::make_unique<RebuildDrillProbe>(drill, kind, std::move(args)));
+}
+
+namespace {
+
+Command shown(std::string program, std::vector<std::string> args) {
+    Command c;
+    c.program = std::move(program);
+    c.args = std::move(args);
+    return c;
+}
+
+} // namespace
+
+Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLayout& layout,
+                                      const ScenarioDrill& drill, const std::string& workdir) {
+    LayoutPlan scratch;
+    LB_TRY(paths, planDisks(scratch, scenario, layout, {drill.failDisk, drill.disks.front()}, {}));
+    const std::string& failed = paths[0];
+    const std::string& spare = paths[1];
+    const bool md = isMd(layout.kind);
+    const std::string target = md ? layout.mdDevice : layout.pool;
+    const std::string fill = workdir + "/.lb-drill-fill";
+
+    LayoutPlan plan;
+    plan.layout = layout.name;
+    plan.workdir = workdir;
+    plan.runsOn = RunsOn::Host;
+    std::ostringstream share;
+    share << drill.fill * 100;
+    plan.steps.push_back({"fill " + share.str() + " % of the usable space with random data",
+                          shown("dd", {"if=/dev/urandom", "of=" + fill + "/N", "bs=1M"}),
+                          shown("rm", {"-rf", "--", fill}), false, ""});
+    const auto loadStep = [&](const std::string& phase, const std::string& seconds) {
+        plan.steps.push_back({"the load " + phase,
+                              shown("fio", {"--name=drill-randrw", "--directory=" + workdir,
+                                            "--filename=.lb-drill-randrw", "--rw=randrw", "--bs=4k",
+                                            "--size=32M", "--ioengine=psync", "--direct=1",
+                                            "--time_based", "--runtime=" + seconds}),
+                              std::nullopt, false, "it only reads and writes its own file"});
+    };
+    loadStep("healthy", std::to_string(drill.phaseSeconds));
+    if (md) {
+        if (drill.syncSpeedMinKiB > 0)
+            plan.steps.push_back(
+                {"the array's rebuild floor while it serves the load",
+                 shown("sh", {"-c", "echo " + std::to_string(drill.syncSpeedMinKiB) +
+                                        " > /sys/block/mdN/md/sync_speed_min"}),
+                 std::nullopt, false,
+                 "the setting goes with the array when the layout is torn down"});
+        plan.steps.push_back({"fail " + failed, shown("mdadm", {target, "--fail", failed}),
+                              std::nullopt, false,
+                              "the spare takes its place; the layout's teardown wipes both"});
+        plan.steps.push_back({"remove " + failed, shown("mdadm", {target, "--remove", failed}),
+                              std::nullopt, false, "the spare takes its place"});
+    } else {
+        plan.steps.push_back({"take " + failed + " offline",
+                              shown("zpool", {"offline", target, failed}), std::nullopt, false,
+                              "the spare replaces it; the layout's teardown destroys the pool"});
+    }
+    loadStep("degraded", std::to_string(drill.phaseSeconds));
+    loadStep("while it rebuilds (until the layout is whole)", "86400");
+    if (md) {
+        plan.steps.push_back({"rebuild onto the spare " + spare,
+                              shown("mdadm", {target, "--add", spare}), std::nullopt, false,
+                              "the layout's teardown stops the array and wipes the spare"});
+        plan.steps.push_back({"check the array (mismatch_cnt)",
+                              shown("sh", {"-c", "echo check > /sys/block/mdN/md/sync_action"}),
+                              std::nullopt, false, "it only reads"});
+    } else {
+        if (isDraid(layout.kind))
+            plan.steps.push_back(
+                {"rebuild onto the distributed spare (sequential)",
+                 shown("zpool", {"replace", target, failed, "draidP-0-0"}), std::nullopt, false,
+                 "the spare disk replaces it next, freeing the distributed spare"});
+        plan.steps.push_back({"resilver onto the spare " + spare,
+                              shown("zpool", {"replace", "-f", target, failed, spare}),
+                              std::nullopt, false,
+                              "the layout's teardown destroys the pool, the spare with it"});
+        plan.steps.push_back({"scrub the pool", shown("zpool", {"scrub", "-w", target}),
+                              std::nullopt, false, "it only reads (and repairs)"});
+    }
+    plan.steps.push_back({"compare the filled files' sums", shown("cksum", {fill + "/*"}),
+                          std::nullopt, false, "it only reads"});
+    return plan;
+}
+
+std::string drillPhaseLayout(const std::string& layout, const std::string& phase) {
+    return layout + "@" + phase;
+}
+
+bool isDrillPhaseLayout(std::string_view name) {
+    for (const std::string_view phase : {"@healthy", "@degraded", "@rebuilding"})
+        if (name.size() > phase.size() && name.ends_with(phase))
+            return true;
+    return false;
+}
+
+std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText) {
+    std::vector<DrillLoadPhase> out;
+    std::size_t at = 0;
+    constexpr std::string_view begin = "lb-drill-fio ", end = "lb-drill-fio-end";
+    while ((at = stdoutText.find(begin, at)) != std::string_view::npos) {
+        if (at != 0 && stdoutText[at - 1] != '\n') {
+            at += begin.size();
+            continue;
+        }
+        const auto eol = stdoutText.find('\n', at);
+        const auto stop = stdoutText.find(end, eol);
+        if (eol == std::string_view::npos || stop == std::string_view::npos)
+            break;
+        out.push_back({std::string(stdoutText.substr(at + begin.size(), eol - at - begin.size())),
+                       std::string(stdoutText.substr(eol + 1, stop - eol - 1)),
+                       {}});
+        at = stop + end.size();
+    }
+    if (valueOr(drill_report::parse(std::string(stdoutText)), "hypervisor") == "tcg")
+        for (auto& phase : out)
+            phase.caveats.push_back(tcgCaveat());
+    return out;
+}
+
+} // namespace lb

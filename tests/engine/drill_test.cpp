@@ -1,0 +1,188 @@
+// The fail-rebuild drill without a machine to fail: its scenario keys and their errors, how its
+// probe reads a drill's report (a drill that lost data is a failed run), the load's phases in
+// its output, and the measured rate handed to the risk model. The drill itself runs in the lab
+// guest (tests/openzfs/openzfs_rebuild_test.cpp).
+#include "engine/build/drill.h"
+#include "engine/scenario/scenario.h"
+#include "engine/workbench/projections.h"
+#include "probes/registry.h"
+
+#include <gtest/gtest.h>
+
+namespace lb {
+namespace {
+
+const ProbeRegistry& probes() {
+    static const ProbeRegistry registry = standardProbes();
+    return registry;
+}
+
+// Four disks, an md-raid5 of three and a zfs-stripe; `drill` is the [[drills]] table's body.
+Expected<Scenario> withDrill(const std::string& drill) {
+    std::string text = "name = \"drills\"\nwork_dir = \"/srv/lb\"\n";
+    for (char c = 'b'; c <= 'e'; ++c)
+        text += std::string("[[disks]]\nname = \"d") + c + "\"\ndevice = \"/dev/sd" + c + "\"\n";
+    text += R"([[layouts]]
+name = "r5"
+kind = "md-raid5"
+baseline = true
+disks = ["db", "dc", "dd"]
+[[layouts]]
+name = "stripe"
+kind = "zfs-stripe"
+disks = ["db", "dc"]
+[[workloads]]
+probe = "xz"
+[[drills]]
+)" + drill;
+    return parseScenario(text, "drills.toml", probes());
+}
+
+std::string errorOf(const std::string& drill) {
+    const auto s = withDrill(drill);
+    return s ? "parsed" : s.error().message;
+}
+
+TEST(FailRebuildDrill, ItsKeysParseWithTheirDefaults) {
+    const auto s = withDrill("layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                             "disks = [\"de\"]\n");
+    ASSERT_TRUE(s) << s.error().message;
+    const ScenarioDrill& d = s->drills.front();
+    EXPECT_EQ(d.action, DrillAction::FailRebuild);
+    EXPECT_EQ(d.failDisk, "dc");
+    EXPECT_EQ(d.disks, std::vector<std::string>{"de"});
+    EXPECT_EQ(d.failure, DrillFailure::Admin);
+    EXPECT_DOUBLE_EQ(d.fill, 0.25);
+    EXPECT_EQ(d.phaseSeconds, 10);
+    EXPECT_EQ(d.syncSpeedMinKiB, 0);
+    EXPECT_EQ(d.name(), "drill:fail-rebuild");
+}
+
+TEST(FailRebuildDrill, BadInputNamesTheField) {
+    const std::string head = "layout = \"r5\"\naction = \"fail-rebuild\"\n";
+    EXPECT_EQ(errorOf(head + "disk = \"de\"\ndisks = [\"dd\"]\n"),
+              "drills.toml:26: drills.disks: 'dd' is already in layout 'r5'; a drill adds spares");
+    EXPECT_EQ(errorOf(head + "disk = \"de\"\ndisks = [\"db\"]\n"),
+              "drills.toml:26: drills.disks: 'db' is already in layout 'r5'; a drill adds spares");
+    EXPECT_EQ(errorOf(head + "disk = \"dx\"\ndisks = [\"de\"]\n"),
+              "drills.toml:26: drills.disk: 'dx' is not a member of layout 'r5'; a fail-rebuild "
+              "drill fails one of its disks");
+    EXPECT_NE(errorOf(head + "disks = [\"de\"]\n")
+                  .find("drills[0].disk: a fail-rebuild drill names the member it fails"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + "disk = \"dc\"\ndisks = [\"de\"]\nfill = 0.99\n")
+                  .find("drills[0].fill: must be in [0, 0.95]"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + "disk = \"dc\"\ndisks = [\"de\"]\nfill = -0.1\n")
+                  .find("drills[0].fill: must be in [0, 0.95]"),
+              std::string::npos);
+    EXPECT_NE(errorOf(head + "disk = \"dc\"\ndisks = [\"de\"]\nfail = \"unplug\"\n")
+                  .find("drills[0].fail: 'unplug' is not one of"),
+              std::string::npos);
+    EXPECT_EQ(errorOf(head + "disk = \"dc\"\ndisks = [\"dd\", \"de\"]\n"),
+              "drills.toml:26: drills.disks: fail-rebuild adds exactly 1 disk here, got 2");
+    EXPECT_EQ(errorOf("layout = \"stripe\"\naction = \"fail-rebuild\"\ndisk = \"db\"\n"
+                      "disks = [\"de\"]\n"),
+              "drills.toml:26: drills.action: fail-rebuild does not apply to a zfs-stripe layout");
+    // The expansion drills take none of its keys.
+    EXPECT_NE(errorOf("layout = \"r5\"\naction = \"md-grow\"\ndisks = [\"de\"]\nfill = 0.5\n")
+                  .find("drills[0].fill: only a fail-rebuild drill takes it (this one is md-grow)"),
+              std::string::npos);
+}
+
+ProcessResult drillOutput(const std::string& report) {
+    ProcessResult r;
+    r.exitCode = 0;
+    r.stdoutText = report;
+    return r;
+}
+
+std::optional<double> metricOf(const ParsedRun& run, const std::string& name) {
+    for (const auto& m : run.metrics)
+        if (m.name == name)
+            return m.value;
+    return std::nullopt;
+}
+
+const std::string mdReport = "lb-drill hypervisor=tcg\n"
+                             "lb-drill usable_bytes=200000000 used_bytes=61000000 fill_files=1\n"
+                             "lb-drill direct=1\nlb-drill state_degraded=clean,degraded\n"
+                             "lb-drill rebuild_bytes=133169152\n"
+                             "lb-drill seconds=4.00 window_seconds=9.50\n"
+                             "lb-drill check_seconds=3.10 mismatch_cnt=0\n"
+                             "lb-drill state_after=clean level=raid5\n";
+
+TEST(FailRebuildDrill, ItsProbeReadsTheRebuildAndTheChecks) {
+    const auto s = withDrill("layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                             "disks = [\"de\"]\n");
+    ASSERT_TRUE(s) << s.error().message;
+    auto probe = drillProbe(*s, s->layouts.front(), s->drills.front());
+    ASSERT_TRUE(probe) << probe.error().message;
+    const auto ok = (*probe)->parse(drillOutput(mdReport + "lb-drill checksum_mismatches=0\n"), {},
+                                    OptionValues{});
+    ASSERT_TRUE(ok) << ok.error().message;
+    EXPECT_FALSE(ok->failed) << ok->failureReason;
+    EXPECT_EQ(ok->workload, "drill:fail-rebuild");
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.rebuild_bytes"), 133169152.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.rebuild_rate"), 133169152.0 / 4.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.window_seconds"), 9.5);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.fill"), 30.5);
+    for (const auto& m : ok->metrics)
+        EXPECT_TRUE(describeMetric(m.name)) << m.name << " has no description";
+    EXPECT_TRUE(std::any_of(ok->caveats.begin(), ok->caveats.end(),
+                            [](const std::string& c) { return c.starts_with("TCG: "); }));
+
+    // A changed file is lost data: the run fails, saying so.
+    const auto lost = (*probe)->parse(drillOutput(mdReport + "lb-drill checksum_mismatches=2\n"),
+                                      {}, OptionValues{});
+    ASSERT_TRUE(lost) << lost.error().message;
+    EXPECT_TRUE(lost->failed);
+    EXPECT_EQ(lost->failureReason,
+              "the fail-rebuild drill lost data or redundancy: 2 filled files changed");
+    // zpool's rounded sizes, whatever bytes they make.
+    const auto zfs = (*probe)->parse(
+        drillOutput(mdReport + "lb-drill checksum_mismatches=0\nlb-drill rebuild_bytes=32.3M\n"),
+        {}, OptionValues{});
+    ASSERT_TRUE(zfs) << zfs.error().message;
+    EXPECT_DOUBLE_EQ(*metricOf(*zfs, "drill.fail-rebuild.rebuild_bytes"), 32.3 * 1048576);
+    // No rebuild reported: bad output, not a measurement.
+    EXPECT_FALSE((*probe)->parse(drillOutput("lb-drill hypervisor=tcg\n"), {}, OptionValues{}));
+}
+
+TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
+    const auto phases =
+        drillLoadPhases("lb-drill hypervisor=tcg\nlb-drill-fio healthy\n{\"a\": 1}\n"
+                        "lb-drill-fio-end\nlb-drill-fio degraded\n{}\n"
+                        "lb-drill-fio-end\n");
+    ASSERT_EQ(phases.size(), 2U);
+    EXPECT_EQ(phases[0].phase, "healthy");
+    EXPECT_EQ(phases[0].fioJson, "{\"a\": 1}\n");
+    EXPECT_EQ(phases[1].phase, "degraded");
+    ASSERT_EQ(phases[1].caveats.size(), 1U);
+    EXPECT_TRUE(phases[1].caveats.front().starts_with("TCG: ")) << phases[1].caveats.front();
+    EXPECT_TRUE(drillLoadPhases("lb-drill seconds=1\n").empty());
+    // Stored under "<layout>@<phase>", which a report leaves out of its candidates.
+    EXPECT_EQ(drillPhaseLayout("r5", "degraded"), "r5@degraded");
+    EXPECT_TRUE(isDrillPhaseLayout("r5@rebuilding"));
+    EXPECT_FALSE(isDrillPhaseLayout("r5"));
+    EXPECT_FALSE(isDrillPhaseLayout("@healthy"));
+}
+
+TEST(FailRebuildDrill, TheNewestMeasuredRateIsTheRiskModels) {
+    LayoutSamples samples;
+    samples.metrics.push_back(
+        {"drill.fail-rebuild.rebuild_rate", {30e6, 40e6}, {}, {}, "", {7, 12}});
+    samples.measuredOn = {"TCG emulation"};
+    const RiskSettings measured = withMeasuredRebuild({}, samples);
+    EXPECT_EQ(measured.rebuildBytesPerSecond, 40e6);
+    EXPECT_EQ(measured.rebuildBasis,
+              "measured: fail-rebuild drill, run 12, on the layout's disks under TCG");
+    // A rate given on the command line stays; no drill, nothing measured.
+    RiskSettings given;
+    given.rebuildBytesPerSecond = 5e6;
+    EXPECT_EQ(withMeasuredRebuild(given, samples).rebuildBytesPerSecond, 5e6);
+    EXPECT_FALSE(withMeasuredRebuild({}, LayoutSamples{}).rebuildBytesPerSecond);
+}
+
+} // namespace
+} // namespace lb
