@@ -47,7 +47,7 @@ md_field() { mdadm --detail "$target" | sed -n "s/^ *$1 : //p" | head -n 1; }
 # helper, a stalled member); this fails instead once sync_completed has not moved for 180 s,
 # saying where the array stood.
 md_settle() {
-    md=/sys/block/${target##*/}/md
+    md=/sys/block/$(basename "$(readlink -f "$target")")/md
     last= since=$(up)
     while :; do
         pos=$(cat "$md/sync_completed" 2>/dev/null)
