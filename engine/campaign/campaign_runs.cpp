@@ -198,6 +198,14 @@ CampaignRunner::interpret(Run& run, const ProcessResult& result, Runner& where,
     run.series = std::move(parsed->series);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
+    const auto layout = std::find_if(scenario_.layouts.begin(), scenario_.layouts.end(),
+                                     [&](const ScenarioLayout& l) { return l.name == run.layout; });
+    if (layout != scenario_.layouts.end())
+        for (auto& n : compressionNotes(scenario_, *layout, parsed->dataCompressRatio)) {
+            if (n.kind == MetricNote::Kind::Qualifies)
+                run.caveats.push_back(n.text);
+            run.notes.push_back(std::move(n));
+        }
     const auto conditioned = conditioningNotes_.find({run.layout, w.name});
     // Reads may come from cache; writes are not served by it. One glob a job's reads
     // ("fio.job.read.*"), else the metric itself.
