@@ -152,6 +152,27 @@ std::string failedToolReason(Runner& where, const MeasuredCommand& mc, const Pro
     return reason;
 }
 
+// On a compressing ZFS layout, what the pool made of the run's data: its dataset's compressratio
+// while the run's files are still there (before the cleanup), as a note on every metric. None
+// where the layout does not compress or zfs cannot say.
+std::optional<MetricNote> zfsCompressRatioNote(Runner& where, const ScenarioLayout& layout) {
+    if (!isZfs(layout.kind) || layout.compression.empty() || layout.compression == "off" ||
+        layout.pool.empty())
+        return std::nullopt;
+    auto r = where.run(simple("zfs", {"get", "-Hp", "-o", "value", "compressratio", layout.pool}));
+    if (!r || !r->ok())
+        return std::nullopt;
+    std::istringstream in(r->stdoutText);
+    double ratio = 0;
+    if (!(in >> ratio) || ratio <= 0)
+        return std::nullopt;
+    std::ostringstream text;
+    text.precision(2);
+    text << std::fixed << "ZFS compressratio of " << layout.pool << " after the run: " << ratio
+         << "x (compression=" << layout.compression << ")";
+    return MetricNote{MetricNote::Kind::Qualifies, "*", text.str()};
+}
+
 } // namespace
 
 // The run's status and reason stored with its output, counted, and told to the app. A run that
@@ -191,6 +212,10 @@ CampaignRunner::interpret(Run& run, const ProcessResult& result, Runner& where,
         if (r)
             inspected.push_back(std::move(*r));
     }
+    const auto layout = std::find_if(scenario_.layouts.begin(), scenario_.layouts.end(),
+                                     [&](const ScenarioLayout& l) { return l.name == run.layout; });
+    const bool known = layout != scenario_.layouts.end();
+    const auto compressRatio = known ? zfsCompressRatioNote(where, *layout) : std::nullopt;
     runCleanup(where, mc);
     auto parsed = probe.parseFor(result, inspected, w.options, ctx);
     if (!parsed)
@@ -199,6 +224,14 @@ CampaignRunner::interpret(Run& run, const ProcessResult& result, Runner& where,
     run.series = std::move(parsed->series);
     run.caveats.insert(run.caveats.end(), parsed->caveats.begin(), parsed->caveats.end());
     run.notes.insert(run.notes.end(), parsed->notes.begin(), parsed->notes.end());
+    if (compressRatio)
+        run.notes.push_back(*compressRatio);
+    if (known)
+        for (auto& n : compressionNotes(scenario_, *layout, parsed->dataCompressRatio)) {
+            if (n.kind == MetricNote::Kind::Qualifies)
+                run.caveats.push_back(n.text);
+            run.notes.push_back(std::move(n));
+        }
     const auto conditioned = conditioningNotes_.find({run.layout, w.name});
     // Reads may come from cache; writes are not served by it. One glob a job's reads
     // ("fio.job.read.*"), else the metric itself.

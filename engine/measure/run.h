@@ -67,6 +67,10 @@ struct ParsedRun {
     std::vector<MetricNote> notes;
     std::vector<Series> series; // sorted by name
     RunOrigin origin;
+    // How much a sample of the data the run wrote compressed (sample bytes / compressed bytes),
+    // measured after the run where the probe can read it back; the campaign makes its notes
+    // (compressionNotes). None when not measured.
+    std::optional<double> dataCompressRatio;
     bool failed = false;
     std::string failureReason;
     bool operator==(const ParsedRun&) const = default;

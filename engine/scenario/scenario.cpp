@@ -222,6 +222,14 @@ Expected<void> parseTopLevel(const toml::table& root, const std::string& baseDir
     s.io = io == "direct"     ? Scenario::IoPath::Direct
            : io == "buffered" ? Scenario::IoPath::Buffered
                               : Scenario::IoPath::Auto;
+    if (root.contains("data_compressibility")) {
+        LB_TRY(data, getDouble(root, topKey("data_compressibility"), "", rep));
+        if (!(data > 0 && data <= 1))
+            return badInput(rep.at(root, "data_compressibility", "data_compressibility",
+                                   "must be above 0 and at most 1 (the share of its size the "
+                                   "users' data keeps once compressed)"));
+        s.dataCompressibility = data;
+    }
     LB_TRY(workDir, getString(root, topKey("work_dir").name.c_str(), "", rep, false,
                               "/var/tmp/layoutbench/" + name));
     if (workDir.empty())

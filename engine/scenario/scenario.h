@@ -322,6 +322,9 @@ struct Scenario {
     // of them; "direct" or "buffered" to choose. One path for every layout of a campaign.
     enum class IoPath { Auto, Direct, Buffered };
     IoPath io = IoPath::Auto;
+    // data_compressibility = 0.5: the workloads write data that compresses like the users' own
+    // (to half its size), so a compressing layout is compared with others on it (compressionNotes).
+    std::optional<double> dataCompressibility;
     Thresholds thresholds;
     std::vector<std::string> decide; // [decide] metrics: globs; empty: the default set
     ScenarioHost host;
@@ -349,6 +352,17 @@ struct DataLossCaveat {
     std::string text;
 };
 std::vector<DataLossCaveat> dataLossCaveats(const ScenarioLayout& layout);
+
+// What a layout that compresses makes of a run's data, given how much a sample of that data
+// compressed (measured, `dataRatio` = sample bytes / compressed bytes): on a compressing layout
+// with compressible data (ratio above compressibleRatio: ZFS keeps a block compressed only when
+// that saves at least an eighth of it, so 8/7), a caveat beside every metric and, unless
+// the scenario says the data is the users' kind (data_compressibility), a method note "data=..."
+// that keeps its metrics out of a verdict against a layout that stores the data as written.
+// Nothing when the ratio was not measured.
+constexpr double compressibleRatio = 8.0 / 7.0;
+std::vector<MetricNote> compressionNotes(const Scenario& scenario, const ScenarioLayout& layout,
+                                         std::optional<double> dataRatio);
 
 // Whether a scenario holds secrets masked ("****"): the copy stored with a campaign does.
 bool hasMaskedSecrets(const Scenario& scenario);

@@ -83,6 +83,12 @@ const std::vector<OptionSpec> topKeys{
      .help = "auto: direct I/O where every layout takes O_DIRECT, else buffered on all",
      .defaultValue = "auto",
      .choices = {"auto", "direct", "buffered"}},
+    {.name = "data_compressibility",
+     .label = "Data compressibility",
+     .type = T::Number,
+     .help = "How much the users' own data compresses (0.5: to half), when the workloads write "
+             "data like it: a compressing layout is then compared with others on it; unset, "
+             "not on compressible data"},
 };
 
 const std::vector<OptionSpec> hostKeys{

@@ -1,10 +1,14 @@
 // What fio measures along a run: the per-interval logs' parser on logs captured from the real
 // fio 3.33 and on hand-made lines, percentile curves from json+ histograms, the fio probe's log
 // options, collection and removal, and real fio runs of a preset and of the queue-depth sweep
-// whose logs, histograms and metrics come back as series and sweep points.
+// whose logs, histograms and metrics come back as series and sweep points. Also how compressible
+// the data a preset wrote is: fio's buffer_compress_percentage, and a sample of its file
+// compressed after the run (dataSampleCommand), with the real fio and gzip.
 #include "engine/exec/runner.h"
 #include "engine/measure/probe.h"
 #include "engine/measure/series.h"
+#include "engine/scenario/scenario.h"
+#include "probes/data_sample.h"
 #include "probes/fio_histogram.h"
 #include "probes/fio_json.h"
 #include "probes/fio_log.h"
@@ -292,7 +296,7 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
     for (const char* option : {"--write_bw_log=seq-read-1m", "--write_iops_log=seq-read-1m",
                                "--write_lat_log=seq-read-1m", "--log_avg_msec=500"})
         EXPECT_TRUE(has(args, option)) << option;
-    ASSERT_EQ(mc->inspect.size(), 1u);
+    ASSERT_EQ(mc->inspect.size(), 2u) << "the logs, then the data's sample";
     EXPECT_EQ(mc->inspect[0].program, "sh");
     EXPECT_EQ(mc->inspect[0].cwd, "/mnt/w");
     EXPECT_EQ(mc->inspect[0].args.back(), "seq-read-1m") << "the prefix as an argument";
@@ -304,7 +308,7 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
         options({{"preset", "seq-read-1m"}, {"log_avg_msec", std::int64_t{0}}}), context("/mnt/w"));
     ASSERT_TRUE(quiet);
     EXPECT_FALSE(has(quiet->command.args, "--write_bw_log=seq-read-1m"));
-    EXPECT_TRUE(quiet->inspect.empty());
+    EXPECT_EQ(quiet->inspect.size(), 1u) << "the data's sample alone";
     EXPECT_EQ(quiet->cleanup.size(), 1u);
 
     // A steady-state round is judged by its summary: no logs.
@@ -312,7 +316,7 @@ TEST(FioProbeLogs, APresetLogsEveryIntervalAndCollectsItsLogs) {
         fioProbe().steadyStateRound(options({{"preset", "seq-read-1m"}}), context("/mnt/w"), 5);
     ASSERT_TRUE(round) << round.error().message;
     EXPECT_FALSE(has(round->command.args, "--log_avg_msec=500"));
-    EXPECT_TRUE(round->inspect.empty());
+    EXPECT_TRUE(round->inspect.empty()) << "no logs, no sample of its data";
 }
 
 TEST(FioProbeLogs, OnlyAPresetInTheLayoutsDirectoryTakesALogInterval) {
@@ -437,4 +441,97 @@ TEST(FioProbeReal, TheQueueDepthSweepGivesEveryDepth) {
     for (const auto& c : mc->cleanup)
         runOk(*runner, c);
     EXPECT_TRUE(fs::is_empty(dir.path("")));
+}
+
+// --- how compressible the data a preset wrote is ------------------------------------------
+
+TEST(DataCompressibility, APresetWritesDataOfTheChosenCompressibility) {
+    auto mc = fioProbe().command(
+        options({{"preset", "seq-write-1m"}, {"buffer_compress_percentage", std::int64_t{50}}}),
+        context("/mnt/w"));
+    ASSERT_TRUE(mc) << mc.error().message;
+    EXPECT_TRUE(has(mc->command.args, "--buffer_compress_percentage=50"));
+    EXPECT_TRUE(has(mc->command.args, "--refill_buffers")) << "every write its own buffer";
+    auto plain = fioProbe().command(options({{"preset", "seq-write-1m"}}), context("/mnt/w"));
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(std::any_of(plain->command.args.begin(), plain->command.args.end(),
+                             [](const std::string& a) { return a.starts_with("--buffer_comp"); }))
+        << "unset: fio's own random buffers";
+    ASSERT_FALSE(plain->inspect.empty());
+    EXPECT_EQ(plain->inspect.back().cwd, "/mnt/w");
+    const auto& sample = plain->inspect.back().args;
+    ASSERT_GE(sample.size(), 5u);
+    EXPECT_EQ(sample[3], "lb-fio-data-sample.dat") << "a file of its own, removed after";
+    EXPECT_TRUE(has(sample, "fio")) << "written the way the preset writes";
+    EXPECT_TRUE(has(sample, "--bs=1M"));
+    EXPECT_FALSE(has(sample, "--refill_buffers"));
+    EXPECT_TRUE(has(mc->inspect.back().args, "--buffer_compress_percentage=50"));
+    EXPECT_TRUE(has(mc->inspect.back().args, "--refill_buffers"));
+}
+
+TEST(DataCompressibility, AJobFileSaysWhatDataItWrites) {
+    const auto v = fioProbe().validate(
+        options({{"job_file", "/a.fio"}, {"buffer_compress_percentage", std::int64_t{50}}}),
+        "s.toml:3");
+    ASSERT_FALSE(v);
+    EXPECT_NE(v.error().message.find("s.toml:3: workloads.buffer_compress_percentage"),
+              std::string::npos)
+        << v.error().message;
+}
+
+TEST(DataCompressibility, TheSampleIsTwoCounts) {
+    EXPECT_DOUBLE_EQ(*dataSampleRatio("4194304 2097152\n"), 2.0);
+    EXPECT_FALSE(dataSampleRatio(""));
+    EXPECT_FALSE(dataSampleRatio("0 0\n")) << "an empty file";
+    EXPECT_FALSE(dataSampleRatio("4194304\n"));
+}
+
+// The real fio writing compressible and incompressible data, the real gzip compressing a sample
+// of each file: the ratio follows what fio was asked for.
+namespace {
+
+double measuredRatio(const std::string& dir, const std::map<std::string, RawOption::Value>& more) {
+    auto runner = makeLocalRunner();
+    std::map<std::string, RawOption::Value> values{{"preset", "seq-write-1m"},
+                                                   {"size", "16M"},
+                                                   {"runtime", std::int64_t{1}},
+                                                   {"direct", false},
+                                                   {"log_avg_msec", std::int64_t{0}}};
+    values.insert(more.begin(), more.end());
+    const auto o = options(values);
+    auto mc = fioProbe().command(o, context(dir));
+    EXPECT_TRUE(mc) << (mc ? "" : mc.error().message);
+    if (!mc)
+        return 0;
+    const auto out = test::runMeasured(*runner, *mc);
+    auto parsed = fioProbe().parse(out.result, out.inspected, o);
+    for (const auto& c : mc->cleanup)
+        runOk(*runner, c);
+    EXPECT_TRUE(parsed) << (parsed ? "" : parsed.error().message);
+    if (!parsed)
+        return 0;
+    EXPECT_TRUE(parsed->dataCompressRatio) << "measured after the run";
+    return parsed->dataCompressRatio.value_or(0);
+}
+
+} // namespace
+
+TEST(DataCompressibilityReal, TheMeasuredRatioFollowsWhatFioWasAskedToWrite) {
+    const test::ScratchDir dir("compress");
+    const double random = measuredRatio(dir.path("."), {});
+    const double half =
+        measuredRatio(dir.path("."), {{"buffer_compress_percentage", std::int64_t{50}}});
+    const double most =
+        measuredRatio(dir.path("."), {{"buffer_compress_percentage", std::int64_t{90}}});
+    const double zero =
+        measuredRatio(dir.path("."), {{"buffer_compress_percentage", std::int64_t{0}}});
+    std::printf("gzip -1 on fio's data: default %.2fx, 0 %% %.2fx, 50 %% %.2fx, 90 %% %.2fx\n",
+                random, zero, half, most);
+    EXPECT_LT(zero, 1.05) << "a buffer of random bytes for every write";
+    // fio 3.33's default buffers (random bytes filled once, scrambled a little per write) are
+    // not quite incompressible to gzip (about 1.1x here in 1 MiB blocks), but below the eighth
+    // ZFS asks a block to save before it keeps it compressed.
+    EXPECT_LT(random, compressibleRatio) << "fio's default buffers are random bytes";
+    EXPECT_GT(half, 1.5) << "half of every buffer is zeros";
+    EXPECT_GT(most, half);
 }
