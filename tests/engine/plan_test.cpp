@@ -58,18 +58,7 @@ baseline = true
 
 std::string described(const Scenario& s, const std::string& layout,
                       const std::map<std::string, std::uint64_t>& sizes = {}) {
-    for (const auto& l : s.layouts)
-        if (l.name == layout) {
-            auto parts = planParts(s, l, sizes);
-            if (!parts)
-                return "error: " + parts.error().message + "\n";
-            std::string out;
-            for (const auto& p : *parts)
-                out += "-- " + std::string(enumName(p.runsOn)) + " (workdir " + p.workdir + ")\n" +
-                       describePlan(p);
-            return out;
-        }
-    return "no layout " + layout + "\n";
+    return test::describedPlan(s, layout, sizes);
 }
 
 using test::expectGolden;

@@ -53,14 +53,7 @@ sync = "always"
 logbias = "throughput")";
 
 std::string described(const Scenario& s, const std::map<std::string, std::uint64_t>& sizes = {}) {
-    auto parts = planParts(s, s.layouts.front(), sizes);
-    if (!parts)
-        return "error: " + parts.error().message + "\n";
-    std::string out;
-    for (const auto& p : *parts)
-        out += "-- " + std::string(enumName(p.runsOn)) + " (workdir " + p.workdir + ")\n" +
-               describePlan(p);
-    return out;
+    return test::describedPlan(s, s.layouts.front().name, sizes);
 }
 
 using test::expectGolden;
