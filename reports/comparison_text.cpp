@@ -1,20 +1,11 @@
 #include "reports/comparison_text.h"
 
+#include "engine/base/json_writer.h"
 #include "reports/display.h"
 
 #include <cmath>
 
 namespace lb {
-
-namespace {
-
-nlohmann::json number(double v) {
-    if (std::isfinite(v))
-        return v;
-    return nullptr; // JSON has no infinity: a zero baseline or candidate
-}
-
-} // namespace
 
 std::string intervalText(const MetricComparison& m) {
     if (!m.interval)
@@ -31,85 +22,138 @@ std::string verdictCell(const MetricComparison& m) {
     return verdict;
 }
 
-nlohmann::json outliersJson(const Comparison& c, const MetricComparison& m) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& o : m.outliers)
-        out.push_back({{"layout", o.baseline ? c.baseline : c.candidate},
-                       {"run", o.run ? nlohmann::json(o.run) : nlohmann::json(nullptr)},
-                       {"value", number(o.value)},
-                       {"median", number(o.median)},
-                       {"score", number(o.score)}});
+namespace {
+
+// An interval's ends, or nulls when there are too few runs for one.
+void intervalMembers(JsonWriter& w, const std::optional<Interval>& interval) {
+    if (interval)
+        w.member("ci_high", interval->high).member("ci_low", interval->low);
+    else
+        w.key("ci_high").null().key("ci_low").null();
+}
+
+void textOrNull(JsonWriter& w, std::string_view key, const std::string& text) {
+    w.key(key);
+    if (text.empty())
+        w.null();
+    else
+        w.value(text);
+}
+
+void outliersJson(JsonWriter& w, const Comparison& c, const MetricComparison& m) {
+    w.beginArray();
+    for (const auto& o : m.outliers) {
+        w.beginObject().member("layout", o.baseline ? c.baseline : c.candidate);
+        w.member("median", o.median).key("run");
+        if (o.run)
+            w.value(o.run);
+        else
+            w.null();
+        w.member("score", o.score).member("value", o.value).endObject();
+    }
+    w.endArray();
+}
+
+void withoutOutliersJson(JsonWriter& w, const MetricComparison& m) {
+    if (!m.withoutOutliers) {
+        w.null();
+        return;
+    }
+    const auto& o = *m.withoutOutliers;
+    w.beginObject();
+    intervalMembers(w, o.interval);
+    w.member("confident", o.confident)
+        .member("overhead", o.overhead)
+        .member("verdict", verdictName(o.verdict))
+        .endObject();
+}
+
+// Each member in the order nlohmann's sorted keys write it.
+void metricJson(JsonWriter& w, const Comparison& c, const MetricComparison& m) {
+    w.beginObject()
+        .member("baseline_median", m.baselineMedian)
+        .member("baseline_samples", std::uint64_t{m.baselineSamples})
+        .member("better", m.better == Better::Higher ? "higher" : "lower")
+        .member("candidate_median", m.candidateMedian)
+        .member("candidate_samples", std::uint64_t{m.candidateSamples});
+    intervalMembers(w, m.interval);
+    w.member("confident", m.confident).member("decisive", m.decisive);
+    textOrNull(w, "excluded", m.excluded);
+    w.member("name", m.name).member("notes", m.notes).key("outliers");
+    outliersJson(w, c, m);
+    w.member("overhead", m.overhead)
+        .member("ratio", m.ratio)
+        .member("reason", verdictReason(m))
+        .member("role", m.role);
+    textOrNull(w, "uncertainty", m.uncertainty);
+    w.member("unit", unitName(m.unit)).member("verdict", verdictName(m.verdict));
+    w.key("without_outliers");
+    withoutOutliersJson(w, m);
+    w.endObject();
+}
+
+} // namespace
+
+std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts, int indent) {
+    // One host for both sides is "host"; sides picked apart are "baseline_host" and
+    // "candidate_host".
+    const bool oneHost = hosts.baseline == hosts.candidate;
+    std::string out;
+    out.reserve(1024 + c.metrics.size() * 900);
+    JsonWriter w(out, indent);
+    w.beginObject().member("baseline", c.baseline);
+    if (!oneHost && hosts.baseline)
+        w.member("baseline_host", *hosts.baseline);
+    w.member("candidate", c.candidate);
+    if (!oneHost && hosts.candidate)
+        w.member("candidate_host", *hosts.candidate);
+    w.member("confidence", c.confidence)
+        .member("confident", c.confident)
+        .member("decide", c.decide)
+        .key("drift");
+    if (c.drift)
+        w.beginObject()
+            .member("change", c.drift->change)
+            .member("ci_high", c.drift->interval.high)
+            .member("ci_low", c.drift->interval.low)
+            .member("metric", c.drift->metric)
+            .endObject();
+    else
+        w.null();
+    w.member("headline", c.headline);
+    if (oneHost && hosts.baseline)
+        w.member("host", *hosts.baseline);
+    w.key("measured_on")
+        .beginObject()
+        .member("baseline", c.baselineMeasuredOn)
+        .member("candidate", c.candidateMeasuredOn)
+        .endObject();
+    w.key("metrics").beginArray();
+    for (const auto& m : c.metrics)
+        metricJson(w, c, m);
+    w.endArray().key("next_step");
+    if (c.next)
+        w.value(c.next->text);
+    else
+        w.null();
+    w.key("not_compared").beginArray();
+    for (const auto& n : c.notCompared)
+        w.beginObject().member("name", n.name).member("reason", n.reason).endObject();
+    w.endArray()
+        .member("only_in_baseline", c.onlyInBaseline)
+        .member("only_in_candidate", c.onlyInCandidate)
+        .key("thresholds")
+        .beginObject()
+        .member("not_viable_min", c.thresholds.notViableMin)
+        .member("viable_max", c.thresholds.viableMax)
+        .endObject()
+        .member("verdict", verdictName(c.verdict))
+        .endObject();
     return out;
 }
 
-nlohmann::json withoutOutliersJson(const MetricComparison& m) {
-    if (!m.withoutOutliers)
-        return nullptr;
-    const auto& w = *m.withoutOutliers;
-    return {{"verdict", verdictName(w.verdict)},
-            {"confident", w.confident},
-            {"overhead", number(w.overhead)},
-            {"ci_low", w.interval ? number(w.interval->low) : nlohmann::json(nullptr)},
-            {"ci_high", w.interval ? number(w.interval->high) : nlohmann::json(nullptr)}};
-}
-
 nlohmann::json comparisonJson(const Comparison& c) {
-    // Each metric's object is filled key by key: an initializer list of {key, value} pairs makes
-    // every pair a two-element array first, which was a third of compare --json's time on a
-    // comparison of 1,000 metrics.
-    nlohmann::json metrics = nlohmann::json::array();
-    metrics.get_ref<nlohmann::json::array_t&>().reserve(c.metrics.size());
-    for (const auto& m : c.metrics) {
-        auto& o = metrics.emplace_back(nlohmann::json::object());
-        o["name"] = m.name;
-        o["unit"] = unitName(m.unit);
-        o["better"] = m.better == Better::Higher ? "higher" : "lower";
-        o["decisive"] = m.decisive;
-        o["role"] = m.role;
-        o["baseline_samples"] = m.baselineSamples;
-        o["candidate_samples"] = m.candidateSamples;
-        o["baseline_median"] = m.baselineMedian;
-        o["candidate_median"] = m.candidateMedian;
-        o["ratio"] = number(m.ratio);
-        o["overhead"] = number(m.overhead);
-        o["ci_low"] = m.interval ? number(m.interval->low) : nlohmann::json(nullptr);
-        o["ci_high"] = m.interval ? number(m.interval->high) : nlohmann::json(nullptr);
-        o["verdict"] = verdictName(m.verdict);
-        o["confident"] = m.confident;
-        o["uncertainty"] =
-            m.uncertainty.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.uncertainty);
-        o["notes"] = m.notes;
-        o["excluded"] = m.excluded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.excluded);
-        o["reason"] = verdictReason(m);
-        o["outliers"] = outliersJson(c, m);
-        o["without_outliers"] = withoutOutliersJson(m);
-    }
-    nlohmann::json notCompared = nlohmann::json::array();
-    for (const auto& n : c.notCompared)
-        notCompared.push_back({{"name", n.name}, {"reason", n.reason}});
-    nlohmann::json drift = nullptr;
-    if (c.drift)
-        drift = {{"metric", c.drift->metric},
-                 {"change", number(c.drift->change)},
-                 {"ci_low", number(c.drift->interval.low)},
-                 {"ci_high", number(c.drift->interval.high)}};
-    return {
-        {"baseline", c.baseline},
-        {"candidate", c.candidate},
-        {"verdict", verdictName(c.verdict)},
-        {"confident", c.confident},
-        {"confidence", c.confidence},
-        {"headline", c.headline},
-        {"measured_on", {{"baseline", c.baselineMeasuredOn}, {"candidate", c.candidateMeasuredOn}}},
-        {"thresholds",
-         {{"viable_max", c.thresholds.viableMax}, {"not_viable_min", c.thresholds.notViableMin}}},
-        {"decide", c.decide},
-        {"metrics", metrics},
-        {"not_compared", notCompared},
-        {"only_in_baseline", c.onlyInBaseline},
-        {"only_in_candidate", c.onlyInCandidate},
-        {"drift", drift},
-        {"next_step", c.next ? nlohmann::json(c.next->text) : nlohmann::json(nullptr)}};
+    return nlohmann::json::parse(comparisonJsonText(c));
 }
 
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {

@@ -3,12 +3,18 @@
 #pragma once
 
 #include "engine/measure/analysis.h"
+#include "engine/store/store.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace lb {
 
+// The comparison's JSON (the command-line contract), with the machines its sides were measured
+// on when they were picked (`host`, or `baseline_host` and `candidate_host`): written as it is
+// made, byte for byte what dumpJson(document, indent) wrote (JsonWriter).
+std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts = {}, int indent = -1);
+// The same document as a value, for the documents that hold comparisons (run, report --json).
 nlohmann::json comparisonJson(const Comparison& c);
 // "1.02–1.21", or "—" when there are too few runs for an interval.
 std::string intervalText(const MetricComparison& m);

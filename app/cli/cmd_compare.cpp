@@ -1,12 +1,10 @@
 // `layoutbench compare`: each metric of a candidate against the baseline, with verdicts.
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
-#include "engine/base/utf8.h"
 #include "engine/store/store.h"
 #include "reports/comparison_text.h"
 
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 namespace lb::cli {
 
@@ -28,20 +26,6 @@ HostChoice hostsOf(const CompareOptions& o) {
     if (o.baselineHost || o.candidateHost)
         return {o.baselineHost, o.candidateHost};
     return o.host;
-}
-
-// The comparison's JSON with the machines its runs were measured on, when they were picked.
-nlohmann::json withHosts(nlohmann::json j, const HostChoice& hosts) {
-    if (hosts.baseline == hosts.candidate) {
-        if (hosts.baseline)
-            j["host"] = *hosts.baseline;
-        return j;
-    }
-    if (hosts.baseline)
-        j["baseline_host"] = *hosts.baseline;
-    if (hosts.candidate)
-        j["candidate_host"] = *hosts.candidate;
-    return j;
 }
 
 int runCompare(const Globals& g, const CompareOptions& o) {
@@ -66,7 +50,7 @@ int runCompare(const Globals& g, const CompareOptions& o) {
                                     {"baseline_host", "--baseline-host"},
                                     {"candidate_host", "--candidate-host"}});
     if (g.json)
-        std::cout << dumpJson(withHosts(comparisonJson(*cmp), hosts), 2) << '\n';
+        std::cout << comparisonJsonText(*cmp, hosts, 2) << '\n';
     else
         std::cout << comparisonTable(*cmp, outputColumns());
     return verdictExitStatus(o.failOn, cmp->verdict);

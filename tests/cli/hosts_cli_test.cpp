@@ -121,3 +121,28 @@ TEST_F(Cli, ReportNamesTheMachineEveryRunWasMeasuredOn) {
     const auto summary = lb({"report", "--out", out});
     EXPECT_NE(summary.out.find("machine: lab-1\n"), std::string::npos) << summary.out;
 }
+
+TEST_F(Cli, CompareJsonNamesThePickedMachinesInTheContractsOrder) {
+    // compare --json is written as it is made (JsonWriter): its text is what nlohmann writes for
+    // the same document, keys sorted, whether one machine is picked for both sides or one a side.
+    ASSERT_EQ(lb({"import", "--layout", "kvm-a", kvm}).exitCode, 0);
+    ASSERT_EQ(lb({"import", "--layout", "kvm-b", "--allow-duplicate", kvm}).exitCode, 0);
+    const auto both = lb({"compare", "--baseline", "kvm-a", "--candidate", "kvm-b", "--host",
+                          "virtiotest", "--json"});
+    ASSERT_EQ(both.exitCode, 0) << both.err;
+    const auto one = nlohmann::json::parse(both.out);
+    EXPECT_EQ(both.out, one.dump(2) + "\n");
+    EXPECT_EQ(one.at("host"), "virtiotest");
+    EXPECT_FALSE(one.contains("baseline_host"));
+
+    const auto apart = lb({"compare", "--baseline", "kvm-a", "--candidate", "kvm-b",
+                           "--baseline-host", "eve", "--candidate-host", "virtiotest", "--json"});
+    ASSERT_EQ(apart.exitCode, 0) << apart.err;
+    const auto sides = nlohmann::json::parse(apart.out);
+    EXPECT_EQ(apart.out, sides.dump(2) + "\n");
+    EXPECT_EQ(sides.at("baseline_host"), "eve");
+    EXPECT_EQ(sides.at("candidate_host"), "virtiotest");
+    EXPECT_FALSE(sides.contains("host"));
+    ASSERT_FALSE(sides.at("metrics").empty());
+    EXPECT_TRUE(sides.at("metrics").front().contains("without_outliers"));
+}
