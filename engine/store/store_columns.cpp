@@ -127,19 +127,6 @@ void appendSample(std::string& packed, std::int64_t metricId, double value) {
     packed.append(bytes, sampleBytes);
 }
 
-namespace {
-std::uint64_t littleEndian(const char* p, std::size_t bytes) {
-    std::uint64_t v = 0;
-    if constexpr (std::endian::native == std::endian::little) {
-        std::memcpy(&v, p, bytes);
-    } else {
-        for (std::size_t i = 0; i < bytes; ++i)
-            v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-    }
-    return v;
-}
-} // namespace
-
 std::string packPoints(const Series& s) {
     const std::size_t n = std::min(s.x.size(), s.y.size());
     std::string packed(n * pointBytes, '\0');
@@ -169,14 +156,6 @@ Expected<std::string> storedOutput(const sql::Statement& row, int col) {
     if (row.columnIsBlob(col))
         return unpackOutput(row.columnBlob(col));
     return row.columnText(col);
-}
-
-std::int64_t sampleId(std::string_view packed, std::size_t index) {
-    return static_cast<std::int64_t>(littleEndian(packed.data() + index * sampleBytes, 4));
-}
-
-double sampleValue(std::string_view packed, std::size_t index) {
-    return std::bit_cast<double>(littleEndian(packed.data() + index * sampleBytes + 4, 8));
 }
 
 } // namespace store

@@ -4,6 +4,9 @@
 
 #include "engine/store/store.h"
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,8 +89,27 @@ Expected<std::string> storedOutput(const sql::Statement& row, int col);
 // reads one row per run instead of one per metric.
 constexpr std::size_t sampleBytes = 12;
 void appendSample(std::string& packed, std::int64_t metricId, double value);
-std::int64_t sampleId(std::string_view packed, std::size_t index);
-double sampleValue(std::string_view packed, std::size_t index);
+
+// The `bytes` (up to 8) at `p` as a little-endian number.
+inline std::uint64_t littleEndian(const char* p, std::size_t bytes) {
+    std::uint64_t v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&v, p, bytes);
+    } else {
+        for (std::size_t i = 0; i < bytes; ++i)
+            v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    return v;
+}
+
+// The metric id and the value of sample `index` of a packed run; inline, as a comparison reads
+// a million of them.
+inline std::int64_t sampleId(std::string_view packed, std::size_t index) {
+    return static_cast<std::int64_t>(littleEndian(packed.data() + index * sampleBytes, 4));
+}
+inline double sampleValue(std::string_view packed, std::size_t index) {
+    return std::bit_cast<double>(littleEndian(packed.data() + index * sampleBytes + 4, 8));
+}
 
 // A series' points as run_series keeps them: (x, y) pairs of little-endian doubles, 16 bytes a
 // point, in order.
