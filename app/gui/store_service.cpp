@@ -76,6 +76,12 @@ void StoreService::open(const QString& path) {
             }
             snapshot.hosts[l.name] = std::move(*hosts);
         }
+        auto rebuilds = measuredRebuilds(*store_, snapshot.layouts);
+        if (!rebuilds) {
+            emit openFailed(path, qs(rebuilds.error().message));
+            return;
+        }
+        snapshot.rebuilds = std::move(*rebuilds);
         emit layoutsLoaded(snapshot);
         auto runs = store_->runs();
         if (!runs) {

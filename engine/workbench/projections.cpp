@@ -479,16 +479,14 @@ std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples) {
     for (std::size_t i = 0; i < m->runs.size() && i < m->values.size(); ++i)
         if (m->runs[i] > m->runs[newest])
             newest = i;
-    MeasuredRebuild out;
-    out.bytesPerSecond = m->values[newest];
-    out.basis = "measured: fail-rebuild drill";
+    std::string basis = "measured: fail-rebuild drill";
     if (newest < m->runs.size())
-        out.basis += ", run " + std::to_string(m->runs[newest]);
-    out.basis += ", on the layout's disks";
+        basis += ", run " + std::to_string(m->runs[newest]);
+    basis += ", on the layout's disks";
     if (std::find(samples.measuredOn.begin(), samples.measuredOn.end(), "TCG emulation") !=
         samples.measuredOn.end())
-        out.basis += " under TCG";
-    return out;
+        basis += " under TCG";
+    return MeasuredRebuild{m->values[newest], std::move(basis)};
 }
 
 Expected<std::map<std::string, MeasuredRebuild>>
