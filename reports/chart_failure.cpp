@@ -38,6 +38,63 @@ const lb::Series* seriesOf(const FailureDrillPhase& p, const std::string& name) 
     return nullptr;
 }
 
+// Each phase a line of its own per direction (no line across the moments between them), one of
+// each direction in the legend; y divided by `divisor` (the axis unit).
+void addPhaseLines(Chart& chart, const FailureDrill& drill, double divisor) {
+    for (const auto& [dir, colour] : directions) {
+        bool named = false;
+        for (const auto& p : drill.phases) {
+            const lb::Series* s = seriesOf(p, bwName(dir));
+            if (!s || s->x.empty())
+                continue;
+            std::vector<double> x, y;
+            for (std::size_t i = 0; i < s->x.size() && i < s->y.size(); ++i) {
+                x.push_back(*p.at + s->x[i]);
+                y.push_back(s->y[i] / divisor);
+            }
+            Series line = detail::line(std::string(dir) + (named ? " (" + p.phase + ")" : ""),
+                                       Stroke{colour, 255, 2}, std::move(x), std::move(y));
+            line.marker = Marker::Circle;
+            line.markerSize = 4;
+            line.inLegend = !named;
+            named = true;
+            chart.series.push_back(std::move(line));
+        }
+    }
+}
+
+// The phases named along the top, each at its start; the moments as rules, named below them.
+void markCourse(Chart& chart, const FailureDrill& drill) {
+    for (const auto& p : drill.phases) {
+        chart.rules.push_back({"phase-start", *p.at, Stroke{"#808080", 160, 1, Dash::Dotted}});
+        Label l;
+        l.name = "phase";
+        l.x = *p.at;
+        l.y = chart.y.max;
+        l.text = p.phase;
+        l.horizontal = Align::Start;
+        l.vertical = Align::Start;
+        l.padLeft = 3;
+        l.padTop = 2;
+        chart.labels.push_back(std::move(l));
+    }
+    for (const auto& [at, label] : drillMoments(drill)) {
+        chart.rules.push_back({"moment", at, Stroke{momentColour(label), 255, 1.5, Dash::Dashed}});
+        Label l;
+        l.name = "moment";
+        l.x = at;
+        l.y = chart.y.max * 0.9;
+        l.text = label;
+        l.points = 8;
+        l.horizontal = Align::Start;
+        l.vertical = Align::Start;
+        l.padLeft = 3;
+        l.background = "#ffffff";
+        l.backgroundAlpha = 200;
+        chart.labels.push_back(std::move(l));
+    }
+}
+
 } // namespace
 
 Chart diskFailure(const FailureDrill& drill) {
@@ -66,58 +123,8 @@ Chart diskFailure(const FailureDrill& drill) {
                                      "they were kept)";
         return chart;
     }
-    // Each phase a line of its own per direction (no line across the moments between them), one
-    // of each direction in the legend.
-    for (const auto& [dir, colour] : directions) {
-        bool named = false;
-        for (const auto& p : drill.phases) {
-            const lb::Series* s = seriesOf(p, bwName(dir));
-            if (!s || s->x.empty())
-                continue;
-            std::vector<double> x, y;
-            for (std::size_t i = 0; i < s->x.size() && i < s->y.size(); ++i) {
-                x.push_back(*p.at + s->x[i]);
-                y.push_back(s->y[i] / axis.divisor);
-            }
-            Series line = detail::line(std::string(dir) + (named ? " (" + p.phase + ")" : ""),
-                                       Stroke{colour, 255, 2}, std::move(x), std::move(y));
-            line.marker = Marker::Circle;
-            line.markerSize = 4;
-            line.inLegend = !named;
-            named = true;
-            chart.series.push_back(std::move(line));
-        }
-    }
-    // The phases named along the top, each at its start; the moments as rules, named below them.
-    for (const auto& p : drill.phases) {
-        chart.rules.push_back({"phase-start", *p.at, Stroke{"#808080", 160, 1, Dash::Dotted}});
-        Label l;
-        l.name = "phase";
-        l.x = *p.at;
-        l.y = chart.y.max;
-        l.text = p.phase;
-        l.horizontal = Align::Start;
-        l.vertical = Align::Start;
-        l.padLeft = 3;
-        l.padTop = 2;
-        chart.labels.push_back(std::move(l));
-    }
-    for (const auto& [at, label] : drillMoments(drill)) {
-        const std::string colour = momentColour(label);
-        chart.rules.push_back({"moment", at, Stroke{colour, 255, 1.5, Dash::Dashed}});
-        Label l;
-        l.name = "moment";
-        l.x = at;
-        l.y = chart.y.max * 0.9;
-        l.text = label;
-        l.points = 8;
-        l.horizontal = Align::Start;
-        l.vertical = Align::Start;
-        l.padLeft = 3;
-        l.background = "#ffffff";
-        l.backgroundAlpha = 200;
-        chart.labels.push_back(std::move(l));
-    }
+    addPhaseLines(chart, drill, axis.divisor);
+    markCourse(chart, drill);
     chart.legend = true;
     return chart;
 }
