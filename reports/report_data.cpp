@@ -488,7 +488,11 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     std::vector<std::string> layoutNames;
     for (const auto& l : data.layouts)
         layoutNames.push_back(l.name);
-    LB_TRY(drills, failureDrills(store, layoutNames, data.campaignId));
+    // Among the runs the report holds (its scope, its host), read once above.
+    std::vector<const StoredRun*> held;
+    for (const auto& r : data.runs)
+        held.push_back(&r);
+    LB_TRY(drills, failureDrills(store, layoutNames, held));
     data.failureDrills = std::move(drills);
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
         LB_TRY(inventory, store.hostInventory(data.host.empty() ? chosen.front().host : data.host));

@@ -60,13 +60,22 @@ Expected<std::vector<FailureDrill>> failureDrills(Store& store,
     RunQuery query;
     query.campaignId = campaignId;
     LB_TRY(runs, store.storedRuns(query));
+    std::vector<const StoredRun*> read;
+    for (const auto& r : runs)
+        read.push_back(&r);
+    return failureDrills(store, layouts, read);
+}
+
+Expected<std::vector<FailureDrill>> failureDrills(Store& store,
+                                                  const std::vector<std::string>& layouts,
+                                                  const std::vector<const StoredRun*>& runs) {
     std::vector<FailureDrill> out;
     for (const auto& layout : layouts) {
         const StoredRun* newest = nullptr;
-        for (const auto& r : runs)
-            if (r.layout == layout && r.workload == drillWorkload && r.probe == "drill" &&
-                r.status != RunStatus::Aborted && (!newest || r.id > newest->id))
-                newest = &r;
+        for (const StoredRun* r : runs)
+            if (r->layout == layout && r->workload == drillWorkload && r->probe == "drill" &&
+                r->status != RunStatus::Aborted && (!newest || r->id > newest->id))
+                newest = r;
         if (!newest)
             continue;
         FailureDrill d;

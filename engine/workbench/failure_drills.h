@@ -51,6 +51,11 @@ struct FailureDrill {
 Expected<std::vector<FailureDrill>> failureDrills(Store& store,
                                                   const std::vector<std::string>& layouts,
                                                   std::optional<std::int64_t> campaignId);
+// The same among runs already read (the report's, Store::storedRuns): no second pass over the
+// run table.
+Expected<std::vector<FailureDrill>> failureDrills(Store& store,
+                                                  const std::vector<std::string>& layouts,
+                                                  const std::vector<const StoredRun*>& runs);
 
 // What the data checks after the rebuild found: "md check: 0 mismatched sectors; files: 0 of
 // the filled files changed", "scrub: 0 errors; files: ...".

@@ -208,17 +208,17 @@ TEST(FailRebuildDrill, ItsActionChoosesItsKeys) {
               (std::vector<std::string>{"layout", "action", "disks", "read_load", "timeout"}));
     EXPECT_EQ(keyNames(drillKeys("")), (std::vector<std::string>{"layout", "action"}));
     EXPECT_EQ(keyNames(drillKeys("grow-it")), (std::vector<std::string>{"layout", "action"}));
-    for (const auto& spec : scenarioKeys(ScenarioTable::Drill))
-        if (isFailRebuildKey(spec.name))
-            EXPECT_NE(errorOf("layout = \"r5\"\naction = \"md-grow\"\ndisks = [\"de\"]\n" +
-                              spec.name + " = " +
-                              (spec.type == OptionType::String || spec.type == OptionType::Choice
-                                   ? std::string("\"admin\"")
-                                   : std::string("1")) +
-                              "\n")
-                          .find("only a fail-rebuild drill takes it"),
-                      std::string::npos)
-                << spec.name;
+    for (const auto& spec : scenarioKeys(ScenarioTable::Drill)) {
+        if (!isFailRebuildKey(spec.name))
+            continue;
+        const bool text = spec.type == OptionType::String || spec.type == OptionType::Choice;
+        const std::string value = text ? "\"admin\"" : "1";
+        EXPECT_NE(errorOf("layout = \"r5\"\naction = \"md-grow\"\ndisks = [\"de\"]\n" + spec.name +
+                          " = " + value + "\n")
+                      .find("only a fail-rebuild drill takes it"),
+                  std::string::npos)
+            << spec.name;
+    }
 }
 
 // A drill's output as the script prints it (fio 3.33's own JSON and logs, tests/data/drill): the
