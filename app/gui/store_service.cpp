@@ -76,18 +76,18 @@ void StoreService::open(const QString& path) {
             }
             snapshot.hosts[l.name] = std::move(*hosts);
         }
-        auto rebuilds = measuredRebuilds(*store_, snapshot.layouts);
-        if (!rebuilds) {
-            emit openFailed(path, qs(rebuilds.error().message));
-            return;
-        }
-        snapshot.rebuilds = std::move(*rebuilds);
         emit layoutsLoaded(snapshot);
         auto runs = store_->runs();
         if (!runs) {
             emit openFailed(path, qs(runs.error().message));
             return;
         }
+        auto rebuilds = measuredRebuilds(*store_, *runs);
+        if (!rebuilds) {
+            emit openFailed(path, qs(rebuilds.error().message));
+            return;
+        }
+        snapshot.rebuilds = std::move(*rebuilds);
         snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(*runs)));
         emit opened(snapshot);
     });

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <set>
 
 namespace lb {
 
@@ -490,12 +491,16 @@ std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples) {
 }
 
 Expected<std::map<std::string, MeasuredRebuild>>
-measuredRebuilds(Store& store, const std::vector<LayoutRecord>& layouts) {
+measuredRebuilds(Store& store, const std::vector<RunSummary>& runs) {
+    std::set<std::string> drilled;
+    for (const auto& r : runs)
+        if (r.workload == "drill:fail-rebuild" && r.probe == "drill" && r.status == RunStatus::Ok)
+            drilled.insert(r.layout);
     std::map<std::string, MeasuredRebuild> out;
-    for (const auto& l : layouts) {
-        LB_TRY(samples, store.layoutSamples(l.name));
+    for (const auto& layout : drilled) {
+        LB_TRY(samples, store.layoutSamples(layout));
         if (auto m = measuredRebuild(samples))
-            out.emplace(l.name, std::move(*m));
+            out.emplace(layout, std::move(*m));
     }
     return out;
 }

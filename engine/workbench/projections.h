@@ -207,9 +207,11 @@ struct MeasuredRebuild {
 // The one among a layout's samples; none without a drill's rate.
 std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples);
 // The measured rebuild of each stored layout that has one, by name: what the Projection tab,
-// which holds its layouts rather than the store, hands planProjection.
+// which holds its layouts rather than the store, hands planProjection. `runs` is the store's run
+// list (Store::runs); only the layouts with a successful fail-rebuild drill among them have their
+// samples read.
 Expected<std::map<std::string, MeasuredRebuild>>
-measuredRebuilds(Store& store, const std::vector<LayoutRecord>& layouts);
+measuredRebuilds(Store& store, const std::vector<RunSummary>& runs);
 
 // The same with the stored layouts read from `records` instead of a store (the Projection tab
 // holds its layouts, the scenario's among them): a name of `ask.stored` not among them is bad

@@ -312,7 +312,9 @@ TEST(FailRebuildDrill, ItIsReadBackForTheReportAndTheApp) {
     // The app's projection, from the layouts it holds: the same measured rate as the store's.
     const auto layouts = store->layouts();
     ASSERT_TRUE(layouts) << layouts.error().message;
-    const auto rebuilds = measuredRebuilds(*store, *layouts);
+    const auto runs = store->runs();
+    ASSERT_TRUE(runs) << runs.error().message;
+    const auto rebuilds = measuredRebuilds(*store, *runs);
     ASSERT_TRUE(rebuilds) << rebuilds.error().message;
     ASSERT_EQ(rebuilds->size(), 1U);
     EXPECT_EQ(rebuilds->begin()->first, "raidz1");
