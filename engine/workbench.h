@@ -32,6 +32,7 @@
 // (store/store.h), validThresholds (measure/analysis.h).
 #pragma once
 
+#include "engine/workbench/failure_drills.h"
 #include "engine/workbench/fleet.h"
 #include "engine/workbench/projection_choices.h"
 #include "engine/workbench/projections.h"

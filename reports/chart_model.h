@@ -259,6 +259,15 @@ double nines(double percent);
 // logarithmic x axis with a tick at each power of two.
 Chart sweep(const ReportData& data, const std::string& family, const std::string& direction);
 
+// A fail-rebuild drill's course (chart_failure.cpp): the load's read and write bandwidth each
+// second, a line per phase and direction ("read", "write"; the later phases' lines "read
+// (degraded)" ... out of the legend), x in seconds since the healthy load began, y in the unit
+// display::axisUnit chooses; a dotted Rule "phase-start" and a Label "phase" at each phase's start
+// ("healthy", "degraded", "rebuilding", "rebuilt"), and a dashed Rule "moment" with a Label
+// "moment" at each of drillMoments ("failed", "spare added", "whole again"). A drill without its
+// per-second logs or its moments: no series, and the title says so.
+Chart diskFailure(const FailureDrill& drill);
+
 // The charts the report shows (report_doc.h's chartPlan), each built from the data.
 std::vector<ReportChart> reportCharts(const ReportData& data);
 

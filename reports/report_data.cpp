@@ -485,6 +485,15 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     data.runs = std::move(runs);
     data.hostPicked = request.host.has_value();
     LB_TRY_VOID(addLayouts(data, store, chosen, scope, request.host));
+    std::vector<std::string> layoutNames;
+    for (const auto& l : data.layouts)
+        layoutNames.push_back(l.name);
+    // Among the runs the report holds (its scope, its host), read once above.
+    std::vector<const StoredRun*> held;
+    for (const auto& r : data.runs)
+        held.push_back(&r);
+    LB_TRY(drills, failureDrills(store, layoutNames, held));
+    data.failureDrills = std::move(drills);
     if (data.inventoryJson.empty() || data.inventoryJson == "{}") {
         LB_TRY(inventory, store.hostInventory(data.host.empty() ? chosen.front().host : data.host));
         data.inventoryJson = inventory.empty() ? "{}" : inventory;

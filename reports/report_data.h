@@ -130,8 +130,11 @@ struct ReportData {
     // is refused, in the front end's words).
     std::optional<ProjectionMisfit> projectionMisfit;
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
-    std::string author, writtenAt, generator;   // as requested
-    std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
+    // The newest fail-rebuild drill of each layout that has one (of the campaign, when the report
+    // is about one), in layout order: "When a disk fails".
+    std::vector<FailureDrill> failureDrills;
+    std::string author, writtenAt, generator; // as requested
+    std::vector<std::string> hosts;           // where the layouts ran, sorted, once each
     // The machine the report is about: the one picked (ReportRequest::host), else the one every
     // compared run was measured on; "" when they come from several or none is known.
     std::string host;

@@ -196,6 +196,7 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
     planOverheadCharts(data, out);
     planCourseCharts(data, out);
     planProjectionCharts(data, out);
+    planFailureCharts(data, out);
     return out;
 }
 
@@ -349,7 +350,7 @@ std::string layoutOptions(const ReportLayout& l) {
 void addDrills(Doc& doc, const ReportData& data) {
     std::vector<const ReportRun*> drills;
     for (const auto& r : data.runs)
-        if (r.probe == "drill")
+        if (r.probe == "drill" && r.workload != "drill:fail-rebuild") // "When a disk fails"
             drills.push_back(&r);
     if (drills.empty())
         return;
@@ -502,6 +503,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addCharts(doc, data, charts);
     addCourse(doc, data, charts);
     addDrills(doc, data);
+    addDiskFailure(doc, data, charts);
     addSteadyState(doc, data, charts);
     addFailedRuns(doc, data);
     addCaveats(doc, data);

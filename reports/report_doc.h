@@ -138,6 +138,11 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
 void addCharts(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
 void addCourse(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
 void addDrills(Doc& doc, const ReportData& data);
+// "When a disk fails" (report_failure.cpp): each fail-rebuild drill's course as a chart, the
+// rebuild table, and the risk over the projection's horizon with what it assumes.
+void addDiskFailure(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
+// Its charts, "failure-N" for data.failureDrills[N], in chartPlan.
+void planFailureCharts(const ReportData& data, std::vector<ChartRef>& out);
 void addSteadyState(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
 void addFailedRuns(Doc& doc, const ReportData& data);
 void addCaveats(Doc& doc, const ReportData& data);

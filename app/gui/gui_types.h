@@ -73,6 +73,9 @@ struct DatabaseSnapshot {
     // Each layout's machines, those its settled runs were measured on (Store::layoutHosts):
     // where a layout has several, a comparison asks which one.
     std::map<std::string, std::vector<std::string>> hosts;
+    // The rebuild rate each layout's newest fail-rebuild drill measured, for the Projection tab's
+    // risk (measuredRebuilds, read with the runs): the rate `project --layout` takes for it.
+    std::map<std::string, MeasuredRebuild> rebuilds;
     std::shared_ptr<const RunTable> runs;
 };
 

@@ -218,8 +218,10 @@ void ProjectionTab::connectFields() {
         connect(edit, &QLineEdit::editingFinished, this, changed);
 }
 
-void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts) {
+void ProjectionTab::setLayouts(const std::vector<LayoutRecord>& layouts,
+                               const std::map<std::string, MeasuredRebuild>& rebuilds) {
     stored_ = layouts;
+    rebuilds_ = rebuilds;
     offerLayouts();
 }
 
@@ -489,7 +491,7 @@ bool ProjectionTab::recompute() {
         ask->settings.used = *used;
     }
     // The engine's own path, as `project` takes it: checked, planned, projected.
-    auto plan = planProjection(*ask, records());
+    auto plan = planProjection(*ask, records(), rebuilds_);
     if (!plan) {
         showMessage(fieldError(plan.error()));
         return false;

@@ -42,7 +42,10 @@ public:
     explicit ProjectionTab(QWidget* parent = nullptr);
 
     // The layouts of the open database. Recomputes.
-    void setLayouts(const std::vector<LayoutRecord>& layouts);
+    // The database's layouts, with the rebuild rate each one's fail-rebuild drill measured: the
+    // risk of a stored layout takes it, as `project --layout` does, and says so.
+    void setLayouts(const std::vector<LayoutRecord>& layouts,
+                    const std::map<std::string, MeasuredRebuild>& rebuilds = {});
     // The open scenario, whose layouts with known disks are offered after the database's.
     // Recomputes.
     void setScenario(const Scenario& scenario);
@@ -119,8 +122,9 @@ private:
     // An engine error with the field it names said by its widget's label.
     QString fieldError(const Error& error) const;
 
-    std::vector<LayoutRecord> stored_;   // the database's layouts
-    std::vector<LayoutRecord> scenario_; // the scenario's, as a campaign records them
+    std::vector<LayoutRecord> stored_;                // the database's layouts
+    std::map<std::string, MeasuredRebuild> rebuilds_; // theirs a drill measured
+    std::vector<LayoutRecord> scenario_;              // the scenario's, as a campaign records them
     std::vector<ProjectableLayout> offered_;
     std::map<std::string, QString> typedCapacities_; // typed for imported layouts, by name
     std::map<std::string, QString> typedDisks_;      // typed for imported layouts, by name

@@ -234,6 +234,22 @@ TableListEditor* makeWorkloadsEditor(const ProbeRegistry& probes, QWidget* paren
         true, parent);
 }
 
+TableListEditor* makeDrillsEditor(QWidget* parent) {
+    return new TableListEditor(
+        QStringLiteral("drills"),
+        {{QObject::tr("Drill"), "",
+          [](const TableValues& t) {
+              // The action chooses the keys: a fail-rebuild drill's disk, fill and load phases.
+              const auto it = t.values.find("action");
+              return drillKeys(it == t.values.end() ? std::string_view() : it->second);
+          }}},
+        [](const TableValues& t, int i) {
+            return valueOr(t, "layout", QObject::tr("(drill %1)").arg(i + 1)) +
+                   QStringLiteral(" — ") + valueOr(t, "action", QStringLiteral("?"));
+        },
+        true, parent);
+}
+
 TableListEditor* makeExportsEditor(QWidget* parent) {
     const auto group = [](ScenarioTable table) {
         return [table](const TableValues&) { return scenarioKeys(table); };

@@ -85,10 +85,12 @@ private:
 };
 
 // The editors of the Scenario tab: disks, layouts (with a guest's table), workloads (the
-// registry's probes) and the layouts' exports.
+// registry's probes), drills (their action chooses their keys: a fail-rebuild drill's disk to
+// fail, spare, fill, load phases and md rebuild floor) and the layouts' exports.
 TableListEditor* makeDisksEditor(QWidget* parent = nullptr);
 TableListEditor* makeLayoutsEditor(QWidget* parent = nullptr);
 TableListEditor* makeWorkloadsEditor(const ProbeRegistry& probes, QWidget* parent = nullptr);
+TableListEditor* makeDrillsEditor(QWidget* parent = nullptr);
 TableListEditor* makeExportsEditor(QWidget* parent = nullptr);
 
 } // namespace lb::gui

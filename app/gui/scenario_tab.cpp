@@ -162,6 +162,7 @@ ScenarioTab::ScenarioTab(QWidget* parent) : QWidget(parent), probes_(standardPro
     addTableEditor(disks_ = makeDisksEditor(), tr("Disks"));
     addTableEditor(layouts_ = makeLayoutsEditor(), tr("Layouts"));
     addTableEditor(workloads_ = makeWorkloadsEditor(probes_), tr("Workloads"));
+    addTableEditor(drills_ = makeDrillsEditor(), tr("Drills"));
     addTableEditor(exports_ = makeExportsEditor(), tr("Exports"));
 
     QWidget* right = makeEditorPane();
@@ -372,6 +373,9 @@ void ScenarioTab::addTable(TableListEditor* editor) {
     } else if (editor == workloads_) {
         const auto names = probes_.names();
         add(ScenarioTable::Workload, "probe", names.empty() ? std::string() : names.front());
+    } else if (editor == drills_) {
+        // The drill a layout's bad day needs; the form then offers its disk, spare and fill.
+        add(ScenarioTable::Drill, "action", std::string(enumName(DrillAction::FailRebuild)));
     }
     const auto edited = appendScenarioTable(ss(text()), ss(editor->array()), keys);
     if (!edited) {
@@ -394,7 +398,7 @@ void ScenarioTab::removeTable(TableListEditor* editor, int index) {
 
 void ScenarioTab::reloadTables() {
     const std::string current = ss(text());
-    for (TableListEditor* editor : {disks_, layouts_, workloads_, exports_}) {
+    for (TableListEditor* editor : {disks_, layouts_, workloads_, drills_, exports_}) {
         // A text that is not TOML leaves the forms as they were, disabled until it is again.
         auto tables = readScenarioArray(current, ss(editor->array()));
         editor->setEnabled(tables.has_value());

@@ -63,6 +63,7 @@ public:
     TableListEditor* disksEditor() const { return disks_; }
     TableListEditor* layoutsEditor() const { return layouts_; }
     TableListEditor* workloadsEditor() const { return workloads_; }
+    TableListEditor* drillsEditor() const { return drills_; }
     TableListEditor* exportsEditor() const { return exports_; }
 
 signals:
@@ -120,6 +121,7 @@ private:
     TableListEditor* disks_ = nullptr;
     TableListEditor* layouts_ = nullptr;
     TableListEditor* workloads_ = nullptr;
+    TableListEditor* drills_ = nullptr;
     TableListEditor* exports_ = nullptr;
 };
 

@@ -82,6 +82,12 @@ void StoreService::open(const QString& path) {
             emit openFailed(path, qs(runs.error().message));
             return;
         }
+        auto rebuilds = measuredRebuilds(*store_, *runs);
+        if (!rebuilds) {
+            emit openFailed(path, qs(rebuilds.error().message));
+            return;
+        }
+        snapshot.rebuilds = std::move(*rebuilds);
         snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(*runs)));
         emit opened(snapshot);
     });

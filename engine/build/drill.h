@@ -9,14 +9,17 @@
 // random data, runs a random read/write fio job ("drill-randrw", 4 KiB, 32 MiB file) healthy for
 // phase_seconds, fails the member `disk` (mdadm --fail and --remove; zpool offline), runs the job
 // degraded, then adds the spare (mdadm --add; zpool replace; dRAID: onto the distributed spare,
-// then onto the spare disk) with the job running until the layout is whole again, and checks the
-// data: md's check and mismatch_cnt, or a scrub, and the filled files' sums read from disk. Its
-// run (workload "drill:fail-rebuild") holds drill.fail-rebuild.* metrics: seconds (the spare
-// added to full redundancy), window_seconds (the failure to full redundancy), rebuild_bytes,
-// rebuild_rate (bytes/s), heal_seconds and heal_bytes (dRAID's second phase), check_seconds or
-// scrub_seconds, mismatch_cnt, scrub_errors, checksum_mismatches and fill (percent). A drill
-// that finds a changed file, a mismatch, a scrub error or a layout not whole afterwards is a
-// failed run saying so. The job's three phases are what drillLoadPhases reads from its output.
+// then onto the spare disk) with the job running until the layout is whole again, runs the job
+// once more whole (rebuilt), and checks the data: md's check and mismatch_cnt, or a scrub, and the
+// filled files' sums read from disk. Its run (workload "drill:fail-rebuild") holds
+// drill.fail-rebuild.* metrics: seconds (the spare added to full redundancy), window_seconds (the
+// failure to full redundancy), rebuild_bytes, rebuild_rate (bytes/s), heal_seconds and heal_bytes
+// (dRAID's second phase), check_seconds or scrub_seconds, mismatch_cnt, scrub_errors,
+// checksum_mismatches, fill (percent), and the drill's course in seconds since the healthy load
+// began: healthy_at, failed_at, degraded_at, rebuilding_at, rebuild_at (the spare added), whole_at
+// and rebuilt_at. A drill that finds a changed file, a mismatch, a scrub error or a layout not
+// whole afterwards is a failed run saying so. The job's four phases, each with fio's per-second
+// logs, are what drillLoadPhases reads from its output.
 #pragma once
 
 #include "engine/base/expected.h"
@@ -25,6 +28,9 @@
 #include "engine/scenario/scenario.h"
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace lb {
 
@@ -39,14 +45,23 @@ Expected<LayoutPlan> planDrill(const Scenario& scenario, const ScenarioLayout& l
                                const ScenarioDrill& drill, const std::string& workdir);
 
 // The fio JSON of each phase of a fail-rebuild drill's load ("healthy", "degraded",
-// "rebuilding"), in the order printed, with the TCG caveat where the drill ran under it; none for
-// the other drills.
+// "rebuilding", "rebuilt": whole again), in the order printed, with its per-second bandwidth and
+// IOPS logs (as fio::logsCommand prints them, for the fio probe's parse; "" where the drill kept
+// none) and the TCG caveat where the drill ran under it; none for the other drills.
 struct DrillLoadPhase {
     std::string phase;
     std::string fioJson;
+    std::string fioLogs;
     std::vector<std::string> caveats; // what the drill said of where it ran (TCG)
 };
 std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText);
+
+// The member a fail-rebuild drill's run failed and the spare it rebuilt onto, read back from the
+// run's stored argv (the drill's shell takes them as arguments); none for another argv.
+struct FailRebuildDisks {
+    std::string failed, spare;
+};
+std::optional<FailRebuildDisks> failRebuildDisks(const std::vector<std::string>& argv);
 
 // The stored layout a phase's run goes under, "r5@degraded", and whether a stored layout is one:
 // a report leaves them out of its candidates unless named.

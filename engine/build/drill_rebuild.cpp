@@ -6,6 +6,7 @@
 #include "engine/build/plan.h"
 #include "engine/measure/analysis.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -20,9 +21,11 @@ namespace {
 // The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs or draid), target
 // (md device or pool), the mounted directory, the member to fail, the spare, the fill, the
 // seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's).
-// Every result is a line "lb-drill key=value ..." on stdout, the load's fio JSON of each phase
-// between "lb-drill-fio PHASE" and "lb-drill-fio-end"; a failure is one line on stderr and a
-// non-zero exit.
+// Every result is a line "lb-drill key=value ..." on stdout (the moments "<event>_at=" in seconds
+// since the healthy load began), the load's fio JSON of each phase between "lb-drill-fio PHASE"
+// and "lb-drill-fio-end", and its per-second bandwidth and IOPS logs between "lb-drill-fio-log
+// PHASE" and "lb-drill-fio-log-end", each after a line "==> drill-randrw_<bw|iops>.N.log <==" as
+// fio::logsCommand prints them; a failure is one line on stderr and a non-zero exit.
 constexpr const char* rebuildScript = R"sh(
 kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8
 w="$mnt/.lb-drill"
@@ -39,12 +42,14 @@ fail() {
     exit 1
 }
 # The random read/write load of one phase: $1 the phase, $2 seconds (0: in the background until
-# stop_load, which stops fio itself: a background subshell would ignore SIGINT).
+# stop_load, which stops fio itself: a background subshell would ignore SIGINT). fio logs its
+# bandwidth and IOPS each second, and writes the logs when it ends, stopped or not.
 direct=1
 load() {
+    say "$1_at=$(since "$t_start")"
     set -- "$1" "$2" --name=drill-randrw --directory="$mnt" --filename=.lb-drill-randrw \
         --rw=randrw --bs=4k --size=32M --ioengine=psync --time_based --output-format=json \
-        --output="$w-$1.json"
+        --output="$w-$1.json" --write_bw_log="$w-$1" --write_iops_log="$w-$1" --log_avg_msec=1000
     p=$1 s=$2
     shift 2
     if [ "$s" = 0 ]; then
@@ -114,9 +119,11 @@ sync
 (cd "$w-fill" && cksum * > "$w-sums" 2>/dev/null)
 say "usable_bytes=$total" "used_bytes=$(used)" "fill_files=$i"
 # Healthy, then the member failed, then degraded.
+t_start=$(up)
 load healthy "$phase" || { direct=0; load healthy "$phase"; } || fail "fio failed: $(cat "$w-healthy.err")"
 say "direct=$direct"
 t_fail=$(up)
+say "failed_at=$(since "$t_start")"
 case $kind in
 md)
     [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
@@ -139,6 +146,7 @@ load degraded "$phase" || fail "fio failed degraded: $(cat "$w-degraded.err")"
 load rebuilding 0
 sleep 1
 t0=$(up)
+say "rebuild_at=$(since "$t_start")"
 case $kind in
 md)
     mdadm "$target" --add "$spare" >/dev/null || fail "mdadm $target --add $spare failed"
@@ -175,7 +183,10 @@ draid)
     ;;
 esac
 [ "$kind" = draid ] || say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
+say "whole_at=$(since "$t_start")"
 stop_load
+# Whole again: the load once more, as it was before the failure.
+load rebuilt "$phase" || fail "fio failed rebuilt: $(cat "$w-rebuilt.err")"
 # The data afterwards: md's check (mismatch_cnt) or a scrub, and the files' sums read from disk.
 t1=$(up)
 case $kind in
@@ -197,12 +208,17 @@ esac
 echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
 bad=$( (cd "$w-fill" && cksum * 2>/dev/null) | diff - "$w-sums" | grep -c '^>')
 say "checksum_mismatches=$bad"
-for p in healthy degraded rebuilding; do
+for p in healthy degraded rebuilding rebuilt; do
     echo "lb-drill-fio $p"
     cat "$w-$p.json"
     echo "lb-drill-fio-end"
+    echo "lb-drill-fio-log $p"
+    for f in "$w-$p"_bw.*.log "$w-$p"_iops.*.log; do
+        [ -f "$f" ] && printf '==> drill-randrw_%s <==\n' "${f##*_}" && cat "$f"
+    done
+    echo "lb-drill-fio-log-end"
 done
-rm -rf "$w-fill" "$w-sums" "$w"-*.json "$w"-*.err "$mnt/.lb-drill-randrw"
+rm -rf "$w-fill" "$w-sums" "$w"-*.json "$w"-*.err "$w"-*.log "$mnt/.lb-drill-randrw"
 )sh";
 
 // Said of the drill's run and of its load's phases where the drill found itself under TCG.
@@ -279,6 +295,11 @@ public:
         add("mismatch_cnt", Unit::Count);
         add("scrub_errors", Unit::Count);
         add("checksum_mismatches", Unit::Count);
+        // The course of the drill, in seconds since the healthy load began: where the report's
+        // chart puts each phase of the load and marks the failure and the rebuild.
+        for (const char* moment : {"healthy_at", "failed_at", "degraded_at", "rebuilding_at",
+                                   "rebuild_at", "whole_at", "rebuilt_at"})
+            add(moment, Unit::Seconds);
         const auto usable = number(kv, "usable_bytes");
         const auto used = number(kv, "used_bytes");
         if (usable && used && *usable > 0)
@@ -394,15 +415,19 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
     plan.steps.push_back({"fill " + share.str() + " % of the usable space with random data",
                           shown("dd", {"if=/dev/urandom", "of=" + fill + "/N", "bs=1M"}),
                           shown("rm", {"-rf", "--", fill}), false, ""});
-    const auto loadStep = [&](const std::string& phase, const std::string& seconds) {
-        plan.steps.push_back({"the load " + phase,
-                              shown("fio", {"--name=drill-randrw", "--directory=" + workdir,
-                                            "--filename=.lb-drill-randrw", "--rw=randrw", "--bs=4k",
-                                            "--size=32M", "--ioengine=psync", "--direct=1",
-                                            "--time_based", "--runtime=" + seconds}),
-                              std::nullopt, false, "it only reads and writes its own file"});
+    const auto loadStep = [&](const std::string& phase, const std::string& what,
+                              const std::string& seconds) {
+        const std::string log = workdir + "/.lb-drill-" + phase;
+        plan.steps.push_back(
+            {"the load " + what,
+             shown("fio",
+                   {"--name=drill-randrw", "--directory=" + workdir, "--filename=.lb-drill-randrw",
+                    "--rw=randrw", "--bs=4k", "--size=32M", "--ioengine=psync", "--direct=1",
+                    "--time_based", "--runtime=" + seconds, "--write_bw_log=" + log,
+                    "--write_iops_log=" + log, "--log_avg_msec=1000"}),
+             std::nullopt, false, "it only reads and writes its own file and logs"});
     };
-    loadStep("healthy", std::to_string(drill.phaseSeconds));
+    loadStep("healthy", "healthy", std::to_string(drill.phaseSeconds));
     if (md) {
         if (drill.syncSpeedMinKiB > 0)
             plan.steps.push_back(
@@ -421,12 +446,13 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
                               shown("zpool", {"offline", target, failed}), std::nullopt, false,
                               "the spare replaces it; the layout's teardown destroys the pool"});
     }
-    loadStep("degraded", std::to_string(drill.phaseSeconds));
-    loadStep("while it rebuilds (until the layout is whole)", "86400");
+    loadStep("degraded", "degraded", std::to_string(drill.phaseSeconds));
+    loadStep("rebuilding", "while it rebuilds (until the layout is whole)", "86400");
     if (md) {
         plan.steps.push_back({"rebuild onto the spare " + spare,
                               shown("mdadm", {target, "--add", spare}), std::nullopt, false,
                               "the layout's teardown stops the array and wipes the spare"});
+        loadStep("rebuilt", "whole again", std::to_string(drill.phaseSeconds));
         plan.steps.push_back({"check the array (mismatch_cnt)",
                               shown("sh", {"-c", "echo check > /sys/block/mdN/md/sync_action"}),
                               std::nullopt, false, "it only reads"});
@@ -440,6 +466,7 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
                               shown("zpool", {"replace", "-f", target, failed, spare}),
                               std::nullopt, false,
                               "the layout's teardown destroys the pool, the spare with it"});
+        loadStep("rebuilt", "whole again", std::to_string(drill.phaseSeconds));
         plan.steps.push_back({"scrub the pool", shown("zpool", {"scrub", "-w", target}),
                               std::nullopt, false, "it only reads (and repairs)"});
     }
@@ -448,35 +475,59 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
     return plan;
 }
 
+std::optional<FailRebuildDisks> failRebuildDisks(const std::vector<std::string>& argv) {
+    // sh -c SCRIPT lb-drill KIND TARGET WORKDIR FAILED SPARE ... (RebuildDrillProbe::command)
+    const auto name = std::find(argv.begin(), argv.end(), "lb-drill");
+    // Any version of the script: the one a stored run ran may be older than this one.
+    if (name - argv.begin() < 2 || *(name - 2) != "-c" || argv.end() - name < 6)
+        return std::nullopt;
+    return FailRebuildDisks{*(name + 4), *(name + 5)};
+}
+
 std::string drillPhaseLayout(const std::string& layout, const std::string& phase) {
     return layout + "@" + phase;
 }
 
 bool isDrillPhaseLayout(std::string_view name) {
-    for (const std::string_view phase : {"@healthy", "@degraded", "@rebuilding"})
+    for (const std::string_view phase : {"@healthy", "@degraded", "@rebuilding", "@rebuilt"})
         if (name.size() > phase.size() && name.ends_with(phase))
             return true;
     return false;
 }
 
-std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText) {
-    std::vector<DrillLoadPhase> out;
+namespace {
+
+// Each block "<begin>PHASE\n...<end>" of the drill's output, as (phase, text), in order.
+std::vector<std::pair<std::string, std::string>>
+drillBlocks(std::string_view text, std::string_view begin, std::string_view end) {
+    std::vector<std::pair<std::string, std::string>> out;
     std::size_t at = 0;
-    constexpr std::string_view begin = "lb-drill-fio ", end = "lb-drill-fio-end";
-    while ((at = stdoutText.find(begin, at)) != std::string_view::npos) {
-        if (at != 0 && stdoutText[at - 1] != '\n') {
+    while ((at = text.find(begin, at)) != std::string_view::npos) {
+        if (at != 0 && text[at - 1] != '\n') {
             at += begin.size();
             continue;
         }
-        const auto eol = stdoutText.find('\n', at);
-        const auto stop = stdoutText.find(end, eol);
+        const auto eol = text.find('\n', at);
+        const auto stop = text.find(end, eol);
         if (eol == std::string_view::npos || stop == std::string_view::npos)
             break;
-        out.push_back({std::string(stdoutText.substr(at + begin.size(), eol - at - begin.size())),
-                       std::string(stdoutText.substr(eol + 1, stop - eol - 1)),
-                       {}});
+        out.emplace_back(std::string(text.substr(at + begin.size(), eol - at - begin.size())),
+                         std::string(text.substr(eol + 1, stop - eol - 1)));
         at = stop + end.size();
     }
+    return out;
+}
+
+} // namespace
+
+std::vector<DrillLoadPhase> drillLoadPhases(std::string_view stdoutText) {
+    std::vector<DrillLoadPhase> out;
+    for (auto& [phase, json] : drillBlocks(stdoutText, "lb-drill-fio ", "lb-drill-fio-end"))
+        out.push_back({std::move(phase), std::move(json), {}, {}});
+    for (auto& [phase, logs] : drillBlocks(stdoutText, "lb-drill-fio-log ", "lb-drill-fio-log-end"))
+        for (auto& p : out)
+            if (p.phase == phase)
+                p.fioLogs = std::move(logs);
     if (valueOr(drill_report::parse(std::string(stdoutText)), "hypervisor") == "tcg")
         for (auto& phase : out)
             phase.caveats.push_back(tcgCaveat());

@@ -399,9 +399,10 @@ Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
     return {};
 }
 
-// A fail-rebuild drill's load, healthy, degraded and rebuilding: each phase a run of the fio
-// probe under the layout "<layout>@<phase>", workload "drill:fail-rebuild", so `compare
-// --baseline L@healthy --candidate L@degraded` puts them side by side with fio's statistics.
+// A fail-rebuild drill's load, healthy, degraded, rebuilding and rebuilt: each phase a run of the
+// fio probe under the layout "<layout>@<phase>", workload "drill:fail-rebuild", so `compare
+// --baseline L@healthy --candidate L@degraded` puts them side by side with fio's statistics; its
+// per-second logs stored as the run's series, as a preset's are, for the report's chart.
 // Kept out of the layout's own name so the campaign's verdicts between layouts stay as they were.
 Expected<void> CampaignRunner::storeLoadPhases(const BuiltLayout& built, const ScenarioDrill& d) {
     const Probe* fio = probes_.find("fio");
@@ -429,7 +430,14 @@ Expected<void> CampaignRunner::storeLoadPhases(const BuiltLayout& built, const S
         run.caveats.insert(run.caveats.end(), phase.caveats.begin(), phase.caveats.end());
         ProcessResult result;
         result.stdoutText = phase.fioJson;
-        auto parsed = fio->parse(result, {}, OptionValues{});
+        std::vector<ProcessResult> logs;
+        OptionValues options;
+        if (!phase.fioLogs.empty()) {
+            logs.push_back(ProcessResult{});
+            logs.back().stdoutText = phase.fioLogs;
+            options.set("log_avg_msec", std::int64_t{1000}); // the drill's script logs each second
+        }
+        auto parsed = fio->parse(result, logs, options);
         run.status = parsed && !parsed->failed ? RunStatus::Ok : RunStatus::Failed;
         if (!parsed) {
             run.reason = "the drill's fio output does not parse: " + parsed.error().message;

@@ -388,6 +388,38 @@ std::string riskStatement(const RiskEstimate& r, bool binary) {
     return out;
 }
 
+std::vector<std::pair<std::string, std::string>> riskAssumptions(const RiskEstimate& r,
+                                                                 bool binary) {
+    std::vector<std::pair<std::string, std::string>> out;
+    out.emplace_back("drives fail at", percentText(r.afr) + " a year (" + afrSourceText(r) + ")");
+    const RiskGroup& g = r.worst();
+    if (g.tolerates == 0) {
+        out.emplace_back("window", "none: no redundancy, nothing is rebuilt");
+    } else {
+        out.emplace_back("detection to replacement",
+                         !r.spare.empty()
+                             ? "none: the rebuild starts at once (a " + r.spare + " spare)"
+                             : durationText(r.replaceAfterHours) +
+                                   (r.replaceAfterGiven ? " (as given)" : " (assumed)"));
+        out.emplace_back("rebuild rate",
+                         r.rebuildMeasured
+                             ? rateText(r.rebuildBytesPerSecond, binary) + " (" + r.rebuildBasis +
+                                   "), applied to what this layout rebuilds at the projected fill"
+                             : rateText(r.rebuildBytesPerSecond, binary) + " (" + r.rebuildBasis +
+                                   ")");
+        out.emplace_back("rebuild", formatBytes(g.rebuildBytes, binary) + " of a " +
+                                        formatBytes(g.memberBytes, binary) + " member in " +
+                                        durationText(g.rebuildHours) + " (" +
+                                        std::string(rebuildKindName(r.rebuild)) + ")");
+        out.emplace_back("window", durationText(g.windowHours) +
+                                       ": detection to replacement, then the rebuild");
+    }
+    out.emplace_back("chance of loss", chanceText(r.lossProbability) + " of losing " + r.lost +
+                                           " in " + std::to_string(r.horizonYears) +
+                                           (r.horizonYears == 1 ? " year" : " years"));
+    return out;
+}
+
 std::string chanceText(double p) {
     if (!(p > 0))
         return "no chance";

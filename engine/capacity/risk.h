@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lb {
@@ -129,6 +130,14 @@ Expected<RiskEstimate> estimateRisk(const CapacityInput& layout, const std::opti
 // 500.00 GB disk at 60 % full rebuilds ... A rebuild with no redundancy left reads ...". Sizes
 // in TiB with `binaryUnits`, as the projection answers when its sizes were typed so.
 std::string riskStatement(const RiskEstimate& risk, bool binaryUnits = false);
+
+// The figures behind the statement, each with where it comes from, as (what, its value and basis)
+// in the order the model takes them: the drives' failure rate, detection to replacement, the
+// rebuild rate (measured by a drill, applied to this layout's disks at the projected fill, or
+// assumed), the rebuild, the window (replacement plus rebuild) and the chance of loss. What
+// every output lists under the statement where it shows its assumptions.
+std::vector<std::pair<std::string, std::string>> riskAssumptions(const RiskEstimate& risk,
+                                                                 bool binaryUnits = false);
 
 // A probability for people: "a 0.021 % chance", "a 62 % chance", "a 1 in 4.8 million chance".
 std::string chanceText(double probability);

@@ -229,7 +229,7 @@ const std::vector<OptionSpec> clientKeys{
      .defaultValue = "/var/tmp/layoutbench-client"},
 };
 
-const std::vector<OptionSpec> drillKeys{
+const std::vector<OptionSpec> drillTable{
     {.name = "layout",
      .label = "Layout",
      .help = "The [[layouts]] name it grows",
@@ -316,10 +316,34 @@ const std::vector<OptionSpec>& scenarioKeys(ScenarioTable table) {
     case ScenarioTable::Client:
         return clientKeys;
     case ScenarioTable::Drill:
-        return drillKeys;
+        return drillTable;
     }
     assert(false);
     return topKeys;
+}
+
+bool isFailRebuildKey(std::string_view key) {
+    for (const std::string_view own : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min"})
+        if (key == own)
+            return true;
+    return false;
+}
+
+std::vector<OptionSpec> drillKeys(std::string_view action) {
+    const auto& all = scenarioKeys(ScenarioTable::Drill);
+    const auto& choices = scenarioKey(ScenarioTable::Drill, "action").choices;
+    std::vector<OptionSpec> out;
+    if (std::find(choices.begin(), choices.end(), action) == choices.end()) {
+        for (const auto& spec : all)
+            if (spec.name == "layout" || spec.name == "action")
+                out.push_back(spec);
+        return out;
+    }
+    const bool failRebuild = action == "fail-rebuild";
+    for (const auto& spec : all)
+        if (isFailRebuildKey(spec.name) ? failRebuild : spec.name != "read_load" || !failRebuild)
+            out.push_back(spec);
+    return out;
 }
 
 const std::vector<std::string>& scenarioSubtables(ScenarioTable table) {

@@ -47,6 +47,14 @@ bool hasScenarioKey(ScenarioTable table, std::string_view name);
 // for guests, which may build one inside), md keys for md arrays (and for the layouts built on an
 // inner one), a path for dir only, disks for all but dir.
 std::vector<OptionSpec> layoutKeys(LayoutKind kind);
+// The [[drills]] keys only a fail-rebuild drill takes: disk, fail, fill, phase_seconds,
+// sync_speed_min.
+bool isFailRebuildKey(std::string_view key);
+// The [[drills]] keys that apply to a drill whose action is `action` ("fail-rebuild", "md-grow",
+// as written), in table order: a fail-rebuild drill's own keys for it alone, read_load (the
+// growing drills' reader) for the others; layout and action alone while the action is none of
+// the drills'.
+std::vector<OptionSpec> drillKeys(std::string_view action);
 // [layouts.export]: Export's keys, then ExportIscsi's, then ExportNfs's.
 std::vector<OptionSpec> exportKeys();
 // The keys of a [[workloads]] table of `probe`: Workload's keys (`probe` offering the registry's

@@ -476,9 +476,9 @@ Expected<void> parseFailRebuild(const toml::table& t, const std::string& where, 
         return scenarioKey(ScenarioTable::Drill, n);
     };
     if (d.action != DrillAction::FailRebuild) {
-        for (const char* key : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min"})
-            if (const toml::node* node = t.get(key))
-                return badInput(rep.at(*node, where + key,
+        for (const auto& [key, node] : t)
+            if (isFailRebuildKey(key.str()))
+                return badInput(rep.at(node, where + std::string(key.str()),
                                        "only a fail-rebuild drill takes it (this one is " +
                                            std::string(enumName(d.action)) + ")"));
         return {};

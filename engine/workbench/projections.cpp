@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <set>
 
 namespace lb {
 
@@ -467,21 +468,18 @@ Expected<ProjectionPlan> planOf(const ProjectionAsk& ask,
 
 } // namespace
 
-RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& samples) {
-    if (given.rebuildBytesPerSecond)
-        return given;
+std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples) {
     const auto m =
         std::find_if(samples.metrics.begin(), samples.metrics.end(), [](const MetricSamples& x) {
             return x.name == "drill.fail-rebuild.rebuild_rate";
         });
     if (m == samples.metrics.end() || m->values.empty())
-        return given;
+        return std::nullopt;
     // The newest run: the largest id where the samples carry them, else the last value.
     std::size_t newest = m->values.size() - 1;
     for (std::size_t i = 0; i < m->runs.size() && i < m->values.size(); ++i)
         if (m->runs[i] > m->runs[newest])
             newest = i;
-    given.rebuildBytesPerSecond = m->values[newest];
     std::string basis = "measured: fail-rebuild drill";
     if (newest < m->runs.size())
         basis += ", run " + std::to_string(m->runs[newest]);
@@ -489,8 +487,35 @@ RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& sample
     if (std::find(samples.measuredOn.begin(), samples.measuredOn.end(), "TCG emulation") !=
         samples.measuredOn.end())
         basis += " under TCG";
-    given.rebuildBasis = std::move(basis);
+    return MeasuredRebuild{m->values[newest], std::move(basis)};
+}
+
+Expected<std::map<std::string, MeasuredRebuild>>
+measuredRebuilds(Store& store, const std::vector<RunSummary>& runs) {
+    std::set<std::string> drilled;
+    for (const auto& r : runs)
+        if (r.workload == "drill:fail-rebuild" && r.probe == "drill" && r.status == RunStatus::Ok)
+            drilled.insert(r.layout);
+    std::map<std::string, MeasuredRebuild> out;
+    for (const auto& layout : drilled) {
+        LB_TRY(samples, store.layoutSamples(layout));
+        if (auto m = measuredRebuild(samples))
+            out.emplace(layout, std::move(*m));
+    }
+    return out;
+}
+
+RiskSettings withMeasuredRebuild(RiskSettings given,
+                                 const std::optional<MeasuredRebuild>& measured) {
+    if (given.rebuildBytesPerSecond || !measured)
+        return given;
+    given.rebuildBytesPerSecond = measured->bytesPerSecond;
+    given.rebuildBasis = measured->basis;
     return given;
+}
+
+RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& samples) {
+    return withMeasuredRebuild(std::move(given), measuredRebuild(samples));
 }
 
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) {
@@ -510,13 +535,19 @@ Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store) 
 }
 
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
-                                        const std::vector<LayoutRecord>& records) {
+                                        const std::vector<LayoutRecord>& records,
+                                        const std::map<std::string, MeasuredRebuild>& rebuilds) {
     std::vector<LayoutRecord> asked;
     for (const auto& name : ask.stored) {
         LB_TRY(record, projectedLayout(records, "layout", name));
         asked.push_back(*record);
     }
-    return planOf(ask, asked);
+    LB_TRY(plan, planOf(ask, asked));
+    // The stored layouts come first among the inputs, as the store's planProjection has them.
+    for (std::size_t i = 0; i < asked.size() && i < plan.inputs.size() && !plan.misfit; ++i)
+        if (const auto m = rebuilds.find(asked[i].name); m != rebuilds.end())
+            plan.inputs[i].risk = withMeasuredRebuild(plan.inputs[i].risk, m->second);
+    return plan;
 }
 
 Expected<std::vector<LayoutProjection>> projectPlan(const ProjectionPlan& plan) {

@@ -196,16 +196,35 @@ struct ProjectionPlan {
 // project), write-amplification (for a layout not projected). `store` is read only for
 // `ask.stored`, and must be given when that is not empty.
 Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask, Store* store);
+// The rebuild rate a fail-rebuild drill measured on a layout (drill.fail-rebuild.rebuild_rate of
+// its newest run), with its basis: "measured: fail-rebuild drill, run 12, on the layout's disks
+// under TCG" (under TCG when its runs were measured so).
+struct MeasuredRebuild {
+    double bytesPerSecond = 0;
+    std::string basis;
+    bool operator==(const MeasuredRebuild&) const = default;
+};
+// The one among a layout's samples; none without a drill's rate.
+std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples);
+// The measured rebuild of each stored layout that has one, by name: what the Projection tab,
+// which holds its layouts rather than the store, hands planProjection. `runs` is the store's run
+// list (Store::runs); only the layouts with a successful fail-rebuild drill among them have their
+// samples read.
+Expected<std::map<std::string, MeasuredRebuild>>
+measuredRebuilds(Store& store, const std::vector<RunSummary>& runs);
+
 // The same with the stored layouts read from `records` instead of a store (the Projection tab
 // holds its layouts, the scenario's among them): a name of `ask.stored` not among them is bad
-// input naming the field `layout`.
-Expected<ProjectionPlan> planProjection(const ProjectionAsk& ask,
-                                        const std::vector<LayoutRecord>& records);
+// input naming the field `layout`. A stored layout in `rebuilds` takes its measured rebuild, as
+// the store's planProjection does.
+Expected<ProjectionPlan>
+planProjection(const ProjectionAsk& ask, const std::vector<LayoutRecord>& records,
+               const std::map<std::string, MeasuredRebuild>& rebuilds = {});
 
-// The rebuild rate a fail-rebuild drill measured on a layout (drill.fail-rebuild.rebuild_rate of
-// its newest run among `samples`) as the risk model's: "measured: fail-rebuild drill, run 12, on
-// the layout's disks under TCG" (under TCG when its runs were measured so). A rate given
-// (--rebuild-rate) stays; without a drill `given` is returned as it is.
+// The measured rebuild as the risk model's rate and basis. A rate given (--rebuild-rate) stays;
+// without a drill `given` is returned as it is.
+RiskSettings withMeasuredRebuild(RiskSettings given,
+                                 const std::optional<MeasuredRebuild>& measured);
 RiskSettings withMeasuredRebuild(RiskSettings given, const LayoutSamples& samples);
 
 // Each layout of the plan projected, in order; bad input when the plan has a misfit, or naming

@@ -2,10 +2,15 @@
 // probe reads a drill's report (a drill that lost data is a failed run), the load's phases in
 // its output, and the measured rate handed to the risk model. The drill itself runs in the lab
 // guest (tests/openzfs/openzfs_rebuild_test.cpp).
+#include "engine/base/input.h"
 #include "engine/build/drill.h"
 #include "engine/scenario/scenario.h"
+#include "engine/scenario/scenario_keys.h"
+#include "engine/workbench/failure_drills.h"
 #include "engine/workbench/projections.h"
 #include "probes/registry.h"
+#include "tests/support/drill_store.h"
+#include "tests/support/scratch_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -182,6 +187,150 @@ TEST(FailRebuildDrill, TheNewestMeasuredRateIsTheRiskModels) {
     given.rebuildBytesPerSecond = 5e6;
     EXPECT_EQ(withMeasuredRebuild(given, samples).rebuildBytesPerSecond, 5e6);
     EXPECT_FALSE(withMeasuredRebuild({}, LayoutSamples{}).rebuildBytesPerSecond);
+}
+
+const std::string capturedDrill =
+    std::string(LAYOUTBENCH_TEST_DATA_DIR) + "/drill/3.33/fail_rebuild_raidz1.out";
+
+std::vector<std::string> keyNames(const std::vector<OptionSpec>& specs) {
+    std::vector<std::string> out;
+    for (const auto& s : specs)
+        out.push_back(s.name);
+    return out;
+}
+
+// The form of a drill offers the keys its action takes, and the parser refuses the others.
+TEST(FailRebuildDrill, ItsActionChoosesItsKeys) {
+    EXPECT_EQ(keyNames(drillKeys("fail-rebuild")),
+              (std::vector<std::string>{"layout", "action", "disks", "disk", "fail", "fill",
+                                        "phase_seconds", "sync_speed_min", "timeout"}));
+    EXPECT_EQ(keyNames(drillKeys("md-grow")),
+              (std::vector<std::string>{"layout", "action", "disks", "read_load", "timeout"}));
+    EXPECT_EQ(keyNames(drillKeys("")), (std::vector<std::string>{"layout", "action"}));
+    EXPECT_EQ(keyNames(drillKeys("grow-it")), (std::vector<std::string>{"layout", "action"}));
+    for (const auto& spec : scenarioKeys(ScenarioTable::Drill)) {
+        if (!isFailRebuildKey(spec.name))
+            continue;
+        const bool text = spec.type == OptionType::String || spec.type == OptionType::Choice;
+        const std::string value = text ? "\"admin\"" : "1";
+        EXPECT_NE(errorOf("layout = \"r5\"\naction = \"md-grow\"\ndisks = [\"de\"]\n" + spec.name +
+                          " = " + value + "\n")
+                      .find("only a fail-rebuild drill takes it"),
+                  std::string::npos)
+            << spec.name;
+    }
+}
+
+// A drill's output as the script prints it (fio 3.33's own JSON and logs, tests/data/drill): the
+// four phases each with fio's per-second logs, the drill's course as metrics, the disks back
+// from its argv.
+TEST(FailRebuildDrill, ItsOutputCarriesEachPhasesLogsAndItsCourse) {
+    const auto text = readInput(capturedDrill, documentLimit());
+    ASSERT_TRUE(text) << text.error().message;
+    const auto phases = drillLoadPhases(*text);
+    ASSERT_EQ(phases.size(), 4U);
+    const char* names[] = {"healthy", "degraded", "rebuilding", "rebuilt"};
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+        EXPECT_EQ(phases[i].phase, names[i]);
+        // fio stopped with SIGINT (rebuilding) says so before its JSON, in the same file.
+        EXPECT_NE(phases[i].fioJson.find("\"fio version\" : \"fio-3.33\""), std::string::npos)
+            << names[i];
+        EXPECT_TRUE(phases[i].fioLogs.starts_with("==> drill-randrw_bw.1.log <==\n")) << names[i];
+        EXPECT_NE(phases[i].fioLogs.find("==> drill-randrw_iops.1.log <=="), std::string::npos);
+    }
+    EXPECT_TRUE(isDrillPhaseLayout("r5@rebuilt"));
+
+    const auto s = withDrill("layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                             "disks = [\"de\"]\n");
+    ASSERT_TRUE(s) << s.error().message;
+    auto probe = drillProbe(*s, s->layouts.front(), s->drills.front());
+    ASSERT_TRUE(probe) << probe.error().message;
+    const auto run = (*probe)->parse(drillOutput(*text), {}, OptionValues{});
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(metricOf(*run, "drill.fail-rebuild.failed_at"), 6.19);
+    EXPECT_EQ(metricOf(*run, "drill.fail-rebuild.rebuild_at"), 13.31);
+    EXPECT_EQ(metricOf(*run, "drill.fail-rebuild.whole_at"), 19.34);
+    EXPECT_EQ(metricOf(*run, "drill.fail-rebuild.rebuilt_at"), 19.44);
+    for (const auto& m : run->metrics)
+        EXPECT_TRUE(describeMetric(m.name)) << m.name << " has no description";
+
+    WorkloadContext ctx;
+    ctx.workdir = "/srv/lb/r5";
+    const auto mc = (*probe)->command(OptionValues{}, ctx);
+    ASSERT_TRUE(mc) << mc.error().message;
+    const auto disks = failRebuildDisks(mc->command.argvForDisplay());
+    ASSERT_TRUE(disks);
+    EXPECT_EQ(disks->failed, "/dev/sdc");
+    EXPECT_EQ(disks->spare, "/dev/sde");
+    EXPECT_FALSE(failRebuildDisks({"fio", "--name=x"}));
+}
+
+// Read back from a database as a campaign stores it: the drill, its phases' per-second series
+// where the drill's course puts them, what its checks found, and the rate the projection takes.
+TEST(FailRebuildDrill, ItIsReadBackForTheReportAndTheApp) {
+    test::ScratchDir dir("drill");
+    auto store = Store::open(dir.path("results.db"));
+    ASSERT_TRUE(store) << store.error().message;
+    const auto runId = test::storeDrillFixture(*store, capturedDrill);
+    ASSERT_TRUE(runId) << runId.error().message;
+    const auto drills = failureDrills(*store, {"raidz1", "md5"}, std::nullopt);
+    ASSERT_TRUE(drills) << drills.error().message;
+    ASSERT_EQ(drills->size(), 1U); // md5 has none
+    const FailureDrill& d = drills->front();
+    EXPECT_EQ(d.layout, "raidz1");
+    EXPECT_EQ(d.runId, *runId);
+    EXPECT_EQ(d.failedDisk, "/dev/vdb");
+    EXPECT_EQ(d.spare, "/dev/vdd");
+    EXPECT_TRUE(d.underEmulation);
+    EXPECT_DOUBLE_EQ(*d.figure("rebuild_bytes"), 32.3 * 1048576);
+    EXPECT_EQ(drillIntegrityText(d), "scrub: 0 errors; files: 0 filled files changed");
+    ASSERT_EQ(d.phases.size(), 4U);
+    const double starts[] = {0.03, 6.24, 12.26, 19.44};
+    for (std::size_t i = 0; i < d.phases.size(); ++i) {
+        EXPECT_EQ(d.phases[i].at, starts[i]) << d.phases[i].phase;
+        std::vector<std::string> names;
+        for (const auto& series : d.phases[i].series)
+            names.push_back(series.name);
+        EXPECT_EQ(names, (std::vector<std::string>{
+                             "fio.drill-randrw.read.bw", "fio.drill-randrw.read.iops",
+                             "fio.drill-randrw.write.bw", "fio.drill-randrw.write.iops"}))
+            << d.phases[i].phase;
+    }
+    // fio's first bandwidth row of the healthy phase: 26761 KiB/s at 1.001 s.
+    ASSERT_FALSE(d.phases[0].series[0].x.empty());
+    EXPECT_DOUBLE_EQ(d.phases[0].series[0].x[0], 1.001);
+    EXPECT_DOUBLE_EQ(d.phases[0].series[0].y[0], 26761.0 * 1024);
+    const auto moments = drillMoments(d);
+    ASSERT_EQ(moments.size(), 3U);
+    EXPECT_EQ(moments[0], (std::pair<double, std::string>{6.19, "failed"}));
+    EXPECT_EQ(moments[1], (std::pair<double, std::string>{13.31, "spare added"}));
+    EXPECT_EQ(moments[2], (std::pair<double, std::string>{19.34, "whole again"}));
+    EXPECT_EQ(noDrillStatement("md5"), "md5 has no fail-rebuild drill: its risk uses an assumed "
+                                       "rebuild rate (100.0 MB/s, assumed; no rebuild measured), "
+                                       "not a measured one.");
+
+    // The app's projection, from the layouts it holds: the same measured rate as the store's.
+    const auto layouts = store->layouts();
+    ASSERT_TRUE(layouts) << layouts.error().message;
+    const auto runs = store->runs();
+    ASSERT_TRUE(runs) << runs.error().message;
+    const auto rebuilds = measuredRebuilds(*store, *runs);
+    ASSERT_TRUE(rebuilds) << rebuilds.error().message;
+    ASSERT_EQ(rebuilds->size(), 1U);
+    EXPECT_EQ(rebuilds->begin()->first, "raidz1");
+    ProjectionAsk ask;
+    ask.settings.used = "100M";
+    ask.settings.growth = "10%";
+    ask.stored = {"raidz1"};
+    const auto fromStore = planProjection(ask, &*store);
+    const auto fromRecords = planProjection(ask, *layouts, *rebuilds);
+    ASSERT_TRUE(fromStore && fromRecords);
+    EXPECT_EQ(fromRecords->inputs.front().risk, fromStore->inputs.front().risk);
+    EXPECT_DOUBLE_EQ(*fromStore->inputs.front().risk.rebuildBytesPerSecond, 32.3 * 1048576 / 6.03);
+    // Without the rebuilds the records' plan assumes the rate.
+    const auto assumed = planProjection(ask, *layouts);
+    ASSERT_TRUE(assumed);
+    EXPECT_FALSE(assumed->inputs.front().risk.rebuildBytesPerSecond);
 }
 
 } // namespace

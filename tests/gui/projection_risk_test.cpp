@@ -2,7 +2,10 @@
 // statement `layoutbench project --json` gives for the same ones, word for word (the tab computes
 // nothing itself), in TiB when the sizes were typed so, and nothing while the inputs are not
 // valid.
+#include "app/gui/main_window.h"
 #include "app/gui/projection_tab.h"
+#include "engine/store/store.h"
+#include "tests/support/drill_store.h"
 
 #include <QComboBox>
 #include <QJsonArray>
@@ -11,7 +14,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace lb::gui;
@@ -80,6 +85,50 @@ private slots:
         tab.usedEdit()->setText(QStringLiteral("lots"));
         QVERIFY(!tab.recompute());
         QVERIFY(tab.riskLabel()->text().isEmpty());
+    }
+
+    // A database with a raidz1's fail-rebuild drill (real fio output, tests/data/drill) and an md
+    // RAID-5 without one, opened as the app opens it (the store's thread, its snapshot): the tab's
+    // risk of each is `project --layout`'s statement, the raidz1's at the drill's measured rate,
+    // the md array's at the assumed one, each saying so.
+    void storedLayoutTakesItsDrillsMeasuredRebuild() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("LAYOUTBENCH_GUI_NO_DIALOGS", "1");
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        {
+            auto store = lb::Store::open(db.toStdString());
+            QVERIFY2(store, store ? "" : store.error().message.c_str());
+            auto stored = lb::test::storeDrillFixture(*store, LAYOUTBENCH_TEST_DATA_DIR
+                                                      "/drill/3.33/fail_rebuild_raidz1.out");
+            QVERIFY2(stored, stored ? "" : stored.error().message.c_str());
+        }
+        MainWindow w;
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(db);
+        QVERIFY(!opened.isEmpty() || opened.wait(20000));
+        ProjectionTab& tab = *w.projectionTab();
+        const std::pair<QString, QString> layouts[] = {
+            {QStringLiteral("raidz1"), QStringLiteral("at a measured 5.6 MB/s (measured: "
+                                                      "fail-rebuild drill, run 1, on the layout's "
+                                                      "disks under TCG)")},
+            {QStringLiteral("md5"), QStringLiteral("at an assumed 100.0 MB/s (no rebuild "
+                                                   "measured)")}};
+        for (const auto& [layout, rate] : layouts) {
+            tab.layoutBox()->setCurrentText(layout);
+            QCOMPARE(tab.layoutBox()->currentText(), layout);
+            tab.usedEdit()->setText(QStringLiteral("100M"));
+            tab.growthEdit()->setText(QStringLiteral("10%"));
+            tab.yearsBox()->setValue(5);
+            QVERIFY2(tab.recompute(), qPrintable(tab.summary()->text()));
+            const QString statement = commandLineStatement(
+                {QStringLiteral("--db"), db, QStringLiteral("--layout"), layout,
+                 QStringLiteral("--used"), QStringLiteral("100M"), QStringLiteral("--growth"),
+                 QStringLiteral("10%"), QStringLiteral("--years"), QStringLiteral("5")});
+            QVERIFY2(statement.contains(rate), qPrintable(statement));
+            QCOMPARE(tab.riskLabel()->text(), QStringLiteral("Risk: ") + statement);
+        }
     }
 
     void sizesTypedInTiBAreSaidInTiB() {

@@ -139,7 +139,7 @@ private slots:
             tabs << tab.formTabs()->tabText(i);
         QCOMPARE(tabs, QStringList({QStringLiteral("General"), QStringLiteral("Disks"),
                                     QStringLiteral("Layouts"), QStringLiteral("Workloads"),
-                                    QStringLiteral("Exports")}));
+                                    QStringLiteral("Drills"), QStringLiteral("Exports")}));
     }
 
     void optionFormFieldsFollowTheTypes() {
@@ -436,6 +436,56 @@ private slots:
         QVERIFY(tab.lastCheck().ok());
         QCOMPARE(tab.lastCheck().scenario->disks.size(), std::size_t{4});
         QVERIFY(!tab.text().contains(QStringLiteral("disk5")));
+    }
+
+    // A fail-rebuild drill made in its form: Add writes the action, the form offers that action's
+    // keys (the engine's drillKeys), and what is typed there is the scenario's drill; another
+    // action brings its own keys.
+    void drillFormWritesAFailRebuildDrill() {
+        ScenarioTab tab;
+        QString text = QStringLiteral("name = \"drills\"\nwork_dir = \"/tmp/lb-forms\"\n");
+        for (int i = 1; i <= 4; ++i)
+            text += QStringLiteral("\n[[disks]]\nname = \"d%1\"\ndevice = \"/dev/lbforms-%1\"\n")
+                        .arg(i);
+        text +=
+            QStringLiteral("\n[[layouts]]\nname = \"base\"\nkind = \"dir\"\npath = \".\"\n"
+                           "baseline = true\n\n[[layouts]]\nname = \"r5\"\nkind = \"md-raid5\"\n"
+                           "disks = [\"d1\", \"d2\", \"d3\"]\n\n[[workloads]]\n"
+                           "probe = \"randfile\"\nsize = \"1MiB\"\n");
+        tab.setScenario(text, QString());
+        tab.validateNow();
+        QVERIFY2(tab.lastCheck().ok(), qPrintable(tab.problemLabel()->text()));
+        TableListEditor* editor = tab.drillsEditor();
+        QCOMPARE(editor->list()->count(), 0);
+        editor->addButton()->click();
+        processDeletes();
+        QCOMPARE(editor->list()->count(), 1);
+        QVERIFY2(tab.text().endsWith(QStringLiteral("\n[[drills]]\naction = \"fail-rebuild\"\n")),
+                 qPrintable(tab.text()));
+        QCOMPARE(names(editor->form(0)->options()), names(drillKeys("fail-rebuild")));
+        type(field<QLineEdit>(editor, 0, "layout"), QStringLiteral("r5"));
+        type(field<QLineEdit>(editor, 0, "disk"), QStringLiteral("d2"));
+        type(field<QLineEdit>(editor, 0, "disks"), QStringLiteral("d4"));
+        field<QDoubleSpinBox>(editor, 0, "fill")->setValue(0.5);
+        field<QSpinBox>(editor, 0, "phase_seconds")->setValue(20);
+        field<QSpinBox>(editor, 0, "sync_speed_min")->setValue(50000);
+        tab.validateNow();
+        QVERIFY2(tab.lastCheck().ok(), qPrintable(tab.problemLabel()->text()));
+        const ScenarioDrill& d = tab.lastCheck().scenario->drills.at(0);
+        QCOMPARE(d.layout, std::string("r5"));
+        QVERIFY(d.action == DrillAction::FailRebuild);
+        QCOMPARE(d.failDisk, std::string("d2"));
+        QCOMPARE(d.disks, std::vector<std::string>{"d4"});
+        QCOMPARE(d.fill, 0.5);
+        QCOMPARE(d.phaseSeconds, 20);
+        QCOMPARE(d.syncSpeedMinKiB, 50000);
+        QCOMPARE(editor->list()->item(0)->text(), QStringLiteral("r5 — fail-rebuild"));
+        // Growing the array instead: the fail-rebuild keys leave the form, the reader comes.
+        QVERIFY(choose(field<QComboBox>(editor, 0, "action"), QStringLiteral("md-grow")));
+        processDeletes();
+        QCOMPARE(names(editor->form(0)->options()), names(drillKeys("md-grow")));
+        QVERIFY(!field<QLineEdit>(editor, 0, "disk"));
+        QVERIFY(field<QCheckBox>(editor, 0, "read_load"));
     }
 
     void exportFormWritesTheLayoutsExport() {

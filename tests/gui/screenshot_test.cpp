@@ -4,15 +4,20 @@
 // screenshot-main-window.png in the build directory (and the two charts to screenshot-charts.png
 // and screenshot-overhead.png; the Projection tab as it opens to screenshot-projection-opened.png
 // and a new layout projected to screenshot-projection.png; a finished
-// campaign to screenshot-campaign.png).
+// campaign to screenshot-campaign.png; from a database with a fail-rebuild drill, the Projection
+// tab at the drill's measured rebuild rate to screenshot-projection-drill.png and the Drills form
+// to screenshot-drill-form.png).
 #include "app/gui/campaign_controller.h"
 #include "app/gui/campaign_tab.h"
 #include "app/gui/charts_tab.h"
 #include "app/gui/main_window.h"
 #include "app/gui/projection_tab.h"
 #include "app/gui/results_tab.h"
+#include "app/gui/scenario_forms.h"
 #include "app/gui/scenario_tab.h"
+#include "engine/store/store.h"
 #include "tests/gui/fixture.h"
+#include "tests/support/drill_store.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -147,6 +152,57 @@ private slots:
         QTest::qWait(300);
         QVERIFY(w.grab().save(dirOut + QStringLiteral("/screenshot-campaign.png")));
         qInfo("screenshot: %s (%dx%d)", qPrintable(mainPath), main.width(), main.height());
+    }
+
+    // A database with a raidz1's fail-rebuild drill (tests/data/drill): the Projection tab on the
+    // raidz1, its risk at the drill's measured rate, to screenshot-projection-drill.png; and the
+    // scenario's Drills form on a fail-rebuild drill, to screenshot-drill-form.png.
+    void drillScreenshots() {
+        QVERIFY2(QGuiApplication::platformName() == QStringLiteral("xcb"),
+                 "run under xvfb-run -a with QT_QPA_PLATFORM unset or xcb");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qputenv("XDG_CONFIG_HOME", dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("LAYOUTBENCH_GUI_NO_DIALOGS", "1");
+        const QString db = dir.filePath(QStringLiteral("results.db"));
+        {
+            auto store = lb::Store::open(db.toStdString());
+            QVERIFY2(store, store ? "" : store.error().message.c_str());
+            auto stored = lb::test::storeDrillFixture(*store, LAYOUTBENCH_TEST_DATA_DIR
+                                                      "/drill/3.33/fail_rebuild_raidz1.out");
+            QVERIFY2(stored, stored ? "" : stored.error().message.c_str());
+        }
+        MainWindow w;
+        w.resize(MainWindow::defaultWidth, MainWindow::defaultHeight);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(db);
+        QVERIFY(!opened.isEmpty() || opened.wait(20000));
+        const QString dirOut = QStringLiteral(LAYOUTBENCH_SCREENSHOT_DIR);
+        ProjectionTab* projection = w.projectionTab();
+        w.tabs()->setCurrentWidget(projection);
+        projection->layoutBox()->setCurrentText(QStringLiteral("raidz1"));
+        projection->usedEdit()->setText(QStringLiteral("100M"));
+        projection->growthEdit()->setText(QStringLiteral("10%"));
+        projection->yearsBox()->setValue(5);
+        QVERIFY2(projection->recompute(), qPrintable(projection->summary()->text()));
+        QVERIFY2(projection->riskLabel()->text().contains(QStringLiteral("at a measured")),
+                 qPrintable(projection->riskLabel()->text()));
+        QTest::qWait(300);
+        const QPixmap drilled = w.grab();
+        QVERIFY(drilled.save(dirOut + QStringLiteral("/screenshot-projection-drill.png")));
+        QVERIFY2(distinctColours(drilled.toImage()) > 20, "the projection looks blank");
+
+        ScenarioTab* scenario = w.scenarioTab();
+        w.tabs()->setCurrentWidget(scenario);
+        scenario->setScenario(QString::fromStdString(lb::test::drillFixtureScenario()), QString());
+        scenario->validateNow();
+        QVERIFY2(scenario->lastCheck().ok(), qPrintable(scenario->problemLabel()->text()));
+        scenario->formTabs()->setCurrentWidget(scenario->drillsEditor());
+        scenario->drillsEditor()->select(0);
+        QTest::qWait(300);
+        QVERIFY(w.grab().save(dirOut + QStringLiteral("/screenshot-drill-form.png")));
     }
 };
 

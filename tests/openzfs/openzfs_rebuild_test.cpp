@@ -82,7 +82,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMdRaid5AndRaidz1UnderLoad) {
     }
     ASSERT_EQ(drills.size(), 2U) << listed.out;
     for (const char* layout : {"md5", "raidz1"})
-        for (const char* phase : {"@healthy", "@degraded", "@rebuilding"})
+        for (const char* phase : {"@healthy", "@degraded", "@rebuilding", "@rebuilt"})
             EXPECT_EQ(phases[std::string(layout) + phase], "ok") << layout << phase << "\n"
                                                                  << listed.out;
 

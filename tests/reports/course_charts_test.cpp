@@ -12,6 +12,7 @@
 #include "reports/report.h"
 #include "reports/report_pdf.h"
 #include "tests/support/chart_title.h"
+#include "tests/support/drill_store.h"
 #include "tests/support/scratch_dir.h"
 
 #include <fstream>
@@ -358,3 +359,54 @@ TEST(CourseChartsReal, AQueueDepthSweepIsTabulatedAndCharted) {
         ids.insert(c.id);
     EXPECT_TRUE(ids.count("sweep-0"));
 }
+
+namespace {
+
+// A fail-rebuild drill's chart from a database holding one (real fio 3.33 logs,
+// tests/data/drill): each phase's read and write lines where the drill's course puts them, the
+// phases and the moments as rules and labels, drawn by QCustomPlot as the PDF draws it; a drill
+// without its logs says so.
+TEST(DiskFailureChart, EachPhasesLogsWhereTheDrillsCoursePutsThem) {
+    test::ScratchDir dir("failure-chart");
+    auto store = Store::open(dir.path("results.db"));
+    ASSERT_TRUE(store) << store.error().message;
+    const auto stored = test::storeDrillFixture(*store, std::string(LAYOUTBENCH_TEST_DATA_DIR) +
+                                                            "/drill/3.33/fail_rebuild_raidz1.out");
+    ASSERT_TRUE(stored) << stored.error().message;
+    const auto drills = failureDrills(*store, {"raidz1"}, std::nullopt);
+    ASSERT_TRUE(drills && drills->size() == 1U);
+    const chart::Chart c = chart::diskFailure(drills->front());
+    ASSERT_EQ(c.series.size(), 8U); // read and write in each of four phases
+    std::vector<std::string> legend;
+    for (const auto& s : c.series)
+        if (s.inLegend)
+            legend.push_back(s.name);
+    EXPECT_EQ(legend, (std::vector<std::string>{"read", "write"}));
+    EXPECT_EQ(c.series[1].name, "read (degraded)");
+    // The degraded phase began 6.24 s in; fio's first row of it came 1.0 s later.
+    ASSERT_FALSE(c.series[1].x.empty());
+    EXPECT_NEAR(c.series[1].x.front(), 6.24 + 1.0, 0.01);
+    EXPECT_EQ(c.y.label, "bandwidth (MB/s)");
+    std::vector<std::string> marks;
+    for (const auto& l : c.labels)
+        marks.push_back(l.name + ":" + l.text);
+    EXPECT_EQ(marks, (std::vector<std::string>{"phase:healthy", "phase:degraded",
+                                               "phase:rebuilding", "phase:rebuilt", "moment:failed",
+                                               "moment:spare added", "moment:whole again"}));
+    ASSERT_EQ(c.rules.size(), 7U);
+    EXPECT_EQ(c.rules[4].x, 6.19);
+    QCustomPlot plot;
+    charts::draw(plot, c);
+    EXPECT_EQ(plot.graphCount(), 8);
+
+    FailureDrill older = drills->front();
+    for (auto& p : older.phases) {
+        p.at.reset();
+        p.series.clear();
+    }
+    const chart::Chart none = chart::diskFailure(older);
+    EXPECT_TRUE(none.series.empty());
+    EXPECT_NE(none.title.find("no per-second logs"), std::string::npos) << none.title;
+}
+
+} // namespace
