@@ -1,5 +1,8 @@
 #include "reports/comparison_text.h"
 
+#include "engine/base/joined.h"
+#include "engine/measure/fill_levels.h"
+#include "engine/store/store.h"
 #include "reports/display.h"
 
 #include <cmath>
@@ -93,7 +96,7 @@ nlohmann::json comparisonJson(const Comparison& c) {
                  {"change", number(c.drift->change)},
                  {"ci_low", number(c.drift->interval.low)},
                  {"ci_high", number(c.drift->interval.high)}};
-    return {
+    nlohmann::json out{
         {"baseline", c.baseline},
         {"candidate", c.candidate},
         {"verdict", verdictName(c.verdict)},
@@ -110,6 +113,52 @@ nlohmann::json comparisonJson(const Comparison& c) {
         {"only_in_candidate", c.onlyInCandidate},
         {"drift", drift},
         {"next_step", c.next ? nlohmann::json(c.next->text) : nlohmann::json(nullptr)}};
+    // The fill level both sides were measured at (issue 44), where they were filled.
+    if (c.fillLevel)
+        out["fill_level"] = *c.fillLevel;
+    return out;
+}
+
+nlohmann::json fillCurveJson(const FillCurve& curve) {
+    nlohmann::json levels = nlohmann::json::array();
+    for (const auto& l : curve.levels)
+        levels.push_back(comparisonJson(l.comparison));
+    const auto listed = [](const std::vector<int>& permille) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const int p : permille)
+            out.push_back(p == asBuiltPermille ? nlohmann::json(nullptr)
+                                               : nlohmann::json(fillLevelOf(p)));
+        return out;
+    };
+    return {{"baseline", curve.baseline},
+            {"candidate", curve.candidate},
+            {"fill_summary", curve.summary},
+            {"levels", levels},
+            {"only_in_baseline_levels", listed(curve.onlyBaseline)},
+            {"only_in_candidate_levels", listed(curve.onlyCandidate)}};
+}
+
+std::string fillCurveText(const FillCurve& curve, std::size_t maxWidth) {
+    std::string out = curve.summary;
+    out.append("\n");
+    const auto named = [](const std::vector<int>& permille) {
+        std::vector<std::string> words;
+        for (const int p : permille)
+            words.push_back(
+                fillLevelText(p == asBuiltPermille ? std::nullopt : std::optional(fillLevelOf(p))));
+        return joinedText(words, ", ");
+    };
+    if (!curve.onlyBaseline.empty())
+        out.append("measured on the baseline only, not compared: ")
+            .append(named(curve.onlyBaseline))
+            .append("\n");
+    if (!curve.onlyCandidate.empty())
+        out.append("measured on the candidate only, not compared: ")
+            .append(named(curve.onlyCandidate))
+            .append("\n");
+    for (const auto& l : curve.levels)
+        out.append("\n").append(comparisonTable(l.comparison, maxWidth));
+    return out;
 }
 
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
@@ -120,10 +169,13 @@ std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
                       display::value(m.candidateMedian, m.unit), display::ratio(m.ratio),
                       display::percent(m.overhead), intervalText(m), verdictCell(m)});
     table.leaveOutFirst({"95% interval", "overhead"});
+    const std::string at =
+        c.fillLevel ? std::string(", both at ").append(fillLevelText(c.fillLevel)).append(" full")
+                    : std::string();
     std::string out = c.headline + "\n\nbaseline '" + c.baseline + "' vs candidate '" +
-                      c.candidate + "' (deciding metrics first, worst first; those 'shown' do " +
-                      "not decide)\n" + table.render(maxWidth) +
-                      "overall: " + std::string(verdictName(c.verdict)) +
+                      c.candidate + "'" + at +
+                      " (deciding metrics first, worst first; those 'shown' do " + "not decide)\n" +
+                      table.render(maxWidth) + "overall: " + std::string(verdictName(c.verdict)) +
                       (c.verdict == Verdict::NoVerdict ? std::string()
                        : c.confident                   ? " (confident)"
                                                        : " (not confident)") +

@@ -9,6 +9,8 @@
 
 namespace lb {
 
+struct FillCurve; // engine/store/store.h
+
 nlohmann::json comparisonJson(const Comparison& c);
 // "1.02–1.21", or "—" when there are too few runs for an interval.
 std::string intervalText(const MetricComparison& m);
@@ -17,5 +19,9 @@ std::string verdictCell(const MetricComparison& m);
 // The table fits `maxWidth` display columns (0: no limit), the interval and the overhead
 // left out first.
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth = 0);
+// A candidate against the baseline level by level (compare --fill all): the sentence of where
+// its verdict changes, the levels one side lacks, then each level's comparison.
+nlohmann::json fillCurveJson(const FillCurve& curve);
+std::string fillCurveText(const FillCurve& curve, std::size_t maxWidth = 0);
 
 } // namespace lb

@@ -4,6 +4,7 @@
 #include "app/cli/progress.h"
 #include "app/cli/stop_signals.h"
 #include "app/cli/terminal.h"
+#include "engine/base/size.h"
 #include "engine/base/utf8.h"
 #include "engine/build/plan.h"
 #include "engine/campaign/campaign.h"
@@ -30,6 +31,7 @@ struct RunOptions {
     std::int64_t resume = 0;
     std::vector<std::string> yesDestroy;
     std::string failOn;
+    std::string fillMax; // --fill-max SIZE: the most the ageing writes on a layout
 };
 
 // The engine's fields, as this command's flags.
@@ -60,6 +62,11 @@ void printOutcome(const Globals& g, const Scenario& scenario, const CampaignResu
     }
     for (const auto& why : result.notComparable)
         tables += "\n" + why + "\n";
+    // Where each candidate's verdict changes as the pools fill, said once after the levels.
+    if (!result.fillSummaries.empty())
+        tables += "\nacross the fill levels:\n";
+    for (const auto& summary : result.fillSummaries)
+        tables.append("  ").append(summary).append("\n");
     if (g.json) {
         std::cout << dumpJson(nlohmann::json{{"campaign", result.campaignId},
                                              {"status", enumName(result.status)},
@@ -68,7 +75,8 @@ void printOutcome(const Globals& g, const Scenario& scenario, const CampaignResu
                                              {"skipped_runs", result.skippedRuns},
                                              {"problems", result.problems},
                                              {"io", ioJson(io)},
-                                             {"comparisons", comparisons}},
+                                             {"comparisons", comparisons},
+                                             {"fill_summaries", result.fillSummaries}},
                               2)
                   << '\n';
         return;
@@ -109,6 +117,13 @@ int runRun(const Globals& g, const RunOptions& o) {
     auto scenario = resolveScenario({o.scenario, std::nullopt}, resume, only, &*store, probes);
     if (!scenario)
         return report(scenario.error(), runFlags);
+    std::uint64_t fillMax = 0;
+    if (!o.fillMax.empty()) {
+        auto bytes = parseSize(o.fillMax);
+        if (!bytes)
+            return report(Error::badInput("--fill-max: " + bytes.error().message));
+        fillMax = *bytes;
+    }
     catchStopSignals();
     // Progress goes to standard error, with --json too: standard output is the result alone.
     ProgressPrinter printer(std::cerr, terminalColumns(STDERR_FILENO));
@@ -118,6 +133,7 @@ int runRun(const Globals& g, const RunOptions& o) {
     if (!o.layout.empty())
         co.onlyLayout = o.layout;
     co.yesDestroy = o.yesDestroy;
+    co.fillMaxBytes = fillMax;
     co.cancel = &interrupted;
     co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
     auto runner =
@@ -322,6 +338,9 @@ void addRun(CLI::App& app, Globals& g, Action& action) {
                     "A block device (path or serial) whose data the layouts may destroy; "
                     "repeat for each")
         ->take_all();
+    sub->add_option("--fill-max", opts->fillMax,
+                    "The most the ageing before the fill levels may write on a layout, all its "
+                    "levels together (500G, 2TiB); a level it stops short of fails, saying so");
     addFailOn(*sub, opts->failOn);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runRun(g, *opts); }; });
