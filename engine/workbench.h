@@ -34,5 +34,6 @@
 
 #include "engine/workbench/fleet.h"
 #include "engine/workbench/projection_choices.h"
+#include "engine/workbench/projection_fill.h"
 #include "engine/workbench/projections.h"
 #include "engine/workbench/scenario_runs.h"

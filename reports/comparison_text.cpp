@@ -56,6 +56,17 @@ nlohmann::json withoutOutliersJson(const MetricComparison& m) {
             {"ci_high", w.interval ? number(w.interval->high) : nlohmann::json(nullptr)}};
 }
 
+namespace {
+
+// The fill level both sides were measured at (issue 44), where they were filled.
+nlohmann::json withFillLevel(const Comparison& c, nlohmann::json j) {
+    if (c.fillLevel)
+        j["fill_level"] = *c.fillLevel;
+    return j;
+}
+
+} // namespace
+
 nlohmann::json comparisonJson(const Comparison& c) {
     // Each metric's object is filled key by key: an initializer list of {key, value} pairs makes
     // every pair a two-element array first, which was a third of compare --json's time on a
@@ -96,27 +107,25 @@ nlohmann::json comparisonJson(const Comparison& c) {
                  {"change", number(c.drift->change)},
                  {"ci_low", number(c.drift->interval.low)},
                  {"ci_high", number(c.drift->interval.high)}};
-    nlohmann::json out{
-        {"baseline", c.baseline},
-        {"candidate", c.candidate},
-        {"verdict", verdictName(c.verdict)},
-        {"confident", c.confident},
-        {"confidence", c.confidence},
-        {"headline", c.headline},
-        {"measured_on", {{"baseline", c.baselineMeasuredOn}, {"candidate", c.candidateMeasuredOn}}},
-        {"thresholds",
-         {{"viable_max", c.thresholds.viableMax}, {"not_viable_min", c.thresholds.notViableMin}}},
-        {"decide", c.decide},
-        {"metrics", metrics},
-        {"not_compared", notCompared},
-        {"only_in_baseline", c.onlyInBaseline},
-        {"only_in_candidate", c.onlyInCandidate},
-        {"drift", drift},
-        {"next_step", c.next ? nlohmann::json(c.next->text) : nlohmann::json(nullptr)}};
-    // The fill level both sides were measured at (issue 44), where they were filled.
-    if (c.fillLevel)
-        out["fill_level"] = *c.fillLevel;
-    return out;
+    return withFillLevel(
+        c,
+        {{"baseline", c.baseline},
+         {"candidate", c.candidate},
+         {"verdict", verdictName(c.verdict)},
+         {"confident", c.confident},
+         {"confidence", c.confidence},
+         {"headline", c.headline},
+         {"measured_on",
+          {{"baseline", c.baselineMeasuredOn}, {"candidate", c.candidateMeasuredOn}}},
+         {"thresholds",
+          {{"viable_max", c.thresholds.viableMax}, {"not_viable_min", c.thresholds.notViableMin}}},
+         {"decide", c.decide},
+         {"metrics", metrics},
+         {"not_compared", notCompared},
+         {"only_in_baseline", c.onlyInBaseline},
+         {"only_in_candidate", c.onlyInCandidate},
+         {"drift", drift},
+         {"next_step", c.next ? nlohmann::json(c.next->text) : nlohmann::json(nullptr)}});
 }
 
 nlohmann::json fillCurveJson(const FillCurve& curve) {

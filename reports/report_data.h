@@ -130,8 +130,15 @@ struct ReportData {
     // is refused, in the front end's words).
     std::optional<ProjectionMisfit> projectionMisfit;
     std::vector<SteadyStateSeries> steadyState; // the campaign's preconditioning, if any
-    std::string author, writtenAt, generator;   // as requested
-    std::vector<std::string> hosts;             // where the layouts ran, sorted, once each
+    // With fill levels (issue 44): the level the report's tables and verdicts take, the lowest
+    // every chosen layout was measured at (none: as built); each candidate's sentence of where
+    // its verdict changes across the levels; each projected layout's measured levels tied to
+    // its projection.
+    std::optional<int> fillPermille;
+    std::vector<std::string> fillSummaries;
+    std::vector<FillProjection> fillProjections;
+    std::string author, writtenAt, generator; // as requested
+    std::vector<std::string> hosts;           // where the layouts ran, sorted, once each
     // The machine the report is about: the one picked (ReportRequest::host), else the one every
     // compared run was measured on; "" when they come from several or none is known.
     std::string host;

@@ -74,6 +74,9 @@ struct DatabaseSnapshot {
     // where a layout has several, a comparison asks which one.
     std::map<std::string, std::vector<std::string>> hosts;
     std::shared_ptr<const RunTable> runs;
+    // What each layout measured at its fill levels (issue 44), for the Projection tab; only
+    // layouts with runs at a fill level.
+    std::map<std::string, FillMeasured> fills;
 };
 
 // A comparison of two stored layouts, made on the comparison thread. What the charts need to draw

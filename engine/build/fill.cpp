@@ -59,8 +59,6 @@ large=$(awk -v t="$total" 'BEGIN { c = t / 50; if (c > 16777216) c = 16777216; i
 sync
 now=$(used)
 while [ "$now" -lt "$goal" ]; do
-    [ "$max" = 0 ] || [ "$written" -lt "$max" ] ||
-        fail "fill-max: stopped after writing $written bytes, with $now of the $goal bytes of level $level used"
     [ $((round - first)) -lt 2000 ] || fail "level $level not reached after 2000 rounds: $now of $goal bytes used"
     round=$((round + 1))
     awk -v seed="$seed" -v round="$round" -v chunk="$chunk" -v large="$large" \
@@ -101,6 +99,9 @@ while [ "$now" -lt "$goal" ]; do
         }
         for (i = 1; i <= n; i++) if (alive[i]) print name[i], size[i] > out
     }' > "$w/ops" || fail "awk failed planning round $round"
+    planned=$(awk '$1 == "w" { s += $3 * 4096 } END { printf "%.0f", s }' "$w/ops")
+    [ "$max" = 0 ] || [ $((written + planned)) -le "$max" ] ||
+        fail "fill-max: stopped after writing $written bytes (the next round writes $planned), with $now of the $goal bytes of level $level used"
     while read -r op name a; do
         case $op in
         w) dd if=/dev/urandom of="$w/f/$name" bs=4096 count="$a" 2>/dev/null ||

@@ -13,6 +13,15 @@ namespace lb {
 
 namespace {
 
+// A run's fill level and the bytes the ageing wrote before it, as parameters 24 and 25.
+void bindFill(sql::Statement& ins, const Run& run) {
+    ins.bind(24, fillPermille(run.fillLevel));
+    if (run.fillBytes)
+        ins.bind(25, static_cast<std::int64_t>(*run.fillBytes));
+    else
+        ins.bindNull(25);
+}
+
 // A run's uid: 32 hex digits like the ones schema 7 gave earlier runs, but the first 12 are the
 // time in milliseconds and the other 20 random (80 bits), as UUIDv7 does: new runs go to the end
 // of the uid index instead of anywhere in it. At millions of runs an index taking keys in random
@@ -151,11 +160,8 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
         .bindUncopied(20, orNull(run.contentHash))
         .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt)
         .bindUncopied(22, uid)
-        .bind(23, host)
-        .bind(24, fillPermille(run.fillLevel))
-        .bind(25, run.fillBytes
-                      ? std::optional<std::int64_t>(static_cast<std::int64_t>(*run.fillBytes))
-                      : std::nullopt);
+        .bind(23, host);
+    bindFill(*ins, run);
     bindOutput(*ins, 8, run.stdoutText, packed);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();

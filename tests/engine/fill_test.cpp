@@ -6,6 +6,7 @@
 #include "engine/measure/fill_levels.h"
 #include "engine/scenario/scenario.h"
 #include "engine/store/store.h"
+#include "engine/workbench/projection_fill.h"
 #include "probes/registry.h"
 #include "tests/support/scratch_dir.h"
 
@@ -142,7 +143,7 @@ TEST(FillProbe, ReadsTheAgeingsReport) {
     EXPECT_EQ(m.count("fill.pool_fragmentation"), 0U);
     ASSERT_EQ(parsed->caveats.size(), 2U);
     EXPECT_EQ(parsed->caveats[0],
-              "filled and aged to 50 % of the usable space (50.5 % used): 64.8 MiB written by "
+              "filled and aged to 50 % of the usable space (50.5 % used): 64.85 MiB written by "
               "the ageing so far, not counted in the drive-wear projection");
 
     ProcessResult empty;
@@ -166,9 +167,9 @@ struct FilledStore {
             auto id = store->ensureLayout(layout, "zfs-mirror", "{}", std::nullopt);
             EXPECT_TRUE(id);
             const double levels[] = {0.0, 0.5, 0.9};
-            for (int l = 0; l < 3; ++l)
+            for (std::size_t l = 0; l < 3; ++l)
                 for (int i = 0; i < 3; ++i) {
-                    Run r;
+                    lb::Run r;
                     r.workload = "bonnie";
                     r.probe = "bonnie";
                     r.iteration = i;
@@ -241,7 +242,7 @@ TEST(FillStore, DifferentSingleLevelsAreNotCompared) {
     for (const auto& [layout, level] : {std::pair{"a", 0.5}, std::pair{"b", 0.8}}) {
         auto id = s->ensureLayout(layout, "zfs-mirror", "{}", std::nullopt);
         ASSERT_TRUE(id);
-        Run r;
+        lb::Run r;
         r.workload = "bonnie";
         r.probe = "bonnie";
         r.status = RunStatus::Ok;
@@ -254,4 +255,40 @@ TEST(FillStore, DifferentSingleLevelsAreNotCompared) {
     EXPECT_EQ(cmp.error().message, "fill: the baseline 'a' was measured at 50 % and the "
                                    "candidate 'b' at 80 %: runs at different fill levels are "
                                    "not compared");
+}
+
+// The measured levels set on a projection: the month each is reached, the figure measured
+// there, between two levels said to be between, nothing extrapolated past the last.
+TEST(FillProjection, MonthsOfTheMeasuredLevels) {
+    LayoutProjection p;
+    for (unsigned m = 0; m <= 10; ++m)
+        p.months.push_back({m, 100, 10ULL * m + (m == 0 ? 12 : 0)});
+    FillMeasured measured;
+    measured.layout = "raidz1";
+    measured.lowest = 0.0;
+    measured.above = {{0.5, "fio.r.write.iops", 1.2}, {0.8, "fio.r.write.iops", 1.9}};
+    const FillProjection f = tieFillLevels(measured, p);
+    EXPECT_EQ(f.today, "month 0: 12 % full, between the levels measured at 0 % and 50 %");
+    ASSERT_EQ(f.milestones.size(), 2U);
+    EXPECT_EQ(f.milestones[0].month, 5U);
+    EXPECT_EQ(f.milestones[1].text, "month 8: 80 % full; fio.r.write.iops takes 1.90× the time "
+                                    "it takes at 0 % (measured at 80 %)");
+    EXPECT_EQ(f.between,
+              (std::vector<std::string>{
+                  "months 1–4: between 0 % and 50 % full, between the figures measured at "
+                  "those levels",
+                  "months 6–7: between 50 % and 80 % full, between the figures measured at "
+                  "those levels"}));
+    EXPECT_EQ(f.beyond, "from month 9 the pool is fuller than 80 %, the last level measured: "
+                        "nothing was measured there and nothing is extrapolated");
+
+    measured.above = {{0.95, "", std::nullopt}};
+    for (auto& m : p.months)
+        m.usedBytes = 9ULL * m.month; // 90 % at the horizon
+    const FillProjection g = tieFillLevels(measured, p);
+    ASSERT_EQ(g.milestones.size(), 1U);
+    EXPECT_EQ(g.milestones[0].text, "beyond month 10: 95 % full; no deciding metric measured both "
+                                    "there and at 0 % (measured at 95 %)");
+    EXPECT_EQ(g.beyond, "within the horizon the pool stays at or below 95 %, the last level "
+                        "measured");
 }
