@@ -241,8 +241,9 @@ private:
 } // namespace
 
 std::uint64_t fillWriteBytes(double level, std::uint64_t usableBytes) {
-    return static_cast<std::uint64_t>(
-        std::ceil(static_cast<double>(usableBytes) * level * 4.0 / 3.0));
+    // Measured on zfs-fuse and ext4 (tests/fill): to 50 % of 95 MB the ageing wrote 74 MB and
+    // deleted 28 MB; deleting whole files it deletes a little more than the quarter it aims at.
+    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(usableBytes) * level * 1.5));
 }
 
 Expected<std::unique_ptr<Probe>> fillProbe(const Scenario& scenario, const ScenarioLayout& layout,
@@ -274,16 +275,22 @@ std::string describeFill(double level, std::uint64_t usableBytes,
         return out + ": nothing written; the pool's own figures recorded";
     const std::uint64_t bytes = fillWriteBytes(level, usableBytes);
     if (usableBytes == 0)
-        return out + ": the usable space is known once built, about 4/3 of the level written";
+        return out + ": the usable space is known once built; about 1.5 times the level is written";
     out.append(": about ").append(formatBytes(bytes, true)).append(" written from empty");
     if (writeBytesPerSecond && *writeBytesPerSecond > 0) {
         const double seconds = static_cast<double>(bytes) / *writeBytesPerSecond;
         std::ostringstream t;
-        t.precision(2);
-        t << std::fixed << seconds / 60.0;
+        t.precision(seconds < 120 ? 0 : 1);
+        t << std::fixed;
+        if (seconds < 120)
+            t << seconds << " s";
+        else if (seconds < 7200)
+            t << seconds / 60.0 << " min";
+        else
+            t << seconds / 3600.0 << " h";
         out.append(", about ")
             .append(t.str())
-            .append(" min at the measured ")
+            .append(" at the measured ")
             .append(formatBytes(static_cast<std::uint64_t>(*writeBytesPerSecond), true))
             .append("/s");
     } else {

@@ -44,8 +44,8 @@ Expected<std::unique_ptr<Probe>> fillProbe(const Scenario& scenario, const Scena
 std::string describeFill(double level, std::uint64_t usableBytes,
                          std::optional<double> writeBytesPerSecond);
 
-// The bytes the ageing writes to take a layout of `usableBytes` from empty to `level`: the net
-// growth of a round is three quarters of what it writes, plus the rewrites.
+// The bytes the ageing writes to take a layout of `usableBytes` from empty to `level`: about 1.5
+// times the level, as measured (a little more than a quarter of what it writes is deleted).
 std::uint64_t fillWriteBytes(double level, std::uint64_t usableBytes);
 
 } // namespace lb

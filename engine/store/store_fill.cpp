@@ -63,7 +63,7 @@ Expected<std::optional<int>> comparedFillLevel(Store& store, const std::string& 
     }
     for (const auto& side : sides)
         if (side.levels->size() > 1)
-            return badInput("fill: the " + std::string(side.name) + " layout '" + *side.layout +
+            return badInput(std::string("fill: the ") + side.name + " layout '" + *side.layout +
                             "' holds runs at " + std::to_string(side.levels->size()) +
                             " fill levels (" + levelsText(*side.levels) +
                             "): runs at different fill levels are not compared as one; name "

@@ -41,17 +41,20 @@ void describeSpans(const LayoutProjection& projection, double lowest, double las
     double from = lowest;
     std::optional<unsigned> fromMonth = monthReaching(projection, lowest);
     for (const auto& m : out.milestones) {
-        if (fromMonth && m.month && *m.month > *fromMonth + 1)
-            out.between.push_back(std::string("months ")
-                                      .append(std::to_string(*fromMonth + 1))
-                                      .append("–")
-                                      .append(std::to_string(*m.month - 1))
-                                      .append(": between ")
+        if (fromMonth && m.month && *m.month > *fromMonth + 1) {
+            const unsigned first = *fromMonth + 1, last = *m.month - 1;
+            std::string months = first == last ? std::string("month ").append(std::to_string(first))
+                                               : std::string("months ")
+                                                     .append(std::to_string(first))
+                                                     .append("–")
+                                                     .append(std::to_string(last));
+            out.between.push_back(months.append(": between ")
                                       .append(fillLevelText(from))
                                       .append(" and ")
                                       .append(fillLevelText(m.level))
                                       .append(" full, between the figures measured at those "
                                               "levels"));
+        }
         from = m.level;
         fromMonth = m.month;
     }

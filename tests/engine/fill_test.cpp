@@ -148,7 +148,13 @@ TEST(FillProbe, ReadsTheAgeingsReport) {
 
     ProcessResult empty;
     EXPECT_FALSE((*probe)->parse(empty, {}, {}));
-    EXPECT_EQ(fillWriteBytes(0.75, 100000000), 100000000U);
+    EXPECT_EQ(fillWriteBytes(0.5, 100000000), 75000000U);
+    EXPECT_EQ(describeFill(0.5, 100000000, 1e6),
+              "fill and age to 50 % of the usable space: about 71.53 MiB written from empty, "
+              "about 75 s at the measured 976.56 KiB/s");
+    EXPECT_EQ(describeFill(0.8, 4000000000000, std::nullopt),
+              "fill and age to 80 % of the usable space: about 4.37 TiB written from empty (no "
+              "write rate measured on this layout yet: time unknown)");
 }
 
 namespace {
