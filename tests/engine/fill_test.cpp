@@ -8,6 +8,7 @@
 #include "engine/store/store.h"
 #include "engine/workbench/projection_fill.h"
 #include "probes/registry.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/scratch_dir.h"
 
 #include <gtest/gtest.h>
@@ -297,4 +298,35 @@ TEST(FillProjection, MonthsOfTheMeasuredLevels) {
                                     "there and at 0 % (measured at 95 %)");
     EXPECT_EQ(g.beyond, "within the horizon the pool stays at or below 95 %, the last level "
                         "measured");
+}
+
+// A database of schema 17 opens at 18: its runs were measured as built (no fill level, no bytes),
+// compare them as before, and new runs store their level beside them.
+TEST(FillStore, MigratesSchemaSeventeenRunsAsBuilt) {
+    test::ScratchDir scratch{"fill-migrate"};
+    const std::string path = scratch.path("results.db");
+    {
+        auto s = Store::open(path);
+        ASSERT_TRUE(s) << s.error().message;
+        auto id = s->ensureLayout("a", "zfs-mirror", "{}", std::nullopt);
+        ASSERT_TRUE(id);
+        lb::Run r;
+        r.workload = "bonnie";
+        r.probe = "bonnie";
+        r.status = RunStatus::Ok;
+        r.metrics = {{"bonnie.put_block", 100, Unit::BytesPerSecond}};
+        ASSERT_TRUE(s->insertRun(*id, r));
+        test::downgradeToSchema17(*s);
+    }
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(test::queryInt(*s, "SELECT value FROM meta WHERE key = 'schema_version'"), 18);
+    auto levels = s->layoutFillLevels("a");
+    ASSERT_TRUE(levels);
+    EXPECT_EQ(*levels, (std::vector<int>{asBuiltPermille}));
+    auto runs = s->runs();
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1U);
+    EXPECT_FALSE(runs->front().fillLevel);
+    EXPECT_FALSE(runs->front().fillBytes);
 }
