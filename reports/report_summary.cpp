@@ -267,14 +267,9 @@ void addFillLines(Doc& doc, const ReportData& data) {
     std::vector<std::vector<Span>> lines;
     for (const auto& s : data.fillSummaries)
         lines.push_back({{s}});
-    for (const auto& f : data.fillProjections) {
-        lines.push_back({{f.layout, true}, {": " + f.today}});
-        for (const auto& m : f.milestones)
-            lines.push_back({{f.layout, true}, {": " + m.text}});
-        for (const auto& b : f.between)
-            lines.push_back({{f.layout, true}, {": " + b}});
-        lines.push_back({{f.layout, true}, {": " + f.beyond}});
-    }
+    for (const auto& f : data.fillProjections)
+        for (const auto& line : f.lines)
+            lines.push_back({{f.layout, true}, {": " + line}});
     if (!lines.empty())
         doc.bullets(std::move(lines));
 }

@@ -530,12 +530,9 @@ int runProject(const Globals& g, const ProjectOptions& o) {
                                   plan->binaryUnits);
         if (i >= fills.size() || !fills[i])
             continue;
-        std::cout << "Filled and aged (measured):\n  " << fills[i]->today << "\n";
-        for (const auto& m : fills[i]->milestones)
-            std::cout << "  " << m.text << "\n";
-        for (const auto& b : fills[i]->between)
-            std::cout << "  " << b << "\n";
-        std::cout << "  " << fills[i]->beyond << "\n";
+        std::cout << "Filled and aged (measured):\n";
+        for (const auto& line : fills[i]->lines)
+            std::cout << "  " << line << "\n";
     }
     return 0;
 }

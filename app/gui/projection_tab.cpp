@@ -577,12 +577,9 @@ void ProjectionTab::showFillLevels(const LayoutProjection& p) {
     if (measured == fills_.end())
         return;
     const FillProjection tied = tieFillLevels(measured->second, p);
-    QStringList lines{tr("Filled and aged (measured):"), qs(tied.today)};
-    for (const auto& m : tied.milestones)
-        lines << qs(m.text);
-    for (const auto& b : tied.between)
-        lines << qs(b);
-    lines << qs(tied.beyond);
+    QStringList lines{tr("Filled and aged (measured):")};
+    for (const auto& line : tied.lines)
+        lines << qs(line);
     fill_->setText(lines.join("\n"));
 }
 

@@ -42,19 +42,22 @@ void describeSpans(const LayoutProjection& projection, double lowest, double las
     std::optional<unsigned> fromMonth = monthReaching(projection, lowest);
     for (const auto& m : out.milestones) {
         if (fromMonth && m.month && *m.month > *fromMonth + 1) {
-            const unsigned first = *fromMonth + 1, last = *m.month - 1;
-            std::string months = first == last ? std::string("month ").append(std::to_string(first))
-                                               : std::string("months ")
-                                                     .append(std::to_string(first))
-                                                     .append("–")
-                                                     .append(std::to_string(last));
+            const unsigned firstMonth = *fromMonth + 1, lastMonth = *m.month - 1;
+            std::string months = firstMonth == lastMonth
+                                     ? std::string("month ").append(std::to_string(firstMonth))
+                                     : std::string("months ")
+                                           .append(std::to_string(firstMonth))
+                                           .append("–")
+                                           .append(std::to_string(lastMonth));
             out.between.push_back(months.append(": between ")
                                       .append(fillLevelText(from))
                                       .append(" and ")
                                       .append(fillLevelText(m.level))
                                       .append(" full, between the figures measured at those "
                                               "levels"));
+            out.lines.push_back(out.between.back());
         }
+        out.lines.push_back(m.text);
         from = m.level;
         fromMonth = m.month;
     }
@@ -69,6 +72,7 @@ void describeSpans(const LayoutProjection& projection, double lowest, double las
         out.beyond = std::string("within the horizon the pool stays at or below ")
                          .append(fillLevelText(last))
                          .append(", the last level measured");
+    out.lines.push_back(out.beyond);
 }
 
 // Where today's use stands among the measured levels.
@@ -131,6 +135,7 @@ FillProjection tieFillLevels(const FillMeasured& measured, const LayoutProjectio
     if (projection.months.empty())
         return out;
     out.today = todayText(measured, usedShare(projection.months.front()));
+    out.lines.push_back(out.today);
     const unsigned horizon = projection.months.back().month;
     const std::string lowest = fillLevelText(measured.lowest);
     for (const auto& l : measured.above) {

@@ -46,6 +46,9 @@ struct FillProjection {
     std::vector<FillMilestone> milestones; // the measured levels above the lowest, ascending
     std::vector<std::string> between;      // the months between two measured levels
     std::string beyond; // past the last measured level: nothing measured, not extrapolated
+    // Every sentence above in the order of the months, as every output prints them: today, then
+    // each span between two levels before the level that ends it, then what lies beyond.
+    std::vector<std::string> lines;
 };
 
 // None when the layout holds no runs measured at a fill level.

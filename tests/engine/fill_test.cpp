@@ -288,6 +288,9 @@ TEST(FillProjection, MonthsOfTheMeasuredLevels) {
                   "those levels"}));
     EXPECT_EQ(f.beyond, "from month 9 the pool is fuller than 80 %, the last level measured: "
                         "nothing was measured there and nothing is extrapolated");
+    // In the order of the months.
+    EXPECT_EQ(f.lines, (std::vector<std::string>{f.today, f.between[0], f.milestones[0].text,
+                                                 f.between[1], f.milestones[1].text, f.beyond}));
 
     measured.above = {{0.95, "", std::nullopt}};
     for (auto& m : p.months)
