@@ -2,15 +2,19 @@
 // sparse file vdevs through zfs-fuse — a mirror (baseline) and a raidz1 — filled and aged to 0 %
 // and 50 % of their usable space with a random-write workload at each level. Every run stores
 // its level; the ageing is a run of its own whose metrics are what the pool said of itself; the
-// comparisons pair the levels and compare never mixes them; --fill-max stops a level it cannot
-// reach and says so. One ZFS daemon for the suite; every pool is destroyed by the campaign's
-// teardown (checked), a leftover of a crashed earlier run first.
+// comparisons pair the levels and compare never mixes them; a resume ages again and runs only
+// what is missing; --fill-max stops a level it cannot reach and says so. One ZFS daemon for the
+// suite; every pool is destroyed by the campaign's teardown (checked), a leftover of a crashed
+// earlier run first.
+#include "engine/store/store.h"
 #include "tests/cli/process.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/zfs_fuse.h"
 
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -190,6 +194,35 @@ TEST_F(FillZfsFuse, EveryLevelMeasuredPairedAndReported) {
     // Torn down: no pool left.
     EXPECT_FALSE(lb::test::poolExists(pool("m")));
     EXPECT_FALSE(lb::test::poolExists(pool("z")));
+}
+
+// A resumed campaign ages the pool again through the levels it had measured (the same seed), and
+// runs only what is missing at each level: here the second iteration at both levels, as if the
+// campaign had died before them.
+TEST_F(FillZfsFuse, ResumeAgesAgainAndRunsOnlyWhatIsMissing) {
+    const std::string scenario = writeScenario();
+    const auto first = cli({"run", scenario, "--layout", "mirror"});
+    ASSERT_EQ(first.exitCode, 0) << first.out << first.err;
+    {
+        auto s = lb::Store::open(db_);
+        ASSERT_TRUE(s) << s.error().message;
+        EXPECT_EQ(lb::test::deleteRuns(*s, 1, "fio:rand-write-4k-qd32", 1), 2);
+    }
+    const auto resumed = cli({"run", scenario, "--layout", "mirror", "--resume", "1", "--json"});
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    const json out = parsed(resumed);
+    EXPECT_EQ(out.at("skipped_runs"), 4) << "2 fio runs and 2 ageings were done already";
+    std::map<std::pair<std::string, double>, int> count; // (workload, level) -> runs
+    for (const auto& r : parsed(cli({"list", "runs", "--json"}))) {
+        EXPECT_EQ(r.at("status"), "ok") << r.dump();
+        ++count[{r.at("workload").get<std::string>(), r.at("fill_level").get<double>()}];
+    }
+    EXPECT_EQ((count[{"fio:rand-write-4k-qd32", 0.0}]), 2);
+    EXPECT_EQ((count[{"fio:rand-write-4k-qd32", 0.5}]), 2);
+    // Aged once in each session, at each level.
+    EXPECT_EQ((count[{"fill:age", 0.0}]), 2);
+    EXPECT_EQ((count[{"fill:age", 0.5}]), 2);
+    EXPECT_FALSE(lb::test::poolExists(pool("m")));
 }
 
 // --fill-max caps what the ageing writes: the level it cannot reach fails, saying so, and
