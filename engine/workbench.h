@@ -35,5 +35,6 @@
 #include "engine/workbench/failure_drills.h"
 #include "engine/workbench/fleet.h"
 #include "engine/workbench/projection_choices.h"
+#include "engine/workbench/projection_fill.h"
 #include "engine/workbench/projections.h"
 #include "engine/workbench/scenario_runs.h"

@@ -1,6 +1,9 @@
 #include "reports/comparison_text.h"
 
+#include "engine/base/joined.h"
 #include "engine/base/json_writer.h"
+#include "engine/measure/fill_levels.h"
+#include "engine/store/store.h"
 #include "reports/display.h"
 
 #include <cmath>
@@ -92,21 +95,28 @@ void metricJson(JsonWriter& w, const Comparison& c, const MetricComparison& m) {
     w.endObject();
 }
 
-} // namespace
-
-std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts, int indent) {
-    // One host for both sides is "host"; sides picked apart are "baseline_host" and
-    // "candidate_host".
-    const bool oneHost = hosts.baseline == hosts.candidate;
-    std::string out;
-    out.reserve(1024 + c.metrics.size() * 900);
-    JsonWriter w(out, indent);
-    w.beginObject().member("baseline", c.baseline);
-    if (!oneHost && hosts.baseline)
+// The sides, each with the machine it was measured on when the sides were picked apart
+// (`baseline_host`, `candidate_host`), in the keys' order.
+void sidesMembers(JsonWriter& w, const std::string& baseline, const std::string& candidate,
+                  const HostChoice& hosts) {
+    const bool apart = hosts.baseline != hosts.candidate;
+    w.member("baseline", baseline);
+    if (apart && hosts.baseline)
         w.member("baseline_host", *hosts.baseline);
-    w.member("candidate", c.candidate);
-    if (!oneHost && hosts.candidate)
+    w.member("candidate", candidate);
+    if (apart && hosts.candidate)
         w.member("candidate_host", *hosts.candidate);
+}
+
+// One machine picked for both sides: `host`.
+void hostMember(JsonWriter& w, const HostChoice& hosts) {
+    if (hosts.baseline == hosts.candidate && hosts.baseline)
+        w.member("host", *hosts.baseline);
+}
+
+void writeComparison(JsonWriter& w, const Comparison& c, const HostChoice& hosts) {
+    w.beginObject();
+    sidesMembers(w, c.baseline, c.candidate, hosts);
     w.member("confidence", c.confidence)
         .member("confident", c.confident)
         .member("decide", c.decide)
@@ -120,9 +130,11 @@ std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts, int
             .endObject();
     else
         w.null();
+    // The fill level both sides were measured at (issue 44), where they were filled.
+    if (c.fillLevel)
+        w.member("fill_level", *c.fillLevel);
     w.member("headline", c.headline);
-    if (oneHost && hosts.baseline)
-        w.member("host", *hosts.baseline);
+    hostMember(w, hosts);
     w.key("measured_on")
         .beginObject()
         .member("baseline", c.baselineMeasuredOn)
@@ -149,11 +161,72 @@ std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts, int
         .endObject()
         .member("verdict", verdictName(c.verdict))
         .endObject();
+}
+
+// Fill levels in thousandths as the JSON gives them: a share, null for as built.
+void fillLevels(JsonWriter& w, const std::vector<int>& permille) {
+    w.beginArray();
+    for (const int p : permille)
+        if (p == asBuiltPermille)
+            w.null();
+        else
+            w.value(fillLevelOf(p));
+    w.endArray();
+}
+
+} // namespace
+
+std::string comparisonJsonText(const Comparison& c, const HostChoice& hosts, int indent) {
+    std::string out;
+    out.reserve(1024 + c.metrics.size() * 900);
+    JsonWriter w(out, indent);
+    writeComparison(w, c, hosts);
+    return out;
+}
+
+std::string fillCurveJsonText(const FillCurve& curve, const HostChoice& hosts, int indent) {
+    std::string out;
+    JsonWriter w(out, indent);
+    w.beginObject();
+    sidesMembers(w, curve.baseline, curve.candidate, hosts);
+    w.member("fill_summary", curve.summary);
+    hostMember(w, hosts);
+    w.key("levels").beginArray();
+    for (const auto& l : curve.levels)
+        writeComparison(w, l.comparison, {});
+    w.endArray().key("only_in_baseline_levels");
+    fillLevels(w, curve.onlyBaseline);
+    w.key("only_in_candidate_levels");
+    fillLevels(w, curve.onlyCandidate);
+    w.endObject();
     return out;
 }
 
 nlohmann::json comparisonJson(const Comparison& c) {
     return nlohmann::json::parse(comparisonJsonText(c));
+}
+
+std::string fillCurveText(const FillCurve& curve, std::size_t maxWidth) {
+    std::string out = curve.summary;
+    out.append("\n");
+    const auto named = [](const std::vector<int>& permille) {
+        std::vector<std::string> words;
+        for (const int p : permille)
+            words.push_back(
+                fillLevelText(p == asBuiltPermille ? std::nullopt : std::optional(fillLevelOf(p))));
+        return joinedText(words, ", ");
+    };
+    if (!curve.onlyBaseline.empty())
+        out.append("measured on the baseline only, not compared: ")
+            .append(named(curve.onlyBaseline))
+            .append("\n");
+    if (!curve.onlyCandidate.empty())
+        out.append("measured on the candidate only, not compared: ")
+            .append(named(curve.onlyCandidate))
+            .append("\n");
+    for (const auto& l : curve.levels)
+        out.append("\n").append(comparisonTable(l.comparison, maxWidth));
+    return out;
 }
 
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
@@ -164,10 +237,13 @@ std::string comparisonTable(const Comparison& c, std::size_t maxWidth) {
                       display::value(m.candidateMedian, m.unit), display::ratio(m.ratio),
                       display::percent(m.overhead), intervalText(m), verdictCell(m)});
     table.leaveOutFirst({"95% interval", "overhead"});
+    const std::string at =
+        c.fillLevel ? std::string(", both at ").append(fillLevelText(c.fillLevel)).append(" full")
+                    : std::string();
     std::string out = c.headline + "\n\nbaseline '" + c.baseline + "' vs candidate '" +
-                      c.candidate + "' (deciding metrics first, worst first; those 'shown' do " +
-                      "not decide)\n" + table.render(maxWidth) +
-                      "overall: " + std::string(verdictName(c.verdict)) +
+                      c.candidate + "'" + at +
+                      " (deciding metrics first, worst first; those 'shown' do " + "not decide)\n" +
+                      table.render(maxWidth) + "overall: " + std::string(verdictName(c.verdict)) +
                       (c.verdict == Verdict::NoVerdict ? std::string()
                        : c.confident                   ? " (confident)"
                                                        : " (not confident)") +

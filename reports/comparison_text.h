@@ -23,5 +23,11 @@ std::string verdictCell(const MetricComparison& m);
 // The table fits `maxWidth` display columns (0: no limit), the interval and the overhead
 // left out first.
 std::string comparisonTable(const Comparison& c, std::size_t maxWidth = 0);
+// A candidate against the baseline level by level (compare --fill all): the sentence of where
+// its verdict changes, the levels one side lacks, then each level's comparison (whose JSON is
+// comparisonJsonText's), with the machines picked as there.
+std::string fillCurveJsonText(const FillCurve& curve, const HostChoice& hosts = {},
+                              int indent = -1);
+std::string fillCurveText(const FillCurve& curve, std::size_t maxWidth = 0);
 
 } // namespace lb

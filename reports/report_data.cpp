@@ -293,6 +293,52 @@ void setReportHost(ReportData& data, const std::vector<std::optional<std::string
         data.host = *distinct.begin();
 }
 
+// The fill level the report's tables take: the lowest every chosen layout was measured at, so no
+// comparison mixes levels (the others are in the fill summaries); none when no layout was filled.
+Expected<void> chooseFillLevel(ReportData& data, Store& store,
+                               const std::vector<LayoutRecord>& chosen, const ReportScope& s) {
+    std::optional<std::vector<int>> shared;
+    bool filled = false;
+    for (const auto& l : chosen) {
+        LB_TRY(levels, store.layoutFillLevels(l.name, s.runsOf(l.name)));
+        filled = filled || levels.size() > 1 ||
+                 (levels.size() == 1 && levels.front() != asBuiltPermille);
+        if (!shared) {
+            shared = levels;
+            continue;
+        }
+        std::vector<int> both;
+        std::set_intersection(shared->begin(), shared->end(), levels.begin(), levels.end(),
+                              std::back_inserter(both));
+        shared = std::move(both);
+    }
+    if (filled && shared && !shared->empty())
+        data.fillPermille = shared->front();
+    return {};
+}
+
+// Where each candidate's verdict changes across the fill levels, and each projected layout's
+// measured levels tied to its projection.
+Expected<void> addFillLevels(ReportData& data, Store& store, const ReportRequest& request) {
+    if (!data.fillPermille)
+        return {};
+    for (std::size_t i = 1; i < data.layouts.size(); ++i) {
+        auto curve = compareAtFillLevels(store, data.baseline, data.layouts[i].name,
+                                         ComparePolicy{data.thresholds, data.decide},
+                                         data.campaignId, request.host);
+        if (curve)
+            data.fillSummaries.push_back(curve->summary);
+        else if (curve.error().kind != ErrorKind::BadInput)
+            return fail(curve.error());
+    }
+    for (const auto& p : data.projections) {
+        LB_TRY(tied, fillProjection(store, p.name, p));
+        if (tied)
+            data.fillProjections.push_back(std::move(*tied));
+    }
+    return {};
+}
+
 // Each chosen layout with its capacity, samples and series, each of one machine (comparedHost).
 Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<LayoutRecord>& chosen,
                           const ReportScope& s, const std::optional<std::string>& host) {
@@ -320,7 +366,7 @@ Expected<void> addLayouts(ReportData& data, Store& store, const std::vector<Layo
         LB_TRY(measuredOn, comparedHost(store, rl.baseline ? "baseline" : "candidate", l.name,
                                         s.runsOf(l.name), host));
         data.layouts.push_back(std::move(rl));
-        LB_TRY(samples, store.layoutSamples(l.name, s.runsOf(l.name), host));
+        LB_TRY(samples, store.layoutSamples(l.name, s.runsOf(l.name), host, data.fillPermille));
         data.samples[l.name] = std::move(samples);
         LB_TRY(series, store.layoutSeries(l.name, s.runsOf(l.name), host));
         if (!series.empty())
@@ -363,6 +409,8 @@ Expected<void> addComparisons(ReportData& data, const ReportRequest& request) {
         if (cmp.metrics.empty() && request.candidate)
             return badInput("no metric was measured successfully on both '" + baseline + "' and '" +
                             candidate + "'");
+        if (data.fillPermille && *data.fillPermille != asBuiltPermille)
+            cmp.fillLevel = fillLevelOf(*data.fillPermille);
         data.comparisons.push_back(std::move(cmp));
     }
     return {};
@@ -484,6 +532,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
                store, names, [&](const std::string& l) { return scope.runsOf(l); }, request.host));
     data.runs = std::move(runs);
     data.hostPicked = request.host.has_value();
+    LB_TRY_VOID(chooseFillLevel(data, store, chosen, scope));
     LB_TRY_VOID(addLayouts(data, store, chosen, scope, request.host));
     std::vector<std::string> layoutNames;
     for (const auto& l : data.layouts)
@@ -502,6 +551,7 @@ Expected<ReportData> gatherReport(Store& store, const ReportRequest& request) {
     LB_TRY_VOID(addComparisons(data, request));
     if (request.projection)
         LB_TRY_VOID(addProjections(data, *request.projection));
+    LB_TRY_VOID(addFillLevels(data, store, request));
     return data;
 }
 

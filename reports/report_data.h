@@ -133,6 +133,13 @@ struct ReportData {
     // The newest fail-rebuild drill of each layout that has one (of the campaign, when the report
     // is about one), in layout order: "When a disk fails".
     std::vector<FailureDrill> failureDrills;
+    // With fill levels (issue 44): the level the report's tables and verdicts take, the lowest
+    // every chosen layout was measured at (none: as built); each candidate's sentence of where
+    // its verdict changes across the levels; each projected layout's measured levels tied to
+    // its projection.
+    std::optional<int> fillPermille;
+    std::vector<std::string> fillSummaries;
+    std::vector<FillProjection> fillProjections;
     std::string author, writtenAt, generator; // as requested
     std::vector<std::string> hosts;           // where the layouts ran, sorted, once each
     // The machine the report is about: the one picked (ReportRequest::host), else the one every

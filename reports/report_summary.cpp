@@ -7,6 +7,7 @@
 #include "engine/capacity/projection.h"
 #include "engine/exec/command.h"
 #include "engine/measure/analysis.h"
+#include "engine/measure/fill_levels.h"
 #include "engine/measure/series.h"
 #include "reports/chart_model.h"
 #include "reports/comparison_text.h"
@@ -249,6 +250,30 @@ void addRiskLines(Doc& doc, const ReportData& data) {
     doc.bullets(std::move(lines));
 }
 
+// With fill levels (issue 44): the level the verdicts above were taken at, where each
+// candidate's verdict changes as the pools fill, and the month each layout's projected use
+// reaches each measured level with what was measured there, as the engine said it.
+void addFillLines(Doc& doc, const ReportData& data) {
+    if (!data.fillPermille)
+        return;
+    const std::optional<double> level = *data.fillPermille == asBuiltPermille
+                                            ? std::nullopt
+                                            : std::optional(fillLevelOf(*data.fillPermille));
+    doc.para(std::vector<Span>{
+        {"Filled and aged:", true},
+        {std::string(" the verdicts above compare the layouts at ")
+             .append(fillLevelText(level))
+             .append(" full, the lowest level every layout was measured at; across the levels:")}});
+    std::vector<std::vector<Span>> lines;
+    for (const auto& s : data.fillSummaries)
+        lines.push_back({{s}});
+    for (const auto& f : data.fillProjections)
+        for (const auto& line : f.lines)
+            lines.push_back({{f.layout, true}, {": " + line}});
+    if (!lines.empty())
+        doc.bullets(std::move(lines));
+}
+
 // The block for the person who signs: the question, each candidate's verdict headline, what each
 // layout holds and costs and its risk of loss, and who wrote the report when, with what, about
 // which hosts.
@@ -304,6 +329,7 @@ void addSummary(Doc& doc, const ReportData& data) {
                            : std::string("cost over the years (no projection asked for)")},
                   std::move(rows));
     addRiskLines(doc, data);
+    addFillLines(doc, data);
     std::string written = "Written";
     if (!data.writtenAt.empty())
         written += " " + data.writtenAt;

@@ -19,7 +19,29 @@ struct CompareOptions {
     std::vector<std::string> decide;
     bool thresholdsGiven = false;
     std::string failOn;
+    std::optional<std::string> fill; // --fill LEVEL|built|all
 };
+
+// --fill: a share (0.8) or percent (80%) as the store keeps it, in thousandths; "built" for the
+// runs measured as built; "all" is the caller's.
+Expected<int> fillPick(const std::string& text) {
+    if (text == "built")
+        return asBuiltPermille;
+    std::string number = text;
+    double scale = 1.0;
+    if (!number.empty() && number.back() == '%') {
+        number.pop_back();
+        scale = 0.01;
+    }
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(number, &used) * scale;
+        if (used == number.size() && v >= 0 && v <= 1)
+            return *fillPermille(v);
+    } catch (const std::exception&) {
+    }
+    return badInput("--fill: '" + text + "' is not a fill level (0.8 or 80%), 'built' or 'all'");
+}
 
 // The machines each side was measured on, as picked: --host for both, or one a side.
 HostChoice hostsOf(const CompareOptions& o) {
@@ -42,13 +64,38 @@ int runCompare(const Globals& g, const CompareOptions& o) {
     if (o.thresholdsGiven || !o.decide.empty())
         policy = ComparePolicy{o.thresholds, o.decide};
     const HostChoice hosts = hostsOf(o);
-    auto cmp = compareStoredLayouts(*store, o.baseline, o.candidate, policy, std::nullopt, hosts);
+    const std::vector<FieldFlag> flags{{"baseline", "--baseline"},
+                                       {"candidate", "--candidate"},
+                                       {"host", "--host"},
+                                       {"baseline_host", "--baseline-host"},
+                                       {"candidate_host", "--candidate-host"},
+                                       {"fill", "--fill"}};
+    if (o.fill && *o.fill == "all") {
+        // Level by level, like with like, and where the verdict changes.
+        auto curve =
+            compareAtFillLevels(*store, o.baseline, o.candidate, policy, std::nullopt, hosts);
+        if (!curve)
+            return report(curve.error(), flags);
+        if (g.json)
+            std::cout << fillCurveJsonText(*curve, hosts, 2) << '\n';
+        else
+            std::cout << fillCurveText(*curve, outputColumns());
+        std::optional<Verdict> worst;
+        for (const auto& l : curve->levels)
+            worst = worst ? worse(*worst, l.comparison.verdict) : l.comparison.verdict;
+        return worst ? verdictExitStatus(o.failOn, *worst) : 0;
+    }
+    std::optional<int> level;
+    if (o.fill) {
+        auto pick = fillPick(*o.fill);
+        if (!pick)
+            return report(pick.error());
+        level = *pick;
+    }
+    auto cmp =
+        compareStoredLayouts(*store, o.baseline, o.candidate, policy, std::nullopt, hosts, level);
     if (!cmp)
-        return report(cmp.error(), {{"baseline", "--baseline"},
-                                    {"candidate", "--candidate"},
-                                    {"host", "--host"},
-                                    {"baseline_host", "--baseline-host"},
-                                    {"candidate_host", "--candidate-host"}});
+        return report(cmp.error(), flags);
     if (g.json)
         std::cout << comparisonJsonText(*cmp, hosts, 2) << '\n';
     else
@@ -84,6 +131,10 @@ void addCompare(CLI::App& app, Globals& g, Action& action) {
                     "A metric (or glob: fio.*.read.bw) that decides the verdict; repeatable. "
                     "Default: the candidate's scenario [decide], else throughput, IOPS and p99 "
                     "total latency");
+    sub->add_option("--fill", opts->fill,
+                    "Compare the runs measured at this fill level (0.8 or 80%; 'built' for those "
+                    "measured as built), or 'all': level by level, and where the verdict "
+                    "changes. Required when a layout holds runs at several fill levels");
     addFailOn(*sub, opts->failOn);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts, viable, notViable] {

@@ -56,7 +56,11 @@ int listRuns(const Globals& g, Store& store) {
                        {"reason", r.reason},
                        {"started_at", r.startedAt},
                        {"wall_seconds", r.wallSeconds},
-                       {"metrics", r.metrics}});
+                       {"metrics", r.metrics},
+                       // The fill level it ran at and what the ageing wrote to reach it, which
+                       // the drive-wear projection does not count (issue 44).
+                       {"fill_level", r.fillLevel ? nlohmann::json(*r.fillLevel) : nullptr},
+                       {"fill_bytes", r.fillBytes ? nlohmann::json(*r.fillBytes) : nullptr}});
         table.addRow({std::to_string(r.id), r.campaignId ? std::to_string(r.campaignId) : "-",
                       r.layout, r.host.empty() ? "-" : r.host, r.workload,
                       std::to_string(r.iteration + 1), std::string(runStatusName(r.status)),

@@ -391,12 +391,32 @@ std::string renderLayout(const LayoutProjection& p, const std::string& kind, uns
     return out.str();
 }
 
+// A stored layout's measured fill levels tied to its projection (issue 44), as JSON.
+nlohmann::json fillJson(const FillProjection& f) {
+    nlohmann::json milestones = nlohmann::json::array();
+    for (const auto& m : f.milestones)
+        milestones.push_back(
+            {{"level", m.level},
+             {"month", m.month ? nlohmann::json(*m.month) : nlohmann::json(nullptr)},
+             {"metric", m.metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.metric)},
+             {"ratio", m.ratio ? nlohmann::json(*m.ratio) : nlohmann::json(nullptr)},
+             {"text", m.text}});
+    return {{"today", f.today},
+            {"milestones", milestones},
+            {"between", f.between},
+            {"beyond", f.beyond}};
+}
+
 void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& projections,
-               const std::optional<DrivePrice>& price) {
+               const std::optional<DrivePrice>& price,
+               const std::vector<std::optional<FillProjection>>& fills) {
     const ProjectionRequest& r = plan.request;
     nlohmann::json layouts = nlohmann::json::array();
-    for (std::size_t i = 0; i < projections.size(); ++i)
+    for (std::size_t i = 0; i < projections.size(); ++i) {
         layouts.push_back(layoutJson(projections[i], plan.kinds[i], plan.binaryUnits));
+        if (i < fills.size() && fills[i])
+            layouts.back()["fill_levels"] = fillJson(*fills[i]);
+    }
     nlohmann::json out = {{"growth", growthJson(r)},
                           {"used_bytes", r.usedBytes},
                           {"horizon_years", r.years},
@@ -490,16 +510,30 @@ int runProject(const Globals& g, const ProjectOptions& o) {
     if (!projections)
         return report(projections.error(), projectFlags);
 
+    // The stored layouts come first: each one's measured fill levels tied to its projection.
+    std::vector<std::optional<FillProjection>> fills;
+    for (std::size_t i = 0; store && i < o.layouts.size() && i < projections->size(); ++i) {
+        auto fill = fillProjection(*store, o.layouts[i], (*projections)[i]);
+        if (!fill)
+            return report(fill.error());
+        fills.push_back(std::move(*fill));
+    }
     const ProjectionRequest& r = plan->request;
     if (g.json) {
-        printJson(*plan, *projections, r.price);
+        printJson(*plan, *projections, r.price, fills);
         return 0;
     }
     printHeader(r, plan->binaryUnits);
-    for (std::size_t i = 0; i < projections->size(); ++i)
+    for (std::size_t i = 0; i < projections->size(); ++i) {
         std::cout << "\n"
                   << renderLayout((*projections)[i], plan->kinds[i], r.years, r.drive,
                                   plan->binaryUnits);
+        if (i >= fills.size() || !fills[i])
+            continue;
+        std::cout << "Filled and aged (measured):\n";
+        for (const auto& line : fills[i]->lines)
+            std::cout << "  " << line << "\n";
+    }
     return 0;
 }
 

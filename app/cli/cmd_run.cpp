@@ -4,7 +4,9 @@
 #include "app/cli/progress.h"
 #include "app/cli/stop_signals.h"
 #include "app/cli/terminal.h"
+#include "engine/base/size.h"
 #include "engine/base/utf8.h"
+#include "engine/build/fill.h"
 #include "engine/build/plan.h"
 #include "engine/campaign/campaign.h"
 #include "engine/campaign/precondition.h"
@@ -30,6 +32,7 @@ struct RunOptions {
     std::int64_t resume = 0;
     std::vector<std::string> yesDestroy;
     std::string failOn;
+    std::string fillMax; // --fill-max SIZE: the most the ageing writes on a layout
 };
 
 // The engine's fields, as this command's flags.
@@ -60,6 +63,11 @@ void printOutcome(const Globals& g, const Scenario& scenario, const CampaignResu
     }
     for (const auto& why : result.notComparable)
         tables += "\n" + why + "\n";
+    // Where each candidate's verdict changes as the pools fill, said once after the levels.
+    if (!result.fillSummaries.empty())
+        tables += "\nacross the fill levels:\n";
+    for (const auto& summary : result.fillSummaries)
+        tables.append("  ").append(summary).append("\n");
     if (g.json) {
         std::cout << dumpJson(nlohmann::json{{"campaign", result.campaignId},
                                              {"status", enumName(result.status)},
@@ -68,7 +76,8 @@ void printOutcome(const Globals& g, const Scenario& scenario, const CampaignResu
                                              {"skipped_runs", result.skippedRuns},
                                              {"problems", result.problems},
                                              {"io", ioJson(io)},
-                                             {"comparisons", comparisons}},
+                                             {"comparisons", comparisons},
+                                             {"fill_summaries", result.fillSummaries}},
                               2)
                   << '\n';
         return;
@@ -109,6 +118,13 @@ int runRun(const Globals& g, const RunOptions& o) {
     auto scenario = resolveScenario({o.scenario, std::nullopt}, resume, only, &*store, probes);
     if (!scenario)
         return report(scenario.error(), runFlags);
+    std::uint64_t fillMax = 0;
+    if (!o.fillMax.empty()) {
+        auto bytes = parseSize(o.fillMax);
+        if (!bytes)
+            return report(Error::badInput("--fill-max: " + bytes.error().message));
+        fillMax = *bytes;
+    }
     catchStopSignals();
     // Progress goes to standard error, with --json too: standard output is the result alone.
     ProgressPrinter printer(std::cerr, terminalColumns(STDERR_FILENO));
@@ -118,6 +134,7 @@ int runRun(const Globals& g, const RunOptions& o) {
     if (!o.layout.empty())
         co.onlyLayout = o.layout;
     co.yesDestroy = o.yesDestroy;
+    co.fillMaxBytes = fillMax;
     co.cancel = &interrupted;
     co.onProgress = [&printer](const CampaignProgress& p) { printer(p); };
     auto runner =
@@ -248,11 +265,51 @@ std::string targetOsLine(const Scenario& scenario) {
     return std::string(enumName(*scenario.host.os));
 }
 
-int runPlan(const Globals& g, const std::string& path) {
+// What the ageing before each fill level of a layout writes and, at the rate it wrote at on this
+// layout before (the database's, when there is one), how long that takes; a level more than
+// --fill-max would need is said to fail.
+nlohmann::json planFill(const Globals& g, const DryRunLayout& l, std::uint64_t fillMax,
+                        std::ostringstream& text) {
+    nlohmann::json out = nlohmann::json::array();
+    if (l.fillLevels.empty())
+        return out;
+    std::optional<double> rate;
+    if (auto store = openStore(g, DbAccess::Existing))
+        if (auto measured = measuredFillWriteRate(*store, l.layout->name))
+            rate = *measured;
+    text << "  fill levels, lowest first, each on the last (workload fill:age):\n";
+    for (const double level : l.fillLevels) {
+        const std::uint64_t bytes = l.usableBytes ? fillWriteBytes(level, l.usableBytes) : 0;
+        std::string line = describeFill(level, l.usableBytes, rate);
+        const bool capped = fillMax && bytes > fillMax;
+        if (capped)
+            line.append("; more than --fill-max ")
+                .append(formatBytes(fillMax, true))
+                .append(": this level fails and nothing is measured at it");
+        text << "    " << line << "\n";
+        out.push_back({{"level", level},
+                       {"write_bytes", l.usableBytes ? nlohmann::json(bytes) : nullptr},
+                       {"seconds", rate && *rate > 0 && l.usableBytes
+                                       ? nlohmann::json(static_cast<double>(bytes) / *rate)
+                                       : nullptr},
+                       {"capped", capped},
+                       {"text", line}});
+    }
+    return out;
+}
+
+int runPlan(const Globals& g, const std::string& path, const std::string& fillMaxText) {
     const ProbeRegistry probes = standardProbes();
     auto scenario = loadScenario(path, probes);
     if (!scenario)
         return report(scenario.error());
+    std::uint64_t fillMax = 0;
+    if (!fillMaxText.empty()) {
+        auto bytes = parseSize(fillMaxText);
+        if (!bytes)
+            return report(Error::badInput("--fill-max: " + bytes.error().message));
+        fillMax = *bytes;
+    }
     auto plan = dryRun(*scenario, probes, localDryRunHost(*scenario));
     if (!plan)
         return report(plan.error());
@@ -266,6 +323,7 @@ int runPlan(const Globals& g, const std::string& path) {
         // SSD preconditioning (SNIA PTS) before the layout's first measured run.
         if (l.precondition)
             text << "  " << *l.precondition << "\n";
+        nlohmann::json fill = planFill(g, l, fillMax, text);
         nlohmann::json workloads = nlohmann::json::array();
         for (const auto& dw : l.workloads)
             workloads.push_back(planWorkload(*scenario, dw, text));
@@ -286,7 +344,8 @@ int runPlan(const Globals& g, const std::string& path) {
                        {"precondition",
                         l.precondition ? nlohmann::json(*l.precondition) : nlohmann::json(nullptr)},
                        {"workloads", workloads},
-                       {"drills", drills}});
+                       {"drills", drills},
+                       {"fill", fill}});
     }
     if (g.json)
         std::cout << dumpJson(nlohmann::json{{"scenario", scenario->name},
@@ -322,6 +381,9 @@ void addRun(CLI::App& app, Globals& g, Action& action) {
                     "A block device (path or serial) whose data the layouts may destroy; "
                     "repeat for each")
         ->take_all();
+    sub->add_option("--fill-max", opts->fillMax,
+                    "The most the ageing before the fill levels may write on a layout, all its "
+                    "levels together (500G, 2TiB); a level it stops short of fails, saying so");
     addFailOn(*sub, opts->failOn);
     addGlobalOptions(*sub, g);
     sub->callback([&g, &action, opts] { action = [&g, opts] { return runRun(g, *opts); }; });
@@ -329,10 +391,15 @@ void addRun(CLI::App& app, Globals& g, Action& action) {
 
 void addPlan(CLI::App& app, Globals& g, Action& action) {
     auto path = std::make_shared<std::string>();
+    auto fillMax = std::make_shared<std::string>();
     auto* sub = app.add_subcommand("plan", "Every command a scenario would run, with its undo");
     sub->add_option("scenario", *path, "Scenario file (TOML)")->required();
+    sub->add_option("--fill-max", *fillMax,
+                    "As run takes it: the levels the ageing would need more than this for");
     addGlobalOptions(*sub, g);
-    sub->callback([&g, &action, path] { action = [&g, path] { return runPlan(g, *path); }; });
+    sub->callback([&g, &action, path, fillMax] {
+        action = [&g, path, fillMax] { return runPlan(g, *path, *fillMax); };
+    });
 }
 
 } // namespace lb::cli

@@ -77,6 +77,9 @@ struct DatabaseSnapshot {
     // risk (measuredRebuilds, read with the runs): the rate `project --layout` takes for it.
     std::map<std::string, MeasuredRebuild> rebuilds;
     std::shared_ptr<const RunTable> runs;
+    // What each layout measured at its fill levels (issue 44), for the Projection tab; only
+    // layouts with runs at a fill level.
+    std::map<std::string, FillMeasured> fills;
 };
 
 // A comparison of two stored layouts, made on the comparison thread. What the charts need to draw

@@ -288,6 +288,7 @@ void MainWindow::onOpened(const DatabaseSnapshot& snapshot) {
         return; // an older request
     snapshot_ = snapshot;
     results_->setRuns(snapshot_.runs);
+    projection_->setFillLevels(snapshot_.fills);
     projection_->setLayouts(snapshot_.layouts, snapshot_.rebuilds);
     store_->loadFleet();
     campaign_->setCampaigns(snapshot_.campaigns);

@@ -162,6 +162,10 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     risk_->setObjectName("projection-risk");
     risk_->setWordWrap(true);
     risk_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fill_ = new QLabel;
+    fill_->setObjectName("projection-fill");
+    fill_->setWordWrap(true);
+    fill_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* top = new QHBoxLayout;
     top->addLayout(makeLayoutFields());
@@ -175,6 +179,7 @@ ProjectionTab::ProjectionTab(QWidget* parent) : QWidget(parent) {
     box->addWidget(plot_, 1);
     box->addWidget(summary_);
     box->addWidget(risk_);
+    box->addWidget(fill_);
 
     fresh_ = defaultNewLayout();
     showLayoutFields(fresh_, true);
@@ -398,6 +403,7 @@ void ProjectionTab::showMessage(const QString& text) {
     plot_->replot();
     summary_->setText(text);
     risk_->clear();
+    fill_->clear();
 }
 
 std::optional<ProjectionAsk> ProjectionTab::askOfFields(QString& why) {
@@ -562,6 +568,21 @@ void ProjectionTab::showProjection(const LayoutProjection& p, const ProjectionPl
         lines << qs(display::horizonCost(*p.cost, years));
     summary_->setText(lines.join("\n"));
     risk_->setText(p.risk ? tr("Risk: %1").arg(qs(riskStatement(*p.risk, binary))) : QString());
+    showFillLevels(p);
+}
+
+// A stored layout's measured fill levels on this projection, as the engine says them.
+void ProjectionTab::showFillLevels(const LayoutProjection& p) {
+    fill_->clear();
+    const ProjectableLayout* l = chosen();
+    const auto measured = l ? fills_.find(l->record.name) : fills_.end();
+    if (measured == fills_.end())
+        return;
+    const FillProjection tied = tieFillLevels(measured->second, p);
+    QStringList lines{tr("Filled and aged (measured):")};
+    for (const auto& line : tied.lines)
+        lines << qs(line);
+    fill_->setText(lines.join("\n"));
 }
 
 } // namespace lb::gui

@@ -41,11 +41,14 @@ class ProjectionTab : public QWidget {
 public:
     explicit ProjectionTab(QWidget* parent = nullptr);
 
-    // The layouts of the open database. Recomputes.
     // The database's layouts, with the rebuild rate each one's fail-rebuild drill measured: the
-    // risk of a stored layout takes it, as `project --layout` does, and says so.
+    // risk of a stored layout takes it, as `project --layout` does, and says so. Recomputes.
     void setLayouts(const std::vector<LayoutRecord>& layouts,
                     const std::map<std::string, MeasuredRebuild>& rebuilds = {});
+    // What the database's layouts measured at their fill levels, by name: a stored layout's
+    // projection then names the month each level is reached and the figure measured there.
+    // Takes effect at the next recompute.
+    void setFillLevels(std::map<std::string, FillMeasured> fills) { fills_ = std::move(fills); }
     // The open scenario, whose layouts with known disks are offered after the database's.
     // Recomputes.
     void setScenario(const Scenario& scenario);
@@ -86,6 +89,7 @@ public:
     QLabel* summary() const { return summary_; }
     // The chance of losing the data over the horizon, as the engine states it; empty without one.
     QLabel* riskLabel() const { return risk_; }
+    QLabel* fillLabel() const { return fill_; }
     // True when the field's row is shown.
     bool rowShown(QWidget* field) const;
 
@@ -119,6 +123,7 @@ private:
     void forgetSuggestedUse();
     void showMessage(const QString& text);
     void showProjection(const LayoutProjection& p, const ProjectionPlan& plan);
+    void showFillLevels(const LayoutProjection& p);
     // An engine error with the field it names said by its widget's label.
     QString fieldError(const Error& error) const;
 
@@ -156,6 +161,8 @@ private:
     QCustomPlot* plot_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* risk_ = nullptr;
+    QLabel* fill_ = nullptr;
+    std::map<std::string, FillMeasured> fills_;
 };
 
 } // namespace lb::gui

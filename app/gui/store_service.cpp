@@ -77,6 +77,15 @@ void StoreService::open(const QString& path) {
             snapshot.hosts[l.name] = std::move(*hosts);
         }
         emit layoutsLoaded(snapshot);
+        for (const auto& l : snapshot.layouts) {
+            auto fill = measuredFillLevels(*store_, l.name);
+            if (!fill) {
+                emit openFailed(path, qs(fill.error().message));
+                return;
+            }
+            if (*fill)
+                snapshot.fills[l.name] = std::move(**fill);
+        }
         auto runs = store_->runs();
         if (!runs) {
             emit openFailed(path, qs(runs.error().message));

@@ -22,6 +22,10 @@ std::optional<double> size(const std::map<std::string, std::string>& kv, const c
 // A key's value, "?" when absent.
 std::string valueOr(const std::map<std::string, std::string>& kv, const char* key);
 
+// The shell functions usable() and used(): a layout's usable and used bytes, from $kind, $target
+// and $mnt (fill.cpp); the fail-rebuild drill and the ageing before a fill level share them.
+extern const char* const spaceShell;
+
 Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLayout& layout,
                                       const ScenarioDrill& drill, const std::string& workdir);
 

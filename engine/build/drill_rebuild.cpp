@@ -26,7 +26,7 @@ namespace {
 // and "lb-drill-fio-end", and its per-second bandwidth and IOPS logs between "lb-drill-fio-log
 // PHASE" and "lb-drill-fio-log-end", each after a line "==> drill-randrw_<bw|iops>.N.log <==" as
 // fio::logsCommand prints them; a failure is one line on stderr and a non-zero exit.
-constexpr const char* rebuildScript = R"sh(
+constexpr const char* rebuildHead = R"sh(
 kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8
 w="$mnt/.lb-drill"
 load_pid=
@@ -91,14 +91,10 @@ zfs_replaced() {
         sleep 0.2
     done
 }
-# The filled share and what a full layout holds, in bytes.
-usable() {
-    case $kind in
-    md) df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $2 * 1024 }' ;;
-    *) zfs list -Hp -o used,avail "$target" | awk 'NR == 1 { printf "%.0f", $1 + $2 }' ;;
-    esac
-}
-used() { df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $3 * 1024 }'; }
+)sh";
+
+// After the shared usable() and used() (drill_report::spaceShell): the drill itself.
+constexpr const char* rebuildBody = R"sh(
 case $(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -n 1) in
 "") if grep -qw hypervisor /proc/cpuinfo; then say hypervisor=tcg; else say hypervisor=none; fi ;;
 *KVM*) say hypervisor=kvm ;;
@@ -252,7 +248,9 @@ public:
                                       const WorkloadContext& ctx) const override {
         MeasuredCommand mc;
         mc.command.program = "sh";
-        mc.command.args = {"-c", rebuildScript, "lb-drill", kind_, args_[0], ctx.workdir};
+        static const std::string script =
+            std::string(rebuildHead).append(drill_report::spaceShell).append(rebuildBody);
+        mc.command.args = {"-c", script, "lb-drill", kind_, args_[0], ctx.workdir};
         mc.command.args.insert(mc.command.args.end(), args_.begin() + 1, args_.end());
         mc.command.env = {{"LC_ALL", "C"}};
         mc.command.timeout = std::chrono::seconds(drill_.timeoutSeconds);

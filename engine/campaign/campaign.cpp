@@ -160,7 +160,8 @@ bool CampaignRunner::stageHasWork(const std::vector<const ScenarioLayout*>& stag
     for (const auto* l : stage) {
         if (plan.drills)
             for (const auto& d : scenario_.drills)
-                work = work || (d.layout == l->name && !settled_.count({l->name, d.name(), 0}));
+                work = work || (d.layout == l->name &&
+                                !settled_.count(keyAt(l->name, d.name(), 0, lastFillLevel(*l))));
         if (plan.interleavedBracket && l->baseline)
             for (int i = 0; i < schedule_.bracketRuns; ++i)
                 work = work || missingRuns({l}, {schedule_.bracketFirst + i, std::nullopt});
@@ -239,13 +240,42 @@ Expected<void> CampaignRunner::finishStage(const StagePlan& plan, std::vector<Bu
 Expected<void> CampaignRunner::runStage(const std::vector<const ScenarioLayout*>& stage,
                                         const Target& target, bool bracketPass) {
     const StagePlan plan = planStage(stage, bracketPass);
-    LB_TRY(next, nextRound(stage, plan.first, plan.adaptive));
-    if (!stageHasWork(stage, plan, next.has_value()))
+    // The fill levels, lowest first, up to the last with rounds to run (a resume ages the pool
+    // again through the levels it had measured: the seed makes it the same ageing).
+    const auto levels = stageFillLevels(stage);
+    std::size_t through = 0;
+    bool rounds = false;
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+        stageFill_ = levels[k];
+        LB_TRY(next, nextRound(stage, plan.first, plan.adaptive));
+        if (next) {
+            rounds = true;
+            through = k;
+        }
+    }
+    stageFill_ = levels.back();
+    if (!stageHasWork(stage, plan, rounds))
         return {};
+    if (plan.drills)
+        through = levels.size() - 1; // the drills run on the layout at its last level
     std::vector<BuiltLayout> built;
     Expected<void> outcome = prepareStage(stage, target, bracketPass, built);
-    if (outcome)
-        outcome = runRounds(stage, plan, built, std::move(next));
+    for (std::size_t k = 0; outcome && k <= through && !cancelled(); ++k) {
+        stageFill_ = levels[k];
+        auto filled = fillStage(built);
+        if (!filled) {
+            outcome = fail(filled.error());
+            break;
+        }
+        if (!*filled)
+            break;
+        auto next = nextRound(stage, plan.first, plan.adaptive);
+        if (!next) {
+            outcome = fail(next.error());
+            break;
+        }
+        outcome = runRounds(stage, plan, built, std::move(*next));
+    }
     if (outcome)
         outcome = finishStage(plan, built);
     for (auto it = built.rbegin(); it != built.rend(); ++it)
@@ -315,8 +345,15 @@ Expected<void> CampaignRunner::planRuns(std::int64_t id,
         return fail(r.error());
     }
     std::set<RunKey> planned;
-    for (const auto& p : schedule_.runs)
-        planned.insert({p.layout, p.workload, p.iteration});
+    for (const auto& p : schedule_.runs) {
+        const auto l = std::find_if(scenario_.layouts.begin(), scenario_.layouts.end(),
+                                    [&](const ScenarioLayout& s) { return s.name == p.layout; });
+        if (l == scenario_.layouts.end() || scenario_.fillLevels(*l).empty())
+            planned.insert({p.layout, p.workload, p.iteration});
+        else
+            for (const double level : scenario_.fillLevels(*l))
+                planned.insert(keyAt(p.layout, p.workload, p.iteration, level));
+    }
     for (const auto& key : settled_)
         planned.insert(key);
     total_ = planned.size();
@@ -372,6 +409,10 @@ Expected<CampaignResult> CampaignRunner::run() {
     for (const auto* l : layouts) {
         if (l->baseline)
             continue;
+        if (!scenario_.fillLevels(*l).empty() || !scenario_.fill.empty()) {
+            LB_TRY_VOID(compareByFillLevel(*l));
+            continue;
+        }
         auto cmp = compareStoredLayouts(store_, scenario_.baseline().name, l->name,
                                         scenario_.policy(), id);
         if (cmp)

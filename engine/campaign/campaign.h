@@ -51,6 +51,9 @@ struct CampaignOptions {
     std::chrono::milliseconds graceTerminate{5000};
     // How long a guest layout's VM may take to answer over SSH after it was started.
     std::chrono::seconds guestBootTimeout{300};
+    // --fill-max: the most the ageing before the fill levels may write on a layout, all its
+    // levels together (engine/build/fill.h); 0: no cap. A level the cap stops short of fails.
+    std::uint64_t fillMaxBytes = 0;
 };
 
 struct CampaignResult {
@@ -64,6 +67,9 @@ struct CampaignResult {
     // in the scenario's order; a candidate with nothing comparable is left out (see notComparable).
     std::vector<Comparison> comparisons;
     std::vector<std::string> notComparable; // "<candidate>: why"
+    // With fill levels: `comparisons` holds each candidate at each level both sides have, and
+    // this each candidate's sentence of where its verdict changes (compareAtFillLevels).
+    std::vector<std::string> fillSummaries;
 };
 
 Expected<CampaignResult> runCampaign(Store& store, const Scenario& scenario,

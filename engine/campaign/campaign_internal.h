@@ -73,6 +73,10 @@ struct BuiltLayout {
     bool acceptsDirect = true;     // its file system takes O_DIRECT
     bool zfs = false;              // a pool, on the host or in its guest
     ZfsImplementation zfsImpl;     // the ZFS that runs the pool
+    // The fill level it is filled and aged to now, and what the ageing wrote on it to get there
+    // (campaign_fill.cpp); none: as built.
+    std::optional<double> fillLevel;
+    std::uint64_t fillBytes = 0;
 };
 
 // Which ZFS runs a built layout's pool, and what that means for its results: the implementation
@@ -232,6 +236,21 @@ private:
                                                 int round);
     Expected<void> steadyRounds(const BuiltLayout& built, const ScenarioWorkload* w,
                                 const Probe* probe, const Preconditioning& p, std::uint64_t bytes);
+    // Fill levels (campaign_fill.cpp): the stage's levels lowest first ({none} without fill),
+    // whether a layout runs at the stage's level now, the key of a run at it, the layouts
+    // filled and aged to it (false when one could not be: the stage stops there), and the
+    // comparisons level by level at the end.
+    std::vector<std::optional<double>>
+    stageFillLevels(const std::vector<const ScenarioLayout*>& stage) const;
+    bool runsAtStageFill(const ScenarioLayout& layout) const;
+    RunKey keyAt(const std::string& layout, const std::string& workload, int iteration,
+                 std::optional<double> level) const {
+        return {layout, workload, iteration, fillPermille(level)};
+    }
+    std::optional<double> lastFillLevel(const ScenarioLayout& layout) const;
+    Expected<bool> fillStage(std::vector<BuiltLayout>& built);
+    Expected<bool> fillOne(BuiltLayout& built, double level);
+    Expected<void> compareByFillLevel(const ScenarioLayout& candidate);
 
     Store& store_;
     Scenario scenario_; // a copy: its host's OS is filled in when the scenario leaves it open
@@ -252,6 +271,7 @@ private:
     CampaignSchedule schedule_;
     std::map<std::string, std::int64_t> lastRun_; // layout -> id of its latest run
     std::optional<CampaignIo> io_;                // decided once, for every layout
+    std::optional<double> stageFill_;             // the fill level the stage's rounds run at
     std::vector<const ScenarioLayout*> rerun_;    // measured before the I/O path changed
     // What preconditioning and steady state say about a workload's runs on a layout, by
     // (layout, workload); on every metric of those runs.

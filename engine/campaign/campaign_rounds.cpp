@@ -12,7 +12,8 @@ bool CampaignRunner::missingRuns(const std::vector<const ScenarioLayout*>& stage
                                  const Round& round) const {
     for (const auto* l : stage)
         for (const auto& w : scenario_.workloads)
-            if (round.includes(w.name) && !settled_.count({l->name, w.name, round.iteration}))
+            if (round.includes(w.name) && runsAtStageFill(*l) &&
+                !settled_.count(keyAt(l->name, w.name, round.iteration, stageFill_)))
                 return true;
     return false;
 }
@@ -40,7 +41,8 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
     const std::string& base = scenario_.baseline().name;
     for (const auto* l : stage) {
         if (scenario_.untilCv) {
-            auto samples = store_.layoutSamples(l->name, result_.campaignId);
+            auto samples = store_.layoutSamples(l->name, result_.campaignId, std::nullopt,
+                                                fillPermille(stageFill_));
             if (!samples)
                 return fail(samples.error());
             for (const auto& m : samples->metrics)
@@ -51,9 +53,10 @@ CampaignRunner::undecided(const std::vector<const ScenarioLayout*>& stage) {
                 }
             continue;
         }
-        if (l->baseline)
+        if (l->baseline || !runsAtStageFill(*l))
             continue;
-        auto cmp = compareStoredLayouts(store_, base, l->name, policy, result_.campaignId);
+        auto cmp = compareStoredLayouts(store_, base, l->name, policy, result_.campaignId, {},
+                                        fillPermille(stageFill_));
         if (!cmp) {
             if (cmp.error().kind == ErrorKind::BadInput)
                 continue; // nothing measured on both yet (failed runs): more runs will not help

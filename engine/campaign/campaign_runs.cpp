@@ -108,6 +108,9 @@ Run startingRun(std::int64_t campaignId, const BuiltLayout& built, const Scenari
     run.iteration = iteration;
     run.caveats = built.caveats;
     run.notes = built.notes;
+    run.fillLevel = built.fillLevel;
+    if (built.fillLevel)
+        run.fillBytes = built.fillBytes;
     return run;
 }
 
@@ -338,28 +341,35 @@ Expected<void> CampaignRunner::runOne(const BuiltLayout& built, const Probe* pro
 Expected<void> CampaignRunner::failLayoutRuns(const ScenarioLayout& layout, std::int64_t layoutId,
                                               const std::string& reason, bool bracketPass) {
     result_.problems.push_back(reason);
-    for (const auto& planned : schedule_.runs) {
-        if (planned.layout != layout.name || planned.bracket != bracketPass ||
-            settled_.count({layout.name, planned.workload, planned.iteration}))
-            continue;
-        Run run;
-        run.campaignId = result_.campaignId;
-        run.workload = planned.workload;
-        run.probe = "drill";
-        for (const auto& w : scenario_.workloads)
-            if (w.name == planned.workload)
-                run.probe = w.probe;
-        run.iteration = planned.iteration;
-        run.status = RunStatus::Failed;
-        run.reason = "layout not built: " + reason;
-        run.startedAt = run.finishedAt = store_.now();
-        if (auto r = store_.insertRun(layoutId, run); !r)
-            return fail(r.error());
-        settled_.insert({layout.name, planned.workload, planned.iteration});
-        ++done_;
-        ++result_.runs;
-        ++result_.failedRuns;
-    }
+    std::vector<std::optional<double>> levels(scenario_.fillLevels(layout).begin(),
+                                              scenario_.fillLevels(layout).end());
+    if (levels.empty())
+        levels.emplace_back();
+    for (const auto& planned : schedule_.runs)
+        for (const auto& level : levels) {
+            const RunKey key = keyAt(layout.name, planned.workload, planned.iteration, level);
+            if (planned.layout != layout.name || planned.bracket != bracketPass ||
+                settled_.count(key))
+                continue;
+            Run run;
+            run.campaignId = result_.campaignId;
+            run.workload = planned.workload;
+            run.probe = "drill";
+            for (const auto& w : scenario_.workloads)
+                if (w.name == planned.workload)
+                    run.probe = w.probe;
+            run.iteration = planned.iteration;
+            run.fillLevel = level;
+            run.status = RunStatus::Failed;
+            run.reason = "layout not built: " + reason;
+            run.startedAt = run.finishedAt = store_.now();
+            if (auto r = store_.insertRun(layoutId, run); !r)
+                return fail(r.error());
+            settled_.insert(key);
+            ++done_;
+            ++result_.runs;
+            ++result_.failedRuns;
+        }
     return {};
 }
 
@@ -368,11 +378,12 @@ Expected<void> CampaignRunner::runIteration(BuiltLayout& built, const Round& rou
     for (const auto& w : scenario_.workloads) {
         if (cancelled())
             break;
-        if (!round.includes(w.name) || settled_.count({built.layout->name, w.name, iteration}))
+        const RunKey key = keyAt(built.layout->name, w.name, iteration, stageFill_);
+        if (!round.includes(w.name) || settled_.count(key) || !runsAtStageFill(*built.layout))
             continue;
         if (auto r = runOne(built, probes_.find(w.probe), w, iteration); !r)
             return r;
-        settled_.insert({built.layout->name, w.name, iteration});
+        settled_.insert(key);
     }
     return {};
 }
@@ -380,8 +391,12 @@ Expected<void> CampaignRunner::runIteration(BuiltLayout& built, const Round& rou
 // The drills change the layout, so they come after every workload, once each, in order.
 Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
     const ScenarioLayout& layout = *built.layout;
+    // With fill levels, on the layout as the last level left it, and stored at that level.
+    const RunKey key0 = keyAt(layout.name, "", 0, lastFillLevel(layout));
     for (const auto& d : scenario_.drills) {
-        if (d.layout != layout.name || cancelled() || settled_.count({layout.name, d.name(), 0}))
+        RunKey key = key0;
+        key.workload = d.name();
+        if (d.layout != layout.name || cancelled() || settled_.count(key))
             continue;
         ScenarioWorkload w;
         w.name = d.name();
@@ -393,7 +408,7 @@ Expected<void> CampaignRunner::runDrills(BuiltLayout& built) {
         drillOutput_.clear();
         if (auto r = runOne(built, probe->get(), w, 0); !r)
             return r;
-        settled_.insert({layout.name, d.name(), 0});
+        settled_.insert(key);
         LB_TRY_VOID(storeLoadPhases(built, d));
     }
     return {};

@@ -236,6 +236,8 @@ struct Comparison {
     std::optional<Drift> drift;
     // Every run of both sides was imported (no campaign): more of them are imported, not run.
     bool imported = false;
+    // The fill level both sides were measured at (a share of the usable space); none: as built.
+    std::optional<double> fillLevel;
 };
 
 // Samples of one metric for one layout: one value per run (iteration), with when each run

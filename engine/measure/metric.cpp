@@ -162,6 +162,23 @@ std::optional<Unit> unitFromName(std::string_view name) {
     return std::nullopt;
 }
 
+// fill.<stat>: what the ageing before a fill level wrote and what the pool said of itself after
+// it (engine/build/fill.h); shown beside the level's runs, never deciding.
+std::optional<MetricInfo> describeFillMetric(std::string_view rest, std::string_view name) {
+    if (rest == "seconds")
+        return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
+    if (rest == "write_rate")
+        return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, false};
+    if (rest == "level" || rest == "pool_capacity" || rest == "pool_fragmentation")
+        return MetricInfo{std::string(name), Unit::Percent, Better::Lower, false};
+    if (rest == "free_extent_avg_bytes")
+        return MetricInfo{std::string(name), Unit::Count, Better::Higher, false};
+    if (rest == "written_bytes" || rest == "level_written_bytes" || rest == "deleted_bytes" ||
+        rest == "rewritten_bytes" || rest == "files" || rest == "free_extents")
+        return MetricInfo{std::string(name), Unit::Count, Better::Lower, false};
+    return std::nullopt;
+}
+
 std::optional<MetricInfo> describeMetric(std::string_view name) {
     const auto dot = name.find('.');
     if (dot == std::string_view::npos)
@@ -172,6 +189,8 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         return describeBonnie(rest, name);
     if (family == "fio" || family == "iscsi" || family == "nfs")
         return describeJobMetric(rest, name);
+    if (family == "fill")
+        return describeFillMetric(rest, name);
     if (family == "drill") {
         // drill.<action>.<stat>: each layout has its own drills, so they are shown, never part
         // of the verdict between two layouts.
@@ -249,8 +268,8 @@ bool readsData(std::string_view name) {
 }
 
 bool knownMetricFamily(std::string_view family) {
-    static constexpr std::array<std::string_view, 9> families{
-        "bonnie", "fio", "iscsi", "nfs", "xz", "randfile", "drill", "iozone", "dd"};
+    static constexpr std::array<std::string_view, 10> families{
+        "bonnie", "fio", "iscsi", "nfs", "xz", "randfile", "drill", "iozone", "dd", "fill"};
     return std::find(families.begin(), families.end(), family) != families.end();
 }
 

@@ -105,6 +105,11 @@ struct Run {
     // Imported runs: contentHash() of the output they were read from, so the same data is
     // recognised when it is imported again. Empty for runs layoutbench made itself.
     std::string contentHash;
+    // The fill level it was measured at (a share of the layout's usable space, to a thousandth)
+    // and the bytes the ageing wrote on the layout to reach it (engine/build/fill.h); none: as
+    // built.
+    std::optional<double> fillLevel;
+    std::optional<std::uint64_t> fillBytes;
     std::vector<Metric> metrics;
     std::vector<Series> series; // stored with the metrics, when the run ends ok
 };

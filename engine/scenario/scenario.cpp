@@ -230,6 +230,10 @@ Expected<void> parseTopLevel(const toml::table& root, const std::string& baseDir
                                    "users' data keeps once compressed)"));
         s.dataCompressibility = data;
     }
+    LB_TRY(fill, getFillLevels(root, "", rep));
+    s.fill = fill.value_or(std::vector<double>{});
+    LB_TRY(seed, getInt(root, topKey("fill_seed"), "", rep));
+    s.fillSeed = seed;
     LB_TRY(workDir, getString(root, topKey("work_dir").name.c_str(), "", rep, false,
                               "/var/tmp/layoutbench/" + name));
     if (workDir.empty())

@@ -221,6 +221,9 @@ struct ScenarioLayout {
     // precondition = "snia" and precondition_size on the layout: for each workload that can.
     bool precondition = false;
     std::optional<std::uint64_t> preconditionBytes;
+    // fill = [0.0, 0.5, 0.8] on the layout: the fill levels its workloads run at, in place of
+    // the scenario's (engine/build/fill.h); none: the scenario's.
+    std::optional<std::vector<double>> fill;
     // md arrays: the layout's own (md-*), or the one its disks are first assembled into (inner,
     // for a ZFS pool on md and for a guest's disk).
     std::optional<LayoutKind> inner; // zfs-stripe and guest: build on this md array
@@ -325,6 +328,11 @@ struct Scenario {
     // data_compressibility = 0.5: the workloads write data that compresses like the users' own
     // (to half its size), so a compressing layout is compared with others on it (compressionNotes).
     std::optional<double> dataCompressibility;
+    // fill = [0.0, 0.5, 0.8]: every layout's workloads run at each of these shares of its usable
+    // space, filled and aged lowest first (engine/build/fill.h); empty: as built, no fill level
+    // stored. fill_seed fixes the ageing's file sizes, deletions and rewrites.
+    std::vector<double> fill;
+    std::int64_t fillSeed = 1;
     Thresholds thresholds;
     std::vector<std::string> decide; // [decide] metrics: globs; empty: the default set
     ScenarioHost host;
@@ -337,6 +345,10 @@ struct Scenario {
     const ScenarioLayout& baseline() const; // exactly one is marked
     bool adaptive() const { return maxIterations.has_value(); }
     ComparePolicy policy() const;
+    // The fill levels a layout's workloads run at, ascending: its own, else the scenario's.
+    const std::vector<double>& fillLevels(const ScenarioLayout& layout) const {
+        return layout.fill ? *layout.fill : fill;
+    }
     const ScenarioDisk* disk(std::string_view diskName) const;
     const ScenarioClient* client(std::string_view clientName) const;
     // The disks a layout builds on (data and auxiliary vdevs) and the spares its drills add: all

@@ -216,6 +216,15 @@ Expected<void> checkScenario(const Scenario& s, const toml::table& root, const R
     LB_TRY_VOID(checkDisks(s, rep));
     LB_TRY_VOID(checkLayouts(s, root, rep));
     LB_TRY_VOID(checkWorkloads(s, root, rep));
+    // The scenario's fill levels reach every layout without its own, and a directory is not
+    // layoutbench's to fill.
+    const bool filling = std::any_of(s.fill.begin(), s.fill.end(), [](double f) { return f > 0; });
+    for (const auto& l : s.layouts)
+        if (filling && l.kind == LayoutKind::Dir && !l.fill)
+            return badInput(rep.at(root, "fill", "fill",
+                                   "dir layout '" + l.name +
+                                       "' is not filled (layoutbench does not fill a directory "
+                                       "it did not make): give it fill = [] or fill = [0.0]"));
     return checkDrills(s, rep);
 }
 

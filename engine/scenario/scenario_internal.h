@@ -84,6 +84,10 @@ Expected<void> rejectUnknown(const toml::table& table, ScenarioTable keys, const
 // precondition_size: at least one 128 KiB block of fio's sequential writes; none when absent.
 Expected<std::optional<std::uint64_t>>
 getPreconditionSize(const toml::table& t, const std::string& where, const Reporter& rep);
+// fill = [0.0, 0.5, 0.8] (scenario_fill.cpp): shares of the usable space in [0, 0.95], each
+// once, ascending; numbers, or strings as a form writes them ("0.5", "50%"). None when absent.
+Expected<std::optional<std::vector<double>>>
+getFillLevels(const toml::table& t, const std::string& where, const Reporter& rep);
 // A list of strings (a single string counts as a list of one).
 Expected<std::vector<std::string>> getStringList(const toml::table& t, const char* key,
                                                  const std::string& where, const Reporter& rep,

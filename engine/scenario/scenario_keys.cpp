@@ -89,6 +89,18 @@ const std::vector<OptionSpec> topKeys{
      .help = "How much the users' own data compresses (0.5: to half), when the workloads write "
              "data like it: a compressing layout is then compared with others on it; unset, "
              "not on compressible data"},
+    {.name = "fill",
+     .label = "Fill levels",
+     .type = T::List,
+     .help = "Shares of each layout's usable space its workloads run at, filled and aged lowest "
+             "first, e.g. 0.0, 0.5, 0.8 (at most 0.95); unset: as built"},
+    {.name = "fill_seed",
+     .label = "Fill seed",
+     .type = T::Int,
+     .help = "Fixes the ageing's file sizes, deletions and rewrites, so a campaign repeats",
+     .min = 0,
+     .max = 2147483647,
+     .defaultValue = "1"},
 };
 
 const std::vector<OptionSpec> hostKeys{

@@ -244,6 +244,12 @@ const std::vector<LayoutKey> layoutTable{
       .help = "What to write, twice; default 90 % of the space free (a dir layout needs it)",
       .min = 128 * 1024},
      anyKind},
+    {{.name = "fill",
+      .label = "Fill levels",
+      .type = T::List,
+      .help = "This layout's fill levels in place of the scenario's, e.g. 0.0, 0.8; [] for none",
+      .defaultValue = ""},
+     anyKind},
 };
 
 } // namespace

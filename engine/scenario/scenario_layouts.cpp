@@ -447,6 +447,13 @@ Expected<void> parsePrecondition(const toml::table& t, const std::string& where,
         return badInput(rep.at(t, "precondition", where + "precondition",
                                "a dir layout is preconditioned only with a precondition_size: "
                                "layoutbench does not fill a directory it did not make"));
+    LB_TRY(fill, getFillLevels(t, where, rep));
+    l.fill = std::move(fill);
+    if (l.kind == LayoutKind::Dir && l.fill &&
+        std::any_of(l.fill->begin(), l.fill->end(), [](double f) { return f > 0; }))
+        return badInput(rep.at(t, "fill", where + "fill",
+                               "a dir layout is not filled: layoutbench does not fill a "
+                               "directory it did not make"));
     return {};
 }
 

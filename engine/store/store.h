@@ -87,7 +87,9 @@ struct RunSummary {
     std::string startedAt;
     double wallSeconds = 0;
     std::int64_t metrics = 0;
-    std::string host; // the machine it ran on; empty when the store does not know
+    std::string host;                // the machine it ran on; empty when the store does not know
+    std::optional<double> fillLevel; // the fill level it ran at; none: as built
+    std::optional<std::uint64_t> fillBytes; // what the ageing wrote to reach it
 };
 
 // A run as stored, for reports and for looking at what a campaign did. Raw output only when asked
@@ -113,8 +115,10 @@ struct StoredRun {
     std::vector<MetricNote> notes;
     std::string source;
     RunOrigin origin;
-    std::int64_t metrics = 0; // how many
-    std::string host;         // the machine it ran on; empty when the store does not know
+    std::int64_t metrics = 0;        // how many
+    std::string host;                // the machine it ran on; empty when the store does not know
+    std::optional<double> fillLevel; // the fill level it ran at; none: as built
+    std::optional<std::uint64_t> fillBytes; // what the ageing wrote to reach it
 };
 
 struct RunQuery {
@@ -123,11 +127,25 @@ struct RunQuery {
     Output output = Output::None; // FailedStderr: stderr of the runs that did not end ok
 };
 
+// A fill level (a share of the usable space) as the store keeps it, in thousandths, and back.
+inline std::optional<int> fillPermille(std::optional<double> level) {
+    if (!level)
+        return std::nullopt;
+    return static_cast<int>(*level * 1000.0 + 0.5);
+}
+inline double fillLevelOf(int permille) {
+    return permille / 1000.0;
+}
+// The level of runs measured as built, where levels are picked and listed.
+inline constexpr int asBuiltPermille = -1;
+
 // A run's place in a campaign: what is done and what is missing is counted in these.
 struct RunSlot {
     std::string layout;
     std::string workload;
     int iteration = 0;
+    // The fill level it runs at, in thousandths of the usable space; none: as built.
+    std::optional<int> fillPermille;
     auto operator<=>(const RunSlot&) const = default;
 };
 
@@ -240,7 +258,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 17;
+    static constexpr int latestSchemaVersion = 18;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);
@@ -353,10 +371,18 @@ public:
     metricSamples(const std::string& layout, std::optional<std::int64_t> campaignId = std::nullopt);
     // The same with the notes of those runs and the workloads that failed: what a comparison
     // needs of one side.
-    // `host`: only the runs measured on that machine.
+    // `host`: only the runs measured on that machine. `fillPermille`: only the runs measured at
+    // that fill level (asBuiltPermille: those measured as built); none: every run.
     Expected<LayoutSamples> layoutSamples(const std::string& layout,
                                           std::optional<std::int64_t> campaignId = std::nullopt,
-                                          const std::optional<std::string>& host = std::nullopt);
+                                          const std::optional<std::string>& host = std::nullopt,
+                                          std::optional<int> fillPermille = std::nullopt);
+    // The fill levels a layout's settled runs were measured at, in thousandths, ascending, with
+    // asBuiltPermille for runs measured as built (store_fill.cpp); only the campaign's runs when
+    // one is given.
+    Expected<std::vector<int>>
+    layoutFillLevels(const std::string& layout,
+                     std::optional<std::int64_t> campaignId = std::nullopt);
     // The machines a layout's settled runs (ok or failed) were measured on, sorted; only the
     // campaign's runs when one is given. Runs of no known host are not counted.
     Expected<std::vector<std::string>>
@@ -466,13 +492,47 @@ Expected<std::optional<std::string>> comparedHost(Store& store, std::string_view
 // naming the field host, or baseline_host/candidate_host when the sides were given apart, and
 // the hosts) unless `hosts` picks one, and then that side is that host's runs (refused the same
 // way when a layout has none there).
+// Runs at different fill levels are never mixed either (comparedFillLevel): both sides are the
+// runs at one level, `fill`'s, else the one level both hold.
 struct ComparedSamples {
     LayoutSamples baseline, candidate;
+    std::optional<int> fillPermille; // the level compared; none: every run was as built
 };
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
                                               std::optional<std::int64_t> campaignId = std::nullopt,
-                                              const HostChoice& hosts = {});
+                                              const HostChoice& hosts = {},
+                                              std::optional<int> fill = std::nullopt);
+
+// The fill level a comparison takes both sides' runs at (store_fill.cpp): the rule every
+// comparison keeps, a candidate at 80 % against the baseline at 80 %, never levels mixed.
+// `pick` (thousandths, asBuiltPermille for runs measured as built): that level, refused (bad
+// input naming the field fill and the levels it has) when a side has no runs there. None: the
+// one level both sides hold; refused when a side holds several or the sides hold different ones.
+// None back when neither side holds a run measured at a fill level.
+Expected<std::optional<int>> comparedFillLevel(Store& store, const std::string& baseline,
+                                               const std::string& candidate,
+                                               std::optional<std::int64_t> campaignId,
+                                               std::optional<int> pick);
+
+// A candidate against the baseline at every fill level both hold, like with like, lowest first
+// (store_fill.cpp); the levels only one side holds named, and the sentence that says where the
+// candidate's verdict changes (fillVerdictSummary), made here once for every output.
+struct FillLevelComparison {
+    int permille = 0;
+    Comparison comparison;
+};
+struct FillCurve {
+    std::string baseline, candidate;
+    std::vector<FillLevelComparison> levels;
+    std::vector<int> onlyBaseline, onlyCandidate; // levels not compared
+    std::string summary;
+};
+Expected<FillCurve> compareAtFillLevels(Store& store, const std::string& baseline,
+                                        const std::string& candidate,
+                                        const std::optional<ComparePolicy>& policy,
+                                        std::optional<std::int64_t> campaignId = std::nullopt,
+                                        const HostChoice& hosts = {});
 
 // The rule stored with the candidate's campaign (`campaignId`, else the newest it ran in): its
 // scenario's thresholds and [decide]; the defaults when it has none (imported results).
@@ -488,7 +548,8 @@ Expected<Comparison> compareStoredLayouts(Store& store, const std::string& basel
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId = std::nullopt,
-                                          const HostChoice& hosts = {});
+                                          const HostChoice& hosts = {},
+                                          std::optional<int> fill = std::nullopt);
 
 // The same for samples loaded already (layoutSamples, with the same campaign): a front end that
 // shows every layout loads each once.

@@ -307,14 +307,14 @@ Expected<void> mergeRuns(sql::Database& db, const MergeRequest& request, MergeSu
             "exit_code, stdout, stderr, tool_version, started_at, finished_at, wall_seconds, "
             "status, "
             "reason, caveats_id, source, notes_id, origin, content_hash, uid, source_line, "
-            "host_id) SELECT "
+            "host_id, fill_permille, fill_bytes) SELECT "
             "mc.id, ml.id, r.workload, r.probe, r.iteration, r.argv, r.exit_code, r.stdout, "
             "r.stderr, "
             "r.tool_version, r.started_at, r.finished_at, r.wall_seconds, r.status, r.reason, " +
                 textHere("caveats_id") + ", r.source, " + textHere("notes_id") +
                 ", r.origin, r.content_hash, r.uid, r.source_line, (SELECT h.id FROM other.host oh "
-                "JOIN main.host h ON h.name = oh.name WHERE oh.id = r.host_id) "
-                "FROM other.run r "
+                "JOIN main.host h ON h.name = oh.name WHERE oh.id = r.host_id), "
+                "r.fill_permille, r.fill_bytes FROM other.run r "
                 "JOIN other.layout ol ON ol.id = r.layout_id JOIN main.layout ml ON ml.name = ?1 "
                 "|| "
                 "ol.name LEFT JOIN other.campaign oc ON oc.id = r.campaign_id "

@@ -13,6 +13,15 @@ namespace lb {
 
 namespace {
 
+// A run's fill level and the bytes the ageing wrote before it, as parameters 24 and 25.
+void bindFill(sql::Statement& ins, const Run& run) {
+    ins.bind(24, fillPermille(run.fillLevel));
+    if (run.fillBytes)
+        ins.bind(25, static_cast<std::int64_t>(*run.fillBytes));
+    else
+        ins.bindNull(25);
+}
+
 // A run's uid: 32 hex digits like the ones schema 7 gave earlier runs, but the first 12 are the
 // time in milliseconds and the other 20 random (80 bits), as UUIDv7 does: new runs go to the end
 // of the uid index instead of anywhere in it. At millions of runs an index taking keys in random
@@ -124,11 +133,12 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
     LB_TRY(ins, statement("INSERT INTO run(campaign_id, layout_id, workload, probe, iteration, "
                           "argv, exit_code, stdout, stderr, tool_version, started_at, finished_at, "
                           "wall_seconds, status, reason, caveats_id, source, notes_id, origin, "
-                          "content_hash, source_line, uid, host_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                          "content_hash, source_line, uid, host_id, fill_permille, fill_bytes) "
+                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
                           "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
                           "?22, COALESCE(?23, (SELECT host_id "
                           "FROM campaign WHERE id = ?1), (SELECT host_id FROM layout WHERE id = "
-                          "?2)))"));
+                          "?2)), ?24, ?25)"));
     ins->bind(1, run.campaignId ? std::optional<std::int64_t>(run.campaignId) : std::nullopt)
         .bind(2, layoutId)
         .bindUncopied(3, run.workload)
@@ -151,6 +161,7 @@ Expected<std::int64_t> Store::insertRunRow(std::int64_t layoutId, const Run& run
         .bind(21, run.sourceLine > 0 ? std::optional<std::int64_t>(run.sourceLine) : std::nullopt)
         .bindUncopied(22, uid)
         .bind(23, host);
+    bindFill(*ins, run);
     bindOutput(*ins, 8, run.stdoutText, packed);
     LB_TRY_VOID(ins->run());
     const std::int64_t runId = db_.lastInsertId();
@@ -267,12 +278,17 @@ Expected<std::size_t> Store::abortInterruptedRuns(std::int64_t campaignId,
 }
 
 Expected<std::vector<RunSlot>> Store::settledRuns(std::int64_t campaignId) {
-    LB_TRY(q, statement("SELECT l.name, r.workload, r.iteration FROM run r JOIN layout l ON l.id "
-                        "= r.layout_id WHERE r.campaign_id = ?1 AND r.status IN ('ok', 'failed')"));
+    LB_TRY(q, statement("SELECT l.name, r.workload, r.iteration, r.fill_permille FROM run r JOIN "
+                        "layout l ON l.id = r.layout_id WHERE r.campaign_id = ?1 AND r.status IN "
+                        "('ok', 'failed')"));
     q->bind(1, campaignId);
     std::vector<RunSlot> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
-        out.push_back({row.columnText(0), row.columnText(1), static_cast<int>(row.columnInt(2))});
+        std::optional<int> fill;
+        if (!row.columnIsNull(3))
+            fill = static_cast<int>(row.columnInt(3));
+        out.push_back(
+            {row.columnText(0), row.columnText(1), static_cast<int>(row.columnInt(2)), fill});
     }));
     return out;
 }
@@ -323,6 +339,14 @@ void readRunHead(sql::Statement& row, StoredRunLike& r,
     r.reason = row.columnText(7);
 }
 
+// A run's fill level and the bytes written to reach it, from columns `at` and `at` + 1.
+template <typename Record> void readFill(sql::Statement& row, int at, Record& r) {
+    if (!row.columnIsNull(at))
+        r.fillLevel = fillLevelOf(static_cast<int>(row.columnInt(at)));
+    if (!row.columnIsNull(at + 1))
+        r.fillBytes = static_cast<std::uint64_t>(row.columnInt(at + 1));
+}
+
 } // namespace
 
 Expected<std::vector<RunSummary>> Store::runs() {
@@ -345,8 +369,9 @@ Expected<std::vector<RunSummary>> Store::runs() {
     // The metric count comes from the packed samples' length: no metric row is read.
     LB_TRY(q, statement("SELECT r.id, COALESCE(r.campaign_id, 0), r.layout_id, r.workload, "
                         "r.probe, r.iteration, r.status, r.reason, COALESCE(r.started_at, ''), "
-                        "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0), r.host_id "
-                        "FROM run r LEFT JOIN run_sample s ON s.run_id = r.id ORDER BY r.id"));
+                        "COALESCE(r.wall_seconds, 0), COALESCE(length(s.data), 0), r.host_id, "
+                        "r.fill_permille, r.fill_bytes FROM run r LEFT JOIN run_sample s ON "
+                        "s.run_id = r.id ORDER BY r.id"));
     std::vector<RunSummary> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {
         const auto layout = layoutNames.find(row.columnInt(2));
@@ -360,6 +385,7 @@ Expected<std::vector<RunSummary>> Store::runs() {
         if (!row.columnIsNull(11))
             if (const auto host = hostNames.find(row.columnInt(11)); host != hostNames.end())
                 s.host = host->second;
+        readFill(row, 12, s);
         out.push_back(std::move(s));
     }));
     return out;
@@ -374,7 +400,8 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
                      "COALESCE(r.started_at, ''), COALESCE(r.finished_at, ''), "
                      "COALESCE(r.wall_seconds, 0), COALESCE(c.text, '[]'), COALESCE(n.text, '[]'), "
                      "COALESCE(r.source, ''), r.origin, COALESCE(length(s.data), 0), "
-                     "COALESCE(h.name, '') FROM run r JOIN layout l ON l.id = r.layout_id "
+                     "COALESCE(h.name, ''), r.fill_permille, r.fill_bytes FROM run r JOIN layout l "
+                     "ON l.id = r.layout_id "
                      "LEFT JOIN run_sample s ON s.run_id = r.id "
                      "LEFT JOIN host h ON h.id = r.host_id "
                      "LEFT JOIN run_text c ON c.id = r.caveats_id "
@@ -409,6 +436,7 @@ Expected<std::vector<StoredRun>> Store::storedRuns(const RunQuery& query) {
         r.origin = store::originFromJson(row.columnText(19));
         r.metrics = row.columnInt(20) / static_cast<std::int64_t>(store::sampleBytes);
         r.host = row.columnText(21);
+        readFill(row, 22, r);
         out.push_back(std::move(r));
     }));
     LB_TRY_VOID(unpacked);

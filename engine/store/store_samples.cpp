@@ -219,7 +219,8 @@ void addFailure(std::map<std::string, FailedWorkload, std::less<>>& byWorkload, 
 
 Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                                              std::optional<std::int64_t> campaignId,
-                                             const std::optional<std::string>& host) {
+                                             const std::optional<std::string>& host,
+                                             std::optional<int> fillPermille) {
     // One pass over the layout's successful runs, in run order (the index (layout_id, status)
     // gives them so: no sort). Reading the runs once rather than once a question (samples
     // counted, samples read, notes, workloads) took a layout of 25,000 runs from 120 to 45 ms.
@@ -232,8 +233,9 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                   "LEFT JOIN run_sample s ON s.run_id = r.id "
                   "WHERE r.layout_id = (SELECT id FROM layout WHERE name = ?1) "
                   "AND r.status = 'ok' AND (?2 IS NULL OR r.campaign_id = ?2) AND (?3 IS NULL "
-                  "OR r.host_id = (SELECT id FROM host WHERE name = ?3)) ORDER BY r.id"));
-    q->bind(1, layout).bind(2, campaignId).bind(3, host);
+                  "OR r.host_id = (SELECT id FROM host WHERE name = ?3)) AND (?4 IS NULL OR "
+                  "COALESCE(r.fill_permille, -1) = ?4) ORDER BY r.id"));
+    q->bind(1, layout).bind(2, campaignId).bind(3, host).bind(4, fillPermille);
     OkRunsRead read;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { read.add(row); }));
     LayoutSamples out;
@@ -265,9 +267,9 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
     LB_TRY(failed, statement("SELECT workload, reason FROM run "
                              "WHERE layout_id = (SELECT id FROM layout WHERE name = ?1) AND "
                              "status = 'failed' AND (?2 IS NULL OR campaign_id = ?2) AND (?3 IS "
-                             "NULL OR host_id = (SELECT id FROM host WHERE name = ?3)) ORDER BY "
-                             "id"));
-    failed->bind(1, layout).bind(2, campaignId).bind(3, host);
+                             "NULL OR host_id = (SELECT id FROM host WHERE name = ?3)) AND (?4 "
+                             "IS NULL OR COALESCE(fill_permille, -1) = ?4) ORDER BY id"));
+    failed->bind(1, layout).bind(2, campaignId).bind(3, host).bind(4, fillPermille);
     std::map<std::string, FailedWorkload, std::less<>> byWorkload;
     LB_TRY_VOID(
         failed->forEachRow([&](sql::Statement& row) { addFailure(byWorkload, row, read); }));
@@ -345,7 +347,7 @@ Expected<std::optional<std::string>> comparedHost(Store& store, std::string_view
 Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& baseline,
                                               const std::string& candidate,
                                               std::optional<std::int64_t> campaignId,
-                                              const HostChoice& hosts) {
+                                              const HostChoice& hosts, std::optional<int> fill) {
     // One choice for both sides is the field host; sides chosen apart name their own.
     const bool apart = hosts.baseline != hosts.candidate;
     struct Side {
@@ -363,9 +365,11 @@ Expected<ComparedSamples> loadComparedSamples(Store& store, const std::string& b
                                  apart ? side.field : "host"));
     }
     ComparedSamples out;
-    LB_TRY(b, store.layoutSamples(baseline, campaignId, hosts.baseline));
+    LB_TRY(level, comparedFillLevel(store, baseline, candidate, campaignId, fill));
+    out.fillPermille = level;
+    LB_TRY(b, store.layoutSamples(baseline, campaignId, hosts.baseline, level));
     out.baseline = std::move(b);
-    LB_TRY(c, store.layoutSamples(candidate, campaignId, hosts.candidate));
+    LB_TRY(c, store.layoutSamples(candidate, campaignId, hosts.candidate, level));
     out.candidate = std::move(c);
     return out;
 }
@@ -387,10 +391,13 @@ Expected<Comparison> compareStoredLayouts(Store& store, const std::string& basel
                                           const std::string& candidate,
                                           const std::optional<ComparePolicy>& policy,
                                           std::optional<std::int64_t> campaignId,
-                                          const HostChoice& hosts) {
-    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId, hosts));
-    return compareLoadedLayouts(store, baseline, loaded.baseline, candidate, loaded.candidate,
-                                policy, campaignId);
+                                          const HostChoice& hosts, std::optional<int> fill) {
+    LB_TRY(loaded, loadComparedSamples(store, baseline, candidate, campaignId, hosts, fill));
+    LB_TRY(cmp, compareLoadedLayouts(store, baseline, loaded.baseline, candidate, loaded.candidate,
+                                     policy, campaignId));
+    if (loaded.fillPermille && *loaded.fillPermille != asBuiltPermille)
+        cmp.fillLevel = fillLevelOf(*loaded.fillPermille);
+    return cmp;
 }
 
 Expected<Comparison> compareLoadedLayouts(Store& store, const std::string& baseline,

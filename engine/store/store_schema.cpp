@@ -293,6 +293,14 @@ UPDATE run SET host_id = COALESCE((SELECT c.host_id FROM campaign c WHERE c.id =
     {R"sql(
 CREATE INDEX run_layout_host ON run(layout_id, host_id, status, campaign_id);
 )sql"},
+    // 17 -> 18: the fill level a run was measured at (issue 44), in thousandths of the layout's
+    // usable space, so a comparison pairs a candidate at 80 % with the baseline at 80 % and never
+    // mixes levels; and the bytes the ageing wrote to reach it, which the drive-wear projection
+    // must not count silently. NULL: measured as built (every run before this schema).
+    {R"sql(
+ALTER TABLE run ADD COLUMN fill_permille INTEGER;
+ALTER TABLE run ADD COLUMN fill_bytes INTEGER;
+)sql"},
 };
 
 // After the SQL of 5 -> 6: the content hash of every imported run (one with a source and no

@@ -172,6 +172,13 @@ Expected<DryRunLayout> dryRunLayout(const Scenario& scenario, const ProbeRegistr
         LB_TRY(drill, planDrill(scenario, layout, d, plan.workdir));
         out.drills.emplace_back(&d, std::move(drill));
     }
+    out.fillLevels = scenario.fillLevels(layout);
+    if (!out.fillLevels.empty())
+        if (const auto in =
+                capacityInputFromSpec(layoutSpecJson(scenario, layout, host.deviceBytes),
+                                      std::string(layoutKindName(layout.kind))))
+            if (const auto cap = computeCapacity(*in))
+                out.usableBytes = cap->usableBytes;
     return out;
 }
 

@@ -112,6 +112,10 @@ struct DryRunLayout {
     std::optional<std::string> precondition;
     // Its drills, in order, after the workloads: each one's steps with their undos (planDrill).
     std::vector<std::pair<const ScenarioDrill*, LayoutPlan>> drills;
+    // Its fill levels, lowest first, and its usable bytes as the capacity model gives them (0:
+    // not known until built), from which `plan` says what the ageing writes (describeFill).
+    std::vector<double> fillLevels;
+    std::uint64_t usableBytes = 0;
 };
 
 struct DryRun {

@@ -132,10 +132,10 @@ _layoutbench() {
                            --explain" ;;
         import) options="--layout --host --kind --allow-duplicate" ;;
         compare) options="--baseline --candidate --host --baseline-host --candidate-host --viable
-                          --not-viable --decide --fail-on" ;;
+                          --not-viable --decide --fail-on --fill" ;;
         list) options="--catalog" ;;
-        plan) options="" ;;
-        run) options="--layout --resume --yes-destroy --fail-on" ;;
+        plan) options="--fill-max" ;;
+        run) options="--layout --resume --yes-destroy --fail-on --fill-max" ;;
         cleanup) options="--campaign" ;;
         merge) options="--prefix --host" ;;
         fleet)

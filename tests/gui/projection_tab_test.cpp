@@ -702,6 +702,34 @@ private slots:
         }
     }
 
+    // Issue 44: a layout's measured fill levels on its projection, the month each is reached
+    // and the figure measured there, as the engine says it (tieFillLevels); nothing for a layout
+    // not measured filled.
+    void projectionTabTiesMeasuredFillLevels() {
+        auto w = openWindow(dir_.filePath(QStringLiteral("fill.db")));
+        ProjectionTab* tab = w->projectionTab();
+        QCOMPARE(tab->layoutBox()->currentText(), QStringLiteral("raidz1"));
+        QVERIFY(tab->recompute());
+        QVERIFY(tab->fillLabel()->text().isEmpty());
+        lb::FillMeasured measured;
+        measured.layout = "raidz1";
+        measured.lowest = 0.0;
+        measured.above = {{0.5, "fio.rand-write-4k-qd32.write.iops", 1.9}};
+        tab->setFillLevels({{"raidz1", measured}});
+        QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
+        const lb::FillProjection expected = lb::tieFillLevels(measured, *tab->projection());
+        const QString text = tab->fillLabel()->text();
+        QVERIFY2(text.contains(QString::fromStdString(expected.today)), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(expected.milestones.front().text)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("takes 1.90× the time it takes at 0 %")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(expected.beyond)), qPrintable(text));
+        tab->setFillLevels({});
+        QVERIFY(tab->recompute());
+        QVERIFY(tab->fillLabel()->text().isEmpty());
+    }
+
     // Bad input in a new layout is said as the engine says it, the field named by its label (the
     // command line names its flag), and the chart is cleared.
     void projectionTabSaysWhatIsWrongWithANewLayout() {

@@ -31,6 +31,9 @@ bool acceptsRunStatus(Store& store, const std::string& status);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
+// Takes the database back to schema 17: runs store no fill level (run.fill_permille and
+// run.fill_bytes dropped).
+void downgradeToSchema17(Store& store);
 // Takes the database back to schema 16: no index of runs by layout and host.
 void downgradeToSchema16(Store& store);
 // Takes the database back to schema 15: runs name no host of their own (run.host_id dropped).

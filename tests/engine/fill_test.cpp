@@ -1,0 +1,335 @@
+// Fill levels (issue 44): the scenario's fill key, read with file, line and field of a mistake;
+// the ageing's report read into fill.* metrics; runs storing their level and the bytes the
+// ageing wrote; comparisons that pair a candidate at a level with the baseline at the same level
+// and never mix levels; the sentence that says where a verdict changes.
+#include "engine/build/fill.h"
+#include "engine/measure/fill_levels.h"
+#include "engine/scenario/scenario.h"
+#include "engine/store/store.h"
+#include "engine/workbench/projection_fill.h"
+#include "probes/registry.h"
+#include "tests/support/raw_sql.h"
+#include "tests/support/scratch_dir.h"
+
+#include <gtest/gtest.h>
+
+using namespace lb;
+
+namespace {
+
+const ProbeRegistry& probes() {
+    static const ProbeRegistry registry = standardProbes();
+    return registry;
+}
+
+std::string scenarioText(const std::string& top, const std::string& layoutExtra = "") {
+    return "name = \"f\"\n" + top +
+           "\n[[disks]]\nname = \"a\"\nfile = \"a.img\"\nsize = \"64MiB\"\n"
+           "[[disks]]\nname = \"b\"\nfile = \"b.img\"\nsize = \"64MiB\"\n"
+           "[[layouts]]\nname = \"m\"\nkind = \"zfs-mirror\"\ndisks = [\"a\", \"b\"]\n"
+           "baseline = true\n" +
+           layoutExtra +
+           "\n[[workloads]]\nprobe = \"fio\"\npreset = \"seq-write-1m\"\nsize = \"8M\"\n";
+}
+
+Expected<Scenario> parse(const std::string& text) {
+    return parseScenario(text, "f.toml", probes());
+}
+
+} // namespace
+
+TEST(FillScenario, LevelsAtTheTopAndOnALayout) {
+    auto s = parse(scenarioText("fill = [0.0, 0.5, \"80%\"]\nfill_seed = 7\n"));
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->fill, (std::vector<double>{0.0, 0.5, 0.8}));
+    EXPECT_EQ(s->fillSeed, 7);
+    EXPECT_EQ(s->fillLevels(s->layouts.front()), (std::vector<double>{0.0, 0.5, 0.8}));
+
+    auto own = parse(scenarioText("fill = [0.0, 0.5]\n", "fill = [0.9]\n"));
+    ASSERT_TRUE(own) << own.error().message;
+    EXPECT_EQ(own->fillLevels(own->layouts.front()), (std::vector<double>{0.9}));
+
+    auto none = parse(scenarioText(""));
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_TRUE(none->fillLevels(none->layouts.front()).empty());
+    EXPECT_EQ(none->fillSeed, 1);
+}
+
+TEST(FillScenario, BadLevelsNameFileLineAndField) {
+    const auto refused = [](const std::string& text) {
+        auto s = parse(text);
+        EXPECT_FALSE(s);
+        return s ? std::string() : s.error().message;
+    };
+    EXPECT_EQ(refused(scenarioText("fill = [0.0, 0.97]\n")),
+              "f.toml:2:14: fill[1]: must be from 0 to 0.95 of the usable space (a full pool "
+              "measures only its refusals)");
+    EXPECT_EQ(refused(scenarioText("fill = [0.5, 0.5]\n")),
+              "f.toml:2:14: fill[1]: levels go up, each once (they are filled lowest first)");
+    EXPECT_EQ(refused(scenarioText("fill = [\"lots\"]\n")),
+              "f.toml:2:9: fill[0]: expected a share such as 0.8 or \"80%\"");
+    EXPECT_EQ(refused(scenarioText("fill = 0.5\n")),
+              "f.toml:2:8: fill: expected a list of shares of the usable space, e.g. [0.0, 0.5]");
+    EXPECT_NE(refused(scenarioText("", "fill = [-0.1]\n")).find("layouts[0].fill[0]: must be"),
+              std::string::npos);
+}
+
+TEST(FillScenario, ADirectoryIsNotFilled) {
+    const std::string dir = "name = \"f\"\nfill = [0.0, 0.5]\n[[layouts]]\nname = \"d\"\nkind = "
+                            "\"dir\"\npath = \".\"\nbaseline = true\n[[workloads]]\nprobe = "
+                            "\"fio\"\npreset = \"seq-write-1m\"\n";
+    auto s = parse(dir);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("fill: dir layout 'd' is not filled"), std::string::npos)
+        << s.error().message;
+    auto asBuilt = parse("name = \"f\"\nfill = [0.0, 0.5]\n[[layouts]]\nname = \"d\"\nkind = "
+                         "\"dir\"\npath = \".\"\nbaseline = true\nfill = []\n[[workloads]]\n"
+                         "probe = \"fio\"\npreset = \"seq-write-1m\"\n");
+    ASSERT_TRUE(asBuilt) << asBuilt.error().message;
+    EXPECT_TRUE(asBuilt->fillLevels(asBuilt->layouts.front()).empty());
+}
+
+TEST(FillLevels, InWords) {
+    EXPECT_EQ(fillLevelText(std::nullopt), "as built");
+    EXPECT_EQ(fillLevelText(0.8), "80 %");
+    EXPECT_EQ(fillLevelText(0.0), "0 %");
+    EXPECT_EQ(fillLevelText(0.025), "2.5 %");
+}
+
+TEST(FillLevels, WhereTheVerdictChanges) {
+    const std::vector<LevelVerdict> changing{{0.0, Verdict::Viable, "fio.a.write.bw"},
+                                             {0.5, Verdict::Viable, "fio.a.write.bw"},
+                                             {0.9, Verdict::NotViable, "fio.rand.write.iops"}};
+    EXPECT_EQ(fillVerdictSummary("raidz1", changing),
+              "raidz1: viable at 0 % and 50 %, not-viable at 90 % on fio.rand.write.iops");
+    const std::vector<LevelVerdict> same{{0.0, Verdict::Decision, "x"},
+                                         {0.8, Verdict::Decision, "x"}};
+    EXPECT_EQ(fillVerdictSummary("m", same), "m: decision at every measured level (0 %, 80 %)");
+    EXPECT_EQ(fillVerdictSummary("m", {}), "");
+}
+
+// The ageing's report as the script prints it on zfs-fuse (no fragmentation property).
+TEST(FillProbe, ReadsTheAgeingsReport) {
+    auto s = parse(scenarioText("fill = [0.5]\nfill_seed = 3\n"));
+    ASSERT_TRUE(s) << s.error().message;
+    auto probe = fillProbe(*s, s->layouts.front(), 0.5, 0);
+    ASSERT_TRUE(probe) << probe.error().message;
+    WorkloadContext ctx;
+    ctx.workdir = "/mnt/m";
+    const auto mc = (*probe)->command({}, ctx);
+    ASSERT_TRUE(mc);
+    const auto& args = mc->command.args;
+    ASSERT_EQ(args.size(), 10U);
+    EXPECT_EQ(args[3], "zfs");
+    EXPECT_EQ(args[4], s->layouts.front().pool);
+    EXPECT_EQ(args[5], "/mnt/m");
+    EXPECT_EQ(args[6], "0.5");
+    EXPECT_EQ(args[7], "3");
+    EXPECT_EQ(args[8], "0");
+
+    ProcessResult r;
+    r.stdoutText = "lb-drill usable_bytes=100000000 used_bytes=50500000 goal_bytes=50000000 "
+                   "written_bytes=68000000 level_written_bytes=68000000 deleted_bytes=17000000 "
+                   "rewritten_bytes=262144 files=40 rounds=9 seconds=4.00\n"
+                   "lb-drill pool_capacity=52 pool_fragmentation=-\n";
+    const auto parsed = (*probe)->parse(r, {}, {});
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    std::map<std::string, double> m;
+    for (const auto& metric : parsed->metrics)
+        m[metric.name] = metric.value;
+    EXPECT_DOUBLE_EQ(m.at("fill.level"), 50.5);
+    EXPECT_DOUBLE_EQ(m.at("fill.written_bytes"), 68000000);
+    EXPECT_DOUBLE_EQ(m.at("fill.write_rate"), 17000000);
+    EXPECT_DOUBLE_EQ(m.at("fill.pool_capacity"), 52);
+    EXPECT_EQ(m.count("fill.pool_fragmentation"), 0U);
+    ASSERT_EQ(parsed->caveats.size(), 2U);
+    EXPECT_EQ(parsed->caveats[0],
+              "filled and aged to 50 % of the usable space (50.5 % used): 64.85 MiB written by "
+              "the ageing so far, not counted in the drive-wear projection");
+
+    ProcessResult empty;
+    EXPECT_FALSE((*probe)->parse(empty, {}, {}));
+    EXPECT_EQ(fillWriteBytes(0.5, 100000000), 75000000U);
+    EXPECT_EQ(describeFill(0.5, 100000000, 1e6),
+              "fill and age to 50 % of the usable space: about 71.53 MiB written from empty, "
+              "about 75 s at the measured 976.56 KiB/s");
+    EXPECT_EQ(describeFill(0.8, 4000000000000, std::nullopt),
+              "fill and age to 80 % of the usable space: about 4.37 TiB written from empty (no "
+              "write rate measured on this layout yet: time unknown)");
+}
+
+namespace {
+
+struct FilledStore {
+    test::ScratchDir scratch{"fill"};
+    Expected<Store> store = Store::open(scratch.path("results.db"));
+
+    // Layouts "base" and "cand": put_block 100 on base at every level; cand 105 at 0 %, 104 at
+    // 50 % and 300 at 90 % (three times the cost: not viable).
+    FilledStore() {
+        EXPECT_TRUE(store) << store.error().message;
+        for (const auto& [layout, values] :
+             {std::pair<std::string, std::vector<double>>{"base", {100, 100, 100}},
+              std::pair<std::string, std::vector<double>>{"cand", {105, 104, 34}}}) {
+            auto id = store->ensureLayout(layout, "zfs-mirror", "{}", std::nullopt);
+            EXPECT_TRUE(id);
+            const double levels[] = {0.0, 0.5, 0.9};
+            for (std::size_t l = 0; l < 3; ++l)
+                for (int i = 0; i < 3; ++i) {
+                    lb::Run r;
+                    r.workload = "bonnie";
+                    r.probe = "bonnie";
+                    r.iteration = i;
+                    r.status = RunStatus::Ok;
+                    r.fillLevel = levels[l];
+                    r.fillBytes = static_cast<std::uint64_t>(levels[l] * 1e9);
+                    r.metrics = {
+                        {"bonnie.put_block", values[l] * (1 + 0.001 * i), Unit::BytesPerSecond}};
+                    EXPECT_TRUE(store->insertRun(*id, r));
+                }
+        }
+    }
+};
+
+} // namespace
+
+TEST(FillStore, RunsKeepTheirLevelAndTheBytesWritten) {
+    FilledStore f;
+    auto levels = f.store->layoutFillLevels("cand");
+    ASSERT_TRUE(levels);
+    EXPECT_EQ(*levels, (std::vector<int>{0, 500, 900}));
+    auto runs = f.store->runs();
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 18U);
+    EXPECT_EQ(runs->at(4).fillLevel, 0.5);
+    EXPECT_EQ(runs->at(4).fillBytes, 500000000U);
+    auto stored = f.store->storedRuns();
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->at(8).fillLevel, 0.9);
+    auto samples = f.store->layoutSamples("cand", std::nullopt, std::nullopt, 900);
+    ASSERT_TRUE(samples);
+    ASSERT_EQ(samples->metrics.size(), 1U);
+    EXPECT_EQ(samples->metrics[0].values.size(), 3U);
+    EXPECT_NEAR(samples->metrics[0].values[0], 34, 0.1);
+}
+
+TEST(FillStore, ComparisonsPairLevelsAndNeverMixThem) {
+    FilledStore f;
+    auto mixed = compareStoredLayouts(*f.store, "base", "cand", std::nullopt);
+    ASSERT_FALSE(mixed);
+    EXPECT_EQ(mixed.error().message,
+              "fill: the baseline layout 'base' holds runs at 3 fill levels (0 %, 50 %, 90 %): "
+              "runs at different fill levels are not compared as one; name one, or all");
+    auto at90 = compareStoredLayouts(*f.store, "base", "cand", std::nullopt, std::nullopt, {}, 900);
+    ASSERT_TRUE(at90) << at90.error().message;
+    EXPECT_EQ(at90->verdict, Verdict::NotViable);
+    EXPECT_EQ(at90->fillLevel, 0.9);
+    ASSERT_EQ(at90->metrics.size(), 1U);
+    EXPECT_NEAR(at90->metrics[0].baselineMedian, 100, 0.2);
+    EXPECT_NEAR(at90->metrics[0].candidateMedian, 34, 0.1);
+    auto missing =
+        compareStoredLayouts(*f.store, "base", "cand", std::nullopt, std::nullopt, {}, 800);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message,
+              "fill: layout 'base' has no runs at 80 % (its runs are at 0 %, 50 %, 90 %)");
+
+    auto curve = compareAtFillLevels(*f.store, "base", "cand", std::nullopt);
+    ASSERT_TRUE(curve) << curve.error().message;
+    ASSERT_EQ(curve->levels.size(), 3U);
+    EXPECT_EQ(curve->levels[1].permille, 500);
+    EXPECT_EQ(curve->levels[1].comparison.verdict, Verdict::Viable);
+    EXPECT_EQ(curve->summary,
+              "cand: viable at 0 % and 50 %, not-viable at 90 % on bonnie.put_block");
+}
+
+TEST(FillStore, DifferentSingleLevelsAreNotCompared) {
+    test::ScratchDir scratch{"fill-single"};
+    auto s = Store::open(scratch.path("results.db"));
+    ASSERT_TRUE(s);
+    for (const auto& [layout, level] : {std::pair{"a", 0.5}, std::pair{"b", 0.8}}) {
+        auto id = s->ensureLayout(layout, "zfs-mirror", "{}", std::nullopt);
+        ASSERT_TRUE(id);
+        lb::Run r;
+        r.workload = "bonnie";
+        r.probe = "bonnie";
+        r.status = RunStatus::Ok;
+        r.fillLevel = level;
+        r.metrics = {{"bonnie.put_block", 100, Unit::BytesPerSecond}};
+        ASSERT_TRUE(s->insertRun(*id, r));
+    }
+    auto cmp = compareStoredLayouts(*s, "a", "b", std::nullopt);
+    ASSERT_FALSE(cmp);
+    EXPECT_EQ(cmp.error().message, "fill: the baseline 'a' was measured at 50 % and the "
+                                   "candidate 'b' at 80 %: runs at different fill levels are "
+                                   "not compared");
+}
+
+// The measured levels set on a projection: the month each is reached, the figure measured
+// there, between two levels said to be between, nothing extrapolated past the last.
+TEST(FillProjection, MonthsOfTheMeasuredLevels) {
+    LayoutProjection p;
+    for (unsigned m = 0; m <= 10; ++m)
+        p.months.push_back({m, 100, 10ULL * m + (m == 0 ? 12 : 0)});
+    FillMeasured measured;
+    measured.layout = "raidz1";
+    measured.lowest = 0.0;
+    measured.above = {{0.5, "fio.r.write.iops", 1.2}, {0.8, "fio.r.write.iops", 1.9}};
+    const FillProjection f = tieFillLevels(measured, p);
+    EXPECT_EQ(f.today, "month 0: 12 % full, between the levels measured at 0 % and 50 %");
+    ASSERT_EQ(f.milestones.size(), 2U);
+    EXPECT_EQ(f.milestones[0].month, 5U);
+    EXPECT_EQ(f.milestones[1].text, "month 8: 80 % full; fio.r.write.iops takes 1.90× the time "
+                                    "it takes at 0 % (measured at 80 %)");
+    EXPECT_EQ(f.between,
+              (std::vector<std::string>{
+                  "months 1–4: between 0 % and 50 % full, between the figures measured at "
+                  "those levels",
+                  "months 6–7: between 50 % and 80 % full, between the figures measured at "
+                  "those levels"}));
+    EXPECT_EQ(f.beyond, "from month 9 the pool is fuller than 80 %, the last level measured: "
+                        "nothing was measured there and nothing is extrapolated");
+    // In the order of the months.
+    EXPECT_EQ(f.lines, (std::vector<std::string>{f.today, f.between[0], f.milestones[0].text,
+                                                 f.between[1], f.milestones[1].text, f.beyond}));
+
+    measured.above = {{0.95, "", std::nullopt}};
+    for (auto& m : p.months)
+        m.usedBytes = 9ULL * m.month; // 90 % at the horizon
+    const FillProjection g = tieFillLevels(measured, p);
+    ASSERT_EQ(g.milestones.size(), 1U);
+    EXPECT_EQ(g.milestones[0].text, "beyond month 10: 95 % full; no deciding metric measured both "
+                                    "there and at 0 % (measured at 95 %)");
+    EXPECT_EQ(g.beyond, "within the horizon the pool stays at or below 95 %, the last level "
+                        "measured");
+}
+
+// A database of schema 17 opens at 18: its runs were measured as built (no fill level, no bytes),
+// compare them as before, and new runs store their level beside them.
+TEST(FillStore, MigratesSchemaSeventeenRunsAsBuilt) {
+    test::ScratchDir scratch{"fill-migrate"};
+    const std::string path = scratch.path("results.db");
+    {
+        auto s = Store::open(path);
+        ASSERT_TRUE(s) << s.error().message;
+        auto id = s->ensureLayout("a", "zfs-mirror", "{}", std::nullopt);
+        ASSERT_TRUE(id);
+        lb::Run r;
+        r.workload = "bonnie";
+        r.probe = "bonnie";
+        r.status = RunStatus::Ok;
+        r.metrics = {{"bonnie.put_block", 100, Unit::BytesPerSecond}};
+        ASSERT_TRUE(s->insertRun(*id, r));
+        test::downgradeToSchema17(*s);
+    }
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(test::queryInt(*s, "SELECT value FROM meta WHERE key = 'schema_version'"), 18);
+    auto levels = s->layoutFillLevels("a");
+    ASSERT_TRUE(levels);
+    EXPECT_EQ(*levels, (std::vector<int>{asBuiltPermille}));
+    auto runs = s->runs();
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1U);
+    EXPECT_FALSE(runs->front().fillLevel);
+    EXPECT_FALSE(runs->front().fillBytes);
+}
