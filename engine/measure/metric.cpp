@@ -179,7 +179,7 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         if (rest.find('.') == std::string_view::npos)
             return std::nullopt;
         if (stat == "seconds" || stat == "scrub_seconds" || stat == "window_seconds" ||
-            stat == "heal_seconds" || stat == "check_seconds")
+            stat == "heal_seconds" || stat == "check_seconds" || stat == "detect_seconds")
             return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
         if (stat == "read_throughput" || stat == "rebuild_rate")
             return MetricInfo{std::string(name), Unit::BytesPerSecond, Better::Higher, false};
