@@ -95,10 +95,13 @@ member=$(basename "$failed")
 pulled_state() {
     case $kind in
     md)
+        # md counts the array degraded a moment before it marks the member faulty: read again.
+        grep -q faulty "$md/dev-$member/state" 2>/dev/null || [ "$(cat "$md/degraded")" != 0 ] ||
+            return 1
         st=$(cat "$md/dev-$member/state" 2>/dev/null)
         case $st in
         *faulty*) echo "$st" ;;
-        *) [ "$(cat "$md/degraded")" != 0 ] && echo "degraded" ;;
+        *) echo "degraded" ;;
         esac
         ;;
     *)
