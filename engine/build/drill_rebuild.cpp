@@ -396,7 +396,7 @@ private:
                               valueOr(kv, "state_after") + "; the load's I/O " +
                               (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
         if (drill_.failure == DrillFailure::Pull)
-            out.caveats.push_back("fail-rebuild: the member was pulled (" +
+            out.caveats.push_back(std::string("fail-rebuild: the member was pulled (") +
                                   pullCommand(drill_, args_[1]).toUserOutput() +
                                   ", on the workbench's machine) under the load; " +
                                   (kind_ == "md" ? "md" : "ZFS") + " saw it " +
@@ -488,7 +488,8 @@ void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const s
                           pullCommand(drill, failed), std::nullopt, false,
                           "a pulled disk goes back by hand; the spare takes its place"});
     const std::string member = failed.substr(failed.rfind('/') + 1);
-    plan.steps.push_back({"wait up to " + std::to_string(drill.pullWaitSeconds) + " s until " +
+    plan.steps.push_back({std::string("wait up to ") + std::to_string(drill.pullWaitSeconds) +
+                              " s until " +
                               (md ? "md marks " + failed + " faulty"
                                   : "ZFS reports " + failed + " FAULTED, REMOVED or UNAVAIL"),
                           md ? shown("cat", {"/sys/block/mdN/md/dev-" + member + "/state"})
@@ -528,13 +529,13 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
     loadStep("healthy", std::to_string(drill.phaseSeconds));
     const bool pulled = drill.failure == DrillFailure::Pull;
     if (md && drill.syncSpeedMinKiB > 0)
-        plan.steps.push_back({"the array's rebuild floor while it serves the load",
-                              shown("sh", {"-c", "echo " + std::to_string(drill.syncSpeedMinKiB) +
-                                                     " > /sys/block/mdN/md/sync_speed_min"}),
-                              std::nullopt, false,
-                              "the setting goes with the array when the layout is torn down"});
+        plan.steps.push_back(
+            {"the array's rebuild floor while it serves the load",
+             shown("sh", {"-c", std::string("echo ") + std::to_string(drill.syncSpeedMinKiB) +
+                                    " > /sys/block/mdN/md/sync_speed_min"}),
+             std::nullopt, false, "the setting goes with the array when the layout is torn down"});
     if (pulled) {
-        loadStep("while the disk is pulled (until " + std::string(md ? "md" : "ZFS") +
+        loadStep(std::string("while the disk is pulled (until ") + (md ? "md" : "ZFS") +
                      " sees it failed)",
                  "86400");
         addPullSteps(plan, drill, md, target, failed);

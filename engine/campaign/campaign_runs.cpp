@@ -288,9 +288,10 @@ CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, cons
     // with its failure where one of them did not work.
     std::string triggerTrouble;
     for (const auto& t : triggers.finish()) {
-        run.caveats.push_back("run on the workbench's machine during the run: " + t.describe());
+        const std::string said = t.describe();
+        run.caveats.push_back("run on the workbench's machine during the run: " + said);
         if (!t.ok())
-            triggerTrouble += "; " + t.describe();
+            triggerTrouble += "; " + said;
     }
     sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++sessionRuns_;
