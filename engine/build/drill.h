@@ -5,21 +5,24 @@
 // intact. A drill is stored as a run (workload "drill:<action>") with drill.<action>.* metrics.
 // The spares are made ready by the layout's own plan (planLayout), so its teardown clears them.
 //
-// The fail-rebuild drill (action "fail-rebuild") fills the layout to the drill's `fill` with
-// random data, runs a random read/write fio job ("drill-randrw", 4 KiB, 32 MiB file) healthy for
-// phase_seconds, fails the member `disk` (mdadm --fail and --remove; zpool offline), runs the job
+// The fail-rebuild drill (action "fail-rebuild") fills the layout to the drill's `fill` with random
+// data, runs a random read/write fio job ("drill-randrw", 4 KiB, 32 MiB file) healthy for
+// phase_seconds, fails the member `disk` (mdadm --fail and --remove; zpool offline; or, with fail =
+// "pull", the job runs while the workbench runs the scenario's pull_command on its own machine and
+// the drill waits until md or ZFS sees the member failed, then mdadm --remove failed), runs the job
 // degraded, then adds the spare (mdadm --add; zpool replace; dRAID: onto the distributed spare,
 // then onto the spare disk) with the job running until the layout is whole again, runs the job
 // once more whole (rebuilt), and checks the data: md's check and mismatch_cnt, or a scrub, and the
 // filled files' sums read from disk. Its run (workload "drill:fail-rebuild") holds
 // drill.fail-rebuild.* metrics: seconds (the spare added to full redundancy), window_seconds (the
-// failure to full redundancy), rebuild_bytes, rebuild_rate (bytes/s), heal_seconds and heal_bytes
-// (dRAID's second phase), check_seconds or scrub_seconds, mismatch_cnt, scrub_errors,
-// checksum_mismatches, fill (percent), and the drill's course in seconds since the healthy load
-// began: healthy_at, failed_at, degraded_at, rebuilding_at, rebuild_at (the spare added), whole_at
-// and rebuilt_at. A drill that finds a changed file, a mismatch, a scrub error or a layout not
-// whole afterwards is a failed run saying so. The job's four phases, each with fio's per-second
-// logs, are what drillLoadPhases reads from its output.
+// failure to full redundancy), detect_seconds (a pull to the failure seen), rebuild_bytes,
+// rebuild_rate (bytes/s), heal_seconds and heal_bytes (dRAID's second phase), check_seconds or
+// scrub_seconds, mismatch_cnt, scrub_errors, checksum_mismatches, fill (percent), and the drill's
+// course in seconds since the healthy load began: healthy_at, failed_at, degraded_at,
+// rebuilding_at, rebuild_at (the spare added), whole_at and rebuilt_at. A drill that finds a
+// changed file, a mismatch, a scrub error or a layout not whole afterwards is a failed run saying
+// so. The job's four phases, each with fio's per-second logs, are what drillLoadPhases reads from
+// its output.
 #pragma once
 
 #include "engine/base/expected.h"

@@ -20,14 +20,16 @@ namespace {
 
 // The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs or draid), target
 // (md device or pool), the mounted directory, the member to fail, the spare, the fill, the
-// seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's).
+// seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's), how
+// the member fails (admin, or pull: the workbench pulls it when the drill prints "lb-drill
+// pull=now", under the load) and the seconds a pulled member has to be seen failed.
 // Every result is a line "lb-drill key=value ..." on stdout (the moments "<event>_at=" in seconds
 // since the healthy load began), the load's fio JSON of each phase between "lb-drill-fio PHASE"
 // and "lb-drill-fio-end", and its per-second bandwidth and IOPS logs between "lb-drill-fio-log
 // PHASE" and "lb-drill-fio-log-end", each after a line "==> drill-randrw_<bw|iops>.N.log <==" as
 // fio::logsCommand prints them; a failure is one line on stderr and a non-zero exit.
 constexpr const char* rebuildHead = R"sh(
-kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8
+kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8 how=$9 pull_wait=${10}
 w="$mnt/.lb-drill"
 load_pid=
 say() { echo "lb-drill $*"; }
@@ -91,6 +93,30 @@ zfs_replaced() {
         sleep 0.2
     done
 }
+# A pulled member as md or ZFS sees it: md's member faulty (or the array degraded), the ZFS vdev
+# in another state than ONLINE (FAULTED, REMOVED, UNAVAIL). Prints the state; false while it
+# looks healthy.
+member=$(basename "$failed")
+pulled_state() {
+    case $kind in
+    md)
+        # md counts the array degraded a moment before it marks the member faulty: read again.
+        grep -q faulty "$md/dev-$member/state" 2>/dev/null || [ "$(cat "$md/degraded")" != 0 ] ||
+            return 1
+        st=$(cat "$md/dev-$member/state" 2>/dev/null)
+        case $st in
+        *faulty*) echo "$st" ;;
+        *) echo "degraded" ;;
+        esac
+        ;;
+    *)
+        # A vanished disk's line names it by its guid, then "was /dev/vdb1".
+        st=$(zpool status "$target" |
+             awk -v m="$member" '$1 == m || $1 == m "1" || index($0, "was /dev/" m) { print $2; exit }')
+        [ -n "$st" ] && [ "$st" != ONLINE ] && echo "$st"
+        ;;
+    esac
+}
 )sh";
 
 // After the shared usable() and used() (drill_report::spaceShell): the drill itself.
@@ -118,22 +144,56 @@ say "usable_bytes=$total" "used_bytes=$(used)" "fill_files=$i"
 t_start=$(up)
 load healthy "$phase" || { direct=0; load healthy "$phase"; } || fail "fio failed: $(cat "$w-healthy.err")"
 say "direct=$direct"
+[ "$kind" = md ] && [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
 t_fail=$(up)
-say "failed_at=$(since "$t_start")"
+if [ "$how" != pull ]; then
+    say "failed_at=$(since "$t_start")"
+else
+    # The workbench pulls the disk on its own machine when it reads the line below; md and ZFS
+    # learn of it only through I/O, so the load runs until they report the member failed.
+    load pulled 0
+    sleep 1
+    t_fail=$(up)
+    say "failed_at=$(since "$t_start")"
+    say "pull=now"
+    i=0
+    until seen=$(pulled_state); do
+        i=$((i + 1))
+        [ $i -lt $((pull_wait * 5)) ] ||
+            fail "$failed was not seen failed within $pull_wait s of the pull (pull_wait):" \
+                 "$( { cat /proc/mdstat; zpool status "$target"; } 2>/dev/null | tr '\n' ' ')"
+        sleep 0.2
+    done
+    stop_load
+    say "pulled_state=$seen" "detect_seconds=$(since "$t_fail")"
+fi
 case $kind in
 md)
-    [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
-    mdadm "$target" --fail "$failed" >/dev/null 2>&1 || fail "mdadm $target --fail $failed failed"
-    i=0
-    until mdadm "$target" --remove "$failed" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -lt 20 ] || fail "mdadm $target --remove $failed failed"
-        sleep 0.5
-    done
+    if [ "$how" = pull ]; then
+        # The pulled disk may have no device node left: md's keywords name it.
+        i=0
+        while mdadm --detail "$target" | grep -q 'faulty'; do
+            mdadm "$target" --remove failed >/dev/null 2>&1
+            mdadm "$target" --remove detached >/dev/null 2>&1
+            i=$((i + 1))
+            [ $i -lt 20 ] || fail "mdadm $target --remove failed: the pulled member stays"
+            sleep 0.5
+        done
+    else
+        mdadm "$target" --fail "$failed" >/dev/null 2>&1 || fail "mdadm $target --fail $failed failed"
+        i=0
+        until mdadm "$target" --remove "$failed" >/dev/null 2>&1; do
+            i=$((i + 1))
+            [ $i -lt 20 ] || fail "mdadm $target --remove $failed failed"
+            sleep 0.5
+        done
+    fi
     say "state_degraded=$(md_field State | tr -d ' ')"
     ;;
 *)
-    zpool offline "$target" "$failed" || fail "zpool offline $target $failed failed"
+    if [ "$how" != pull ]; then
+        zpool offline "$target" "$failed" || fail "zpool offline $target $failed failed"
+    fi
     say "state_degraded=$(pool_health)"
     ;;
 esac
@@ -217,6 +277,41 @@ done
 rm -rf "$w-fill" "$w-sums" "$w"-*.json "$w"-*.err "$w"-*.log "$mnt/.lb-drill-randrw"
 )sh";
 
+// The script as it is sent: without its comments and indentation. An SSH server on a small
+// system (dropbear, the lab guest's) refuses a command longer than 9,000 bytes, which the
+// commented script and its quoting for the remote shell pass.
+std::string compactScript(std::string_view script) {
+    std::string out;
+    std::size_t at = 0;
+    while (at < script.size()) {
+        auto eol = script.find('\n', at);
+        if (eol == std::string_view::npos)
+            eol = script.size();
+        auto line = script.substr(at, eol - at);
+        at = eol + 1;
+        const auto start = line.find_first_not_of(" \t");
+        if (start == std::string_view::npos || line[start] == '#')
+            continue;
+        out.append(line.substr(start));
+        out += '\n';
+    }
+    return out;
+}
+
+// The line the drill prints when the workbench is to pull the disk.
+constexpr std::string_view pullLine = "lb-drill pull=now";
+
+// The scenario's pull_command as the workbench runs it on its own machine: told the disk's name
+// and device, stopped after pull_wait.
+Command pullCommand(const ScenarioDrill& drill, const std::string& device) {
+    Command pull;
+    pull.program = drill.pullCommand.front();
+    pull.args.assign(drill.pullCommand.begin() + 1, drill.pullCommand.end());
+    pull.env = {{"LAYOUTBENCH_PULL_DISK", drill.failDisk}, {"LAYOUTBENCH_PULL_DEVICE", device}};
+    pull.timeout = std::chrono::seconds(drill.pullWaitSeconds);
+    return pull;
+}
+
 // Said of the drill's run and of its load's phases where the drill found itself under TCG.
 std::string tcgCaveat() {
     return std::string(tcgCaveatPrefix) +
@@ -248,12 +343,15 @@ public:
                                       const WorkloadContext& ctx) const override {
         MeasuredCommand mc;
         mc.command.program = "sh";
-        static const std::string script =
-            std::string(rebuildHead).append(drill_report::spaceShell).append(rebuildBody);
+        static const std::string script = compactScript(
+            std::string(rebuildHead).append(drill_report::spaceShell).append(rebuildBody));
         mc.command.args = {"-c", script, "lb-drill", kind_, args_[0], ctx.workdir};
         mc.command.args.insert(mc.command.args.end(), args_.begin() + 1, args_.end());
         mc.command.env = {{"LC_ALL", "C"}};
         mc.command.timeout = std::chrono::seconds(drill_.timeoutSeconds);
+        if (drill_.failure == DrillFailure::Pull) {
+            mc.localTriggers.push_back({std::string(pullLine), pullCommand(drill_, args_[1])});
+        }
         return mc;
     }
 
@@ -282,6 +380,7 @@ public:
         };
         add("seconds", Unit::Seconds);
         add("window_seconds", Unit::Seconds);
+        add("detect_seconds", Unit::Seconds);
         add("rebuild_bytes", Unit::Count);
         if (*seconds > 0)
             out.metrics.push_back(
@@ -316,6 +415,13 @@ private:
                               valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
                               valueOr(kv, "state_after") + "; the load's I/O " +
                               (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
+        if (drill_.failure == DrillFailure::Pull)
+            out.caveats.push_back(std::string("fail-rebuild: the member was pulled (") +
+                                  pullCommand(drill_, args_[1]).toUserOutput() +
+                                  ", on the workbench's machine) under the load; " +
+                                  (kind_ == "md" ? "md" : "ZFS") + " saw it " +
+                                  valueOr(kv, "pulled_state") + " after " +
+                                  valueOr(kv, "detect_seconds") + " s");
         if (valueOr(kv, "rebuild_bytes_from") == "heal")
             out.caveats.push_back("dRAID: the sequential rebuild's bytes are the healing "
                                   "resilver's of the same child (the scrub after the rebuild "
@@ -357,7 +463,8 @@ private:
 
     ScenarioDrill drill_;
     std::string kind_;
-    std::vector<std::string> args_; // target, failed, spare, fill, phase seconds, sync speed
+    // target, failed, spare, fill, phase seconds, sync speed, how it fails, pull wait
+    std::vector<std::string> args_;
 };
 
 } // namespace
@@ -378,7 +485,9 @@ Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
                                   (*paths)[1],
                                   fill.str(),
                                   std::to_string(drill.phaseSeconds),
-                                  std::to_string(drill.syncSpeedMinKiB)};
+                                  std::to_string(drill.syncSpeedMinKiB),
+                                  std::string(enumName(drill.failure)),
+                                  std::to_string(drill.pullWaitSeconds)};
     return std::unique_ptr<Probe>(
         std::make_unique<RebuildDrillProbe>(drill, kind, std::move(args)));
 }
@@ -390,6 +499,22 @@ Command shown(std::string program, std::vector<std::string> args) {
     c.program = std::move(program);
     c.args = std::move(args);
     return c;
+}
+
+// A pulled member's steps: the pull on this machine, then the wait for md or ZFS to see it.
+void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
+                  const std::string& failed) {
+    plan.steps.push_back({"pull " + failed + " (run on this machine, not on the target)",
+                          pullCommand(drill, failed), std::nullopt, false,
+                          "a pulled disk goes back by hand; the spare takes its place"});
+    const std::string member = failed.substr(failed.rfind('/') + 1);
+    plan.steps.push_back({std::string("wait up to ") + std::to_string(drill.pullWaitSeconds) +
+                              " s until " +
+                              (md ? "md marks " + failed + " faulty"
+                                  : "ZFS reports " + failed + " FAULTED, REMOVED or UNAVAIL"),
+                          md ? shown("cat", {"/sys/block/mdN/md/dev-" + member + "/state"})
+                             : shown("zpool", {"status", target}),
+                          std::nullopt, false, "it only waits"});
 }
 
 } // namespace
@@ -426,20 +551,31 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
              std::nullopt, false, "it only reads and writes its own file and logs"});
     };
     loadStep("healthy", "healthy", std::to_string(drill.phaseSeconds));
-    if (md) {
-        if (drill.syncSpeedMinKiB > 0)
-            plan.steps.push_back(
-                {"the array's rebuild floor while it serves the load",
-                 shown("sh", {"-c", "echo " + std::to_string(drill.syncSpeedMinKiB) +
-                                        " > /sys/block/mdN/md/sync_speed_min"}),
-                 std::nullopt, false,
-                 "the setting goes with the array when the layout is torn down"});
+    const bool pulled = drill.failure == DrillFailure::Pull;
+    if (md && drill.syncSpeedMinKiB > 0)
+        plan.steps.push_back(
+            {"the array's rebuild floor while it serves the load",
+             shown("sh", {"-c", std::string("echo ") + std::to_string(drill.syncSpeedMinKiB) +
+                                    " > /sys/block/mdN/md/sync_speed_min"}),
+             std::nullopt, false, "the setting goes with the array when the layout is torn down"});
+    if (pulled) {
+        loadStep("pulled",
+                 std::string("while the disk is pulled (until ") + (md ? "md" : "ZFS") +
+                     " sees it failed)",
+                 "86400");
+        addPullSteps(plan, drill, md, target, failed);
+    }
+    if (md && pulled) {
+        plan.steps.push_back({"remove the failed member " + failed,
+                              shown("mdadm", {target, "--remove", "failed"}), std::nullopt, false,
+                              "the spare takes its place"});
+    } else if (md) {
         plan.steps.push_back({"fail " + failed, shown("mdadm", {target, "--fail", failed}),
                               std::nullopt, false,
                               "the spare takes its place; the layout's teardown wipes both"});
         plan.steps.push_back({"remove " + failed, shown("mdadm", {target, "--remove", failed}),
                               std::nullopt, false, "the spare takes its place"});
-    } else {
+    } else if (!pulled) {
         plan.steps.push_back({"take " + failed + " offline",
                               shown("zpool", {"offline", target, failed}), std::nullopt, false,
                               "the spare replaces it; the layout's teardown destroys the pool"});

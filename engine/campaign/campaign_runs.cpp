@@ -276,9 +276,26 @@ CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, cons
                                (r ? failureReason(*r, w.timeoutSeconds) : r.error().message)};
         }
     }
-    const RunOptions ro = toolRunOptions();
+    RunOptions ro = toolRunOptions();
+    LineTriggers triggers(mc.localTriggers, makeLocalRunner());
+    if (!triggers.empty())
+        ro.onOutput = [&triggers, inner = ro.onOutput](OutputStream s, std::string_view chunk) {
+            if (inner)
+                inner(s, chunk);
+            if (s == OutputStream::Stdout)
+                triggers.feed(chunk);
+        };
     const auto t0 = std::chrono::steady_clock::now();
     auto result = where.run(mc.command, ro);
+    // What the commands run here on the run's lines did (a drill's pull): said with the run, and
+    // with its failure where one of them did not work.
+    std::string triggerTrouble;
+    for (const auto& t : triggers.finish()) {
+        const std::string said = t.describe();
+        run.caveats.push_back("run on the workbench's machine during the run: " + said);
+        if (!t.ok())
+            triggerTrouble += "; " + said;
+    }
     sessionSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++sessionRuns_;
     if (!result) {
@@ -292,7 +309,7 @@ CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, cons
         if (auto oom = kernelOomKill(where, mc.command.program, seconds))
             return Outcome{RunStatus::Failed, "out of memory: the kernel's OOM killer ended it (" +
                                                   *oom + "); " + result.error().message};
-        return Outcome{RunStatus::Failed, result.error().message};
+        return Outcome{RunStatus::Failed, result.error().message + triggerTrouble};
     }
     // Record before interpreting: the raw output is safe before any parser looks at it.
     keepOutput(run, *result);
@@ -307,7 +324,8 @@ CampaignRunner::execute(Run& run, Runner& where, const MeasuredCommand& mc, cons
     }
     if (!result->ok()) {
         runCleanup(where, mc);
-        return Outcome{RunStatus::Failed, failedToolReason(where, mc, *result, w.timeoutSeconds)};
+        return Outcome{RunStatus::Failed,
+                       failedToolReason(where, mc, *result, w.timeoutSeconds) + triggerTrouble};
     }
     return interpret(run, *result, where, mc, probe, w, ctx, cacheNote);
 }

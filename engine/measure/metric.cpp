@@ -198,7 +198,7 @@ std::optional<MetricInfo> describeMetric(std::string_view name) {
         if (rest.find('.') == std::string_view::npos)
             return std::nullopt;
         if (stat == "seconds" || stat == "scrub_seconds" || stat == "window_seconds" ||
-            stat == "heal_seconds" || stat == "check_seconds" ||
+            stat == "heal_seconds" || stat == "check_seconds" || stat == "detect_seconds" ||
             stat.ends_with("_at")) // a fail-rebuild drill's moments: healthy_at, failed_at, ...
             return MetricInfo{std::string(name), Unit::Seconds, Better::Lower, false};
         if (stat == "read_throughput" || stat == "rebuild_rate")

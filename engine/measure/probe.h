@@ -8,6 +8,7 @@
 
 #include "engine/base/expected.h"
 #include "engine/exec/command.h"
+#include "engine/exec/line_trigger.h"
 #include "engine/exec/runner.h"
 #include "engine/exec/target_os.h"
 #include "engine/measure/run.h"
@@ -169,6 +170,9 @@ struct MeasuredCommand {
     // `cleanup` whatever happened.
     std::vector<ClientCommand> clientPrepare;
     std::vector<ClientCommand> clientCleanup;
+    // Commands the workbench runs on its own machine while the measured run goes on, each when
+    // the run prints its line (a drill's pull_command, when the drill is ready for the pull).
+    std::vector<LineTrigger> localTriggers;
 };
 
 class Probe {

@@ -84,12 +84,16 @@ template <> struct EnumNames<DrillAction> {
     }};
 };
 
-// How a fail-rebuild drill makes its member fail: administratively (mdadm --fail, zpool
-// offline). The kernel-seen failure (device-mapper's error target) is not built yet.
-enum class DrillFailure { Admin };
+// How a fail-rebuild drill's member fails: administratively (mdadm --fail, zpool offline), or
+// pulled: the drill runs the scenario's pull_command on this machine (the workbench's, not the
+// target's: where an administrator pulls a drive or powers off its bay) and waits until md or
+// ZFS sees the member failed, as the kernel reports a dying or vanished disk. The failure through
+// device-mapper's error target is not built yet.
+enum class DrillFailure { Admin, Pull };
 template <> struct EnumNames<DrillFailure> {
-    static constexpr std::array<std::pair<DrillFailure, std::string_view>, 1> table{{
+    static constexpr std::array<std::pair<DrillFailure, std::string_view>, 2> table{{
         {DrillFailure::Admin, "admin"},
+        {DrillFailure::Pull, "pull"},
     }};
 };
 
@@ -290,8 +294,10 @@ struct ScenarioDrill {
     std::vector<std::string> disks; // spares ([[disks]] names not in the layout)
     std::string failDisk;           // fail-rebuild: the member it fails (key `disk`)
     DrillFailure failure = DrillFailure::Admin;
-    double fill = 0.25;      // fail-rebuild: share of the usable space filled first
-    int phaseSeconds = 10;   // fail-rebuild: the load's seconds healthy and degraded
+    std::vector<std::string> pullCommand; // fail = "pull": its argv, run on this machine
+    int pullWaitSeconds = 120;            // fail = "pull": how long md or ZFS has to see it
+    double fill = 0.25;                   // fail-rebuild: share of the usable space filled first
+    int phaseSeconds = 10;                // fail-rebuild: the load's seconds healthy and degraded
     int syncSpeedMinKiB = 0; // fail-rebuild on md: the array's sync_speed_min; 0: the system's
     bool readLoad = true;
     int timeoutSeconds = 24 * 3600;

@@ -261,9 +261,23 @@ const std::vector<OptionSpec> drillTable{
     {.name = "fail",
      .label = "Failure",
      .type = T::Choice,
-     .help = "fail-rebuild: how the member fails (admin: mdadm --fail, zpool offline)",
+     .help = "fail-rebuild: how the member fails (admin: mdadm --fail, zpool offline; pull: "
+             "pull_command pulls it and the drill waits until md or ZFS sees it failed)",
      .defaultValue = "admin",
      .choices = choicesOf<DrillFailure>()},
+    {.name = "pull_command",
+     .label = "Pull command",
+     .type = T::List,
+     .help = "fail = \"pull\": the program and its arguments that pull the disk, run on this "
+             "machine (not the target), with LAYOUTBENCH_PULL_DISK and LAYOUTBENCH_PULL_DEVICE "
+             "set to the disk's name and device"},
+    {.name = "pull_wait",
+     .label = "Pull wait (s)",
+     .type = T::Int,
+     .help = "fail = \"pull\": how long md or ZFS has to report the pulled member failed",
+     .min = 1,
+     .max = 86400,
+     .defaultValue = "120"},
     {.name = "fill",
      .label = "Fill",
      .type = T::Number,
@@ -335,7 +349,8 @@ const std::vector<OptionSpec>& scenarioKeys(ScenarioTable table) {
 }
 
 bool isFailRebuildKey(std::string_view key) {
-    for (const std::string_view own : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min"})
+    for (const std::string_view own : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min",
+                                       "pull_command", "pull_wait"})
         if (key == own)
             return true;
     return false;

@@ -475,6 +475,30 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
     return l;
 }
 
+// A pulled member's keys: the command that pulls it, required with fail = "pull" and refused
+// otherwise, and how long the drill waits for md or ZFS to see it.
+static Expected<void> parsePull(const toml::table& t, const std::string& where, const Reporter& rep,
+                                ScenarioDrill& d) {
+    const auto keyOf = [](std::string_view n) -> const OptionSpec& {
+        return scenarioKey(ScenarioTable::Drill, n);
+    };
+    if (d.failure != DrillFailure::Pull) {
+        for (const char* key : {"pull_command", "pull_wait"})
+            if (const toml::node* node = t.get(key))
+                return badInput(rep.at(*node, where + key, "only fail = \"pull\" takes it"));
+        return {};
+    }
+    LB_TRY(command, getStringList(t, keyOf("pull_command"), where, rep));
+    if (command.empty() || command.front().empty())
+        return badInput(rep.at(t, where + "pull_command",
+                               "fail = \"pull\" needs the command that pulls the disk, "
+                               "[\"program\", \"argument\", ...]"));
+    d.pullCommand = command;
+    LB_TRY(wait, getInt(t, keyOf("pull_wait"), where, rep));
+    d.pullWaitSeconds = static_cast<int>(wait);
+    return {};
+}
+
 // A fail-rebuild drill's keys: the member it fails, how, the fill and the load's phases. The
 // other drills take none of them.
 Expected<void> parseFailRebuild(const toml::table& t, const std::string& where, const Reporter& rep,
@@ -497,6 +521,7 @@ Expected<void> parseFailRebuild(const toml::table& t, const std::string& where, 
     d.failDisk = disk;
     LB_TRY(failure, getEnum<DrillFailure>(t, keyOf("fail").name.c_str(), where, rep));
     d.failure = failure.value_or(DrillFailure::Admin);
+    LB_TRY_VOID(parsePull(t, where, rep, d));
     LB_TRY(fill, getFraction(t, keyOf("fill"), where, rep));
     if (!(fill >= 0 && fill <= 0.95)) {
         const toml::node* node = t.get("fill");

@@ -4,6 +4,7 @@
 // guest (tests/openzfs/openzfs_rebuild_test.cpp).
 #include "engine/base/input.h"
 #include "engine/build/drill.h"
+#include "engine/exec/ssh_runner.h"
 #include "engine/scenario/scenario.h"
 #include "engine/scenario/scenario_keys.h"
 #include "engine/workbench/failure_drills.h"
@@ -12,6 +13,7 @@
 #include "tests/support/drill_store.h"
 #include "tests/support/scratch_dir.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace lb {
@@ -154,6 +156,80 @@ TEST(FailRebuildDrill, ItsProbeReadsTheRebuildAndTheChecks) {
     EXPECT_FALSE((*probe)->parse(drillOutput("lb-drill hypervisor=tcg\n"), {}, OptionValues{}));
 }
 
+// fail = "pull": the command the workbench runs on its own machine, told the disk, once the
+// drill on the target prints its line; refused without its command, and its keys elsewhere.
+TEST(FailRebuildDrill, APulledMemberIsPulledByTheScenariosCommandOnThisMachine) {
+    const std::string head = "layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                             "disks = [\"de\"]\n";
+    const auto s = withDrill(head + "fail = \"pull\"\npull_command = [\"sg_ses\", "
+                                    "\"--dev-slot-num=3\", \"--set=devoff\", \"/dev/sg4\"]\n");
+    ASSERT_TRUE(s) << s.error().message;
+    const ScenarioDrill& d = s->drills.front();
+    EXPECT_EQ(d.failure, DrillFailure::Pull);
+    EXPECT_EQ(d.pullCommand,
+              (std::vector<std::string>{"sg_ses", "--dev-slot-num=3", "--set=devoff", "/dev/sg4"}));
+    EXPECT_EQ(d.pullWaitSeconds, 120);
+
+    auto probe = drillProbe(*s, s->layouts.front(), d);
+    ASSERT_TRUE(probe) << probe.error().message;
+    WorkloadContext ctx;
+    ctx.workdir = "/srv/lb/mnt-r5";
+    const auto mc = (*probe)->command(OptionValues{}, ctx);
+    ASSERT_TRUE(mc) << mc.error().message;
+    ASSERT_EQ(mc->localTriggers.size(), 1U);
+    const LineTrigger& pull = mc->localTriggers.front();
+    EXPECT_EQ(pull.line, "lb-drill pull=now");
+    EXPECT_EQ(pull.command.program, "sg_ses");
+    EXPECT_EQ(pull.command.args,
+              (std::vector<std::string>{"--dev-slot-num=3", "--set=devoff", "/dev/sg4"}));
+    EXPECT_EQ(pull.command.env,
+              (std::vector<std::pair<std::string, std::string>>{
+                  {"LAYOUTBENCH_PULL_DISK", "dc"}, {"LAYOUTBENCH_PULL_DEVICE", "/dev/sdc"}}));
+    // The command fits an SSH server that takes 9,000 bytes at most (dropbear's MAX_CMD_LEN, the
+    // lab guest's), quoted for the remote shell.
+    EXPECT_LT(remoteShellCommand(mc->command).size(), 8500U);
+    // The drill's shell is told to wait for the pull, and for how long.
+    ASSERT_GE(mc->command.args.size(), 2U);
+    EXPECT_EQ(mc->command.args[mc->command.args.size() - 2], "pull");
+    EXPECT_EQ(mc->command.args.back(), "120");
+
+    // What md saw and when, as a metric and a caveat.
+    const auto run =
+        (*probe)->parse(drillOutput(mdReport + "lb-drill pulled_state=faulty detect_seconds=1.40\n"
+                                               "lb-drill checksum_mismatches=0\n"),
+                        {}, OptionValues{});
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_FALSE(run->failed) << run->failureReason;
+    EXPECT_EQ(metricOf(*run, "drill.fail-rebuild.detect_seconds"), 1.4);
+    EXPECT_TRUE(std::any_of(run->caveats.begin(), run->caveats.end(), [](const std::string& c) {
+        return c.find("pulled (sg_ses --dev-slot-num=3 --set=devoff /dev/sg4, on the "
+                      "workbench's machine) under the load; md saw it faulty after 1.40 s") !=
+               std::string::npos;
+    })) << ::testing::PrintToString(run->caveats);
+
+    // An administrative failure pulls nothing.
+    const auto admin = withDrill(head);
+    ASSERT_TRUE(admin) << admin.error().message;
+    auto adminProbe = drillProbe(*admin, admin->layouts.front(), admin->drills.front());
+    ASSERT_TRUE(adminProbe);
+    const auto adminMc = (*adminProbe)->command(OptionValues{}, ctx);
+    ASSERT_TRUE(adminMc);
+    EXPECT_TRUE(adminMc->localTriggers.empty());
+
+    EXPECT_NE(errorOf(head + "fail = \"pull\"\n")
+                  .find("drills[0].pull_command: fail = \"pull\" needs the command that pulls "
+                        "the disk"),
+              std::string::npos)
+        << errorOf(head + "fail = \"pull\"\n");
+    EXPECT_NE(errorOf(head + "pull_command = [\"true\"]\n")
+                  .find("drills[0].pull_command: only fail = \"pull\" takes it"),
+              std::string::npos)
+        << errorOf(head + "pull_command = [\"true\"]\n");
+    EXPECT_NE(errorOf(head + "fail = \"pull\"\npull_command = [\"true\"]\npull_wait = 0\n")
+                  .find("drills[0].pull_wait"),
+              std::string::npos);
+}
+
 TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
     const auto phases =
         drillLoadPhases("lb-drill hypervisor=tcg\nlb-drill-fio healthy\n{\"a\": 1}\n"
@@ -202,8 +278,9 @@ std::vector<std::string> keyNames(const std::vector<OptionSpec>& specs) {
 // The form of a drill offers the keys its action takes, and the parser refuses the others.
 TEST(FailRebuildDrill, ItsActionChoosesItsKeys) {
     EXPECT_EQ(keyNames(drillKeys("fail-rebuild")),
-              (std::vector<std::string>{"layout", "action", "disks", "disk", "fail", "fill",
-                                        "phase_seconds", "sync_speed_min", "timeout"}));
+              (std::vector<std::string>{"layout", "action", "disks", "disk", "fail",
+                                        "pull_command", "pull_wait", "fill", "phase_seconds",
+                                        "sync_speed_min", "timeout"}));
     EXPECT_EQ(keyNames(drillKeys("md-grow")),
               (std::vector<std::string>{"layout", "action", "disks", "read_load", "timeout"}));
     EXPECT_EQ(keyNames(drillKeys("")), (std::vector<std::string>{"layout", "action"}));

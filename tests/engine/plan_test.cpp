@@ -644,8 +644,9 @@ disks = ["ssd-f"]
 }
 
 // A drill's steps as `plan` shows them after the layout's: the fail-rebuild drill's fill, load,
-// failure, rebuild and checks on md and on a raidz1, dRAID's two rebuilds, and an expansion
-// drill, each step with its undo or why it has none.
+// failure, rebuild and checks on md and on a raidz1, dRAID's two rebuilds, an expansion drill,
+// and a member pulled by the scenario's command from md RAID-1 and a ZFS mirror, each step with
+// its undo or why it has none.
 TEST(PlanGolden, DrillStepsWithTheirUndos) {
     const auto s = scenarioWith(R"([[layouts]]
 name = "r5"
@@ -681,6 +682,29 @@ layout = "dr"
 action = "fail-rebuild"
 disk = "ssd-b"
 disks = ["ssd-f"]
+[[layouts]]
+name = "m1"
+kind = "md-raid1"
+disks = ["ssd-b", "ssd-c"]
+[[drills]]
+layout = "m1"
+action = "fail-rebuild"
+disk = "ssd-c"
+disks = ["ssd-d"]
+fail = "pull"
+pull_command = ["sg_ses", "--dev-slot-num=3", "--set=devoff", "/dev/sg4"]
+[[layouts]]
+name = "zm"
+kind = "zfs-mirror"
+disks = ["ssd-b", "ssd-c"]
+[[drills]]
+layout = "zm"
+action = "fail-rebuild"
+disk = "ssd-c"
+disks = ["ssd-d"]
+fail = "pull"
+pull_command = ["sg_ses", "--dev-slot-num=3", "--set=devoff", "/dev/sg4"]
+pull_wait = 300
 )");
     std::string out;
     for (const auto& l : s.layouts)

@@ -301,6 +301,10 @@ TEST(ScenarioKeys, EachDefaultIsWhatTheParserFillsIn) {
                 without.set(ScenarioTable::Top, "iterations", "\"auto\"");
             if (key.name == "volblocksize") // a zvol LUN's
                 without.set(ScenarioTable::ExportIscsi, "lun", "\"zvol\"");
+            if (key.name == "pull_wait") { // a pulled member's
+                without.set(ScenarioTable::Drill, "fail", "\"pull\"");
+                without.set(ScenarioTable::Drill, "pull_command", "[\"true\"]");
+            }
             Doc with = without;
             const auto value = tomlValue(key, key.defaultValue);
             ASSERT_TRUE(value) << where(c, key);

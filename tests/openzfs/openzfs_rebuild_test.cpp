@@ -1,12 +1,15 @@
 // The fail-rebuild drill on md and OpenZFS 2.3 in the lab guest, through the campaign: a member
-// failed administratively under a running fio load, the spare rebuilt, the data verified, the
-// load's phases stored as runs that compare puts against each other, and the measured rate
-// handed to the risk model of `project`.
+// failed administratively, or pulled from the running guest through qemu's monitor (the disk
+// fails as the guest's kernel sees it), under a running fio load; the spare rebuilt, the data
+// verified, the load's phases stored as runs that compare puts against each other, and the
+// measured rate handed to the risk model of `project`. One guest boot for all four drills.
 #include "engine/store/store.h"
 #include "tests/openzfs/openzfs_fixture.h"
 #include "tests/support/stored_runs.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace {
 
@@ -17,10 +20,25 @@ using lb::test::OpenZfsCampaign;
 using nlohmann::json;
 
 constexpr std::uint64_t diskBytes = 128 * MiB;
+// The mirror's disks: on 128 MiB a mirror holds 56 MiB (OpenZFS keeps half of so small a pool
+// as slop), which the fill and the load's 32 MiB file would take to 90 %.
+constexpr std::uint64_t mirrorDiskBytes = 256 * MiB;
+constexpr int guestDisks = 10;
 
 // md RAID-5 and a raidz1 on the same three disks, one after the other in one guest boot, each
-// with a fail-rebuild drill of d1 onto the spare d3.
-std::string rebuildScenario(const std::string& header) {
+// with a fail-rebuild drill of d1 onto the spare d3, failed administratively. Then two drills
+// whose member is pulled through qemu's monitor (lb-qmp, run by the workbench on this machine),
+// each on disks of its own since a pulled disk does not come back: a ZFS mirror on d7 and d8
+// whose d8 is unplugged with device_del (the guest's kernel sees the disk vanish), and an md
+// RAID-1 on d4 and d5 whose d5 gets drive_del (every I/O to it fails, as a dying disk's); spares
+// d9 and d6. The drive_del drill comes last: after it, in four of five runs, writes to another
+// of the guest's disks stalled in qemu (two writes in flight on /dev/vdh for minutes, txg_sync
+// hung), which held the mirror's next load for 80 s or for good.
+std::string rebuildScenario(const std::string& header, const std::string& qmpSocket) {
+    const auto pull = [&](const std::string& monitorCommand, const std::string& device) {
+        return "fail = \"pull\"\npull_command = [\"" + std::string(LAYOUTBENCH_QMP) + "\", \"" +
+               qmpSocket + "\", \"" + monitorCommand + "\", \"" + device + "\"]\npull_wait = 120\n";
+    };
     return header + R"(
 [[layouts]]
 name = "md5"
@@ -51,18 +69,53 @@ disks = ["d3"]
 fill = 0.3
 phase_seconds = 3
 timeout = 600
-)" + std::string(briefWrite);
+
+[[layouts]]
+name = "mirror"
+kind = "zfs-mirror"
+disks = ["d7", "d8"]
+
+[[layouts]]
+name = "md1"
+kind = "md-raid1"
+disks = ["d4", "d5"]
+
+[[drills]]
+layout = "md1"
+action = "fail-rebuild"
+disk = "d5"
+disks = ["d6"]
+fill = 0.3
+phase_seconds = 3
+sync_speed_min = 200000
+timeout = 600
+)" + pull("drive_del", "disk5") +
+           R"(
+[[drills]]
+layout = "mirror"
+action = "fail-rebuild"
+disk = "d8"
+disks = ["d9"]
+fill = 0.3
+phase_seconds = 3
+timeout = 600
+)" + pull("device_del", "dev-disk8") +
+           std::string(briefWrite);
 }
 
-TEST_F(OpenZfsCampaign, RebuildDrillsMdRaid5AndRaidz1UnderLoad) {
-    LabGuest guest(lb::test::openzfsGuestOptions(4, diskBytes));
+TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
+    auto options = lb::test::openzfsGuestOptions(guestDisks, diskBytes);
+    for (int i = 7; i < guestDisks; ++i)
+        options.newDiskBytes[i] = mirrorDiskBytes;
+    LabGuest guest(options);
     if (!guest.available())
         GTEST_SKIP() << "no OpenZFS lab guest: " << guest.why();
     ASSERT_TRUE(guest.running()) << guest.why();
 
-    const std::string toml = oneIteration(rebuildScenario(header(guest, "openzfs-rebuild", 4)));
+    const std::string toml = oneIteration(
+        rebuildScenario(header(guest, "openzfs-rebuild", guestDisks), guest.qmpSocket()));
     const auto scenario = write("scenario.toml", toml);
-    const auto r = runDestroying(scenario, 4);
+    const auto r = runDestroying(scenario, guestDisks);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
 
     const auto listed = layoutbench({"list", "runs", "--json"});
@@ -76,12 +129,14 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMdRaid5AndRaidz1UnderLoad) {
         if (layout.find('@') == std::string::npos) {
             EXPECT_EQ(one.value("status", ""), "ok") << one.dump();
             drills[layout] = one.value("id", std::int64_t{0});
+            std::printf("[ drill    ] %s: %.1f s (TCG)\n", layout.c_str(),
+                        one.value("wall_seconds", 0.0));
         } else {
             phases[layout] = one.value("status", "");
         }
     }
-    ASSERT_EQ(drills.size(), 2U) << listed.out;
-    for (const char* layout : {"md5", "raidz1"})
+    ASSERT_EQ(drills.size(), 4U) << listed.out;
+    for (const char* layout : {"md5", "raidz1", "md1", "mirror"})
         for (const char* phase : {"@healthy", "@degraded", "@rebuilding", "@rebuilt"})
             EXPECT_EQ(phases[std::string(layout) + phase], "ok") << layout << phase << "\n"
                                                                  << listed.out;
@@ -120,6 +175,62 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMdRaid5AndRaidz1UnderLoad) {
                     layout, *(layout == std::string("md5") ? mdBytes : zfsBytes) / MiB, *seconds,
                     *rate / MiB, *fill);
     }
+
+    // The pulled members: md saw the drive_del'd disk faulty, ZFS the unplugged one REMOVED, each
+    // under the load; rebuilt onto the spare, the data intact.
+    const auto rows = lb::test::runRows(*store, 1);
+    const auto row = [&](const std::string& layout) {
+        const auto it = std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
+            return one.id == drills[layout];
+        });
+        return it == rows.end() ? lb::test::RunRow{} : *it;
+    };
+    for (const char* layout : {"md1", "mirror"}) {
+        const auto run = row(layout);
+        EXPECT_TRUE(lb::test::hasCaveat(run, "the member was pulled (" LAYOUTBENCH_QMP))
+            << layout << ::testing::PrintToString(run.caveats);
+        EXPECT_TRUE(lb::test::hasCaveat(run, "during the run: " LAYOUTBENCH_QMP))
+            << layout << ::testing::PrintToString(run.caveats);
+        EXPECT_TRUE(lb::test::hasCaveat(run, ": exit status 0 in "))
+            << layout << ::testing::PrintToString(run.caveats);
+        EXPECT_EQ(metric(layout, "checksum_mismatches"), 0.0) << layout;
+        const auto detect = metric(layout, "detect_seconds");
+        const auto bytes = metric(layout, "rebuild_bytes");
+        const auto seconds = metric(layout, "seconds");
+        ASSERT_TRUE(detect && bytes && seconds) << layout;
+        EXPECT_GT(*bytes, 0.0) << layout;
+        std::printf("[ pulled   ] %s (TCG): seen failed %.2f s after the pull, %.0f MiB rebuilt "
+                    "in %.1f s\n",
+                    layout, *detect, *bytes / MiB, *seconds);
+        std::istringstream said(run.out); // what the drill reported, its load's JSON left out
+        for (std::string line; std::getline(said, line);)
+            if (line.starts_with("lb-drill "))
+                std::printf("             %s\n", line.c_str());
+    }
+    EXPECT_TRUE(lb::test::hasCaveat(row("md1"), "md saw it faulty"))
+        << ::testing::PrintToString(row("md1").caveats);
+    EXPECT_TRUE(lb::test::hasCaveat(row("mirror"), "ZFS saw it REMOVED"))
+        << ::testing::PrintToString(row("mirror").caveats);
+    EXPECT_EQ(metric("md1", "mismatch_cnt"), 0.0);
+    EXPECT_EQ(metric("mirror", "scrub_errors"), 0.0);
+    // md rebuilt the whole member; the mirror only what was allocated (the fill and the load's
+    // file, under half of its member).
+    EXPECT_GT(*metric("md1", "rebuild_bytes"), 0.9 * static_cast<double>(diskBytes));
+    EXPECT_LT(*metric("mirror", "rebuild_bytes"), 0.5 * static_cast<double>(mirrorDiskBytes));
+    // The unplugged disk is gone from the guest, and every layout was torn down.
+    lb::Command look{"sh",
+                     {"-c", "test ! -e /dev/vdi && echo gone; cat /proc/mdstat; "
+                            "zpool list -H -o name"}};
+    look.timeout = std::chrono::seconds(60);
+    const auto after = lb::makeSshRunner(guest.target())->run(look);
+    ASSERT_TRUE(after && after->ok()) << (after ? after->exitSummary() : after.error().message);
+    EXPECT_NE(after->stdoutText.find("gone"), std::string::npos) << after->stdoutText;
+    EXPECT_EQ(after->stdoutText.find(" : active"), std::string::npos) << after->stdoutText;
+    EXPECT_EQ(after->stdoutText.find("lb-"), std::string::npos) << after->stdoutText;
+    std::printf("%s", r.out.substr(0, r.out.find('\n') + 1).c_str());
+    for (std::size_t at = r.out.find("problem:"); at != std::string::npos;
+         at = r.out.find("problem:", at + 1))
+        std::printf("  %s\n", r.out.substr(at, r.out.find('\n', at) - at).c_str());
 
     // The load degraded against healthy, with compare's own statistics.
     const auto cmp = layoutbench(

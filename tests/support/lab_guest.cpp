@@ -239,11 +239,13 @@ void LabGuest::start(const LabGuestOptions& options) {
     add({"-fw_cfg", "name=opt/lb/host_key,file=" + qemuPath(dir_ + "/host_key")});
     add({"-netdev", netdev, "-device", "virtio-net-pci,netdev=net0"});
     add({"-device", "virtio-rng-pci"});
+    // The monitor through which a test fails a disk as the guest's kernel sees it.
+    add({"-qmp", "unix:" + qemuPath(qmpSocket()) + ",server=on,wait=off"});
     for (std::size_t i = 0; i < disks_.size(); ++i) {
         const auto id = "disk" + std::to_string(i);
         add({"-drive",
              "file=" + qemuPath(disks_[i]) + ",if=none,id=" + id + ",format=raw,discard=unmap"});
-        add({"-device", "virtio-blk-pci,drive=" + id + ",serial=lb-" + id});
+        add({"-device", "virtio-blk-pci,drive=" + id + ",id=dev-" + id + ",serial=lb-" + id});
     }
 
     const auto bootStart = Clock::now();
@@ -341,6 +343,16 @@ SshTarget LabGuest::target() const {
     t.identityFile = identity();
     t.knownHostsFile = knownHosts();
     return t;
+}
+
+std::string LabGuest::qmpSocket() const {
+    return dir_.empty() ? std::string() : dir_ + "/qmp.sock";
+}
+
+QmpReply LabGuest::monitor(const std::string& commandLine) const {
+    if (pid_ <= 0)
+        return {false, "the guest is not running"};
+    return qmpHuman(qmpSocket(), commandLine);
 }
 
 std::string LabGuest::sshUrl() const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "engine/exec/ssh_runner.h"
+#include "tests/support/qmp.h"
 
 #include <chrono>
 #include <cstdint>
@@ -60,6 +61,10 @@ public:
     const std::string& openzfsVersion() const { return openzfsVersion_; } // e.g. 2.3.2-2~bpo12+2
     const std::vector<std::string>& disks() const { return disks_; }      // host files, vda first
     double bootSeconds() const { return bootSeconds_; } // qemu start to ready marker
+    // qemu's QMP monitor: disk i is drive "diskI" on device "dev-diskI" (virtio-blk-pci), so
+    // "drive_del disk1" makes every I/O to /dev/vdb fail and "device_del dev-disk1" unplugs it.
+    std::string qmpSocket() const;
+    QmpReply monitor(const std::string& commandLine) const; // one HMP command line
     double buildSeconds() const { return buildSeconds_; }
 
     // Powers the guest off (poweroff -f over SSH) and waits for qemu to exit by itself; true if
