@@ -17,7 +17,7 @@ namespace drill_report {
 // A layout's usable and used bytes, for the drills' and the ageing's shell alike: $kind (md or
 // fs: the mounted file system's df; otherwise ZFS: the pool's root dataset, used + available,
 // which df's size understates once the pool holds data elsewhere), $target (md device or pool),
-// $mnt (the mounted directory).
+// $mnt (the mounted directory). used() counts ZFS's space after its transaction group is out.
 const char* const spaceShell = R"sh(
 usable() {
     case $kind in
@@ -26,7 +26,15 @@ usable() {
         grep . || df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $2 * 1024 }' ;;
     esac
 }
-used() { df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $3 * 1024 }'; }
+# ZFS counts what was written only when its transaction group is written out: zpool sync first
+# (zfs-fuse has no zpool sync; sync(2) stands in).
+used() {
+    case $kind in
+    md | fs) ;;
+    *) zpool sync "$target" 2>/dev/null || sync ;;
+    esac
+    df -P -k "$mnt" | awk 'NR == 2 { printf "%.0f", $3 * 1024 }'
+}
 )sh";
 
 } // namespace drill_report
