@@ -519,6 +519,58 @@ void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const s
 
 } // namespace
 
+namespace {
+
+// One phase of the drill's load as `plan` shows it: fio's job with its per-second logs.
+void addLoadStep(LayoutPlan& plan, const std::string& phase, const std::string& what,
+                 const std::string& seconds) {
+    const std::string log = plan.workdir + "/.lb-drill-" + phase;
+    plan.steps.push_back(
+        {"the load " + what,
+         shown("fio", {"--name=drill-randrw", "--directory=" + plan.workdir,
+                       "--filename=.lb-drill-randrw", "--rw=randrw", "--bs=4k", "--size=32M",
+                       "--ioengine=psync", "--direct=1", "--time_based", "--runtime=" + seconds,
+                       "--write_bw_log=" + log, "--write_iops_log=" + log, "--log_avg_msec=1000"}),
+         std::nullopt, false, "it only reads and writes its own file and logs"});
+}
+
+// From the healthy load to the member out of the layout: md's rebuild floor, then the member
+// failed by mdadm or zpool, or pulled under the load and waited for.
+void addFailSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
+                  const std::string& failed) {
+    const bool pulled = drill.failure == DrillFailure::Pull;
+    if (md && drill.syncSpeedMinKiB > 0)
+        plan.steps.push_back(
+            {"the array's rebuild floor while it serves the load",
+             shown("sh", {"-c", std::string("echo ") + std::to_string(drill.syncSpeedMinKiB) +
+                                    " > /sys/block/mdN/md/sync_speed_min"}),
+             std::nullopt, false, "the setting goes with the array when the layout is torn down"});
+    if (pulled) {
+        addLoadStep(plan, "pulled",
+                    std::string("while the disk is pulled (until ") + (md ? "md" : "ZFS") +
+                        " sees it failed)",
+                    "86400");
+        addPullSteps(plan, drill, md, target, failed);
+    }
+    if (md && pulled) {
+        plan.steps.push_back({"remove the failed member " + failed,
+                              shown("mdadm", {target, "--remove", "failed"}), std::nullopt, false,
+                              "the spare takes its place"});
+    } else if (md) {
+        plan.steps.push_back({"fail " + failed, shown("mdadm", {target, "--fail", failed}),
+                              std::nullopt, false,
+                              "the spare takes its place; the layout's teardown wipes both"});
+        plan.steps.push_back({"remove " + failed, shown("mdadm", {target, "--remove", failed}),
+                              std::nullopt, false, "the spare takes its place"});
+    } else if (!pulled) {
+        plan.steps.push_back({"take " + failed + " offline",
+                              shown("zpool", {"offline", target, failed}), std::nullopt, false,
+                              "the spare replaces it; the layout's teardown destroys the pool"});
+    }
+}
+
+} // namespace
+
 Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLayout& layout,
                                       const ScenarioDrill& drill, const std::string& workdir) {
     LayoutPlan scratch;
@@ -538,55 +590,15 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
     plan.steps.push_back({"fill " + share.str() + " % of the usable space with random data",
                           shown("dd", {"if=/dev/urandom", "of=" + fill + "/N", "bs=1M"}),
                           shown("rm", {"-rf", "--", fill}), false, ""});
-    const auto loadStep = [&](const std::string& phase, const std::string& what,
-                              const std::string& seconds) {
-        const std::string log = workdir + "/.lb-drill-" + phase;
-        plan.steps.push_back(
-            {"the load " + what,
-             shown("fio",
-                   {"--name=drill-randrw", "--directory=" + workdir, "--filename=.lb-drill-randrw",
-                    "--rw=randrw", "--bs=4k", "--size=32M", "--ioengine=psync", "--direct=1",
-                    "--time_based", "--runtime=" + seconds, "--write_bw_log=" + log,
-                    "--write_iops_log=" + log, "--log_avg_msec=1000"}),
-             std::nullopt, false, "it only reads and writes its own file and logs"});
-    };
-    loadStep("healthy", "healthy", std::to_string(drill.phaseSeconds));
-    const bool pulled = drill.failure == DrillFailure::Pull;
-    if (md && drill.syncSpeedMinKiB > 0)
-        plan.steps.push_back(
-            {"the array's rebuild floor while it serves the load",
-             shown("sh", {"-c", std::string("echo ") + std::to_string(drill.syncSpeedMinKiB) +
-                                    " > /sys/block/mdN/md/sync_speed_min"}),
-             std::nullopt, false, "the setting goes with the array when the layout is torn down"});
-    if (pulled) {
-        loadStep("pulled",
-                 std::string("while the disk is pulled (until ") + (md ? "md" : "ZFS") +
-                     " sees it failed)",
-                 "86400");
-        addPullSteps(plan, drill, md, target, failed);
-    }
-    if (md && pulled) {
-        plan.steps.push_back({"remove the failed member " + failed,
-                              shown("mdadm", {target, "--remove", "failed"}), std::nullopt, false,
-                              "the spare takes its place"});
-    } else if (md) {
-        plan.steps.push_back({"fail " + failed, shown("mdadm", {target, "--fail", failed}),
-                              std::nullopt, false,
-                              "the spare takes its place; the layout's teardown wipes both"});
-        plan.steps.push_back({"remove " + failed, shown("mdadm", {target, "--remove", failed}),
-                              std::nullopt, false, "the spare takes its place"});
-    } else if (!pulled) {
-        plan.steps.push_back({"take " + failed + " offline",
-                              shown("zpool", {"offline", target, failed}), std::nullopt, false,
-                              "the spare replaces it; the layout's teardown destroys the pool"});
-    }
-    loadStep("degraded", "degraded", std::to_string(drill.phaseSeconds));
-    loadStep("rebuilding", "while it rebuilds (until the layout is whole)", "86400");
+    addLoadStep(plan, "healthy", "healthy", std::to_string(drill.phaseSeconds));
+    addFailSteps(plan, drill, md, target, failed);
+    addLoadStep(plan, "degraded", "degraded", std::to_string(drill.phaseSeconds));
+    addLoadStep(plan, "rebuilding", "while it rebuilds (until the layout is whole)", "86400");
     if (md) {
         plan.steps.push_back({"rebuild onto the spare " + spare,
                               shown("mdadm", {target, "--add", spare}), std::nullopt, false,
                               "the layout's teardown stops the array and wipes the spare"});
-        loadStep("rebuilt", "whole again", std::to_string(drill.phaseSeconds));
+        addLoadStep(plan, "rebuilt", "whole again", std::to_string(drill.phaseSeconds));
         plan.steps.push_back({"check the array (mismatch_cnt)",
                               shown("sh", {"-c", "echo check > /sys/block/mdN/md/sync_action"}),
                               std::nullopt, false, "it only reads"});
@@ -600,7 +612,7 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
                               shown("zpool", {"replace", "-f", target, failed, spare}),
                               std::nullopt, false,
                               "the layout's teardown destroys the pool, the spare with it"});
-        loadStep("rebuilt", "whole again", std::to_string(drill.phaseSeconds));
+        addLoadStep(plan, "rebuilt", "whole again", std::to_string(drill.phaseSeconds));
         plan.steps.push_back({"scrub the pool", shown("zpool", {"scrub", "-w", target}),
                               std::nullopt, false, "it only reads (and repairs)"});
     }
