@@ -264,7 +264,7 @@ void ScenarioTab::validate() {
                 .arg(s.adaptive()
                          ? tr("%1 to %2").arg(schedule.minIterations).arg(schedule.maxIterations)
                          : QString::number(s.iterations))
-                .arg(qs(describeRunCount(schedule))));
+                .arg(qs(describeRunCount(s, schedule))));
         showProblem({});
     } else {
         // The layout list keeps the last valid capacities while the text is being fixed.

@@ -165,13 +165,30 @@ std::string describeSchedule(const Scenario& s, const CampaignSchedule& c) {
     if (c.bracket)
         out += "bracketing: the baseline runs " + std::to_string(c.bracketRuns) +
                " more iteration(s) after the candidates, to measure the machine's drift\n";
-    return out + "runs: " + describeRunCount(c) + "\n";
+    return out + "runs: " + describeRunCount(s, c) + "\n";
 }
 
-std::string describeRunCount(const CampaignSchedule& c) {
-    std::string out = std::to_string(c.runs.size());
+std::string describeRunCount(const Scenario& s, const CampaignSchedule& c) {
+    // A layout with fill levels runs what the schedule gives it at each level, each level after
+    // the ageing to it (a run of its own, workload fill:age), as the campaign counts them.
+    std::size_t runs = 0, ageing = 0, mostLevels = 1;
+    std::set<std::string> aged;
+    for (const auto& p : c.runs) {
+        const auto l =
+            std::find_if(s.layouts.begin(), s.layouts.end(),
+                         [&](const ScenarioLayout& one) { return one.name == p.layout; });
+        const std::size_t levels = l == s.layouts.end() ? 0 : s.fillLevels(*l).size();
+        runs += std::max<std::size_t>(levels, 1);
+        mostLevels = std::max(mostLevels, levels);
+        if (levels > 0 && aged.insert(p.layout).second)
+            ageing += levels;
+    }
+    std::string out = std::to_string(runs);
+    if (ageing > 0)
+        out += " at their fill levels, and " + std::to_string(ageing) + " ageing run" +
+               (ageing == 1 ? "" : "s") + " (fill:age)";
     if (c.maxRuns > c.runs.size())
-        out += ", up to " + std::to_string(c.maxRuns);
+        out += ", up to " + std::to_string(c.maxRuns * mostLevels);
     return out;
 }
 

@@ -51,7 +51,9 @@ CampaignSchedule scheduleCampaign(Scenario&&, const std::optional<std::string>&)
 
 // For people: how the runs are ordered and repeated, a few lines ending in newlines.
 std::string describeSchedule(const Scenario& s, const CampaignSchedule& c);
-// How many runs (bracketing and drills included), as plan and the GUI say it: "35, up to 65".
-std::string describeRunCount(const CampaignSchedule& c);
+// How many runs (bracketing and drills included, each run once per fill level of its layout, and
+// the ageing to each level), as plan and the GUI say it: "35, up to 65"; "8 at their fill levels,
+// and 4 ageing runs (fill:age)".
+std::string describeRunCount(const Scenario& s, const CampaignSchedule& c);
 
 } // namespace lb

@@ -140,3 +140,29 @@ disks = ["d1", "d2"]
     EXPECT_EQ(alone.stages.size(), 1U);
     EXPECT_FALSE(alone.bracket);
 }
+
+TEST(Schedule, ARunCountsOnceAtEachFillLevelOfItsLayoutBesideTheAgeing) {
+    // The scenario's levels for the baseline, the candidate's own three: what plan and the GUI
+    // say is what the campaign runs, each scheduled run at each level, and the ageing to each.
+    const std::string text = "name = \"s\"\niterations = 2\ninterleave = false\nbracket = false\n"
+                             "fill = [0.0, 0.5]\n" +
+                             disks + R"(
+[[layouts]]
+name = "base"
+kind = "zfs-stripe"
+disks = ["d1"]
+baseline = true
+
+[[layouts]]
+name = "cand"
+kind = "zfs-stripe"
+disks = ["d2"]
+fill = [0.0, 0.5, 0.8]
+)" + workloads;
+    const auto s = parsed(text);
+    const auto c = scheduleCampaign(s, std::nullopt);
+    ASSERT_EQ(c.runs.size(), 8U);
+    EXPECT_EQ(describeRunCount(s, c), "20 at their fill levels, and 5 ageing runs (fill:age)");
+    EXPECT_NE(describeSchedule(s, c).find("runs: 20 at their fill levels"), std::string::npos)
+        << describeSchedule(s, c);
+}
