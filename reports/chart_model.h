@@ -268,6 +268,11 @@ Chart sweep(const ReportData& data, const std::string& family, const std::string
 // per-second logs or its moments: no series, and the title says so.
 Chart diskFailure(const FailureDrill& drill);
 
+// The deciding metrics of the comparisons level by level (data.fillCurves), first seen first,
+// and one's chart (chart_fill.cpp): each layout's median at each fill level it was measured at.
+std::vector<std::string> fillChartMetrics(const ReportData& data);
+Chart fillLevels(const ReportData& data, const std::string& metric);
+
 // The charts the report shows (report_doc.h's chartPlan), each built from the data.
 std::vector<ReportChart> reportCharts(const ReportData& data);
 

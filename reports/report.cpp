@@ -40,6 +40,8 @@ chart::Chart plannedChart(const ReportData& data, const std::string& id) {
     if (id.rfind("projection-", 0) == 0)
         return chart::projection(data.projections.at(chartIndex(id, "projection-")),
                                  data.projectionRequest && data.projectionRequest->binaryUnits);
+    if (id.rfind("fill-", 0) == 0)
+        return chart::fillLevels(data, chart::fillChartMetrics(data).at(chartIndex(id, "fill-")));
     if (id.rfind("failure-", 0) == 0)
         return chart::diskFailure(data.failureDrills.at(chartIndex(id, "failure-")));
     if (id.rfind("overhead-", 0) == 0)

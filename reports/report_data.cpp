@@ -326,9 +326,10 @@ Expected<void> addFillLevels(ReportData& data, Store& store, const ReportRequest
         auto curve = compareAtFillLevels(store, data.baseline, data.layouts[i].name,
                                          ComparePolicy{data.thresholds, data.decide},
                                          data.campaignId, request.host);
-        if (curve)
+        if (curve) {
             data.fillSummaries.push_back(curve->summary);
-        else if (curve.error().kind != ErrorKind::BadInput)
+            data.fillCurves.push_back(std::move(*curve));
+        } else if (curve.error().kind != ErrorKind::BadInput)
             return fail(curve.error());
     }
     for (const auto& p : data.projections) {

@@ -139,6 +139,7 @@ struct ReportData {
     // its projection.
     std::optional<int> fillPermille;
     std::vector<std::string> fillSummaries;
+    std::vector<FillCurve> fillCurves; // each candidate against the baseline level by level
     std::vector<FillProjection> fillProjections;
     std::string author, writtenAt, generator; // as requested
     std::vector<std::string> hosts;           // where the layouts ran, sorted, once each

@@ -196,6 +196,7 @@ std::vector<ChartRef> chartPlan(const ReportData& data) {
     planOverheadCharts(data, out);
     planCourseCharts(data, out);
     planProjectionCharts(data, out);
+    planFillCharts(data, out);
     planFailureCharts(data, out);
     return out;
 }
@@ -500,6 +501,7 @@ Doc buildDoc(const ReportData& data, const std::set<std::string>& charts) {
     addLayouts(doc, data);
     addProjections(doc, data, charts);
     addComparisons(doc, data, charts);
+    addFillLevels(doc, data, charts);
     addCharts(doc, data, charts);
     addCourse(doc, data, charts);
     addDrills(doc, data);

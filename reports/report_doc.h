@@ -138,6 +138,11 @@ void addComparisons(Doc& doc, const ReportData& data, const std::set<std::string
 void addCharts(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
 void addCourse(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
 void addDrills(Doc& doc, const ReportData& data);
+// "As the pools fill" (report_fill.cpp): where each candidate's verdict changes across the fill
+// levels, and each deciding metric drawn against fill level for every layout.
+void addFillLevels(Doc& doc, const ReportData& data, const std::set<std::string>& charts);
+// Its charts, "fill-N" for chart::fillChartMetrics(data)[N], in chartPlan.
+void planFillCharts(const ReportData& data, std::vector<ChartRef>& out);
 // "When a disk fails" (report_failure.cpp): each fail-rebuild drill's course as a chart, the
 // rebuild table, and the risk over the projection's horizon with what it assumes.
 void addDiskFailure(Doc& doc, const ReportData& data, const std::set<std::string>& charts);

@@ -191,6 +191,22 @@ TEST_F(FillZfsFuse, EveryLevelMeasuredPairedAndReported) {
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("has no runs at 80 %"), std::string::npos) << missing.err;
 
+    // The report: the level-by-level sentence as compare says it, and each deciding metric drawn
+    // against fill level (rand-write-4k-qd32's write bw, iops and p99 latency).
+    const std::string html = dir_ + "/report.html";
+    const auto report = cli({"report", "--out", html});
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    std::ifstream in(html);
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto section = page.find("As the pools fill");
+    ASSERT_NE(section, std::string::npos);
+    EXPECT_NE(page.find(parsed(all).at("fill_summary").get<std::string>(), section),
+              std::string::npos);
+    for (const char* metric : {"fio.rand-write-4k-qd32.write.bw at each fill level",
+                               "fio.rand-write-4k-qd32.write.iops at each fill level",
+                               "fio.rand-write-4k-qd32.write.lat_p99 at each fill level"})
+        EXPECT_NE(page.find(metric, section), std::string::npos) << metric;
+
     // Torn down: no pool left.
     EXPECT_FALSE(lb::test::poolExists(pool("m")));
     EXPECT_FALSE(lb::test::poolExists(pool("z")));

@@ -105,7 +105,7 @@ timeout = 600
 
 TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
     auto options = lb::test::openzfsGuestOptions(guestDisks, diskBytes);
-    for (int i = 7; i < guestDisks; ++i)
+    for (std::size_t i = 7; i < options.newDiskBytes.size(); ++i)
         options.newDiskBytes[i] = mirrorDiskBytes;
     LabGuest guest(options);
     if (!guest.available())
