@@ -349,8 +349,8 @@ const std::vector<OptionSpec>& scenarioKeys(ScenarioTable table) {
 }
 
 bool isFailRebuildKey(std::string_view key) {
-    for (const std::string_view own : {"disk", "fail", "fill", "phase_seconds", "sync_speed_min",
-                                       "pull_command", "pull_wait"})
+    for (const std::string_view own :
+         {"disk", "fail", "fill", "phase_seconds", "sync_speed_min", "pull_command", "pull_wait"})
         if (key == own)
             return true;
     return false;

@@ -278,9 +278,9 @@ std::vector<std::string> keyNames(const std::vector<OptionSpec>& specs) {
 // The form of a drill offers the keys its action takes, and the parser refuses the others.
 TEST(FailRebuildDrill, ItsActionChoosesItsKeys) {
     EXPECT_EQ(keyNames(drillKeys("fail-rebuild")),
-              (std::vector<std::string>{"layout", "action", "disks", "disk", "fail",
-                                        "pull_command", "pull_wait", "fill", "phase_seconds",
-                                        "sync_speed_min", "timeout"}));
+              (std::vector<std::string>{"layout", "action", "disks", "disk", "fail", "pull_command",
+                                        "pull_wait", "fill", "phase_seconds", "sync_speed_min",
+                                        "timeout"}));
     EXPECT_EQ(keyNames(drillKeys("md-grow")),
               (std::vector<std::string>{"layout", "action", "disks", "read_load", "timeout"}));
     EXPECT_EQ(keyNames(drillKeys("")), (std::vector<std::string>{"layout", "action"}));
