@@ -258,7 +258,7 @@ struct ConditioningStep {
 
 class Store {
 public:
-    static constexpr int latestSchemaVersion = 18;
+    static constexpr int latestSchemaVersion = 19;
 
     // Opens (creating if needed) and migrates the database to the latest schema.
     static Expected<Store> open(const std::string& path, Clock clock = utcNow);

@@ -303,8 +303,8 @@ TEST(FillProjection, MonthsOfTheMeasuredLevels) {
                         "measured");
 }
 
-// A database of schema 17 opens at 18: its runs were measured as built (no fill level, no bytes),
-// compare them as before, and new runs store their level beside them.
+// A database of schema 17 opens at the latest: its runs were measured as built (no fill level, no
+// bytes), compare them as before, and new runs store their level beside them.
 TEST(FillStore, MigratesSchemaSeventeenRunsAsBuilt) {
     test::ScratchDir scratch{"fill-migrate"};
     const std::string path = scratch.path("results.db");
@@ -323,7 +323,8 @@ TEST(FillStore, MigratesSchemaSeventeenRunsAsBuilt) {
     }
     auto s = Store::open(path);
     ASSERT_TRUE(s) << s.error().message;
-    EXPECT_EQ(test::queryInt(*s, "SELECT value FROM meta WHERE key = 'schema_version'"), 18);
+    EXPECT_EQ(test::queryInt(*s, "SELECT value FROM meta WHERE key = 'schema_version'"),
+              Store::latestSchemaVersion);
     auto levels = s->layoutFillLevels("a");
     ASSERT_TRUE(levels);
     EXPECT_EQ(*levels, (std::vector<int>{asBuiltPermille}));
@@ -332,4 +333,94 @@ TEST(FillStore, MigratesSchemaSeventeenRunsAsBuilt) {
     ASSERT_EQ(runs->size(), 1U);
     EXPECT_FALSE(runs->front().fillLevel);
     EXPECT_FALSE(runs->front().fillBytes);
+}
+
+// The levels are found by seeks in run_layout, not by reading every run: they are the same as
+// the distinct levels of the layout's settled runs (ok and failed, not aborted or running), in
+// and out of a campaign, with and without runs measured as built; and a database of schema 18
+// opens with the index of levels, whose plan answers the seek from the index alone.
+TEST(FillStore, LevelsAreTheDistinctLevelsOfTheSettledRuns) {
+    test::ScratchDir scratch{"fill-levels"};
+    const std::string path = scratch.path("results.db");
+    {
+        auto s = Store::open(path);
+        ASSERT_TRUE(s) << s.error().message;
+        auto layout = s->ensureLayout("a", "zfs-mirror", "{}", std::nullopt);
+        auto other = s->ensureLayout("b", "zfs-mirror", "{}", std::nullopt);
+        auto c1 = s->createCampaign({"c1", "", "", std::nullopt});
+        auto c2 = s->createCampaign({"c2", "", "", std::nullopt});
+        ASSERT_TRUE(layout && other && c1 && c2);
+        struct Stored {
+            std::optional<double> fill;
+            RunStatus status;
+            std::int64_t campaign; // 0: none
+            std::int64_t layout;
+        };
+        const Stored runs[] = {
+            {0.9, RunStatus::Ok, *c1, *layout},     {std::nullopt, RunStatus::Ok, *c2, *layout},
+            {0.5, RunStatus::Failed, *c2, *layout}, {0.8, RunStatus::Aborted, *c1, *layout},
+            {0.0, RunStatus::Failed, *c1, *layout}, {0.9, RunStatus::Ok, *c2, *layout},
+            {0.7, RunStatus::Ok, 0, *other},        {0.3, RunStatus::Running, *c2, *layout},
+        };
+        for (const auto& stored : runs) {
+            lb::Run r;
+            r.workload = "bonnie";
+            r.probe = "bonnie";
+            r.status = stored.status;
+            r.fillLevel = stored.fill;
+            r.campaignId = stored.campaign;
+            ASSERT_TRUE(s->insertRun(stored.layout, r));
+        }
+        test::downgradeToSchema18(*s);
+    }
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->schemaVersion(), Store::latestSchemaVersion);
+    // The old query, a pass over every run's row, is the oracle.
+    const auto distinct = [&](const std::string& layout, std::optional<std::int64_t> campaign) {
+        const auto rows = test::queryReadOnly(
+            path, "SELECT DISTINCT COALESCE(fill_permille, -1) FROM run WHERE layout_id = (SELECT "
+                  "id FROM layout WHERE name = '" +
+                      layout + "') AND status IN ('ok', 'failed') AND (" +
+                      (campaign ? std::to_string(*campaign) : "NULL") +
+                      " IS NULL OR campaign_id = " +
+                      (campaign ? std::to_string(*campaign) : "NULL") + ") ORDER BY 1");
+        std::vector<int> out;
+        for (const auto& row : rows.value_or(test::Rows{}))
+            out.push_back(std::stoi(row.at(0)));
+        return out;
+    };
+    for (const std::string layout : {"a", "b", "none"})
+        for (const auto campaign : {std::optional<std::int64_t>{}, std::optional<std::int64_t>{1},
+                                    std::optional<std::int64_t>{2}}) {
+            const auto levels = s->layoutFillLevels(layout, campaign);
+            ASSERT_TRUE(levels) << levels.error().message;
+            EXPECT_EQ(*levels, distinct(layout, campaign))
+                << layout << " campaign " << campaign.value_or(0);
+        }
+    EXPECT_EQ(*s->layoutFillLevels("a"), (std::vector<int>{asBuiltPermille, 0, 500, 900}));
+    EXPECT_EQ(*s->layoutFillLevels("a", 1), (std::vector<int>{0, 900}));
+    const auto plan = test::queryReadOnly(
+        path, "EXPLAIN QUERY PLAN SELECT fill_permille FROM run WHERE layout_id = 1 AND "
+              "fill_permille > -1 AND status IN ('ok', 'failed') AND (NULL IS NULL OR campaign_id "
+              "= NULL) ORDER BY fill_permille LIMIT 1");
+    ASSERT_TRUE(plan);
+    std::string details;
+    for (const auto& row : *plan)
+        details += row.back() + "\n";
+    EXPECT_NE(details.find("COVERING INDEX run_layout_fill (layout_id=? AND fill_permille>?)"),
+              std::string::npos)
+        << details;
+    // The samples' pass still reads a layout's runs in run order from run_layout, unsorted.
+    const auto pass = test::queryReadOnly(
+        path, "EXPLAIN QUERY PLAN SELECT r.id FROM run r WHERE r.layout_id = 1 AND r.status = 'ok' "
+              "AND (NULL IS NULL OR r.campaign_id = NULL) AND (500 IS NULL OR "
+              "COALESCE(r.fill_permille, -1) = 500) ORDER BY r.id");
+    ASSERT_TRUE(pass);
+    details.clear();
+    for (const auto& row : *pass)
+        details += row.back() + "\n";
+    EXPECT_NE(details.find("INDEX run_layout (layout_id=? AND status=?)"), std::string::npos)
+        << details;
+    EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << details;
 }

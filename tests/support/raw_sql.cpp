@@ -59,7 +59,13 @@ void setSchemaVersion(Store& store, int version) {
     ASSERT_TRUE(q->bind(1, std::to_string(version)).run());
 }
 
+void downgradeToSchema18(Store& store) {
+    ASSERT_TRUE(StoreBackdoor::database(store).exec("DROP INDEX run_layout_fill"));
+    setSchemaVersion(store, 18);
+}
+
 void downgradeToSchema17(Store& store) {
+    downgradeToSchema18(store);
     ASSERT_TRUE(StoreBackdoor::database(store).exec(
         "ALTER TABLE run DROP COLUMN fill_permille; ALTER TABLE run DROP COLUMN fill_bytes"));
     setSchemaVersion(store, 17);

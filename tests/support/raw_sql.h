@@ -31,6 +31,9 @@ bool acceptsRunStatus(Store& store, const std::string& status);
 // Marks the database as written with schema `version` (99: a newer layoutbench).
 void setSchemaVersion(Store& store, int version);
 
+// Takes the database back to schema 18: no index of runs by fill level (run_layout_fill).
+void downgradeToSchema18(Store& store);
+
 // Takes the database back to schema 17: runs store no fill level (run.fill_permille and
 // run.fill_bytes dropped).
 void downgradeToSchema17(Store& store);
