@@ -15,6 +15,16 @@
 
 namespace lb {
 
+MetricSamples MetricSamples::withRuns(std::string name, std::vector<double> values,
+                                      const std::vector<SampleRun>& runs, std::string workload) {
+    MetricSamples out{std::move(name), std::move(values), std::move(workload), {}, {}};
+    out.runOf.resize(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        out.runOf[i] = static_cast<std::uint32_t>(i);
+    out.runs = std::make_shared<const std::vector<SampleRun>>(runs);
+    return out;
+}
+
 std::string_view verdictName(Verdict v) {
     switch (v) {
     case Verdict::Viable:
@@ -156,7 +166,8 @@ void markOutliers(MetricComparison& m, const MetricSamples& b, const MetricSampl
          {std::tuple{true, &bo, &b, &baseline}, std::tuple{false, &co, &c, &candidate}}) {
         const double med = median(samples->values);
         for (const auto& [i, score] : *found) {
-            const std::int64_t run = i < samples->runs.size() ? samples->runs[i] : 0;
+            const SampleRun* of = samples->runAt(i);
+            const std::int64_t run = of ? of->id : 0;
             m.outliers.push_back({side, run, samples->values[i], med, score});
             named.push_back((run ? "run #" + std::to_string(run) + " of " : "a run of ") + *layout +
                             " at " + shareText(samples->values[i] / med) +
@@ -194,8 +205,12 @@ void markOutliers(MetricComparison& m, const MetricSamples& b, const MetricSampl
 bool allImported(const LayoutSamples& side) {
     return !side.metrics.empty() &&
            std::all_of(side.metrics.begin(), side.metrics.end(), [](const MetricSamples& m) {
-               return !m.campaigns.empty() && std::all_of(m.campaigns.begin(), m.campaigns.end(),
-                                                          [](std::int64_t id) { return id == 0; });
+               if (m.runOf.empty())
+                   return false;
+               for (std::size_t i = 0; i < m.values.size(); ++i)
+                   if (const SampleRun* run = m.runAt(i); !run || run->campaign != 0)
+                       return false;
+               return true;
            });
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -240,15 +241,33 @@ struct Comparison {
     std::optional<double> fillLevel;
 };
 
-// Samples of one metric for one layout: one value per run (iteration), with when each run
-// started (seconds since the epoch, 0 unknown) and its campaign (0: imported).
+// The run a sample came from: its id (0: not known), when it started (seconds since the epoch,
+// 0: not known) and its campaign (0: imported).
+struct SampleRun {
+    std::int64_t id = 0;
+    double startedAt = 0;
+    std::int64_t campaign = 0;
+    bool operator==(const SampleRun&) const = default;
+};
+
+// Samples of one metric for one layout: one value per run (iteration), and the run each came
+// from. The runs are a table the layout's metrics share, each sample holding its index in it: 4
+// bytes a sample where a run's id, start and campaign beside every value took 24, most of the
+// memory a comparison of a million samples wrote.
 struct MetricSamples {
     std::string name;
     std::vector<double> values;
-    std::vector<double> startedAt;       // parallel to values, or empty
-    std::vector<std::int64_t> campaigns; // parallel to values, or empty
-    std::string workload;                // of the runs that measured it
-    std::vector<std::int64_t> runs;      // parallel to values (the runs' ids), or empty
+    std::string workload;                               // of the runs that measured it
+    std::vector<std::uint32_t> runOf;                   // parallel to values, or empty
+    std::shared_ptr<const std::vector<SampleRun>> runs; // what runOf indexes
+
+    // The run of value i; none where the samples do not know their runs.
+    const SampleRun* runAt(std::size_t i) const {
+        return runs && i < runOf.size() && runOf[i] < runs->size() ? &(*runs)[runOf[i]] : nullptr;
+    }
+    // Samples whose runs are given one a value (tests, and samples made outside the store).
+    static MetricSamples withRuns(std::string name, std::vector<double> values,
+                                  const std::vector<SampleRun>& runs, std::string workload = {});
 };
 
 // A workload whose runs failed on a layout: how many, and the last reason.

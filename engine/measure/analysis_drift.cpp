@@ -15,10 +15,17 @@ std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
         double slope = 0, se = 0, span = 0, df = 0;
     };
     std::vector<Trend> trends;
+    std::vector<double> startedAt; // of each value's run
     for (const auto& s : baseline) {
         if (std::find(metrics.begin(), metrics.end(), s.name) == metrics.end() ||
-            s.startedAt.size() != s.values.size() || s.values.size() < minSamplesForInterval)
+            s.values.size() < minSamplesForInterval)
             continue;
+        startedAt.clear();
+        for (std::size_t i = 0; i < s.values.size(); ++i)
+            if (const SampleRun* run = s.runAt(i))
+                startedAt.push_back(run->startedAt);
+        if (startedAt.size() != s.values.size())
+            continue; // not every run's start is known
         // Least squares of log(value) on time: the slope, and its standard error from the
         // residuals (the runs' own noise).
         const auto n = static_cast<double>(s.values.size());
@@ -26,7 +33,7 @@ std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
         bool positive = true;
         for (std::size_t i = 0; i < s.values.size(); ++i) {
             positive = positive && s.values[i] > 0;
-            mt += s.startedAt[i];
+            mt += startedAt[i];
             my += positive ? std::log(s.values[i]) : 0;
         }
         if (!positive)
@@ -35,21 +42,21 @@ std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
         my /= n;
         double sxx = 0, sxy = 0;
         for (std::size_t i = 0; i < s.values.size(); ++i) {
-            sxx += (s.startedAt[i] - mt) * (s.startedAt[i] - mt);
-            sxy += (s.startedAt[i] - mt) * (std::log(s.values[i]) - my);
+            sxx += (startedAt[i] - mt) * (startedAt[i] - mt);
+            sxy += (startedAt[i] - mt) * (std::log(s.values[i]) - my);
         }
         if (sxx <= 0)
             continue;
         const double slope = sxy / sxx;
         double rss = 0;
         for (std::size_t i = 0; i < s.values.size(); ++i) {
-            const double r = std::log(s.values[i]) - my - slope * (s.startedAt[i] - mt);
+            const double r = std::log(s.values[i]) - my - slope * (startedAt[i] - mt);
             rss += r * r;
         }
         const double df = n - 2;
         if (df < 1)
             continue;
-        const auto [lo, hi] = std::minmax_element(s.startedAt.begin(), s.startedAt.end());
+        const auto [lo, hi] = std::minmax_element(startedAt.begin(), startedAt.end());
         trends.push_back({s.name, slope, std::sqrt(rss / df / sxx), *hi - *lo, df});
     }
     std::optional<Drift> worst;
@@ -70,12 +77,11 @@ std::optional<Drift> baselineDrift(const std::vector<MetricSamples>& baseline,
                                    std::int64_t campaign, const Comparison& c) {
     std::vector<MetricSamples> own;
     for (const auto& s : baseline) {
-        MetricSamples kept{s.name, {}, {}, {}, s.workload};
+        MetricSamples kept{s.name, {}, s.workload, {}, s.runs};
         for (std::size_t i = 0; i < s.values.size(); ++i)
-            if (i < s.campaigns.size() && i < s.startedAt.size() && s.campaigns[i] == campaign) {
+            if (const SampleRun* run = s.runAt(i); run && run->campaign == campaign) {
                 kept.values.push_back(s.values[i]);
-                kept.startedAt.push_back(s.startedAt[i]);
-                kept.campaigns.push_back(campaign);
+                kept.runOf.push_back(s.runOf[i]);
             }
         own.push_back(std::move(kept));
     }

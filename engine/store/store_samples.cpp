@@ -55,7 +55,13 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
     std::vector<MetricSamples> out;
     std::unordered_map<std::string, std::size_t> byName; // index in out
     std::vector<std::size_t> slot(count.size(), 0);      // metric id -> index in out + 1
+    auto table = std::make_shared<std::vector<SampleRun>>();
+    table->reserve(runs.size());
     for (const OkRun& run : runs)
+        table->push_back({run.id, run.startedAt, run.campaign});
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const OkRun& run = runs[r];
+        const auto runIndex = static_cast<std::uint32_t>(r);
         for (std::size_t i = run.begin / store::sampleBytes; i < run.end / store::sampleBytes;
              ++i) {
             const auto id = static_cast<std::size_t>(store::sampleId(packed, i));
@@ -65,21 +71,18 @@ samplesByName(const std::vector<OkRun>& runs, std::string_view packed,
                                         std::to_string(id) + ", which metric_name does not hold");
                 const auto [it, added] = byName.emplace(kinds[id].name, out.size());
                 if (added)
-                    out.push_back({kinds[id].name, {}, {}, {}, workloads[run.workload]});
+                    out.push_back({kinds[id].name, {}, workloads[run.workload], {}, table});
                 slot[id] = it->second + 1;
                 MetricSamples& m = out[it->second];
                 const std::size_t n = m.values.size() + count[id];
                 m.values.reserve(n);
-                m.startedAt.reserve(n);
-                m.campaigns.reserve(n);
-                m.runs.reserve(n);
+                m.runOf.reserve(n);
             }
             MetricSamples& m = out[slot[id] - 1];
             m.values.push_back(store::sampleValue(packed, i));
-            m.startedAt.push_back(run.startedAt);
-            m.campaigns.push_back(run.campaign);
-            m.runs.push_back(run.id);
+            m.runOf.push_back(runIndex);
         }
+    }
     std::sort(out.begin(), out.end(),
               [](const MetricSamples& a, const MetricSamples& b) { return a.name < b.name; });
     return out;

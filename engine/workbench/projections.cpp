@@ -477,12 +477,16 @@ std::optional<MeasuredRebuild> measuredRebuild(const LayoutSamples& samples) {
         return std::nullopt;
     // The newest run: the largest id where the samples carry them, else the last value.
     std::size_t newest = m->values.size() - 1;
-    for (std::size_t i = 0; i < m->runs.size() && i < m->values.size(); ++i)
-        if (m->runs[i] > m->runs[newest])
+    const auto idOf = [&](std::size_t i) {
+        const SampleRun* run = m->runAt(i);
+        return run ? run->id : 0;
+    };
+    for (std::size_t i = 0; i < m->values.size(); ++i)
+        if (idOf(i) > idOf(newest))
             newest = i;
     std::string basis = "measured: fail-rebuild drill";
-    if (newest < m->runs.size())
-        basis += ", run " + std::to_string(m->runs[newest]);
+    if (idOf(newest) != 0)
+        basis += ", run " + std::to_string(idOf(newest));
     basis += ", on the layout's disks";
     if (std::find(samples.measuredOn.begin(), samples.measuredOn.end(), "TCG emulation") !=
         samples.measuredOn.end())

@@ -202,13 +202,13 @@ TEST(Compare, CompletionLatencyDecidesOnlyWithoutTotalLatency) {
 
 TEST(Compare, WhatCannotBeComparedIsListedWithItsReason) {
     LayoutSamples base, cand;
-    base.metrics = {{"xz.throughput", {10, 10, 10}, {}, {}, "xz"},
-                    {"bonnie.seeks", {5, 5, 5}, {}, {}, "bonnie"},
-                    {"fio.seq.write.bw", {5, 5, 5}, {}, {}, "fio:seq"},
-                    {"randfile.throughput", {300, 300, 300}, {}, {}, "randfile"}};
-    cand.metrics = {{"xz.throughput", {10.5, 10.5, 10.5}, {}, {}, "xz"},
-                    {"fio.seq.write.bw", {5, 5, 5}, {}, {}, "fio:seq"},
-                    {"randfile.throughput", {290, 290, 290}, {}, {}, "randfile"}};
+    base.metrics = {{"xz.throughput", {10, 10, 10}, "xz"},
+                    {"bonnie.seeks", {5, 5, 5}, "bonnie"},
+                    {"fio.seq.write.bw", {5, 5, 5}, "fio:seq"},
+                    {"randfile.throughput", {300, 300, 300}, "randfile"}};
+    cand.metrics = {{"xz.throughput", {10.5, 10.5, 10.5}, "xz"},
+                    {"fio.seq.write.bw", {5, 5, 5}, "fio:seq"},
+                    {"randfile.throughput", {290, 290, 290}, "randfile"}};
     cand.failed = {{"bonnie", 3, 0, "exit status 1: out of memory"}};
     base.notes = {{MetricNote::Kind::Excludes, "bonnie.putc", "too fast to time (+++++)"},
                   {MetricNote::Kind::Method, "fio.seq.*", "direct I/O"}};
@@ -374,15 +374,21 @@ TEST(Interval, LatencyRatioPointsTheOtherWay) {
 
 TEST(Drift, ABaselineThatMovedMoreThanItsNoiseIsReported) {
     // Three runs at the start, three an hour later, 8 % slower; noise about 0.5 %.
-    MetricSamples moved{
-        "xz.throughput", {100, 100.5, 99.5, 92, 92.4, 91.6}, {0, 10, 20, 3600, 3610, 3620}};
+    const auto startedAt = [](std::vector<double> at) {
+        std::vector<SampleRun> runs;
+        for (const double t : at)
+            runs.push_back({0, t, 1});
+        return runs;
+    };
+    const auto moved = MetricSamples::withRuns("xz.throughput", {100, 100.5, 99.5, 92, 92.4, 91.6},
+                                               startedAt({0, 10, 20, 3600, 3610, 3620}));
     const auto d = measureDrift({moved}, {"xz.throughput"});
     ASSERT_TRUE(d);
     EXPECT_EQ(d->metric, "xz.throughput");
     EXPECT_NEAR(d->change, -0.08, 0.01);
     // The same spread with no trend: within the noise, nothing to report.
-    MetricSamples steady{
-        "xz.throughput", {100, 92, 96, 92, 100, 96}, {0, 10, 20, 3600, 3610, 3620}};
+    const auto steady = MetricSamples::withRuns("xz.throughput", {100, 92, 96, 92, 100, 96},
+                                                startedAt({0, 10, 20, 3600, 3610, 3620}));
     EXPECT_FALSE(measureDrift({steady}, {"xz.throughput"}));
     // A metric that does not decide is not looked at.
     EXPECT_FALSE(measureDrift({moved}, {"bonnie.put_block"}));
@@ -421,10 +427,11 @@ TEST(Outliers, AStallStandsApartAndSteadyJitterDoesNot) {
 // without it is given (viable, confident); the verdict shown keeps it.
 TEST(Outliers, AStallIsNamedAndTheVerdictWithoutItGiven) {
     LayoutSamples base, cand;
-    base.metrics = {{"bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}}};
-    base.metrics[0].runs = {1, 2, 3, 4, 5};
-    cand.metrics = {{"bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}}};
-    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    base.metrics = {MetricSamples::withRuns(
+        "bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}, {{1}, {2}, {3}, {4}, {5}})};
+    cand.metrics = {MetricSamples::withRuns("bonnie.put_block",
+                                            {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6},
+                                            {{11}, {12}, {13}, {14}, {15}})};
     const auto c = compareLayouts("dir", base, "raidz1", cand);
     ASSERT_EQ(c.metrics.size(), 1U);
     const auto& m = c.metrics[0];
@@ -463,8 +470,9 @@ TEST(Outliers, AnAAPairHasNone) {
 TEST(Outliers, TheHeadlineNamesTheRunAndTheVerdictWithout) {
     LayoutSamples base, cand;
     base.metrics = {{"bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}}};
-    cand.metrics = {{"bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}}};
-    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    cand.metrics = {MetricSamples::withRuns("bonnie.put_block",
+                                            {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6},
+                                            {{11}, {12}, {13}, {14}, {15}})};
     const auto c = compareLayouts("dir", base, "raidz1", cand);
     EXPECT_NE(c.headline.find("; outlier run #13 (without: viable, confident)"), std::string::npos)
         << c.headline;
@@ -511,10 +519,10 @@ TEST(CollapseNotes, AComparisonSaysEachNoteOnce) {
 // another machine's memory, is not, but may matter: a note beside a metric that still decides.
 TEST(Compare, AnotherPresetIsNotComparableAndAnotherVersionIsACaveat) {
     LayoutSamples base, cand;
-    base.metrics = {{"xz.throughput", {10e6, 10e6, 10e6}, {}, {}, "xz"},
-                    {"bonnie.put_block", {100e6, 100e6, 100e6}, {}, {}, "bonnie"}};
-    cand.metrics = {{"xz.throughput", {9e6, 9e6, 9e6}, {}, {}, "xz"},
-                    {"bonnie.put_block", {99e6, 99e6, 99e6}, {}, {}, "bonnie"}};
+    base.metrics = {{"xz.throughput", {10e6, 10e6, 10e6}, "xz"},
+                    {"bonnie.put_block", {100e6, 100e6, 100e6}, "bonnie"}};
+    cand.metrics = {{"xz.throughput", {9e6, 9e6, 9e6}, "xz"},
+                    {"bonnie.put_block", {99e6, 99e6, 99e6}, "bonnie"}};
     base.notes = {{MetricNote::Kind::Method, "xz.*", "level=6"},
                   {MetricNote::Kind::Method, "bonnie.*", "version=1.97"},
                   {MetricNote::Kind::Method, "*", "memory=23.43 GiB"},

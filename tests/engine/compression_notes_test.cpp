@@ -108,8 +108,8 @@ TEST(CompressionNotes, CompareKeepsCompressedDataOutOfTheVerdict) {
     const auto s = scenario("lz4");
     ASSERT_TRUE(s);
     LayoutSamples base, cand;
-    base.metrics = {{"fio.seq-write-1m.write.bw", {100e6, 100e6, 100e6}, {}, {}, "fio:w"}};
-    cand.metrics = {{"fio.seq-write-1m.write.bw", {300e6, 300e6, 300e6}, {}, {}, "fio:w"}};
+    base.metrics = {{"fio.seq-write-1m.write.bw", {100e6, 100e6, 100e6}, "fio:w"}};
+    cand.metrics = {{"fio.seq-write-1m.write.bw", {300e6, 300e6, 300e6}, "fio:w"}};
     base.notes = compressionNotes(*s, named(*s, "plain"), 2.0);
     cand.notes = compressionNotes(*s, named(*s, "zfs"), 2.0);
     const auto c = compareLayouts("plain", base, "zfs", cand);

@@ -252,7 +252,7 @@ TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
 TEST(FailRebuildDrill, TheNewestMeasuredRateIsTheRiskModels) {
     LayoutSamples samples;
     samples.metrics.push_back(
-        {"drill.fail-rebuild.rebuild_rate", {30e6, 40e6}, {}, {}, "", {7, 12}});
+        MetricSamples::withRuns("drill.fail-rebuild.rebuild_rate", {30e6, 40e6}, {{7}, {12}}));
     samples.measuredOn = {"TCG emulation"};
     const RiskSettings measured = withMeasuredRebuild({}, samples);
     EXPECT_EQ(measured.rebuildBytesPerSecond, 40e6);

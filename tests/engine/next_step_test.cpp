@@ -36,8 +36,9 @@ TEST(NextStep, OneRunASideAsksForTwoMoreOnBoth) {
     EXPECT_EQ(next->workloads, std::vector<std::string>{"bonnie"});
     EXPECT_EQ(next->runsEachSide, 3U);
 
-    base.metrics[0].campaigns = {0};
-    cand.metrics[0].campaigns = {0};
+    for (auto* side : {&base, &cand}) // imported: the run of each value is in no campaign
+        side->metrics[0] = MetricSamples::withRuns(side->metrics[0].name, side->metrics[0].values,
+                                                   {SampleRun{}}, side->metrics[0].workload);
     c = compareLayouts("bare-metal", base, "guest", cand);
     ASSERT_TRUE(c.imported);
     next = nextStep(c);
@@ -116,7 +117,8 @@ TEST(NextStep, AnOutlierThatChangesTheVerdictIsNamed) {
     LayoutSamples base, cand;
     base.metrics = {samples("bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}, "b")};
     cand.metrics = {samples("bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}, "b")};
-    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    cand.metrics[0] = MetricSamples::withRuns(cand.metrics[0].name, cand.metrics[0].values,
+                                              {{11}, {12}, {13}, {14}, {15}}, "b");
     const auto next = nextStep(compareLayouts("dir", base, "raidz1", cand));
     ASSERT_TRUE(next);
     EXPECT_TRUE(has(next->text, "look at run #13 of raidz1: it stands apart")) << next->text;
@@ -156,7 +158,8 @@ TEST(NextStep, AnOutlierAtTheMinimumIsRunOnceMore) {
     LayoutSamples base, cand;
     base.metrics = {samples("bonnie.put_block", {60.2e6, 59.9e6, 60.4e6, 60.1e6, 59.7e6}, "b")};
     cand.metrics = {samples("bonnie.put_block", {59.8e6, 60.3e6, 0.12e6, 60.0e6, 59.6e6}, "b")};
-    cand.metrics[0].runs = {11, 12, 13, 14, 15};
+    cand.metrics[0] = MetricSamples::withRuns(cand.metrics[0].name, cand.metrics[0].values,
+                                              {{11}, {12}, {13}, {14}, {15}}, "b");
     const auto c = compareLayouts("dir", base, "raidz1", cand);
     EXPECT_EQ(workloadsToRunAgainForOutliers(c, 5), std::set<std::string>{"b"});
     EXPECT_TRUE(workloadsToRunAgainForOutliers(c, 4).empty()) << "already run beyond the minimum";

@@ -18,7 +18,7 @@ Series flat(double value, std::size_t points = 4) {
 }
 
 MetricSamples samples(const std::string& name, std::vector<double> values) {
-    return {name, std::move(values), {}, {}, "w"};
+    return {name, std::move(values), "w"};
 }
 
 } // namespace

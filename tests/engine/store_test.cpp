@@ -398,9 +398,14 @@ TEST(Store, SamplesAreGroupedByNameInRunOrder) {
     EXPECT_EQ((*samples)[2].name, "fio.job.write.bw");
     EXPECT_EQ((*samples)[2].values, (std::vector<double>{100, 101, 102}));
     EXPECT_EQ((*samples)[2].workload, "fio:job");
-    ASSERT_EQ((*samples)[2].startedAt.size(), 3U);
-    EXPECT_NEAR((*samples)[2].startedAt[2] - (*samples)[2].startedAt[0], 2.0, 1e-3);
-    EXPECT_EQ((*samples)[2].campaigns, (std::vector<std::int64_t>{0, 0, 0}));
+    ASSERT_EQ((*samples)[2].runOf.size(), 3U);
+    ASSERT_TRUE((*samples)[2].runAt(0) && (*samples)[2].runAt(2));
+    EXPECT_NEAR((*samples)[2].runAt(2)->startedAt - (*samples)[2].runAt(0)->startedAt, 2.0, 1e-3);
+    for (std::size_t i = 0; i < 3; ++i)
+        EXPECT_EQ((*samples)[2].runAt(i)->campaign, 0);
+    // The metrics share one table of the runs; each sample names its own.
+    EXPECT_EQ((*samples)[0].runs, (*samples)[2].runs);
+    EXPECT_NE((*samples)[2].runAt(0)->id, (*samples)[2].runAt(1)->id);
     auto runs = s->runs();
     ASSERT_TRUE(runs);
     EXPECT_EQ((*runs)[2].metrics, 3);

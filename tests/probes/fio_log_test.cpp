@@ -422,7 +422,7 @@ TEST(FioProbeReal, TheQueueDepthSweepGivesEveryDepth) {
     ASSERT_FALSE(parsed->failed) << parsed->failureReason;
     std::vector<MetricSamples> samples;
     for (const auto& m : parsed->metrics)
-        samples.push_back({m.name, {m.value}, {}, {}, "qd-sweep"});
+        samples.push_back({m.name, {m.value}, "qd-sweep"});
     const auto sweeps = queueDepthSweeps(samples);
     ASSERT_EQ(sweeps.size(), 1u);
     EXPECT_EQ(sweeps[0].family, "fio");

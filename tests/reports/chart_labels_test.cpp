@@ -301,12 +301,12 @@ TEST(ChartLabels, CostRatioBarsCutAtTheTopEndInAnArrowWithOneLabel) {
         data.layouts.push_back(l);
     }
     const auto runs = [](double v) { return std::vector<double>{v, v * 0.97, v * 1.03}; };
-    data.samples["bare-metal"].metrics = {{"fio.w.write.bw", runs(800e6), {}, {}, "fio:w", {}},
-                                          {"fio.w.write.lat_p99", runs(2e6), {}, {}, "fio:w", {}},
-                                          {"fio.r.read.iops", runs(90e3), {}, {}, "fio:r", {}}};
-    data.samples["bad-guest"].metrics = {{"fio.w.write.bw", runs(33e6), {}, {}, "fio:w", {}},
-                                         {"fio.w.write.lat_p99", runs(9e6), {}, {}, "fio:w", {}},
-                                         {"fio.r.read.iops", runs(70e3), {}, {}, "fio:r", {}}};
+    data.samples["bare-metal"].metrics = {{"fio.w.write.bw", runs(800e6), "fio:w"},
+                                          {"fio.w.write.lat_p99", runs(2e6), "fio:w"},
+                                          {"fio.r.read.iops", runs(90e3), "fio:r"}};
+    data.samples["bad-guest"].metrics = {{"fio.w.write.bw", runs(33e6), "fio:w"},
+                                         {"fio.w.write.lat_p99", runs(9e6), "fio:w"},
+                                         {"fio.r.read.iops", runs(70e3), "fio:r"}};
     const chart::Chart chart = chart::groupedBars(
         data, {"fio.r.read.iops", "fio.w.write.bw", "fio.w.write.lat_p99"}, true);
     const Drawn d = drawn(chart);

@@ -57,13 +57,13 @@ std::vector<MetricSamples> samplesOf(double scale, std::size_t runs) {
             vs.push_back(v * scale * (1.0 + 0.02 * static_cast<double>(i)));
         return vs;
     };
-    out.push_back({"fio.seq.read.bw", values(300e6), {}, {}, "fio:seq", {}});
-    out.push_back({"fio.seq.read.iops", values(300), {}, {}, "fio:seq", {}});
-    out.push_back({"fio.seq.read.lat_p99", values(2e6 / scale), {}, {}, "fio:seq", {}});
+    out.push_back({"fio.seq.read.bw", values(300e6), "fio:seq"});
+    out.push_back({"fio.seq.read.iops", values(300), "fio:seq"});
+    out.push_back({"fio.seq.read.lat_p99", values(2e6 / scale), "fio:seq"});
     for (const int depth : {1, 2, 4, 8, 16}) {
         const std::string job = "fio.qd-sweep-qd" + std::to_string(depth) + ".read.";
-        out.push_back({job + "iops", values(5000.0 * depth), {}, {}, "fio:qd-sweep", {}});
-        out.push_back({job + "lat_p99", values(1e5 * depth / scale), {}, {}, "fio:qd-sweep", {}});
+        out.push_back({job + "iops", values(5000.0 * depth), "fio:qd-sweep"});
+        out.push_back({job + "lat_p99", values(1e5 * depth / scale), "fio:qd-sweep"});
     }
     std::sort(out.begin(), out.end(),
               [](const MetricSamples& a, const MetricSamples& b) { return a.name < b.name; });

@@ -53,8 +53,8 @@ ReportData twoLayouts() {
     d.layouts = {base, cand};
     d.series["base"] = {run(1, 0, 300, 800), run(2, 1, 310, 820), run(3, 2, 290, 780)};
     d.series["cand"] = {run(4, 0, 200, 1200), run(5, 1, 220, 1100)};
-    d.samples["base"].metrics = {{"fio.seq.read.bw", {300e6, 310e6, 290e6}, {}, {}, "fio:seq"}};
-    d.samples["cand"].metrics = {{"fio.seq.read.bw", {200e6, 220e6}, {}, {}, "fio:seq"}};
+    d.samples["base"].metrics = {{"fio.seq.read.bw", {300e6, 310e6, 290e6}, "fio:seq"}};
+    d.samples["cand"].metrics = {{"fio.seq.read.bw", {200e6, 220e6}, "fio:seq"}};
     return d;
 }
 
@@ -216,9 +216,9 @@ TEST(CourseCharts, SweepHasIopsAndP99PerLayoutAgainstQueueDepth) {
         for (const int depth : {1, 2, 4, 8, 16, 32, 64}) {
             const std::string job = "fio.qd-sweep-qd" + std::to_string(depth) + ".read.";
             data.samples[layout].metrics.push_back(
-                {job + "iops", {scale * 5000.0 * depth}, {}, {}, "fio:qd-sweep"});
+                {job + "iops", {scale * 5000.0 * depth}, "fio:qd-sweep"});
             data.samples[layout].metrics.push_back(
-                {job + "lat_p99", {100e3 * depth / scale}, {}, {}, "fio:qd-sweep"});
+                {job + "lat_p99", {100e3 * depth / scale}, "fio:qd-sweep"});
         }
     const auto keys = charts::sweepKeys(data);
     ASSERT_EQ(keys.size(), 1u);

@@ -118,8 +118,8 @@ TEST(HonestCharts, GroupedBarsSayTheirRunsAndASingleRunHasNoWhisker) {
         l.baseline = std::string(name) == "base";
         d.layouts.push_back(l);
     }
-    d.samples["base"].metrics = {{"fio.seq.read.bw", {300e6, 310e6, 290e6}, {}, {}, "fio:seq", {}}};
-    d.samples["cand"].metrics = {{"fio.seq.read.bw", {200e6}, {}, {}, "fio:seq", {}}};
+    d.samples["base"].metrics = {{"fio.seq.read.bw", {300e6, 310e6, 290e6}, "fio:seq", {}}};
+    d.samples["cand"].metrics = {{"fio.seq.read.bw", {200e6}, "fio:seq", {}}};
     QCustomPlot plot;
     charts::buildGroupedBars(plot, d, {"fio.seq.read.bw"}, false);
     const auto counts = textsNamed(plot, "run-count");
@@ -138,9 +138,9 @@ TEST(HonestCharts, GroupedBarsSayTheirRunsAndASingleRunHasNoWhisker) {
 
 TEST(HonestCharts, EveryDecidingMetricIsDrawn) {
     ReportData d;
-    d.samples["base"].metrics = {{"fio.j.read.lat_p99", {1e6}, {}, {}, "fio:j", {}},
-                                 {"fio.j.read.bw", {1e8}, {}, {}, "fio:j", {}},
-                                 {"fio.j.read.lat_p50", {5e5}, {}, {}, "fio:j", {}}};
+    d.samples["base"].metrics = {{"fio.j.read.lat_p99", {1e6}, "fio:j", {}},
+                                 {"fio.j.read.bw", {1e8}, "fio:j", {}},
+                                 {"fio.j.read.lat_p50", {5e5}, "fio:j", {}}};
     Comparison c;
     c.metrics = {metric("fio.j.read.lat_p99", 0.1, 1, std::nullopt)};
     MetricComparison shown = metric("fio.j.read.lat_p50", 0.1, 1, std::nullopt);
