@@ -192,6 +192,17 @@ disks = ["d2", "d3", "d4"]
     EXPECT_EQ(curve.at("fill_summary"), out.at("fill_summaries")[0]);
     std::printf("[ info ] %s\n", curve.at("fill_summary").get<std::string>().c_str());
 
+    // The drive-wear projection says what the ageing wrote on the layout (issue 44, item 5): the
+    // one ageing to 50 % here.
+    const auto project = layoutbench({"project", "--layout", "raidz1", "--used", "10M", "--growth",
+                                      "30%", "--host-writes", "1G/d", "--json"});
+    ASSERT_EQ(project.exitCode, 0) << project.err;
+    const json projected = parsed(project).at("layouts").at(0);
+    EXPECT_NEAR(projected.at("fill_levels").at("ageing_written_bytes").get<double>(), wroteRaidz,
+                1.0);
+    EXPECT_GT(projected.at("wear").at("fill_ageing_device_bytes_per_disk").get<double>(),
+              wroteRaidz / 3);
+
     // Torn down: no pool left in the guest.
     auto runner = lb::makeRunnerFor(guest_->sshUrl(), guest_->identity(), guest_->knownHosts());
     ASSERT_TRUE(runner);

@@ -207,6 +207,24 @@ TEST_F(FillZfsFuse, EveryLevelMeasuredPairedAndReported) {
                                "fio.rand-write-4k-qd32.write.lat_p99 at each fill level"})
         EXPECT_NE(page.find(metric, section), std::string::npos) << metric;
 
+    // The drive-wear projection says what the ageing wrote on the layout (issue 44, item 5): in
+    // the text beside the wear, in the JSON under the fill levels and the wear.
+    const std::vector<std::string> project{"project",  "--layout", "mirror",        "--used", "10M",
+                                           "--growth", "30%",      "--host-writes", "1G/d"};
+    const auto text = cli(project);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("ageing: wrote "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("not counted in the wear projection"), std::string::npos) << text.out;
+    auto withJson = project;
+    withJson.push_back("--json");
+    const auto projected = cli(withJson);
+    ASSERT_EQ(projected.exitCode, 0) << projected.err;
+    const json layout = parsed(projected).at("layouts").at(0);
+    EXPECT_NEAR(layout.at("fill_levels").at("ageing_written_bytes").get<double>(), wroteBase, 1.0);
+    // A two-way mirror writes everything twice, once on each of its two disks.
+    EXPECT_NEAR(layout.at("wear").at("fill_ageing_device_bytes_per_disk").get<double>(), wroteBase,
+                1.0);
+
     // Torn down: no pool left.
     EXPECT_FALSE(lb::test::poolExists(pool("m")));
     EXPECT_FALSE(lb::test::poolExists(pool("z")));
