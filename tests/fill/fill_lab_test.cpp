@@ -5,9 +5,9 @@
 // with ext4 (baseline) and with xfs aged to 50 %, with e2freefrag's and xfs_db's free-extent
 // figures stored. compare --fill all gives each level. The guest runs under TCG: the times are an
 // emulator's.
+#include "tests/fill/fill_json.h"
 #include "tests/openzfs/openzfs_fixture.h"
 
-#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -73,21 +73,23 @@ runtime = 1
         return layoutbench(std::move(args));
     }
 
-    static json parsed(const lb::test::ProcessResult& r) {
-        auto j = json::parse(r.out, nullptr, false);
-        EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-        return j;
-    }
-    // A metric's medians in a comparison's JSON, {baseline, candidate}; NaN when it is not there.
+    static json parsed(const lb::test::ProcessResult& r) { return lb::test::parsedJson(r); }
     static std::pair<double, double> medians(const json& cmp, const std::string& name) {
-        for (const auto& m : cmp.at("metrics"))
-            if (m.at("name") == name && m.at("baseline_median").is_number() &&
-                m.at("candidate_median").is_number())
-                return {m.at("baseline_median").get<double>(),
-                        m.at("candidate_median").get<double>()};
-        ADD_FAILURE() << name << " not in the comparison at " << cmp.value("fill_level", json())
-                      << ": " << cmp.dump(1).substr(0, 4000);
-        return {std::nan(""), std::nan("")};
+        return lb::test::comparedMedians(cmp, name);
+    }
+    // The campaign of `text` on disks from..from+count-1, done with no problem, with a comparison
+    // at each of `levels`, in order: its JSON in `out`.
+    void campaign(const std::string& file, const std::string& text, int from, int count,
+                  const std::vector<double>& levels, json& out) {
+        const auto r = runOn(file, text, from, count);
+        ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+        out = parsed(r);
+        EXPECT_EQ(out.at("status"), "done");
+        EXPECT_TRUE(out.at("problems").empty()) << out.at("problems").dump(1);
+        const auto& comparisons = out.at("comparisons");
+        ASSERT_EQ(comparisons.size(), levels.size()) << out.dump(1).substr(0, 4000);
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            EXPECT_EQ(comparisons[i].at("fill_level"), levels[i]);
     }
     static void expectLevel(double percent, double level, const char* layout) {
         EXPECT_GE(percent, level) << layout;
@@ -122,15 +124,9 @@ name = "raidz1"
 kind = "zfs-raidz1"
 disks = ["d2", "d3", "d4"]
 )";
-    const auto r = runOn("zfs.toml", text, 0, 5);
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    const json out = parsed(r);
-    EXPECT_EQ(out.at("status"), "done");
-    EXPECT_TRUE(out.at("problems").empty()) << out.at("problems").dump(1);
+    json out;
+    ASSERT_NO_FATAL_FAILURE(campaign("zfs.toml", text, 0, 5, {0.0, 0.5}, out));
     const auto& comparisons = out.at("comparisons");
-    ASSERT_EQ(comparisons.size(), 2U) << out.dump(1).substr(0, 4000);
-    EXPECT_EQ(comparisons[0].at("fill_level"), 0.0);
-    EXPECT_EQ(comparisons[1].at("fill_level"), 0.5);
 
     for (std::size_t i = 0; i < 2; ++i) {
         const double level = i == 0 ? 0.0 : 50.0;
@@ -227,14 +223,9 @@ disks = ["d7", "d8"]
 filesystem = "xfs"
 assume_clean = true
 )";
-    const auto r = runOn("md.toml", text, 5, 4);
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    const json out = parsed(r);
-    EXPECT_EQ(out.at("status"), "done");
-    EXPECT_TRUE(out.at("problems").empty()) << out.at("problems").dump(1);
+    json out;
+    ASSERT_NO_FATAL_FAILURE(campaign("md.toml", text, 5, 4, {0.5}, out));
     const auto& comparisons = out.at("comparisons");
-    ASSERT_EQ(comparisons.size(), 1U) << out.dump(1).substr(0, 4000);
-    EXPECT_EQ(comparisons[0].at("fill_level"), 0.5);
 
     const auto [usedExt4, usedXfs] = medians(comparisons[0], "fill.level");
     const auto [extentsExt4, extentsXfs] = medians(comparisons[0], "fill.free_extents");

@@ -8,6 +8,7 @@
 // earlier run first.
 #include "engine/store/store.h"
 #include "tests/cli/process.h"
+#include "tests/fill/fill_json.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -84,20 +85,9 @@ protected:
         return lb::test::runProcess(args);
     }
 
-    static json parsed(const lb::test::ProcessResult& r) {
-        auto j = json::parse(r.out, nullptr, false);
-        EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-        return j;
-    }
-
-    // A metric's medians in a comparison's JSON: {baseline, candidate}.
+    static json parsed(const lb::test::ProcessResult& r) { return lb::test::parsedJson(r); }
     static std::pair<double, double> medians(const json& cmp, const std::string& name) {
-        for (const auto& m : cmp.at("metrics"))
-            if (m.at("name") == name)
-                return {m.at("baseline_median").get<double>(),
-                        m.at("candidate_median").get<double>()};
-        ADD_FAILURE() << name << " not in " << cmp.dump(1);
-        return {0, 0};
+        return lb::test::comparedMedians(cmp, name);
     }
 
     static lb::test::ZfsFuse* zfs_;

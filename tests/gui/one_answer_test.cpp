@@ -389,11 +389,9 @@ private:
 
         // The GUI: the summary above the comparison and each row of its table.
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QSignalSpy opened(&w, &MainWindow::databaseOpened);
-        w.openDatabase(db);
-        QVERIFY(opened.count() > 0 || opened.wait(waitMs));
+        openOn(w, db);
+        if (QTest::currentTestFailed())
+            return;
         ResultsTab* results = w.resultsTab();
         QSignalSpy shown(&w, &MainWindow::comparisonShown);
         QVERIFY(
@@ -431,6 +429,15 @@ private:
             failures.push_back("compare --json compares " + std::to_string(s.metrics.size()) +
                                " metrics; the GUI's table has " + std::to_string(model.rowCount()));
         report(failures, name.c_str());
+    }
+
+    // The main window shown on `db`, once it has opened it.
+    static void openOn(MainWindow& w, const QString& db) {
+        w.resize(1280, 800);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(db);
+        QVERIFY(opened.count() > 0 || opened.wait(waitMs));
     }
 
     void construct(const std::string& name, const std::vector<RunSpec>& base,
@@ -575,11 +582,9 @@ private slots:
             }
         }
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QSignalSpy opened(&w, &MainWindow::databaseOpened);
-        w.openDatabase(db);
-        QVERIFY(opened.count() > 0 || opened.wait(waitMs));
+        openOn(w, db);
+        if (QTest::currentTestFailed())
+            return;
         ResultsTab* results = w.resultsTab();
         QVERIFY(
             results->selectLayouts(QStringLiteral("base"), QStringLiteral("cand"), std::nullopt));
