@@ -89,7 +89,7 @@ QWidget* ResultsTab::makeRunsPane() {
 }
 
 // The layouts compared, the runs they are taken from, and the verdict bands.
-QHBoxLayout* ResultsTab::makeComparisonPicker() {
+QVBoxLayout* ResultsTab::makeComparisonPicker() {
     baseline_ = new QComboBox;
     candidate_ = new QComboBox;
     campaign_ = new QComboBox;
@@ -100,10 +100,13 @@ QHBoxLayout* ResultsTab::makeComparisonPicker() {
     fill_->setToolTip(tr("The fill level whose runs are compared, the candidate's against the "
                          "baseline's at the same level: runs at different fill levels are never "
                          "compared as one"));
-    for (QComboBox* box : {baseline_, candidate_, host_, fill_, campaign_}) {
+    for (QComboBox* box : {baseline_, candidate_, host_, campaign_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         box->setMinimumContentsLength(10);
     }
+    // "as built", "50 %": a narrow list.
+    fill_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    fill_->setMinimumContentsLength(8);
     viable_ = new QDoubleSpinBox;
     notViable_ = new QDoubleSpinBox;
     for (QDoubleSpinBox* box : {viable_, notViable_}) {
@@ -118,22 +121,29 @@ QHBoxLayout* ResultsTab::makeComparisonPicker() {
     viable_->setToolTip(tr("A cost ratio at or below this is viable"));
     notViable_->setToolTip(tr("A cost ratio at or above this is not viable"));
 
-    auto* pick = new QHBoxLayout;
-    pick->addWidget(new QLabel(tr("Baseline")));
-    pick->addWidget(baseline_);
-    pick->addWidget(new QLabel(tr("Candidate")));
-    pick->addWidget(candidate_);
-    pick->addWidget(new QLabel(tr("Host")));
-    pick->addWidget(host_);
-    pick->addWidget(new QLabel(tr("Fill")));
-    pick->addWidget(fill_);
-    pick->addWidget(new QLabel(tr("Runs of")));
-    pick->addWidget(campaign_);
-    pick->addStretch(1);
-    pick->addWidget(new QLabel(tr("Viable ≤")));
-    pick->addWidget(viable_);
-    pick->addWidget(new QLabel(tr("Not viable ≥")));
-    pick->addWidget(notViable_);
+    // Two rows, so the window still fits a 1024-pixel screen: what is compared, then whose runs
+    // and the bands.
+    auto* layouts = new QHBoxLayout;
+    layouts->addWidget(new QLabel(tr("Baseline")));
+    layouts->addWidget(baseline_);
+    layouts->addWidget(new QLabel(tr("Candidate")));
+    layouts->addWidget(candidate_);
+    layouts->addWidget(new QLabel(tr("Host")));
+    layouts->addWidget(host_);
+    layouts->addStretch(1);
+    auto* runs = new QHBoxLayout;
+    runs->addWidget(new QLabel(tr("Fill")));
+    runs->addWidget(fill_);
+    runs->addWidget(new QLabel(tr("Runs of")));
+    runs->addWidget(campaign_);
+    runs->addStretch(1);
+    runs->addWidget(new QLabel(tr("Viable ≤")));
+    runs->addWidget(viable_);
+    runs->addWidget(new QLabel(tr("Not viable ≥")));
+    runs->addWidget(notViable_);
+    auto* pick = new QVBoxLayout;
+    pick->addLayout(layouts);
+    pick->addLayout(runs);
     return pick;
 }
 

@@ -17,7 +17,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
-class QHBoxLayout;
+class QVBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -73,7 +73,7 @@ signals:
 
 private:
     QWidget* makeRunsPane();
-    QHBoxLayout* makeComparisonPicker();
+    QVBoxLayout* makeComparisonPicker();
     QWidget* makeComparisonPane();
     void updateRunCount();
     // The machines of the picked layouts, the picked one kept when still there.
