@@ -148,6 +148,9 @@ void addProjections(Doc& doc, const ReportData& data, const std::set<std::string
             doc.para(n);
         if (p.wear)
             doc.para(wearText(*p.wear, r));
+        for (const auto& f : data.fillProjections)
+            if (f.layout == p.name && f.ageing.hostBytes > 0)
+                doc.para("A" + f.ageing.text.substr(1) + ".");
         if (p.cost)
             doc.para(display::horizonCost(*p.cost, r.years));
         const std::string id = "projection-" + std::to_string(i);

@@ -404,7 +404,11 @@ nlohmann::json fillJson(const FillProjection& f) {
     return {{"today", f.today},
             {"milestones", milestones},
             {"between", f.between},
-            {"beyond", f.beyond}};
+            {"beyond", f.beyond},
+            {"ageing_written_bytes", f.ageing.hostBytes},
+            {"ageing_device_bytes_per_disk", optionalJson(f.ageing.deviceBytesPerDisk)},
+            {"ageing_endurance_share", optionalJson(f.ageing.enduranceShare)},
+            {"ageing_text", f.ageing.text}};
 }
 
 void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& projections,
@@ -414,8 +418,16 @@ void printJson(const ProjectionPlan& plan, const std::vector<LayoutProjection>& 
     nlohmann::json layouts = nlohmann::json::array();
     for (std::size_t i = 0; i < projections.size(); ++i) {
         layouts.push_back(layoutJson(projections[i], plan.kinds[i], plan.binaryUnits));
-        if (i < fills.size() && fills[i])
-            layouts.back()["fill_levels"] = fillJson(*fills[i]);
+        if (i >= fills.size() || !fills[i])
+            continue;
+        auto& layout = layouts.back();
+        layout["fill_levels"] = fillJson(*fills[i]);
+        // Beside the wear the hosts cause, what the ageing wrote (never counted there silently).
+        if (layout["wear"].is_object()) {
+            layout["wear"]["fill_ageing_written_bytes"] = fills[i]->ageing.hostBytes;
+            layout["wear"]["fill_ageing_device_bytes_per_disk"] =
+                optionalJson(fills[i]->ageing.deviceBytesPerDisk);
+        }
     }
     nlohmann::json out = {{"growth", growthJson(r)},
                           {"used_bytes", r.usedBytes},

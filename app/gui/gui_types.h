@@ -73,6 +73,10 @@ struct DatabaseSnapshot {
     // Each layout's machines, those its settled runs were measured on (Store::layoutHosts):
     // where a layout has several, a comparison asks which one.
     std::map<std::string, std::vector<std::string>> hosts;
+    // Each layout's fill levels (Store::layoutFillLevels, thousandths, asBuiltPermille for runs
+    // measured as built), only for layouts with runs at a fill level: where a layout has several,
+    // a comparison asks which one, as compare --fill does.
+    std::map<std::string, std::vector<int>> fillLevels;
     // The rebuild rate each layout's newest fail-rebuild drill measured, for the Projection tab's
     // risk (measuredRebuilds, read with the runs): the rate `project --layout` takes for it.
     std::map<std::string, MeasuredRebuild> rebuilds;

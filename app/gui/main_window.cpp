@@ -82,8 +82,8 @@ void MainWindow::connectStore() {
     connect(store_, &StoreService::chartsFailed, charts_, &ChartsTab::clear, queued);
     connect(results_, &ResultsTab::compareRequested, this,
             [this](const QString& b, const QString& c, const Thresholds& t,
-                   std::optional<std::int64_t> campaign,
-                   const QString& host) { store_->compare(b, c, t, campaign, host); });
+                   std::optional<std::int64_t> campaign, const QString& host,
+                   std::optional<int> fill) { store_->compare(b, c, t, campaign, host, fill); });
 }
 
 // The Campaign tab's requests to the controller, and the controller's queued signals back.
@@ -278,7 +278,7 @@ void MainWindow::onLayoutsLoaded(const DatabaseSnapshot& snapshot) {
     if (snapshot.path != databasePath_)
         return; // an older request
     // The comparison is asked for now, while the runs load.
-    results_->setLayouts(snapshot.layouts, snapshot.campaigns, snapshot.hosts);
+    results_->setLayouts(snapshot.layouts, snapshot.campaigns, snapshot.hosts, snapshot.fillLevels);
     if (snapshot.layouts.size() < 2)
         charts_->clear(tr("Two layouts with results are needed for the charts."));
 }

@@ -4,6 +4,7 @@
 #include "app/gui/comparison_model.h"
 #include "app/gui/runs_model.h"
 #include "engine/measure/analysis.h"
+#include "engine/measure/fill_levels.h"
 #include "reports/charts.h"
 #include "reports/display.h"
 
@@ -18,6 +19,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace lb::gui {
@@ -86,17 +89,24 @@ QWidget* ResultsTab::makeRunsPane() {
 }
 
 // The layouts compared, the runs they are taken from, and the verdict bands.
-QHBoxLayout* ResultsTab::makeComparisonPicker() {
+QVBoxLayout* ResultsTab::makeComparisonPicker() {
     baseline_ = new QComboBox;
     candidate_ = new QComboBox;
     campaign_ = new QComboBox;
     host_ = new QComboBox;
     host_->setToolTip(tr("The machine whose runs are compared: runs of different machines are "
                          "never compared as one"));
+    fill_ = new QComboBox;
+    fill_->setToolTip(tr("The fill level whose runs are compared, the candidate's against the "
+                         "baseline's at the same level: runs at different fill levels are never "
+                         "compared as one"));
     for (QComboBox* box : {baseline_, candidate_, host_, campaign_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         box->setMinimumContentsLength(10);
     }
+    // "as built", "50 %": a narrow list.
+    fill_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    fill_->setMinimumContentsLength(8);
     viable_ = new QDoubleSpinBox;
     notViable_ = new QDoubleSpinBox;
     for (QDoubleSpinBox* box : {viable_, notViable_}) {
@@ -111,20 +121,29 @@ QHBoxLayout* ResultsTab::makeComparisonPicker() {
     viable_->setToolTip(tr("A cost ratio at or below this is viable"));
     notViable_->setToolTip(tr("A cost ratio at or above this is not viable"));
 
-    auto* pick = new QHBoxLayout;
-    pick->addWidget(new QLabel(tr("Baseline")));
-    pick->addWidget(baseline_);
-    pick->addWidget(new QLabel(tr("Candidate")));
-    pick->addWidget(candidate_);
-    pick->addWidget(new QLabel(tr("Host")));
-    pick->addWidget(host_);
-    pick->addWidget(new QLabel(tr("Runs of")));
-    pick->addWidget(campaign_);
-    pick->addStretch(1);
-    pick->addWidget(new QLabel(tr("Viable ≤")));
-    pick->addWidget(viable_);
-    pick->addWidget(new QLabel(tr("Not viable ≥")));
-    pick->addWidget(notViable_);
+    // Two rows, so the window still fits a 1024-pixel screen: what is compared, then whose runs
+    // and the bands.
+    auto* layouts = new QHBoxLayout;
+    layouts->addWidget(new QLabel(tr("Baseline")));
+    layouts->addWidget(baseline_);
+    layouts->addWidget(new QLabel(tr("Candidate")));
+    layouts->addWidget(candidate_);
+    layouts->addWidget(new QLabel(tr("Host")));
+    layouts->addWidget(host_);
+    layouts->addStretch(1);
+    auto* runs = new QHBoxLayout;
+    runs->addWidget(new QLabel(tr("Fill")));
+    runs->addWidget(fill_);
+    runs->addWidget(new QLabel(tr("Runs of")));
+    runs->addWidget(campaign_);
+    runs->addStretch(1);
+    runs->addWidget(new QLabel(tr("Viable ≤")));
+    runs->addWidget(viable_);
+    runs->addWidget(new QLabel(tr("Not viable ≥")));
+    runs->addWidget(notViable_);
+    auto* pick = new QVBoxLayout;
+    pick->addLayout(layouts);
+    pick->addLayout(runs);
     return pick;
 }
 
@@ -181,7 +200,7 @@ ResultsTab::ResultsTab(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    for (QComboBox* box : {baseline_, candidate_, host_, campaign_})
+    for (QComboBox* box : {baseline_, candidate_, host_, fill_, campaign_})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             if (!filling_)
                 requestComparison();
@@ -198,9 +217,12 @@ void ResultsTab::setRuns(const std::shared_ptr<const RunTable>& runs) {
 
 void ResultsTab::setLayouts(const std::vector<LayoutRecord>& layouts,
                             const std::vector<CampaignRecord>& campaigns,
-                            const std::map<std::string, std::vector<std::string>>& hosts) {
+                            const std::map<std::string, std::vector<std::string>>& hosts,
+                            const std::map<std::string, std::vector<int>>& fillLevels) {
     hosts_ = hosts;
     hostsOf_.clear(); // the machines are listed again, the picked one kept
+    fillLevels_ = fillLevels;
+    fillOf_.clear();
     // Keep the picked layouts when they are still there (after a reload).
     const QString oldBaseline = baseline_->currentText();
     const QString oldCandidate = candidate_->currentText();
@@ -267,6 +289,8 @@ void ResultsTab::requestComparison() {
     }
     if (hostsOf_ != b + QLatin1Char('\n') + c)
         fillHosts();
+    if (fillOf_ != b + QLatin1Char('\n') + c)
+        fillFillLevels();
     if (b == c) {
         comparison_->clear();
         summary_->setStyleSheet({});
@@ -286,11 +310,15 @@ void ResultsTab::requestComparison() {
     }
     summary_->setStyleSheet({});
     const QString host = host_->currentData().toString();
-    summary_->setText(
-        host.isEmpty() ? tr("Comparing %1 against %2 …").arg(c.toHtmlEscaped(), b.toHtmlEscaped())
-                       : tr("Comparing %1 against %2 on %3 …")
-                             .arg(c.toHtmlEscaped(), b.toHtmlEscaped(), host.toHtmlEscaped()));
-    emit compareRequested(b, c, t, campaign, host);
+    std::optional<int> fill;
+    if (fill_->currentData().isValid())
+        fill = fill_->currentData().toInt();
+    summary_->setText((host.isEmpty()
+                           ? tr("Comparing %1 against %2").arg(c.toHtmlEscaped(), b.toHtmlEscaped())
+                           : tr("Comparing %1 against %2 on %3")
+                                 .arg(c.toHtmlEscaped(), b.toHtmlEscaped(), host.toHtmlEscaped())) +
+                      (fill ? tr(" at %1 …").arg(fill_->currentText().toHtmlEscaped()) : tr(" …")));
+    emit compareRequested(b, c, t, campaign, host, fill);
 }
 
 void ResultsTab::fillHosts() {
@@ -314,6 +342,46 @@ void ResultsTab::fillHosts() {
     if (const int i = host_->findData(old); !old.isEmpty() && i >= 0)
         host_->setCurrentIndex(i);
     host_->setEnabled(machines.size() > 1 || several);
+    filling_ = wasFilling;
+}
+
+void ResultsTab::fillFillLevels() {
+    const QString b = baseline_->currentText();
+    const QString c = candidate_->currentText();
+    fillOf_ = b + QLatin1Char('\n') + c;
+    const QVariant old = fill_->currentData();
+    // A layout with no runs at a fill level holds runs as built.
+    const auto levelsOf = [this](const QString& layout) {
+        const auto it = fillLevels_.find(ss(layout));
+        return it != fillLevels_.end() ? std::set<int>(it->second.begin(), it->second.end())
+                                       : std::set<int>{asBuiltPermille};
+    };
+    const std::set<int> ofBaseline = levelsOf(b), ofCandidate = levelsOf(c);
+    std::set<int> levels = ofBaseline, both;
+    levels.insert(ofCandidate.begin(), ofCandidate.end());
+    std::set_intersection(ofBaseline.begin(), ofBaseline.end(), ofCandidate.begin(),
+                          ofCandidate.end(), std::inserter(both, both.end()));
+    const bool wasFilling = filling_;
+    filling_ = true;
+    fill_->clear();
+    if (levels == std::set<int>{asBuiltPermille}) {
+        // Neither was filled: the engine takes every run, as compare without --fill does.
+        fill_->addItem(tr("as built"), QVariant());
+        fill_->setEnabled(false);
+        filling_ = wasFilling;
+        return;
+    }
+    for (const int p : levels)
+        fill_->addItem(
+            qs(fillLevelText(p == asBuiltPermille ? std::nullopt : std::optional(fillLevelOf(p)))),
+            p);
+    // The level picked before when both still hold it; else as built, or the lowest level, that
+    // both hold (std::set: as built, -1, first); else the lowest either holds.
+    int pick = both.empty() ? *levels.begin() : *both.begin();
+    if (old.isValid() && both.count(old.toInt()))
+        pick = old.toInt();
+    fill_->setCurrentIndex(fill_->findData(pick));
+    fill_->setEnabled(levels.size() > 1);
     filling_ = wasFilling;
 }
 
@@ -373,7 +441,10 @@ void ResultsTab::showComparison(const Comparison& comparison) {
                                                         : qs(comparison.headline.substr(dash + 5));
     // The machine whose runs these are, when one was picked.
     const QString host = host_->currentData().toString();
-    const QString on = host.isEmpty() ? QString() : tr(" on <b>%1</b>").arg(host.toHtmlEscaped());
+    QString on = host.isEmpty() ? QString() : tr(" on <b>%1</b>").arg(host.toHtmlEscaped());
+    // The fill level both sides' runs were measured at, when they were filled.
+    if (comparison.fillLevel)
+        on += tr(" at <b>%1</b>").arg(qs(fillLevelText(comparison.fillLevel)).toHtmlEscaped());
     summary_->setStyleSheet({});
     summary_->setText(
         tr("<b>%1</b> against <b>%2</b>%7: <span style=\"background-color: %3; color: %4;\">"

@@ -75,6 +75,14 @@ void StoreService::open(const QString& path) {
                 return;
             }
             snapshot.hosts[l.name] = std::move(*hosts);
+            auto levels = store_->layoutFillLevels(l.name);
+            if (!levels) {
+                emit openFailed(path, qs(levels.error().message));
+                return;
+            }
+            if (std::any_of(levels->begin(), levels->end(),
+                            [](int p) { return p != asBuiltPermille; }))
+                snapshot.fillLevels[l.name] = std::move(*levels);
         }
         emit layoutsLoaded(snapshot);
         for (const auto& l : snapshot.layouts) {
@@ -109,8 +117,9 @@ void StoreService::reload() {
 
 void StoreService::compare(const QString& baseline, const QString& candidate,
                            const Thresholds& thresholds, std::optional<std::int64_t> campaignId,
-                           const QString& host) {
-    CompareAsk ask{++latestCompare_, ss(baseline), ss(candidate), thresholds, campaignId, {}};
+                           const QString& host, std::optional<int> fillPermille) {
+    CompareAsk ask{++latestCompare_, ss(baseline), ss(candidate), thresholds,
+                   campaignId,       {},           fillPermille};
     if (!host.isEmpty())
         ask.host = ss(host);
     post(compareContext_, [this, ask] {
@@ -127,7 +136,8 @@ void StoreService::runComparison(const CompareAsk& ask) {
     Store& store = *compareStore_;
     // The two sides' samples, read once: for the comparison, then for the charts' bars. A layout
     // of several machines is refused unless a host is picked, as on the command line.
-    auto loaded = loadComparedSamples(store, ask.baseline, ask.candidate, ask.campaignId, ask.host);
+    auto loaded =
+        loadComparedSamples(store, ask.baseline, ask.candidate, ask.campaignId, ask.host, ask.fill);
     if (!loaded) {
         emit compareFailed(qs(loaded.error().message));
         return;
@@ -147,6 +157,8 @@ void StoreService::runComparison(const CompareAsk& ask) {
     }
     if (superseded(ask.request))
         return;
+    if (loaded->fillPermille && *loaded->fillPermille != asBuiltPermille)
+        cmp->fillLevel = fillLevelOf(*loaded->fillPermille); // as compareStoredLayouts says it
     ComparisonResult result;
     result.request = ask.request;
     result.comparison = std::move(*cmp);
@@ -184,7 +196,7 @@ void StoreService::gatherCharts(const CompareAsk& ask, const Comparison& compari
         if (!loaded.count(l.name)) {
             if (!comparedHost(store, "candidate", l.name, ask.campaignId, ask.host))
                 continue;
-            auto samples = store.layoutSamples(l.name, ask.campaignId, ask.host);
+            auto samples = store.layoutSamples(l.name, ask.campaignId, ask.host, ask.fill);
             if (!samples) {
                 emit chartsFailed(qs(samples.error().message));
                 return;

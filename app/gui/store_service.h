@@ -28,9 +28,11 @@ public:
     void reload();
     // Compares two stored layouts (compared), then gathers the charts' data (chartsGathered):
     // the runs of `host` alone when one is picked, as every comparison keeps one machine's runs
-    // (comparedHost). Answers only the latest request.
+    // (comparedHost); the runs at `fillPermille` alone when a level is picked, as compare --fill
+    // takes them (none: the one level both sides hold). Answers only the latest request.
     void compare(const QString& baseline, const QString& candidate, const Thresholds& thresholds,
-                 std::optional<std::int64_t> campaignId, const QString& host = {});
+                 std::optional<std::int64_t> campaignId, const QString& host = {},
+                 std::optional<int> fillPermille = std::nullopt);
 
     // Imports each file into `layout` (made if new), one after the other and each whole or not at
     // all, answering after each; then reloads the database.
@@ -70,6 +72,7 @@ private:
         Thresholds thresholds;
         std::optional<std::int64_t> campaignId;
         std::optional<std::string> host;
+        std::optional<int> fill; // thousandths, asBuiltPermille; none: the one level both hold
     };
     void runComparison(const CompareAsk& ask);
     void gatherCharts(const CompareAsk& ask, const Comparison& comparison,

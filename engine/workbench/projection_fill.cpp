@@ -1,8 +1,10 @@
 // A layout's measured fill levels tied to its projection (engine/workbench/projection_fill.h).
 #include "engine/workbench/projection_fill.h"
 
+#include "engine/base/size.h"
 #include "engine/measure/fill_levels.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace lb {
@@ -96,6 +98,48 @@ std::string todayText(const FillMeasured& measured, double used) {
         .append(")");
 }
 
+// What the ageing runs among `samples` wrote on the layout.
+std::uint64_t ageingBytesOf(const LayoutSamples& samples) {
+    double sum = 0;
+    for (const auto& m : samples.metrics)
+        if (m.name == "fill.level_written_bytes")
+            for (const double v : m.values)
+                sum += v;
+    return static_cast<std::uint64_t>(std::llround(sum));
+}
+
+FillAgeingWear ageingWear(const FillMeasured& measured, const LayoutProjection& projection) {
+    FillAgeingWear out;
+    out.hostBytes = measured.ageingBytes;
+    out.text = std::string("ageing: wrote ")
+                   .append(formatBytes(out.hostBytes, false))
+                   .append(" on this layout to reach the measured levels");
+    const auto& wear = projection.wear;
+    if (!wear || projection.diskBytes.empty()) {
+        out.text.append(", which the drive-wear projection does not count (it counts the hosts' "
+                        "writes alone)");
+        return out;
+    }
+    out.deviceBytesPerDisk = static_cast<double>(out.hostBytes) * wear->writeAmplification /
+                             static_cast<double>(projection.diskBytes.size());
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.2f", wear->writeAmplification);
+    out.text.append(" (")
+        .append(
+            formatBytes(static_cast<std::uint64_t>(std::llround(*out.deviceBytesPerDisk)), false))
+        .append(" per disk at write amplification ")
+        .append(factor);
+    if (wear->enduranceBytes && *wear->enduranceBytes > 0) {
+        out.enduranceShare = *out.deviceBytesPerDisk / *wear->enduranceBytes;
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2g %%", *out.enduranceShare * 100.0);
+        out.text.append(", ").append(share).append(" of its rated endurance");
+    }
+    out.text.append("), not counted in the wear projection, which counts the hosts' writes "
+                    "alone");
+    return out;
+}
+
 } // namespace
 
 Expected<std::optional<FillMeasured>> measuredFillLevels(Store& store, const std::string& layout) {
@@ -110,10 +154,12 @@ Expected<std::optional<FillMeasured>> measuredFillLevels(Store& store, const std
     out.layout = layout;
     out.lowest = fillLevelOf(levels.front());
     LB_TRY(base, store.layoutSamples(layout, std::nullopt, std::nullopt, levels.front()));
+    out.ageingBytes = ageingBytesOf(base);
     for (std::size_t i = 1; i < levels.size(); ++i) {
         FillMeasured::Level l;
         l.level = fillLevelOf(levels[i]);
         LB_TRY(at, store.layoutSamples(layout, std::nullopt, std::nullopt, levels[i]));
+        out.ageingBytes += ageingBytesOf(at);
         // The layout against itself at the lowest level: its worst deciding metric.
         auto cmp = compareLoadedLayouts(store, layout, base, layout, at, std::nullopt);
         if (!cmp && cmp.error().kind != ErrorKind::BadInput)
@@ -159,6 +205,9 @@ FillProjection tieFillLevels(const FillMeasured& measured, const LayoutProjectio
     }
     const double last = measured.above.empty() ? measured.lowest : measured.above.back().level;
     describeSpans(projection, measured.lowest, last, out);
+    out.ageing = ageingWear(measured, projection);
+    if (out.ageing.hostBytes > 0)
+        out.lines.push_back(out.ageing.text);
     return out;
 }
 

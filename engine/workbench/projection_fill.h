@@ -9,6 +9,7 @@
 #include "engine/capacity/projection.h"
 #include "engine/store/store.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct FillMeasured {
         bool operator==(const Level&) const = default;
     };
     std::vector<Level> above; // the levels above the lowest, ascending
+    // What every ageing of the layout wrote on it, all levels and sessions (the sum of its
+    // fill:age runs' fill.level_written_bytes): writes its disks took that no host asked for.
+    std::uint64_t ageingBytes = 0;
     bool operator==(const FillMeasured&) const = default;
 };
 
@@ -40,14 +44,30 @@ struct FillMilestone {
     std::string text;
 };
 
+// The ageing's writes set beside the drive-wear projection, which counts the hosts' writes alone
+// (issue 44): never counted there silently, always said.
+struct FillAgeingWear {
+    std::uint64_t hostBytes = 0; // written on the layout by its ageings (FillMeasured)
+    // With a wear estimate: per member disk at the layout's write amplification, spread evenly
+    // as the hosts' writes are, and that as a share of each disk's rated endurance (when known).
+    std::optional<double> deviceBytesPerDisk;
+    std::optional<double> enduranceShare;
+    // "ageing: wrote 39.5 MB on this layout to reach the measured levels (19.8 MB per disk at
+    // write amplification 2.00, 0.0001 % of its rated endurance), not counted in the wear
+    // projection, which counts the hosts' writes alone"
+    std::string text;
+};
+
 struct FillProjection {
     std::string layout;
     std::string today; // "month 0: 12 % full, between the levels measured at 0 % and 50 %"
     std::vector<FillMilestone> milestones; // the measured levels above the lowest, ascending
     std::vector<std::string> between;      // the months between two measured levels
-    std::string beyond; // past the last measured level: nothing measured, not extrapolated
+    std::string beyond;    // past the last measured level: nothing measured, not extrapolated
+    FillAgeingWear ageing; // what the ageing wrote, beside the wear projection
     // Every sentence above in the order of the months, as every output prints them: today, then
-    // each span between two levels before the level that ends it, then what lies beyond.
+    // each span between two levels before the level that ends it, then what lies beyond; last,
+    // what the ageing wrote.
     std::vector<std::string> lines;
 };
 

@@ -11,6 +11,7 @@
 #include "tests/support/raw_sql.h"
 #include "tests/support/scratch_dir.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace lb;
@@ -301,6 +302,71 @@ TEST(FillProjection, MonthsOfTheMeasuredLevels) {
                                     "there and at 0 % (measured at 95 %)");
     EXPECT_EQ(g.beyond, "within the horizon the pool stays at or below 95 %, the last level "
                         "measured");
+}
+
+// What the ageing wrote is said beside the wear projection, never counted there silently
+// (issue 44, item 5): summed over the layout's ageing runs at every level; per disk at the
+// layout's write amplification and as a share of the rated endurance when the wear is known.
+TEST(FillProjection, TheAgeingsBytesBesideTheWear) {
+    test::ScratchDir scratch{"fill-ageing"};
+    auto s = Store::open(scratch.path("results.db"));
+    ASSERT_TRUE(s);
+    auto id = s->ensureLayout("raidz1", "zfs-raidz1", "{}", std::nullopt);
+    ASSERT_TRUE(id);
+    // Two sessions aged to 0 % and 50 % (a resume ages again): 2 x 40 MB at 50 %, nothing at 0 %.
+    for (int session = 0; session < 2; ++session)
+        for (const double level : {0.0, 0.5}) {
+            lb::Run r;
+            r.workload = fillWorkload;
+            r.probe = "fill";
+            r.iteration = session;
+            r.status = RunStatus::Ok;
+            r.fillLevel = level;
+            r.metrics = {{"fill.level", level * 100 + 0.2, Unit::Percent},
+                         {"fill.level_written_bytes", level * 80e6, Unit::Count},
+                         {"fill.written_bytes", level * 80e6, Unit::Count}};
+            ASSERT_TRUE(s->insertRun(*id, r));
+        }
+    auto measured = measuredFillLevels(*s, "raidz1");
+    ASSERT_TRUE(measured) << measured.error().message;
+    ASSERT_TRUE(*measured);
+    EXPECT_EQ((*measured)->ageingBytes, 80000000U);
+
+    LayoutProjection p;
+    p.diskBytes = {500000000000, 500000000000, 500000000000, 500000000000};
+    for (unsigned m = 0; m <= 10; ++m)
+        p.months.push_back({m, 100, 10ULL * m});
+    const FillProjection bare = tieFillLevels(**measured, p);
+    EXPECT_EQ(bare.ageing.hostBytes, 80000000U);
+    EXPECT_FALSE(bare.ageing.deviceBytesPerDisk);
+    EXPECT_EQ(bare.ageing.text,
+              "ageing: wrote 80.00 MB on this layout to reach the measured levels, "
+              "which the drive-wear projection does not count (it counts the "
+              "hosts' writes alone)");
+    EXPECT_EQ(bare.lines.back(), bare.ageing.text);
+
+    WearEstimate wear;
+    wear.writeAmplification = 1.5;
+    wear.enduranceBytes = 300e12;
+    p.wear = wear;
+    const FillProjection worn = tieFillLevels(**measured, p);
+    ASSERT_TRUE(worn.ageing.deviceBytesPerDisk);
+    EXPECT_DOUBLE_EQ(*worn.ageing.deviceBytesPerDisk, 30e6); // 80 MB x 1.5 over 4 disks
+    ASSERT_TRUE(worn.ageing.enduranceShare);
+    EXPECT_DOUBLE_EQ(*worn.ageing.enduranceShare, 1e-7);
+    EXPECT_EQ(worn.ageing.text,
+              "ageing: wrote 80.00 MB on this layout to reach the measured levels "
+              "(30.00 MB per disk at write amplification 1.50, 1e-05 % of its "
+              "rated endurance), not counted in the wear projection, which "
+              "counts the hosts' writes alone");
+    EXPECT_EQ(worn.lines.back(), worn.ageing.text);
+
+    // Nothing aged above 0 %: nothing written, nothing said.
+    FillMeasured flat;
+    flat.layout = "raidz1";
+    const FillProjection none = tieFillLevels(flat, p);
+    EXPECT_EQ(none.ageing.hostBytes, 0U);
+    EXPECT_EQ(std::count(none.lines.begin(), none.lines.end(), none.ageing.text), 0);
 }
 
 // A database of schema 17 opens at the latest: its runs were measured as built (no fill level, no

@@ -8,6 +8,7 @@
 // earlier run first.
 #include "engine/store/store.h"
 #include "tests/cli/process.h"
+#include "tests/fill/fill_json.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/zfs_fuse.h"
 
@@ -84,20 +85,9 @@ protected:
         return lb::test::runProcess(args);
     }
 
-    static json parsed(const lb::test::ProcessResult& r) {
-        auto j = json::parse(r.out, nullptr, false);
-        EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-        return j;
-    }
-
-    // A metric's medians in a comparison's JSON: {baseline, candidate}.
+    static json parsed(const lb::test::ProcessResult& r) { return lb::test::parsedJson(r); }
     static std::pair<double, double> medians(const json& cmp, const std::string& name) {
-        for (const auto& m : cmp.at("metrics"))
-            if (m.at("name") == name)
-                return {m.at("baseline_median").get<double>(),
-                        m.at("candidate_median").get<double>()};
-        ADD_FAILURE() << name << " not in " << cmp.dump(1);
-        return {0, 0};
+        return lb::test::comparedMedians(cmp, name);
     }
 
     static lb::test::ZfsFuse* zfs_;
@@ -206,6 +196,24 @@ TEST_F(FillZfsFuse, EveryLevelMeasuredPairedAndReported) {
                                "fio.rand-write-4k-qd32.write.iops at each fill level",
                                "fio.rand-write-4k-qd32.write.lat_p99 at each fill level"})
         EXPECT_NE(page.find(metric, section), std::string::npos) << metric;
+
+    // The drive-wear projection says what the ageing wrote on the layout (issue 44, item 5): in
+    // the text beside the wear, in the JSON under the fill levels and the wear.
+    const std::vector<std::string> project{"project",  "--layout", "mirror",        "--used", "10M",
+                                           "--growth", "30%",      "--host-writes", "1G/d"};
+    const auto text = cli(project);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("ageing: wrote "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("not counted in the wear projection"), std::string::npos) << text.out;
+    auto withJson = project;
+    withJson.push_back("--json");
+    const auto projected = cli(withJson);
+    ASSERT_EQ(projected.exitCode, 0) << projected.err;
+    const json layout = parsed(projected).at("layouts").at(0);
+    EXPECT_NEAR(layout.at("fill_levels").at("ageing_written_bytes").get<double>(), wroteBase, 1.0);
+    // A two-way mirror writes everything twice, once on each of its two disks.
+    EXPECT_NEAR(layout.at("wear").at("fill_ageing_device_bytes_per_disk").get<double>(), wroteBase,
+                1.0);
 
     // Torn down: no pool left.
     EXPECT_FALSE(lb::test::poolExists(pool("m")));

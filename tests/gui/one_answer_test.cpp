@@ -389,11 +389,9 @@ private:
 
         // The GUI: the summary above the comparison and each row of its table.
         MainWindow w;
-        w.resize(1280, 800);
-        w.show();
-        QSignalSpy opened(&w, &MainWindow::databaseOpened);
-        w.openDatabase(db);
-        QVERIFY(opened.count() > 0 || opened.wait(waitMs));
+        openOn(w, db);
+        if (QTest::currentTestFailed())
+            return;
         ResultsTab* results = w.resultsTab();
         QSignalSpy shown(&w, &MainWindow::comparisonShown);
         QVERIFY(
@@ -431,6 +429,15 @@ private:
             failures.push_back("compare --json compares " + std::to_string(s.metrics.size()) +
                                " metrics; the GUI's table has " + std::to_string(model.rowCount()));
         report(failures, name.c_str());
+    }
+
+    // The main window shown on `db`, once it has opened it.
+    static void openOn(MainWindow& w, const QString& db) {
+        w.resize(1280, 800);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::databaseOpened);
+        w.openDatabase(db);
+        QVERIFY(opened.count() > 0 || opened.wait(waitMs));
     }
 
     void construct(const std::string& name, const std::vector<RunSpec>& base,
@@ -539,6 +546,80 @@ private slots:
         };
         construct("short-run", side(1.0), side(0.95));
         holdEveryOutput("short-run");
+    }
+
+    // Issue 44: two layouts measured at 0 %, 50 % and 90 % full. The Results tab offers the
+    // levels the store holds and opens on the lowest (nothing was measured as built), never on
+    // the refusal to mix levels; at each level it picks, its summary says what `compare --fill
+    // LEVEL --json` says.
+    void layoutsMeasuredAtSeveralFillLevels() {
+        const QString db = path("fill.db");
+        {
+            auto store = Store::open(db.toStdString());
+            QVERIFY(store);
+            const auto host = store->ensureHost("storage1", "{}");
+            QVERIFY(host);
+            // base steady; cand 5 % slower at 0 %, 60 % slower at 50 %, three times at 90 %.
+            const std::map<std::string, std::vector<double>> factor{{"base", {1.0, 1.0, 1.0}},
+                                                                    {"cand", {0.95, 0.6, 0.33}}};
+            int n = 0;
+            for (const auto& [layout, f] : factor) {
+                const auto id = store->ensureLayout(layout, "zfs-mirror", "{}", *host);
+                QVERIFY(id);
+                const double levels[] = {0.0, 0.5, 0.9};
+                for (std::size_t l = 0; l < 3; ++l)
+                    for (const double v : {100e6, 101e6, 99e6}) {
+                        lb::Run r;
+                        r.layout = layout;
+                        r.workload = "bonnie";
+                        r.probe = "bonnie";
+                        r.iteration = ++n;
+                        r.status = RunStatus::Ok;
+                        r.fillLevel = levels[l];
+                        r.metrics = {{"bonnie.put_block", v * f[l], bw}};
+                        QVERIFY(store->insertRun(*id, r));
+                    }
+            }
+        }
+        MainWindow w;
+        openOn(w, db);
+        if (QTest::currentTestFailed())
+            return;
+        ResultsTab* results = w.resultsTab();
+        QVERIFY(
+            results->selectLayouts(QStringLiteral("base"), QStringLiteral("cand"), std::nullopt));
+        QComboBox* fill = results->fillBox();
+        QCOMPARE(fill->count(), 3);
+        QCOMPARE(fill->itemText(0), QStringLiteral("0 %"));
+        QCOMPARE(fill->itemText(2), QStringLiteral("90 %"));
+        QCOMPARE(fill->currentText(), QStringLiteral("0 %"));
+        QVERIFY(fill->isEnabled());
+        std::vector<std::string> failures;
+        std::set<std::string> verdicts;
+        for (int i = 0; i < 3; ++i) {
+            fill->setCurrentIndex(i);
+            const std::string level = fill->currentText().toStdString();
+            const std::string opening = "cand against base at " + level + ": ";
+            QTRY_VERIFY_WITH_TIMEOUT(
+                readable(results->summaryLabel()->text().toStdString()).rfind(opening, 0) == 0,
+                waitMs);
+            const Cli json = layoutbench({QStringLiteral("compare"), QStringLiteral("--baseline"),
+                                          QStringLiteral("base"), QStringLiteral("--candidate"),
+                                          QStringLiteral("cand"), QStringLiteral("--fill"),
+                                          QString::fromStdString(level).remove(QLatin1Char(' ')),
+                                          QStringLiteral("--json"), QStringLiteral("--db"), db});
+            QVERIFY2(json.exitCode == 0, json.err.c_str());
+            const Statement s = statementOf(nlohmann::json::parse(json.out));
+            verdicts.insert(s.verdict);
+            Holder g("the GUI's summary at " + level,
+                     readable(results->summaryLabel()->text().toStdString()));
+            holdPageOne(g, s, opening);
+            g.saysNot("refusal to mix levels", "name one, or all");
+            failures.insert(failures.end(), g.failures_.begin(), g.failures_.end());
+        }
+        // The levels differ in verdict: the summary followed the level picked.
+        QCOMPARE(verdicts.size(), 3U);
+        report(failures, "fill-levels");
     }
 
     // One stalled run among six: named, and the verdict without it given.

@@ -715,6 +715,7 @@ private slots:
         measured.layout = "raidz1";
         measured.lowest = 0.0;
         measured.above = {{0.5, "fio.rand-write-4k-qd32.write.iops", 1.9}};
+        measured.ageingBytes = 60000000;
         tab->setFillLevels({{"raidz1", measured}});
         QVERIFY2(tab->recompute(), qPrintable(tab->summary()->text()));
         const lb::FillProjection expected = lb::tieFillLevels(measured, *tab->projection());
@@ -725,6 +726,10 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("takes 1.90× the time it takes at 0 %")),
                  qPrintable(text));
         QVERIFY2(text.contains(QString::fromStdString(expected.beyond)), qPrintable(text));
+        // What the ageing wrote, beside the wear (issue 44, item 5).
+        QVERIFY2(text.contains(QStringLiteral("ageing: wrote 60.00 MB on this layout")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(expected.ageing.text)), qPrintable(text));
         tab->setFillLevels({});
         QVERIFY(tab->recompute());
         QVERIFY(tab->fillLabel()->text().isEmpty());

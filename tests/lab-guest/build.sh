@@ -53,6 +53,7 @@ programs=(
     sbin/mdadm
     usr/bin/fio usr/sbin/bonnie++ usr/bin/xz
     sbin/mke2fs sbin/e2fsck sbin/tune2fs sbin/resize2fs sbin/mkfs.xfs usr/sbin/xfs_growfs
+    usr/sbin/e2freefrag usr/sbin/xfs_db
     sbin/blkid bin/lsblk sbin/wipefs sbin/blkdiscard bin/findmnt usr/bin/partx
     sbin/sgdisk
     sbin/iscsiadm sbin/iscsid
@@ -72,6 +73,7 @@ library_packages=(
     libudev1 libkmod2 libsystemd0 libcap2 libgcrypt20 libgpg-error0      # mdadm, open-iscsi
     libblkid1 libuuid1 libmount1 libsmartcols1 libselinux1 libpcre2-8-0  # util-linux
     libext2fs2 libcom-err2 libinih1 liburcu8 libpopt0                    # e2fsprogs, xfsprogs, gdisk
+    libedit2 libbsd0 libmd0 libtinfo6                                    # xfs_db
     libisns0 libopeniscsiusr libssl3                                     # open-iscsi
     libtirpc3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 # nfs-common
     # fio is built with every ioengine Debian has: these are loaded at start whether used or not.
