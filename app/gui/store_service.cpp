@@ -58,56 +58,47 @@ void StoreService::open(const QString& path) {
         store_.emplace(std::move(*store));
         DatabaseSnapshot snapshot;
         snapshot.path = path;
-        auto layouts = store_->layouts();
-        auto campaigns = store_->campaigns();
-        for (const Error* e :
-             {layouts ? nullptr : &layouts.error(), campaigns ? nullptr : &campaigns.error()})
-            if (e) {
-                emit openFailed(path, qs(e->message));
-                return;
-            }
-        snapshot.layouts = std::move(*layouts);
-        snapshot.campaigns = std::move(*campaigns);
-        for (const auto& l : snapshot.layouts) {
-            auto hosts = store_->layoutHosts(l.name);
-            if (!hosts) {
-                emit openFailed(path, qs(hosts.error().message));
-                return;
-            }
-            snapshot.hosts[l.name] = std::move(*hosts);
-            auto levels = store_->layoutFillLevels(l.name);
-            if (!levels) {
-                emit openFailed(path, qs(levels.error().message));
-                return;
-            }
-            if (std::any_of(levels->begin(), levels->end(),
-                            [](int p) { return p != asBuiltPermille; }))
-                snapshot.fillLevels[l.name] = std::move(*levels);
-        }
-        emit layoutsLoaded(snapshot);
-        for (const auto& l : snapshot.layouts) {
-            auto fill = measuredFillLevels(*store_, l.name);
-            if (!fill) {
-                emit openFailed(path, qs(fill.error().message));
-                return;
-            }
-            if (*fill)
-                snapshot.fills[l.name] = std::move(**fill);
-        }
-        auto runs = store_->runs();
-        if (!runs) {
-            emit openFailed(path, qs(runs.error().message));
+        // The layouts go out first (the comparison starts from them), the run list after.
+        auto read = readLayouts(snapshot);
+        if (read)
+            emit layoutsLoaded(snapshot);
+        if (read)
+            read = readRuns(snapshot);
+        if (!read) {
+            emit openFailed(path, qs(read.error().message));
             return;
         }
-        auto rebuilds = measuredRebuilds(*store_, *runs);
-        if (!rebuilds) {
-            emit openFailed(path, qs(rebuilds.error().message));
-            return;
-        }
-        snapshot.rebuilds = std::move(*rebuilds);
-        snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(*runs)));
         emit opened(snapshot);
     });
+}
+
+Expected<void> StoreService::readLayouts(DatabaseSnapshot& snapshot) {
+    LB_TRY(layouts, store_->layouts());
+    LB_TRY(campaigns, store_->campaigns());
+    snapshot.layouts = std::move(layouts);
+    snapshot.campaigns = std::move(campaigns);
+    for (const auto& l : snapshot.layouts) {
+        LB_TRY(hosts, store_->layoutHosts(l.name));
+        snapshot.hosts[l.name] = std::move(hosts);
+        LB_TRY(levels, store_->layoutFillLevels(l.name));
+        if (std::any_of(levels.begin(), levels.end(), [](int p) { return p != asBuiltPermille; }))
+            snapshot.fillLevels[l.name] = std::move(levels);
+    }
+    return {};
+}
+
+Expected<void> StoreService::readRuns(DatabaseSnapshot& snapshot) {
+    // What each filled layout measured at its levels; a layout measured only as built has none.
+    for (const auto& [layout, levels] : snapshot.fillLevels) {
+        LB_TRY(fill, measuredFillLevels(*store_, layout));
+        if (fill)
+            snapshot.fills[layout] = std::move(*fill);
+    }
+    LB_TRY(runs, store_->runs());
+    LB_TRY(rebuilds, measuredRebuilds(*store_, runs));
+    snapshot.rebuilds = std::move(rebuilds);
+    snapshot.runs = std::make_shared<const RunTable>(makeRunTable(std::move(runs)));
+    return {};
 }
 
 void StoreService::reload() {

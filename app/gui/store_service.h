@@ -74,6 +74,10 @@ private:
         std::optional<std::string> host;
         std::optional<int> fill; // thousandths, asBuiltPermille; none: the one level both hold
     };
+    // The store thread's reading of a database it opened: its layouts with their machines and
+    // fill levels, then its runs with what the fill levels and drills measured.
+    Expected<void> readLayouts(DatabaseSnapshot& snapshot);
+    Expected<void> readRuns(DatabaseSnapshot& snapshot);
     void runComparison(const CompareAsk& ask);
     void gatherCharts(const CompareAsk& ask, const Comparison& comparison,
                       std::map<std::string, LayoutSamples> loaded);

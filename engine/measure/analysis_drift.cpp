@@ -8,6 +8,19 @@
 
 namespace lb {
 
+namespace {
+
+// The start of each value's run into `out`; false when a run's start is not known.
+bool runStarts(const MetricSamples& s, std::vector<double>& out) {
+    out.clear();
+    for (std::size_t i = 0; i < s.values.size(); ++i)
+        if (const SampleRun* run = s.runAt(i))
+            out.push_back(run->startedAt);
+    return out.size() == s.values.size();
+}
+
+} // namespace
+
 std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
                                   const std::vector<std::string>& metrics) {
     struct Trend {
@@ -18,14 +31,8 @@ std::optional<Drift> measureDrift(const std::vector<MetricSamples>& baseline,
     std::vector<double> startedAt; // of each value's run
     for (const auto& s : baseline) {
         if (std::find(metrics.begin(), metrics.end(), s.name) == metrics.end() ||
-            s.values.size() < minSamplesForInterval)
+            s.values.size() < minSamplesForInterval || !runStarts(s, startedAt))
             continue;
-        startedAt.clear();
-        for (std::size_t i = 0; i < s.values.size(); ++i)
-            if (const SampleRun* run = s.runAt(i))
-                startedAt.push_back(run->startedAt);
-        if (startedAt.size() != s.values.size())
-            continue; // not every run's start is known
         // Least squares of log(value) on time: the slope, and its standard error from the
         // residuals (the runs' own noise).
         const auto n = static_cast<double>(s.values.size());
