@@ -537,12 +537,11 @@ void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const s
                           "dmsetup suspend \"$1\" && dmsetup load \"$1\" --table \"0 "
                           "$(blockdev --getsz \"/dev/mapper/$1\") error\" && dmsetup resume \"$1\"",
                           "sh", member}),
-             shown("sh",
-                   {"-c", "dmsetup load \"$1\" --table \"$2\" && dmsetup resume \"$1\"", "sh",
-                    member,
-                    "<what dmsetup table " + member +
-                        " printed before; the drill loads it "
-                        "back itself once the spare took the member's place, or when it fails>"}),
+             shown("sh", {"-c", "dmsetup load \"$1\" --table \"$2\" && dmsetup resume \"$1\"", "sh",
+                          member,
+                          "<what dmsetup table " + member +
+                              " printed before; the drill loads it "
+                              "back itself once the spare took its place, or when it fails>"}),
              false, ""});
     else
         plan.steps.push_back({"pull " + failed + " (run on this machine, not on the target)",
