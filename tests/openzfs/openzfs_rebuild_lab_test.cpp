@@ -301,10 +301,10 @@ TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
             EXPECT_LT(*bytes, 0.5 * 256 * MiB) << layout;
         const auto detect = metric(layout, "detect_seconds");
         EXPECT_EQ(detect.has_value(), std::string(layout).ends_with("-dm")) << layout;
-        std::printf("[ rebuild  ] %s (TCG): %.0f MiB in %.1f s%s\n", layout, *bytes / MiB, *seconds,
-                    detect
-                        ? (", seen failed " + std::to_string(*detect) + " s after the swap").c_str()
-                        : "");
+        std::printf("[ rebuild  ] %s (TCG): %.0f MiB in %.1f s", layout, *bytes / MiB, *seconds);
+        if (detect)
+            std::printf(", seen failed %.2f s after the swap", *detect);
+        std::printf("\n");
     }
     for (const int i : dm)
         EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
