@@ -21,8 +21,10 @@ namespace {
 // The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs or draid), target
 // (md device or pool), the mounted directory, the member to fail, the spare, the fill, the
 // seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's), how
-// the member fails (admin, or pull: the workbench pulls it when the drill prints "lb-drill
-// pull=now", under the load) and the seconds a pulled member has to be seen failed.
+// the member fails (admin; pull: the workbench pulls it when the drill prints "lb-drill
+// pull=now", under the load; error: the drill swaps the member's device-mapper table for the
+// error target under the load, and puts it back once the spare took its place) and the seconds a
+// pulled or errored member has to be seen failed.
 // Every result is a line "lb-drill key=value ..." on stdout (the moments "<event>_at=" in seconds
 // since the healthy load began), the load's fio JSON of each phase between "lb-drill-fio PHASE"
 // and "lb-drill-fio-end", and its per-second bandwidth and IOPS logs between "lb-drill-fio-log
@@ -38,8 +40,14 @@ since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
 stop_load() {
     if [ -n "$load_pid" ]; then kill -INT "$load_pid" 2>/dev/null; wait "$load_pid"; load_pid=; fi
 }
+# fail = "error": the member's own device-mapper table back, as it was saved before the swap.
+dm_table=
+dm_back() {
+    [ -z "$dm_table" ] || { dmsetup load "$member" --table "$dm_table" && dmsetup resume "$member" && dm_table=; }
+}
 fail() {
     stop_load
+    dm_back
     echo "$*" >&2
     exit 1
 }
@@ -58,7 +66,17 @@ load() {
         fio --direct=$direct --runtime=86400 "$@" >/dev/null 2>"$w-$p.err" </dev/null &
         load_pid=$!
     else
-        fio --direct=$direct --runtime="$s" "$@" >/dev/null 2>"$w-$p.err" </dev/null
+        # A phase still running 3 minutes past its seconds is stuck I/O (seen once on a degraded
+        # dRAID under TCG): the drill fails saying where, rather than wait for its timeout.
+        fio --direct=$direct --runtime="$s" "$@" >/dev/null 2>"$w-$p.err" </dev/null &
+        f=$! i=0
+        while kill -0 $f 2>/dev/null; do
+            i=$((i + 1))
+            [ $i -lt $(((s + 180) * 5)) ] ||
+                fail "the $p load stuck $((s + 180)) s; in flight: $(grep -H '[1-9]' /sys/block/*/inflight)"
+            sleep 0.2
+        done
+        wait $f
     fi
 }
 # The array's sysfs folder: /dev/md/NAME is a link to /dev/mdN.
@@ -71,23 +89,19 @@ md_idle() {
     done
 }
 pool_health() { zpool list -H -o health "$target"; }
-# ZFS: what the scan says it restored, as zpool rounds it ("32.3M"; -p leaves the scan line
-# rounded on OpenZFS 2.3): $1 heal, a healing resilver ("resilvered 32.3M in"), or seq, dRAID's
-# sequential rebuild onto a distributed spare ("resilvered (draid1:2d:4c:1s-0) 27.9M in").
+# ZFS: what a healing resilver says it restored, as zpool rounds it ("resilvered 32.3M in"; -p
+# leaves the scan line rounded on OpenZFS 2.3).
 scanned() {
-    case $1 in
-    seq) pattern='s/.*scan: resilvered ([^)]*) \([^ ]*\) in.*/\1/p' ;;
-    *) pattern='s/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' ;;
-    esac
-    zpool status "$target" | sed -n "$pattern" | head -n 1
+    zpool status "$target" | sed -n 's/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' | head -n 1
 }
+zrep() { zpool replace "$@" || fail "zpool replace $* failed"; }
 # ZFS: waits until the pool replaced the member: zpool wait can return before the resilver is
 # even registered, so this also waits for the scan line and for no "replacing" vdev.
 zfs_replaced() {
-    zpool wait -t resilver,replace "$target" || fail "zpool wait -t resilver $target failed"
+    zpool wait -t resilver,replace "$target" || fail "zpool wait $target failed"
     i=0
     while zpool status "$target" | grep -q 'replacing\|spare-[0-9]\|in progress' ||
-          [ -z "$(scanned "$1")" ]; do
+          [ -z "$(scanned)" ]; do
         i=$((i + 1))
         [ $i -lt 3000 ] || fail "$target did not finish replacing: $(zpool status "$target" | tr '\n' ' ')"
         sleep 0.2
@@ -96,14 +110,15 @@ zfs_replaced() {
 # A pulled member as md or ZFS sees it: md's member faulty (or the array degraded), the ZFS vdev
 # in another state than ONLINE (FAULTED, REMOVED, UNAVAIL). Prints the state; false while it
 # looks healthy.
-member=$(basename "$failed")
+member=$(basename "$failed") sysfs=$(basename "$failed")
+[ "$how" = error ] && sysfs=$(dmsetup info -c --noheadings -o blkdevname "$member")
 pulled_state() {
     case $kind in
     md)
         # md counts the array degraded a moment before it marks the member faulty: read again.
-        grep -q faulty "$md/dev-$member/state" 2>/dev/null || [ "$(cat "$md/degraded")" != 0 ] ||
+        grep -q faulty "$md/dev-$sysfs/state" 2>/dev/null || [ "$(cat "$md/degraded")" != 0 ] ||
             return 1
-        st=$(cat "$md/dev-$member/state" 2>/dev/null)
+        st=$(cat "$md/dev-$sysfs/state" 2>/dev/null)
         case $st in
         *faulty*) echo "$st" ;;
         *) echo "degraded" ;;
@@ -146,21 +161,29 @@ load healthy "$phase" || { direct=0; load healthy "$phase"; } || fail "fio faile
 say "direct=$direct"
 [ "$kind" = md ] && [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
 t_fail=$(up)
-if [ "$how" != pull ]; then
+if [ "$how" = admin ]; then
     say "failed_at=$(since "$t_start")"
 else
-    # The workbench pulls the disk on its own machine when it reads the line below; md and ZFS
-    # learn of it only through I/O, so the load runs until they report the member failed.
+    # The workbench pulls the disk on its own machine when it reads the line below, or the member
+    # gets dm's error target; md and ZFS learn of it only through I/O, so the load runs until
+    # they report the member failed.
     load pulled 0
     sleep 1
+    if [ "$how" = error ]; then
+        t=$(dmsetup table "$member") || fail "$failed is not a device-mapper device (fail = error)"
+        dmsetup suspend "$member" || fail "dmsetup suspend $member failed"
+        dm_table=$t
+        dmsetup load "$member" --table "0 $(echo "$t" | awk '{ s += $2 } END { print s }') error" &&
+            dmsetup resume "$member" || fail "dmsetup load $member error failed"
+    fi
     t_fail=$(up)
     say "failed_at=$(since "$t_start")"
-    say "pull=now"
+    [ "$how" = pull ] && say "pull=now"
     i=0
     until seen=$(pulled_state); do
         i=$((i + 1))
         [ $i -lt $((pull_wait * 5)) ] ||
-            fail "$failed was not seen failed within $pull_wait s of the pull (pull_wait):" \
+            fail "$failed not seen failed within $pull_wait s (pull_wait):" \
                  "$( { cat /proc/mdstat; zpool status "$target"; } 2>/dev/null | tr '\n' ' ')"
         sleep 0.2
     done
@@ -169,14 +192,14 @@ else
 fi
 case $kind in
 md)
-    if [ "$how" = pull ]; then
+    if [ "$how" != admin ]; then
         # The pulled disk may have no device node left: md's keywords name it.
         i=0
-        while mdadm --detail "$target" | grep -q 'faulty'; do
+        while mdadm --detail "$target" | grep -q faulty; do
             mdadm "$target" --remove failed >/dev/null 2>&1
             mdadm "$target" --remove detached >/dev/null 2>&1
             i=$((i + 1))
-            [ $i -lt 20 ] || fail "mdadm $target --remove failed: the pulled member stays"
+            [ $i -lt 20 ] || fail "mdadm $target --remove failed: the failed member stays"
             sleep 0.5
         done
     else
@@ -191,7 +214,7 @@ md)
     say "state_degraded=$(md_field State | tr -d ' ')"
     ;;
 *)
-    if [ "$how" != pull ]; then
+    if [ "$how" = admin ]; then
         zpool offline "$target" "$failed" || fail "zpool offline $target $failed failed"
     fi
     say "state_degraded=$(pool_health)"
@@ -211,34 +234,30 @@ md)
     say "rebuild_bytes=$(($(cat "$md/component_size") * 1024))"
     ;;
 zfs)
-    zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zfs_replaced heal
-    say "rebuild_bytes=$(scanned heal)"
+    zrep -f "$target" "$failed" "$spare"
+    zfs_replaced
+    say "rebuild_bytes=$(scanned)"
     ;;
 draid)
     # Onto the distributed spare (a sequential rebuild), then onto the spare disk (healing).
     dspare=$(zpool status "$target" | awk '/^[[:space:]]*spares/ { s = 1; next } s && $1 ~ /^draid/ { print $1; exit }')
     [ -n "$dspare" ] || fail "the pool $target has no distributed spare"
-    zpool replace "$target" "$failed" "$dspare" || fail "zpool replace $target $failed $dspare failed"
-    zpool wait -t resilver "$target" || fail "zpool wait -t resilver $target failed"
-    # The scrub OpenZFS starts after a sequential rebuild soon takes over its status line.
-    seq_bytes=$(scanned seq)
+    # -s: sequential (without it zpool heals onto the distributed spare as onto a disk).
+    zrep -s "$target" "$failed" "$dspare"
+    zpool wait -t resilver "$target" || fail "zpool wait $target failed"
+    # Exact from the rebuild's stats in zpool's JSON (OpenZFS 2.3): the scrub that follows a
+    # sequential rebuild takes the scan line.
+    seq_bytes=$(zpool status -j --json-int "$target" | sed -n 's/.*"rebuilt":\([0-9]*\).*/\1/p')
     say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
     zpool wait -t scrub "$target"
     t0=$(up)
-    zpool replace -f "$target" "$failed" "$spare" || fail "zpool replace $target $failed $spare failed"
-    zfs_replaced heal
-    heal_bytes=$(scanned heal)
-    say "heal_bytes=$heal_bytes"
-    # Where the scrub took the sequential rebuild's line: what the healing resilver restored of
-    # the same child, the same data.
-    from=heal
-    [ -n "$seq_bytes" ] && from=rebuild
-    say "rebuild_bytes=${seq_bytes:-$heal_bytes}" "rebuild_bytes_from=$from"
-    say "heal_seconds=$(since "$t0")"
+    zrep -f "$target" "$failed" "$spare"
+    zfs_replaced
+    say "heal_bytes=$(scanned)" "rebuild_bytes=$seq_bytes" "heal_seconds=$(since "$t0")"
     ;;
 esac
 [ "$kind" = draid ] || say "seconds=$(since "$t0")" "window_seconds=$(since "$t_fail")"
+[ -z "$dm_table" ] || { dm_back && say dm_restored=1; } || fail "dmsetup load $member failed"
 say "whole_at=$(since "$t_start")"
 stop_load
 # Whole again: the load once more, as it was before the failure.
@@ -258,7 +277,8 @@ md)
     say "scrub_seconds=$(since "$t1")"
     say "scrub_errors=$(zpool status "$target" | sed -n 's/.*scan: scrub repaired .* with \([0-9]*\) errors.*/\1/p' | head -n 1)"
     say "state_after=$(pool_health)"
-    say "data_errors=$(zpool status "$target" | grep -c '^errors: No known data errors' | awk '{ print ($1 == 1) ? 0 : 1 }')"
+    zpool status "$target" | grep -q '^errors: No known data errors'
+    say "data_errors=$?"
     ;;
 esac
 echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
@@ -422,10 +442,14 @@ private:
                                   (kind_ == "md" ? "md" : "ZFS") + " saw it " +
                                   valueOr(kv, "pulled_state") + " after " +
                                   valueOr(kv, "detect_seconds") + " s");
-        if (valueOr(kv, "rebuild_bytes_from") == "heal")
-            out.caveats.push_back("dRAID: the sequential rebuild's bytes are the healing "
-                                  "resilver's of the same child (the scrub after the rebuild "
-                                  "took its line in zpool status)");
+        if (drill_.failure == DrillFailure::Error)
+            out.caveats.push_back(
+                std::string("fail-rebuild: the member's device-mapper table was "
+                            "swapped for the error target under the load; ") +
+                (kind_ == "md" ? "md" : "ZFS") + " saw it " + valueOr(kv, "pulled_state") +
+                " after " + valueOr(kv, "detect_seconds") + " s; its table " +
+                (valueOr(kv, "dm_restored") == "1" ? "was put back" : "was NOT put back") +
+                " after the rebuild");
         if (kind_ == "md" && drill_.syncSpeedMinKiB > 0)
             out.caveats.push_back("md: the array's sync_speed_min was set to " +
                                   std::to_string(drill_.syncSpeedMinKiB) + " KiB/s for the drill");
@@ -501,20 +525,36 @@ Command shown(std::string program, std::vector<std::string> args) {
     return c;
 }
 
-// A pulled member's steps: the pull on this machine, then the wait for md or ZFS to see it.
+// A pulled member's steps: the pull on this machine (or dm's error target swapped under the
+// member), then the wait for md or ZFS to see it.
 void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
                   const std::string& failed) {
-    plan.steps.push_back({"pull " + failed + " (run on this machine, not on the target)",
-                          pullCommand(drill, failed), std::nullopt, false,
-                          "a pulled disk goes back by hand; the spare takes its place"});
     const std::string member = failed.substr(failed.rfind('/') + 1);
-    plan.steps.push_back({std::string("wait up to ") + std::to_string(drill.pullWaitSeconds) +
-                              " s until " +
-                              (md ? "md marks " + failed + " faulty"
-                                  : "ZFS reports " + failed + " FAULTED, REMOVED or UNAVAIL"),
-                          md ? shown("cat", {"/sys/block/mdN/md/dev-" + member + "/state"})
-                             : shown("zpool", {"status", target}),
-                          std::nullopt, false, "it only waits"});
+    if (drill.failure == DrillFailure::Error)
+        plan.steps.push_back(
+            {"give " + failed + " device-mapper's error target (every I/O to it fails)",
+             shown("sh", {"-c",
+                          "dmsetup suspend \"$1\" && dmsetup load \"$1\" --table \"0 "
+                          "$(blockdev --getsz \"/dev/mapper/$1\") error\" && dmsetup resume \"$1\"",
+                          "sh", member}),
+             shown("sh", {"-c", "dmsetup load \"$1\" --table \"$2\" && dmsetup resume \"$1\"", "sh",
+                          member,
+                          "<what dmsetup table " + member +
+                              " printed before; the drill loads it "
+                              "back itself once the spare took its place, or when it fails>"}),
+             false, ""});
+    else
+        plan.steps.push_back({"pull " + failed + " (run on this machine, not on the target)",
+                              pullCommand(drill, failed), std::nullopt, false,
+                              "a pulled disk goes back by hand; the spare takes its place"});
+    plan.steps.push_back(
+        {std::string("wait up to ") + std::to_string(drill.pullWaitSeconds) + " s until " +
+             (md ? "md marks " + failed + " faulty"
+                 : "ZFS reports " + failed + " FAULTED, REMOVED or UNAVAIL"),
+         md ? shown("cat", {"/sys/block/mdN/md/dev-" +
+                            (drill.failure == DrillFailure::Error ? "dm-N" : member) + "/state"})
+            : shown("zpool", {"status", target}),
+         std::nullopt, false, "it only waits"});
 }
 
 } // namespace
@@ -538,7 +578,7 @@ void addLoadStep(LayoutPlan& plan, const std::string& phase, const std::string& 
 // failed by mdadm or zpool, or pulled under the load and waited for.
 void addFailSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
                   const std::string& failed) {
-    const bool pulled = drill.failure == DrillFailure::Pull;
+    const bool pulled = drill.failure != DrillFailure::Admin; // pulled or errored under the load
     if (md && drill.syncSpeedMinKiB > 0)
         plan.steps.push_back(
             {"the array's rebuild floor while it serves the load",
@@ -547,8 +587,9 @@ void addFailSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const s
              std::nullopt, false, "the setting goes with the array when the layout is torn down"});
     if (pulled) {
         addLoadStep(plan, "pulled",
-                    std::string("while the disk is pulled (until ") + (md ? "md" : "ZFS") +
-                        " sees it failed)",
+                    std::string("while the disk ") +
+                        (drill.failure == DrillFailure::Pull ? "is pulled" : "errors") +
+                        " (until " + (md ? "md" : "ZFS") + " sees it failed)",
                     "86400");
         addPullSteps(plan, drill, md, target, failed);
     }
@@ -606,8 +647,8 @@ Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLa
         if (isDraid(layout.kind))
             plan.steps.push_back(
                 {"rebuild onto the distributed spare (sequential)",
-                 shown("zpool", {"replace", target, failed, "draidP-0-0"}), std::nullopt, false,
-                 "the spare disk replaces it next, freeing the distributed spare"});
+                 shown("zpool", {"replace", "-s", target, failed, "draidP-0-0"}), std::nullopt,
+                 false, "the spare disk replaces it next, freeing the distributed spare"});
         plan.steps.push_back({"resilver onto the spare " + spare,
                               shown("zpool", {"replace", "-f", target, failed, spare}),
                               std::nullopt, false,

@@ -40,9 +40,10 @@ std::string text(const Json& j, const char* key) {
 
 // A block device and everything lsblk lists below it (partitions, md, dm, LVM).
 struct Node {
-    std::string name; // kernel name: loop0p1
-    std::string path; // /dev/loop0p1
-    std::string type; // disk, part, loop, lvm, crypt, dm, raid1, md ...
+    std::string name;  // lsblk's name: loop0p1, or a device-mapper device's own (lbdm0)
+    std::string kname; // the kernel's name, as /sys has it: loop0p1, dm-0
+    std::string path;  // /dev/loop0p1
+    std::string type;  // disk, part, loop, lvm, crypt, dm, raid1, md ...
     std::vector<std::string> mountpoints;
     int depth = 0; // 0: the disk itself
 };
@@ -50,6 +51,9 @@ struct Node {
 void flatten(const Json& j, int depth, std::vector<Node>& out) {
     Node n;
     n.name = text(j, "name");
+    n.kname = text(j, "kname");
+    if (n.kname.empty())
+        n.kname = n.name;
     n.path = text(j, "path");
     n.type = text(j, "type");
     n.depth = depth;
@@ -164,7 +168,7 @@ private:
 
     Expected<void> tree() {
         auto r = run(tool("lsblk", {"--json", "--bytes", "--output",
-                                    "NAME,PATH,TYPE,MOUNTPOINTS,SERIAL", "--", device_}));
+                                    "NAME,KNAME,PATH,TYPE,MOUNTPOINTS,SERIAL", "--", device_}));
         if (!r)
             return fail(r.error());
         if (!r->ok())
@@ -235,7 +239,7 @@ private:
             "sh"};
         for (const auto& n : nodes_)
             if (n.depth == 0 || n.type == "part")
-                args.push_back("/sys/class/block/" + n.name + "/holders");
+                args.push_back("/sys/class/block/" + n.kname + "/holders");
         auto r = run(tool("sh", args));
         if (!r)
             return fail(r.error());

@@ -87,13 +87,16 @@ template <> struct EnumNames<DrillAction> {
 // How a fail-rebuild drill's member fails: administratively (mdadm --fail, zpool offline), or
 // pulled: the drill runs the scenario's pull_command on this machine (the workbench's, not the
 // target's: where an administrator pulls a drive or powers off its bay) and waits until md or
-// ZFS sees the member failed, as the kernel reports a dying or vanished disk. The failure through
-// device-mapper's error target is not built yet.
-enum class DrillFailure { Admin, Pull };
+// ZFS sees the member failed, as the kernel reports a dying or vanished disk. error: the member is
+// a device-mapper device (/dev/mapper/NAME) whose table the drill swaps for dm's error target
+// under the load (every I/O to it fails, as a dying disk's), waits for md or ZFS to see it
+// failed, and puts the saved table back once the spare took its place.
+enum class DrillFailure { Admin, Pull, Error };
 template <> struct EnumNames<DrillFailure> {
-    static constexpr std::array<std::pair<DrillFailure, std::string_view>, 2> table{{
+    static constexpr std::array<std::pair<DrillFailure, std::string_view>, 3> table{{
         {DrillFailure::Admin, "admin"},
         {DrillFailure::Pull, "pull"},
+        {DrillFailure::Error, "error"},
     }};
 };
 
@@ -295,10 +298,10 @@ struct ScenarioDrill {
     std::string failDisk;           // fail-rebuild: the member it fails (key `disk`)
     DrillFailure failure = DrillFailure::Admin;
     std::vector<std::string> pullCommand; // fail = "pull": its argv, run on this machine
-    int pullWaitSeconds = 120;            // fail = "pull": how long md or ZFS has to see it
-    double fill = 0.25;                   // fail-rebuild: share of the usable space filled first
-    int phaseSeconds = 10;                // fail-rebuild: the load's seconds healthy and degraded
-    int syncSpeedMinKiB = 0; // fail-rebuild on md: the array's sync_speed_min; 0: the system's
+    int pullWaitSeconds = 120; // fail = "pull" or "error": how long md or ZFS has to see it
+    double fill = 0.25;        // fail-rebuild: share of the usable space filled first
+    int phaseSeconds = 10;     // fail-rebuild: the load's seconds healthy and degraded
+    int syncSpeedMinKiB = 0;   // fail-rebuild on md: the array's sync_speed_min; 0: the system's
     bool readLoad = true;
     int timeoutSeconds = 24 * 3600;
     int line = 0;

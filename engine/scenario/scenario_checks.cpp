@@ -184,6 +184,26 @@ Expected<void> checkDrillSpares(const Scenario& s, const ScenarioDrill& d,
     return {};
 }
 
+// fail = "error" swaps the member's device-mapper table: the member must be one.
+Expected<void> checkErrorTarget(const Scenario& s, const ScenarioDrill& d, const std::string& at) {
+    if (d.failure != DrillFailure::Error)
+        return {};
+    const auto disk = std::find_if(s.disks.begin(), s.disks.end(),
+                                   [&](const ScenarioDisk& one) { return one.name == d.failDisk; });
+    if (disk != s.disks.end() && disk->device.starts_with("/dev/mapper/") &&
+        disk->device.size() > 12)
+        return {};
+    return badInput(at +
+                    "fail: \"error\" swaps device-mapper's error target under the member, "
+                    "but disk '" +
+                    d.failDisk + "' (" +
+                    (disk == s.disks.end()  ? std::string("?")
+                     : disk->device.empty() ? disk->file
+                                            : disk->device) +
+                    ") is not a device-mapper device: name it as /dev/mapper/NAME (a dm linear "
+                    "device over the real disk, made with dmsetup create)");
+}
+
 // Drills: each on a layout of the scenario that its action applies to, with its spares.
 Expected<void> checkDrills(const Scenario& s, const Reporter& rep) {
     std::map<std::string, std::set<std::string>> drillDisks; // layout -> spares used so far
@@ -204,6 +224,7 @@ Expected<void> checkDrills(const Scenario& s, const Reporter& rep) {
                 layout->disks.end())
             return badInput(at + "disk: '" + d.failDisk + "' is not a member of layout '" +
                             d.layout + "'; a fail-rebuild drill fails one of its disks");
+        LB_TRY_VOID(checkErrorTarget(s, d, at));
     }
     return {};
 }

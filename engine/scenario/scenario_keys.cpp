@@ -262,7 +262,9 @@ const std::vector<OptionSpec> drillTable{
      .label = "Failure",
      .type = T::Choice,
      .help = "fail-rebuild: how the member fails (admin: mdadm --fail, zpool offline; pull: "
-             "pull_command pulls it and the drill waits until md or ZFS sees it failed)",
+             "pull_command pulls it and the drill waits until md or ZFS sees it failed; error: "
+             "the member, a /dev/mapper device, gets device-mapper's error target under the load "
+             "and its table back after the rebuild)",
      .defaultValue = "admin",
      .choices = choicesOf<DrillFailure>()},
     {.name = "pull_command",
@@ -274,7 +276,8 @@ const std::vector<OptionSpec> drillTable{
     {.name = "pull_wait",
      .label = "Pull wait (s)",
      .type = T::Int,
-     .help = "fail = \"pull\": how long md or ZFS has to report the pulled member failed",
+     .help = "fail = \"pull\" or \"error\": how long md or ZFS has to report the member "
+             "failed",
      .min = 1,
      .max = 86400,
      .defaultValue = "120"},

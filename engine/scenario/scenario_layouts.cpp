@@ -476,16 +476,23 @@ Expected<ScenarioLayout> parseLayout(const toml::table& t, const std::string& wh
 }
 
 // A pulled member's keys: the command that pulls it, required with fail = "pull" and refused
-// otherwise, and how long the drill waits for md or ZFS to see it.
+// otherwise, and how long the drill waits for md or ZFS to see it (also for fail = "error").
 static Expected<void> parsePull(const toml::table& t, const std::string& where, const Reporter& rep,
                                 ScenarioDrill& d) {
     const auto keyOf = [](std::string_view n) -> const OptionSpec& {
         return scenarioKey(ScenarioTable::Drill, n);
     };
     if (d.failure != DrillFailure::Pull) {
-        for (const char* key : {"pull_command", "pull_wait"})
-            if (const toml::node* node = t.get(key))
-                return badInput(rep.at(*node, where + key, "only fail = \"pull\" takes it"));
+        const bool waits = d.failure == DrillFailure::Error;
+        if (const toml::node* node = t.get("pull_command"))
+            return badInput(rep.at(*node, where + "pull_command", "only fail = \"pull\" takes it"));
+        if (const toml::node* node = t.get("pull_wait"); node && !waits)
+            return badInput(
+                rep.at(*node, where + "pull_wait", "only fail = \"pull\" or \"error\" takes it"));
+        if (waits) {
+            LB_TRY(wait, getInt(t, keyOf("pull_wait"), where, rep));
+            d.pullWaitSeconds = static_cast<int>(wait);
+        }
         return {};
     }
     LB_TRY(command, getStringList(t, keyOf("pull_command"), where, rep));

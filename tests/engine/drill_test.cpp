@@ -230,6 +230,85 @@ TEST(FailRebuildDrill, APulledMemberIsPulledByTheScenariosCommandOnThisMachine) 
               std::string::npos);
 }
 
+// fail = "error": the member is a device-mapper device whose table the drill swaps for the error
+// target on the target itself; plan shows the swap and its undo; any other device is refused.
+TEST(FailRebuildDrill, AnErroredMemberIsADeviceMapperDeviceSwappedForTheErrorTarget) {
+    const std::string head = "layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                             "disks = [\"de\"]\nfail = \"error\"\n";
+    auto text = [](std::string drill) {
+        std::string t = "name = \"drills\"\nwork_dir = \"/srv/lb\"\n";
+        for (char c = 'b'; c <= 'e'; ++c)
+            t += std::string("[[disks]]\nname = \"d") + c + "\"\ndevice = \"/dev/" +
+                 (c == 'c' ? "mapper/lbdc" : std::string("sd") + c) + "\"\n";
+        return t +
+               "[[layouts]]\nname = \"r5\"\nkind = \"md-raid5\"\nbaseline = true\n"
+               "disks = [\"db\", \"dc\", \"dd\"]\n[[workloads]]\nprobe = \"xz\"\n"
+               "[[drills]]\n" +
+               drill;
+    };
+    const auto s = parseScenario(text(head + "pull_wait = 30\n"), "drills.toml", probes());
+    ASSERT_TRUE(s) << s.error().message;
+    const ScenarioDrill& d = s->drills.front();
+    EXPECT_EQ(d.failure, DrillFailure::Error);
+    EXPECT_EQ(d.pullWaitSeconds, 30);
+
+    auto probe = drillProbe(*s, s->layouts.front(), d);
+    ASSERT_TRUE(probe) << probe.error().message;
+    WorkloadContext ctx;
+    ctx.workdir = "/srv/lb/mnt-r5";
+    const auto mc = (*probe)->command(OptionValues{}, ctx);
+    ASSERT_TRUE(mc) << mc.error().message;
+    EXPECT_TRUE(mc->localTriggers.empty()); // the swap runs on the target, in the drill
+    EXPECT_LT(remoteShellCommand(mc->command).size(), 8500U);
+    ASSERT_GE(mc->command.args.size(), 2U);
+    EXPECT_EQ(mc->command.args[mc->command.args.size() - 2], "error");
+    EXPECT_NE(std::find(mc->command.args.begin(), mc->command.args.end(), "/dev/mapper/lbdc"),
+              mc->command.args.end());
+
+    // plan: the swap, with the saved table loaded back as its undo.
+    const auto plan = planDrill(*s, s->layouts.front(), d, "/srv/lb/mnt-r5");
+    ASSERT_TRUE(plan) << plan.error().message;
+    const auto swap = std::find_if(plan->steps.begin(), plan->steps.end(), [](const auto& step) {
+        return step.description.find("device-mapper's error target") != std::string::npos;
+    });
+    ASSERT_NE(swap, plan->steps.end());
+    ASSERT_TRUE(swap->undo);
+    EXPECT_EQ(swap->command.args.back(), "lbdc");
+    EXPECT_EQ(swap->undo->args.at(1),
+              "dmsetup load \"$1\" --table \"$2\" && dmsetup resume \"$1\"");
+    EXPECT_NE(swap->command.args.at(1).find("error\" && dmsetup resume"), std::string::npos);
+
+    // What md saw and that the table came back, said with the run.
+    const auto run = (*probe)->parse(
+        drillOutput(mdReport + "lb-drill pulled_state=faulty detect_seconds=0.20\n"
+                               "lb-drill dm_restored=1\nlb-drill checksum_mismatches=0\n"),
+        {}, OptionValues{});
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_FALSE(run->failed) << run->failureReason;
+    EXPECT_TRUE(std::any_of(run->caveats.begin(), run->caveats.end(), [](const std::string& c) {
+        return c.find("table was swapped for the error target under the load; md saw it faulty "
+                      "after 0.20 s; its table was put back after the rebuild") !=
+               std::string::npos;
+    })) << ::testing::PrintToString(run->caveats);
+
+    // A member that is not a device-mapper device, and a pull command, are refused.
+    EXPECT_NE(errorOf(head).find("drills.fail: \"error\" swaps device-mapper's error target under "
+                                 "the member, but disk 'dc' (/dev/sdc) is not a device-mapper "
+                                 "device"),
+              std::string::npos)
+        << errorOf(head);
+    const auto pulled =
+        parseScenario(text(head + "pull_command = [\"true\"]\n"), "d.toml", probes());
+    ASSERT_FALSE(pulled);
+    EXPECT_NE(pulled.error().message.find("pull_command: only fail = \"pull\" takes it"),
+              std::string::npos)
+        << pulled.error().message;
+    EXPECT_NE(errorOf("layout = \"r5\"\naction = \"fail-rebuild\"\ndisk = \"dc\"\n"
+                      "disks = [\"de\"]\npull_wait = 5\n")
+                  .find("pull_wait: only fail = \"pull\" or \"error\" takes it"),
+              std::string::npos);
+}
+
 TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {
     const auto phases =
         drillLoadPhases("lb-drill hypervisor=tcg\nlb-drill-fio healthy\n{\"a\": 1}\n"

@@ -46,11 +46,11 @@ done
 # Programs the guest runs, from these packages; the shared libraries they need come from the
 # library packages below, found by their DT_NEEDED entries (a missing one stops the build).
 tool_packages=(busybox-static dash dropbear-bin mdadm fio bonnie++ xz-utils e2fsprogs xfsprogs
-               util-linux gdisk open-iscsi nfs-common coreutils)
+               util-linux gdisk open-iscsi nfs-common coreutils dmsetup)
 programs=(
     bin/dash
     usr/sbin/dropbear usr/bin/dropbearconvert
-    sbin/mdadm
+    sbin/mdadm sbin/dmsetup
     usr/bin/fio usr/sbin/bonnie++ usr/bin/xz
     sbin/mke2fs sbin/e2fsck sbin/tune2fs sbin/resize2fs sbin/mkfs.xfs usr/sbin/xfs_growfs
     usr/sbin/e2freefrag usr/sbin/xfs_db
@@ -88,7 +88,7 @@ library_packages=(
 boot_modules=(crc32c_generic virtio_pci virtio_blk virtio_net virtio_rng qemu_fw_cfg
               md-mod raid0 raid1 raid10 raid456 ext4 xfs loop)
 # Copied for `modprobe` (mount -t nfs, iscsiadm) but loaded only when a test asks.
-extra_modules=(nfs nfsv3 nfsv4 iscsi_tcp sd_mod)
+extra_modules=(nfs nfsv3 nfsv4 iscsi_tcp sd_mod dm-mod)
 
 # OpenZFS's packages, all at one version (backports is pinned below the release, so the
 # candidate would be bookworm's 2.1), and what zpool, zfs, zdb and udevd are.

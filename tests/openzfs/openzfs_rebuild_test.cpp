@@ -2,7 +2,7 @@
 // failed administratively, or pulled from the running guest through qemu's monitor (the disk
 // fails as the guest's kernel sees it), under a running fio load; the spare rebuilt, the data
 // verified, the load's phases stored as runs that compare puts against each other, and the
-// measured rate handed to the risk model of `project`. One guest boot for all four drills.
+// measured rate handed to the risk model of `project`. One guest boot for all five drills.
 #include "engine/store/store.h"
 #include "tests/openzfs/openzfs_fixture.h"
 #include "tests/support/stored_runs.h"
@@ -20,10 +20,11 @@ using lb::test::OpenZfsCampaign;
 using nlohmann::json;
 
 constexpr std::uint64_t diskBytes = 128 * MiB;
-// The mirror's disks: on 128 MiB a mirror holds 56 MiB (OpenZFS keeps half of so small a pool
-// as slop), which the fill and the load's 32 MiB file would take to 90 %.
+// The mirror's and the dRAID's disks: on 128 MiB a mirror holds 56 MiB and a dRAID1 of four
+// children 83 MB (OpenZFS keeps at least 128 MiB of a pool as slop, up to half of it), which the
+// fill and the load's 32 MiB file would take to 70-90 %.
 constexpr std::uint64_t mirrorDiskBytes = 256 * MiB;
-constexpr int guestDisks = 10;
+constexpr int guestDisks = 15;
 
 // md RAID-5 and a raidz1 on the same three disks, one after the other in one guest boot, each
 // with a fail-rebuild drill of d1 onto the spare d3, failed administratively. Then two drills
@@ -31,9 +32,11 @@ constexpr int guestDisks = 10;
 // each on disks of its own since a pulled disk does not come back: a ZFS mirror on d7 and d8
 // whose d8 is unplugged with device_del (the guest's kernel sees the disk vanish), and an md
 // RAID-1 on d4 and d5 whose d5 gets drive_del (every I/O to it fails, as a dying disk's); spares
-// d9 and d6. The drive_del drill comes last: after it, in four of five runs, writes to another
-// of the guest's disks stalled in qemu (two writes in flight on /dev/vdh for minutes, txg_sync
-// hung), which held the mirror's next load for 80 s or for good.
+// d9 and d6. Before them, a dRAID1 with a distributed spare on d10-d13, d11 failed
+// administratively: the distributed spare takes it (a sequential rebuild), then the spare disk
+// d14 (the healing resilver). The drive_del drill comes last: after it, in four of five runs,
+// writes to another of the guest's disks stalled in qemu (two writes in flight on /dev/vdh for
+// minutes, txg_sync hung), which held the mirror's next load for 80 s or for good.
 std::string rebuildScenario(const std::string& header, const std::string& qmpSocket) {
     const auto pull = [&](const std::string& monitorCommand, const std::string& device) {
         return "fail = \"pull\"\npull_command = [\"" + std::string(LAYOUTBENCH_QMP) + "\", \"" +
@@ -66,6 +69,21 @@ layout = "raidz1"
 action = "fail-rebuild"
 disk = "d1"
 disks = ["d3"]
+fill = 0.3
+phase_seconds = 3
+timeout = 600
+
+[[layouts]]
+name = "draid"
+kind = "zfs-draid1"
+disks = ["d10", "d11", "d12", "d13"]
+draid_spares = 1
+
+[[drills]]
+layout = "draid"
+action = "fail-rebuild"
+disk = "d11"
+disks = ["d14"]
 fill = 0.3
 phase_seconds = 3
 timeout = 600
@@ -105,7 +123,7 @@ timeout = 600
 
 TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
     auto options = lb::test::openzfsGuestOptions(guestDisks, diskBytes);
-    for (std::size_t i = 7; i < options.newDiskBytes.size(); ++i)
+    for (std::size_t i = 7; i < options.newDiskBytes.size(); ++i) // the mirror's and dRAID's
         options.newDiskBytes[i] = mirrorDiskBytes;
     LabGuest guest(options);
     if (!guest.available())
@@ -135,8 +153,8 @@ TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
             phases[layout] = one.value("status", "");
         }
     }
-    ASSERT_EQ(drills.size(), 4U) << listed.out;
-    for (const char* layout : {"md5", "raidz1", "md1", "mirror"})
+    ASSERT_EQ(drills.size(), 5U) << listed.out;
+    for (const char* layout : {"md5", "raidz1", "draid", "md1", "mirror"})
         for (const char* phase : {"@healthy", "@degraded", "@rebuilding", "@rebuilt"})
             EXPECT_EQ(phases[std::string(layout) + phase], "ok") << layout << phase << "\n"
                                                                  << listed.out;
@@ -176,8 +194,9 @@ TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
                     *rate / MiB, *fill);
     }
 
-    // The pulled members: md saw the drive_del'd disk faulty, ZFS the unplugged one REMOVED, each
-    // under the load; rebuilt onto the spare, the data intact.
+    // dRAID: the distributed spare took the failed child (the sequential rebuild), then the
+    // spare disk took it from the distributed spare (the healing resilver); both timed, both
+    // restored less than the child, the data intact.
     const auto rows = lb::test::runRows(*store, 1);
     const auto row = [&](const std::string& layout) {
         const auto it = std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
@@ -185,6 +204,40 @@ TEST_F(OpenZfsCampaign, RebuildDrillsFailedByAdminAndPulledUnderLoad) {
         });
         return it == rows.end() ? lb::test::RunRow{} : *it;
     };
+    {
+        const auto seq = metric("draid", "seconds");
+        const auto heal = metric("draid", "heal_seconds");
+        const auto bytes = metric("draid", "rebuild_bytes");
+        const auto healBytes = metric("draid", "heal_bytes");
+        ASSERT_TRUE(seq && heal && bytes && healBytes);
+        EXPECT_GT(*seq, 0.0);
+        EXPECT_GT(*heal, 0.0);
+        EXPECT_GT(*bytes, 0.0);
+        EXPECT_LT(*bytes, static_cast<double>(mirrorDiskBytes));
+        EXPECT_GT(*healBytes, 0.0);
+        EXPECT_LT(*healBytes, static_cast<double>(mirrorDiskBytes));
+        EXPECT_EQ(metric("draid", "scrub_errors"), 0.0);
+        EXPECT_EQ(metric("draid", "checksum_mismatches"), 0.0);
+        // The sequential rebuild's own bytes: exact, from the rebuild_stats of `zpool status -j`
+        // (a healing resilver has none), not the rounded "resilvered (draid1:...) 10.4M" line.
+        const auto run = row("draid");
+        const auto at = run.out.find(" rebuild_bytes=");
+        ASSERT_NE(at, std::string::npos) << run.out;
+        const std::string exact =
+            run.out.substr(at + 15, run.out.find_first_of(" \n", at + 1) - at - 15);
+        EXPECT_TRUE(!exact.empty() && exact.find_first_not_of("0123456789") == std::string::npos)
+            << exact;
+        std::printf("[ dRAID    ] (TCG) sequential rebuild onto the distributed spare: %.1f MiB in "
+                    "%.1f s; healing resilver onto the disk: %.1f MiB in %.1f s\n",
+                    *bytes / MiB, *seq, *healBytes / MiB, *heal);
+        std::istringstream said(run.out);
+        for (std::string line; std::getline(said, line);)
+            if (line.starts_with("lb-drill "))
+                std::printf("             %s\n", line.c_str());
+    }
+
+    // The pulled members: md saw the drive_del'd disk faulty, ZFS the unplugged one REMOVED, each
+    // under the load; rebuilt onto the spare, the data intact.
     for (const char* layout : {"md1", "mirror"}) {
         const auto run = row(layout);
         EXPECT_TRUE(lb::test::hasCaveat(run, "the member was pulled (" LAYOUTBENCH_QMP))
