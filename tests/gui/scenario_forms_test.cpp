@@ -479,7 +479,30 @@ private slots:
         QCOMPARE(d.fill, 0.5);
         QCOMPARE(d.phaseSeconds, 20);
         QCOMPARE(d.syncSpeedMinKiB, 50000);
+        QVERIFY(d.failure == DrillFailure::Admin);
         QCOMPARE(editor->list()->item(0)->text(), QStringLiteral("r5 — fail-rebuild"));
+        // The ways a member fails, as the engine names them. The error target needs a member
+        // that is a device-mapper device: on /dev/lbforms-2 the form shows the engine's refusal,
+        // naming the line and the field.
+        QComboBox* failure = field<QComboBox>(editor, 0, "fail");
+        QVERIFY(failure);
+        QStringList ways;
+        for (int i = 0; i < failure->count(); ++i)
+            ways << failure->itemText(i);
+        QCOMPARE(ways, (QStringList{QStringLiteral("admin (default)"), QStringLiteral("admin"),
+                                    QStringLiteral("pull"), QStringLiteral("error")}));
+        QVERIFY(choose(failure, QStringLiteral("error")));
+        tab.validateNow();
+        QVERIFY2(tab.text().contains(QStringLiteral("fail = \"error\"")), qPrintable(tab.text()));
+        QVERIFY(!tab.lastCheck().ok());
+        const QString refusal = tab.problemLabel()->text();
+        QVERIFY2(refusal.contains(QStringLiteral("drills.fail: \"error\" swaps device-mapper's "
+                                                 "error target under the member, but disk 'd2' "
+                                                 "(/dev/lbforms-2) is not a device-mapper device")),
+                 qPrintable(refusal));
+        QVERIFY(choose(failure, QStringLiteral("admin")));
+        tab.validateNow();
+        QVERIFY2(tab.lastCheck().ok(), qPrintable(tab.problemLabel()->text()));
         // Growing the array instead: the fail-rebuild keys leave the form, the reader comes.
         QVERIFY(choose(field<QComboBox>(editor, 0, "action"), QStringLiteral("md-grow")));
         processDeletes();
