@@ -1,10 +1,10 @@
 // The fill levels' wider grid in the lab target (issue 44; `ctest -L lab -R FillGrid`): an
 // OpenZFS 2.3 mirror (baseline) and raidz1 aged to 0 %, 50 % and 80 % of their usable space in
-// one boot of the lab guest, on disks larger than the CI suite's (384 MiB: on 128 MiB pools
-// OpenZFS stalls its writers in txg_wait_synced from about three quarters full, see
+// one boot of the lab guest, on disks larger than the CI suite's (384 MiB: a 128 MiB mirror 88 %
+// full of what its files could use stalled its writers in txg_wait_synced, see
 // docs/openzfs-lab.md). Each level's fill is stored within its slack, zpool's fragmentation a
 // number, and compare --fill all gives the three levels with the campaign's verdicts. 90 % is not
-// in the grid: it is past the share at which small pools stall under emulation.
+// in the grid: it is past the share at which a small pool was seen to stall under emulation.
 #include "tests/fill/fill_lab_fixture.h"
 
 namespace {
