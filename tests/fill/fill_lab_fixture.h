@@ -17,6 +17,20 @@
 
 namespace lb::test {
 
+// The ZFS pair both fill suites measure: a mirror of d0 and d1 (the baseline) and a raidz1 of
+// d2..d4.
+inline constexpr const char* zfsMirrorAndRaidz1 = R"(
+[[layouts]]
+name = "mirror"
+kind = "zfs-mirror"
+disks = ["d0", "d1"]
+baseline = true
+[[layouts]]
+name = "raidz1"
+kind = "zfs-raidz1"
+disks = ["d2", "d3", "d4"]
+)";
+
 // How far above the level the ageing may stop: its last round writes up to 1/40 of the usable
 // space (at least 4 MiB), and ZFS's accounting of small pools moves by a few percent more.
 constexpr double levelSlack = 10.0; // percentage points

@@ -14,21 +14,13 @@ using nlohmann::json;
 
 const std::vector<std::uint64_t> gridDisks(5, 384 * MiB);
 
+using lb::test::zfsMirrorAndRaidz1;
+
 class OpenZfsFillGrid : public lb::test::FillLabSuite<gridDisks> {};
 
 TEST_F(OpenZfsFillGrid, ZfsMirrorAndRaidz1AgedTo0And50And80) {
     const std::vector<double> levels{0.0, 0.5, 0.8};
-    const std::string text = scenario("fill-grid", 0, 5, 1, "[0.0, 0.5, 0.8]") + R"(
-[[layouts]]
-name = "mirror"
-kind = "zfs-mirror"
-disks = ["d0", "d1"]
-baseline = true
-[[layouts]]
-name = "raidz1"
-kind = "zfs-raidz1"
-disks = ["d2", "d3", "d4"]
-)";
+    const std::string text = scenario("fill-grid", 0, 5, 1, "[0.0, 0.5, 0.8]") + zfsMirrorAndRaidz1;
     json out;
     ASSERT_NO_FATAL_FAILURE(campaign("grid.toml", text, 0, 5, levels, out));
     const auto& comparisons = out.at("comparisons");

@@ -25,20 +25,12 @@ using nlohmann::json;
 const std::vector<std::uint64_t> diskBytes{128 * MiB, 128 * MiB, 128 * MiB, 128 * MiB, 128 * MiB,
                                            128 * MiB, 128 * MiB, 352 * MiB, 352 * MiB};
 
+using lb::test::zfsMirrorAndRaidz1;
+
 class OpenZfsFill : public lb::test::FillLabSuite<diskBytes> {};
 
 TEST_F(OpenZfsFill, FillZfsMirrorAndRaidz1AgedTo0And50) {
-    const std::string text = scenario("fill-zfs", 0, 5, 1, "[0.0, 0.5]") + R"(
-[[layouts]]
-name = "mirror"
-kind = "zfs-mirror"
-disks = ["d0", "d1"]
-baseline = true
-[[layouts]]
-name = "raidz1"
-kind = "zfs-raidz1"
-disks = ["d2", "d3", "d4"]
-)";
+    const std::string text = scenario("fill-zfs", 0, 5, 1, "[0.0, 0.5]") + zfsMirrorAndRaidz1;
     json out;
     ASSERT_NO_FATAL_FAILURE(campaign("zfs.toml", text, 0, 5, {0.0, 0.5}, out));
     const auto& comparisons = out.at("comparisons");
