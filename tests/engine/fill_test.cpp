@@ -466,26 +466,18 @@ TEST(FillStore, LevelsAreTheDistinctLevelsOfTheSettledRuns) {
         }
     EXPECT_EQ(*s->layoutFillLevels("a"), (std::vector<int>{asBuiltPermille, 0, 500, 900}));
     EXPECT_EQ(*s->layoutFillLevels("a", 1), (std::vector<int>{0, 900}));
-    const auto plan = test::queryReadOnly(
-        path, "EXPLAIN QUERY PLAN SELECT fill_permille FROM run WHERE layout_id = 1 AND "
-              "fill_permille > -1 AND status IN ('ok', 'failed') AND (NULL IS NULL OR campaign_id "
-              "= NULL) ORDER BY fill_permille LIMIT 1");
-    ASSERT_TRUE(plan);
-    std::string details;
-    for (const auto& row : *plan)
-        details += row.back() + "\n";
+    std::string details = test::queryPlanText(
+        path, "SELECT fill_permille FROM run WHERE layout_id = 1 AND fill_permille > -1 AND status "
+              "IN ('ok', 'failed') AND (NULL IS NULL OR campaign_id = NULL) ORDER BY fill_permille "
+              "LIMIT 1");
     EXPECT_NE(details.find("COVERING INDEX run_layout_fill (layout_id=? AND fill_permille>?)"),
               std::string::npos)
         << details;
     // The samples' pass still reads a layout's runs in run order from run_layout, unsorted.
-    const auto pass = test::queryReadOnly(
-        path, "EXPLAIN QUERY PLAN SELECT r.id FROM run r WHERE r.layout_id = 1 AND r.status = 'ok' "
-              "AND (NULL IS NULL OR r.campaign_id = NULL) AND (500 IS NULL OR "
-              "COALESCE(r.fill_permille, -1) = 500) ORDER BY r.id");
-    ASSERT_TRUE(pass);
-    details.clear();
-    for (const auto& row : *pass)
-        details += row.back() + "\n";
+    details = test::queryPlanText(
+        path, "SELECT r.id FROM run r WHERE r.layout_id = 1 AND r.status = 'ok' AND (NULL IS NULL "
+              "OR r.campaign_id = NULL) AND (500 IS NULL OR COALESCE(r.fill_permille, -1) = 500) "
+              "ORDER BY r.id");
     EXPECT_NE(details.find("INDEX run_layout (layout_id=? AND status=?)"), std::string::npos)
         << details;
     EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << details;

@@ -137,13 +137,9 @@ TEST(StoreHosts, MigratesSchemaSixteenAndReadsALayoutsHostsFromItsIndex) {
     const auto hosts = s->layoutHosts("b");
     ASSERT_TRUE(hosts);
     EXPECT_EQ(*hosts, (std::vector<std::string>{"m1", "m2"}));
-    const auto plan = test::queryReadOnly(
-        tmp.path(), "EXPLAIN QUERY PLAN SELECT r.host_id FROM run r WHERE r.layout_id = 1 AND "
-                    "r.status IN ('ok', 'failed') AND (NULL IS NULL OR r.campaign_id = NULL)");
-    ASSERT_TRUE(plan);
-    std::string details;
-    for (const auto& row : *plan)
-        details += row.back() + "\n";
+    const std::string details = test::queryPlanText(
+        tmp.path(), "SELECT r.host_id FROM run r WHERE r.layout_id = 1 AND r.status IN ('ok', "
+                    "'failed') AND (NULL IS NULL OR r.campaign_id = NULL)");
     EXPECT_NE(details.find("COVERING INDEX run_layout_host"), std::string::npos) << details;
 }
 

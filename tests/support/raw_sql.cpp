@@ -263,6 +263,17 @@ CellSearch cellsHolding(Store& store, const std::string& needle) {
     return out;
 }
 
+std::string queryPlanText(const std::string& path, const std::string& sql) {
+    std::string error;
+    const auto plan = queryReadOnly(path, "EXPLAIN QUERY PLAN " + sql, &error);
+    if (!plan)
+        return "no plan: " + error;
+    std::string out;
+    for (const auto& row : *plan)
+        out += row.back() + "\n";
+    return out;
+}
+
 std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sql,
                                   std::string* error) {
     sqlite3* h = nullptr;

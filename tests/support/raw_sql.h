@@ -88,6 +88,10 @@ using Rows = std::vector<std::vector<std::string>>;
 std::optional<Rows> queryReadOnly(const std::string& path, const std::string& sql,
                                   std::string* error = nullptr);
 
+// SQLite's plan for `sql` (the query, without EXPLAIN QUERY PLAN) on the database at `path`, a
+// line a step; empty, with the error in the returned text, when it cannot be read.
+std::string queryPlanText(const std::string& path, const std::string& sql);
+
 // Writes `text` as the schema version of the database at `path`, through a connection of its
 // own (no store would open a damaged one).
 void writeSchemaVersionText(const std::string& path, const std::string& text);
