@@ -84,6 +84,27 @@ std::map<std::string, std::int64_t> drillRuns(const std::string& listed) {
     return drills;
 }
 
+// The metrics of the campaign's four drills by layout and statistic ("drill.fail-rebuild.STAT"),
+// from `list runs --json` and the store.
+struct DrillMetrics {
+    std::map<std::string, std::int64_t> drills; // the drill run of each layout
+    std::optional<lb::Store> store;
+    std::optional<double> operator()(const std::string& layout, const char* stat) {
+        return lb::test::metricValue(*store, drills[layout],
+                                     std::string("drill.fail-rebuild.") + stat);
+    }
+};
+
+void readDrillMetrics(const lb::test::ProcessResult& listed, const std::string& db,
+                      DrillMetrics& out) {
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    out.drills = drillRuns(listed.out);
+    ASSERT_EQ(out.drills.size(), 4U) << listed.out;
+    auto store = lb::Store::open(db);
+    ASSERT_TRUE(store) << store.error().message;
+    out.store.emplace(std::move(*store));
+}
+
 std::string scenario(const std::string& header) {
     return header + R"(
 [[layouts]]
@@ -179,17 +200,10 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
     const std::string after = afterDm(guest, dmDisks);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
 
-    const auto listed = layoutbench({"list", "runs", "--json"});
-    ASSERT_EQ(listed.exitCode, 0) << listed.err;
-    auto drills = drillRuns(listed.out);
-    ASSERT_EQ(drills.size(), 4U) << listed.out;
-    auto store = lb::Store::open(dir_ + "/results.db");
-    ASSERT_TRUE(store) << store.error().message;
-    const auto metric = [&](const std::string& layout, const char* stat) {
-        return lb::test::metricValue(*store, drills[layout],
-                                     std::string("drill.fail-rebuild.") + stat);
-    };
-    const auto rows = lb::test::runRows(*store, 1);
+    DrillMetrics metric;
+    ASSERT_NO_FATAL_FAILURE(
+        readDrillMetrics(layoutbench({"list", "runs", "--json"}), dir_ + "/results.db", metric));
+    const auto rows = lb::test::runRows(*metric.store, 1);
     for (const char* layout : {"mirror", "md1", "mirror-dm", "md1-dm"}) {
         EXPECT_EQ(metric(layout, "checksum_mismatches"), 0.0) << layout;
         const auto rate = metric(layout, "rebuild_rate");
@@ -206,7 +220,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
     // each under the load; the drill put the linear table back after the rebuild.
     for (const char* layout : {"mirror-dm", "md1-dm"}) {
         const auto run = *std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
-            return one.id == drills[layout];
+            return one.id == metric.drills[layout];
         });
         EXPECT_TRUE(lb::test::hasCaveat(run, "swapped for the error target under the load"))
             << layout << ::testing::PrintToString(run.caveats);
@@ -277,16 +291,9 @@ TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
     const std::string after = afterDm(guest, dm);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
 
-    const auto listed = layoutbench({"list", "runs", "--json"});
-    ASSERT_EQ(listed.exitCode, 0) << listed.err;
-    auto drills = drillRuns(listed.out);
-    ASSERT_EQ(drills.size(), 4U) << listed.out;
-    auto store = lb::Store::open(dir_ + "/results.db");
-    ASSERT_TRUE(store) << store.error().message;
-    const auto metric = [&](const std::string& layout, const char* stat) {
-        return lb::test::metricValue(*store, drills[layout],
-                                     std::string("drill.fail-rebuild.") + stat);
-    };
+    DrillMetrics metric;
+    ASSERT_NO_FATAL_FAILURE(
+        readDrillMetrics(layoutbench({"list", "runs", "--json"}), dir_ + "/results.db", metric));
     for (const char* layout : {"raidz2", "md6", "md10-dm", "raidz2-dm"}) {
         EXPECT_EQ(metric(layout, "checksum_mismatches"), 0.0) << layout;
         const bool md = layout[0] == 'm';
