@@ -149,13 +149,22 @@ constexpr std::array<WorkOption, 8> workOptions{{{"rw", "readwrite", "read", fal
                                                  {"size", "", "", true},
                                                  {"runtime", "", "", false}}};
 
-template <typename V> std::optional<std::string> optionText(const V& options, const WorkOption& o) {
+using OptionTexts = std::array<std::optional<std::string>, workOptions.size()>;
+
+// The text of each work option `options` sets, in one pass over them (the last written wins, as
+// in fio): a pass per option read every job's options eight times.
+template <typename V> OptionTexts optionTexts(const V& options) {
+    OptionTexts found;
     if (!options.isObject())
-        return std::nullopt;
-    std::optional<std::string> found;
-    for (const auto& [key, value] : options.members())
-        if ((key == o.key || (!o.alias.empty() && key == o.alias)) && value.isString())
-            found = std::string(value.string()); // the last written wins, as in fio
+        return found;
+    for (const auto& [key, value] : options.members()) {
+        if (!value.isString())
+            continue;
+        for (std::size_t i = 0; i < workOptions.size(); ++i)
+            if (key == workOptions[i].key ||
+                (!workOptions[i].alias.empty() && key == workOptions[i].alias))
+                found[i] = std::string(value.string());
+    }
     return found;
 }
 
@@ -174,10 +183,11 @@ std::vector<std::string> workOf(const V& entry, const std::optional<V>& globalOp
     const auto own = entry.member("job options");
     if (!own)
         return out;
-    for (const auto& o : workOptions) {
-        auto text = optionText(*own, o);
-        if (!text && globalOptions)
-            text = optionText(*globalOptions, o);
+    const OptionTexts mine = optionTexts(*own);
+    const OptionTexts global = globalOptions ? optionTexts(*globalOptions) : OptionTexts{};
+    for (std::size_t i = 0; i < workOptions.size(); ++i) {
+        const WorkOption& o = workOptions[i];
+        auto text = mine[i] ? mine[i] : global[i];
         if (!text && !o.fallback.empty())
             text = std::string(o.fallback);
         if (text)

@@ -246,8 +246,11 @@ std::size_t afterLine(std::string_view text, std::size_t at) {
 } // namespace
 
 std::vector<Invocation> jsonInvocations(std::string_view text) {
-    // Most files hold one document: found without the walk over every character below.
-    constexpr std::string_view versionKey = "\"fio version\"";
+    // Most files hold one document: found without the walk over every character below. The
+    // key is looked for from its "f", which fio's JSON holds a few times; from its quote, that
+    // was a search from each of some 800 quotes a file, 4 % of an import's time. A job named
+    // "...fio version" only costs the walk, which finds the documents as they are.
+    constexpr std::string_view versionKey = "fio version\"";
     const auto first = text.find(versionKey);
     if (first == std::string_view::npos ||
         text.find(versionKey, first + 1) == std::string_view::npos)
