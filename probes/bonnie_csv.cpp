@@ -284,7 +284,10 @@ namespace {
 Expected<void> readMetrics(const std::vector<std::string_view>& values,
                            const std::vector<Field>& fields, ParsedRun& run) {
     // Sized once: grown metric by metric, the vector was allocated and moved seven times a line.
-    run.metrics.reserve(fields.size());
+    // What it holds (a spare line's metrics) is written over, each name into its memory.
+    auto& metrics = run.metrics;
+    metrics.reserve(fields.size());
+    std::size_t count = 0;
     for (std::size_t i = 0; i < fields.size(); ++i) {
         const auto& field = fields[i];
         const auto value = values[i];
@@ -304,14 +307,23 @@ Expected<void> readMetrics(const std::vector<std::string_view>& values,
         auto parsed = parseValue(value, field.kind);
         if (!parsed)
             return fieldError(i, field, parsed.error().message);
-        run.metrics.push_back(Metric{field.metric, *parsed, unitOf(field.kind)});
+        if (count < metrics.size())
+            metrics[count].name.assign(field.metric);
+        else
+            metrics.emplace_back().name = field.metric;
+        metrics[count].value = *parsed;
+        metrics[count].unit = unitOf(field.kind);
+        ++count;
     }
+    metrics.resize(count);
     return {};
 }
 
 // A bonnie++ 1.0x line (looksLikeV1): its version is not in it, only that it is 1.0x.
-Expected<ParsedRun> parseV1(const std::vector<std::string_view>& values) {
+Expected<ParsedRun> parseV1(const std::vector<std::string_view>& values,
+                            std::vector<Metric> spare) {
     ParsedRun run;
+    run.metrics = std::move(spare);
     run.workload = "bonnie";
     run.toolVersion = std::string(v1Version);
     run.origin.format = "bonnie++ 1.0x CSV (no format version)";
@@ -329,7 +341,7 @@ Expected<ParsedRun> parseV1(const std::vector<std::string_view>& values) {
 
 } // namespace
 
-Expected<ParsedRun> parseCsvLine(std::string_view line) {
+Expected<ParsedRun> parseCsvLine(std::string_view line, std::vector<Metric> spare) {
     const auto text = trim(line);
     if (text.empty())
         return badInput("empty input: expected a bonnie++ CSV line");
@@ -339,7 +351,7 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
     auto values = splitFields(text);
     const auto* format = findFormat(values[0]);
     if (format == nullptr && looksLikeV1(values))
-        return parseV1(values);
+        return parseV1(values, std::move(spare));
     if (format == nullptr)
         return badInput("field 1 (format_version): " + quoted(values[0]) +
                         " is not a bonnie++ CSV format version this parser knows (1.96, 1.97, "
@@ -363,6 +375,7 @@ Expected<ParsedRun> parseCsvLine(std::string_view line) {
     }
 
     ParsedRun run;
+    run.metrics = std::move(spare);
     run.workload = "bonnie";
     run.toolVersion = std::string(values[1]);
     if (run.toolVersion.empty())

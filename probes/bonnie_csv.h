@@ -30,7 +30,9 @@ inline constexpr std::array<std::string_view, 6> fileTestNames{"seq_create", "se
 // On bad input returns badInput(msg) where msg names the field, e.g.
 // "field 10 (put_block): 'abc' is not a number" or "expected 48 fields (format 1.97), got 31".
 // A trailing newline/CR and surrounding whitespace are ignored.
-Expected<ParsedRun> parseCsvLine(std::string_view line);
+// `spare` may hold an earlier line's metrics, whose names' memory the line's take over: an
+// import of a million lines allocated and freed forty names a line.
+Expected<ParsedRun> parseCsvLine(std::string_view line, std::vector<Metric> spare = {});
 
 // True if the text looks like bonnie++ CSV: its first non-blank line has at least three fields,
 // the first a format version like 1.96/1.97/1.98 and the second a bonnie++ version ("1.98,2.00a,

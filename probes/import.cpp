@@ -532,6 +532,7 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
                                 const std::string& importedAt, const ImportRequest& request) {
     const std::string& name = reader.file().name();
     FileTally tally(ImportFormat::BonnieCsv);
+    std::vector<Metric> spare; // the last line's metrics, written over by the next one's
     for (;;) {
         LB_TRY(line, reader.next());
         if (!line)
@@ -540,7 +541,7 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
         // memory while the line is parsed (a miss of the cache a line, 2 % of the CPU time).
         std::string hash = contentHash(line->text);
         tally.expect(hash);
-        auto found = import_read::bonnieCsvLine(line->number, line->text);
+        auto found = import_read::bonnieCsvLine(line->number, line->text, std::move(spare));
         if (!found)
             return located(name, found.error().message);
         if (!*found)
@@ -548,10 +549,11 @@ Expected<FileRead> stageCsvFile(InputReader& reader, StagedImport& stage,
         LB_TRY(run, checkedRun(std::move(**found), name, ImportFormat::BonnieCsv));
         run.finishedAt = importedAt;
         run.contentHash = std::move(hash);
-        if (tally.repeated(run))
-            continue;
-        LB_TRY_VOID(stageRun(stage, run, request));
-        tally.add(run);
+        if (!tally.repeated(run)) {
+            LB_TRY_VOID(stageRun(stage, run, request));
+            tally.add(run);
+        }
+        spare = std::move(run.metrics);
     }
     if (tally.runs() == 0)
         return located(name, std::string(import_read::noCsvLines));

@@ -30,8 +30,9 @@ Unexpected located(const std::string& path, const std::string& message);
 // The format of a text, from its first lines' shapes; nullopt when it is none imported.
 std::optional<ImportFormat> detect(std::string_view text);
 
-// One bonnie++ CSV line as a run; nothing for a blank line.
-Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line);
+// One bonnie++ CSV line as a run; nothing for a blank line. `spare`: bonnie::parseCsvLine's.
+Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line,
+                                             std::vector<Metric> spare = {});
 inline constexpr std::string_view noCsvLines = "1: no bonnie++ CSV lines";
 
 // A whole text's format and runs, or the error naming `path` (a file parsed whole, or a paste).

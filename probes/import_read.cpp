@@ -84,10 +84,11 @@ RunOrigin fioJsonOrigin(const ParsedRun& run, std::string_view text) {
 } // namespace
 
 // One bonnie++ CSV line as a run; nothing for a blank line.
-Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line) {
+Expected<std::optional<Found>> bonnieCsvLine(std::int64_t number, std::string_view line,
+                                             std::vector<Metric> spare) {
     if (text::trim(line).empty())
         return std::optional<Found>();
-    auto parsed = bonnie::parseCsvLine(line);
+    auto parsed = bonnie::parseCsvLine(line, std::move(spare));
     if (!parsed)
         return badInput(std::to_string(number) + ": " + parsed.error().message);
     return std::optional<Found>(Found{number, std::string(line), std::move(*parsed)});

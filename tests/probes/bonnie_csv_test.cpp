@@ -347,3 +347,25 @@ TEST(BonnieCsv, LooksLikeCsv) {
     EXPECT_FALSE(bonnie::looksLikeCsv("Version 2.00a       ------Sequential Output------"));
     EXPECT_FALSE(bonnie::looksLikeCsv("1.5,2.5,3.5\n")); // a format version has two decimals
 }
+
+// An import parses each line over the last one's metrics (their names' memory reused): a line
+// parsed so is the line parsed alone, whether the spare held more metrics, fewer, or a 1.0x
+// line's.
+TEST(BonnieCsv, ALineParsedOverAnotherLinesMetricsIsTheLineAlone) {
+    std::vector<std::string> lines;
+    for (const auto* folder : {"2.00a", "1.97", "1.96"})
+        for (const auto& path : goldenCsvFiles(folder))
+            lines.push_back(readFile(path));
+    lines.push_back(golden("1.03/oldbox-line.csv"));
+    ASSERT_GE(lines.size(), 10u);
+    for (const auto& spareLine : lines)
+        for (const auto& line : lines) {
+            auto spare = bonnie::parseCsvLine(spareLine);
+            ASSERT_TRUE(spare) << spare.error().message;
+            const auto alone = bonnie::parseCsvLine(line);
+            ASSERT_TRUE(alone) << alone.error().message;
+            const auto over = bonnie::parseCsvLine(line, std::move(spare->metrics));
+            ASSERT_TRUE(over) << over.error().message;
+            EXPECT_EQ(*over, *alone) << line << "\nover the metrics of\n" << spareLine;
+        }
+}
