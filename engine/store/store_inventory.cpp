@@ -73,13 +73,15 @@ Expected<std::optional<LayoutRecord>> Store::findLayout(const std::string& name)
 }
 
 Expected<std::vector<LayoutRecord>> Store::layouts() {
-    // Every layout's runs and failed runs counted in one pass over run_layout (layout, status),
-    // where a count of each kind for each layout read the layout's entries of an index twice.
+    // Each layout's runs counted over its entries of an index, and its runs that did not end ok
+    // (the other three statuses the table's CHECK allows) found by a seek each: a pass over
+    // every run grouping by layout read each row's status, 100 M instructions at 100,000 runs
+    // where these take a third of that, and the GUI asks on opening, comparing and for fleets.
     LB_TRY(q, statement("SELECT l.id, l.name, l.kind, l.spec, COALESCE(h.name, ''), "
-                        "COALESCE(c.runs, 0), COALESCE(c.failed, 0) FROM layout l "
-                        "LEFT JOIN host h ON h.id = l.host_id LEFT JOIN (SELECT layout_id, "
-                        "COUNT(*) AS runs, SUM(status != 'ok') AS failed FROM run GROUP BY "
-                        "layout_id) c ON c.layout_id = l.id WHERE l.kind != ?1 ORDER BY l.name"));
+                        "(SELECT COUNT(*) FROM run WHERE layout_id = l.id), "
+                        "(SELECT COUNT(*) FROM run WHERE layout_id = l.id AND status IN "
+                        "('failed', 'aborted', 'running')) FROM layout l "
+                        "LEFT JOIN host h ON h.id = l.host_id WHERE l.kind != ?1 ORDER BY l.name"));
     q->bind(1, stagedImportKind);
     std::vector<LayoutRecord> out;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) {

@@ -172,6 +172,44 @@ TEST(Store, OnlySuccessfulRunsFeedComparisons) {
     EXPECT_EQ((*runs)[1].reason, "exit status 1");
 }
 
+// A layout's record counts its runs and those that did not end ok (failed, aborted or still
+// running), each layout its own; a layout with no run counts none.
+TEST(Store, LayoutsCountTheirRunsAndTheRunsThatDidNotEndOk) {
+    OneLayout one;
+    auto& [tmp, s, layout] = one;
+    ASSERT_TRUE(s && layout);
+    const auto other = s->ensureLayout("m", "dir", "{}", std::nullopt);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(s->ensureLayout("empty", "dir", "{}", std::nullopt));
+    const std::pair<RunStatus, int> statuses[] = {{RunStatus::Ok, 5},
+                                                  {RunStatus::Failed, 2},
+                                                  {RunStatus::Aborted, 1},
+                                                  {RunStatus::Running, 3}};
+    for (const auto& [status, count] : statuses) {
+        for (int i = 0; i < count; ++i) {
+            lb::Run r = sampleRun(i);
+            r.status = status;
+            r.stdoutText = "run " + std::to_string(i) + std::string(runStatusName(status));
+            ASSERT_TRUE(s->insertRun(*layout, r));
+            if (status == RunStatus::Ok || status == RunStatus::Aborted) {
+                ASSERT_TRUE(s->insertRun(*other, r));
+            }
+        }
+    }
+    const auto layouts = s->layouts();
+    ASSERT_TRUE(layouts) << layouts.error().message;
+    ASSERT_EQ(layouts->size(), 3U);
+    EXPECT_EQ((*layouts)[0].name, "empty"); // in name order
+    EXPECT_EQ((*layouts)[0].runs, 0);
+    EXPECT_EQ((*layouts)[0].failedRuns, 0);
+    EXPECT_EQ((*layouts)[1].name, "l");
+    EXPECT_EQ((*layouts)[1].runs, 11);
+    EXPECT_EQ((*layouts)[1].failedRuns, 6);
+    EXPECT_EQ((*layouts)[2].name, "m");
+    EXPECT_EQ((*layouts)[2].runs, 6);
+    EXPECT_EQ((*layouts)[2].failedRuns, 1);
+}
+
 // argv, caveats, notes and origin are stored as JSON written by hand (engine/store/store.cpp): text
 // with quotes, control characters and bytes that are not UTF-8 comes back as written, escaped
 // where it is not UTF-8.
