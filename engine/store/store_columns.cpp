@@ -152,6 +152,65 @@ void unpackPoints(std::string_view packed, Series& s) {
     }
 }
 
+namespace {
+
+// The number of the `count` digits at `at`, or -1.
+int digitsAt(std::string_view text, std::size_t at, std::size_t count) {
+    int n = 0;
+    for (std::size_t i = at; i < at + count; ++i) {
+        if (text[i] < '0' || text[i] > '9')
+            return -1;
+        n = n * 10 + (text[i] - '0');
+    }
+    return n;
+}
+
+} // namespace
+
+std::optional<double> isoUtcSeconds(std::string_view t) {
+    // "YYYY-MM-DDTHH:MM:SS", a fraction or not, and "Z".
+    if (t.size() < 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' ||
+        t[16] != ':' || t.back() != 'Z')
+        return std::nullopt;
+    int Y = digitsAt(t, 0, 4), M = digitsAt(t, 5, 2);
+    const int D = digitsAt(t, 8, 2), h = digitsAt(t, 11, 2), m = digitsAt(t, 14, 2),
+              sec = digitsAt(t, 17, 2);
+    if (Y < 0 || M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || m < 0 || m > 59 ||
+        sec < 0 || sec > 59)
+        return std::nullopt;
+    // The fraction as SQLite reads it (date.c, parseHhMmSs): its digits as a number, divided by
+    // ten to the power of their count.
+    double fraction = 0;
+    if (t.size() > 20) {
+        if (t[19] != '.' || t.size() > 30)
+            return std::nullopt;
+        double scale = 1.0;
+        for (std::size_t i = 20; i + 1 < t.size(); ++i) {
+            if (t[i] < '0' || t[i] > '9')
+                return std::nullopt;
+            fraction = fraction * 10.0 + (t[i] - '0');
+            scale *= 10.0;
+        }
+        if (scale == 1.0)
+            return std::nullopt;
+        fraction /= scale;
+    }
+    // SQLite's day number in milliseconds (date.c, computeJD), then julianday()'s value and the
+    // query's arithmetic on it: the same operations on the same doubles.
+    if (M <= 2) {
+        --Y;
+        M += 12;
+    }
+    const int A = Y / 100;
+    const int B = 2 - A + (A / 4);
+    const int X1 = 36525 * (Y + 4716) / 100;
+    const int X2 = 306001 * (M + 1) / 10000;
+    auto iJD = static_cast<std::int64_t>((X1 + X2 + D + B - 1524.5) * 86400000);
+    iJD += h * 3600000 + m * 60000 +
+           static_cast<std::int64_t>((static_cast<double>(sec) + fraction) * 1000 + 0.5);
+    return (static_cast<double>(iJD) / 86400000.0 - 2440587.5) * 86400.0;
+}
+
 Expected<std::string> storedOutput(const sql::Statement& row, int col) {
     if (row.columnIsBlob(col))
         return unpackOutput(row.columnBlob(col));

@@ -80,6 +80,11 @@ std::vector<MetricNote> notesFromJson(const std::string& text);
 std::string originJson(const RunOrigin& origin);
 RunOrigin originFromJson(const std::string& text);
 
+// A run's started_at as seconds since 1970, as SQLite's (julianday(t) - 2440587.5) * 86400.0
+// gives them, bit for bit, for the forms layoutbench writes ("2026-11-29T12:00:00Z", with a
+// fraction of a second or without); nullopt for any other form, which SQLite is left to read.
+std::optional<double> isoUtcSeconds(std::string_view text);
+
 // The output stored in column `col` of a row of run: its text, or the text of the BLOB packOutput
 // made of it (an error when that is damaged).
 Expected<std::string> storedOutput(const sql::Statement& row, int col);

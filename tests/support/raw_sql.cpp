@@ -17,6 +17,16 @@ std::string journalMode(Store& store) {
     return row && *row ? q->columnText(0) : std::string();
 }
 
+double julianSeconds(Store& store, const std::string& text) {
+    auto q = StoreBackdoor::database(store).prepare(
+        "SELECT COALESCE((julianday(?1) - 2440587.5) * 86400.0, 0)");
+    EXPECT_TRUE(q);
+    if (!q)
+        return -1;
+    auto row = q->bind(1, text).step();
+    return row && *row ? q->columnDouble(0) : -1;
+}
+
 std::int64_t pageSize(Store& store) {
     auto q = StoreBackdoor::database(store).prepare("PRAGMA page_size");
     EXPECT_TRUE(q);

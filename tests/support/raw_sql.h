@@ -18,6 +18,10 @@ namespace lb::test {
 // The store connection's journal mode ("wal").
 std::string journalMode(Store& store);
 
+// SQLite's reading of a run's start time as seconds since 1970, as layoutSamples' query once
+// made it: (julianday(text) - 2440587.5) * 86400.0, or 0 where julianday() reads nothing.
+double julianSeconds(Store& store, const std::string& text);
+
 // The database's page size in bytes.
 std::int64_t pageSize(Store& store);
 
