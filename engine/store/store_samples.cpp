@@ -111,6 +111,22 @@ struct DistinctTexts {
     }
 };
 
+// A run's start as seconds since 1970: read here (store::isoUtcSeconds), else by `julian`, the
+// statement of SQLite's julianday() arithmetic on ?1; its error, if it fails, kept in `unread`.
+struct StartSeconds {
+    sql::Statement& julian;
+    std::optional<Error> unread;
+    double operator()(std::string_view startedAt) {
+        if (const auto s = store::isoUtcSeconds(startedAt))
+            return *s;
+        julian.reset();
+        auto row = julian.bindUncopied(1, startedAt).step();
+        if (!row)
+            unread = row.error();
+        return row && *row ? julian.columnDouble(0) : 0.0;
+    }
+};
+
 // What one pass over a layout's successful runs gathers: their packed samples copied into one
 // buffer, their workloads with how many runs each, the texts of their notes and caveats, and the
 // tool versions met by probe with how many runs each (compared like the work a run did,
@@ -126,7 +142,7 @@ struct OkRunsRead {
     std::vector<std::size_t> versionRuns;
 
     // A row of layoutSamples' query; `seconds` reads its start.
-    template <typename Seconds> void add(sql::Statement& row, const Seconds& seconds) {
+    void add(sql::Statement& row, StartSeconds& seconds) {
         const std::string_view workload = row.columnBlob(2);
         auto w = byWorkload.find(workload);
         if (w == byWorkload.end()) {
@@ -157,6 +173,15 @@ struct OkRunsRead {
             v = versions.end() - 1;
         }
         ++versionRuns[static_cast<std::size_t>(v - versions.begin())];
+    }
+    // The notes of the tool versions met (versionNotes), each with its runs.
+    void addVersionNotes(LayoutSamples& out) const {
+        for (std::size_t i = 0; i < versions.size(); ++i)
+            for (auto& n : versionNotes(versions[i].first, versions[i].second)) {
+                out.notes.push_back(std::move(n));
+                out.noteRuns.push_back(versionRuns[i]);
+                out.noteWorkloads.emplace_back(); // every workload of the probe
+            }
     }
     std::size_t okRunsOf(std::string_view workload) const {
         const auto ok = byWorkload.find(workload);
@@ -241,32 +266,18 @@ Expected<LayoutSamples> Store::layoutSamples(const std::string& layout,
                   "COALESCE(r.fill_permille, -1) = ?4) ORDER BY r.id"));
     q->bind(1, layout).bind(2, campaignId).bind(3, host).bind(4, fillPermille);
     LB_TRY(julian, statement("SELECT COALESCE((julianday(?1) - 2440587.5) * 86400.0, 0)"));
-    std::optional<Error> unread;
-    const auto seconds = [&](std::string_view startedAt) {
-        if (const auto s = store::isoUtcSeconds(startedAt))
-            return *s;
-        julian->reset();
-        auto row = julian->bindUncopied(1, startedAt).step();
-        if (!row)
-            unread = row.error();
-        return row && *row ? julian->columnDouble(0) : 0.0;
-    };
+    StartSeconds seconds{*julian};
     OkRunsRead read;
     LB_TRY_VOID(q->forEachRow([&](sql::Statement& row) { read.add(row, seconds); }));
-    if (unread)
-        return fail(*unread);
+    if (seconds.unread)
+        return fail(*seconds.unread);
     LayoutSamples out;
     for (const auto id : read.noteTexts.ids) {
         LB_TRY(text, runText(id));
         addNotes(out, store::notesFromJson(text), read.noteTexts.runs[id],
                  read.noteTexts.workloads[id], read.workloads);
     }
-    for (std::size_t i = 0; i < read.versions.size(); ++i)
-        for (auto& n : versionNotes(read.versions[i].first, read.versions[i].second)) {
-            out.notes.push_back(std::move(n));
-            out.noteRuns.push_back(read.versionRuns[i]);
-            out.noteWorkloads.emplace_back(); // every workload of the probe
-        }
+    read.addVersionNotes(out);
     std::vector<std::string> caveats;
     for (const auto id : read.caveatTexts.ids) {
         LB_TRY(text, runText(id));
