@@ -20,8 +20,8 @@ namespace {
 
 // The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs, draid or zfs-md:
 // the md array under a zfs-stripe pool, see RebuildTarget), target (md device or pool), the
-// mounted directory, the member to fail, the spare, the fill, the
-// seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's), how
+// mounted directory, the member to fail, the spare, the fill, the seconds of each load phase,
+// md's sync_speed_min for the array in KiB/s (0: the system's), how
 // the member fails (admin; pull: the workbench pulls it when the drill prints "lb-drill
 // pull=now", under the load; error: the drill swaps the member's device-mapper table for the
 // error target under the load, and puts it back once the spare took its place) and the seconds a

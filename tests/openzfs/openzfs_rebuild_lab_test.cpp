@@ -73,6 +73,33 @@ std::string afterDm(const LabGuest& guest, const std::vector<int>& dm) {
     return after;
 }
 
+// What afterDm saw: every dm device linear again (none left on the error target), no md array
+// active and nothing of the campaign's layouts ("lb-...") left.
+void expectDmLinearAndTornDown(const std::string& after, const std::vector<int>& dm) {
+    for (const int i : dm)
+        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
+    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
+    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
+    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+}
+
+// A drill's stored run among `rows`, by its id.
+const lb::test::RunRow& drillRow(const std::vector<lb::test::RunRow>& rows, std::int64_t id) {
+    const auto run = std::find_if(rows.begin(), rows.end(),
+                                  [&](const lb::test::RunRow& one) { return one.id == id; });
+    EXPECT_NE(run, rows.end()) << "no run " << id;
+    static const lb::test::RunRow none;
+    return run == rows.end() ? none : *run;
+}
+
+// What a drill said of itself ("lb-drill key=value" lines), printed under the test's figures.
+void printDrillLines(const lb::test::RunRow& run) {
+    std::istringstream said(run.out);
+    for (std::string line; std::getline(said, line);)
+        if (line.starts_with("lb-drill "))
+            std::printf("             %s\n", line.c_str());
+}
+
 // The drills' runs in `list runs --json`, by layout (their load's phase runs left out); each
 // expected ok.
 std::map<std::string, std::int64_t> drillRuns(const std::string& listed) {
@@ -221,9 +248,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
     // The members under the error target: md saw its member faulty, ZFS its vdev not ONLINE,
     // each under the load; the drill put the linear table back after the rebuild.
     for (const char* layout : {"mirror-dm", "md1-dm"}) {
-        const auto run = *std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
-            return one.id == metric.drills[layout];
-        });
+        const auto& run = drillRow(rows, metric.drills[layout]);
         EXPECT_TRUE(lb::test::hasCaveat(run, "swapped for the error target under the load"))
             << layout << ::testing::PrintToString(run.caveats);
         EXPECT_TRUE(lb::test::hasCaveat(run, "its table was put back after the rebuild"))
@@ -234,48 +259,50 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
         const auto detect = metric(layout, "detect_seconds");
         ASSERT_TRUE(detect) << layout;
         std::printf("[ dm error ] %s (TCG): seen failed %.2f s after the swap\n", layout, *detect);
-        std::istringstream said(run.out);
-        for (std::string line; std::getline(said, line);)
-            if (line.starts_with("lb-drill "))
-                std::printf("             %s\n", line.c_str());
+        printDrillLines(run);
     }
     // Every member has its linear table again, and every layout was torn down.
-    for (const int i : dmDisks)
-        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
-    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
-    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
-    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+    expectDmLinearAndTornDown(after, dmDisks);
 }
 
 } // namespace
 
 namespace {
 
+// A grid's layouts and fail-rebuild drills as TOML after its header, the first layout the
+// baseline; each drill fills 30 % and loads 3 s a phase, and on md sets md's rebuild floor.
+struct DrillGridToml {
+    std::string toml;
+    bool first = true;
+    void layout(const char* name, const char* kind, const char* disks,
+                const char* inner = nullptr) {
+        toml += std::string("\n[[layouts]]\nname = \"") + name + "\"\nkind = \"" + kind +
+                "\"\ndisks = " + disks + "\n" + (first ? "baseline = true\n" : "") +
+                (inner ? std::string("inner = \"") + inner + "\"\n" : "");
+        first = false;
+    }
+    void drill(const char* name, const char* disk, const char* spare, bool error, bool md) {
+        toml += std::string("\n[[drills]]\nlayout = \"") + name +
+                "\"\naction = \"fail-rebuild\"\ndisk = \"" + disk + "\"\ndisks = [\"" + spare +
+                "\"]\nfill = 0.3\nphase_seconds = 3\ntimeout = 900\n" +
+                (error ? "fail = \"error\"\n" : "") + (md ? "sync_speed_min = 200000\n" : "");
+    }
+};
+
 // The wider grid: raidz2 and md RAID-6 failed by zpool and mdadm on d0-d3 (spare d4), then md
 // RAID-10 and raidz2 on dm linear devices over d5-d8 failed through dm's error target (spare
 // d9, a dm device too). 256 MiB disks: a small pool is half slop.
 std::string widerScenario(const std::string& header) {
-    std::string toml = header;
-    const auto layout = [&](const char* name, const char* kind, const char* disks) {
-        toml += std::string("\n[[layouts]]\nname = \"") + name + "\"\nkind = \"" + kind +
-                "\"\ndisks = " + disks + "\n" + (toml == header ? "baseline = true\n" : "");
-    };
-    const auto drill = [&](const char* name, const char* disk, const char* spare, bool error) {
-        toml += std::string("\n[[drills]]\nlayout = \"") + name +
-                "\"\naction = \"fail-rebuild\"\ndisk = \"" + disk + "\"\ndisks = [\"" + spare +
-                "\"]\nfill = 0.3\nphase_seconds = 3\ntimeout = 900\n" +
-                (error ? "fail = \"error\"\n" : "") +
-                (name[0] == 'm' ? "sync_speed_min = 200000\n" : "");
-    };
-    layout("raidz2", "zfs-raidz2", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
-    layout("md6", "md-raid6", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
-    layout("md10-dm", "md-raid10", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
-    layout("raidz2-dm", "zfs-raidz2", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
-    drill("raidz2", "d1", "d4", false);
-    drill("md6", "d2", "d4", false);
-    drill("md10-dm", "d6", "d9", true);
-    drill("raidz2-dm", "d7", "d9", true);
-    return toml + briefWrite;
+    DrillGridToml grid{header};
+    grid.layout("raidz2", "zfs-raidz2", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
+    grid.layout("md6", "md-raid6", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
+    grid.layout("md10-dm", "md-raid10", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
+    grid.layout("raidz2-dm", "zfs-raidz2", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
+    grid.drill("raidz2", "d1", "d4", false, false);
+    grid.drill("md6", "d2", "d4", false, true);
+    grid.drill("md10-dm", "d6", "d9", true, true);
+    grid.drill("raidz2-dm", "d7", "d9", true, false);
+    return grid.toml + briefWrite;
 }
 
 TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
@@ -315,11 +342,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
             std::printf(", seen failed %.2f s after the swap", *detect);
         std::printf("\n");
     }
-    for (const int i : dm)
-        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
-    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
-    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
-    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+    expectDmLinearAndTornDown(after, dm);
 }
 
 } // namespace
@@ -329,42 +352,12 @@ namespace {
 // ZFS on md: a zfs-stripe pool on md RAID-1 over d0-d1 (spare d2), failed by mdadm; one on md
 // RAID-10 over dm linear devices on d3-d6 (spare d7), its member d4 given dm's error target.
 std::string zfsOnMdScenario(const std::string& header) {
-    return header + R"(
-[[layouts]]
-name = "zmd1"
-kind = "zfs-stripe"
-inner = "md-raid1"
-baseline = true
-disks = ["d0", "d1"]
-
-[[layouts]]
-name = "zmd10-dm"
-kind = "zfs-stripe"
-inner = "md-raid10"
-disks = ["d3", "d4", "d5", "d6"]
-
-[[drills]]
-layout = "zmd1"
-action = "fail-rebuild"
-disk = "d1"
-disks = ["d2"]
-fill = 0.3
-phase_seconds = 3
-sync_speed_min = 200000
-timeout = 900
-
-[[drills]]
-layout = "zmd10-dm"
-action = "fail-rebuild"
-disk = "d4"
-disks = ["d7"]
-fail = "error"
-pull_wait = 120
-fill = 0.3
-phase_seconds = 3
-sync_speed_min = 200000
-timeout = 900
-)" + std::string(briefWrite);
+    DrillGridToml grid{header};
+    grid.layout("zmd1", "zfs-stripe", "[\"d0\", \"d1\"]", "md-raid1");
+    grid.layout("zmd10-dm", "zfs-stripe", "[\"d3\", \"d4\", \"d5\", \"d6\"]", "md-raid10");
+    grid.drill("zmd1", "d1", "d2", false, true);
+    grid.drill("zmd10-dm", "d4", "d7", true, true);
+    return grid.toml + briefWrite;
 }
 
 // The run id of each drill phase's load ("zmd1@degraded") in `list runs --json`.
@@ -419,9 +412,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsZfsOnMdRaid1AdminAndMdRaid10DmError) {
         ASSERT_TRUE(bytes && seconds && scrub && check) << layout;
         // md rebuilds its whole member whatever the pool holds (30 % of it filled).
         EXPECT_GT(*bytes, 0.9 * 256 * MiB) << layout;
-        const auto run = *std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
-            return one.id == metric.drills[layout];
-        });
+        const auto& run = drillRow(rows, metric.drills[layout]);
         // The pool saw nothing of md's failure and rebuild under it.
         EXPECT_TRUE(lb::test::hasCaveat(run, "the pool said ONLINE while the array was degraded, "
                                              "ONLINE while it rebuilt, ONLINE after its scrub"))
@@ -443,10 +434,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsZfsOnMdRaid1AdminAndMdRaid10DmError) {
                     layout, *bytes / MiB, *seconds, *bytes / MiB / *seconds, iops["healthy"],
                     iops["degraded"], iops["rebuilding"], iops["rebuilt"], *check,
                     *metric(layout, "mismatch_cnt"), *scrub, *metric(layout, "scrub_errors"));
-        std::istringstream said(run.out);
-        for (std::string line; std::getline(said, line);)
-            if (line.starts_with("lb-drill "))
-                std::printf("              %s\n", line.c_str());
+        printDrillLines(run);
     }
     // Under the error target md saw its member faulty under the load; the table was put back.
     const auto detect = metric("zmd10-dm", "detect_seconds");
@@ -454,11 +442,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsZfsOnMdRaid1AdminAndMdRaid10DmError) {
     std::printf("[ dm error  ] zmd10-dm (TCG): md saw its member failed %.2f s after the swap\n",
                 *detect);
     EXPECT_FALSE(metric("zmd1", "detect_seconds").has_value());
-    for (const int i : dm)
-        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
-    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
-    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
-    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+    expectDmLinearAndTornDown(after, dm);
 }
 
 } // namespace
