@@ -22,7 +22,9 @@
 // rebuilding_at, rebuild_at (the spare added), whole_at and rebuilt_at. A drill that finds a
 // changed file, a mismatch, a scrub error or a layout not whole afterwards is a failed run saying
 // so. The job's four phases, each with fio's per-second logs, are what drillLoadPhases reads from
-// its output.
+// its output. On ZFS on md (a zfs-stripe pool on an md array) the member and the spare are md's:
+// md fails and rebuilds under the pool while the load runs on the pool, and both md's check and
+// the pool's scrub judge the data; the run says what the pool said of itself meanwhile.
 #pragma once
 
 #include "engine/base/expected.h"

@@ -41,4 +41,20 @@ Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
 Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLayout& layout,
                                       const ScenarioDrill& drill, const std::string& workdir);
 
+// What a fail-rebuild drill fails and rebuilds on a layout. kind: "md" (an md array), "zfs" (a
+// pool's vdev), "draid" (a dRAID pool's child) or "zfs-md" (the md array a zfs-stripe pool is
+// built on: md fails and rebuilds, the load and the scrub run on the pool). array: the md
+// device where md rebuilds; pool: the pool where there is one.
+struct RebuildTarget {
+    std::string kind;
+    std::string array;
+    std::string pool;
+    bool onMd() const { return !array.empty(); }
+};
+RebuildTarget rebuildTarget(const ScenarioLayout& layout);
+
+// The scenario's pull_command as the workbench runs it on its own machine: told the disk's name
+// and device, stopped after pull_wait (drill_rebuild.cpp).
+Command rebuildPullCommand(const ScenarioDrill& drill, const std::string& device);
+
 } // namespace lb

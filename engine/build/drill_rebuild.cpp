@@ -18,13 +18,14 @@ using drill_report::valueOr;
 
 namespace {
 
-// The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs or draid), target
-// (md device or pool), the mounted directory, the member to fail, the spare, the fill, the
-// seconds of each load phase, md's sync_speed_min for the array in KiB/s (0: the system's), how
+// The measured drill, for POSIX sh and busybox alike. Arguments: kind (md, zfs, draid or zfs-md:
+// the md array under a zfs-stripe pool, see RebuildTarget), target (md device or pool), the
+// mounted directory, the member to fail, the spare, the fill, the seconds of each load phase,
+// md's sync_speed_min for the array in KiB/s (0: the system's), how
 // the member fails (admin; pull: the workbench pulls it when the drill prints "lb-drill
 // pull=now", under the load; error: the drill swaps the member's device-mapper table for the
 // error target under the load, and puts it back once the spare took its place) and the seconds a
-// pulled or errored member has to be seen failed.
+// pulled or errored member has to be seen failed; for zfs-md, last, the md array under the pool.
 // Every result is a line "lb-drill key=value ..." on stdout (the moments "<event>_at=" in seconds
 // since the healthy load began), the load's fio JSON of each phase between "lb-drill-fio PHASE"
 // and "lb-drill-fio-end", and its per-second bandwidth and IOPS logs between "lb-drill-fio-log
@@ -32,6 +33,9 @@ namespace {
 // fio::logsCommand prints them; a failure is one line on stderr and a non-zero exit.
 constexpr const char* rebuildHead = R"sh(
 kind=$1 target=$2 mnt=$3 failed=$4 spare=$5 fill=$6 phase=$7 speed=$8 how=$9 pull_wait=${10}
+# The md array that fails and rebuilds (md, zfs-md): the target, or the one under the pool.
+array=${11:-$2} on_md=
+case $kind in *md) on_md=1 ;; esac
 w="$mnt/.lb-drill"
 load_pid=
 say() { echo "lb-drill $*"; }
@@ -60,15 +64,15 @@ load() {
     set -- "$1" "$2" --name=drill-randrw --directory="$mnt" --filename=.lb-drill-randrw \
         --rw=randrw --bs=4k --size=32M --ioengine=psync --time_based --output-format=json \
         --output="$w-$1.json" --write_bw_log="$w-$1" --write_iops_log="$w-$1" --log_avg_msec=1000
-    p=$1 s=$2
+    p=$1 s=$2 r=$2
     shift 2
+    [ "$s" = 0 ] && r=86400
+    fio --direct=$direct --runtime="$r" "$@" >/dev/null 2>"$w-$p.err" </dev/null &
     if [ "$s" = 0 ]; then
-        fio --direct=$direct --runtime=86400 "$@" >/dev/null 2>"$w-$p.err" </dev/null &
         load_pid=$!
     else
         # A phase still running 3 minutes past its seconds is stuck I/O (seen once on a degraded
         # dRAID under TCG): the drill fails saying where, rather than wait for its timeout.
-        fio --direct=$direct --runtime="$s" "$@" >/dev/null 2>"$w-$p.err" </dev/null &
         f=$! i=0
         while kill -0 $f 2>/dev/null; do
             i=$((i + 1))
@@ -80,8 +84,8 @@ load() {
     fi
 }
 # The array's sysfs folder: /dev/md/NAME is a link to /dev/mdN.
-md=/sys/block/$(basename "$(readlink -f "$target")")/md
-md_field() { mdadm --detail "$target" | sed -n "s/^ *$1 : //p" | head -n 1; }
+md=/sys/block/$(basename "$(readlink -f "$array")")/md
+md_field() { mdadm --detail "$array" | sed -n "s/^ *$1 : //p" | head -n 1; }
 # md: waits until nothing resyncs or recovers and no member is missing.
 md_idle() {
     while [ "$(cat "$md/sync_action")" != idle ] || [ "$(cat "$md/degraded")" != 0 ]; do
@@ -89,10 +93,11 @@ md_idle() {
     done
 }
 pool_health() { zpool list -H -o health "$target"; }
+zs() { zpool status "$target"; }
 # ZFS: what a healing resilver says it restored, as zpool rounds it ("resilvered 32.3M in"; -p
 # leaves the scan line rounded on OpenZFS 2.3).
 scanned() {
-    zpool status "$target" | sed -n 's/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' | head -n 1
+    zs | sed -n 's/.*scan: resilvered \([^ (][^ ]*\) in.*/\1/p' | head -n 1
 }
 zrep() { zpool replace "$@" || fail "zpool replace $* failed"; }
 # ZFS: waits until the pool replaced the member: zpool wait can return before the resilver is
@@ -100,10 +105,10 @@ zrep() { zpool replace "$@" || fail "zpool replace $* failed"; }
 zfs_replaced() {
     zpool wait -t resilver,replace "$target" || fail "zpool wait $target failed"
     i=0
-    while zpool status "$target" | grep -q 'replacing\|spare-[0-9]\|in progress' ||
+    while zs | grep -q 'replacing\|spare-[0-9]\|in progress' ||
           [ -z "$(scanned)" ]; do
         i=$((i + 1))
-        [ $i -lt 3000 ] || fail "$target did not finish replacing: $(zpool status "$target" | tr '\n' ' ')"
+        [ $i -lt 3000 ] || fail "$target did not finish replacing: $(zs | tr '\n' ' ')"
         sleep 0.2
     done
 }
@@ -114,7 +119,7 @@ member=$(basename "$failed") sysfs=$(basename "$failed")
 [ "$how" = error ] && sysfs=$(dmsetup info -c --noheadings -o blkdevname "$member")
 pulled_state() {
     case $kind in
-    md)
+    *md)
         # md counts the array degraded a moment before it marks the member faulty: read again.
         grep -q faulty "$md/dev-$sysfs/state" 2>/dev/null || [ "$(cat "$md/degraded")" != 0 ] ||
             return 1
@@ -126,7 +131,7 @@ pulled_state() {
         ;;
     *)
         # A vanished disk's line names it by its guid, then "was /dev/vdb1".
-        st=$(zpool status "$target" |
+        st=$(zs |
              awk -v m="$member" '$1 == m || $1 == m "1" || index($0, "was /dev/" m) { print $2; exit }')
         [ -n "$st" ] && [ "$st" != ONLINE ] && echo "$st"
         ;;
@@ -137,7 +142,7 @@ pulled_state() {
 // After the shared usable() and used() (drill_report::spaceShell): the drill itself.
 constexpr const char* rebuildBody = R"sh(
 case $(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: //p' | head -n 1) in
-"") if grep -qw hypervisor /proc/cpuinfo; then say hypervisor=tcg; else say hypervisor=none; fi ;;
+"") h=none; grep -qw hypervisor /proc/cpuinfo && h=tcg; say hypervisor=$h ;;
 *KVM*) say hypervisor=kvm ;;
 *) say hypervisor=other ;;
 esac
@@ -159,7 +164,7 @@ say "usable_bytes=$total" "used_bytes=$(used)" "fill_files=$i"
 t_start=$(up)
 load healthy "$phase" || { direct=0; load healthy "$phase"; } || fail "fio failed: $(cat "$w-healthy.err")"
 say "direct=$direct"
-[ "$kind" = md ] && [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
+[ -n "$on_md" ] && [ "$speed" != 0 ] && echo "$speed" > "$md/sync_speed_min"
 t_fail=$(up)
 if [ "$how" = admin ]; then
     say "failed_at=$(since "$t_start")"
@@ -184,34 +189,36 @@ else
         i=$((i + 1))
         [ $i -lt $((pull_wait * 5)) ] ||
             fail "$failed not seen failed within $pull_wait s (pull_wait):" \
-                 "$( { cat /proc/mdstat; zpool status "$target"; } 2>/dev/null | tr '\n' ' ')"
+                 "$( { cat /proc/mdstat; zs; } 2>/dev/null | tr '\n' ' ')"
         sleep 0.2
     done
     stop_load
     say "pulled_state=$seen" "detect_seconds=$(since "$t_fail")"
 fi
 case $kind in
-md)
+*md)
     if [ "$how" != admin ]; then
         # The pulled disk may have no device node left: md's keywords name it.
         i=0
-        while mdadm --detail "$target" | grep -q faulty; do
-            mdadm "$target" --remove failed >/dev/null 2>&1
-            mdadm "$target" --remove detached >/dev/null 2>&1
+        while mdadm --detail "$array" | grep -q faulty; do
+            mdadm "$array" --remove failed >/dev/null 2>&1
+            mdadm "$array" --remove detached >/dev/null 2>&1
             i=$((i + 1))
-            [ $i -lt 20 ] || fail "mdadm $target --remove failed: the failed member stays"
+            [ $i -lt 20 ] || fail "mdadm $array --remove failed: the failed member stays"
             sleep 0.5
         done
     else
-        mdadm "$target" --fail "$failed" >/dev/null 2>&1 || fail "mdadm $target --fail $failed failed"
+        mdadm "$array" --fail "$failed" >/dev/null 2>&1 || fail "mdadm $array --fail $failed failed"
         i=0
-        until mdadm "$target" --remove "$failed" >/dev/null 2>&1; do
+        until mdadm "$array" --remove "$failed" >/dev/null 2>&1; do
             i=$((i + 1))
-            [ $i -lt 20 ] || fail "mdadm $target --remove $failed failed"
+            [ $i -lt 20 ] || fail "mdadm $array --remove $failed failed"
             sleep 0.5
         done
     fi
     say "state_degraded=$(md_field State | tr -d ' ')"
+    # ZFS on md: what the pool says of itself while the array under it is degraded.
+    [ "$kind" = md ] || say "pool_degraded=$(pool_health)"
     ;;
 *)
     if [ "$how" = admin ]; then
@@ -227,9 +234,10 @@ sleep 1
 t0=$(up)
 say "rebuild_at=$(since "$t_start")"
 case $kind in
-md)
-    mdadm "$target" --add "$spare" >/dev/null || fail "mdadm $target --add $spare failed"
+*md)
+    mdadm "$array" --add "$spare" >/dev/null || fail "mdadm $array --add $spare failed"
     sleep 0.5
+    [ "$kind" = md ] || say "pool_rebuilding=$(pool_health)"
     md_idle
     say "rebuild_bytes=$(($(cat "$md/component_size") * 1024))"
     ;;
@@ -240,7 +248,7 @@ zfs)
     ;;
 draid)
     # Onto the distributed spare (a sequential rebuild), then onto the spare disk (healing).
-    dspare=$(zpool status "$target" | awk '/^[[:space:]]*spares/ { s = 1; next } s && $1 ~ /^draid/ { print $1; exit }')
+    dspare=$(zs | awk '/^[[:space:]]*spares/ { s = 1; next } s && $1 ~ /^draid/ { print $1; exit }')
     [ -n "$dspare" ] || fail "the pool $target has no distributed spare"
     # -s: sequential (without it zpool heals onto the distributed spare as onto a disk).
     zrep -s "$target" "$failed" "$dspare"
@@ -263,24 +271,25 @@ stop_load
 # Whole again: the load once more, as it was before the failure.
 load rebuilt "$phase" || fail "fio failed rebuilt: $(cat "$w-rebuilt.err")"
 # The data afterwards: md's check (mismatch_cnt) or a scrub, and the files' sums read from disk.
+# ZFS on md: both, md's check of the array first, then the pool's scrub (its state after:
+# pool_state_after).
 t1=$(up)
-case $kind in
-md)
+if [ -n "$on_md" ]; then
     echo check > "$md/sync_action"
     sleep 0.5
     md_idle
     say "check_seconds=$(since "$t1")" "mismatch_cnt=$(cat "$md/mismatch_cnt")"
     say "state_after=$(md_field State | tr -d ' ')" "level=$(cat "$md/level")"
-    ;;
-*)
+fi
+if [ "$kind" != md ]; then
+    t1=$(up)
     zpool scrub -w "$target" || fail "zpool scrub $target failed"
     say "scrub_seconds=$(since "$t1")"
-    say "scrub_errors=$(zpool status "$target" | sed -n 's/.*scan: scrub repaired .* with \([0-9]*\) errors.*/\1/p' | head -n 1)"
-    say "state_after=$(pool_health)"
-    zpool status "$target" | grep -q '^errors: No known data errors'
+    say "scrub_errors=$(zs | sed -n 's/.*scan: scrub repaired .* with \([0-9]*\) errors.*/\1/p' | head -n 1)"
+    say "${on_md:+pool_}state_after=$(pool_health)"
+    zs | grep -q '^errors: No known data errors'
     say "data_errors=$?"
-    ;;
-esac
+fi
 echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
 bad=$( (cd "$w-fill" && cksum * 2>/dev/null) | diff - "$w-sums" | grep -c '^>')
 say "checksum_mismatches=$bad"
@@ -321,17 +330,6 @@ std::string compactScript(std::string_view script) {
 // The line the drill prints when the workbench is to pull the disk.
 constexpr std::string_view pullLine = "lb-drill pull=now";
 
-// The scenario's pull_command as the workbench runs it on its own machine: told the disk's name
-// and device, stopped after pull_wait.
-Command pullCommand(const ScenarioDrill& drill, const std::string& device) {
-    Command pull;
-    pull.program = drill.pullCommand.front();
-    pull.args.assign(drill.pullCommand.begin() + 1, drill.pullCommand.end());
-    pull.env = {{"LAYOUTBENCH_PULL_DISK", drill.failDisk}, {"LAYOUTBENCH_PULL_DEVICE", device}};
-    pull.timeout = std::chrono::seconds(drill.pullWaitSeconds);
-    return pull;
-}
-
 // Said of the drill's run and of its load's phases where the drill found itself under TCG.
 std::string tcgCaveat() {
     return std::string(tcgCaveatPrefix) +
@@ -343,8 +341,8 @@ std::string tcgCaveat() {
 // redundancy did not come back.
 class RebuildDrillProbe : public Probe {
 public:
-    RebuildDrillProbe(ScenarioDrill drill, std::string kind, std::vector<std::string> args)
-        : drill_(std::move(drill)), kind_(std::move(kind)), args_(std::move(args)) {}
+    RebuildDrillProbe(ScenarioDrill drill, RebuildTarget target, std::vector<std::string> args)
+        : drill_(std::move(drill)), target_(std::move(target)), args_(std::move(args)) {}
 
     std::string_view name() const override { return "drill"; }
     const std::vector<OptionSpec>& options() const override {
@@ -352,7 +350,7 @@ public:
         return none;
     }
     Command versionCommand() const override {
-        return kind_ == "md" ? Command{"mdadm", {"--version"}} : Command{"zpool", {"version"}};
+        return target_.onMd() ? Command{"mdadm", {"--version"}} : Command{"zpool", {"version"}};
     }
     std::string parseVersion(const ProcessResult& r) const override {
         std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;
@@ -365,12 +363,13 @@ public:
         mc.command.program = "sh";
         static const std::string script = compactScript(
             std::string(rebuildHead).append(drill_report::spaceShell).append(rebuildBody));
-        mc.command.args = {"-c", script, "lb-drill", kind_, args_[0], ctx.workdir};
+        mc.command.args = {"-c", script, "lb-drill", target_.kind, args_[0], ctx.workdir};
         mc.command.args.insert(mc.command.args.end(), args_.begin() + 1, args_.end());
         mc.command.env = {{"LC_ALL", "C"}};
         mc.command.timeout = std::chrono::seconds(drill_.timeoutSeconds);
         if (drill_.failure == DrillFailure::Pull) {
-            mc.localTriggers.push_back({std::string(pullLine), pullCommand(drill_, args_[1])});
+            mc.localTriggers.push_back(
+                {std::string(pullLine), rebuildPullCommand(drill_, args_[1])});
         }
         return mc;
     }
@@ -431,26 +430,35 @@ private:
     void describe(const std::map<std::string, std::string>& kv, ParsedRun& out) const {
         if (valueOr(kv, "hypervisor") == "tcg")
             out.caveats.push_back(tcgCaveat());
-        out.caveats.push_back("fail-rebuild: " + kind_ + " degraded (" +
-                              valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
-                              valueOr(kv, "state_after") + "; the load's I/O " +
-                              (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
+        out.caveats.push_back(
+            "fail-rebuild: " + (target_.kind == "zfs-md" ? "md under the pool" : target_.kind) +
+            " degraded (" + valueOr(kv, "state_degraded") + "), rebuilt onto the spare, then " +
+            valueOr(kv, "state_after") + "; the load's I/O " +
+            (valueOr(kv, "direct") == "1" ? "direct" : "buffered"));
+        if (target_.kind == "zfs-md")
+            out.caveats.push_back(
+                "fail-rebuild: ZFS on md: the member failed and rebuilt was md's, under the pool " +
+                target_.pool + "; the pool said " + valueOr(kv, "pool_degraded") +
+                " while the array was degraded, " + valueOr(kv, "pool_rebuilding") +
+                " while it rebuilt, " + valueOr(kv, "pool_state_after") +
+                " after its scrub: ZFS sees nothing of md's failure or rebuild under it, as a "
+                "guest's pool on a host's md array sees nothing (that one adds the virtio hop), "
+                "and md rebuilds the whole member whatever the pool holds");
         if (drill_.failure == DrillFailure::Pull)
             out.caveats.push_back(std::string("fail-rebuild: the member was pulled (") +
-                                  pullCommand(drill_, args_[1]).toUserOutput() +
-                                  ", on the workbench's machine) under the load; " +
-                                  (kind_ == "md" ? "md" : "ZFS") + " saw it " +
-                                  valueOr(kv, "pulled_state") + " after " +
+                                  rebuildPullCommand(drill_, args_[1]).toUserOutput() +
+                                  ", on the workbench's machine) under the load; " + seer() +
+                                  " saw it " + valueOr(kv, "pulled_state") + " after " +
                                   valueOr(kv, "detect_seconds") + " s");
         if (drill_.failure == DrillFailure::Error)
             out.caveats.push_back(
                 std::string("fail-rebuild: the member's device-mapper table was "
                             "swapped for the error target under the load; ") +
-                (kind_ == "md" ? "md" : "ZFS") + " saw it " + valueOr(kv, "pulled_state") +
-                " after " + valueOr(kv, "detect_seconds") + " s; its table " +
+                seer() + " saw it " + valueOr(kv, "pulled_state") + " after " +
+                valueOr(kv, "detect_seconds") + " s; its table " +
                 (valueOr(kv, "dm_restored") == "1" ? "was put back" : "was NOT put back") +
                 " after the rebuild");
-        if (kind_ == "md" && drill_.syncSpeedMinKiB > 0)
+        if (target_.onMd() && drill_.syncSpeedMinKiB > 0)
             out.caveats.push_back("md: the array's sync_speed_min was set to " +
                                   std::to_string(drill_.syncSpeedMinKiB) + " KiB/s for the drill");
     }
@@ -466,16 +474,19 @@ private:
                 why.push_back(std::to_string(static_cast<long long>(*v)) + " " + what);
         };
         nonzero("checksum_mismatches", "filled files changed");
-        if (kind_ == "md") {
+        // ZFS on md: both levels, the array's check and the pool's scrub.
+        if (target_.onMd()) {
             nonzero("mismatch_cnt", "sectors mismatched in md's check (mismatch_cnt)");
             const std::string state = valueOr(kv, "state_after");
             if (state != "clean" && state != "active")
                 why.push_back("the array is " + state + " after the rebuild");
-        } else {
+        }
+        if (!target_.pool.empty()) {
+            const char* key = target_.onMd() ? "pool_state_after" : "state_after";
             nonzero("scrub_errors", "errors found by the scrub");
             nonzero("data_errors", "data errors in zpool status");
-            if (valueOr(kv, "state_after") != "ONLINE")
-                why.push_back("the pool is " + valueOr(kv, "state_after") + " after the rebuild");
+            if (valueOr(kv, key) != "ONLINE")
+                why.push_back("the pool is " + valueOr(kv, key) + " after the rebuild");
         }
         if (why.empty())
             return;
@@ -485,13 +496,34 @@ private:
             out.failureReason += (i ? "; " : "") + why[i];
     }
 
+    // Who saw a pulled or errored member failed: md where it fails md's member, else ZFS.
+    const char* seer() const { return target_.onMd() ? "md" : "ZFS"; }
+
     ScenarioDrill drill_;
-    std::string kind_;
-    // target, failed, spare, fill, phase seconds, sync speed, how it fails, pull wait
+    RebuildTarget target_;
+    // target, failed, spare, fill, phase seconds, sync speed, how it fails, pull wait; zfs-md:
+    // the array under the pool last
     std::vector<std::string> args_;
 };
 
 } // namespace
+
+Command rebuildPullCommand(const ScenarioDrill& drill, const std::string& device) {
+    Command pull;
+    pull.program = drill.pullCommand.front();
+    pull.args.assign(drill.pullCommand.begin() + 1, drill.pullCommand.end());
+    pull.env = {{"LAYOUTBENCH_PULL_DISK", drill.failDisk}, {"LAYOUTBENCH_PULL_DEVICE", device}};
+    pull.timeout = std::chrono::seconds(drill.pullWaitSeconds);
+    return pull;
+}
+
+RebuildTarget rebuildTarget(const ScenarioLayout& layout) {
+    if (isMd(layout.kind))
+        return {"md", layout.mdDevice, ""};
+    if (layout.inner) // a zfs-stripe pool whose one vdev is the md array (drillFits)
+        return {"zfs-md", layout.mdDevice, layout.pool};
+    return {isDraid(layout.kind) ? "draid" : "zfs", "", layout.pool};
+}
 
 Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
                                                    const ScenarioLayout& layout,
@@ -500,11 +532,10 @@ Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
     auto paths = planDisks(scratch, scenario, layout, {drill.failDisk, drill.disks.front()}, {});
     if (!paths)
         return fail(paths.error());
-    const bool md = isMd(layout.kind);
-    const std::string kind = md ? "md" : isDraid(layout.kind) ? "draid" : "zfs";
+    RebuildTarget target = rebuildTarget(layout);
     std::ostringstream fill;
     fill << drill.fill;
-    std::vector<std::string> args{md ? layout.mdDevice : layout.pool,
+    std::vector<std::string> args{target.kind == "md" ? target.array : target.pool,
                                   (*paths)[0],
                                   (*paths)[1],
                                   fill.str(),
@@ -512,154 +543,10 @@ Expected<std::unique_ptr<Probe>> rebuildDrillProbe(const Scenario& scenario,
                                   std::to_string(drill.syncSpeedMinKiB),
                                   std::string(enumName(drill.failure)),
                                   std::to_string(drill.pullWaitSeconds)};
+    if (target.kind == "zfs-md")
+        args.push_back(target.array);
     return std::unique_ptr<Probe>(
-        std::make_unique<RebuildDrillProbe>(drill, kind, std::move(args)));
-}
-
-namespace {
-
-Command shown(std::string program, std::vector<std::string> args) {
-    Command c;
-    c.program = std::move(program);
-    c.args = std::move(args);
-    return c;
-}
-
-// A pulled member's steps: the pull on this machine (or dm's error target swapped under the
-// member), then the wait for md or ZFS to see it.
-void addPullSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
-                  const std::string& failed) {
-    const std::string member = failed.substr(failed.rfind('/') + 1);
-    if (drill.failure == DrillFailure::Error)
-        plan.steps.push_back(
-            {"give " + failed + " device-mapper's error target (every I/O to it fails)",
-             shown("sh", {"-c",
-                          "dmsetup suspend \"$1\" && dmsetup load \"$1\" --table \"0 "
-                          "$(blockdev --getsz \"/dev/mapper/$1\") error\" && dmsetup resume \"$1\"",
-                          "sh", member}),
-             shown("sh", {"-c", "dmsetup load \"$1\" --table \"$2\" && dmsetup resume \"$1\"", "sh",
-                          member,
-                          "<what dmsetup table " + member +
-                              " printed before; the drill loads it "
-                              "back itself once the spare took its place, or when it fails>"}),
-             false, ""});
-    else
-        plan.steps.push_back({"pull " + failed + " (run on this machine, not on the target)",
-                              pullCommand(drill, failed), std::nullopt, false,
-                              "a pulled disk goes back by hand; the spare takes its place"});
-    plan.steps.push_back(
-        {std::string("wait up to ") + std::to_string(drill.pullWaitSeconds) + " s until " +
-             (md ? "md marks " + failed + " faulty"
-                 : "ZFS reports " + failed + " FAULTED, REMOVED or UNAVAIL"),
-         md ? shown("cat", {"/sys/block/mdN/md/dev-" +
-                            (drill.failure == DrillFailure::Error ? "dm-N" : member) + "/state"})
-            : shown("zpool", {"status", target}),
-         std::nullopt, false, "it only waits"});
-}
-
-} // namespace
-
-namespace {
-
-// One phase of the drill's load as `plan` shows it: fio's job with its per-second logs.
-void addLoadStep(LayoutPlan& plan, const std::string& phase, const std::string& what,
-                 const std::string& seconds) {
-    const std::string log = plan.workdir + "/.lb-drill-" + phase;
-    plan.steps.push_back(
-        {"the load " + what,
-         shown("fio", {"--name=drill-randrw", "--directory=" + plan.workdir,
-                       "--filename=.lb-drill-randrw", "--rw=randrw", "--bs=4k", "--size=32M",
-                       "--ioengine=psync", "--direct=1", "--time_based", "--runtime=" + seconds,
-                       "--write_bw_log=" + log, "--write_iops_log=" + log, "--log_avg_msec=1000"}),
-         std::nullopt, false, "it only reads and writes its own file and logs"});
-}
-
-// From the healthy load to the member out of the layout: md's rebuild floor, then the member
-// failed by mdadm or zpool, or pulled under the load and waited for.
-void addFailSteps(LayoutPlan& plan, const ScenarioDrill& drill, bool md, const std::string& target,
-                  const std::string& failed) {
-    const bool pulled = drill.failure != DrillFailure::Admin; // pulled or errored under the load
-    if (md && drill.syncSpeedMinKiB > 0)
-        plan.steps.push_back(
-            {"the array's rebuild floor while it serves the load",
-             shown("sh", {"-c", std::string("echo ") + std::to_string(drill.syncSpeedMinKiB) +
-                                    " > /sys/block/mdN/md/sync_speed_min"}),
-             std::nullopt, false, "the setting goes with the array when the layout is torn down"});
-    if (pulled) {
-        addLoadStep(plan, "pulled",
-                    std::string("while the disk ") +
-                        (drill.failure == DrillFailure::Pull ? "is pulled" : "errors") +
-                        " (until " + (md ? "md" : "ZFS") + " sees it failed)",
-                    "86400");
-        addPullSteps(plan, drill, md, target, failed);
-    }
-    if (md && pulled) {
-        plan.steps.push_back({"remove the failed member " + failed,
-                              shown("mdadm", {target, "--remove", "failed"}), std::nullopt, false,
-                              "the spare takes its place"});
-    } else if (md) {
-        plan.steps.push_back({"fail " + failed, shown("mdadm", {target, "--fail", failed}),
-                              std::nullopt, false,
-                              "the spare takes its place; the layout's teardown wipes both"});
-        plan.steps.push_back({"remove " + failed, shown("mdadm", {target, "--remove", failed}),
-                              std::nullopt, false, "the spare takes its place"});
-    } else if (!pulled) {
-        plan.steps.push_back({"take " + failed + " offline",
-                              shown("zpool", {"offline", target, failed}), std::nullopt, false,
-                              "the spare replaces it; the layout's teardown destroys the pool"});
-    }
-}
-
-} // namespace
-
-Expected<LayoutPlan> planRebuildDrill(const Scenario& scenario, const ScenarioLayout& layout,
-                                      const ScenarioDrill& drill, const std::string& workdir) {
-    LayoutPlan scratch;
-    LB_TRY(paths, planDisks(scratch, scenario, layout, {drill.failDisk, drill.disks.front()}, {}));
-    const std::string& failed = paths[0];
-    const std::string& spare = paths[1];
-    const bool md = isMd(layout.kind);
-    const std::string target = md ? layout.mdDevice : layout.pool;
-    const std::string fill = workdir + "/.lb-drill-fill";
-
-    LayoutPlan plan;
-    plan.layout = layout.name;
-    plan.workdir = workdir;
-    plan.runsOn = RunsOn::Host;
-    std::ostringstream share;
-    share << drill.fill * 100;
-    plan.steps.push_back({"fill " + share.str() + " % of the usable space with random data",
-                          shown("dd", {"if=/dev/urandom", "of=" + fill + "/N", "bs=1M"}),
-                          shown("rm", {"-rf", "--", fill}), false, ""});
-    addLoadStep(plan, "healthy", "healthy", std::to_string(drill.phaseSeconds));
-    addFailSteps(plan, drill, md, target, failed);
-    addLoadStep(plan, "degraded", "degraded", std::to_string(drill.phaseSeconds));
-    addLoadStep(plan, "rebuilding", "while it rebuilds (until the layout is whole)", "86400");
-    if (md) {
-        plan.steps.push_back({"rebuild onto the spare " + spare,
-                              shown("mdadm", {target, "--add", spare}), std::nullopt, false,
-                              "the layout's teardown stops the array and wipes the spare"});
-        addLoadStep(plan, "rebuilt", "whole again", std::to_string(drill.phaseSeconds));
-        plan.steps.push_back({"check the array (mismatch_cnt)",
-                              shown("sh", {"-c", "echo check > /sys/block/mdN/md/sync_action"}),
-                              std::nullopt, false, "it only reads"});
-    } else {
-        if (isDraid(layout.kind))
-            plan.steps.push_back(
-                {"rebuild onto the distributed spare (sequential)",
-                 shown("zpool", {"replace", "-s", target, failed, "draidP-0-0"}), std::nullopt,
-                 false, "the spare disk replaces it next, freeing the distributed spare"});
-        plan.steps.push_back({"resilver onto the spare " + spare,
-                              shown("zpool", {"replace", "-f", target, failed, spare}),
-                              std::nullopt, false,
-                              "the layout's teardown destroys the pool, the spare with it"});
-        addLoadStep(plan, "rebuilt", "whole again", std::to_string(drill.phaseSeconds));
-        plan.steps.push_back({"scrub the pool", shown("zpool", {"scrub", "-w", target}),
-                              std::nullopt, false, "it only reads (and repairs)"});
-    }
-    plan.steps.push_back({"compare the filled files' sums", shown("cksum", {fill + "/*"}),
-                          std::nullopt, false, "it only reads"});
-    return plan;
+        std::make_unique<RebuildDrillProbe>(drill, std::move(target), std::move(args)));
 }
 
 std::optional<FailRebuildDisks> failRebuildDisks(const std::vector<std::string>& argv) {

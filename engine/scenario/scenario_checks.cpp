@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 
 namespace lb::scenario_parse {
 
@@ -126,6 +128,33 @@ Expected<void> checkWorkloads(const Scenario& s, const toml::table& root, const 
     return {};
 }
 
+// Why a fail-rebuild drill cannot fail and rebuild a member of the layout; none where it can: a
+// layout with redundancy that layoutbench builds itself on the disks, md's or ZFS's, or a
+// zfs-stripe pool on an md array with redundancy (md's member fails and rebuilds under the
+// pool). Not yet a guest: the host's md rebuilding while the guest's pool serves needs the load
+// run in the guest while the host's md rebuilds (layoutbench-scenario(5), FAIL-REBUILD).
+std::optional<std::string> failRebuildProblem(const ScenarioLayout& layout) {
+    const LayoutKind k = layout.kind;
+    const std::string kind(layoutKindName(k));
+    if (k == LayoutKind::Guest)
+        return "a guest layout's drill (the host's md array rebuilding while the guest's pool "
+               "serves) is not built yet; drill the same array under a pool on the host instead "
+               "(kind = \"zfs-stripe\", inner = \"md-raid1\", \"md-raid10\", \"md-raid5\" or "
+               "\"md-raid6\"): the pool sees nothing of md's rebuild either way";
+    if (layout.inner && *layout.inner == LayoutKind::MdRaid0)
+        return "its inner md-raid0 array has no redundancy: nothing rebuilds a failed member";
+    if (layout.inner)
+        return std::nullopt; // zfs-stripe on md-raid1/10/5/6 (checkLayoutDisks)
+    if (k == LayoutKind::MdRaid0 || k == LayoutKind::ZfsStripe)
+        return "a " + kind + " layout has no redundancy: nothing rebuilds a failed member" +
+               (k == LayoutKind::ZfsStripe ? " (a zfs-stripe on an inner md array with "
+                                             "redundancy is drilled: md's member fails)"
+                                           : "");
+    if (isMd(k) || isZfs(k))
+        return std::nullopt;
+    return "a " + kind + " layout is not one layoutbench builds on the disks";
+}
+
 // Whether a drill's action applies to a layout of this kind and shape.
 bool drillFits(DrillAction action, const ScenarioLayout& layout) {
     const LayoutKind k = layout.kind;
@@ -139,13 +168,7 @@ bool drillFits(DrillAction action, const ScenarioLayout& layout) {
     case DrillAction::RaidzExpand:
         return isRaidz(k) && layout.vdevs == 1; // dRAID has no expansion in OpenZFS 2.3
     case DrillAction::FailRebuild:
-        // A layout with redundancy that layoutbench builds itself on the disks (not ZFS on md:
-        // its member is the array's; not a guest: the host's md is not yet drilled under it).
-        if (layout.inner)
-            return false;
-        if (isMd(k))
-            return k != LayoutKind::MdRaid0;
-        return isZfs(k) && k != LayoutKind::ZfsStripe;
+        return !failRebuildProblem(layout);
     }
     return false;
 }
@@ -214,10 +237,13 @@ Expected<void> checkDrills(const Scenario& s, const Reporter& rep) {
                          [&](const ScenarioLayout& l) { return l.name == d.layout; });
         if (layout == s.layouts.end())
             return badInput(at + "layout: '" + d.layout + "' is not in [[layouts]]");
-        if (!drillFits(d.action, *layout))
+        if (!drillFits(d.action, *layout)) {
+            const auto why =
+                d.action == DrillAction::FailRebuild ? failRebuildProblem(*layout) : std::nullopt;
             return badInput(at + "action: " + std::string(enumName(d.action)) +
                             " does not apply to a " + std::string(layoutKindName(layout->kind)) +
-                            " layout");
+                            " layout" + (why ? ": " + *why : std::string()));
+        }
         LB_TRY_VOID(checkDrillSpares(s, d, *layout, at, drillDisks[d.layout]));
         if (d.action == DrillAction::FailRebuild &&
             std::find(layout->disks.begin(), layout->disks.end(), d.failDisk) ==

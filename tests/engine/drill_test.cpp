@@ -11,6 +11,7 @@
 #include "engine/workbench/projections.h"
 #include "probes/registry.h"
 #include "tests/support/drill_store.h"
+#include "tests/support/plan_golden.h"
 #include "tests/support/scratch_dir.h"
 
 #include <algorithm>
@@ -90,7 +91,9 @@ TEST(FailRebuildDrill, BadInputNamesTheField) {
               "drills.toml:26: drills.disks: fail-rebuild adds exactly 1 disk here, got 2");
     EXPECT_EQ(errorOf("layout = \"stripe\"\naction = \"fail-rebuild\"\ndisk = \"db\"\n"
                       "disks = [\"de\"]\n"),
-              "drills.toml:26: drills.action: fail-rebuild does not apply to a zfs-stripe layout");
+              "drills.toml:26: drills.action: fail-rebuild does not apply to a zfs-stripe layout: "
+              "a zfs-stripe layout has no redundancy: nothing rebuilds a failed member (a "
+              "zfs-stripe on an inner md array with redundancy is drilled: md's member fails)");
     // The expansion drills take none of its keys.
     EXPECT_NE(errorOf("layout = \"r5\"\naction = \"md-grow\"\ndisks = [\"de\"]\nfill = 0.5\n")
                   .find("drills[0].fill: only a fail-rebuild drill takes it (this one is md-grow)"),
@@ -307,6 +310,145 @@ TEST(FailRebuildDrill, AnErroredMemberIsADeviceMapperDeviceSwappedForTheErrorTar
                       "disks = [\"de\"]\npull_wait = 5\n")
                   .find("pull_wait: only fail = \"pull\" or \"error\" takes it"),
               std::string::npos);
+}
+
+// ZFS on md (kind = "zfs-stripe", inner = an md kind): `disk` is a member of the md array under
+// the pool, the spare joins the array. Six disks; `inner` and `drill` are the layout's inner kind
+// and the [[drills]] table's body.
+Expected<Scenario> zfsOnMd(const std::string& inner, const std::string& drill,
+                           const std::string& failed = "/dev/sdc") {
+    std::string text = "name = \"drills\"\nwork_dir = \"/srv/lb\"\n";
+    for (char c = 'b'; c <= 'g'; ++c)
+        text += std::string("[[disks]]\nname = \"d") + c + "\"\ndevice = \"" +
+                (c == 'c' ? failed : std::string("/dev/sd") + c) + "\"\n";
+    return parseScenario(text + "[[layouts]]\nname = \"zmd\"\nkind = \"zfs-stripe\"\ninner = \"" +
+                             inner +
+                             "\"\nbaseline = true\ndisks = [\"db\", \"dc\", \"dd\", \"de\"]\n"
+                             "[[workloads]]\nprobe = \"xz\"\n[[drills]]\nlayout = \"zmd\"\n"
+                             "action = \"fail-rebuild\"\ndisk = \"dc\"\ndisks = [\"dg\"]\n" +
+                             drill,
+                         "drills.toml", probes());
+}
+
+TEST(FailRebuildDrill, FitsAPoolOnAnMdArrayWithRedundancyNotOnRaid0NorAGuestYet) {
+    for (const char* inner : {"md-raid1", "md-raid10", "md-raid5", "md-raid6"}) {
+        const auto s = zfsOnMd(inner, "");
+        EXPECT_TRUE(s) << inner << ": " << s.error().message;
+    }
+    const auto raid0 = zfsOnMd("md-raid0", "");
+    ASSERT_FALSE(raid0);
+    EXPECT_NE(raid0.error().message.find("drills.action: fail-rebuild does not apply to a "
+                                         "zfs-stripe layout: its inner md-raid0 array has no "
+                                         "redundancy"),
+              std::string::npos)
+        << raid0.error().message;
+    // A guest on md: refused, saying what is drilled instead.
+    std::string guest = "name = \"drills\"\nwork_dir = \"/srv/lb\"\n";
+    for (char c = 'b'; c <= 'd'; ++c)
+        guest += std::string("[[disks]]\nname = \"d") + c + "\"\ndevice = \"/dev/sd" + c + "\"\n";
+    guest += "[[layouts]]\nname = \"vm\"\nkind = \"guest\"\ninner = \"md-raid1\"\nbaseline = "
+             "true\ndisks = [\"db\", \"dc\"]\n[layouts.guest]\nhypervisor = \"xen\"\ndomain = "
+             "\"zfs\"\ntarget = \"ssh://root@zfs\"\nlayout = \"zfs-stripe\"\ndisk = "
+             "\"/dev/xvdb\"\n[[workloads]]\nprobe = \"xz\"\n[[drills]]\nlayout = \"vm\"\naction "
+             "= \"fail-rebuild\"\ndisk = \"dc\"\ndisks = [\"dd\"]\n";
+    const auto vm = parseScenario(guest, "drills.toml", probes());
+    ASSERT_FALSE(vm);
+    EXPECT_NE(vm.error().message.find("fail-rebuild does not apply to a guest layout: a guest "
+                                      "layout's drill (the host's md array rebuilding while the "
+                                      "guest's pool serves) is not built yet; drill the same "
+                                      "array under a pool on the host instead (kind = "
+                                      "\"zfs-stripe\", inner = \"md-raid1\""),
+              std::string::npos)
+        << vm.error().message;
+}
+
+// What the drill's shell is told on ZFS on md (the pool, then the array last), what it reports
+// of both levels, and a loss at either level failing the run.
+TEST(FailRebuildDrill, OnZfsOnMdTheArraysMemberFailsAndBothLevelsAreChecked) {
+    const auto s = zfsOnMd("md-raid10", "fail = \"error\"\n", "/dev/mapper/lbdc");
+    ASSERT_TRUE(s) << s.error().message;
+    auto probe = drillProbe(*s, s->layouts.front(), s->drills.front());
+    ASSERT_TRUE(probe) << probe.error().message;
+    WorkloadContext ctx;
+    ctx.workdir = "/srv/lb/mnt-zmd";
+    const auto mc = (*probe)->command(OptionValues{}, ctx);
+    ASSERT_TRUE(mc) << mc.error().message;
+    const auto& args = mc->command.args;
+    ASSERT_EQ(args.size(), 14U);
+    EXPECT_EQ(std::vector<std::string>(args.begin() + 2, args.begin() + 8),
+              (std::vector<std::string>{"lb-drill", "zfs-md", "lb-zmd", "/srv/lb/mnt-zmd",
+                                        "/dev/mapper/lbdc", "/dev/sdg"}));
+    EXPECT_EQ(args.back(), "/dev/md/lb-zmd");
+    EXPECT_EQ(mc->command.program, "sh");
+    EXPECT_LT(remoteShellCommand(mc->command).size(), 8500U);
+    EXPECT_EQ((*probe)->versionCommand().program, "mdadm");
+    const auto disks = failRebuildDisks(args);
+    ASSERT_TRUE(disks);
+    EXPECT_EQ(disks->failed, "/dev/mapper/lbdc");
+
+    const std::string report =
+        "lb-drill hypervisor=tcg\nlb-drill usable_bytes=200000000 used_bytes=61000000\n"
+        "lb-drill direct=1\nlb-drill pulled_state=faulty detect_seconds=0.80\n"
+        "lb-drill state_degraded=clean,degraded\nlb-drill pool_degraded=ONLINE\n"
+        "lb-drill pool_rebuilding=ONLINE\nlb-drill rebuild_bytes=266338304\n"
+        "lb-drill seconds=8.00 window_seconds=14.00\nlb-drill dm_restored=1\n"
+        "lb-drill check_seconds=5.00 mismatch_cnt=0\nlb-drill state_after=clean level=raid10\n"
+        "lb-drill scrub_seconds=2.50\nlb-drill pool_state_after=ONLINE\n"
+        "lb-drill checksum_mismatches=0\n";
+    const auto ok = (*probe)->parse(
+        drillOutput(report + "lb-drill scrub_errors=0\nlb-drill data_errors=0\n"), {}, {});
+    ASSERT_TRUE(ok) << ok.error().message;
+    EXPECT_FALSE(ok->failed) << ok->failureReason;
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.rebuild_bytes"), 266338304.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.mismatch_cnt"), 0.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.scrub_errors"), 0.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.check_seconds"), 5.0);
+    EXPECT_EQ(metricOf(*ok, "drill.fail-rebuild.scrub_seconds"), 2.5);
+    const auto said = [&](const ParsedRun& run, const std::string& text) {
+        return std::any_of(run.caveats.begin(), run.caveats.end(),
+                           [&](const std::string& c) { return c.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(said(*ok, "the pool said ONLINE while the array was degraded, ONLINE while it "
+                          "rebuilt, ONLINE after its scrub: ZFS sees nothing of md's failure or "
+                          "rebuild under it, as a guest's pool on a host's md array sees nothing"))
+        << ::testing::PrintToString(ok->caveats);
+    EXPECT_TRUE(said(*ok, "md saw it faulty after 0.80 s"))
+        << ::testing::PrintToString(ok->caveats);
+
+    // A scrub error, a mismatch or a pool not ONLINE afterwards: each a failed run.
+    const auto scrubbed = (*probe)->parse(
+        drillOutput(report + "lb-drill scrub_errors=3\nlb-drill data_errors=1\n"), {}, {});
+    ASSERT_TRUE(scrubbed);
+    EXPECT_TRUE(scrubbed->failed);
+    EXPECT_EQ(scrubbed->failureReason, "the fail-rebuild drill lost data or redundancy: 3 errors "
+                                       "found by the scrub; 1 data errors in zpool status");
+    std::string mismatched = report;
+    mismatched.replace(mismatched.find("mismatch_cnt=0"), 14, "mismatch_cnt=8");
+    mismatched.replace(mismatched.find("pool_state_after=ONLINE"), 23, "pool_state_after=DEGRADED");
+    const auto both = (*probe)->parse(
+        drillOutput(mismatched + "lb-drill scrub_errors=0\nlb-drill data_errors=0\n"), {}, {});
+    ASSERT_TRUE(both);
+    EXPECT_EQ(both->failureReason,
+              "the fail-rebuild drill lost data or redundancy: 8 sectors mismatched in md's check "
+              "(mismatch_cnt); the pool is DEGRADED after the rebuild");
+    // No scrub reported at all is not a pass.
+    const auto unscrubbed = (*probe)->parse(drillOutput(report), {}, {});
+    ASSERT_TRUE(unscrubbed);
+    EXPECT_TRUE(unscrubbed->failed);
+}
+
+// `plan` on ZFS on md: md's member failed (by mdadm, and under dm's error target), md's rebuild
+// under the pool, md's check and the pool's scrub, each step with its undo or why none.
+TEST(FailRebuildDrill, OnZfsOnMdThePlanShowsMdsStepsAndThePoolsScrub) {
+    std::string out;
+    for (const char* how : {"", "fail = \"error\"\n"}) {
+        const auto s = zfsOnMd("md-raid1", how, *how ? "/dev/mapper/lbdc" : "/dev/sdc");
+        ASSERT_TRUE(s) << s.error().message;
+        const auto plan = planDrill(*s, s->layouts.front(), s->drills.front(), "/srv/lb/mnt-zmd");
+        ASSERT_TRUE(plan) << plan.error().message;
+        out += std::string("-- zmd: ") + (*how ? "error" : "admin") + "\n" + describePlan(*plan);
+    }
+    test::expectGolden("drill-zfs-on-md", out);
 }
 
 TEST(FailRebuildDrill, TheLoadsPhasesAreReadFromItsOutput) {

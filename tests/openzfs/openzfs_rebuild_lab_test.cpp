@@ -3,7 +3,9 @@
 // device that the drill swaps for dm's error target under the load (fail = "error"); each rebuilt
 // onto its spare under the load, its data verified after. In another: raidz2 and md RAID-6
 // failed administratively, md RAID-10 and raidz2 on dm devices failed through the error target.
-// (dRAID's drill is in the CI test, openzfs_rebuild_test.cpp.)
+// (dRAID's drill is in the CI test, openzfs_rebuild_test.cpp.) In a third: ZFS on md, a
+// zfs-stripe pool on md RAID-1 failed administratively and one on md RAID-10 of dm devices
+// failed through the error target: md's member fails and rebuilds under the pool that serves.
 #include "engine/store/store.h"
 #include "tests/openzfs/openzfs_fixture.h"
 #include "tests/support/stored_runs.h"
@@ -71,6 +73,33 @@ std::string afterDm(const LabGuest& guest, const std::vector<int>& dm) {
     return after;
 }
 
+// What afterDm saw: every dm device linear again (none left on the error target), no md array
+// active and nothing of the campaign's layouts ("lb-...") left.
+void expectDmLinearAndTornDown(const std::string& after, const std::vector<int>& dm) {
+    for (const int i : dm)
+        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
+    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
+    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
+    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+}
+
+// A drill's stored run among `rows`, by its id.
+const lb::test::RunRow& drillRow(const std::vector<lb::test::RunRow>& rows, std::int64_t id) {
+    const auto run = std::find_if(rows.begin(), rows.end(),
+                                  [&](const lb::test::RunRow& one) { return one.id == id; });
+    EXPECT_NE(run, rows.end()) << "no run " << id;
+    static const lb::test::RunRow none;
+    return run == rows.end() ? none : *run;
+}
+
+// What a drill said of itself ("lb-drill key=value" lines), printed under the test's figures.
+void printDrillLines(const lb::test::RunRow& run) {
+    std::istringstream said(run.out);
+    for (std::string line; std::getline(said, line);)
+        if (line.starts_with("lb-drill "))
+            std::printf("             %s\n", line.c_str());
+}
+
 // The drills' runs in `list runs --json`, by layout (their load's phase runs left out); each
 // expected ok.
 std::map<std::string, std::int64_t> drillRuns(const std::string& listed) {
@@ -84,7 +113,7 @@ std::map<std::string, std::int64_t> drillRuns(const std::string& listed) {
     return drills;
 }
 
-// The metrics of the campaign's four drills by layout and statistic ("drill.fail-rebuild.STAT"),
+// The metrics of the campaign's drills by layout and statistic ("drill.fail-rebuild.STAT"),
 // from `list runs --json` and the store.
 struct DrillMetrics {
     std::map<std::string, std::int64_t> drills; // the drill run of each layout
@@ -96,10 +125,10 @@ struct DrillMetrics {
 };
 
 void readDrillMetrics(const lb::test::ProcessResult& listed, const std::string& db,
-                      DrillMetrics& out) {
+                      DrillMetrics& out, std::size_t drills = 4) {
     ASSERT_EQ(listed.exitCode, 0) << listed.err;
     out.drills = drillRuns(listed.out);
-    ASSERT_EQ(out.drills.size(), 4U) << listed.out;
+    ASSERT_EQ(out.drills.size(), drills) << listed.out;
     auto store = lb::Store::open(db);
     ASSERT_TRUE(store) << store.error().message;
     out.store.emplace(std::move(*store));
@@ -219,9 +248,7 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
     // The members under the error target: md saw its member faulty, ZFS its vdev not ONLINE,
     // each under the load; the drill put the linear table back after the rebuild.
     for (const char* layout : {"mirror-dm", "md1-dm"}) {
-        const auto run = *std::find_if(rows.begin(), rows.end(), [&](const lb::test::RunRow& one) {
-            return one.id == metric.drills[layout];
-        });
+        const auto& run = drillRow(rows, metric.drills[layout]);
         EXPECT_TRUE(lb::test::hasCaveat(run, "swapped for the error target under the load"))
             << layout << ::testing::PrintToString(run.caveats);
         EXPECT_TRUE(lb::test::hasCaveat(run, "its table was put back after the rebuild"))
@@ -232,48 +259,50 @@ TEST_F(OpenZfsCampaign, RebuildDrillsMirrorAndMdRaid1AdminAndDmError) {
         const auto detect = metric(layout, "detect_seconds");
         ASSERT_TRUE(detect) << layout;
         std::printf("[ dm error ] %s (TCG): seen failed %.2f s after the swap\n", layout, *detect);
-        std::istringstream said(run.out);
-        for (std::string line; std::getline(said, line);)
-            if (line.starts_with("lb-drill "))
-                std::printf("             %s\n", line.c_str());
+        printDrillLines(run);
     }
     // Every member has its linear table again, and every layout was torn down.
-    for (const int i : dmDisks)
-        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
-    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
-    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
-    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+    expectDmLinearAndTornDown(after, dmDisks);
 }
 
 } // namespace
 
 namespace {
 
+// A grid's layouts and fail-rebuild drills as TOML after its header, the first layout the
+// baseline; each drill fills 30 % and loads 3 s a phase, and on md sets md's rebuild floor.
+struct DrillGridToml {
+    std::string toml;
+    bool first = true;
+    void layout(const char* name, const char* kind, const char* disks,
+                const char* inner = nullptr) {
+        toml += std::string("\n[[layouts]]\nname = \"") + name + "\"\nkind = \"" + kind +
+                "\"\ndisks = " + disks + "\n" + (first ? "baseline = true\n" : "") +
+                (inner ? std::string("inner = \"") + inner + "\"\n" : "");
+        first = false;
+    }
+    void drill(const char* name, const char* disk, const char* spare, bool error, bool md) {
+        toml += std::string("\n[[drills]]\nlayout = \"") + name +
+                "\"\naction = \"fail-rebuild\"\ndisk = \"" + disk + "\"\ndisks = [\"" + spare +
+                "\"]\nfill = 0.3\nphase_seconds = 3\ntimeout = 900\n" +
+                (error ? "fail = \"error\"\n" : "") + (md ? "sync_speed_min = 200000\n" : "");
+    }
+};
+
 // The wider grid: raidz2 and md RAID-6 failed by zpool and mdadm on d0-d3 (spare d4), then md
 // RAID-10 and raidz2 on dm linear devices over d5-d8 failed through dm's error target (spare
 // d9, a dm device too). 256 MiB disks: a small pool is half slop.
 std::string widerScenario(const std::string& header) {
-    std::string toml = header;
-    const auto layout = [&](const char* name, const char* kind, const char* disks) {
-        toml += std::string("\n[[layouts]]\nname = \"") + name + "\"\nkind = \"" + kind +
-                "\"\ndisks = " + disks + "\n" + (toml == header ? "baseline = true\n" : "");
-    };
-    const auto drill = [&](const char* name, const char* disk, const char* spare, bool error) {
-        toml += std::string("\n[[drills]]\nlayout = \"") + name +
-                "\"\naction = \"fail-rebuild\"\ndisk = \"" + disk + "\"\ndisks = [\"" + spare +
-                "\"]\nfill = 0.3\nphase_seconds = 3\ntimeout = 900\n" +
-                (error ? "fail = \"error\"\n" : "") +
-                (name[0] == 'm' ? "sync_speed_min = 200000\n" : "");
-    };
-    layout("raidz2", "zfs-raidz2", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
-    layout("md6", "md-raid6", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
-    layout("md10-dm", "md-raid10", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
-    layout("raidz2-dm", "zfs-raidz2", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
-    drill("raidz2", "d1", "d4", false);
-    drill("md6", "d2", "d4", false);
-    drill("md10-dm", "d6", "d9", true);
-    drill("raidz2-dm", "d7", "d9", true);
-    return toml + briefWrite;
+    DrillGridToml grid{header};
+    grid.layout("raidz2", "zfs-raidz2", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
+    grid.layout("md6", "md-raid6", "[\"d0\", \"d1\", \"d2\", \"d3\"]");
+    grid.layout("md10-dm", "md-raid10", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
+    grid.layout("raidz2-dm", "zfs-raidz2", "[\"d5\", \"d6\", \"d7\", \"d8\"]");
+    grid.drill("raidz2", "d1", "d4", false, false);
+    grid.drill("md6", "d2", "d4", false, true);
+    grid.drill("md10-dm", "d6", "d9", true, true);
+    grid.drill("raidz2-dm", "d7", "d9", true, false);
+    return grid.toml + briefWrite;
 }
 
 TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
@@ -313,11 +342,107 @@ TEST_F(OpenZfsCampaign, RebuildDrillsRaidz2MdRaid6AndRaid10AdminAndDmError) {
             std::printf(", seen failed %.2f s after the swap", *detect);
         std::printf("\n");
     }
-    for (const int i : dm)
-        EXPECT_NE(after.find(dmName(i) + ": 0 "), std::string::npos) << after;
-    EXPECT_EQ(after.find(" error"), std::string::npos) << after;
-    EXPECT_EQ(after.find(" : active"), std::string::npos) << after;
-    EXPECT_EQ(after.find("lb-"), std::string::npos) << after;
+    expectDmLinearAndTornDown(after, dm);
+}
+
+} // namespace
+
+namespace {
+
+// ZFS on md: a zfs-stripe pool on md RAID-1 over d0-d1 (spare d2), failed by mdadm; one on md
+// RAID-10 over dm linear devices on d3-d6 (spare d7), its member d4 given dm's error target.
+std::string zfsOnMdScenario(const std::string& header) {
+    DrillGridToml grid{header};
+    grid.layout("zmd1", "zfs-stripe", "[\"d0\", \"d1\"]", "md-raid1");
+    grid.layout("zmd10-dm", "zfs-stripe", "[\"d3\", \"d4\", \"d5\", \"d6\"]", "md-raid10");
+    grid.drill("zmd1", "d1", "d2", false, true);
+    grid.drill("zmd10-dm", "d4", "d7", true, true);
+    return grid.toml + briefWrite;
+}
+
+// The run id of each drill phase's load ("zmd1@degraded") in `list runs --json`.
+std::map<std::string, std::int64_t> phaseRuns(const std::string& listed) {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& one : json::parse(listed))
+        if (one.value("workload", "") == "drill:fail-rebuild" &&
+            one.value("layout", "").find('@') != std::string::npos)
+            out[one.value("layout", "")] = one.value("id", std::int64_t{0});
+    return out;
+}
+
+TEST_F(OpenZfsCampaign, RebuildDrillsZfsOnMdRaid1AdminAndMdRaid10DmError) {
+    constexpr int disks = 8;
+    const std::vector<int> dm{3, 4, 5, 6};
+    LabGuest guest(lb::test::openzfsGuestOptions(disks, 256 * MiB));
+    if (!guest.available())
+        GTEST_SKIP() << "no OpenZFS lab guest: " << guest.why();
+    ASSERT_TRUE(guest.running()) << guest.why();
+    std::string toml = header(guest, "openzfs-rebuild-zfs-on-md", disks);
+    std::vector<std::string> args{"run", ""};
+    useDmDevices(guest, dm, disks, toml, args);
+    args[1] = write("scenario.toml", oneIteration(zfsOnMdScenario(toml)));
+
+    // plan: md's member failed and rebuilt, then md's check and the pool's scrub.
+    const auto planned = layoutbench({"plan", args[1]});
+    ASSERT_EQ(planned.exitCode, 0) << planned.out << planned.err;
+    for (const char* step : {"mdadm /dev/md/lb-zmd1 --fail /dev/vdb",
+                             "mdadm /dev/md/lb-zmd1 "
+                             "--add /dev/vdc",
+                             "zpool scrub -w lb-zmd1", "mdadm /dev/md/lb-zmd10-dm --remove failed"})
+        EXPECT_NE(planned.out.find(step), std::string::npos) << step << "\n" << planned.out;
+
+    const auto r = layoutbench(args);
+    const std::string after = afterDm(guest, dm);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << guest.consoleLog();
+
+    const auto listed = layoutbench({"list", "runs", "--json"});
+    DrillMetrics metric;
+    ASSERT_NO_FATAL_FAILURE(readDrillMetrics(listed, dir_ + "/results.db", metric, 2));
+    const auto phases = phaseRuns(listed.out);
+    const auto rows = lb::test::runRows(*metric.store, 1);
+    for (const char* layout : {"zmd1", "zmd10-dm"}) {
+        // Both levels checked: the files, md's check, the pool's scrub.
+        EXPECT_EQ(metric(layout, "checksum_mismatches"), 0.0) << layout;
+        EXPECT_EQ(metric(layout, "mismatch_cnt"), 0.0) << layout;
+        EXPECT_EQ(metric(layout, "scrub_errors"), 0.0) << layout;
+        const auto bytes = metric(layout, "rebuild_bytes");
+        const auto seconds = metric(layout, "seconds");
+        const auto scrub = metric(layout, "scrub_seconds");
+        const auto check = metric(layout, "check_seconds");
+        ASSERT_TRUE(bytes && seconds && scrub && check) << layout;
+        // md rebuilds its whole member whatever the pool holds (30 % of it filled).
+        EXPECT_GT(*bytes, 0.9 * 256 * MiB) << layout;
+        const auto& run = drillRow(rows, metric.drills[layout]);
+        // The pool saw nothing of md's failure and rebuild under it.
+        EXPECT_TRUE(lb::test::hasCaveat(run, "the pool said ONLINE while the array was degraded, "
+                                             "ONLINE while it rebuilt, ONLINE after its scrub"))
+            << layout << ::testing::PrintToString(run.caveats);
+        std::map<std::string, double> iops;
+        for (const char* phase : {"healthy", "degraded", "rebuilding", "rebuilt"}) {
+            const auto id = phases.find(std::string(layout) + "@" + phase);
+            ASSERT_NE(id, phases.end()) << layout << "@" << phase << "\n" << listed.out;
+            const auto read =
+                lb::test::metricValue(*metric.store, id->second, "fio.drill-randrw.read.iops");
+            const auto written =
+                lb::test::metricValue(*metric.store, id->second, "fio.drill-randrw.write.iops");
+            ASSERT_TRUE(read && written) << layout << "@" << phase;
+            iops[phase] = *read + *written;
+        }
+        std::printf("[ zfs-on-md ] %s (TCG): md rebuilt %.0f MiB in %.1f s (%.1f MiB/s); load "
+                    "IOPS healthy %.0f, degraded %.0f, rebuilding %.0f, rebuilt %.0f; md check "
+                    "%.1f s, mismatch_cnt %.0f; scrub %.1f s, %.0f errors\n",
+                    layout, *bytes / MiB, *seconds, *bytes / MiB / *seconds, iops["healthy"],
+                    iops["degraded"], iops["rebuilding"], iops["rebuilt"], *check,
+                    *metric(layout, "mismatch_cnt"), *scrub, *metric(layout, "scrub_errors"));
+        printDrillLines(run);
+    }
+    // Under the error target md saw its member faulty under the load; the table was put back.
+    const auto detect = metric("zmd10-dm", "detect_seconds");
+    ASSERT_TRUE(detect);
+    std::printf("[ dm error  ] zmd10-dm (TCG): md saw its member failed %.2f s after the swap\n",
+                *detect);
+    EXPECT_FALSE(metric("zmd1", "detect_seconds").has_value());
+    expectDmLinearAndTornDown(after, dm);
 }
 
 } // namespace
