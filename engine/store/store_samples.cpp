@@ -117,6 +117,8 @@ struct StartSeconds {
     sql::Statement& julian;
     std::optional<Error> unread;
     double operator()(std::string_view startedAt) {
+        if (startedAt.empty())
+            return 0; // not known (an import's run): julianday() reads nothing either
         if (const auto s = store::isoUtcSeconds(startedAt))
             return *s;
         julian.reset();
